@@ -1,0 +1,144 @@
+"""Run the conformance corpora and report the pass rate.
+
+Each entry of ``../shared/conformance/oasis-tosca-2.0/MANIFEST.tsv`` names a
+template and the verdict its authors expect: ``valid`` (a conforming
+processor exits 0) or ``invalid`` (exits 1). A test passes when
+``toskit check FILE`` gives that exit status. Entries marked
+``needs_csar: yes`` are reported separately (toskit does not read CSARs).
+
+Usage::
+
+    python bench/conformance.py [--corpus DIR] [--report conformance-report.json]
+                                [--floor FILE] [--verbose]
+
+Prints the pass rate overall and per section (folder), lists every mismatch
+and writes a JSON report. With ``--floor`` (default: ``conformance-floor.txt``
+beside this repository's root) it exits 1 when the pass rate of the non-CSAR
+tests falls below the committed floor, a number that only ever goes up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = ROOT.parent / "shared" / "conformance" / "oasis-tosca-2.0"
+EXPECTED_STATUS = {"valid": 0, "invalid": 1}
+
+
+@dataclass
+class Result:
+    """The outcome of one manifest entry."""
+
+    file: str
+    section: str
+    expect: str
+    needs_csar: bool
+    status: int
+    passed: bool
+    first_error: str
+
+
+def run_check(path: Path) -> tuple[int, str]:
+    """Run ``toskit check`` in-process; return its exit status and first error line."""
+    from toskit.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            status = main(["check", str(path)])
+        except SystemExit as exc:  # argparse exits on usage errors
+            status = int(exc.code or 0)
+        except Exception as exc:  # a crash is a failure to run, like exit 2
+            return 2, f"crash: {type(exc).__name__}: {exc}"
+    first = next((line for line in out.getvalue().splitlines() if "error[" in line), "")
+    return status, first
+
+
+def read_manifest(corpus: Path) -> list[tuple[str, str, bool]]:
+    rows = []
+    for line in (corpus / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        if not line.strip():
+            continue
+        file, expect, csar = line.split("\t")
+        rows.append((file, expect, csar.strip() == "yes"))
+    return rows
+
+
+def run(corpus: Path, verbose: bool = False) -> list[Result]:
+    results = []
+    for file, expect, csar in read_manifest(corpus):
+        status, first = run_check(corpus / file)
+        passed = status == EXPECTED_STATUS[expect]
+        results.append(
+            Result(file, file.split("/")[0], expect, csar, status, passed, first if not passed else "")
+        )
+        if verbose:
+            print(f"{'ok  ' if passed else 'FAIL'} {file} (exit {status}, expected {expect})")
+    return results
+
+
+def summarise(results: list[Result]) -> dict:
+    def rate(rows: list[Result]) -> dict:
+        passed = sum(r.passed for r in rows)
+        return {"passed": passed, "total": len(rows), "rate": passed / len(rows) if rows else 1.0}
+
+    main_rows = [r for r in results if not r.needs_csar]
+    sections: dict[str, list[Result]] = defaultdict(list)
+    for r in main_rows:
+        sections[r.section].append(r)
+    return {
+        "overall": rate(main_rows),
+        "csar": rate([r for r in results if r.needs_csar]),
+        "sections": {name: rate(rows) for name, rows in sorted(sections.items())},
+        "mismatches": [asdict(r) for r in results if not r.passed],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--report", type=Path, default=ROOT / "conformance-report.json")
+    parser.add_argument("--floor", type=Path, default=ROOT / "conformance-floor.txt")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+
+    if not (args.corpus / "MANIFEST.tsv").exists():
+        print(f"conformance corpus not found at {args.corpus}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    results = run(args.corpus, args.verbose)
+    summary = summarise(results)
+    summary["seconds"] = round(time.perf_counter() - started, 2)
+    args.report.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+
+    print("section                                              passed / total")
+    for name, s in summary["sections"].items():
+        print(f"  {name:<50} {s['passed']:>4} / {s['total']:<4}")
+    for m in summary["mismatches"]:
+        tag = " [csar]" if m["needs_csar"] else ""
+        print(f"MISMATCH {m['file']}{tag}: exit {m['status']}, expected {m['expect']}  {m['first_error']}")
+    overall, csar = summary["overall"], summary["csar"]
+    print(
+        f"conformance: {overall['passed']} / {overall['total']} non-CSAR tests pass "
+        f"({overall['rate']:.1%}); CSAR tests {csar['passed']} / {csar['total']}; "
+        f"{summary['seconds']} s; report in {args.report.name}"
+    )
+    if args.floor.exists():
+        floor = float(args.floor.read_text().split()[0])
+        if overall["rate"] * 100 + 1e-9 < floor:
+            print(f"conformance: pass rate {overall['rate']:.1%} is below the floor {floor}%")
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
