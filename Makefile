@@ -1,0 +1,158 @@
+# toskit developer commands. Everything runs inside ./.venv, created on demand.
+#
+#   make lab          JupyterLab on notebooks/ (127.0.0.1)
+#   make test         ruff + unit tests + notebooks (nbval) + browser checks
+#   make demo         Voila on the tour notebook (127.0.0.1)
+#   make bench        every bench/bench_*.py, collected into bench/results.json
+#   make conformance  the conformance corpora (bench/conformance.py)
+#   make notebooks    re-execute the tutorials in place (stores fresh outputs)
+#
+# `make test` is idempotent: the install step is skipped while the stamp file
+# .venv/.toskit-installed is newer than pyproject.toml.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON3 ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+PY      := $(BIN)/python
+STAMP   := $(VENV)/.toskit-installed
+CHROMIUM ?= /usr/bin/chromium
+HOST    ?= 127.0.0.1
+NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
+# What ruff checks: the package, the tests, the benchmarks (notebooks are excluded in pyproject).
+LINT_PATHS := $(wildcard toskit tests bench)
+
+.PHONY: help install venv chromium lint unit nbval browser test lab demo bench conformance notebooks clean
+
+help:
+	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
+
+# --- environment -----------------------------------------------------------
+
+$(PY):
+	@$(PYTHON3) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else "toskit needs Python >= 3.10 (set PYTHON3=...)")'
+	$(PYTHON3) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+	@echo "toskit: .venv is ready ($$($(PY) --version))"
+
+venv install: $(STAMP)
+
+# Debian's Chromium for the browser checks. Playwright drives it through
+# executable_path; it never downloads a browser of its own.
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then \
+	  : ; \
+	elif [ "$$(id -u)" = "0" ]; then \
+	  echo "toskit: installing Debian's chromium for the browser checks"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else \
+	  echo "toskit: the browser checks need Chromium at $(CHROMIUM). Install it with:"; \
+	  echo "    sudo apt-get update && sudo apt-get install -y chromium"; \
+	  exit 1; \
+	fi
+
+# --- checks ----------------------------------------------------------------
+
+lint: $(STAMP)
+	$(BIN)/ruff check $(LINT_PATHS)
+
+# pytest exits 5 when it collects nothing; that is not a failure of the suite.
+PYTEST = status=0; $(BIN)/pytest $(1) || status=$$?; \
+	if [ $$status -eq 5 ]; then echo "toskit: pytest collected no tests"; status=0; fi; exit $$status
+
+NBVAL_ARGS := --nbval-lax --nbval-sanitize-with nbval.cfg --nbval-current-env
+
+unit: $(STAMP)
+	@$(call PYTEST,tests --ignore=tests/browser)
+
+nbval: $(STAMP)
+	@$(call PYTEST,$(NBVAL_ARGS) notebooks)
+
+browser: $(STAMP) chromium
+	@$(call PYTEST,tests/browser)
+
+# One pytest run for unit tests, notebooks and browser checks, so the closing
+# line is the summary of the whole suite. Conformance is a report, not a gate
+# here (its floor is enforced by `make conformance`).
+test: $(STAMP) chromium lint
+	@if [ -f bench/conformance.py ] && [ -f toskit/cli.py ]; then \
+	  $(PY) bench/conformance.py 2>&1 | grep '^conformance:' || true; \
+	fi
+	@$(call PYTEST,tests $(NBVAL_ARGS) notebooks)
+
+# --- notebooks, demo -------------------------------------------------------
+
+lab: $(STAMP)
+	@echo "toskit: JupyterLab on notebooks/ at http://$(HOST):8888/lab (the token URL follows)"
+	$(BIN)/jupyter lab --no-browser --ServerApp.ip=$(HOST) --ServerApp.root_dir=notebooks
+
+demo: $(STAMP)
+	@echo "toskit: Voila on the tour at http://$(HOST):8866/"
+	$(BIN)/voila notebooks/00-tour.ipynb --no-browser --Voila.ip=$(HOST) --port=8866
+
+# Re-run every tutorial and store its outputs (what GitHub and nbviewer show).
+notebooks: $(STAMP)
+	$(PY) notebooks/build.py
+
+# --- benchmarks, conformance -----------------------------------------------
+
+# Each bench/bench_NAME.py runs on its own; its output, exit status and time
+# go into bench/results.json. A script may also write its own figures as JSON
+# to the path in $TOSKIT_BENCH_JSON; they are included under "data".
+define BENCH_COLLECT
+import json, os, subprocess, sys, tempfile, time
+from pathlib import Path
+scripts = sorted(Path("bench").glob("bench_*.py"))
+if not scripts:
+    print("toskit: no bench/bench_*.py yet"); sys.exit(0)
+results, failed = {}, []
+for script in scripts:
+    name = script.stem.removeprefix("bench_")
+    fd, data_path = tempfile.mkstemp(suffix=".json"); os.close(fd)
+    env = dict(os.environ, TOSKIT_BENCH_JSON=data_path)
+    print(f"== {script} ==", flush=True)
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(script)], env=env, text=True,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    seconds = round(time.perf_counter() - started, 2)
+    print(proc.stdout, end="", flush=True)
+    entry = {"script": str(script), "exit": proc.returncode, "seconds": seconds,
+             "output": proc.stdout.splitlines()}
+    raw = Path(data_path).read_text() if Path(data_path).stat().st_size else ""
+    os.unlink(data_path)
+    if raw:
+        try:
+            entry["data"] = json.loads(raw)
+        except ValueError:
+            entry["data_error"] = "TOSKIT_BENCH_JSON did not hold JSON"
+    results[name] = entry
+    if proc.returncode:
+        failed.append(name)
+Path("bench/results.json").write_text(json.dumps(results, indent=2) + "\n")
+print()
+print(f"{'benchmark':<20} {'exit':>4} {'seconds':>8}")
+for name, entry in results.items():
+    print(f"{name:<20} {entry['exit']:>4} {entry['seconds']:>8}")
+print("toskit: results in bench/results.json")
+sys.exit(1 if failed else 0)
+endef
+export BENCH_COLLECT
+
+bench: $(STAMP)
+	$(PY) -c "$$BENCH_COLLECT"
+
+conformance: $(STAMP)
+	@if [ -f bench/conformance.py ]; then \
+	  $(PY) bench/conformance.py; \
+	else \
+	  echo "toskit: nothing yet (bench/conformance.py does not exist)"; \
+	fi
+
+clean:
+	rm -rf test-artifacts bench/results.json conformance-report.json .pytest_cache

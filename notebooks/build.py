@@ -1,0 +1,104 @@
+"""Build the tutorial notebooks from their plain-text sources and execute them.
+
+Each tutorial is written as ``notebooks/src/NN-name.py`` in the "percent"
+format (the one Jupytext, VS Code and Spyder read)::
+
+    # %% [markdown]
+    # # A heading
+    # Prose, one ``# `` comment per line.
+
+    # %%
+    # NBVAL_CHECK_OUTPUT
+    st = toskit.loads(TEXT)
+    st.node_templates["db"].properties
+
+Plain text reviews and merges well; the ``.ipynb`` beside it is generated,
+executed and stored WITH its outputs, so it reads well on GitHub and
+nbviewer and so ``pytest --nbval-lax`` has outputs to compare.
+
+Usage (``make notebooks`` runs the first form)::
+
+    python notebooks/build.py             # every src/*.py
+    python notebooks/build.py 03-schema   # one tutorial (name without .py)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = Path(__file__).resolve().parent
+SOURCES = HERE / "src"
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+
+def parse_percent(text: str) -> list[nbformat.NotebookNode]:
+    """Split percent-format text into notebook cells (markdown and code)."""
+    cells: list[nbformat.NotebookNode] = []
+    kind: str | None = None
+    lines: list[str] = []
+
+    def flush() -> None:
+        if kind is None:
+            return
+        body = "\n".join(lines).strip("\n")
+        if kind == "markdown":
+            body = "\n".join(_uncomment(line) for line in body.splitlines())
+            cells.append(nbformat.v4.new_markdown_cell(body))
+        elif body:
+            cells.append(nbformat.v4.new_code_cell(body))
+
+    for line in text.splitlines():
+        if line.startswith("# %%"):
+            flush()
+            kind = "markdown" if "[markdown]" in line else "code"
+            lines = []
+        else:
+            lines.append(line)
+    flush()
+    return cells
+
+
+def _uncomment(line: str) -> str:
+    if line.startswith("# "):
+        return line[2:]
+    return "" if line.strip() == "#" else line
+
+
+def build(source: Path) -> Path:
+    """Write and execute the notebook for one source file; return its path."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = dict(KERNELSPEC)
+    nb.cells = parse_percent(source.read_text(encoding="utf-8"))
+    # Stable cell ids keep diffs of re-executed notebooks small.
+    for index, cell in enumerate(nb.cells):
+        cell["id"] = f"{source.stem[:2]}-{index:03d}"
+    client = NotebookClient(
+        nb,
+        timeout=300,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(HERE)}},
+    )
+    client.execute()
+    target = HERE / f"{source.stem}.ipynb"
+    nbformat.write(nb, target)
+    return target
+
+
+def main(argv: list[str]) -> int:
+    names = argv or sorted(p.stem for p in SOURCES.glob("*.py"))
+    for name in names:
+        source = SOURCES / f"{name.removesuffix('.py')}.py"
+        if not source.exists():
+            print(f"no such tutorial source: {source}", file=sys.stderr)
+            return 2
+        print(f"built {build(source).relative_to(HERE.parent)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,132 @@
+"""Fixtures for the browser checks: a Voila server and a Playwright Chromium.
+
+Voila serves ``notebooks/`` on 127.0.0.1 at a free port; Playwright (sync
+API) drives Debian's Chromium at ``/usr/bin/chromium`` (``TOSKIT_CHROMIUM``
+overrides the path). Playwright never downloads a browser here, and every
+request that is not for the local Voila server is aborted, so the checks
+run with no network at all (Voila's page links web fonts on a CDN).
+
+Screenshots go to ``test-artifacts/`` (gitignored) at the repository root.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = Path(os.environ.get("TOSKIT_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_TIMEOUT = 90.0
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"Voila exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.25)
+    raise RuntimeError(f"Voila did not answer at {url} within {SERVER_START_TIMEOUT} s:\n{log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def voila_url(artifacts_dir: Path) -> Iterator[str]:
+    """Base URL of a Voila server for ``notebooks/`` (tracebacks shown, theme switchable)."""
+    port = _free_port()
+    log = artifacts_dir / "voila.log"
+    command = [
+        sys.executable, "-m", "voila", str(NOTEBOOKS),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--Voila.port={port}",
+        "--Voila.port_retries=0",
+        "--VoilaConfiguration.show_tracebacks=True",
+        "--VoilaConfiguration.allow_theme_override=YES",
+    ]  # fmt: skip
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    with log.open("w") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(base + "/", process, log)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        raise RuntimeError(
+            f"Chromium not found at {CHROMIUM}; install it with "
+            "`sudo apt-get update && sudo apt-get install -y chromium` (make test does this as root)"
+        )
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser, voila_url: str) -> Iterator[object]:
+    """A fresh page (1200×900) that may only talk to the local Voila server."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.route(
+        "**/*",
+        lambda route: route.continue_()
+        if route.request.url.startswith(voila_url)
+        else route.abort(),
+    )
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()

@@ -1,0 +1,98 @@
+"""Browser checks: every tutorial renders in Voila, in a real Chromium.
+
+Each notebook in ``notebooks/`` is executed by Voila and rendered by
+Chromium, in the light and the dark theme. A notebook passes when every
+cell was rendered (Voila stops at the first failing cell) and no output
+shows a Python error or a widget that failed to display. A full-page
+screenshot of each is saved to ``test-artifacts/<notebook>-<theme>.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
+RENDER_TIMEOUT_MS = 120_000
+
+# A Python error reaches the reader as a traceback on stderr; Voila and the
+# widget manager report their own failures as text in the page.
+_STDERR_ERROR = re.compile(r"Traceback \(most recent call last\)|^\w+(Error|Exception): ", re.MULTILINE)
+_PAGE_ERROR = re.compile(
+    r"There was an error when executing cell|Error (displaying|rendering) (the )?widget"
+)
+
+
+def open_notebook(page, voila_url: str, name: str, theme: str = "light") -> None:
+    """Render ``notebooks/<name>`` in Voila and wait until every cell has run."""
+    page.goto(f"{voila_url}/voila/render/{name}?theme={theme}", wait_until="domcontentloaded")
+    # Voila reveals #rendered_cells only once the whole notebook has executed.
+    page.wait_for_selector("#rendered_cells", state="visible", timeout=RENDER_TIMEOUT_MS)
+    page.wait_for_load_state("networkidle")
+
+
+def python_errors(page) -> list[str]:
+    """Texts of the outputs on the page that show a Python error."""
+    stderr = page.locator('[data-mime-type="application/vnd.jupyter.stderr"]').all_inner_texts()
+    found = [text for text in stderr if _STDERR_ERROR.search(text)]
+    body = page.locator("body").inner_text()
+    found += [line for line in body.splitlines() if _PAGE_ERROR.search(line)]
+    return [text.strip()[:500] for text in found]
+
+
+def rendered_cell_count(page) -> int:
+    return page.locator("#rendered_cells [cell-index]").count()
+
+
+def test_there_are_tutorials_to_check() -> None:
+    assert [p.name for p in NOTEBOOK_FILES][:1] == ["00-tour.ipynb"]
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("notebook", NOTEBOOK_FILES, ids=lambda p: p.stem)
+def test_notebook_renders_without_python_error(
+    page, voila_url: str, notebook: Path, theme: str, artifacts_dir: Path
+) -> None:
+    open_notebook(page, voila_url, notebook.name, theme)
+    page.screenshot(path=str(artifacts_dir / f"{notebook.stem}-{theme}.png"), full_page=True)
+
+    assert page.evaluate("document.body.dataset.jpThemeLight") == str(theme == "light").lower()
+    assert python_errors(page) == []
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    assert rendered_cell_count(page) == len(cells)
+
+
+# The error detector itself must be able to fail: feed it the markup Voila
+# produces for a failing cell and for a healthy one.
+_FAILING_CELL = """
+<div class="jp-OutputArea-output" data-mime-type="application/vnd.jupyter.stderr"><pre>
+<span class="ansi-red-fg">ZeroDivisionError</span>   Traceback (most recent call last)
+<span class="ansi-red-fg">ZeroDivisionError</span>: division by zero</pre></div>
+"""
+_HEALTHY_CELLS = """
+<div class="jp-OutputArea-output" data-mime-type="text/plain"><pre>error[type-mismatch]: expected an integer</pre></div>
+<div class="jp-OutputArea-output" data-mime-type="application/vnd.jupyter.stderr"><pre>UserWarning: careful</pre></div>
+"""
+
+
+@pytest.mark.parametrize(
+    ("markup", "expected_errors"),
+    [
+        pytest.param(_FAILING_CELL, 1, id="traceback"),
+        pytest.param(_HEALTHY_CELLS, 0, id="diagnostic-text-and-warning"),
+        pytest.param('<div class="jupyter-widgets">Error displaying widget: model not found</div>', 1, id="broken-widget"),
+    ],
+)
+def test_error_detector(browser, markup: str, expected_errors: int) -> None:
+    page = browser.new_page()
+    try:
+        page.set_content(f"<html><body>{markup}</body></html>")
+        assert len(python_errors(page)) == expected_errors
+    finally:
+        page.close()
