@@ -1,0 +1,301 @@
+"""Views of role-condition results: roles documents, outcomes with their
+evaluation trace, and simulated clusters (duck-typed over
+``toskit.conditions``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toskit.display.html import (
+    badge,
+    chip,
+    code,
+    details,
+    esc,
+    fragment,
+    header,
+    more_note,
+    table,
+    text_value,
+)
+from toskit.display.options import get as option
+
+__all__ = [
+    "cluster_body",
+    "cluster_html",
+    "outcome_badge",
+    "outcome_body",
+    "outcome_html",
+    "outcomes_table",
+    "role_html",
+    "role_set_html",
+    "trace_html",
+]
+
+
+def _fallback(obj: Any) -> str:
+    try:
+        return repr(obj)
+    except Exception:  # noqa: BLE001 - the fallback must never fail
+        return f"<{type(obj).__name__}>"
+
+
+def outcome_badge(allowed: bool, warnings: Sequence[str] = ()) -> str:
+    """``allowed`` / ``allowed, advice`` / ``blocked``."""
+    if not allowed:
+        return badge("blocked", "blocked")
+    if warnings:
+        return badge("allowed", "allowed") + " " + badge("advice", "advice", small=True)
+    return badge("allowed", "allowed")
+
+
+def _warnings_list(warnings: Sequence[Any]) -> str:
+    if not warnings:
+        return ""
+    items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
+    return f'<ul class="toskit-warnings">{items}</ul>'
+
+
+# ---------------------------------------------------------------- trace
+
+
+def _trace_label(entry: Any) -> str:
+    value = bool(getattr(entry, "value", False))
+    form = str(getattr(entry, "form", "") or "")
+    source = getattr(entry, "source", None)
+    parts = [
+        badge("true" if value else "false", "true" if value else "false", small=True),
+        f'<span class="toskit-trace-form">{esc(form)}</span>',
+    ]
+    if source is not None:
+        parts.append(code(source))
+    for w in getattr(entry, "warnings", []) or []:
+        parts.append(f'<span class="toskit-trace-warning">{esc(w)}</span>')
+    return "".join(parts)
+
+
+def _trace_items(entries: Sequence[Any], depth: int, budget: list[int]) -> str:
+    items: list[str] = []
+    for index, entry in enumerate(entries):
+        if budget[0] <= 0:
+            items.append(f"<li>{more_note(len(entries) - index, 'more entries')}</li>")
+            break
+        budget[0] -= 1
+        label = _trace_label(entry)
+        children = list(getattr(entry, "children", []) or [])
+        if not children:
+            items.append(f'<li><div class="toskit-leaf">{label}</div></li>')
+        elif depth + 1 >= option("display_max_depth"):
+            items.append(
+                f'<li><div class="toskit-leaf">{label}</div>'
+                f"{more_note(len(children), 'more below')}</li>"
+            )
+        else:
+            state = " open" if depth < option("display_expand_depth") + 2 else ""
+            inner = _trace_items(children, depth + 1, budget)
+            items.append(f"<li><details{state}><summary>{label}</summary><ul>{inner}</ul></details></li>")
+    return "".join(items)
+
+
+def trace_html(trace: Any) -> str:
+    """The evaluation trace as a nested tree, each condition with its value.
+
+    The root (form ``rules``) is drawn open; trees deeper than
+    ``display_max_depth`` or larger than ``display_max_tree_nodes`` are cut.
+    """
+    if trace is None:
+        return '<div class="toskit-empty">no trace</div>'
+    budget = [option("display_max_tree_nodes")]
+    return f'<ul class="toskit-tree toskit-trace">{_trace_items([trace], 0, budget)}</ul>'
+
+
+def trace_entry_html(entry: Any) -> str:
+    """The view of one ``TraceEntry``."""
+    body = header("trace", getattr(entry, "form", "")) + trace_html(entry)
+    return fragment(body, _fallback(entry), "trace")
+
+
+# ---------------------------------------------------------------- outcomes
+
+
+def outcome_body(outcome: Any, *, title: str | None = None) -> str:
+    """An outcome: badge, warnings, conflicts, and the trace (collapsed)."""
+    is_role = hasattr(outcome, "allowed")
+    value = bool(getattr(outcome, "allowed" if is_role else "value", False))
+    warnings = list(getattr(outcome, "warnings", []) or [])
+    conflicts = list(getattr(outcome, "conflicts", []) or [])
+    role = title or getattr(outcome, "role", None)
+    kind = "role check" if is_role else "condition"
+    head_badge = outcome_badge(value, warnings) if is_role else badge(str(value).lower(), str(value).lower())
+    parts = [header(kind, role or ("outcome" if is_role else "evaluation"), head_badge)]
+    parts.append(_warnings_list(warnings))
+    if conflicts:
+        names = "".join(chip(c) for c in conflicts)
+        parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>{names}</div>')
+    trace = getattr(outcome, "trace", None)
+    if trace is not None:
+        parts.append(details("Why: evaluation trace", trace_html(trace), open_=True))
+    return "".join(parts)
+
+
+def outcome_html(outcome: Any) -> str:
+    """The view of a ``RoleOutcome`` or an ``Outcome``."""
+    kind = "role-outcome" if hasattr(outcome, "allowed") else "outcome"
+    return fragment(outcome_body(outcome), _fallback(outcome), kind)
+
+
+def outcomes_table(outcomes: Mapping[str, Any], *, with_traces: bool = True) -> str:
+    """One row per role: allowed/blocked, warnings, conflicts (and the trace,
+    collapsed, under the warnings)."""
+
+    def rows() -> Iterable[Any]:
+        for name, out in outcomes.items():
+            allowed = bool(getattr(out, "allowed", False))
+            warnings = list(getattr(out, "warnings", []) or [])
+            conflicts = list(getattr(out, "conflicts", []) or [])
+            why = _warnings_list(warnings)
+            trace = getattr(out, "trace", None)
+            if with_traces and trace is not None:
+                why += details('<span class="toskit-muted">trace</span>', trace_html(trace))
+            yield (
+                "toskit-role-allowed" if allowed else "toskit-role-blocked",
+                [
+                    ("toskit-path", esc(name)),
+                    ("", outcome_badge(allowed, warnings)),
+                    ("", why or '<span class="toskit-faint">—</span>'),
+                    ("", "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">—</span>'),
+                ],
+            )
+
+    return table(("role", "status", "warnings", "conflicts"), rows(), total=len(outcomes), empty="no roles")
+
+
+# ---------------------------------------------------------------- roles
+
+
+def _role_conflicts(role: Any) -> list[str]:
+    return [str(c) for c in (getattr(role, "conflicts", ()) or ())]
+
+
+def _role_description(role: Any) -> str:
+    meta = getattr(role, "metadata", {}) or {}
+    if isinstance(meta, Mapping):
+        for key in ("description", "name"):
+            if meta.get(key):
+                return str(meta[key])
+    return ""
+
+
+def role_set_html(roles: Any) -> str:
+    """The view of a ``RoleSet``: one row per role."""
+    items = list(roles.items()) if hasattr(roles, "items") else []
+
+    def rows() -> Iterable[Any]:
+        for name, role in items:
+            conflicts = _role_conflicts(role)
+            rules = len(getattr(role, "conditions", ()) or ())
+            yield [
+                ("toskit-path", esc(name)),
+                ("", "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">—</span>'),
+                ("toskit-mono", esc(rules)),
+                ("toskit-muted", esc(_role_description(role))),
+            ]
+
+    body = header("roles", f"{len(items)} roles") + table(
+        ("role", "conflicts", "rules", "description"), rows(), total=len(items), empty="no roles"
+    )
+    return fragment(body, _fallback(roles), "roles")
+
+
+def role_html(role: Any) -> str:
+    """The view of one ``Role``."""
+    conflicts = _role_conflicts(role)
+    rules = list(getattr(role, "conditions", ()) or ())
+    parts = [header("role", getattr(role, "name", ""), chip(f"{len(rules)} rules"))]
+    description = _role_description(role)
+    if description:
+        parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
+    names = "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">none</span>'
+    parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts</span>{names}</div>')
+    if rules:
+        items = "".join(f"<li>{code(_rule_text(r))}</li>" for r in rules[: option("display_max_rows")])
+        parts.append(details("Rules", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(rules)))
+    return fragment("".join(parts), _fallback(role), "role")
+
+
+def _rule_text(rule: Any) -> str:
+    for attr in ("source", "text", "raw"):
+        value = getattr(rule, attr, None)
+        if value is not None:
+            return text_value(value)
+    return text_value(rule)
+
+
+# ---------------------------------------------------------------- clusters
+
+
+def _node_field(node: Any, name: str, default: Any = None) -> Any:
+    if isinstance(node, Mapping):
+        return node.get(name, default)
+    return getattr(node, name, default)
+
+
+def _nodes_table(nodes: Sequence[Any], selected: Iterable[Any] = ()) -> str:
+    chosen = set(selected)
+
+    def rows() -> Iterable[Any]:
+        for node in nodes:
+            node_id = _node_field(node, "id")
+            roles = _node_field(node, "roles", []) or []
+            pending = _node_field(node, "pending_roles", []) or []
+            flags = []
+            if _node_field(node, "pending_deletion", False):
+                flags.append(badge("pending deletion", "blocked", small=True))
+            if _node_field(node, "pending_addition", False):
+                flags.append(badge("pending addition", "info", small=True))
+            if node_id in chosen:
+                flags.append(badge("selected", "ok", small=True))
+            yield (
+                "toskit-node-selected" if node_id in chosen else "",
+                [
+                    ("toskit-mono", esc(node_id)),
+                    ("", esc(_node_field(node, "name", "") or "")),
+                    ("", "".join(chip(r) for r in roles) or '<span class="toskit-faint">—</span>'),
+                    ("", "".join(chip(r) for r in pending) or '<span class="toskit-faint">—</span>'),
+                    ("", " ".join(flags)),
+                ],
+            )
+
+    return table(
+        ("id", "name", "roles", "pending roles", "state"), rows(), total=len(nodes), empty="no nodes"
+    )
+
+
+def cluster_body(cluster: Any, *, selected: Iterable[Any] = ()) -> str:
+    """A cluster: mode, attributes, nodes (bounded) and the pool."""
+    nodes = list(getattr(cluster, "nodes", []) or [])
+    pool = list(getattr(cluster, "pool", []) or [])
+    mode = getattr(cluster, "mode", "")
+    attributes = getattr(cluster, "attributes", {}) or {}
+    chips = [chip(f"mode: {mode}"), chip(f"{len(nodes)} nodes")]
+    if pool:
+        chips.append(chip(f"{len(pool)} in pool"))
+    if isinstance(attributes, Mapping):
+        chips.extend(chip(f"{k}: {text_value(v)}") for k, v in attributes.items())
+    selected = list(selected)
+    parts = [header("cluster", mode, *chips), _nodes_table(nodes, selected)]
+    if pool:
+        parts.append(details("Pool", _nodes_table(pool, selected), count=len(pool)))
+    return "".join(parts)
+
+
+def cluster_html(cluster: Any) -> str:
+    """The view of a ``Cluster``."""
+    return fragment(cluster_body(cluster), _fallback(cluster), "cluster")
+
+
+def expression_html(expr: Any) -> str:
+    """The view of a compiled ``Expression``."""
+    body = header("expression", "") + code(getattr(expr, "text", expr))
+    return fragment(body, _fallback(expr), "expression")

@@ -1,0 +1,128 @@
+"""Views of diagnostics: severity badge, code, location, message, hint and the
+offending source line with a caret."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from toskit.display.html import badge, bounded, esc, fragment, header, more_note
+from toskit.display.options import get as option
+
+__all__ = ["diagnostic_html", "diagnostics_block", "diagnostics_html", "ordered", "severity_counts"]
+
+_RANK = {"error": 0, "warning": 1, "info": 2}
+
+
+def ordered(diagnostics: Iterable[Any]) -> list[Any]:
+    """Errors first, then warnings, then infos; source order within each."""
+    indexed = list(enumerate(diagnostics))
+
+    def key(item: tuple[int, Any]) -> tuple:
+        index, d = item
+        return (_RANK.get(getattr(d, "severity", "info"), 3), index)
+
+    return [d for _, d in sorted(indexed, key=key)]
+
+
+def severity_counts(diagnostics: Iterable[Any]) -> dict[str, int]:
+    """How many diagnostics of each severity (keys in severity order)."""
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for d in diagnostics:
+        sev = getattr(d, "severity", "info")
+        counts[sev] = counts.get(sev, 0) + 1
+    return counts
+
+
+def summary_badges(diagnostics: Sequence[Any]) -> str:
+    """Badges such as ``2 errors`` ``1 warning`` (or ``ok``)."""
+    counts = severity_counts(diagnostics)
+    parts = []
+    for sev, n in counts.items():
+        if n:
+            label = f"{n} {sev}" + ("s" if n != 1 else "")
+            parts.append(badge(label, sev))
+    return "".join(parts) if parts else badge("ok", "ok")
+
+
+def _location(d: Any) -> str:
+    file = getattr(d, "file", None)
+    line = getattr(d, "line", None)
+    column = getattr(d, "column", None)
+    if file is None and line is None:
+        return ""
+    parts = [file or "<unknown>"]
+    if line is not None:
+        parts.append(str(line))
+        if column is not None:
+            parts.append(str(column))
+    return ":".join(parts)
+
+
+def _snippet(d: Any) -> str:
+    source_line = getattr(d, "source_line", None)
+    line = getattr(d, "line", None)
+    if source_line is None or line is None:
+        return ""
+    text = str(source_line).rstrip("\n")
+    gutter = f"{line:>5} │ "
+    out = f'<span class="toskit-gutter">{esc(gutter)}</span>{esc(text)}'
+    column = getattr(d, "column", None)
+    if isinstance(column, int) and column >= 1:
+        # Keep tabs so the caret lines up under tab-indented text.
+        lead = "".join(c if c == "\t" else " " for c in text[: column - 1])
+        blank = " " * (len(gutter) - 2) + "│ "
+        out += (
+            f'\n<span class="toskit-gutter">{esc(blank)}</span>{esc(lead)}'
+            '<span class="toskit-caret">^</span>'
+        )
+    return f'<div class="toskit-snippet">{out}</div>'
+
+
+def diagnostic_html(d: Any) -> str:
+    """One diagnostic as a block (no surrounding fragment)."""
+    severity = str(getattr(d, "severity", "info"))
+    location = _location(d)
+    path = getattr(d, "path", "") or ""
+    hint = getattr(d, "hint", None)
+    head = [
+        badge(severity, severity if severity in _RANK else "info", small=True),
+        f'<span class="toskit-diag-code">{esc(getattr(d, "code", ""))}</span>',
+    ]
+    if location:
+        head.append(f'<span class="toskit-diag-loc">{esc(location)}</span>')
+    if path:
+        head.append(f'<span class="toskit-diag-path">{esc(path)}</span>')
+    head.append(f'<div class="toskit-diag-msg">{esc(getattr(d, "message", d))}</div>')
+    hint_html = f'<div class="toskit-diag-hint">{esc(hint)}</div>' if hint else ""
+    cls = f"toskit-diag toskit-diag-{esc(severity)}"
+    return (
+        f'<div class="{cls}"><div class="toskit-diag-head">{"".join(head)}</div>'
+        f"{hint_html}{_snippet(d)}</div>"
+    )
+
+
+def diagnostics_block(diagnostics: Iterable[Any], *, limit: int | None = None) -> str:
+    """Diagnostics (errors first), bounded by ``display_max_rows``."""
+    limit = option("display_max_rows") if limit is None else limit
+    shown, hidden = bounded(ordered(diagnostics), limit)
+    if not shown:
+        return '<div class="toskit-empty">no diagnostics</div>'
+    body = "".join(diagnostic_html(d) for d in shown)
+    return f'<div class="toskit-diags">{body}</div>{more_note(hidden, "more diagnostics")}'
+
+
+def diagnostics_html(diagnostics: Sequence[Any]) -> str:
+    """The full view of a list of diagnostics."""
+    diags = list(diagnostics)
+    body = (
+        header("diagnostics", f"{len(diags)} found", summary_badges(diags))
+        + diagnostics_block(diags)
+    )
+    fallback = "\n".join(str(d) for d in ordered(diags)) or "no diagnostics"
+    return fragment(body, fallback, "diagnostics")
+
+
+def single_diagnostic_html(d: Any) -> str:
+    """The view of one diagnostic."""
+    return fragment(diagnostic_html(d), str(d), "diagnostics")

@@ -1,0 +1,230 @@
+"""Small pure helpers from data to HTML strings.
+
+Every view is built from these. The one rule: text that came from a user
+(names, descriptions, values, messages) goes through :func:`esc` exactly
+once, where it becomes HTML; helpers that take ``*_html`` arguments expect
+already-safe markup. Nothing here emits ``<script>`` or an event attribute.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from toskit.display.options import get as option
+
+__all__ = [
+    "badge",
+    "chip",
+    "css",
+    "details",
+    "esc",
+    "fragment",
+    "header",
+    "more_note",
+    "table",
+    "text_value",
+]
+
+
+def esc(text: Any) -> str:
+    """``str(text)`` escaped for HTML text and attribute values."""
+    return html.escape(str(text), quote=True)
+
+
+@lru_cache(maxsize=1)
+def css() -> str:
+    """The one stylesheet, read once from the package."""
+    text = resources.files("toskit.display").joinpath("style.css").read_text(encoding="utf-8")
+    # Defence in depth: the stylesheet is ours, but a `</style` in it would end
+    # the block early.
+    return text.replace("</", "<\\/")
+
+
+def truncate(text: str, limit: int | None = None) -> str:
+    """``text`` cut to ``limit`` characters (default: ``display_max_value_chars``)."""
+    limit = option("display_max_value_chars") if limit is None else limit
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)] + "…"
+
+
+def text_value(value: Any) -> str:
+    """How a value reads in a table cell (plain text, not yet escaped).
+
+    ``None`` is ``null`` and booleans are ``true``/``false`` as in YAML;
+    strings are shown as they are (an empty string as ``""``); lists and
+    mappings in JSON-like flow style; a function call as ``str()`` of it
+    (2.0 notation). Long text is truncated.
+    """
+    return truncate(_plain(value))
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return value if value else '""'
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (Mapping, list, tuple)):
+        try:
+            return json.dumps(_jsonable(value, 0), ensure_ascii=False, default=str)
+        except (TypeError, ValueError, RecursionError):
+            return str(value)
+    return str(value)
+
+
+def _jsonable(value: Any, depth: int) -> Any:
+    # Calls and other objects inside containers show as their str(); depth is
+    # bounded so a self-referencing value cannot recurse without end.
+    if depth > 20:
+        return "…"
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v, depth + 1) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def fragment(body_html: str, fallback_text: str, kind: str) -> str:
+    """A self-contained view: one scoped ``<style>``, a plain-text fallback and
+    the HTML body.
+
+    The body starts hidden by an inline style that the stylesheet overrides,
+    and the stylesheet hides the fallback: a viewer that strips ``<style>``
+    shows the plain text, every other one the HTML.
+    """
+    fallback = truncate(fallback_text, option("display_max_fallback_chars"))
+    return (
+        f'<div class="toskit-root"><style>{css()}</style>'
+        f'<pre class="toskit-text-fallback">{esc(fallback)}</pre>'
+        f'<div class="toskit-wrap toskit-{esc(kind)}" style="display:none">{body_html}</div>'
+        "</div>"
+    )
+
+
+def chip(text: Any, cls: str = "") -> str:
+    """A small rounded label."""
+    extra = f" {cls}" if cls else ""
+    return f'<span class="toskit-chip{extra}">{esc(text)}</span>'
+
+
+def badge(text: Any, variant: str, *, small: bool = False) -> str:
+    """A coloured uppercase badge; ``variant`` picks the colour
+    (error, warning, info, allowed, blocked, advice, true, false, ok)."""
+    size = " toskit-badge-small" if small else ""
+    return f'<span class="toskit-badge toskit-badge-{esc(variant)}{size}">{esc(text)}</span>'
+
+
+def header(kind: str, title: Any, *extras_html: str) -> str:
+    """The first line of a view: its kind, its name, and extra chips."""
+    extra = "".join(extras_html)
+    return (
+        f'<div class="toskit-header"><span class="toskit-kind">{esc(kind)}</span>'
+        f'<span class="toskit-title">{esc(title)}</span>{extra}</div>'
+    )
+
+
+def details(summary_html: str, body_html: str, *, open_: bool = False, count: int | None = None) -> str:
+    """A collapsible section."""
+    badge_html = chip(count) if count is not None else ""
+    state = " open" if open_ else ""
+    return (
+        f'<details class="toskit-section"{state}><summary>{summary_html}{badge_html}</summary>'
+        f'<div class="toskit-section-body">{body_html}</div></details>'
+    )
+
+
+def more_note(hidden: int, what: str = "more") -> str:
+    """The "… N more" line under a bounded list."""
+    return f'<div class="toskit-more">… {hidden:,} {esc(what)}</div>' if hidden > 0 else ""
+
+
+Cell = tuple[str, str]  # (css class, html) of one cell
+
+
+def table(
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Cell] | tuple[str, Sequence[Cell]]],
+    *,
+    total: int | None = None,
+    limit: int | None = None,
+    empty: str = "nothing to show",
+) -> str:
+    """A bounded table.
+
+    ``rows`` yields cells (each a ``(css class, html)`` pair), or a pair
+    ``(row css class, cells)``. At most ``limit`` rows (default
+    ``display_max_rows``) are rendered; ``total`` (when known) says how many
+    there are, for the "… N more" note.
+    """
+    limit = option("display_max_rows") if limit is None else limit
+    head = "".join(f"<th>{esc(c)}</th>" for c in columns)
+    body: list[str] = []
+    shown = 0
+    for row in rows:
+        if shown >= limit:
+            break
+        if len(row) == 2 and isinstance(row[0], str) and not isinstance(row[1], str):
+            row_cls, cells = row  # type: ignore[misc]
+        else:
+            row_cls, cells = "", row
+        cls_attr = f' class="{row_cls}"' if row_cls else ""
+        tds = "".join(f'<td class="{c}">{h}</td>' if c else f"<td>{h}</td>" for c, h in cells)
+        body.append(f"<tr{cls_attr}>{tds}</tr>")
+        shown += 1
+    if not body:
+        return f'<div class="toskit-empty">{esc(empty)}</div>'
+    hidden = (total - shown) if total is not None else 0
+    return (
+        f'<table class="toskit-table"><thead><tr>{head}</tr></thead>'
+        f'<tbody>{"".join(body)}</tbody></table>{more_note(hidden, "more rows")}'
+    )
+
+
+def bounded(items: Iterable[Any], limit: int) -> tuple[list[Any], int]:
+    """The first ``limit`` items and how many were left out (counts a sized
+    iterable without walking it)."""
+    if isinstance(items, Sequence):
+        return list(items[:limit]), max(len(items) - limit, 0)
+    head: list[Any] = []
+    hidden = 0
+    for item in items:
+        if len(head) < limit:
+            head.append(item)
+        else:
+            hidden += 1
+    return head, hidden
+
+
+def join_html(parts: Iterable[str], sep: str = "") -> str:
+    """Join already-safe markup."""
+    return sep.join(p for p in parts if p)
+
+
+def code(text: Any) -> str:
+    """Inline code."""
+    return f'<span class="toskit-code">{esc(text)}</span>'
+
+
+def safe_attr(getter: Callable[[], Any], default: Any = None) -> Any:
+    """The result of ``getter()``, or ``default`` when the object lacks it.
+
+    Views are duck-typed over the core objects; a missing attribute must not
+    turn a notebook display into a traceback.
+    """
+    try:
+        return getter()
+    except Exception:  # noqa: BLE001 - a view must still render
+        return default

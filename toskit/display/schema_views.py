@@ -1,0 +1,174 @@
+"""Views of the structural schema model (``toskit.schema``): schemas, type
+definitions and comparisons; and of function calls (``toskit.functions``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from toskit.display.html import (
+    bounded,
+    chip,
+    code,
+    details,
+    esc,
+    fragment,
+    header,
+    more_note,
+    table,
+    text_value,
+)
+from toskit.display.options import get as option
+
+__all__ = ["call_html", "comparison_html", "schema_html", "typedef_body", "typedef_html", "typeref_text"]
+
+
+def _fallback(obj: Any) -> str:
+    try:
+        return repr(obj)
+    except Exception:  # noqa: BLE001 - the fallback must never fail
+        return f"<{type(obj).__name__}>"
+
+
+def typeref_text(ref: Any, depth: int = 0) -> str:
+    """A short reading of a type reference: ``inner``, ``string``,
+    ``list<string> (associative, keys: name)``, ``map<numeric>``…"""
+    if ref is None:
+        return "—"
+    if depth > 6:
+        return "…"
+    named = getattr(ref, "named_type", None)
+    relationship = getattr(ref, "element_relationship", None)
+    if named:
+        text = str(named)
+    else:
+        text = atom_text(getattr(ref, "inlined", None), depth + 1)
+    return f"{text} ({relationship})" if relationship else text
+
+
+def atom_text(atom: Any, depth: int = 0) -> str:
+    """The kinds an atom accepts, e.g. ``scalar string | map``."""
+    if atom is None:
+        return "—"
+    parts = []
+    scalar = getattr(atom, "scalar", None)
+    if scalar:
+        parts.append(str(scalar))
+    lst = getattr(atom, "list", None)
+    if lst is not None:
+        element = typeref_text(getattr(lst, "element_type", None), depth + 1)
+        rel = getattr(lst, "element_relationship", None) or "atomic"
+        keys = tuple(getattr(lst, "keys", ()) or ())
+        extra = f", keys: {', '.join(map(str, keys))}" if keys else ""
+        parts.append(f"list<{element}> ({rel}{extra})")
+    mp = getattr(atom, "map", None)
+    if mp is not None:
+        fields = tuple(getattr(mp, "fields", ()) or ())
+        element = getattr(mp, "element_type", None)
+        rel = getattr(mp, "element_relationship", None) or "separable"
+        if fields:
+            parts.append(f"struct[{len(fields)} fields] ({rel})")
+        else:
+            parts.append(f"map<{typeref_text(element, depth + 1)}> ({rel})")
+    return " | ".join(parts) or "—"
+
+
+def _fields_table(mp: Any) -> str:
+    fields = tuple(getattr(mp, "fields", ()) or ())
+
+    def rows() -> Iterable[Any]:
+        for f in fields:
+            default = getattr(f, "default", None)
+            yield [
+                ("toskit-path", esc(getattr(f, "name", ""))),
+                ("toskit-type", esc(typeref_text(getattr(f, "type", None)))),
+                ("toskit-value", esc(text_value(default)) if default is not None else ""),
+            ]
+
+    return table(("field", "type", "default"), rows(), total=len(fields), empty="no fields")
+
+
+def typedef_body(td: Any) -> str:
+    """A type definition: its atom, fields, element type and unions."""
+    atom = getattr(td, "atom", td)
+    parts = [header("schema type", getattr(td, "name", ""), chip(atom_text(atom)))]
+    mp = getattr(atom, "map", None)
+    if mp is not None:
+        if getattr(mp, "fields", None):
+            parts.append(_fields_table(mp))
+        element = getattr(mp, "element_type", None)
+        if element is not None:
+            parts.append(
+                f'<div class="toskit-summary-line"><span class="toskit-muted">other keys</span>'
+                f"{code(typeref_text(element))}</div>"
+            )
+        unions = tuple(getattr(mp, "unions", ()) or ())
+        for union in unions:
+            members = ", ".join(
+                f"{getattr(u, 'field_name', '')}={getattr(u, 'discriminator_value', '')}"
+                for u in getattr(union, "fields", ()) or ()
+            )
+            disc = getattr(union, "discriminator", None) or "no discriminator"
+            parts.append(
+                f'<div class="toskit-summary-line"><span class="toskit-muted">union</span>'
+                f"{code(disc)} {esc(members)}</div>"
+            )
+    return "".join(parts)
+
+
+def typedef_html(td: Any) -> str:
+    """The view of a ``TypeDef``."""
+    return fragment(typedef_body(td), _fallback(td), "schema-type")
+
+
+def schema_html(schema: Any) -> str:
+    """The view of a ``Schema``: one collapsed section per type."""
+    types = list(getattr(schema, "types", ()) or ())
+    shown, hidden = bounded(types, option("display_max_rows"))
+    sections = [
+        details(
+            f'<span class="toskit-node-name">{esc(getattr(td, "name", ""))}</span>'
+            f'<span class="toskit-node-note">{esc(atom_text(getattr(td, "atom", None)))}</span>',
+            typedef_body(td),
+        )
+        for td in shown
+    ]
+    body = header("schema", f"{len(types)} types") + "".join(sections) + more_note(hidden, "more types")
+    return fragment(body, _fallback(schema), "schema")
+
+
+def _paths_list(paths: Iterable[Any], cls: str, sign: str) -> str:
+    ordered = sorted(str(p) for p in paths)
+    shown, hidden = bounded(ordered, option("display_max_rows"))
+    items = "".join(f'<li class="{cls}"><span class="toskit-mono">{esc(sign)} {esc(p)}</span></li>' for p in shown)
+    return f'<ul class="toskit-warnings toskit-paths">{items}</ul>{more_note(hidden, "more paths")}'
+
+
+def comparison_html(comparison: Any) -> str:
+    """The view of a schema ``Comparison``: added, removed and modified paths."""
+    groups = (
+        ("added", "+", "toskit-added"),
+        ("removed", "−", "toskit-removed"),
+        ("modified", "~", "toskit-modified"),
+    )
+    counts = {name: len(getattr(comparison, name, ()) or ()) for name, _, _ in groups}
+    chips = [chip(f"{n} {name}") for name, n in counts.items()]
+    same = not any(counts.values())
+    parts = [header("comparison", "no changes" if same else "changes", *chips)]
+    for name, sign, cls in groups:
+        paths = getattr(comparison, name, ()) or ()
+        if paths:
+            parts.append(details(name.capitalize(), _paths_list(paths, cls, sign), open_=True, count=len(paths)))
+    return fragment("".join(parts), _fallback(comparison), "comparison")
+
+
+def call_html(call: Any) -> str:
+    """The view of a function ``Call``: its 2.0 notation and its parts."""
+    try:
+        notation = str(call)
+    except Exception:  # noqa: BLE001 - a broken str() must not break the view
+        notation = repr(call)
+    name = getattr(call, "qualified_name", None) or getattr(call, "name", "")
+    args = list(getattr(call, "args", []) or [])
+    parts = [header("function call", name, chip(f"{len(args)} arguments")), code(notation)]
+    return fragment("".join(parts), notation, "call")

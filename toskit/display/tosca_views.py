@@ -1,0 +1,509 @@
+"""Views of TOSCA results: service template, type, property definition, node
+template and merged property table.
+
+The functions are duck-typed over the objects of API.md (``toskit.tosca``),
+so they import nothing from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from toskit.display.diagnostics_view import diagnostics_block, ordered, summary_badges
+from toskit.display.html import (
+    badge,
+    chip,
+    details,
+    esc,
+    fragment,
+    header,
+    more_note,
+    table,
+    text_value,
+)
+from toskit.display.options import get as option
+from toskit.display.typetree import TypeNode, build_forest, kinds_in_order, template_types
+
+__all__ = [
+    "node_template_body",
+    "node_template_html",
+    "property_definition_html",
+    "property_table_body",
+    "property_table_html",
+    "service_template_body",
+    "service_template_html",
+    "type_body",
+    "type_html",
+    "type_tree_html",
+]
+
+_NO_DEFAULT_NAMES = frozenset({"NO_DEFAULT", "_NoDefault", "NoDefault"})
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _field(row: Any, name: str, default: Any = None) -> Any:
+    """A row's field, whether the row is an object or a mapping."""
+    if isinstance(row, Mapping):
+        return row.get(name, default)
+    return getattr(row, name, default)
+
+
+def _type_name(t: Any) -> str:
+    if t is None:
+        return "any"
+    return str(getattr(t, "name", t))
+
+
+def _is_no_default(value: Any) -> bool:
+    try:
+        from toskit.sentinels import NO_DEFAULT
+    except ImportError:  # pragma: no cover - sentinels always exist
+        NO_DEFAULT = object()  # noqa: N806
+    return value is NO_DEFAULT or type(value).__name__ in _NO_DEFAULT_NAMES
+
+
+def _kind_title(kind: str) -> str:
+    return f"{kind} type" if kind else "type"
+
+
+# ---------------------------------------------------------------- provenance
+
+
+class SourcePalette:
+    """One CSS class per source layer, assigned in order of first appearance.
+
+    ``template`` and ``input: …`` have fixed colours; every distinct
+    ``default: <type>`` gets the next of six palette colours. The cell always
+    shows the exact source string; the colour is only a class.
+    """
+
+    _SIZE = 6
+
+    def __init__(self) -> None:
+        self._classes: dict[str, str] = {}
+
+    def css_class(self, source: Any) -> str:
+        text = str(source)
+        cls = self._classes.get(text)
+        if cls is None:
+            if text == "template":
+                cls = "toskit-src-template"
+            elif text.startswith("input:"):
+                cls = "toskit-src-input"
+            elif text.startswith("default"):
+                used = sum(1 for c in self._classes.values() if c[-1].isdigit())
+                cls = f"toskit-src-{used % self._SIZE}"
+            else:
+                cls = "toskit-src-other"
+            self._classes[text] = cls
+        return cls
+
+    def pill(self, source: Any) -> str:
+        return f'<span class="toskit-src {self.css_class(source)}">{esc(source)}</span>'
+
+    def legend(self) -> str:
+        if not self._classes:
+            return ""
+        pills = "".join(
+            f'<span class="toskit-src {cls}">{esc(text)}</span>' for text, cls in self._classes.items()
+        )
+        return f'<div class="toskit-legend"><span>sources:</span>{pills}</div>'
+
+
+def _table_rows(prop_table: Any) -> list[Any]:
+    rows = getattr(prop_table, "rows", None)
+    if rows is not None:
+        return list(rows)
+    to_frame = getattr(prop_table, "to_frame", None)
+    if callable(to_frame):
+        return to_frame().to_dict("records")
+    return list(prop_table)
+
+
+def _overridden_entries(row: Any) -> list[tuple[Any, Any]]:
+    """(value, source) pairs a row's value overrode, highest layer first."""
+    entries = _field(row, "overridden", None)
+    if not entries or isinstance(entries, bool):
+        return []
+    out = []
+    for entry in entries:
+        if isinstance(entry, Mapping):
+            out.append((entry.get("value"), entry.get("source")))
+        elif isinstance(entry, tuple) and len(entry) == 2:
+            out.append(entry)
+        else:
+            out.append((getattr(entry, "value", entry), getattr(entry, "source", "")))
+    return out
+
+
+def property_table_body(prop_table: Any, *, show_overridden: bool | None = None) -> str:
+    """The merged property table with a provenance legend (no fragment).
+
+    Overridden lower-layer values are shown struck through under the value
+    that replaced them when the table was built with ``show_overridden=True``
+    (or when ``show_overridden`` is passed here).
+    """
+    if show_overridden is None:
+        show_overridden = bool(getattr(prop_table, "show_overridden", False))
+    rows = _table_rows(prop_table)
+    palette = SourcePalette()
+    limit = option("display_max_rows")
+    shown: list[Any] = []
+    main_rows = 0
+    for row in rows:
+        if len(shown) >= limit:
+            break
+        main_rows += 1
+        row_is_overridden = _field(row, "overridden", None) is True
+        path_html = esc(_field(row, "path", ""))
+        shown.append(
+            (
+                "toskit-overridden" if row_is_overridden else "",
+                [
+                    ("toskit-path", path_html),
+                    ("toskit-value", esc(text_value(_field(row, "value")))),
+                    ("toskit-type", esc(_field(row, "type", "") or "")),
+                    ("toskit-source", palette.pill(_field(row, "source", ""))),
+                ],
+            )
+        )
+        if show_overridden and not row_is_overridden:
+            for value, src in _overridden_entries(row):
+                if len(shown) >= limit:
+                    break
+                shown.append(
+                    (
+                        "toskit-overridden",
+                        [
+                            ("toskit-path", path_html),
+                            ("toskit-value", esc(text_value(value))),
+                            ("toskit-type", ""),
+                            ("toskit-source", palette.pill(src)),
+                        ],
+                    )
+                )
+    body = table(("path", "value", "type", "source"), shown, limit=limit, empty="no properties")
+    hidden = len(rows) - main_rows
+    return body + more_note(hidden, "more rows") + palette.legend()
+
+
+def property_table_html(prop_table: Any) -> str:
+    """The view of a ``PropertyTable``."""
+    rows = _table_rows(prop_table)
+    title = getattr(prop_table, "name", None) or getattr(prop_table, "node", None) or ""
+    body = header("property table", _type_name(title) if title else f"{len(rows)} rows")
+    body += property_table_body(prop_table)
+    return fragment(body, _fallback(prop_table), "property-table")
+
+
+# ---------------------------------------------------------------- types
+
+
+def _breadcrumb(t: Any) -> str:
+    ancestors = list(getattr(t, "ancestors", []) or [])
+    parts = [f"<span>{esc(_type_name(a))}</span>" for a in reversed(ancestors)]
+    parts.append(f'<span class="toskit-crumb-this">{esc(_type_name(t))}</span>')
+    sep = '<span class="toskit-crumb-sep">→</span>'
+    return f'<div class="toskit-crumbs">{sep.join(parts)}</div>'
+
+
+def _default_text(defn: Any) -> str:
+    default = getattr(defn, "default", None)
+    if _is_no_default(default):
+        return ""
+    return text_value(default)
+
+
+def property_definitions_table(t: Any) -> str:
+    """Effective property definitions with "defined in"; own ones marked."""
+    props: Mapping[str, Any] = getattr(t, "properties", {}) or {}
+    own = set((getattr(t, "own_properties", {}) or {}).keys())
+
+    def rows() -> Iterable[Any]:
+        for name, defn in props.items():
+            is_own = name in own
+            name_html = esc(name)
+            if is_own:
+                name_html = (
+                    f'<span class="toskit-own">{name_html}</span>'
+                    '<span class="toskit-own-mark" title="defined on this type">●</span>'
+                )
+            required = getattr(defn, "required", True)
+            yield [
+                ("toskit-path", name_html),
+                ("toskit-type", esc(getattr(defn, "type", None) or "any")),
+                ("", badge("required", "info", small=True) if required else '<span class="toskit-faint">optional</span>'),
+                ("toskit-value", esc(_default_text(defn))),
+                ("toskit-mono", esc(getattr(defn, "defined_in", "") or "")),
+                ("toskit-muted", esc(getattr(defn, "description", "") or "")),
+            ]
+
+    return table(
+        ("property", "type", "required", "default", "defined in", "description"),
+        rows(),
+        total=len(props),
+        empty="no properties",
+    )
+
+
+def type_body(t: Any) -> str:
+    """A type: ancestry breadcrumb, description, effective properties."""
+    from toskit.display.typetree import is_normative
+
+    kind = str(getattr(t, "kind", "") or "")
+    origin = chip("normative") if is_normative(t) else chip("user-defined")
+    parts = [header(_kind_title(kind), _type_name(t), origin), _breadcrumb(t)]
+    description = getattr(t, "description", None)
+    if description:
+        parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
+    parts.append(property_definitions_table(t))
+    return "".join(parts)
+
+
+def type_html(t: Any) -> str:
+    """The view of a ``Type``."""
+    return fragment(type_body(t), _fallback(t), "type")
+
+
+def property_definition_html(defn: Any) -> str:
+    """The view of one ``PropertyDefinition``."""
+    required = getattr(defn, "required", True)
+    rows = [
+        ("type", esc(getattr(defn, "type", None) or "any")),
+        ("required", "true" if required else "false"),
+        ("default", esc(_default_text(defn)) or '<span class="toskit-faint">none</span>'),
+        ("defined in", esc(getattr(defn, "defined_in", "") or "")),
+        ("description", esc(getattr(defn, "description", "") or "")),
+    ]
+    body = header("property", getattr(defn, "name", "")) + table(
+        ("key", "value"), ([("toskit-muted", k), ("toskit-value", v)] for k, v in rows)
+    )
+    return fragment(body, _fallback(defn), "property")
+
+
+def _tree_items(nodes: Sequence[TypeNode], depth: int, budget: list[int], selected: str | None) -> str:
+    """Nested list items; ``budget`` is the number of entries still allowed."""
+    items: list[str] = []
+    for index, node in enumerate(nodes):
+        if budget[0] <= 0:
+            rest = sum(n.size() for n in nodes[index:])
+            items.append(f"<li>{more_note(rest, 'more types')}</li>")
+            break
+        budget[0] -= 1
+        cls = "toskit-normative" if node.normative else "toskit-user"
+        if node.name == selected:
+            cls += " toskit-selected"
+        note = ""
+        if node.cycle:
+            note = '<span class="toskit-node-note">derivation cycle</span>'
+        name_html = f'<span class="toskit-node-name">{esc(node.name)}</span>{note}'
+        if not node.children:
+            items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}</div></li>')
+            continue
+        count = f'<span class="toskit-node-note">{node.size() - 1} derived</span>'
+        if depth + 1 >= option("display_max_depth"):
+            more = more_note(node.size() - 1, "more below")
+            items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>')
+            continue
+        # Open what leads to user types (up to the expand depth); normative-only
+        # branches start closed.
+        is_open = node.has_user and depth < max(option("display_expand_depth"), 1) + 4
+        inner = _tree_items(node.children, depth + 1, budget, selected)
+        state = " open" if is_open else ""
+        items.append(
+            f'<li class="{cls}"><details{state}><summary>{name_html}{count}</summary>'
+            f"<ul>{inner}</ul></details></li>"
+        )
+    return "".join(items)
+
+
+def type_tree_html(types: Iterable[Any], *, selected: str | None = None) -> str:
+    """The inheritance forest of ``types``, one collapsible group per kind.
+
+    User-defined types are highlighted and the branches leading to them are
+    open; normative branches are dimmed and closed. At most
+    ``display_max_tree_nodes`` entries are drawn.
+    """
+    types = list(types)
+    by_kind: dict[str, list[Any]] = {}
+    for t in types:
+        by_kind.setdefault(str(getattr(t, "kind", "") or ""), []).append(t)
+    budget = [option("display_max_tree_nodes")]
+    groups: list[str] = []
+    for kind in kinds_in_order(by_kind):
+        forest = build_forest(by_kind[kind])
+        user = sum(1 for t in by_kind[kind] if not _normative(t))
+        label = f"{kind} types" if kind else "types"
+        note = f"{user} yours, {len(by_kind[kind]) - user} normative"
+        summary = f"{esc(label)} <span class='toskit-node-note'>{esc(note)}</span>"
+        inner = f'<ul class="toskit-tree">{_tree_items(forest, 0, budget, selected)}</ul>'
+        groups.append(details(summary, inner, open_=user > 0))
+    if not groups:
+        return '<div class="toskit-empty">no types</div>'
+    return "".join(groups)
+
+
+def _normative(t: Any) -> bool:
+    from toskit.display.typetree import is_normative
+
+    return is_normative(t)
+
+
+# ---------------------------------------------------------------- node templates
+
+
+def _node_type_name(node: Any) -> str:
+    return _type_name(getattr(node, "type", None))
+
+
+def _property_table(node: Any, show_overridden: bool = False) -> Any:
+    method = getattr(node, "property_table", None)
+    if not callable(method):
+        return None
+    if show_overridden:
+        try:
+            return method(show_overridden=True)
+        except TypeError:
+            return method()
+    return method()
+
+
+def node_template_body(node: Any, *, show_overridden: bool = False, diagnostics: Sequence[Any] = ()) -> str:
+    """A node template: its type, merged property table, and diagnostics."""
+    parts = [header("node template", getattr(node, "name", ""), chip(_node_type_name(node)))]
+    description = getattr(node, "description", None)
+    if description:
+        parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
+    prop_table = _property_table(node, show_overridden)
+    if prop_table is not None:
+        parts.append(property_table_body(prop_table, show_overridden=show_overridden))
+    else:
+        props = getattr(node, "properties", {}) or {}
+        parts.append(
+            table(
+                ("property", "value"),
+                ([("toskit-path", esc(k)), ("toskit-value", esc(text_value(v)))] for k, v in props.items()),
+                total=len(props),
+                empty="no properties",
+            )
+        )
+    diags = list(diagnostics) or list(getattr(node, "diagnostics", []) or [])
+    if diags:
+        parts.append(details(f"diagnostics {summary_badges(diags)}", diagnostics_block(diags), open_=True))
+    return "".join(parts)
+
+
+def node_template_html(node: Any) -> str:
+    """The view of a ``NodeTemplate``."""
+    return fragment(node_template_body(node), _fallback(node), "node-template")
+
+
+def _node_diagnostics(st: Any) -> dict[str, list[Any]]:
+    """Diagnostics grouped by the node template their path names."""
+    out: dict[str, list[Any]] = {}
+    for d in getattr(st, "diagnostics", []) or []:
+        path = str(getattr(d, "path", "") or "")
+        for prefix in ("topology_template.node_templates.", "service_template.node_templates."):
+            if path.startswith(prefix):
+                name = path[len(prefix):].split(".", 1)[0].split("[", 1)[0]
+                out.setdefault(name, []).append(d)
+                break
+    return out
+
+
+def node_templates_block(st: Any, *, limit: int | None = None) -> str:
+    """Every node template (bounded) as a collapsed section with its table."""
+    nodes: Mapping[str, Any] = getattr(st, "node_templates", {}) or {}
+    limit = option("display_max_nodes") if limit is None else limit
+    shown = _first(nodes, limit)
+    hidden = max(len(nodes) - len(shown), 0)
+    per_node = _node_diagnostics(st)
+    items = []
+    for name, node in shown:
+        diags = per_node.get(str(name), [])
+        marks = summary_badges(diags) if diags else ""
+        summary = (
+            f'<span class="toskit-node-name">{esc(name)}</span>'
+            f'<span class="toskit-node-note">{esc(_node_type_name(node))}</span> {marks}'
+        )
+        items.append(details(summary, node_template_body(node, diagnostics=diags)))
+    if not items:
+        return '<div class="toskit-empty">no node templates</div>'
+    return "".join(items) + more_note(hidden, "more node templates")
+
+
+def _first(mapping: Mapping[str, Any], limit: int) -> list[tuple[str, Any]]:
+    out = []
+    for item in mapping.items():
+        if len(out) >= limit:
+            break
+        out.append(item)
+    return out
+
+
+def inputs_block(st: Any) -> str:
+    """Resolved inputs as a name/value table."""
+    inputs: Mapping[str, Any] = getattr(st, "inputs", {}) or {}
+    return table(
+        ("input", "value"),
+        ([("toskit-path", esc(k)), ("toskit-value", esc(text_value(v)))] for k, v in inputs.items()),
+        total=len(inputs),
+        empty="no inputs",
+    )
+
+
+def _template_title(st: Any) -> str:
+    for attr in ("name", "file", "path"):
+        value = getattr(st, attr, None)
+        if value:
+            return str(value)
+    return "service template"
+
+
+def service_template_body(st: Any) -> str:
+    """Version, counts, diagnostics (errors first), type tree, inputs, nodes."""
+    diags = list(getattr(st, "diagnostics", []) or [])
+    nodes = getattr(st, "node_templates", {}) or {}
+    inputs = getattr(st, "inputs", {}) or {}
+    types = template_types(st)
+    user_types = [t for t in types if not _normative(t)]
+    head = header(
+        "service template",
+        _template_title(st),
+        chip(getattr(st, "version", "") or "no version"),
+        chip(f"{len(nodes):,} node templates"),
+        chip(f"{len(user_types):,} types"),
+        chip(f"{len(inputs):,} inputs"),
+        summary_badges(diags),
+    )
+    description = getattr(st, "description", None)
+    desc_html = f'<div class="toskit-desc">{esc(description)}</div>' if isinstance(description, str) and description else ""
+    sections = [head, desc_html]
+    if diags:
+        sections.append(
+            details(
+                f"Diagnostics {summary_badges(diags)}",
+                diagnostics_block(ordered(diags)),
+                open_=any(getattr(d, "severity", "") == "error" for d in diags) or len(diags) <= 5,
+            )
+        )
+    sections.append(details("Types", type_tree_html(types), open_=bool(user_types), count=len(user_types)))
+    if inputs:
+        sections.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
+    sections.append(details("Node templates", node_templates_block(st), open_=True, count=len(nodes)))
+    return "".join(sections)
+
+
+def service_template_html(st: Any) -> str:
+    """The view of a ``ServiceTemplate``."""
+    return fragment(service_template_body(st), _fallback(st), "service-template")
+
+
+def _fallback(obj: Any) -> str:
+    try:
+        return repr(obj)
+    except Exception:  # noqa: BLE001 - the fallback must never fail
+        return f"<{type(obj).__name__}>"

@@ -1,0 +1,157 @@
+"""The type inheritance forest of a template, as plain data.
+
+Both the static HTML view and the ``TypeTree`` widget are drawn from this,
+so they always agree. A type is *normative* when it comes from the TOSCA
+profile shipped with toskit: its ``normative`` attribute says so when the
+type has one, otherwise its name starting with ``tosca.`` or ``tosca:`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["TypeNode", "build_forest", "is_normative", "kinds_in_order", "template_types"]
+
+# Kinds in the order a reader expects them.
+_KIND_ORDER = ("node", "data", "capability", "relationship", "interface", "artifact", "group", "policy")
+
+
+@dataclass
+class TypeNode:
+    """One type in the forest with the types derived from it."""
+
+    name: str
+    kind: str
+    normative: bool
+    children: list[TypeNode] = field(default_factory=list)
+    cycle: bool = False  # its derivation loops (drawn as an extra root)
+    type: Any = None  # the core Type object
+
+    @property
+    def has_user(self) -> bool:
+        """True when this node or one below it is a user-defined type."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if not node.normative:
+                return True
+            stack.extend(node.children)
+        return False
+
+    def size(self) -> int:
+        """Number of nodes in this subtree."""
+        count, stack = 0, [self]
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(node.children)
+        return count
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON data for the widget (no recursion limit issues: iterative)."""
+        root: dict[str, Any] = {}
+        stack: list[tuple[TypeNode, dict[str, Any]]] = [(self, root)]
+        while stack:
+            node, out = stack.pop()
+            out.update(name=node.name, kind=node.kind, normative=node.normative, children=[])
+            if node.cycle:
+                out["cycle"] = True
+            for child in node.children:
+                child_out: dict[str, Any] = {}
+                out["children"].append(child_out)
+                stack.append((child, child_out))
+        return root
+
+
+def is_normative(t: Any) -> bool:
+    """Whether a core ``Type`` belongs to the shipped TOSCA profile."""
+    flag = getattr(t, "normative", None)
+    if isinstance(flag, bool):
+        return flag
+    name = str(getattr(t, "name", ""))
+    return name.startswith(("tosca.", "tosca:"))
+
+
+def template_types(st: Any) -> list[Any]:
+    """Every type visible to a template, all kinds, without duplicates.
+
+    ``ServiceTemplate.types`` keeps only the node type when two kinds share a
+    name, so each kind's own namespace is read too when ``types_of`` exists.
+    """
+    seen: set[tuple[str, str]] = set()
+    out: list[Any] = []
+
+    def add(types: Iterable[Any]) -> None:
+        for t in types:
+            key = (str(getattr(t, "kind", "")), str(getattr(t, "name", "")))
+            if key not in seen:
+                seen.add(key)
+                out.append(t)
+
+    types = getattr(st, "types", {}) or {}
+    add(types.values() if hasattr(types, "values") else types)
+    types_of = getattr(st, "types_of", None)
+    if callable(types_of):
+        for kind in kinds_in_order({str(getattr(t, "kind", "")) for t in out}):
+            try:
+                add(types_of(kind).values())
+            except Exception:  # noqa: BLE001 - an unknown kind just adds nothing
+                continue
+    return out
+
+
+def kinds_in_order(kinds: Iterable[str]) -> list[str]:
+    """Known kinds in reading order, then any others alphabetically."""
+    kinds = set(kinds)
+    known = [k for k in _KIND_ORDER if k in kinds]
+    return known + sorted(kinds - set(known))
+
+
+def build_forest(types: Iterable[Any]) -> list[TypeNode]:
+    """Roots of the inheritance forest of ``types`` (one kind or several).
+
+    Children keep the order of ``types`` (declaration order). A type whose
+    parent is not among ``types`` is a root; types caught in a derivation
+    cycle, unreachable from any root, become extra roots marked ``cycle``.
+    """
+    nodes: dict[tuple[str, str], TypeNode] = {}
+    order: list[tuple[str, str]] = []
+    parents: dict[tuple[str, str], tuple[str, str] | None] = {}
+    for t in types:
+        kind = str(getattr(t, "kind", ""))
+        key = (kind, str(getattr(t, "name", "")))
+        if key in nodes:
+            continue
+        nodes[key] = TypeNode(name=key[1], kind=kind, normative=is_normative(t), type=t)
+        order.append(key)
+        parent = getattr(t, "parent", None)
+        parents[key] = (
+            (str(getattr(parent, "kind", kind)), str(getattr(parent, "name", "")))
+            if parent is not None
+            else None
+        )
+    roots: list[TypeNode] = []
+    for key in order:
+        parent_key = parents[key]
+        if parent_key is not None and parent_key in nodes and parent_key != key:
+            nodes[parent_key].children.append(nodes[key])
+        else:
+            roots.append(nodes[key])
+    # Anything not reachable from a root sits on a derivation cycle.
+    reached: set[int] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        if id(node) in reached:
+            continue
+        reached.add(id(node))
+        stack.extend(node.children)
+    for key in order:
+        node = nodes[key]
+        if id(node) not in reached:
+            cycle_root = TypeNode(node.name, node.kind, node.normative, [], cycle=True, type=node.type)
+            roots.append(cycle_root)
+            reached.add(id(node))
+    return roots
