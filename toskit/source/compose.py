@@ -1,0 +1,454 @@
+"""Events → plain Python values (+ a shadow tree of positions), without recursion.
+
+PyYAML's composers are recursive (the C one in Cython), so toskit reads the
+*event stream* instead (both parsers produce events with an explicit state
+stack) and builds values with its own explicit stack. Every bound is checked
+as events arrive: nesting depth at each collection start, node counts at
+each node, alias expansion at each alias use, so a hostile document stops
+long before it costs anything.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+from yaml.events import (
+    AliasEvent,
+    DocumentEndEvent,
+    DocumentStartEvent,
+    MappingEndEvent,
+    MappingStartEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+
+from toskit.diagnostics import Diagnostic
+from toskit.source.frozen import FrozenMap, freeze
+from toskit.source.locations import AliasShadow, MapShadow, SeqShadow, position_of
+from toskit.source.scalars import (
+    CORE_TAG_PREFIX,
+    ScalarError,
+    construct_tagged,
+    resolve_plain,
+    unsupported_tag_message,
+)
+
+__all__ = ["Composed", "compose", "make_parser", "C_PARSER_AVAILABLE"]
+
+try:
+    from yaml._yaml import CParser as _CParser
+
+    C_PARSER_AVAILABLE = True
+except ImportError:  # PyYAML built without libyaml
+    _CParser = None
+    C_PARSER_AVAILABLE = False
+
+
+class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
+    """PyYAML's pure-Python reader, scanner and parser; no composer."""
+
+    def __init__(self, text: str) -> None:
+        yaml.reader.Reader.__init__(self, text)
+        yaml.scanner.Scanner.__init__(self)
+        yaml.parser.Parser.__init__(self)
+
+
+def make_parser(text: str, parser: str | None) -> Any:
+    """A PyYAML event source: ``"c"`` (libyaml), ``"python"``, or ``None`` (C when present)."""
+    if parser is None:
+        parser = "c" if C_PARSER_AVAILABLE else "python"
+    if parser == "c":
+        if not C_PARSER_AVAILABLE:
+            raise ValueError("PyYAML was built without libyaml: parser='c' is not available")
+        return _CParser(text)
+    if parser == "python":
+        return _PyParser(text)
+    raise ValueError(f"parser must be 'c', 'python' or None, not {parser!r}")
+
+
+_MAP_TAGS = frozenset({None, "!", CORE_TAG_PREFIX + "map"})
+_SEQ_TAGS = frozenset({None, "!", CORE_TAG_PREFIX + "seq"})
+_NO_KEY = object()  # a mapping frame waiting for its next key
+_MERGE = object()  # the key of a plain `<<` (merge) entry
+_OPEN = object()  # an anchor whose collection is still being built
+_NUMBER_START = frozenset("0123456789+-.")
+_MERGE_HINT = "a merge key '<<' takes an alias to a mapping, a mapping, or a list of them"
+
+
+@dataclass
+class Composed:
+    """What :func:`compose` found: the value, the shadow tree and diagnostics.
+
+    ``value`` is ``None`` when a ``yaml-syntax`` or ``limit-exceeded`` error
+    was found (the document is not trustworthy); duplicate keys keep the
+    value (the first occurrence of a key wins).
+    """
+
+    value: Any = None
+    shadow: Any = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    fatal: bool = False
+
+
+class _Frame:
+    __slots__ = (
+        "is_map", "value", "key", "key_pos", "anchor", "start_count",
+        "frozen", "merges", "shadow", "line", "column",
+    )  # fmt: skip
+
+
+class _Stop(Exception):
+    """Abort composing: a bound was exceeded or the stream is malformed."""
+
+
+class _Composer:
+    def __init__(
+        self,
+        limits: dict[str, int],
+        record: bool,
+        report: Callable[..., Diagnostic],
+    ) -> None:
+        self.max_depth = limits["max_depth"]
+        self.max_nodes = limits["max_nodes"]
+        self.max_alias_nodes = limits["max_alias_nodes"]
+        self.record = record
+        self.report = report  # report(code, message, line0, col0, hint=None)
+        self.diagnostics: list[Diagnostic] = []
+        self.fatal = False
+
+    def error(self, code: str, message: str, line: int, column: int, hint: str | None = None):
+        self.diagnostics.append(self.report(code, message, line, column, hint))
+        if code != "duplicate-key":
+            self.fatal = True
+
+    def run(self, get_event: Callable[[], Any]) -> tuple[Any, Any]:
+        record = self.record
+        max_depth, max_nodes = self.max_depth, self.max_nodes
+        stack: list[_Frame] = []
+        anchors: dict[str, tuple[Any, Any, int] | object] = {}
+        count = 0
+        documents = 0
+        root: Any = None
+        root_shadow: Any = None
+
+        def deliver(value: Any, shadow: Any, line: int, column: int) -> None:
+            nonlocal root, root_shadow
+            if not stack:
+                root, root_shadow = value, shadow
+                return
+            top = stack[-1]
+            if not top.is_map:
+                top.value.append(value)
+                if record:
+                    top.shadow.items.append(shadow)
+                return
+            key = top.key
+            if key is _NO_KEY:
+                if value.__class__ is dict or value.__class__ is list:
+                    value = freeze(value)  # an alias to a collection used as a key
+                top.key = value
+                top.key_pos = (line, column)
+                return
+            top.key = _NO_KEY
+            if key is _MERGE:
+                self.add_merge(top, value, shadow, line, column)
+                return
+            data = top.value
+            try:
+                seen = key in data
+            except TypeError:  # pragma: no cover - keys are frozen above
+                seen = False
+            if seen:
+                kline, kcol = top.key_pos
+                self.error(
+                    "duplicate-key",
+                    _duplicate_message(key, data, top.shadow.entries if record else None),
+                    kline,
+                    kcol,
+                    "a key may appear only once in a mapping; the first value is kept",
+                )
+                return
+            data[key] = value
+            if record:
+                kline, kcol = top.key_pos
+                top.shadow.entries[key] = (kline, kcol, shadow)
+
+        try:
+            while True:
+                event = get_event()
+                cls = event.__class__
+                if cls is ScalarEvent:
+                    count += 1
+                    if count > max_nodes:
+                        self.too_many_nodes(event)
+                    text = event.value
+                    tag = event.tag
+                    if tag is None and event.implicit[0]:
+                        if text and (text[0] in _NUMBER_START or len(text) < 6):
+                            try:
+                                value = resolve_plain(text)
+                            except ScalarError as exc:
+                                mark = event.start_mark
+                                self.error(exc.code, str(exc), mark.line, mark.column)
+                                value = None
+                            if (
+                                text == "<<"
+                                and stack
+                                and stack[-1].is_map
+                                and stack[-1].key is _NO_KEY
+                            ):
+                                value = _MERGE
+                        elif text:
+                            value = text
+                        else:
+                            value = None
+                    elif tag is None:
+                        value = text
+                    else:
+                        try:
+                            value = construct_tagged(tag, text)
+                        except ScalarError as exc:
+                            mark = event.start_mark
+                            self.error(exc.code, str(exc), mark.line, mark.column)
+                            value = None
+                    mark = event.start_mark
+                    line, column = mark.line, mark.column
+                    shadow = (line, column) if record else None
+                    if event.anchor is not None:
+                        anchors[event.anchor] = (value if value is not _MERGE else "<<", shadow, 1)
+                    deliver(value, shadow, line, column)
+                elif cls is MappingStartEvent or cls is SequenceStartEvent:
+                    count += 1
+                    if count > max_nodes:
+                        self.too_many_nodes(event)
+                    if len(stack) >= max_depth:
+                        mark = event.start_mark
+                        self.error(
+                            "limit-exceeded",
+                            f"nesting deeper than {max_depth} levels",
+                            mark.line,
+                            mark.column,
+                            "raise the bound with max_depth=… if this document is trusted",
+                        )
+                        raise _Stop
+                    is_map = cls is MappingStartEvent
+                    if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+                        mark = event.start_mark
+                        self.error(
+                            "yaml-syntax",
+                            unsupported_tag_message(event.tag),
+                            mark.line,
+                            mark.column,
+                        )
+                    frame = _Frame()
+                    frame.is_map = is_map
+                    frame.value = {} if is_map else []
+                    frame.key = _NO_KEY
+                    frame.merges = None
+                    frame.anchor = event.anchor
+                    frame.start_count = count
+                    parent = stack[-1] if stack else None
+                    frame.frozen = parent is not None and (
+                        parent.frozen or (parent.is_map and parent.key is _NO_KEY)
+                    )
+                    mark = event.start_mark
+                    frame.line, frame.column = mark.line, mark.column
+                    if record:
+                        frame.shadow = (MapShadow if is_map else SeqShadow)(mark.line, mark.column)
+                    if event.anchor is not None:
+                        anchors[event.anchor] = _OPEN
+                    stack.append(frame)
+                elif cls is MappingEndEvent or cls is SequenceEndEvent:
+                    frame = stack.pop()
+                    value = frame.value
+                    if frame.merges:
+                        value = self.apply_merges(frame)
+                    if frame.frozen:
+                        value = FrozenMap(value) if frame.is_map else tuple(value)
+                    shadow = frame.shadow if record else None
+                    if frame.anchor is not None:
+                        size = count - frame.start_count + 1
+                        anchors[frame.anchor] = (value, shadow, size)
+                    deliver(value, shadow, frame.line, frame.column)
+                elif cls is AliasEvent:
+                    mark = event.start_mark
+                    target = anchors.get(event.anchor)
+                    if target is None:
+                        self.error(
+                            "yaml-syntax",
+                            f"alias '*{event.anchor}' names no anchor defined before it",
+                            mark.line,
+                            mark.column,
+                            f"define '&{event.anchor}' on a node above this line",
+                        )
+                        raise _Stop
+                    if target is _OPEN:
+                        self.error(
+                            "yaml-syntax",
+                            f"alias '*{event.anchor}' is used inside the node it names",
+                            mark.line,
+                            mark.column,
+                            "recursive structures are not allowed",
+                        )
+                        raise _Stop
+                    value, target_shadow, size = target  # type: ignore[misc]
+                    if size > self.max_alias_nodes:
+                        self.error(
+                            "limit-exceeded",
+                            f"alias '*{event.anchor}' expands to {size} nodes "
+                            f"(at most {self.max_alias_nodes} per alias)",
+                            mark.line,
+                            mark.column,
+                            "raise the bound with max_alias_nodes=… if this document is trusted",
+                        )
+                        raise _Stop
+                    count += size
+                    if count > max_nodes:
+                        self.too_many_nodes(event)
+                    if stack and stack[-1].frozen and value.__class__ in (dict, list):
+                        value = freeze(value)
+                    shadow = AliasShadow(mark.line, mark.column, target_shadow) if record else None
+                    deliver(value, shadow, mark.line, mark.column)
+                elif cls is DocumentStartEvent:
+                    documents += 1
+                    if documents > 1:
+                        mark = event.start_mark
+                        self.error(
+                            "yaml-syntax",
+                            "expected a single document, found a second one",
+                            mark.line,
+                            mark.column,
+                            "a file holds one document: remove this '---' and what follows, "
+                            "or split the file",
+                        )
+                        raise _Stop
+                elif cls is StreamEndEvent:
+                    break
+                elif cls is DocumentEndEvent:
+                    continue
+        except _Stop:
+            return None, None
+        return root, root_shadow
+
+    def too_many_nodes(self, event: Any) -> None:
+        mark = event.start_mark
+        self.error(
+            "limit-exceeded",
+            f"document has more than {self.max_nodes} nodes (aliases counted as expanded)",
+            mark.line,
+            mark.column,
+            "raise the bound with max_nodes=… if this document is trusted",
+        )
+        raise _Stop
+
+    def add_merge(self, frame: _Frame, value: Any, shadow: Any, line: int, column: int) -> None:
+        """Record the sources of a ``<<`` entry; applied when the mapping ends."""
+        if isinstance(value, (dict, FrozenMap)):
+            sources = [(value, shadow)]
+        elif isinstance(value, (list, tuple)) and all(
+            isinstance(v, (dict, FrozenMap)) for v in value
+        ):
+            items = _deref_shadow(shadow).items if self.record else [None] * len(value)
+            sources = list(zip(value, items))
+        else:
+            self.error(
+                "yaml-syntax", "the value of a merge key '<<' is not a mapping", line, column,
+                _MERGE_HINT,
+            )  # fmt: skip
+            return
+        if frame.merges is None:
+            frame.merges = []
+        frame.merges.extend(sources)
+
+    def apply_merges(self, frame: _Frame) -> dict:
+        """Explicit keys win over merged ones; earlier merge sources win over later."""
+        explicit = frame.value
+        merged: dict = {}
+        merged_shadows: dict = {}
+        for source, shadow in frame.merges:
+            entries = _deref_shadow(shadow).entries if self.record else None
+            for key, value in source.items():
+                if key not in merged and key not in explicit:
+                    merged[key] = freeze(value) if frame.frozen else value
+                    if entries is not None and key in entries:
+                        merged_shadows[key] = entries[key]
+        merged.update(explicit)
+        if self.record:
+            merged_shadows.update(frame.shadow.entries)
+            frame.shadow.entries = merged_shadows
+        return merged
+
+
+def _show_key(key: Any) -> str:
+    """A key as YAML would write it (``true``, ``null``, ``1``, ``name``)."""
+    if key is True or key is False:
+        return "true" if key else "false"
+    if key is None:
+        return "null"
+    if isinstance(key, str):
+        return key
+    return repr(key)
+
+
+def _duplicate_message(key: Any, data: dict, entries: dict | None) -> str:
+    first = next((k for k in data if k == key), key)
+    where = ""
+    if entries is not None and first in entries:
+        where = f" at line {entries[first][0] + 1}"
+    if type(first) is type(key) and first == key:
+        return f"duplicate key '{_show_key(key)}' (first written{where})"
+    return f"duplicate key '{_show_key(key)}': equal to the key '{_show_key(first)}'{where}"
+
+
+def _deref_shadow(shadow: Any) -> Any:
+    while isinstance(shadow, AliasShadow):
+        shadow = shadow.target
+    return shadow
+
+
+# Characters PyYAML's reader refuses; checked up front so that both parsers
+# report them the same way (libyaml reports byte offsets, PyYAML characters).
+_NON_PRINTABLE = re.compile(
+    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def find_non_printable(text: str) -> int | None:
+    """Index of the first character YAML does not allow, or ``None``."""
+    match = _NON_PRINTABLE.search(text)
+    return match.start() if match else None
+
+
+def compose(
+    text: str,
+    *,
+    limits: dict[str, int],
+    record: bool,
+    parser: str | None,
+    report: Callable[..., Diagnostic],
+    syntax_error: Callable[[yaml.YAMLError], Diagnostic],
+) -> Composed:
+    """Parse ``text`` and build its value (and shadow tree when ``record``)."""
+    composer = _Composer(limits, record, report)
+    source = make_parser(text, parser)
+    try:
+        value, shadow = composer.run(source.get_event)
+    except yaml.YAMLError as exc:
+        composer.diagnostics.append(syntax_error(exc))
+        return Composed(None, None, composer.diagnostics, True)
+    finally:
+        dispose = getattr(source, "dispose", None)
+        if dispose is not None:
+            dispose()
+    if composer.fatal:
+        return Composed(None, None, composer.diagnostics, True)
+    return Composed(value, shadow, composer.diagnostics, False)
+
+
+__all__ += ["find_non_printable", "position_of"]

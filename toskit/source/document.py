@@ -1,0 +1,299 @@
+"""``YamlDocument`` and ``load_yaml``: safe YAML with locations and limits."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.errors import ToskitError
+from toskit.source.compose import Composed, compose, find_non_printable
+from toskit.source.hints import syntax_diagnostic
+from toskit.source.locations import Location, walk
+
+__all__ = [
+    "LIMIT_DEFAULTS",
+    "YamlDocument",
+    "load_yaml",
+    "load_yaml_file",
+    "read_text_file",
+    "resolve_limits",
+]
+
+LIMIT_DEFAULTS: dict[str, int] = {
+    "max_alias_nodes": 10_000,
+    "max_nodes": 1_000_000,
+    "max_depth": 500,
+    "max_size": 50_000_000,
+}
+
+# YAML's line breaks (both PyYAML parsers count lines with these).
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def resolve_limits(limits: dict[str, Any]) -> dict[str, int]:
+    """``LIMIT_DEFAULTS`` overridden by ``limits`` (``None`` = default).
+
+    An unknown name is a ``TypeError`` (a wrong keyword argument), a value
+    that is not a positive integer a ``ValueError``.
+    """
+    resolved = dict(LIMIT_DEFAULTS)
+    for key, value in limits.items():
+        if key not in LIMIT_DEFAULTS:
+            hint = did_you_mean(key, LIMIT_DEFAULTS)
+            raise TypeError(
+                f"unknown loader limit {key!r}"
+                + (f"; {hint}" if hint else f" (known: {', '.join(LIMIT_DEFAULTS)})")
+            )
+        if value is None:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"loader limit {key} must be a positive integer, not {value!r}")
+        resolved[key] = value
+    return resolved
+
+
+class YamlDocument:
+    """A loaded YAML document: its value, its diagnostics, its locations.
+
+    ``value`` is plain data (``dict``/``list``/``str``/``int``/``float``/
+    ``bool``/``None``; mapping keys that are collections are
+    :class:`~toskit.source.FrozenMap`/tuples). Values reached through an
+    alias are the *same* object as the anchored one (as with PyYAML).
+    ``value`` is ``None`` when a ``yaml-syntax`` or ``limit-exceeded`` error
+    was found.
+
+    Locations are looked up by path (keys and list indices) in a tree of
+    positions kept beside the value; see :meth:`locate`.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        text: str,
+        value: Any,
+        diagnostics: list[Diagnostic],
+        *,
+        shadow: Any = None,
+        limits: dict[str, int] | None = None,
+        parser: str | None = None,
+    ) -> None:
+        self.name = name
+        self.text = text
+        self.value = value
+        self.diagnostics = diagnostics
+        self._shadow = shadow
+        # Without a shadow tree, one is built from ``text`` on first use.
+        self._shadow_pending = shadow is None and value is not None
+        self._limits = limits or dict(LIMIT_DEFAULTS)
+        self._parser = parser
+        self._lines: list[str] | None = None
+
+    def __repr__(self) -> str:
+        errors = sum(d.severity == "error" for d in self.diagnostics)
+        kind = type(self.value).__name__
+        return f"<YamlDocument {self.name!r}: {kind}, {errors} error(s)>"
+
+    def _root_shadow(self) -> Any:
+        if self._shadow_pending:
+            self._shadow_pending = False
+            composed = _compose_text(self.text, self.name, self._limits, self._parser, self, True)
+            self._shadow = composed.shadow
+        return self._shadow
+
+    def _location(self, position: tuple[int, int] | None) -> Location | None:
+        if position is None:
+            return None
+        return Location(self.name, position[0] + 1, position[1] + 1)
+
+    def locate(self, path: Sequence[Hashable]) -> Location | None:
+        """Location of the value at ``path`` (deepest existing ancestor if missing).
+
+        ``path`` is a sequence of mapping keys and list indices. A path
+        through an alias continues inside the anchored node; a path ending
+        at an alias gives the alias's own position. A key that came from a
+        merge (``<<: *base``) is located where it is written in ``base``.
+        ``None`` when the document has no value (a syntax error).
+        """
+        return self._location(walk(self._root_shadow(), tuple(path)))
+
+    def locate_key(self, path: Sequence[Hashable]) -> Location | None:
+        """Location of the key that is the last element of ``path``.
+
+        For a list index, the item's position; for a missing key, the same
+        as :meth:`locate`.
+        """
+        return self._location(walk(self._root_shadow(), tuple(path), key=True))
+
+    def line_text(self, line: int) -> str | None:
+        """The text of a 1-based line, without its line break."""
+        if self._lines is None:
+            self._lines = _LINE_BREAK.split(self.text)
+        return self._lines[line - 1] if 0 < line <= len(self._lines) else None
+
+    def _line_of(self, line0: int) -> str | None:
+        return self.line_text(line0 + 1)
+
+    def diagnostic(
+        self,
+        severity: str,
+        code: str,
+        message: str,
+        parts: Sequence[Hashable] = (),
+        *,
+        hint: str | None = None,
+        at_key: bool = False,
+        path: str | None = None,
+    ) -> Diagnostic:
+        """A diagnostic located at the node (or key, with ``at_key``) of ``parts``."""
+        loc = self.locate_key(parts) if at_key else self.locate(parts)
+        return Diagnostic(
+            severity=severity,
+            code=code,
+            message=message,
+            path=format_path(parts) if path is None else path,
+            file=self.name,
+            line=loc.line if loc else None,
+            column=loc.column if loc else None,
+            hint=hint,
+            source_line=self.line_text(loc.line) if loc else None,
+        )
+
+    def _report(
+        self, code: str, message: str, line0: int, column0: int, hint: str | None = None
+    ) -> Diagnostic:
+        return Diagnostic(
+            "error",
+            code,
+            message,
+            file=self.name,
+            line=line0 + 1,
+            column=column0 + 1,
+            hint=hint,
+            source_line=self._line_of(line0),
+        )
+
+
+def _compose_text(
+    text: str,
+    name: str,
+    limits: dict[str, int],
+    parser: str | None,
+    doc: YamlDocument,
+    record: bool,
+) -> Composed:
+    return compose(
+        text,
+        limits=limits,
+        record=record,
+        parser=parser,
+        report=doc._report,
+        syntax_error=lambda exc: syntax_diagnostic(exc, name=name, line_of=doc._line_of),
+    )
+
+
+def _utf8_size_over(text: str, max_size: int) -> bool:
+    if len(text) * 4 <= max_size:
+        return False
+    if len(text) > max_size:
+        return True
+    return len(text.encode("utf-8", "surrogatepass")) > max_size
+
+
+# Locations are recorded while loading (one pass): bench/bench_loader.py
+# shows the whole load still ~3x faster than yaml.load(CSafeLoader), and
+# every consumer that reports a problem needs them. With False, the shadow
+# tree is rebuilt from the text on the first locate() instead.
+_RECORD_WHILE_LOADING = True
+
+
+def load_yaml(
+    text: str, *, name: str = "<string>", parser: str | None = None, **limits: Any
+) -> YamlDocument:
+    """Load one YAML document from text. Never raises for bad YAML.
+
+    Problems are ``doc.diagnostics`` (codes ``yaml-syntax``,
+    ``duplicate-key``, ``limit-exceeded``). ``limits`` override
+    :data:`LIMIT_DEFAULTS` (``max_alias_nodes``, ``max_nodes``,
+    ``max_depth``, ``max_size`` in bytes of UTF-8). ``parser`` picks
+    PyYAML's ``"c"`` (libyaml) or ``"python"`` event parser; the default is
+    the C one when available. Both give the same values and positions.
+    """
+    resolved = resolve_limits(limits)
+    if not isinstance(text, str):
+        raise ToskitError(f"{name}: expected YAML text (str), got {type(text).__name__}")
+    doc = YamlDocument(name, text, None, [], limits=resolved, parser=parser)
+    doc._shadow_pending = False
+    if _utf8_size_over(text, resolved["max_size"]):
+        doc.diagnostics.append(
+            Diagnostic(
+                "error",
+                "limit-exceeded",
+                f"document is larger than {resolved['max_size']} bytes",
+                file=name,
+                hint="raise the bound with max_size=… if this document is trusted",
+            )
+        )
+        return doc
+    bad = find_non_printable(text)
+    if bad is not None:
+        line0 = len(_LINE_BREAK.findall(text, 0, bad))
+        start = max(text.rfind("\n", 0, bad), text.rfind("\r", 0, bad)) + 1
+        doc.diagnostics.append(
+            doc._report(
+                "yaml-syntax",
+                f"character U+{ord(text[bad]):04X} is not allowed in YAML text",
+                line0,
+                bad - start,
+                'remove it, or write it as an escape ("\\u…") inside a double-quoted string',
+            )
+        )
+        return doc
+    composed = _compose_text(text, name, resolved, parser, doc, _RECORD_WHILE_LOADING)
+    doc.value = composed.value
+    doc.diagnostics.extend(composed.diagnostics)
+    doc._shadow = composed.shadow
+    doc._shadow_pending = not _RECORD_WHILE_LOADING and not composed.fatal
+    return doc
+
+
+def read_text_file(path: str | os.PathLike) -> str:
+    """Read a UTF-8 file; ``ToskitError`` when missing, unreadable or not UTF-8."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise ToskitError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ToskitError(f"{path}: is a directory, not a file") from None
+    except UnicodeDecodeError as exc:
+        raise ToskitError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ToskitError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def load_yaml_file(path: str | os.PathLike, **limits: Any) -> YamlDocument:
+    """Load a YAML file; raises ``ToskitError`` when it cannot be read.
+
+    The size bound is checked on the file size before reading it.
+    """
+    max_size = resolve_limits({k: v for k, v in limits.items() if k != "parser"})["max_size"]
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        size = 0  # read_text_file reports the problem
+    if size > max_size:
+        doc = YamlDocument(str(path), "", None, [])
+        doc.diagnostics.append(
+            Diagnostic(
+                "error",
+                "limit-exceeded",
+                f"file is larger than {max_size} bytes ({size} bytes)",
+                file=str(path),
+                hint="raise the bound with max_size=… if this file is trusted",
+            )
+        )
+        return doc
+    return load_yaml(read_text_file(path), name=str(path), **limits)

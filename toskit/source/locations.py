@@ -1,0 +1,105 @@
+"""Where every node of a loaded YAML document was written.
+
+The loader records a light *shadow tree* beside the plain values: one
+small object per mapping/sequence and a ``(line, column)`` pair per scalar
+(0-based, as PyYAML's marks). :func:`walk` follows a path of keys and
+indices through it, through aliases (an alias keeps its own position and
+leads into its anchor's node) and merge keys (a merged key points at the
+mapping it was merged from).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Location", "MapShadow", "SeqShadow", "AliasShadow", "walk", "position_of"]
+
+
+@dataclass(frozen=True)
+class Location:
+    """A 1-based position in a named file."""
+
+    file: str | None
+    line: int
+    column: int
+
+
+class MapShadow:
+    """A mapping's position and, per key, ``(key_line, key_column, value_shadow)``."""
+
+    __slots__ = ("line", "column", "entries")
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line = line
+        self.column = column
+        self.entries: dict = {}
+
+
+class SeqShadow:
+    """A sequence's position and its items' shadows."""
+
+    __slots__ = ("line", "column", "items")
+
+    def __init__(self, line: int, column: int) -> None:
+        self.line = line
+        self.column = column
+        self.items: list = []
+
+
+class AliasShadow:
+    """An alias (``*name``): where it is written, and its anchor's shadow."""
+
+    __slots__ = ("line", "column", "target")
+
+    def __init__(self, line: int, column: int, target: object) -> None:
+        self.line = line
+        self.column = column
+        self.target = target
+
+
+def position_of(shadow: object) -> tuple[int, int]:
+    """0-based ``(line, column)`` of any shadow (scalars are bare tuples)."""
+    if isinstance(shadow, tuple):
+        return shadow
+    return shadow.line, shadow.column  # type: ignore[attr-defined]
+
+
+def _deref(shadow: object) -> object:
+    while isinstance(shadow, AliasShadow):
+        shadow = shadow.target
+    return shadow
+
+
+def walk(root: object, parts: Sequence[Hashable], *, key: bool = False) -> tuple[int, int] | None:
+    """0-based position of the node at ``parts`` (or of its key, with ``key``).
+
+    A path that does not fully exist gives the deepest existing ancestor. With
+    ``key``, the last part's key position in its mapping (a sequence item's
+    own position); if that key does not exist, the same as without ``key``.
+    """
+    if root is None:
+        return None
+    current = root
+    last = len(parts) - 1
+    for i, part in enumerate(parts):
+        container = _deref(current)
+        if isinstance(container, MapShadow):
+            try:
+                entry = container.entries.get(part)
+            except TypeError:  # an unhashable path part names nothing
+                entry = None
+            if entry is None:
+                break
+            if key and i == last:
+                return entry[0], entry[1]
+            current = entry[2]
+        elif isinstance(container, SeqShadow):
+            if not isinstance(part, int) or isinstance(part, bool):
+                break
+            if not 0 <= part < len(container.items):
+                break
+            current = container.items[part]
+        else:
+            break
+    return position_of(current)
