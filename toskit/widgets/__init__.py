@@ -1,0 +1,67 @@
+"""Notebook widgets: thin, Python-driven views over toskit's result objects.
+
+* :class:`TypeTree` — a template's type inheritance tree; clicking selects.
+* :class:`PropertyExplorer` — a node template's merged properties with
+  provenance; can follow a ``TypeTree``.
+* :class:`ClusterSimulator` — edit a simulated cluster and watch every role's
+  outcome.
+* :func:`explore` — the obvious widget for any object.
+
+All logic is in Python (tests drive the widgets without a browser); the
+HTML they show comes from :mod:`toskit.display`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets
+
+from toskit.widgets.cluster_simulator import ClusterSimulator
+from toskit.widgets.property_explorer import PropertyExplorer
+from toskit.widgets.type_tree import TypeTree
+
+__all__ = ["ClusterSimulator", "PropertyExplorer", "TemplateExplorer", "TypeTree", "explore"]
+
+
+class TemplateExplorer(ipywidgets.HBox):
+    """A ``TypeTree`` beside a ``PropertyExplorer`` that follows it."""
+
+    def __init__(self, st: Any, **kwargs: Any) -> None:
+        self.tree = TypeTree(st)
+        self.properties = PropertyExplorer(st).link(self.tree)
+        self.tree.layout = ipywidgets.Layout(min_width="280px", max_height="640px", overflow="auto")
+        self.properties.layout = ipywidgets.Layout(flex="1 1 auto")
+        super().__init__(children=[self.tree, self.properties], **kwargs)
+
+    def __repr__(self) -> str:
+        return f"TemplateExplorer(selected={self.tree.selected!r}, node={self.properties.node!r})"
+
+
+def _class_key(obj: Any) -> tuple[str, str]:
+    for cls in type(obj).__mro__:
+        parts = cls.__module__.split(".")
+        if parts[0] == "toskit" and len(parts) > 1:
+            return parts[1], cls.__name__
+    return "", type(obj).__name__
+
+
+def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
+    """The obvious widget for ``obj``.
+
+    A service template → :class:`TemplateExplorer` (type tree + properties);
+    a roles document (``RoleSet``), optionally with a cluster as second
+    argument → :class:`ClusterSimulator`; a ``(RoleSet, Cluster)`` pair → the
+    same; anything else → an ``ipywidgets.HTML`` of its static view.
+    """
+    if isinstance(obj, tuple) and len(obj) == 2 and _class_key(obj[0])[1] == "RoleSet":
+        return ClusterSimulator(obj[0], obj[1], **kwargs)
+    name = _class_key(obj)[1]
+    # Duck-typed too, so that DSL-built templates and wrappers qualify.
+    if name == "ServiceTemplate" or (hasattr(obj, "node_templates") and hasattr(obj, "types")):
+        return TemplateExplorer(obj, **kwargs)
+    if name == "RoleSet" or (hasattr(obj, "check") and hasattr(obj, "check_assignment")):
+        return ClusterSimulator(obj, *args, **kwargs)
+    from toskit.display import to_html
+
+    return ipywidgets.HTML(to_html(obj))

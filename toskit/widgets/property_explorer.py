@@ -1,0 +1,174 @@
+"""``PropertyExplorer``: a node template's merged properties, with provenance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import ipywidgets
+import traitlets
+
+from toskit.display.html import esc, fragment
+from toskit.display.tosca_views import _node_diagnostics, node_template_body, type_body
+from toskit.errors import ToskitError
+
+__all__ = ["PropertyExplorer"]
+
+
+def _derives_from(t: Any, name: str) -> bool:
+    if t is None:
+        return False
+    if getattr(t, "name", None) == name:
+        return True
+    return any(getattr(a, "name", None) == name for a in getattr(t, "ancestors", []) or [])
+
+
+class PropertyExplorer(ipywidgets.VBox):
+    """Choose a node template (or follow a :class:`TypeTree`) and see its
+    merged property table with provenance and its diagnostics.
+
+    ``node`` is the chosen node template's name; ``show_overridden`` strikes
+    through the lower-layer values each value replaced; ``html`` is what the
+    widget shows. :meth:`link` follows a ``TypeTree``: selecting a type shows
+    the first node template of that type (or derived from it), or, when there
+    is none, the type's effective property definitions.
+    """
+
+    node = traitlets.Unicode(None, allow_none=True)
+    show_overridden = traitlets.Bool(False)
+    followed_type = traitlets.Unicode(None, allow_none=True)
+
+    def __init__(self, st: Any, node: str | None = None, **kwargs: Any) -> None:
+        self._template = st
+        self._nodes: dict[str, Any] = dict(getattr(st, "node_templates", {}) or {})
+        self._diagnostics = _node_diagnostics(st)
+        self._cache: dict[tuple[str, bool], str] = {}
+        self._linked: list[Any] = []
+        names = list(self._nodes)
+        self._dropdown = ipywidgets.Dropdown(
+            options=names, value=None, description="node template", style={"description_width": "initial"}
+        )
+        self._toggle = ipywidgets.Checkbox(value=False, description="show overridden values", indent=False)
+        self._output = ipywidgets.HTML()
+        super().__init__(
+            children=[ipywidgets.HBox([self._dropdown, self._toggle]), self._output], **kwargs
+        )
+        self._dropdown.observe(self._on_dropdown, "value")
+        self._toggle.observe(self._on_toggle, "value")
+        if node is None and names:
+            node = names[0]
+        self.node = node
+        self._refresh()
+
+    # -- Python API ----------------------------------------------------------
+
+    @traitlets.validate("node")
+    def _check_node(self, proposal: dict[str, Any]) -> str | None:
+        name = proposal["value"]
+        if name is not None and name not in self._nodes:
+            from toskit.diagnostics import did_you_mean
+
+            hint = did_you_mean(name, self._nodes)
+            raise ToskitError(f"no node template {name!r}" + (f"; {hint}" if hint else ""))
+        return name
+
+    @traitlets.observe("node", "show_overridden", "followed_type")
+    def _on_state(self, change: dict[str, Any]) -> None:
+        if change["name"] == "node":
+            self._dropdown.value = change["new"]
+        if change["name"] == "show_overridden":
+            self._toggle.value = change["new"]
+        self._refresh()
+
+    def select(self, name: str) -> None:
+        """Show node template ``name``."""
+        self.followed_type = None
+        self.node = name
+
+    def show_type(self, type_name: str | None) -> None:
+        """Follow a type: show its first node template, or its definitions."""
+        matches = self._nodes_of_type(type_name) if type_name else []
+        with self.hold_trait_notifications():
+            self.followed_type = type_name
+            if matches and self.node not in matches:
+                self.node = matches[0]
+
+    def link(self, tree: Any) -> PropertyExplorer:
+        """Follow ``tree.selected`` (a :class:`TypeTree`); returns ``self``."""
+        def follow(change: dict[str, Any]) -> None:
+            self.show_type(change["new"])
+
+        tree.observe(follow, "selected")
+        self._linked.append((tree, follow))
+        if getattr(tree, "selected", None):
+            self.show_type(tree.selected)
+        return self
+
+    def _nodes_of_type(self, type_name: str) -> list[str]:
+        return [n for n, node in self._nodes.items() if _derives_from(getattr(node, "type", None), type_name)]
+
+    @property
+    def node_names(self) -> list[str]:
+        return list(self._nodes)
+
+    @property
+    def html(self) -> str:
+        """The HTML the widget shows now."""
+        return self._output.value
+
+    # -- rendering -------------------------------------------------------------
+
+    def _on_dropdown(self, change: dict[str, Any]) -> None:
+        if change["new"] != self.node:
+            self.followed_type = None
+            self.node = change["new"]
+
+    def _on_toggle(self, change: dict[str, Any]) -> None:
+        self.show_overridden = bool(change["new"])
+
+    def _node_html(self, name: str) -> str:
+        key = (name, bool(self.show_overridden))
+        cached = self._cache.get(key)
+        if cached is None:
+            node = self._nodes[name]
+            cached = node_template_body(
+                node, show_overridden=self.show_overridden, diagnostics=self._diagnostics.get(name, [])
+            )
+            self._cache[key] = cached
+        return cached
+
+    def _refresh(self) -> None:
+        parts: list[str] = []
+        type_name = self.followed_type
+        following = type_name is not None
+        matching = self._nodes_of_type(type_name) if following else []
+        if following:
+            count = f"{len(matching)} node template{'s' if len(matching) != 1 else ''}"
+            parts.append(
+                f'<div class="toskit-following">type <b class="toskit-mono">{esc(type_name)}</b>: {esc(count)}</div>'
+            )
+        if following and not matching:
+            t = _find_type(self._template, type_name)
+            parts.append(type_body(t) if t is not None else '<div class="toskit-empty">unknown type</div>')
+        elif self.node is not None:
+            parts.append(self._node_html(self.node))
+        else:
+            parts.append('<div class="toskit-empty">no node templates</div>')
+        self._output.value = fragment("".join(parts), self._plain(), "property-explorer")
+
+    def _plain(self) -> str:
+        return f"PropertyExplorer(node={self.node!r}, followed_type={self.followed_type!r})"
+
+    def __repr__(self) -> str:
+        return self._plain()
+
+
+def _find_type(st: Any, name: str) -> Any:
+    types = getattr(st, "types", {}) or {}
+    if name in types:
+        return types[name]
+    from toskit.display.typetree import template_types
+
+    for t in template_types(st):
+        if getattr(t, "name", None) == name:
+            return t
+    return None

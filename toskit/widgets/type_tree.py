@@ -1,0 +1,132 @@
+"""``TypeTree``: the type inheritance tree of a template, clickable."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import anywidget
+import traitlets
+
+from toskit.display.html import css, fragment
+from toskit.display.tosca_views import type_tree_html
+from toskit.display.typetree import build_forest, is_normative, kinds_in_order, template_types
+from toskit.errors import ToskitError
+
+__all__ = ["TypeTree"]
+
+
+@lru_cache(maxsize=1)
+def _esm() -> str:
+    return resources.files("toskit.widgets").joinpath("type_tree.js").read_text(encoding="utf-8")
+
+
+def _annotate(node_dict: dict[str, Any], node: Any) -> None:
+    """Add ``open`` and ``size`` to the widget data, iteratively."""
+    stack = [(node_dict, node)]
+    while stack:
+        out, n = stack.pop()
+        out["size"] = n.size()
+        out["open"] = n.has_user
+        stack.extend(zip(out["children"], n.children))
+
+
+class TypeTree(anywidget.AnyWidget):
+    """The inheritance tree of a template's types (all kinds, or one kind).
+
+    Normative types are dimmed and user types highlighted; clicking a type
+    selects it, which sets :attr:`selected` (synced with Python: set it, or
+    call :meth:`select`, to select from code). :attr:`selected_type` is the
+    selected core ``Type`` object and :attr:`html` the static view of the
+    tree with the selection marked.
+    """
+
+    _esm = traitlets.Unicode().tag(sync=True)
+    _css = traitlets.Unicode().tag(sync=True)
+    tree = traitlets.List().tag(sync=True)
+    selected = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    kind = traitlets.Unicode(None, allow_none=True, read_only=True).tag(sync=True)
+
+    def __init__(self, st: Any, kind: str | None = None, **kwargs: Any) -> None:
+        types = template_types(st)
+        kinds = {str(getattr(t, "kind", "")) for t in types}
+        if kind is not None and kind not in kinds:
+            from toskit.diagnostics import did_you_mean
+
+            hint = did_you_mean(kind, kinds)
+            raise ToskitError(
+                f"no {kind!r} types in this template (kinds: {', '.join(kinds_in_order(kinds))})"
+                + (f"; {hint}" if hint else "")
+            )
+        if kind is not None:
+            types = [t for t in types if str(getattr(t, "kind", "")) == kind]
+        self._template = st
+        self._types = types
+        self._by_name: dict[str, Any] = {}
+        for t in types:
+            # Where two kinds share a name the first (node types come first) wins,
+            # as in ServiceTemplate.types.
+            self._by_name.setdefault(str(getattr(t, "name", "")), t)
+        super().__init__(_esm=_esm(), _css=css(), tree=self._tree_data(types), **kwargs)
+        self.set_trait("kind", kind)
+
+    @staticmethod
+    def _tree_data(types: list[Any]) -> list[dict[str, Any]]:
+        by_kind: dict[str, list[Any]] = {}
+        for t in types:
+            by_kind.setdefault(str(getattr(t, "kind", "")), []).append(t)
+        groups = []
+        for kind in kinds_in_order(by_kind):
+            forest = build_forest(by_kind[kind])
+            user = sum(1 for t in by_kind[kind] if not is_normative(t))
+            roots = []
+            for node in forest:
+                data = node.to_dict()
+                _annotate(data, node)
+                roots.append(data)
+            groups.append(
+                {
+                    "kind": kind,
+                    "label": f"{kind} types" if kind else "types",
+                    "note": f"{user} yours, {len(by_kind[kind]) - user} normative",
+                    "open": user > 0,
+                    "roots": roots,
+                }
+            )
+        return groups
+
+    @traitlets.validate("selected")
+    def _check_selected(self, proposal: dict[str, Any]) -> str | None:
+        name = proposal["value"]
+        if name is not None and name not in self._by_name:
+            from toskit.diagnostics import did_you_mean
+
+            hint = did_you_mean(name, self._by_name)
+            raise ToskitError(f"no type {name!r} in this tree" + (f"; {hint}" if hint else ""))
+        return name
+
+    def select(self, name: str | None) -> None:
+        """Select the type called ``name`` (``None`` clears the selection)."""
+        self.selected = name
+
+    @property
+    def type_names(self) -> list[str]:
+        """Names of the types in the tree, in declaration order."""
+        return list(self._by_name)
+
+    @property
+    def selected_type(self) -> Any:
+        """The selected core ``Type``, or ``None``."""
+        return self._by_name.get(self.selected) if self.selected else None
+
+    @property
+    def html(self) -> str:
+        """The static HTML view of the tree, the selection marked."""
+        return fragment(type_tree_html(self._types, selected=self.selected), self._plain(), "type-tree")
+
+    def _plain(self) -> str:
+        return f"TypeTree({len(self._types)} types, selected={self.selected!r})"
+
+    def __repr__(self) -> str:
+        return self._plain()
