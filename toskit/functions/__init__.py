@@ -1,5 +1,67 @@
 """TOSCA functions: ``$`` notation, built-in functions, validation clauses.
 
-See spec/functions.md. (Work in progress: the context protocol is in
-:mod:`toskit.functions.context`.)
+The contract is spec/functions.md; docs/functions.md records toskit's
+choices. Layout:
+
+* :mod:`.notation` — :class:`Call`, :func:`parse`, :func:`unparse`, dialects.
+* :mod:`.registry` — built-in names, :func:`register` / :func:`unregister`.
+* :mod:`.evaluate` — :func:`evaluate` (the tree walk); :mod:`.builtins` the
+  built-in functions; :mod:`.compare` equality and ordering; :mod:`.paths`
+  the TOSCA path walker.
+* :mod:`.context` — the protocol a loaded template offers evaluation;
+  :mod:`.memory` a plain in-memory implementation.
+* :mod:`.signatures` — ``functions:`` sections and signature matching.
+* :mod:`.validation` — :func:`validate`, 1.x constraints, :func:`check_value`.
 """
+
+from toskit.errors import FunctionError, FunctionSyntaxError
+from toskit.functions.context import (
+    CapabilityView,
+    NodeView,
+    RelationshipView,
+    TemplateContext,
+)
+from toskit.functions.errors import KINDS
+from toskit.functions.evaluate import ABSENT, evaluate
+from toskit.functions.notation import Call, contains_call, dialect_of, parse, unparse
+from toskit.functions.registry import (
+    BUILTINS_2_0,
+    INTRINSICS_1_X,
+    register,
+    registered_names,
+    unregister,
+)
+from toskit.functions.signatures import (
+    FunctionDefinition,
+    load_function_definitions,
+    refine,
+)
+from toskit.functions.validation import check_value, constraint_clause, validate
+
+__all__ = [
+    "ABSENT",
+    "BUILTINS_2_0",
+    "INTRINSICS_1_X",
+    "KINDS",
+    "Call",
+    "CapabilityView",
+    "FunctionDefinition",
+    "FunctionError",
+    "FunctionSyntaxError",
+    "NodeView",
+    "RelationshipView",
+    "TemplateContext",
+    "check_value",
+    "constraint_clause",
+    "contains_call",
+    "dialect_of",
+    "evaluate",
+    "load_function_definitions",
+    "parse",
+    "refine",
+    "register",
+    "registered_names",
+    "unparse",
+    "unregister",
+    "validate",
+]

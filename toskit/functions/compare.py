@@ -1,0 +1,176 @@
+"""Kinds of value, deep equality and ordering (spec/functions.md §6.1).
+
+* Kinds: boolean, number (int or float), string, list, map, null. A boolean
+  is never a number.
+* Scalar-units: two strings that both read as scalar-units of one class
+  compare by amount; of different classes they are a ``TypeMismatch``.
+* Typed operands: when one operand's declared type is (or derives from)
+  ``version``, ``timestamp`` or a ``scalar-unit.*``, the other is read in
+  that type; one that does not read is a ``TypeMismatch``.
+* Otherwise strings compare by code point and numbers numerically.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toskit.functions.errors import Failure
+from toskit.values import (
+    ScalarUnit,
+    Version,
+    is_number,
+    parse_scalar_unit,
+    parse_timestamp,
+    parse_version,
+    scalar_kind_of_type,
+)
+
+__all__ = ["deep_equal", "describe", "kind_of", "ordered_pair", "typed_pair"]
+
+
+def kind_of(value: Any) -> str:
+    """``boolean``, ``number``, ``string``, ``list``, ``map``, ``null`` or a Python type name."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Mapping):
+        return "map"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return type(value).__name__
+
+
+def describe(value: Any) -> str:
+    """``string 'abc'``, ``number 3``, ``list [1, 2]`` (shortened) for messages."""
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{kind_of(value)} {text}"
+
+
+def deep_equal(a: Any, b: Any) -> bool:
+    """Deep equality where booleans never equal numbers."""
+    ka, kb = kind_of(a), kind_of(b)
+    if ka != kb:
+        return False
+    if ka == "list":
+        return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b))
+    if ka == "map":
+        if len(a) != len(b):
+            return False
+        for key, value in a.items():
+            match = [k for k in b if deep_equal(k, key)] if key not in b else [key]
+            if not match or not deep_equal(value, b[match[0]]):
+                return False
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        return False
+
+
+_READERS: dict[str, Callable[[Any], Any]] = {
+    "version": parse_version,
+    "timestamp": parse_timestamp,
+}
+
+
+def _reader(primitive: str | None) -> tuple[str, Callable[[Any], Any]] | None:
+    if primitive is None:
+        return None
+    if primitive in _READERS:
+        return primitive, _READERS[primitive]
+    kind = scalar_kind_of_type(primitive)
+    if kind is not None:
+        return primitive, lambda v, k=kind: parse_scalar_unit(v, k)
+    return None
+
+
+def typed_pair(
+    a: Any, b: Any, primitive_a: str | None, primitive_b: str | None
+) -> tuple[Any, Any] | None:
+    """Read both operands in a declared special type; ``None`` when neither is typed.
+
+    Raises ``Failure("TypeMismatch")`` when an operand does not read in that
+    type, or the two declared types differ.
+    """
+    ra, rb = _reader(primitive_a), _reader(primitive_b)
+    if ra is None and rb is None:
+        return None
+    if ra is not None and rb is not None and ra[0] != rb[0]:
+        raise Failure("TypeMismatch", f"cannot compare a {ra[0]} with a {rb[0]}")
+    name, read = ra or rb  # type: ignore[misc]
+    out = []
+    for operand in (a, b):
+        value = operand if isinstance(operand, (Version, ScalarUnit)) else read(operand)
+        if value is None:
+            raise Failure("TypeMismatch", f"{describe(operand)} is not a {name}")
+        out.append(value)
+    return out[0], out[1]
+
+
+def _as_scalar_pair(a: Any, b: Any) -> tuple[ScalarUnit, ScalarUnit] | None:
+    if not (isinstance(a, str) and isinstance(b, str)):
+        return None
+    sa, sb = parse_scalar_unit(a), parse_scalar_unit(b)
+    if sa is None or sb is None:
+        return None
+    if sa.kind != sb.kind:
+        raise Failure(
+            "TypeMismatch", f"cannot compare a {sa.kind} scalar '{a}' with a {sb.kind} scalar '{b}'"
+        )
+    return sa, sb
+
+
+def ordered_pair(
+    a: Any, b: Any, primitive_a: str | None = None, primitive_b: str | None = None
+) -> tuple[Any, Any]:
+    """Two operands ready for ``<``: numbers, strings, scalars, versions or timestamps.
+
+    ``ArgType`` for booleans, lists, maps and null; ``TypeMismatch`` for
+    operands of different kinds or classes.
+    """
+    typed = typed_pair(a, b, primitive_a, primitive_b)
+    if typed is not None:
+        return typed
+    for operand in (a, b):
+        kind = kind_of(operand)
+        if kind in ("boolean", "list", "map", "null"):
+            raise Failure("ArgType", f"cannot order {describe(operand)}")
+    if isinstance(a, _dt.datetime) and isinstance(b, _dt.datetime):
+        return parse_timestamp(a), parse_timestamp(b)
+    ka, kb = kind_of(a), kind_of(b)
+    if ka != kb:
+        raise Failure("TypeMismatch", f"cannot compare {describe(a)} with {describe(b)}")
+    if ka == "string":
+        scalars = _as_scalar_pair(a, b)
+        if scalars is not None:
+            return scalars
+        return a, b
+    if ka == "number":
+        return a, b
+    raise Failure("ArgType", f"cannot order {describe(a)}")
+
+
+def equal_operands(
+    a: Any, b: Any, primitive_a: str | None = None, primitive_b: str | None = None
+) -> bool:
+    """``$equal``: deep equality; ``TypeMismatch`` for two non-null values of different kinds."""
+    if a is None or b is None:
+        return a is None and b is None
+    typed = typed_pair(a, b, primitive_a, primitive_b)
+    if typed is not None:
+        return typed[0] == typed[1]
+    if kind_of(a) != kind_of(b):
+        raise Failure("TypeMismatch", f"cannot compare {describe(a)} with {describe(b)}")
+    scalars = _as_scalar_pair(a, b)
+    if scalars is not None:
+        return scalars[0] == scalars[1]
+    return deep_equal(a, b)

@@ -1,0 +1,79 @@
+"""Internal signals of evaluation and the construction of :class:`FunctionError`.
+
+Built-in functions raise :class:`Failure` (a kind and a detail) without
+knowing which call they serve; the evaluator turns it into a
+``toskit.FunctionError`` named after the innermost failing call, with a
+``Diagnostic`` whose message reads ``<function>: <Kind>: <detail>``.
+:class:`Unevaluated` tells the evaluator to keep the call as it is (§5.3).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from toskit.diagnostics import Diagnostic, format_path
+from toskit.errors import FunctionError
+
+if TYPE_CHECKING:
+    from toskit.functions.notation import Call
+
+__all__ = ["KINDS", "Failure", "Unevaluated", "function_error"]
+
+KINDS = frozenset(
+    {
+        "ArgCount",
+        "ArgType",
+        "TypeMismatch",
+        "UnknownInput",
+        "InputValueMissing",
+        "PathError",
+        "ContextError",
+        "InvalidRegex",
+        "DivisionByZero",
+        "ValidationFailed",
+        "ValidationNotBoolean",
+        "NoMatchingSignature",
+        "UnknownFunction",
+        "LimitExceeded",
+    }
+)
+"""Error kinds of spec/functions.md §6.2, plus ``UnknownFunction`` and ``LimitExceeded``."""
+
+_CODES = {"UnknownFunction": "unknown-function", "LimitExceeded": "limit-exceeded"}
+
+
+class Failure(Exception):
+    """A built-in failed: ``kind`` (§6.2) and a detail for people."""
+
+    def __init__(self, kind: str, detail: str, hint: str | None = None) -> None:
+        super().__init__(f"{kind}: {detail}")
+        self.kind = kind
+        self.detail = detail
+        self.hint = hint
+
+
+class Unevaluated(Exception):
+    """The call cannot be evaluated statically and stays a ``Call`` (not an error)."""
+
+
+def function_error(
+    kind: str, detail: str, call: Call | None = None, hint: str | None = None
+) -> FunctionError:
+    """A ``FunctionError`` for ``call`` with its ``function-error`` diagnostic.
+
+    The error also carries ``.call`` (the failing :class:`Call`, whose
+    ``.path`` locates it) and ``.detail``.
+    """
+    name = call.qualified_name if call is not None else None
+    message = f"{name}: {kind}: {detail}" if name else f"{kind}: {detail}"
+    diagnostic = Diagnostic(
+        "error",
+        _CODES.get(kind, "function-error"),
+        message,
+        path=format_path(call.path) if call is not None else "",
+        hint=hint,
+    )
+    error = FunctionError(message, kind=kind, function=name, diagnostic=diagnostic)
+    error.call = call  # type: ignore[attr-defined]
+    error.detail = detail  # type: ignore[attr-defined]
+    return error

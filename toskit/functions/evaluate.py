@@ -1,0 +1,296 @@
+"""Evaluating call trees (spec/functions.md §1.3, §5).
+
+:func:`evaluate` replaces every :class:`Call` of a tree by its result,
+rebuilding the maps and lists around it. Calls that cannot be evaluated
+statically (§5.3) stay in place as the original ``Call`` object, and so does
+every call with an argument that stays unevaluated. Failures raise
+``toskit.FunctionError`` for the innermost failing call.
+
+Extra keywords beyond the spec's ``(tree, inputs, value=, version=)``:
+
+``context``, ``self_entity``
+    a :class:`~toskit.functions.context.TemplateContext` and the entity
+    holding the value (``NodeView`` or ``RelationshipView``); without them,
+    graph functions raise ``ContextError``.
+``value_type``
+    the declared type of ``value`` (``"version"``, ``"timestamp"``…), so
+    comparisons read the other operand in that type (§6.1).
+``input_types``
+    declared input types by name (falls back to ``context.input_type``).
+``definitions``
+    declared functions (``functions:`` sections) by qualified name; by
+    default ``context.function_definitions()``.
+``max_depth``
+    bound on nested calls, counted across nested evaluations (a
+    ``get_property`` that evaluates another property counts); exceeding it is
+    a ``FunctionError`` of kind ``LimitExceeded`` (code ``limit-exceeded``).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toskit.diagnostics import did_you_mean
+from toskit.errors import FunctionError
+from toskit.functions import registry
+from toskit.functions.errors import Failure, Unevaluated, function_error
+from toskit.functions.notation import Call, contains_call, dialect_of
+from toskit.values import is_number
+
+__all__ = ["ABSENT", "DEFAULT_MAX_DEPTH", "Evaluation", "Typed", "evaluate"]
+
+DEFAULT_MAX_DEPTH = 200
+
+
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+ABSENT: Any = _Absent()
+"""Marks "no ``value=`` was given" (``$value`` is then a ``ContextError``)."""
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A built-in result that carries its declared TOSCA type (for typed operands)."""
+
+    value: Any
+    type_name: str | None
+
+
+_LOCAL = threading.local()
+
+
+def _depth() -> int:
+    return getattr(_LOCAL, "depth", 0)
+
+
+class Evaluation:
+    """One evaluation environment: inputs, ``$value``, the template context, options."""
+
+    def __init__(
+        self,
+        *,
+        inputs: Mapping[str, Any] | None = None,
+        value: Any = ABSENT,
+        value_type: str | None = None,
+        version: str = "2.0",
+        context: Any = None,
+        self_entity: Any = None,
+        input_types: Mapping[str, str] | None = None,
+        definitions: Mapping[str, Any] | None = None,
+        max_depth: int = DEFAULT_MAX_DEPTH,
+    ) -> None:
+        self.inputs = inputs
+        self.value = value
+        self.value_type = value_type
+        self.dialect = dialect_of(version)
+        self.context = context
+        self.self_entity = self_entity
+        self.input_types = input_types
+        if definitions is None and context is not None:
+            getter = getattr(context, "function_definitions", None)
+            definitions = getter() if callable(getter) else None
+        self.definitions: Mapping[str, Any] = definitions or {}
+        self.max_depth = max_depth
+
+    # -- helpers for built-ins ---------------------------------------------------
+
+    @property
+    def lenient(self) -> bool:
+        """1.x leniency for ``concat``/``join`` (§4.3)."""
+        return self.dialect == "1.x"
+
+    def primitive_type(self, type_name: str | None) -> str | None:
+        """The primitive a declared type is or derives from (via the context)."""
+        if type_name is None:
+            return None
+        from toskit.functions.context import PRIMITIVE_TYPES
+
+        if type_name in PRIMITIVE_TYPES:
+            return type_name
+        getter = getattr(self.context, "primitive_type", None)
+        if callable(getter):
+            try:
+                return getter(type_name)
+            except Exception:  # a broken context must not crash evaluation
+                return None
+        return None
+
+    def input_type(self, name: str) -> str | None:
+        if self.input_types and name in self.input_types:
+            return self.input_types[name]
+        getter = getattr(self.context, "input_type", None)
+        return getter(name) if callable(getter) else None
+
+    def with_value(self, value: Any, value_type: str | None = None) -> Evaluation:
+        """A copy of this environment with ``$value`` bound (for validation clauses)."""
+        clone = object.__new__(Evaluation)
+        clone.__dict__.update(self.__dict__)
+        clone.value = value
+        clone.value_type = value_type
+        return clone
+
+    # -- the tree walk ----------------------------------------------------------
+
+    def eval(self, node: Any) -> Any:
+        """Evaluate a tree: calls replaced by results, unevaluated calls kept."""
+        return self.eval_typed(node)[0]
+
+    def eval_typed(self, node: Any) -> tuple[Any, str | None]:
+        """Evaluate and return ``(value, declared type or None)``."""
+        if isinstance(node, Call):
+            return self.eval_call(node)
+        if isinstance(node, Mapping):
+            return self.eval_map(node), None
+        if isinstance(node, list):
+            return [self.eval(item) for item in node], None
+        if isinstance(node, tuple):
+            return tuple(self.eval(item) for item in node), None
+        return node, None
+
+    def eval_map(self, node: Mapping) -> Any:
+        out: dict[Any, Any] = {}
+        for key, item in node.items():
+            if isinstance(key, Call):
+                new_key = self.eval(key)
+                if not isinstance(new_key, Call) and not (
+                    new_key is None or isinstance(new_key, (str, int, float, bool))
+                ):
+                    raise function_error(
+                        "ArgType",
+                        f"a map key must evaluate to a string, number, boolean or null, "
+                        f"not {_kind(new_key)}",
+                        key,
+                    )
+                key = new_key
+            out[key] = self.eval(item)
+        return out
+
+    def eval_call(self, call: Call) -> tuple[Any, str | None]:
+        depth = _depth()
+        if depth >= self.max_depth:
+            raise function_error(
+                "LimitExceeded", f"calls nested deeper than {self.max_depth}", call
+            )
+        _LOCAL.depth = depth + 1
+        try:
+            result = self._dispatch(call)
+        except Unevaluated:
+            return call, None
+        except Failure as failure:
+            raise function_error(failure.kind, failure.detail, call, failure.hint) from None
+        except RecursionError:
+            raise function_error(
+                "LimitExceeded", "the evaluation is nested too deeply", call
+            ) from None
+        finally:
+            _LOCAL.depth = depth
+        if isinstance(result, Typed):
+            return result.value, result.type_name
+        return result, None
+
+    def args(self, call: Call) -> tuple[list[Any], list[str | None]]:
+        """Evaluate a call's arguments left to right; an unevaluated one stops the call."""
+        values: list[Any] = []
+        types: list[str | None] = []
+        for arg in call.args:
+            value, type_name = self.eval_typed(arg)
+            if contains_call(value):
+                raise Unevaluated
+            values.append(value)
+            types.append(type_name)
+        return values, types
+
+    def _dispatch(self, call: Call) -> Any:
+        from toskit.functions import builtins
+
+        if call.namespace is None:
+            builtin = builtins.lookup(call.name, self.dialect)
+            if builtin is not None:
+                return builtin(self, call)
+        qualified = call.qualified_name
+        definition = self.definitions.get(qualified)
+        if definition is not None:
+            from toskit.functions.signatures import run_declared
+
+            args, types = self.args(call)
+            return run_declared(self, definition, args, registry.lookup(qualified))
+        func = registry.lookup(qualified)
+        if func is not None:
+            args, _ = self.args(call)
+            return call_python(func, args, qualified)
+        known = set(registry.BUILTINS_2_0) | set(self.definitions) | registry.registered_names()
+        raise Failure(
+            "UnknownFunction",
+            f"no function '{qualified}' is built in, declared or registered",
+            hint=did_you_mean(qualified, sorted(known)),
+        )
+
+
+def call_python(func: Callable[..., Any], args: list[Any], name: str) -> Any:
+    """Run a registered callable; non-toskit exceptions become ``ArgType`` (§1.5)."""
+    try:
+        return func(*args)
+    except FunctionError:
+        raise
+    except Exception as exc:  # any failure of user code is reported, never leaked
+        raise Failure(
+            "ArgType", f"the registered function '{name}' failed: {type(exc).__name__}: {exc}"
+        ) from None
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if is_number(value):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, Mapping):
+        return "a map"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    return type(value).__name__
+
+
+def evaluate(
+    tree: Any,
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    value: Any = ABSENT,
+    version: str = "2.0",
+    context: Any = None,
+    self_entity: Any = None,
+    value_type: str | None = None,
+    input_types: Mapping[str, str] | None = None,
+    definitions: Mapping[str, Any] | None = None,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Any:
+    """Evaluate a parsed tree to plain data (see the module docstring).
+
+    Raises ``toskit.FunctionError`` (``.kind``, ``.function``,
+    ``.diagnostic``) when a call fails; calls that cannot be evaluated
+    statically stay in the result as ``Call`` objects.
+    """
+    env = Evaluation(
+        inputs=inputs,
+        value=value,
+        value_type=value_type,
+        version=version,
+        context=context,
+        self_entity=self_entity,
+        input_types=input_types,
+        definitions=definitions,
+        max_depth=max_depth,
+    )
+    return env.eval(tree)

@@ -1,0 +1,203 @@
+"""Validation clauses (2.0) and constraints (1.x), and the loader's helper to run them.
+
+* :func:`validate` — spec/functions.md §1.4.
+* :func:`constraint_clause` turns one 1.x constraint (``{in_range: [1, 5]}``)
+  into a validation clause over ``$value`` built from the comparison
+  built-ins (§4.4), so both run on the same machinery.
+* :func:`check_value` runs a property's clauses and constraints and returns
+  diagnostics (``validation-failed``, ``constraint-violation``,
+  ``function-error``, ``invalid-constraint``), skipping a value that still
+  holds an unevaluated call.
+
+A clause that itself stays unevaluated (it reads an attribute known only at
+runtime) cannot be decided statically: it is skipped, not reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.errors import FunctionError, FunctionSyntaxError, ToskitError
+from toskit.functions.errors import function_error
+from toskit.functions.evaluate import Evaluation
+from toskit.functions.notation import Call, DiagnosticFactory, _flow, contains_call, parse, unparse
+from toskit.values import UNBOUNDED
+
+__all__ = ["CONSTRAINT_OPERATORS", "check_value", "constraint_clause", "run_clause", "validate"]
+
+CONSTRAINT_OPERATORS = (
+    "equal",
+    "greater_than",
+    "greater_or_equal",
+    "less_than",
+    "less_or_equal",
+    "in_range",
+    "valid_values",
+    "length",
+    "min_length",
+    "max_length",
+    "pattern",
+)
+"""The 1.x constraint operators toskit checks (§4.4)."""
+
+
+def _show(tree: Any) -> str:
+    if isinstance(tree, Call):
+        return str(tree)
+    return _flow(unparse(tree))
+
+
+def run_clause(ev: Evaluation, clause: Any) -> Any:
+    """Evaluate a clause in an environment whose ``$value`` is bound; returns its result."""
+    return ev.eval(clause)
+
+
+def _decide(result: Any, clause: Any, value: Any) -> None:
+    function = clause if isinstance(clause, Call) else None
+    if result is True or isinstance(result, Call):
+        return
+    if result is False:
+        raise function_error(
+            "ValidationFailed", f"value {_flow(unparse(value))} fails {_show(clause)}", function
+        )
+    raise function_error(
+        "ValidationNotBoolean",
+        f"the clause {_show(clause)} gave {_flow(unparse(result))}, not a boolean",
+        function,
+    )
+
+
+def validate(
+    clause: Any,
+    value: Any,
+    *,
+    inputs: Mapping[str, Any] | None = None,
+    version: str = "2.0",
+    value_type: str | None = None,
+    context: Any = None,
+    self_entity: Any = None,
+) -> None:
+    """Check ``value`` against a parsed clause (``$value`` bound to it).
+
+    ``None`` when the clause is true (or cannot be decided statically);
+    ``FunctionError`` of kind ``ValidationFailed`` when false,
+    ``ValidationNotBoolean`` when not a boolean; errors inside the clause
+    propagate with their own kind.
+    """
+    ev = Evaluation(
+        inputs=inputs,
+        value=value,
+        value_type=value_type,
+        version=version,
+        context=context,
+        self_entity=self_entity,
+    )
+    _decide(run_clause(ev, clause), clause, value)
+
+
+def constraint_clause(constraint: Any, version: str = "1.3") -> Call:
+    """The validation clause of one 1.x constraint; ``ToskitError`` for a bad constraint.
+
+    ``{greater_than: 5}`` → ``$greater_than: [$value, 5]``; ``in_range: [a, b]``
+    → ``$and`` of ``≥ a`` and ``≤ b`` (just ``≥ a`` for ``UNBOUNDED``);
+    ``length``/``min_length``/``max_length`` compare ``$length`` of the value;
+    ``pattern`` must match the whole string. The argument is parsed in
+    ``version`` (so a 1.x ``get_input`` inside a constraint works).
+    """
+    if not isinstance(constraint, Mapping) or len(constraint) != 1:
+        raise ToskitError(f"a constraint is a map with one operator, not {_flow(constraint)}")
+    ((operator, raw),) = constraint.items()
+    if operator not in CONSTRAINT_OPERATORS:
+        hint = did_you_mean(str(operator), CONSTRAINT_OPERATORS)
+        raise ToskitError(
+            f"unknown constraint operator '{operator}'" + (f" ({hint})" if hint else "")
+        )
+    arg = parse(raw, version)
+    value = Call("value", [], form="bare")
+    if operator in ("equal", "greater_than", "greater_or_equal", "less_than", "less_or_equal"):
+        return Call(operator, [value, arg])
+    if operator == "in_range":
+        if not isinstance(arg, list) or len(arg) != 2:
+            raise ToskitError(f"in_range takes [lower, upper], not {_flow(raw)}")
+        lower = Call("greater_or_equal", [value, arg[0]])
+        if arg[1] == UNBOUNDED:
+            return lower
+        return Call("and", [lower, Call("less_or_equal", [value, arg[1]])])
+    if operator == "valid_values":
+        if not isinstance(arg, list) and not isinstance(arg, Call):
+            raise ToskitError(f"valid_values takes a list, not {_flow(raw)}")
+        return Call("valid_values", [value, arg])
+    if operator in ("length", "min_length", "max_length"):
+        compare = {"length": "equal", "min_length": "greater_or_equal",
+                   "max_length": "less_or_equal"}[operator]
+        return Call(compare, [Call("length", [value]), arg])
+    # pattern: the whole string must match
+    if not isinstance(arg, str):
+        raise ToskitError(f"pattern takes a regular expression string, not {_flow(raw)}")
+    return Call("matches", [value, rf"\A(?:{arg})\Z"])
+
+
+def check_value(
+    value: Any,
+    *,
+    validations: Sequence[Any] = (),
+    constraints: Sequence[Any] = (),
+    value_type: str | None = None,
+    inputs: Mapping[str, Any] | None = None,
+    version: str = "2.0",
+    context: Any = None,
+    self_entity: Any = None,
+    path: Sequence[Hashable] = (),
+    make_diagnostic: DiagnosticFactory | None = None,
+    subject: str | None = None,
+) -> list[Diagnostic]:
+    """Run parsed validation clauses and raw 1.x constraints on a resolved value.
+
+    Returns diagnostics located at ``path`` (through ``make_diagnostic``,
+    e.g. ``doc.diagnostic``): ``validation-failed`` / ``constraint-violation``
+    (messages show the value and the clause or constraint), ``function-error``
+    for an error inside a clause, ``invalid-constraint`` for a constraint
+    toskit cannot read. ``subject`` (e.g. ``node template 'db': property
+    'port'``) prefixes every message. A value holding a ``Call`` is skipped.
+    """
+    if contains_call(value):
+        return []
+    prefix = f"{subject}: " if subject else ""
+    out: list[Diagnostic] = []
+    parts = tuple(path)
+
+    def report(code: str, message: str, hint: str | None = None) -> None:
+        if make_diagnostic is not None:
+            out.append(make_diagnostic("error", code, prefix + message, parts, hint=hint))
+        else:
+            out.append(Diagnostic("error", code, prefix + message, path=format_path(parts), hint=hint))
+
+    ev = Evaluation(inputs=inputs, value=value, value_type=value_type, version=version,
+                    context=context, self_entity=self_entity)
+    shown = _flow(unparse(value))
+    for clause in validations:
+        try:
+            _decide(run_clause(ev, clause), clause, value)
+        except FunctionError as exc:
+            if exc.kind == "ValidationFailed":
+                report("validation-failed", f"value {shown} fails the validation clause {_show(clause)}")
+            else:
+                report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
+    for constraint in constraints:
+        try:
+            clause = constraint_clause(constraint, version if version != "2.0" else "1.3")
+        except (ToskitError, FunctionSyntaxError) as exc:
+            report("invalid-constraint", str(exc))
+            continue
+        try:
+            _decide(run_clause(ev, clause), clause, value)
+        except FunctionError as exc:
+            if exc.kind == "ValidationFailed":
+                report("constraint-violation",
+                       f"value {shown} violates the constraint {_flow(constraint)}")
+            else:
+                report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
+    return out
+

@@ -1,0 +1,400 @@
+"""TOSCA special values: scalar-units, versions, timestamps, ranges, bytes.
+
+Used by :mod:`toskit.functions` (comparisons, arithmetic) and by the TOSCA
+layer (type checks). Independent of both. Every ``parse_*`` function takes
+what a YAML loader returns and gives back a value object, or ``None`` when
+the input is not of that type; none of them raises for bad input.
+
+Scalar-units (``parse_scalar_unit(text, kind=None)``)
+    ``"<number><optional spaces><unit>"``. Classes and canonical units:
+    ``size`` (``B``; ``kB MB GB TB`` powers of 1000, ``KiB MiB GiB TiB``
+    powers of 1024), ``time`` (``s``; ``d h m s ms us ns``), ``frequency``
+    (``Hz``; ``kHz MHz GHz``), ``bitrate`` (``bps``; ``Kbps Kibps Mbps Mibps
+    Gbps Gibps Tbps Tibps`` and the byte forms ``Bps KBps KiBps …``, 1 B =
+    8 b). Size, time and frequency units match without regard to case
+    (``2 gb`` is ``2 GB``); bitrate units match exactly (``Mbps`` ≠
+    ``MBps``). ``kind`` may be the class (``"size"``) or the TOSCA type name
+    (``"scalar-unit.size"``); without it the unit decides the class. The
+    result is a :class:`ScalarUnit` with ``kind``, ``amount`` (in the
+    canonical unit), ``number`` and ``unit`` (as written, normalised to the
+    table's spelling). Scalars of one class compare by amount.
+    :func:`format_scalar` writes ``"<number> <unit>"`` (the number an int
+    when whole), which is how arithmetic results are shown.
+
+Versions (``parse_version``)
+    ``major.minor[.fix[.qualifier[-build]]]`` with non-negative integers
+    for major, minor, fix and build. Ordering compares
+    ``(major, minor, fix, qualifier, build)`` with an absent fix or build
+    counting as 0 and an absent qualifier as ``""`` (so ``1.0`` equals
+    ``1.0.0`` and ``1.0.0`` sorts before ``1.0.0.beta``); qualifiers compare
+    by code point. A YAML float such as ``1.0`` is read through ``repr``.
+
+Timestamps (``parse_timestamp``)
+    The YAML 1.1 timestamp forms (ISO 8601 as YAML writes it:
+    ``2001-12-14t21:59:43.10-05:00``, ``2001-12-14 21:59:43.10 -5``,
+    ``2002-12-14``), also ``datetime``/``date`` objects. The result is an
+    aware :class:`datetime.datetime`; a time without offset is UTC, a bare
+    date is midnight UTC. Comparison is by instant.
+
+Ranges (``parse_range``)
+    ``[lower, upper]``: two integers (or scalar-unit strings of one class),
+    ``lower <= upper``; ``upper`` may be ``UNBOUNDED``. The result is a
+    :class:`Range` with ``contains(x)``.
+
+Bytes (``parse_bytes``)
+    TOSCA 2.0 ``bytes`` are base64 text (padding required, whitespace
+    ignored); the result is ``bytes``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import datetime as _dt
+import math
+import re
+from dataclasses import dataclass
+from functools import total_ordering
+from typing import Any
+
+__all__ = [
+    "SCALAR_KINDS",
+    "UNBOUNDED",
+    "Range",
+    "ScalarUnit",
+    "Version",
+    "format_scalar",
+    "is_number",
+    "parse_bytes",
+    "parse_range",
+    "parse_scalar_unit",
+    "parse_timestamp",
+    "parse_version",
+    "scalar_kind_of_type",
+]
+
+UNBOUNDED = "UNBOUNDED"
+"""The upper bound of an open range."""
+
+_SIZE = {
+    "B": 1,
+    "kB": 1000,
+    "KiB": 1024,
+    "MB": 1000**2,
+    "MiB": 1024**2,
+    "GB": 1000**3,
+    "GiB": 1024**3,
+    "TB": 1000**4,
+    "TiB": 1024**4,
+}
+_TIME = {
+    "d": 86400,
+    "h": 3600,
+    "m": 60,
+    "s": 1,
+    "ms": 1e-3,
+    "us": 1e-6,
+    "ns": 1e-9,
+}
+_FREQUENCY = {"Hz": 1, "kHz": 1000, "MHz": 1000**2, "GHz": 1000**3}
+_BITRATE: dict[str, int] = {"bps": 1, "Bps": 8}
+for _prefix, _dec, _bin in (("K", 1000, 1024), ("M", 1000**2, 1024**2),
+                            ("G", 1000**3, 1024**3), ("T", 1000**4, 1024**4)):
+    _BITRATE[f"{_prefix}bps"] = _dec
+    _BITRATE[f"{_prefix}ibps"] = _bin
+    _BITRATE[f"{_prefix}Bps"] = _dec * 8
+    _BITRATE[f"{_prefix}iBps"] = _bin * 8
+
+_UNITS: dict[str, dict[str, float]] = {
+    "size": _SIZE,
+    "time": _TIME,
+    "frequency": _FREQUENCY,
+    "bitrate": _BITRATE,
+}
+SCALAR_KINDS = tuple(_UNITS)
+"""The scalar-unit classes: ``size``, ``time``, ``frequency``, ``bitrate``."""
+
+_CASE_INSENSITIVE = {
+    kind: {unit.lower(): unit for unit in _UNITS[kind]} for kind in ("size", "time", "frequency")
+}
+
+_SCALAR_RE = re.compile(
+    r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z]+)\s*$"
+)
+
+
+@total_ordering
+@dataclass(frozen=True, eq=False)
+class ScalarUnit:
+    """A scalar-unit value: ``kind``, ``amount`` in the canonical unit, as written.
+
+    Two scalars are equal when they are of one class with equal amounts;
+    ordering between different classes raises ``TypeError`` (callers check
+    ``kind`` first).
+    """
+
+    kind: str
+    amount: float
+    number: int | float
+    unit: str
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScalarUnit):
+            return NotImplemented
+        # Sub-units (ms, ns) are float factors: compare with a relative tolerance.
+        return self.kind == other.kind and (
+            self.amount == other.amount
+            or math.isclose(self.amount, other.amount, rel_tol=1e-12)
+        )
+
+    def __lt__(self, other: ScalarUnit) -> bool:
+        if not isinstance(other, ScalarUnit) or other.kind != self.kind:
+            raise TypeError("scalar-units of different classes do not compare")
+        return self.amount < other.amount and self != other
+
+    def __hash__(self) -> int:
+        return hash((self.kind, round(self.amount, 9)))
+
+    def in_unit(self, unit: str) -> int | float:
+        """The amount expressed in ``unit`` (of the same class)."""
+        factor = _UNITS[self.kind][unit]
+        return _tidy(self.amount / factor)
+
+    def __str__(self) -> str:
+        return format_scalar(self.number, self.unit)
+
+
+def _tidy(number: float) -> int | float:
+    """An int when the float is whole (and finite), else the float."""
+    if isinstance(number, float) and number.is_integer() and abs(number) < 2**63:
+        return int(number)
+    return number
+
+
+def format_scalar(number: int | float, unit: str) -> str:
+    """``"<number> <unit>"``, the number written as an int when it is whole."""
+    number = _tidy(number)
+    return f"{number} {unit}"
+
+
+def scalar_kind_of_type(type_name: str | None) -> str | None:
+    """``"scalar-unit.size"`` → ``"size"``; ``None`` for other type names."""
+    if isinstance(type_name, str) and type_name.startswith("scalar-unit."):
+        kind = type_name[len("scalar-unit."):]
+        return kind if kind in _UNITS else None
+    return None
+
+
+def _lookup_unit(kind: str, unit: str) -> str | None:
+    table = _UNITS[kind]
+    if unit in table:
+        return unit
+    if kind in _CASE_INSENSITIVE:
+        return _CASE_INSENSITIVE[kind].get(unit.lower())
+    return None
+
+
+def parse_scalar_unit(text: Any, kind: str | None = None) -> ScalarUnit | None:
+    """Read ``"2 GB"``-style text as a :class:`ScalarUnit`, or ``None``.
+
+    ``kind`` restricts the class (``"size"`` or ``"scalar-unit.size"``).
+    Without it, a unit that belongs to exactly one class decides it.
+    """
+    if not isinstance(text, str) or len(text) > 200:
+        return None
+    if kind is not None:
+        kind = scalar_kind_of_type(kind) or kind
+        if kind not in _UNITS:
+            return None
+    match = _SCALAR_RE.match(text)
+    if not match:
+        return None
+    raw_number, raw_unit = match.groups()
+    kinds = [kind] if kind else list(_UNITS)
+    found = [(k, u) for k in kinds if (u := _lookup_unit(k, raw_unit)) is not None]
+    if len(found) != 1:
+        return None
+    found_kind, unit = found[0]
+    try:
+        number: int | float = int(raw_number)
+    except ValueError:
+        number = float(raw_number)
+        if not math.isfinite(number):
+            return None
+    amount = number * _UNITS[found_kind][unit]
+    return ScalarUnit(found_kind, amount, number, unit)
+
+
+# --------------------------------------------------------------------------- versions
+
+_VERSION_RE = re.compile(
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:\.([A-Za-z0-9_]+)(?:-(0|[1-9]\d*))?)?)?$"
+)
+
+
+@total_ordering
+@dataclass(frozen=True, eq=False)
+class Version:
+    """A TOSCA version ``major.minor[.fix[.qualifier[-build]]]`` (see the module doc)."""
+
+    major: int
+    minor: int
+    fix: int | None = None
+    qualifier: str | None = None
+    build: int | None = None
+
+    def _key(self) -> tuple[int, int, int, str, int]:
+        return (self.major, self.minor, self.fix or 0, self.qualifier or "", self.build or 0)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __lt__(self, other: Version) -> bool:
+        if not isinstance(other, Version):
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __str__(self) -> str:
+        text = f"{self.major}.{self.minor}"
+        if self.fix is not None:
+            text += f".{self.fix}"
+            if self.qualifier is not None:
+                text += f".{self.qualifier}"
+                if self.build is not None:
+                    text += f"-{self.build}"
+        return text
+
+
+def parse_version(text: Any) -> Version | None:
+    """Read a TOSCA version (string, or a YAML float such as ``1.0``), or ``None``."""
+    if isinstance(text, float) and math.isfinite(text):
+        text = repr(text)
+    elif isinstance(text, bool) or not isinstance(text, str):
+        return None
+    match = _VERSION_RE.match(text.strip()) if len(text) < 200 else None
+    if not match:
+        return None
+    major, minor, fix, qualifier, build = match.groups()
+    return Version(
+        int(major),
+        int(minor),
+        int(fix) if fix is not None else None,
+        qualifier,
+        int(build) if build is not None else None,
+    )
+
+
+# ------------------------------------------------------------------------- timestamps
+
+_TIMESTAMP_RE = re.compile(
+    r"""^(?P<year>[0-9]{4})-(?P<month>[0-9]{1,2})-(?P<day>[0-9]{1,2})
+    (?:(?:[Tt]|[ \t]+)
+       (?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2}):(?P<second>[0-9]{2})
+       (?:\.(?P<fraction>[0-9]*))?
+       (?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9]{1,2})(?::?(?P<tz_minute>[0-9]{2}))?))?
+    )?$""",
+    re.VERBOSE,
+)
+
+
+def parse_timestamp(value: Any) -> _dt.datetime | None:
+    """Read a YAML/ISO 8601 timestamp as an aware ``datetime``, or ``None``."""
+    if isinstance(value, _dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
+    if isinstance(value, _dt.date):
+        return _dt.datetime(value.year, value.month, value.day, tzinfo=_dt.timezone.utc)
+    if not isinstance(value, str) or len(value) > 100:
+        return None
+    match = _TIMESTAMP_RE.match(value.strip())
+    if not match:
+        return None
+    g = match.groupdict()
+    try:
+        if g["hour"] is None:
+            return _dt.datetime(int(g["year"]), int(g["month"]), int(g["day"]),
+                                tzinfo=_dt.timezone.utc)
+        fraction = (g["fraction"] or "0")[:6].ljust(6, "0")
+        tz = _dt.timezone.utc
+        if g["tz_sign"]:
+            offset = _dt.timedelta(hours=int(g["tz_hour"]), minutes=int(g["tz_minute"] or 0))
+            if g["tz_sign"] == "-":
+                offset = -offset
+            tz = _dt.timezone(offset)
+        return _dt.datetime(
+            int(g["year"]), int(g["month"]), int(g["day"]),
+            int(g["hour"]), int(g["minute"]), int(g["second"]), int(fraction), tzinfo=tz,
+        )
+    except ValueError:  # day 31 of February, an offset of 30 hours, ...
+        return None
+
+
+# ----------------------------------------------------------------------------- ranges
+
+
+@dataclass(frozen=True)
+class Range:
+    """A TOSCA range ``[lower, upper]``; ``upper`` may be :data:`UNBOUNDED`."""
+
+    lower: Any
+    upper: Any
+
+    def contains(self, value: Any) -> bool:
+        """Whether ``lower <= value <= upper`` (an unbounded upper has no limit)."""
+        try:
+            if value < self.lower:
+                return False
+            return self.upper == UNBOUNDED or value <= self.upper
+        except TypeError:
+            return False
+
+    def __str__(self) -> str:
+        return f"[{self.lower}, {self.upper}]"
+
+
+def is_number(value: Any) -> bool:
+    """An int or a float, and not a boolean."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def parse_range(value: Any) -> Range | None:
+    """Read ``[lower, upper]`` (a list or tuple of two bounds) as a :class:`Range`, or ``None``.
+
+    Bounds are integers (TOSCA 1.3), or numbers / scalar-unit strings of one
+    class (as ``in_range`` uses them). ``lower`` must not exceed ``upper``.
+    """
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        return None
+    lower, upper = value
+    if is_number(lower) and (upper == UNBOUNDED or is_number(upper)):
+        if upper != UNBOUNDED and lower > upper:
+            return None
+        return Range(lower, upper)
+    low_scalar = parse_scalar_unit(lower)
+    if low_scalar is not None:
+        if upper == UNBOUNDED:
+            return Range(low_scalar, UNBOUNDED)
+        up_scalar = parse_scalar_unit(upper, low_scalar.kind)
+        if up_scalar is not None and not up_scalar < low_scalar:
+            return Range(low_scalar, up_scalar)
+    return None
+
+
+# ------------------------------------------------------------------------------ bytes
+
+
+def parse_bytes(text: Any) -> bytes | None:
+    """Decode TOSCA 2.0 ``bytes`` (base64 text) or ``None`` when it is not base64."""
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text)
+    if not isinstance(text, str):
+        return None
+    compact = "".join(text.split())
+    try:
+        return base64.b64decode(compact.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError, UnicodeEncodeError):
+        return None
