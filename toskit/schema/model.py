@@ -1,0 +1,408 @@
+"""The schema model: frozen dataclasses mirroring structured-merge-diff's
+``schema/elements.go`` (seed 003), plus ``Schema`` with its lookups.
+
+The objects can be built directly (the TOSCA layer compiles onto them
+without YAML)::
+
+    Schema(types=(
+        TypeDef("point", Atom(map=Map(fields=(
+            StructField("x", TypeRef(inlined=Atom(scalar="numeric"))),
+            StructField("y", TypeRef(inlined=Atom(scalar="numeric"))),
+        )))),
+    ))
+
+``Schema(...)`` runs the same checks as :func:`toskit.schema.load` and raises
+:class:`toskit.SchemaError` listing every problem. Attributes hold ``None``
+for an absent key; list-valued attributes hold tuples (``()`` when absent).
+Lists given to the constructors are turned into tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toskit.errors import SchemaError
+
+if TYPE_CHECKING:
+    from toskit.diagnostics import Diagnostic
+    from toskit.schema.compare import Comparison
+    from toskit.schema.compiled import Node
+    from toskit.schema.layers import MergeResult
+
+__all__ = [
+    "ELEMENT_RELATIONSHIPS",
+    "SCALAR_TYPES",
+    "UNTYPED_ATOMIC",
+    "UNTYPED_DEDUCED",
+    "Atom",
+    "List",
+    "Map",
+    "Schema",
+    "StructField",
+    "TypeDef",
+    "TypeRef",
+    "Union",
+    "UnionField",
+]
+
+SCALAR_TYPES = ("numeric", "string", "boolean", "untyped")
+ELEMENT_RELATIONSHIPS = ("atomic", "associative", "separable")
+UNTYPED_ATOMIC = "__untyped_atomic_"
+UNTYPED_DEDUCED = "__untyped_deduced_"
+
+
+def _tuple(obj: Any, attr: str) -> None:
+    """Let constructors take lists (or any iterable) where tuples are stored."""
+    value = getattr(obj, attr)
+    if value is None:
+        object.__setattr__(obj, attr, ())
+    elif not isinstance(value, (tuple, str, bytes, Mapping)) and isinstance(value, Iterable):
+        object.__setattr__(obj, attr, tuple(value))
+
+
+@dataclass(frozen=True)
+class UnionField:
+    """A field of a union and the discriminator value that selects it."""
+
+    field_name: str | None = None
+    discriminator_value: str | None = None
+
+
+@dataclass(frozen=True)
+class Union:
+    """At most one of ``fields`` is set; ``discriminator`` names the field
+    that tells which (spec §5)."""
+
+    discriminator: str | None = None
+    deduce_invalid_discriminator: bool | None = None
+    fields: tuple[UnionField, ...] = ()
+
+    def __post_init__(self) -> None:
+        _tuple(self, "fields")
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    """A reference to a named type (``named_type``) or an inline ``Atom``,
+    optionally overriding the target's element relationship (spec §1.4)."""
+
+    named_type: str | None = None
+    inlined: Atom | None = None
+    element_relationship: str | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        """True for ``{}`` (treated as no reference at all)."""
+        return self.named_type is None and self.inlined is None and self.element_relationship is None
+
+
+@dataclass(frozen=True)
+class StructField:
+    """A declared map field. ``default`` only completes list keys (§2.3)."""
+
+    name: str
+    type: TypeRef | None = None
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class Map:
+    """A map (struct and/or dictionary); ``element_relationship`` ``None``
+    means ``separable``."""
+
+    fields: tuple[StructField, ...] = ()
+    unions: tuple[Union, ...] = ()
+    element_type: TypeRef | None = None
+    element_relationship: str | None = None
+
+    def __post_init__(self) -> None:
+        _tuple(self, "fields")
+        _tuple(self, "unions")
+
+    def find_field(self, name: str) -> StructField | None:
+        """The declared field called ``name``, or ``None``."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+
+@dataclass(frozen=True)
+class List:
+    """A list: ``atomic``, ``associative`` with ``keys`` (keyed list),
+    ``associative`` without keys (set), or unset (treated as atomic)."""
+
+    element_type: TypeRef | None = None
+    element_relationship: str | None = None
+    keys: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        _tuple(self, "keys")
+
+
+@dataclass(frozen=True)
+class Atom:
+    """The kinds a value may take; several parts make a multi-kind atom."""
+
+    scalar: str | None = None
+    list: List | None = None
+    map: Map | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.scalar is None and self.list is None and self.map is None
+
+
+@dataclass(frozen=True)
+class TypeDef:
+    """A named type."""
+
+    name: str
+    atom: Atom = field(default_factory=Atom)
+
+    @property
+    def scalar(self) -> str | None:
+        return self.atom.scalar if isinstance(self.atom, Atom) else None
+
+    @property
+    def list(self) -> List | None:
+        return self.atom.list if isinstance(self.atom, Atom) else None
+
+    @property
+    def map(self) -> Map | None:
+        return self.atom.map if isinstance(self.atom, Atom) else None
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+def _untyped_defs() -> dict[str, TypeDef]:
+    atomic_ref = TypeRef(named_type=UNTYPED_ATOMIC)
+    deduced_ref = TypeRef(named_type=UNTYPED_DEDUCED)
+    return {
+        UNTYPED_ATOMIC: TypeDef(
+            UNTYPED_ATOMIC,
+            Atom(
+                scalar="untyped",
+                list=List(element_type=atomic_ref, element_relationship="atomic"),
+                map=Map(element_type=atomic_ref, element_relationship="atomic"),
+            ),
+        ),
+        UNTYPED_DEDUCED: TypeDef(
+            UNTYPED_DEDUCED,
+            Atom(
+                scalar="untyped",
+                list=List(element_type=atomic_ref, element_relationship="atomic"),
+                map=Map(element_type=deduced_ref, element_relationship="separable"),
+            ),
+        ),
+    }
+
+
+BUILTIN_TYPES: dict[str, TypeDef] = _untyped_defs()
+"""The two types every schema resolves without declaring them (spec §1.5)."""
+
+
+@dataclass(frozen=True, eq=True)
+class Schema:
+    """A list of named types, with validation, merge and comparison.
+
+    ``Schema(types=...)`` checks the model (unknown scalar names, bad
+    element relationships, duplicate names, dangling ``namedType`` references,
+    empty atoms) and raises :class:`toskit.SchemaError` listing every problem.
+    Per-type work (resolved atoms, field lookups, key fields) is compiled once
+    per schema and reused by every call.
+    """
+
+    types: tuple[TypeDef, ...] = ()
+    _checked: bool = field(default=True, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _tuple(self, "types")
+        if self._checked:
+            from toskit.schema.load import check_schema
+
+            diagnostics = check_schema(self, shapes=True)
+            if diagnostics:
+                raise schema_error(diagnostics)
+        by_name: dict[str, TypeDef] = dict(BUILTIN_TYPES)
+        for t in self.types:
+            if isinstance(t, TypeDef) and isinstance(t.name, str):
+                by_name[t.name] = t
+        object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_compiler", None)
+
+    # -- lookups -----------------------------------------------------------
+
+    def find(self, name: str) -> TypeDef | None:
+        """The ``TypeDef`` called ``name`` (built-in untyped types included), or ``None``."""
+        try:
+            return self._by_name.get(name)  # type: ignore[attr-defined]
+        except TypeError:
+            return None
+
+    def resolve(self, typeref: TypeRef | Mapping[str, Any] | str) -> Atom:
+        """The ``Atom`` a reference denotes (spec §1.3, §1.4).
+
+        ``typeref`` is a ``TypeRef``, a dict in the YAML TypeRef form, or a type
+        name. Raises :class:`toskit.SchemaError` when it names no type.
+        """
+        from toskit.schema.load import typeref_from_data
+
+        if isinstance(typeref, str):
+            ref = TypeRef(named_type=typeref)
+        elif isinstance(typeref, TypeRef):
+            ref = typeref
+        elif isinstance(typeref, Mapping):
+            ref = typeref_from_data(typeref)
+        else:
+            raise schema_error_message(
+                f"expected a TypeRef, a dict or a type name, got {type(typeref).__name__}"
+            )
+        return resolve_ref(self, ref)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The declared type names, in order."""
+        return tuple(t.name for t in self.types)
+
+    def node(self, name: str | TypeRef) -> Node:
+        """The compiled form of a type (internal, cached)."""
+        compiler = self._compiler  # type: ignore[attr-defined]
+        if compiler is None:
+            from toskit.schema.compiled import Compiler
+
+            compiler = Compiler(self)
+            object.__setattr__(self, "_compiler", compiler)
+        return compiler.node_for(name)
+
+    # -- operations (implemented in sibling modules) -----------------------
+
+    def validate(self, value: Any, name: str, *, allow_duplicates: bool = False) -> list[Diagnostic]:
+        """Diagnostics for ``value`` against type ``name`` (empty when valid). See spec §2."""
+        from toskit.schema.validate import validate
+
+        return validate(self, value, name, allow_duplicates=allow_duplicates)
+
+    def merge(self, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False) -> Any:
+        """``rhs`` laid over ``lhs`` (a new value; inputs untouched). See spec §3."""
+        from toskit.schema.merge import merge
+
+        return merge(self, lhs, rhs, name, allow_duplicates=allow_duplicates)
+
+    def merge_layers(self, layers: Iterable[tuple[Any, str]], name: str) -> MergeResult:
+        """Merge ``(value, label)`` layers, lowest first, recording provenance.
+
+        See :func:`toskit.schema.layers.merge_layers`.
+        """
+        from toskit.schema.layers import merge_layers
+
+        return merge_layers(self, layers, name)
+
+    def compare(
+        self, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False
+    ) -> Comparison:
+        """What changed from ``lhs`` to ``rhs``: added/removed/modified paths. See spec §4.1."""
+        from toskit.schema.compare import compare
+
+        return compare(self, lhs, rhs, name, allow_duplicates=allow_duplicates)
+
+    def to_fieldset(self, value: Any, name: str, *, allow_duplicates: bool = False) -> set[str]:
+        """The field paths ``value`` sets. See spec §4.2."""
+        from toskit.schema.compare import to_fieldset
+
+        return to_fieldset(self, value, name, allow_duplicates=allow_duplicates)
+
+    def remove(self, value: Any, paths: Iterable[str], name: str) -> Any:
+        """``value`` without the nodes at ``paths``. See spec §4.3."""
+        from toskit.schema.compare import remove
+
+        return remove(self, value, paths, name)
+
+    def extract(
+        self, value: Any, paths: Iterable[str], name: str, *, append_key_fields: bool = False
+    ) -> Any:
+        """Only the nodes of ``value`` at ``paths`` (and on the way). See spec §4.3."""
+        from toskit.schema.compare import extract
+
+        return extract(self, value, paths, name, append_key_fields=append_key_fields)
+
+    def normalize_union(self, old: Any, new: Any, name: str) -> Any:
+        """Apply the union rules to an update ``old`` → ``new``. See spec §5.1."""
+        from toskit.schema.unions import normalize_union
+
+        return normalize_union(self, old, new, name)
+
+    def normalize_union_apply(self, applied: Any, merged: Any, name: str) -> Any:
+        """Apply the union rules after merging ``applied``. See spec §5.2."""
+        from toskit.schema.unions import normalize_union_apply
+
+        return normalize_union_apply(self, applied, merged, name)
+
+    # -- display -----------------------------------------------------------
+
+    def __repr__(self) -> str:
+        names = ", ".join(t.name if isinstance(t, TypeDef) else repr(t) for t in self.types[:8])
+        more = f", … {len(self.types) - 8} more" if len(self.types) > 8 else ""
+        return f"<Schema {len(self.types)} types: {names}{more}>"
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+def resolve_ref(schema: Schema, ref: TypeRef) -> Atom:
+    """Resolve a ``TypeRef`` against ``schema`` (override applied, spec §1.4)."""
+    if ref.named_type is not None:
+        target = schema.find(ref.named_type)
+        if target is None:
+            raise schema_error_message(f"no type found matching: {ref.named_type}")
+        atom = target.atom
+    elif ref.inlined is not None:
+        atom = ref.inlined
+    else:
+        raise schema_error_message("invalid atom")
+    relationship = ref.element_relationship
+    if relationship is None:
+        return atom
+    if atom.map is not None:
+        return Atom(
+            scalar=atom.scalar,
+            list=atom.list,
+            map=Map(
+                fields=atom.map.fields,
+                unions=atom.map.unions,
+                element_type=atom.map.element_type,
+                element_relationship=relationship,
+            ),
+        )
+    if atom.list is not None:
+        return Atom(
+            scalar=atom.scalar,
+            list=List(
+                element_type=atom.list.element_type,
+                element_relationship=relationship,
+                keys=atom.list.keys,
+            ),
+            map=None,
+        )
+    raise schema_error_message("invalid atom")
+
+
+def schema_error(diagnostics: list[Diagnostic], header: str | None = None) -> SchemaError:
+    """A ``SchemaError`` whose message lists ``<path>: <message>`` per diagnostic."""
+    lines = [header] if header else []
+    lines.extend(f"{d.path}: {d.message}" if d.path else d.message for d in diagnostics)
+    return SchemaError("\n".join(lines), list(diagnostics))
+
+
+def schema_error_message(message: str, path: str = "", code: str = "schema-error") -> SchemaError:
+    """A ``SchemaError`` with a single diagnostic."""
+    from toskit.diagnostics import Diagnostic
+
+    return schema_error([Diagnostic("error", code, message, path=path)])

@@ -1,0 +1,240 @@
+"""Validation of a value against a type (spec §2).
+
+:func:`validate` first runs the node's fast check; only when that says no
+does it walk the value again with paths, collecting every diagnostic. The
+walk is bounded by :data:`~toskit.schema.values.MAX_DEPTH`: deeper (or
+cyclic) values get one ``limit-exceeded`` diagnostic instead of a
+``RecursionError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toskit.diagnostics import Diagnostic
+from toskit.schema.compiled import Node
+from toskit.schema.fieldpath import render_field, render_index, render_key, render_set
+from toskit.schema.model import Schema, schema_error
+from toskit.schema.values import MAX_DEPTH, canonical, deep_stack, short_repr
+
+__all__ = ["check_value", "item_key", "validate", "validated_node"]
+
+_SCALAR_MESSAGES = {
+    "numeric": "expected numeric (int or float), got ",
+    "string": "expected string, got ",
+    "boolean": "expected boolean, got ",
+    "untyped": "expected any scalar, got ",
+}
+
+_MISSING = object()
+
+
+def validate(
+    schema: Schema, value: Any, name: str, *, allow_duplicates: bool = False
+) -> list[Diagnostic]:
+    """Every problem of ``value`` against type ``name`` (empty list when valid).
+
+    Raises :class:`toskit.SchemaError` only when ``name`` resolves to nothing.
+    """
+    node = schema.node(name)
+    return check_value(node, value, allow_duplicates=allow_duplicates)
+
+
+def check_value(node: Node, value: Any, *, allow_duplicates: bool = False) -> list[Diagnostic]:
+    """Diagnostics for ``value`` against a compiled node (root path ``''``)."""
+    if not allow_duplicates:
+        try:
+            if node.fast(value):
+                return []
+        except RecursionError:
+            pass  # too deep for the fast check; the bounded walk reports it
+        except Exception:  # noqa: BLE001 - foreign objects (bad __eq__/__hash__)
+            pass  # the careful walk below reports what is wrong
+    out: list[Diagnostic] = []
+    with deep_stack():
+        try:
+            _check(node, value, "", out, allow_duplicates, 0)
+        except RecursionError:
+            out.append(_too_deep(""))
+    return out
+
+
+def validated_node(
+    schema: Schema, name: str, values: list[tuple[str, Any, bool]]
+) -> Node:
+    """The node of ``name`` after checking each ``(label, value, allow_dups)``.
+
+    Raises :class:`toskit.SchemaError` listing the diagnostics of every invalid
+    value (each headed by its label) — the precondition of merge and compare.
+    """
+    node = schema.node(name)
+    problems: list[Diagnostic] = []
+    headers: list[str] = []
+    for label, value, allow_dups in values:
+        diags = check_value(node, value, allow_duplicates=allow_dups)
+        if diags:
+            headers.append(f"{label} is not a valid {name}:")
+            problems.extend(diags)
+    if problems:
+        raise schema_error(problems, header=" ".join(headers))
+    return node
+
+
+def item_key(node: Node, element: dict) -> list[tuple[str, Any]]:
+    """The ``(field, value)`` pairs identifying a keyed-list element; a missing
+    key field takes its default, or is left out."""
+    pairs = []
+    for k in node.keys:
+        v = element.get(k, _MISSING)
+        if v is _MISSING:
+            v = node.key_defaults.get(k, _MISSING)
+        if v is not _MISSING:
+            pairs.append((k, v))
+    return pairs
+
+
+def _error(code: str, message: str, path: str) -> Diagnostic:
+    return Diagnostic("error", code, message, path=path)
+
+
+def _too_deep(path: str) -> Diagnostic:
+    return _error(
+        "limit-exceeded",
+        f"value nested too deeply (more than {MAX_DEPTH} levels; is it cyclic?)",
+        path,
+    )
+
+
+def _check(
+    node: Node, value: Any, path: str, out: list[Diagnostic], dups: bool, depth: int
+) -> None:
+    if value is None:
+        return
+    if depth > MAX_DEPTH:
+        out.append(_too_deep(path))
+        return
+    if isinstance(value, dict):
+        if node.has_map:
+            _check_map(node, value, path, out, dups, depth)
+            return
+    elif isinstance(value, (list, tuple)):
+        if node.has_list:
+            _check_list(node, value, path, out, dups, depth)
+            return
+    elif node.scalar is not None:
+        _check_scalar(node.scalar, value, path, out)
+        return
+    # The value's kind has no part: report against map, scalar, list in turn.
+    if node.has_map:
+        out.append(_error("type-mismatch", "expected map, got " + short_repr(value), path))
+    elif node.scalar is not None:
+        _check_scalar(node.scalar, value, path, out)
+    else:
+        out.append(_error("type-mismatch", "expected list, got " + short_repr(value), path))
+
+
+def _check_scalar(scalar: str, value: Any, path: str, out: list[Diagnostic]) -> None:
+    if isinstance(value, bool):
+        ok = scalar in ("boolean", "untyped")
+    elif isinstance(value, (int, float)):
+        ok = scalar in ("numeric", "untyped")
+    elif isinstance(value, str):
+        ok = scalar in ("string", "untyped")
+    else:
+        ok = False
+    if not ok:
+        prefix = _SCALAR_MESSAGES.get(scalar, f"unexpected scalar type in schema: {scalar}; got ")
+        out.append(_error("type-mismatch", prefix + short_repr(value), path))
+
+
+def _check_map(
+    node: Node, value: dict, path: str, out: list[Diagnostic], dups: bool, depth: int
+) -> None:
+    for k, v in value.items():
+        if not isinstance(k, str):
+            out.append(
+                _error(
+                    "type-mismatch",
+                    "map keys must be strings, got " + short_repr(k),
+                    path + render_field(k),
+                )
+            )
+            continue
+        child = node.field_node(k)
+        if child is None:
+            out.append(_error("unknown-property", "field not declared in schema", path + "." + k))
+            continue
+        _check(child, v, path + "." + k, out, dups, depth + 1)
+
+
+def _check_list(
+    node: Node, value: list | tuple, path: str, out: list[Diagnostic], dups: bool, depth: int
+) -> None:
+    elem = node.list_elem
+    assert elem is not None
+    kind = node.list_kind
+    if kind == "atomic":
+        for i, e in enumerate(value):
+            _check(elem, e, path + render_index(i), out, dups, depth + 1)
+        return
+    seen: set = set()
+    if kind == "keyed":
+        for i, e in enumerate(value):
+            if e is None:
+                out.append(
+                    _error(
+                        "invalid-value",
+                        f"element {i}: associative list with keys may not have a null element",
+                        path,
+                    )
+                )
+                return
+            if not isinstance(e, dict):
+                out.append(
+                    _error(
+                        "invalid-value",
+                        f"element {i}: associative list with keys may not have non-map elements",
+                        path,
+                    )
+                )
+                return
+            pairs = item_key(node, e)
+            if not pairs:
+                names = " ".join(f'"{k}"' for k in node.keys)
+                out.append(
+                    _error(
+                        "invalid-value",
+                        f"element {i}: associative list with keys has an element that omits "
+                        f"all key fields [{names}] (and doesn't have default values for any "
+                        "key fields)",
+                        path,
+                    )
+                )
+                return
+            segment = render_key(pairs)
+            ck = tuple((n, canonical(v)) for n, v in pairs)
+            if ck in seen and not dups:
+                out.append(_error("invalid-value", f"duplicate entries for key {segment}", path))
+            seen.add(ck)
+            _check(elem, e, path + segment, out, dups, depth + 1)
+        return
+    for i, e in enumerate(value):
+        if isinstance(e, dict):
+            message = f"element {i}: associative list without keys has an element that's a map type"
+        elif isinstance(e, (list, tuple)):
+            message = f"element {i}: not supported: associative list with lists as elements"
+        elif e is None:
+            message = (
+                f"element {i}: associative list without keys has an element that's an explicit null"
+            )
+        else:
+            message = ""
+        if message:
+            out.append(_error("invalid-value", message, path))
+            return
+        segment = render_set(e)
+        ck = canonical(e)
+        if ck in seen and not dups:
+            out.append(_error("invalid-value", f"duplicate entries for key {segment}", path))
+        seen.add(ck)
+        _check(elem, e, path + segment, out, dups, depth + 1)

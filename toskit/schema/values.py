@@ -1,0 +1,232 @@
+"""Helpers over plain values: kinds, equality keys, short renderings, depth.
+
+Values are the JSON-like data YAML gives (``None``, ``bool``, ``int``,
+``float``, ``str``, ``list``/``tuple``, ``dict``). Anything else is *foreign*
+and is reported by validation, never crashes the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+__all__ = [
+    "ABSENT",
+    "MAX_DEPTH",
+    "Absent",
+    "canonical",
+    "copy_value",
+    "deep_stack",
+    "is_empty",
+    "kind_of",
+    "render_literal",
+    "short_repr",
+    "values_equal",
+]
+
+MAX_DEPTH = 512
+"""Deepest value nesting the engine walks; deeper values get a diagnostic.
+
+It matches the YAML loader's own depth bound (500) with some room, so any
+document the loader accepts can be validated.
+"""
+
+
+class Absent:
+    """The type of :data:`ABSENT`: "this side provides no value here"."""
+
+    _instance: Absent | None = None
+
+    def __new__(cls) -> Absent:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = Absent()
+"""A value that is not there at all (different from ``None``, an explicit null)."""
+
+
+def kind_of(value: Any) -> str:
+    """The schema kind of a value: ``map``, ``list``, ``string``, ``numeric``,
+    ``boolean``, ``null``, or the Python type name of a foreign value."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "numeric"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "map"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return type(value).__name__
+
+
+def is_empty(value: Any) -> bool:
+    """True for ``ABSENT``, ``None``, ``{}`` and ``[]`` (the merge "leaf" sides)."""
+    if value is None or value is ABSENT:
+        return True
+    if isinstance(value, (dict, list, tuple)):
+        return len(value) == 0
+    return False
+
+
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+_BOOL = _Marker("bool")
+_MAP = _Marker("map")
+_LIST = _Marker("list")
+_OTHER = _Marker("other")
+
+
+def canonical(value: Any) -> Any:
+    """A hashable key such that ``canonical(a) == canonical(b)`` exactly when
+    ``a`` and ``b`` are equal in the sense of spec §2.2.
+
+    Numbers compare numerically (``1 == 1.0``), a ``bool`` never equals a
+    number, strings never equal numbers, maps compare by keys regardless of
+    order, lists element by element. Callers bound the depth (values are
+    validated first).
+    """
+    t = type(value)
+    if t is str or t is int or t is float or value is None:
+        return value
+    if t is bool:
+        return (_BOOL, value)
+    if isinstance(value, bool):
+        return (_BOOL, bool(value))
+    if isinstance(value, str):
+        return str(value)
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, dict):
+        return (_MAP, frozenset((canonical(k), canonical(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return (_LIST, tuple(canonical(v) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        return (_OTHER, id(value))
+    return (_OTHER, value)
+
+
+def values_equal(a: Any, b: Any) -> bool:
+    """Equality of spec §2.2 (``1 == 1.0``, ``True != 1``, maps unordered)."""
+    return canonical(a) == canonical(b)
+
+
+def copy_value(value: Any) -> Any:
+    """A deep copy of plain data (tuples become lists); scalars are shared."""
+    t = type(value)
+    if t is dict:
+        return {k: copy_value(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [copy_value(v) for v in value]
+    if isinstance(value, dict):
+        return {k: copy_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [copy_value(v) for v in value]
+    return value
+
+
+def render_literal(value: Any) -> str:
+    """A value as a JSON literal for field paths (spec §2.1).
+
+    Strings are double-quoted with backslash escapes (non-ASCII kept as is),
+    ``true``/``false``/``null``, integers bare, an integral float like the
+    integer (``1.0`` → ``1``), other floats as ``repr`` (non-finite ones as
+    JSON's ``NaN``/``Infinity``/``-Infinity`` so that they parse back).
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        if math.isfinite(value) and value == int(value):
+            return str(int(value))
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return repr(float(value))
+    if isinstance(value, str):
+        return json.dumps(str(value), ensure_ascii=False)
+    if isinstance(value, dict):
+        items = ",".join(
+            f"{json.dumps(str(k), ensure_ascii=False)}:{render_literal(v)}"
+            for k, v in value.items()
+        )
+        return "{" + items + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(render_literal(v) for v in value) + "]"
+    return json.dumps(f"<{type(value).__name__}>")
+
+
+def short_repr(value: Any, limit: int = 60) -> str:
+    """The kind and a short rendering of a value for messages: ``string "x"``."""
+    kind = kind_of(value)
+    if kind in ("map", "list", "string", "numeric", "boolean", "null"):
+        try:
+            text = render_literal(value)
+        except (RecursionError, ValueError):
+            text = "…"
+        if len(text) > limit:
+            text = text[: limit - 1] + "…"
+        return f"{kind} {text}" if kind != "null" else "null"
+    return kind
+
+
+@contextmanager
+def deep_stack(extra: int = 4 * MAX_DEPTH + 200) -> Iterator[None]:
+    """Make sure ``extra`` more Python frames fit below the current one.
+
+    The walkers recurse once or twice per level of value nesting and stop at
+    :data:`MAX_DEPTH`; this keeps that bound reachable however deep the
+    caller already is. (CPython ≥ 3.11 does not use the C stack for
+    Python-to-Python calls, so raising the limit is safe.)
+    """
+    old = sys.getrecursionlimit()
+    depth = _frame_depth()
+    needed = depth + extra
+    if needed > old:
+        sys.setrecursionlimit(needed)
+    try:
+        yield
+    finally:
+        if needed > old:
+            sys.setrecursionlimit(old)
+
+
+def _frame_depth() -> int:
+    frame = sys._getframe(1)
+    depth = 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
