@@ -51,12 +51,42 @@ except ImportError:  # PyYAML built without libyaml
 
 
 class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
-    """PyYAML's pure-Python reader, scanner and parser; no composer."""
+    """PyYAML's pure-Python reader, scanner and parser; no composer.
+
+    Two scanner methods are replaced by equivalent ones that run in constant
+    time: PyYAML's scan every pending "possible simple key" (one per open
+    flow level) for every token, so ``[[[[…`` costs O(tokens × depth) —
+    seconds for a few hundred kilobytes. Keys are stored in insertion order,
+    which is also token and position order, so the oldest key is the first
+    one and stale keys (on an earlier line, or over 1024 characters back)
+    form a prefix.
+    """
 
     def __init__(self, text: str) -> None:
         yaml.reader.Reader.__init__(self, text)
         yaml.scanner.Scanner.__init__(self)
         yaml.parser.Parser.__init__(self)
+
+    def next_possible_simple_key(self) -> int | None:
+        for key in self.possible_simple_keys.values():
+            return key.token_number
+        return None
+
+    def stale_possible_simple_keys(self) -> None:
+        keys = self.possible_simple_keys
+        while keys:
+            level = next(iter(keys))
+            key = keys[level]
+            if key.line == self.line and self.index - key.index <= 1024:
+                return
+            if key.required:
+                raise yaml.scanner.ScannerError(
+                    "while scanning a simple key",
+                    key.mark,
+                    "could not find expected ':'",
+                    self.get_mark(),
+                )
+            del keys[level]
 
 
 def make_parser(text: str, parser: str | None) -> Any:
@@ -121,6 +151,23 @@ class _Composer:
         self.report = report  # report(code, message, line0, col0, hint=None)
         self.diagnostics: list[Diagnostic] = []
         self.fatal = False
+        self.stack: list[_Frame] = []
+        self.last_start_index = 0
+
+    def may_be_too_deep(self, text: str, exc: yaml.YAMLError) -> bool:
+        """Could this parser error be libyaml's own nesting limit (1000 levels)?
+
+        libyaml's scanner runs up to a line (1024 characters) ahead of the
+        events, so on ``[[[[…`` it can hit its limit before toskit sees level
+        ``max_depth``. True when the flow openers in that look-ahead window
+        could take the depth over ``max_depth``.
+        """
+        mark = getattr(exc, "problem_mark", None)
+        if mark is None:
+            return False
+        window = text[self.last_start_index : mark.index + 1]
+        opens = len(self.stack) + window.count("[") + window.count("{")
+        return opens > min(self.max_depth, 999)
 
     def error(self, code: str, message: str, line: int, column: int, hint: str | None = None):
         self.diagnostics.append(self.report(code, message, line, column, hint))
@@ -131,6 +178,7 @@ class _Composer:
         record = self.record
         max_depth, max_nodes = self.max_depth, self.max_nodes
         stack: list[_Frame] = []
+        self.stack = stack  # read by compose() when the parser fails
         anchors: dict[str, tuple[Any, Any, int] | object] = {}
         count = 0
         documents = 0
@@ -237,6 +285,7 @@ class _Composer:
                             "raise the bound with max_depth=… if this document is trusted",
                         )
                         raise _Stop
+                    self.last_start_index = event.start_mark.index
                     is_map = cls is MappingStartEvent
                     if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
                         mark = event.start_mark
@@ -440,8 +489,19 @@ def compose(
     try:
         value, shadow = composer.run(source.get_event)
     except yaml.YAMLError as exc:
-        composer.diagnostics.append(syntax_error(exc))
-        return Composed(None, None, composer.diagnostics, True)
+        if isinstance(source, _PyParser) or not composer.may_be_too_deep(text, exc):
+            composer.diagnostics.append(syntax_error(exc))
+            return Composed(None, None, composer.diagnostics, True)
+        # The pure-Python parser has no nesting limit of its own: it lets
+        # toskit report the depth bound (or the real error) at its place.
+        return compose(
+            text,
+            limits=limits,
+            record=record,
+            parser="python",
+            report=report,
+            syntax_error=syntax_error,
+        )
     finally:
         dispose = getattr(source, "dispose", None)
         if dispose is not None:
