@@ -1,0 +1,404 @@
+"""Validate merged property values against their TOSCA definitions.
+
+Runs after merging (spec/tosca.md §4, "Validation"): ``missing-property``,
+``unknown-property`` (with did-you-mean), ``type-mismatch`` (naming the
+TOSCA type and the actual value), ``constraint-violation`` (1.x
+constraints), with entry paths for ``entry_schema``/``key_schema``. Every
+problem is reported in one pass.
+
+A :class:`CheckContext` knows the entity (for messages such as
+``node template 'db': …``), the document path prefix of its properties
+(for ``Diagnostic.path``) and the origins recorded by the merge (for
+locations).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toskit import values as special
+from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.source import YamlDocument
+from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
+from toskit.tosca.resolve import Origin, ValueType
+
+__all__ = ["CheckContext", "check_value", "describe", "contains_call"]
+
+_YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
+
+
+def contains_call(value: Any) -> bool:
+    """True when ``value`` holds a function call that stays unevaluated."""
+    if getattr(value, "is_call", False) or type(value).__name__ == "Call":
+        return True
+    if isinstance(value, Mapping):
+        return any(contains_call(v) for v in value.values())
+    if isinstance(value, list):
+        return any(contains_call(v) for v in value)
+    return False
+
+
+@dataclass
+class CheckContext:
+    """What the checker needs to word and place a diagnostic."""
+
+    label: str  # "node template 'db'"
+    path_prefix: tuple[Hashable, ...]  # document path of the properties map
+    doc: YamlDocument | None  # the document of the entity
+    anchor: tuple[Hashable, ...]  # parts of the properties map (or the entity)
+    origins: Mapping[tuple, Origin]
+    value_type: Callable[[str | None, Type | None], ValueType]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    reported: set = field(default_factory=set)
+
+    def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
+        """The document and node parts best describing relative path ``rel``."""
+        for i in range(len(rel), -1, -1):
+            origin = self.origins.get(rel[:i])
+            if origin is not None:
+                return origin.doc, (*origin.parts, *rel[i:])
+        return self.doc, self.anchor
+
+    def report(
+        self,
+        code: str,
+        rel: tuple,
+        message: str,
+        *,
+        hint: str | None = None,
+        at: tuple | None = None,
+        at_key: bool = False,
+        severity: str = "error",
+    ) -> None:
+        doc, parts = self.where(rel if at is None else at)
+        path = format_path((*self.path_prefix, *rel))
+        text = f"{self.label}: {message}"
+        if doc is None:
+            self.diagnostics.append(Diagnostic(severity, code, text, path=path, hint=hint))
+        else:
+            self.diagnostics.append(
+                doc.diagnostic(severity, code, text, parts, hint=hint, at_key=at_key, path=path)
+            )
+
+
+def describe(value: Any) -> str:
+    """``string 'abc'``, ``integer 5``, ``boolean true``, ``null``, ``map``, ``list``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        return f"integer {value}"
+    if isinstance(value, float):
+        return f"float {value!r}"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"string {shown!r}"
+    if isinstance(value, Mapping):
+        return "map"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    return type(value).__name__
+
+
+def _dotted(rel: tuple) -> str:
+    return format_path(rel)
+
+
+def check_property(
+    ctx: CheckContext, pdef: PropertyDefinition, value: Any, owner: Type | None
+) -> None:
+    """Check one property's merged value (present) against its definition."""
+    vt = ctx.value_type(pdef.type, owner)
+    check_value(ctx, value, pdef.schema, vt, (pdef.name,))
+
+
+def check_value(
+    ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType, rel: tuple
+) -> None:
+    """Check ``value`` at relative path ``rel`` (recursively)."""
+    if contains_call(value):
+        return  # evaluated later, or never (a runtime-only call)
+    if vt is None or value is None:
+        # Untyped, an unknown type (already reported), or null: a null value
+        # is "no value" (callers report it when the property is required).
+        return
+    if isinstance(vt, Type):
+        if vt.base_primitive is not None:
+            if not _check_primitive(ctx, value, vt.base_primitive, schema, rel, type_name=vt.name):
+                return
+            for t in vt.chain:
+                _check_constraints(
+                    ctx, value, t.schema.constraints, vt.base_primitive, rel, t.schema
+                )
+        else:
+            _check_data(ctx, value, vt, rel)
+            return
+    else:
+        if not _check_primitive(ctx, value, vt, schema, rel):
+            return
+    if schema is not None and schema.constraints:
+        base = vt if isinstance(vt, str) else vt.base_primitive
+        _check_constraints(ctx, value, schema.constraints, base, rel, schema)
+
+
+def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
+    if not isinstance(value, Mapping):
+        ctx.report(
+            "type-mismatch",
+            rel,
+            f"property '{_dotted(rel)}': expected {vt.name}, got {describe(value)}",
+        )
+        return
+    fields = vt.properties
+    for key in value:
+        if key not in fields:
+            ctx.report(
+                "unknown-property",
+                (*rel, key),
+                f"unknown property '{_dotted((*rel, key))}' (not declared by {vt.name})",
+                hint=did_you_mean(str(key), fields),
+                at_key=True,
+            )
+    for name, fdef in fields.items():
+        if name in value and (value[name] is not None or not fdef.required):
+            check_value(ctx, value[name], fdef.schema, ctx.value_type(fdef.type, vt), (*rel, name))
+        elif fdef.required and fdef.type != "null":
+            ctx.report(
+                "missing-property",
+                (*rel, name),
+                f"required property '{_dotted((*rel, name))}' has no value",
+                at=rel,
+            )
+
+
+def _check_primitive(
+    ctx: CheckContext,
+    value: Any,
+    prim: str,
+    schema: SchemaDef | None,
+    rel: tuple,
+    *,
+    type_name: str | None = None,
+) -> bool:
+    """Report a mismatch; returns whether the value has the right type."""
+    ok = _matches(value, prim)
+    if not ok:
+        hint = None
+        if prim == "boolean" and isinstance(value, str) and value.lower() in _YAML11_BOOLEANS:
+            hint = (
+                f"TOSCA reads YAML 1.2, where {value!r} is a string, not a boolean; "
+                "write true or false"
+            )
+        ctx.report(
+            "type-mismatch",
+            rel,
+            f"property '{_dotted(rel)}': expected {type_name or prim}, got {describe(value)}",
+            hint=hint,
+        )
+        return False
+    if prim == "list" and isinstance(value, list) and schema is not None and schema.entry_schema:
+        entry = schema.entry_schema
+        evt = ctx.value_type(entry.type, None)
+        for index, item in enumerate(value):
+            check_value(ctx, item, entry, evt, (*rel, index))
+    elif prim == "map" and isinstance(value, Mapping) and schema is not None:
+        if schema.key_schema is not None:
+            key = schema.key_schema
+            kvt = ctx.value_type(key.type, None)
+            for k in value:
+                check_value(ctx, k, key, kvt, (*rel, k))
+        if schema.entry_schema is not None:
+            entry = schema.entry_schema
+            evt = ctx.value_type(entry.type, None)
+            for k, item in value.items():
+                check_value(ctx, item, entry, evt, (*rel, k))
+    return True
+
+
+def _matches(value: Any, prim: str) -> bool:
+    if prim == "string":
+        return isinstance(value, str)
+    if prim == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if prim == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if prim == "boolean":
+        return isinstance(value, bool)
+    if prim == "null":
+        return value is None
+    if prim == "list":
+        return isinstance(value, list)
+    if prim == "map":
+        return isinstance(value, Mapping)
+    if prim == "timestamp":
+        return special.parse_timestamp(value) is not None
+    if prim == "version":
+        return not isinstance(value, bool) and special.parse_version(value) is not None
+    if prim == "range":
+        return special.parse_range(value) is not None
+    if prim.startswith("scalar-unit."):
+        return isinstance(value, str) and special.parse_scalar_unit(value, prim) is not None
+    if prim == "bytes":
+        return special.parse_bytes(value) is not None
+    return True
+
+
+# -- 1.x constraints ---------------------------------------------------------
+
+
+def _comparable(value: Any, prim: str | None) -> Any:
+    """``value`` read in the primitive type, for ordering comparisons."""
+    if prim and prim.startswith("scalar-unit."):
+        return special.parse_scalar_unit(value, prim)
+    if prim == "version":
+        return special.parse_version(value)
+    if prim == "timestamp":
+        return special.parse_timestamp(value)
+    if isinstance(value, str):
+        # An untyped string may still be a scalar-unit (``0 MB``).
+        scalar = special.parse_scalar_unit(value)
+        if scalar is not None:
+            return scalar
+    return value
+
+
+def _length(value: Any) -> int | None:
+    return len(value) if isinstance(value, (str, list, Mapping)) else None
+
+
+def _compare(op: str, value: Any, arg: Any, prim: str | None) -> bool | None:
+    """Evaluate one clause; ``None`` when the clause cannot apply to the value."""
+    try:
+        if op in ("equal",):
+            return _comparable(value, prim) == _comparable(arg, prim)
+        if op in ("greater_than", "greater_or_equal", "less_than", "less_or_equal"):
+            a, b = _comparable(value, prim), _comparable(arg, prim)
+            if a is None or b is None or isinstance(a, bool) or isinstance(b, bool):
+                return None
+            return {
+                "greater_than": a > b,
+                "greater_or_equal": a >= b,
+                "less_than": a < b,
+                "less_or_equal": a <= b,
+            }[op]
+        if op == "in_range":
+            if not isinstance(arg, list) or len(arg) != 2:
+                return None
+            a = _comparable(value, prim)
+            lo = _comparable(arg[0], prim)
+            hi = arg[1]
+            above = a >= lo
+            below = True if hi == "UNBOUNDED" else a <= _comparable(hi, prim)
+            return bool(above and below)
+        if op == "valid_values":
+            if not isinstance(arg, list):
+                return None
+            return any(_comparable(value, prim) == _comparable(v, prim) for v in arg)
+        if op in ("length", "min_length", "max_length"):
+            n = _length(value)
+            if n is None or not isinstance(arg, int):
+                return None
+            return {"length": n == arg, "min_length": n >= arg, "max_length": n <= arg}[op]
+        if op == "pattern":
+            if not isinstance(value, str) or not isinstance(arg, str):
+                return None
+            return re.fullmatch(arg, value) is not None
+    except (TypeError, ValueError, re.error, OverflowError):
+        return None
+    return None
+
+
+KNOWN_CONSTRAINTS = frozenset(
+    {
+        "equal",
+        "greater_than",
+        "greater_or_equal",
+        "less_than",
+        "less_or_equal",
+        "in_range",
+        "valid_values",
+        "length",
+        "min_length",
+        "max_length",
+        "pattern",
+        "schema",
+    }
+)
+
+
+def _check_constraints(
+    ctx: CheckContext,
+    value: Any,
+    constraints: tuple,
+    prim: str | None,
+    rel: tuple,
+    schema: SchemaDef,
+) -> None:
+    for index, clause in enumerate(constraints):
+        if not isinstance(clause, Mapping) or len(clause) != 1:
+            _bad_constraint(
+                ctx, schema, index, "a constraint must be a single-key map (operator: argument)"
+            )
+            continue
+        ((op, arg),) = clause.items()
+        if op not in KNOWN_CONSTRAINTS:
+            _bad_constraint(
+                ctx,
+                schema,
+                index,
+                f"unknown constraint operator '{op}'",
+                hint=did_you_mean(str(op), KNOWN_CONSTRAINTS),
+            )
+            continue
+        if op == "schema":
+            continue  # an external JSON/XML schema: not checked (no network, no extra dependency)
+        result = _compare(op, value, arg, prim)
+        if result is None:
+            if op == "pattern" and isinstance(arg, str) and _bad_regex(arg):
+                _bad_constraint(
+                    ctx, schema, index, f"invalid regular expression {arg!r} in pattern"
+                )
+            continue
+        if not result:
+            ctx.report(
+                "constraint-violation",
+                rel,
+                f"property '{_dotted(rel)}': value {_show(value)} does not satisfy {op}: {_show(arg)}",
+            )
+
+
+def _bad_regex(text: str) -> bool:
+    try:
+        re.compile(text)
+    except re.error:
+        return True
+    return False
+
+
+def _bad_constraint(
+    ctx: CheckContext, schema: SchemaDef, index: int, message: str, hint: str | None = None
+) -> None:
+    key = (id(schema), index)
+    if key in ctx.reported or schema.doc is None:
+        return
+    ctx.reported.add(key)
+    ctx.diagnostics.append(
+        schema.doc.diagnostic(
+            "error", "invalid-constraint", message, (*schema.parts, "constraints", index), hint=hint
+        )
+    )
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return repr(value)
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if not isinstance(value, (list, Mapping)) else str(value)

@@ -1,0 +1,581 @@
+"""The keyname grammar of TOSCA documents, as data, one table per version.
+
+Each place in a document where TOSCA fixes the keynames is a
+:class:`Keys` table: keyname -> the shape of its value. Places where the
+user chooses the names (``node_templates``, ``properties`` of a type, …)
+are :class:`NamedMap` (a map of user names to one shape) or
+:class:`NamedList` (a list of single-key maps, as ``requirements`` is).
+Some entries accept a short form (a string) instead of their full map:
+:class:`Short`.
+
+:mod:`toskit.tosca.keynames` walks a document against these tables and
+reports ``unknown-keyname`` (with a did-you-mean hint). Nothing else in
+the package decides which keynames exist, so adding a keyname is a change
+to a table here, not an ``if`` somewhere else.
+
+The tables follow TOSCA Simple Profile 1.3 (section 3) and the TOSCA 2.0
+specification (section 5). The 1.x table also accepts the few keynames of
+the ``tosca_simple_unfurl_1_0_0`` dialect that real Unfurl templates use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+__all__ = [
+    "ANY",
+    "Keys",
+    "NamedList",
+    "NamedMap",
+    "Short",
+    "GRAMMARS",
+    "VERSIONS",
+    "grammar_for",
+    "TYPE_SECTIONS",
+]
+
+
+class _Any:
+    """Any value: toskit does not look inside (values, metadata, filters)."""
+
+    def __repr__(self) -> str:
+        return "ANY"
+
+
+ANY = _Any()
+
+
+@dataclass(frozen=True)
+class Keys:
+    """A map whose keynames TOSCA fixes.
+
+    ``extra`` is the shape of a key not in ``keys`` (``None``: such a key is
+    ``unknown-keyname``); TOSCA 1.x interface definitions list their
+    operations as plain keys, for example.
+    """
+
+    name: str
+    keys: dict[str, Shape]
+    extra: Shape | None = None
+
+
+@dataclass(frozen=True)
+class NamedMap:
+    """A map from user-chosen names to values of one shape."""
+
+    item: Shape
+
+
+@dataclass(frozen=True)
+class NamedList:
+    """A list of single-key maps (name -> shape), e.g. ``requirements``.
+
+    ``also_map`` accepts a plain map too (TOSCA 2.0 writes ``policies`` and
+    some real templates write ``requirements`` that way).
+    """
+
+    item: Shape
+    also_map: bool = False
+
+
+@dataclass(frozen=True)
+class Short:
+    """Either a short form (a scalar, or a list) or the full ``Keys`` map."""
+
+    full: Shape
+    short: tuple[type, ...] = (str,)
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """A list whose items all have one shape."""
+
+    item: Shape
+
+
+Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf]  # noqa: UP007 (runtime alias, py3.10)
+
+# --------------------------------------------------------------------------
+# Building blocks shared by both versions.
+
+
+def _keys(name: str, *parts: dict[str, Shape], extra: Shape | None = None) -> Keys:
+    merged: dict[str, Shape] = {}
+    for part in parts:
+        merged.update(part)
+    return Keys(name, merged, extra)
+
+
+_COMMON_TYPE = {"derived_from": ANY, "version": ANY, "metadata": ANY, "description": ANY}
+
+
+def _build(v2: bool) -> dict[str, Shape]:
+    """The grammar tables for 1.x (``v2=False``) or 2.0 (``v2=True``)."""
+    check = {"validation": ANY} if v2 else {"constraints": ANY}
+
+    schema_keys: dict[str, Shape] = {"type": ANY, "description": ANY, **check}
+    schema = _keys("schema definition", schema_keys)
+    schema_keys["key_schema"] = Short(schema)
+    schema_keys["entry_schema"] = Short(schema)
+    if v2:
+        schema_keys["metadata"] = ANY
+    schema_ref = Short(schema)
+
+    prop_def = _keys(
+        "property definition",
+        {
+            "type": ANY,
+            "description": ANY,
+            "required": ANY,
+            "default": ANY,
+            "status": ANY,
+            "key_schema": schema_ref,
+            "entry_schema": schema_ref,
+            "metadata": ANY,
+            **check,
+        },
+        {"value": ANY} if v2 else {"external-schema": ANY},
+    )
+    attr_def = _keys(
+        "attribute definition",
+        {
+            "type": ANY,
+            "description": ANY,
+            "default": ANY,
+            "status": ANY,
+            "key_schema": schema_ref,
+            "entry_schema": schema_ref,
+            "metadata": ANY,
+        },
+        {"validation": ANY} if v2 else {},
+    )
+    param_def = Short(
+        _keys(
+            "parameter definition",
+            prop_def.keys,
+            {"value": ANY, "mapping": ANY} if v2 else {"value": ANY},
+        ),
+        short=(str, int, float, bool, list, type(None)),
+    )
+    # Parameters may also be plain values (operation inputs assignments).
+    params = NamedMap(ANY)
+
+    implementation = Short(
+        _keys(
+            "implementation definition",
+            {"primary": ANY, "dependencies": ANY, "timeout": ANY},
+            {"artifact": ANY} if v2 else {"operation_host": ANY},
+        )
+    )
+    operation_def = Short(
+        _keys(
+            "operation definition",
+            {
+                "description": ANY,
+                "implementation": implementation,
+                "inputs": params,
+                "outputs": ANY,
+                "metadata": ANY,
+            },
+        )
+    )
+    notification_def = Short(
+        _keys(
+            "notification definition",
+            {"description": ANY, "implementation": implementation, "outputs": ANY, "metadata": ANY},
+        )
+    )
+    operations: dict[str, Shape] = {
+        "operations": NamedMap(operation_def),
+        "notifications": NamedMap(notification_def),
+    }
+    # 1.x writes operations as plain keys of the interface (and 1.3 added
+    # the ``operations`` keyname); 2.0 only has ``operations``.
+    interface_extra = None if v2 else operation_def
+    interface_def = _keys(
+        "interface definition",
+        {"type": ANY, "description": ANY, "inputs": params, "metadata": ANY},
+        operations,
+        extra=interface_extra,
+    )
+    interface_assign = _keys(
+        "interface assignment",
+        {"type": ANY, "description": ANY, "inputs": params, "metadata": ANY},
+        operations,
+        extra=interface_extra,
+    )
+    artifact_def = Short(
+        _keys(
+            "artifact definition",
+            {
+                "type": ANY,
+                "file": ANY,
+                "repository": ANY,
+                "description": ANY,
+                "deploy_path": ANY,
+                "artifact_version": ANY,
+                "checksum": ANY,
+                "checksum_algorithm": ANY,
+                "properties": ANY,
+                "metadata": ANY,
+            },
+        )
+    )
+    capability_def = Short(
+        _keys(
+            "capability definition",
+            {
+                "type": ANY,
+                "description": ANY,
+                "properties": NamedMap(prop_def),
+                "attributes": NamedMap(attr_def),
+                "occurrences": ANY,
+                "metadata": ANY,
+            },
+            {"valid_source_node_types": ANY, "valid_relationship_types": ANY}
+            if v2
+            else {"valid_source_types": ANY},
+        )
+    )
+    relationship_in_req = Short(
+        _keys(
+            "relationship definition",
+            {"type": ANY, "description": ANY, "interfaces": NamedMap(interface_def)},
+        )
+    )
+    requirement_def = Short(
+        _keys(
+            "requirement definition",
+            {
+                "description": ANY,
+                "metadata": ANY,
+                "capability": ANY,
+                "node": ANY,
+                "relationship": relationship_in_req,
+                "node_filter": ANY,
+            },
+            {"count_range": ANY, "allocation": ANY} if v2 else {"occurrences": ANY},
+        )
+    )
+
+    def entity_type(name: str, *parts: dict[str, Shape]) -> Keys:
+        return _keys(name, _COMMON_TYPE, *parts)
+
+    props = {"properties": NamedMap(prop_def)}
+    attrs = {"attributes": NamedMap(attr_def)}
+    data_type = entity_type(
+        "data type", props, check, {"key_schema": schema_ref, "entry_schema": schema_ref}
+    )
+    node_type = entity_type(
+        "node type",
+        props,
+        attrs,
+        {
+            "requirements": NamedList(requirement_def),
+            "capabilities": NamedMap(capability_def),
+            "interfaces": NamedMap(interface_def),
+            "artifacts": NamedMap(artifact_def),
+        },
+    )
+    capability_type = entity_type(
+        "capability type",
+        props,
+        attrs,
+        {"valid_source_node_types": ANY, "valid_relationship_types": ANY}
+        if v2
+        else {"valid_source_types": ANY},
+    )
+    relationship_type = entity_type(
+        "relationship type",
+        props,
+        attrs,
+        {"interfaces": NamedMap(interface_def)},
+        {
+            "valid_capability_types": ANY,
+            "valid_target_node_types": ANY,
+            "valid_source_node_types": ANY,
+        }
+        if v2
+        else {"valid_target_types": ANY},
+    )
+    interface_type = _keys(
+        "interface type",
+        _COMMON_TYPE,
+        {"inputs": params},
+        operations,
+        extra=interface_extra,
+    )
+    artifact_type = entity_type("artifact type", props, {"mime_type": ANY, "file_ext": ANY})
+    group_type = entity_type(
+        "group type",
+        props,
+        attrs,
+        {"members": ANY}
+        if v2
+        else {
+            "members": ANY,
+            "requirements": NamedList(requirement_def),
+            "capabilities": NamedMap(capability_def),
+            "interfaces": NamedMap(interface_def),
+        },
+    )
+    trigger_def = _keys(
+        "trigger definition",
+        {
+            "description": ANY,
+            "metadata": ANY,
+            "event": ANY,
+            "condition": ANY,
+            "action": ANY,
+        },
+        {} if v2 else {"schedule": ANY, "target_filter": ANY, "event_type": ANY},
+    )
+    policy_type = entity_type(
+        "policy type", props, {"targets": ANY, "triggers": NamedMap(trigger_def)}
+    )
+
+    prop_assign = NamedMap(ANY)
+    requirement_assign = Short(
+        _keys(
+            "requirement assignment",
+            {
+                "capability": ANY,
+                "node": ANY,
+                "relationship": Short(
+                    _keys(
+                        "relationship assignment",
+                        {
+                            "type": ANY,
+                            "properties": prop_assign,
+                            "interfaces": NamedMap(interface_assign),
+                        },
+                    )
+                ),
+                "node_filter": ANY,
+            },
+            {
+                "count": ANY,
+                "directives": ANY,
+                "optional": ANY,
+                "allocation": ANY,
+                "description": ANY,
+                "metadata": ANY,
+            }
+            if v2
+            else {"occurrences": ANY, "metadata": ANY},
+        )
+    )
+    capability_assign = _keys(
+        "capability assignment",
+        {"properties": prop_assign, "attributes": prop_assign},
+        {"directives": ANY, "description": ANY, "metadata": ANY} if v2 else {"occurrences": ANY},
+    )
+    node_template = _keys(
+        "node template",
+        {
+            "type": ANY,
+            "description": ANY,
+            "metadata": ANY,
+            "directives": ANY,
+            "properties": prop_assign,
+            "attributes": prop_assign,
+            "requirements": NamedList(requirement_assign),
+            "capabilities": NamedMap(capability_assign),
+            "interfaces": NamedMap(interface_assign),
+            "artifacts": NamedMap(artifact_def),
+            "node_filter": ANY,
+            "copy": ANY,
+        },
+        {"count": ANY} if v2 else {},
+    )
+    relationship_template = _keys(
+        "relationship template",
+        {
+            "type": ANY,
+            "description": ANY,
+            "metadata": ANY,
+            "properties": prop_assign,
+            "attributes": prop_assign,
+            "interfaces": NamedMap(interface_assign),
+            "copy": ANY,
+        },
+    )
+    group_def = _keys(
+        "group definition",
+        {
+            "type": ANY,
+            "description": ANY,
+            "metadata": ANY,
+            "properties": prop_assign,
+            "attributes": prop_assign,
+            "members": ANY,
+        },
+        {} if v2 else {"interfaces": NamedMap(interface_assign)},
+    )
+    policy_def = _keys(
+        "policy definition",
+        {
+            "type": ANY,
+            "description": ANY,
+            "metadata": ANY,
+            "properties": prop_assign,
+            "targets": ANY,
+            "triggers": NamedMap(trigger_def),
+        },
+    )
+    step_def = _keys(
+        "workflow step",
+        {
+            "target": ANY,
+            "target_relationship": ANY,
+            "operation_host": ANY,
+            "filter": ANY,
+            "activities": ANY,
+            "on_success": ANY,
+            "on_failure": ANY,
+        },
+    )
+    workflow_def = _keys(
+        "workflow definition",
+        {
+            "description": ANY,
+            "metadata": ANY,
+            "inputs": NamedMap(param_def),
+            "preconditions": ANY,
+            "steps": NamedMap(step_def),
+            "implementation": ANY,
+            "outputs": ANY,
+        },
+    )
+    substitution = _keys(
+        "substitution mappings",
+        {
+            "node_type": ANY,
+            "properties": ANY,
+            "attributes": ANY,
+            "capabilities": ANY,
+            "requirements": ANY,
+            "interfaces": ANY,
+        },
+        {"substitution_filter": ANY} if v2 else {"node_filter": ANY},
+    )
+    function_defs = NamedMap(ANY)
+    topology = _keys(
+        "service template" if v2 else "topology template",
+        {
+            "description": ANY,
+            "inputs": NamedMap(param_def),
+            "node_templates": NamedMap(node_template),
+            "relationship_templates": NamedMap(relationship_template),
+            "groups": NamedMap(group_def),
+            "policies": NamedList(policy_def, also_map=True),
+            "outputs": NamedMap(param_def),
+            "substitution_mappings": substitution,
+            "workflows": NamedMap(workflow_def),
+        },
+        {"metadata": ANY, "functions": function_defs} if v2 else {},
+    )
+    import_def = Short(
+        _keys(
+            "import definition",
+            {
+                "url": ANY,
+                "profile": ANY,
+                "repository": ANY,
+                "namespace": ANY,
+                "description": ANY,
+                "metadata": ANY,
+            }
+            if v2
+            else {"file": ANY, "repository": ANY, "namespace_uri": ANY, "namespace_prefix": ANY},
+        )
+    )
+    repository_def = Short(
+        _keys(
+            "repository definition",
+            {"description": ANY, "url": ANY, "metadata": ANY}
+            if v2
+            else {"description": ANY, "url": ANY, "credential": ANY, "metadata": ANY},
+        )
+    )
+    top: dict[str, Shape] = {
+        "tosca_definitions_version": ANY,
+        "metadata": ANY,
+        "description": ANY,
+        "dsl_definitions": ANY,
+        "repositories": NamedMap(repository_def),
+        "imports": ListOf(import_def),
+        "artifact_types": NamedMap(artifact_type),
+        "data_types": NamedMap(data_type),
+        "capability_types": NamedMap(capability_type),
+        "interface_types": NamedMap(interface_type),
+        "relationship_types": NamedMap(relationship_type),
+        "node_types": NamedMap(node_type),
+        "group_types": NamedMap(group_type),
+        "policy_types": NamedMap(policy_type),
+    }
+    if v2:
+        top.update({"profile": ANY, "functions": function_defs, "service_template": topology})
+    else:
+        top.update(
+            {
+                "namespace": ANY,
+                "template_name": ANY,
+                "template_author": ANY,
+                "template_version": ANY,
+                "topology_template": topology,
+                # Unfurl's dialect (tosca_simple_unfurl_1_0_0).
+                "decorators": ANY,
+                "deployment_blueprints": ANY,
+            }
+        )
+    return {"document": Keys("document", top)}
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """Everything version-specific about a document."""
+
+    version: str
+    major: int  # 1 for the 1.x family, 2 for 2.0
+    document: Keys
+    topology_key: str  # "topology_template" or "service_template"
+    functions_version: str  # what toskit.functions.parse takes
+    check_keyword: str  # "constraints" or "validation"
+    extras: dict = field(default_factory=dict)
+
+
+_V1 = _build(v2=False)["document"]
+_V2 = _build(v2=True)["document"]
+assert isinstance(_V1, Keys) and isinstance(_V2, Keys)
+
+GRAMMAR_1 = Grammar("tosca_simple_yaml_1_3", 1, _V1, "topology_template", "1.3", "constraints")
+GRAMMAR_2 = Grammar("tosca_2_0", 2, _V2, "service_template", "2.0", "validation")
+
+VERSIONS: dict[str, Grammar] = {
+    "tosca_simple_yaml_1_0": GRAMMAR_1,
+    "tosca_simple_yaml_1_1": GRAMMAR_1,
+    "tosca_simple_yaml_1_2": GRAMMAR_1,
+    "tosca_simple_yaml_1_3": GRAMMAR_1,
+    "tosca_simple_unfurl_1_0_0": GRAMMAR_1,
+    "tosca_2_0": GRAMMAR_2,
+}
+GRAMMARS = {1: GRAMMAR_1, 2: GRAMMAR_2}
+
+# Top-level sections holding type definitions, and the kind of each.
+TYPE_SECTIONS: dict[str, str] = {
+    "data_types": "data",
+    "node_types": "node",
+    "capability_types": "capability",
+    "relationship_types": "relationship",
+    "interface_types": "interface",
+    "artifact_types": "artifact",
+    "group_types": "group",
+    "policy_types": "policy",
+}
+
+
+def grammar_for(version: str) -> Grammar | None:
+    """The grammar of a ``tosca_definitions_version`` value (``None``: unknown)."""
+    return VERSIONS.get(version)

@@ -1,0 +1,576 @@
+"""From YAML text to a :class:`ServiceTemplate`: the TOSCA loading pipeline.
+
+1. parse the YAML (``toskit.source``), pick the grammar from
+   ``tosca_definitions_version`` (or infer it, ``missing-version``);
+2. check keynames against the grammar tables (``unknown-keyname``);
+3. load imports (``import-error``, ``import-cycle``), collect type
+   definitions (namespaced ones as ``ns:Name``);
+4. build the registry on top of the cached normative profile;
+5. resolve inputs, then every node template's, capability's, relationship
+   template's, group's and policy's properties (merge with provenance, then
+   validation);
+6. resolve requirements to target node templates.
+
+Nothing here raises for a problem inside the template: everything becomes a
+:class:`~toskit.diagnostics.Diagnostic`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean, format_path, sort_diagnostics
+from toskit.sentinels import NO_DEFAULT
+from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
+from toskit.tosca.check import CheckContext, check_value, describe
+from toskit.tosca.definitions import PRIMITIVES, PropertyDefinition, Type
+from toskit.tosca.grammar import GRAMMAR_1, GRAMMAR_2, TYPE_SECTIONS, VERSIONS, Grammar
+from toskit.tosca.inputs import InputResolver
+from toskit.tosca.keynames import check_keynames
+from toskit.tosca.profile import normative_registry
+from toskit.tosca.registry import Registry, TypeSource
+from toskit.tosca.requirements import resolve_requirements
+from toskit.tosca.resolve import (
+    ABSENT,
+    Origin,
+    Resolution,
+    ValueType,
+    merge_property,
+    missing_default_fields,
+)
+from toskit.tosca.service import ServiceTemplate
+from toskit.tosca.template import (
+    CapabilityTemplate,
+    EntityTemplate,
+    GroupTemplate,
+    NodeTemplate,
+    PolicyTemplate,
+    RelationshipTemplate,
+)
+
+__all__ = ["load", "loads", "check_text", "build"]
+
+Resolver = Callable[[str, "str | None"], str]
+
+
+def loads(
+    text: str,
+    *,
+    name: str = "<string>",
+    inputs: Mapping[str, Any] | None = None,
+    resolver: Resolver | None = None,
+    **limits: int,
+) -> ServiceTemplate:
+    """Load a TOSCA template from text. Never raises for problems in the template."""
+    doc = load_yaml(text, name=name, **limits)
+    return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+
+
+def load(
+    path: str | os.PathLike,
+    *,
+    inputs: Mapping[str, Any] | None = None,
+    resolver: Resolver | None = None,
+    **limits: int,
+) -> ServiceTemplate:
+    """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read."""
+    doc = load_yaml_file(path, **limits)
+    return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+
+
+def check_text(text: str, name: str = "<string>") -> list[Diagnostic]:
+    """The diagnostics of a template given as text (what ``toskit check`` prints)."""
+    return loads(text, name=name).diagnostics
+
+
+def detect_version(doc: YamlDocument, root: Mapping) -> tuple[str, Grammar, list[Diagnostic]]:
+    """The version string, its grammar, and ``missing-version``/``unknown-version``."""
+    diags: list[Diagnostic] = []
+    written = root.get("tosca_definitions_version")
+    if isinstance(written, str) and written in VERSIONS:
+        return written, VERSIONS[written], diags
+    inferred = (
+        GRAMMAR_1 if "topology_template" in root and "service_template" not in root else GRAMMAR_2
+    )
+    if written is None:
+        diags.append(
+            doc.diagnostic(
+                "warning",
+                "missing-version",
+                f"no tosca_definitions_version; assuming {inferred.version}",
+                (),
+                hint=f"add 'tosca_definitions_version: {inferred.version}' as the first line",
+            )
+        )
+        return inferred.version, inferred, diags
+    diags.append(
+        doc.diagnostic(
+            "error",
+            "unknown-version",
+            f"unknown tosca_definitions_version {written!r}; reading it as {inferred.version}",
+            ("tosca_definitions_version",),
+            hint=did_you_mean(str(written), VERSIONS) or f"known versions: {', '.join(VERSIONS)}",
+        )
+    )
+    return (written if isinstance(written, str) else inferred.version), inferred, diags
+
+
+class _Build:
+    """State of one load (one top-level document and its imports)."""
+
+    def __init__(
+        self,
+        doc: YamlDocument,
+        inputs: Mapping[str, Any] | None,
+        resolver: Resolver | None,
+        limits: dict,
+    ):
+        self.doc = doc
+        self.diags: list[Diagnostic] = list(doc.diagnostics)
+        self.passed_inputs = dict(inputs or {})
+        self.importer = Importer(resolver, **limits)
+        self.reported: set = set()
+        self._vt_cache: dict[tuple[str | None, str | None], ValueType] = {}
+        self._cap_defs: dict[
+            tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]
+        ] = {}
+
+    # -- value types -------------------------------------------------------
+
+    def value_type(self, name: str | None, owner: Type | None) -> ValueType:
+        prefix = owner.prefix if owner is not None else None
+        key = (name, prefix)
+        try:
+            return self._vt_cache[key]
+        except KeyError:
+            pass
+        vt = self.registry.value_type(name, prefix) if name is not None else None
+        self._vt_cache[key] = vt
+        return vt
+
+    # -- the pipeline ------------------------------------------------------
+
+    def run(self) -> ServiceTemplate:
+        doc = self.doc
+        root = doc.value
+        if root is None:
+            root = {}
+        if not isinstance(root, Mapping):
+            self.diags.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"a TOSCA document must be a map, got {describe(root)}",
+                    (),
+                )
+            )
+            root = {}
+        version, grammar, vdiags = detect_version(doc, root)
+        self.grammar = grammar
+        if doc.value is not None or not doc.diagnostics:
+            # A document that did not parse at all has no version to miss.
+            self.diags.extend(vdiags)
+        self.diags.extend(check_keynames(doc, root, grammar.document))
+
+        sources: list[TypeSource] = []
+        self._load_imports(doc, root, None, [doc.name], sources, set())
+        sources.extend(_type_sources(doc, root, None))
+        self.registry = Registry(base=normative_registry(grammar.major))
+        self.diags.extend(self.registry.add_sources(sources))
+
+        topology = root.get(grammar.topology_key)
+        if not isinstance(topology, Mapping):
+            topology = {}
+        tparts: tuple[Hashable, ...] = (grammar.topology_key,)
+
+        self.inputs = InputResolver(self, topology.get("inputs"), (*tparts, "inputs"))
+        nodes = self._entities(
+            topology, tparts, "node_templates", "node", NodeTemplate, "node template"
+        )
+        rels = self._entities(
+            topology,
+            tparts,
+            "relationship_templates",
+            "relationship",
+            RelationshipTemplate,
+            "relationship template",
+        )
+        groups = self._entities(topology, tparts, "groups", "group", GroupTemplate, "group")
+        policies = self._entities(topology, tparts, "policies", "policy", PolicyTemplate, "policy")
+        for node in nodes.values():
+            assert isinstance(node, NodeTemplate)
+            self._capabilities(node)
+        self.diags.extend(resolve_requirements(self, nodes, rels))  # type: ignore[arg-type]
+        self.diags.extend(self.inputs.diagnostics)
+
+        desc = root.get("description")
+        return ServiceTemplate(
+            name=doc.name,
+            version=version,
+            registry=self.registry,
+            diagnostics=sort_diagnostics(self.diags),
+            node_templates=nodes,  # type: ignore[arg-type]
+            relationship_templates=rels,  # type: ignore[arg-type]
+            groups=groups,  # type: ignore[arg-type]
+            policies=policies,  # type: ignore[arg-type]
+            inputs=self.inputs.values,
+            outputs=topology.get("outputs")
+            if isinstance(topology.get("outputs"), Mapping)
+            else None,
+            description=desc if isinstance(desc, str) else None,
+            metadata=root.get("metadata") if isinstance(root.get("metadata"), Mapping) else None,
+            document=doc,
+        )
+
+    # -- imports -----------------------------------------------------------
+
+    def _load_imports(
+        self,
+        doc: YamlDocument,
+        root: Mapping,
+        prefix: str | None,
+        chain: list[str],
+        sources: list[TypeSource],
+        seen: set[str],
+    ) -> None:
+        imports = root.get("imports")
+        if not isinstance(imports, list):
+            return
+        for index, entry in enumerate(imports):
+            url: Any = entry
+            ns: Any = None
+            if isinstance(entry, Mapping):
+                url = entry.get("url", entry.get("file"))
+                ns = entry.get("namespace", entry.get("namespace_prefix"))
+                if url is None and "profile" in entry:
+                    continue  # a named profile: the normative one is always loaded
+            parts = ("imports", index)
+            try:
+                loaded = self.importer.load_import(url, doc, chain, parts=parts)
+            except (NotImplementedError, TypeError) as exc:
+                self.diags.append(
+                    doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
+                )
+                continue
+            if isinstance(loaded, Diagnostic):
+                self.diags.append(loaded)
+                continue
+            full_prefix = _join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
+            key = f"{loaded.name}|{full_prefix}"
+            if key in seen:
+                continue
+            seen.add(key)
+            self.diags.extend(loaded.diagnostics)
+            iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
+            iversion = iroot.get("tosca_definitions_version")
+            igrammar = (
+                VERSIONS.get(iversion, self.grammar) if isinstance(iversion, str) else self.grammar
+            )
+            if isinstance(iversion, str) and iversion not in VERSIONS:
+                self.diags.extend(detect_version(loaded, iroot)[2])
+            self.diags.extend(check_keynames(loaded, iroot, igrammar.document))
+            self._load_imports(loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
+            sources.extend(_type_sources(loaded, iroot, full_prefix))
+
+    # -- templates -----------------------------------------------------------
+
+    def _entities(
+        self,
+        topology: Mapping,
+        tparts: tuple[Hashable, ...],
+        section: str,
+        kind: str,
+        cls: type[EntityTemplate],
+        label: str,
+    ) -> dict[str, EntityTemplate]:
+        raw = topology.get(section)
+        out: dict[str, EntityTemplate] = {}
+        items: list[tuple[Any, Any, tuple[Hashable, ...]]] = []
+        if isinstance(raw, Mapping):
+            items = [(name, value, (*tparts, section, name)) for name, value in raw.items()]
+        elif isinstance(raw, list):  # 1.x policies: a list of single-key maps
+            for index, entry in enumerate(raw):
+                if isinstance(entry, Mapping) and len(entry) == 1:
+                    ((name, value),) = entry.items()
+                    items.append((name, value, (*tparts, section, index, name)))
+        for name, value, parts in items:
+            if not isinstance(value, Mapping):
+                continue  # reported by the keyname check
+            out[str(name)] = self._entity(str(name), value, parts, kind, cls, f"{label} '{name}'")
+        return out
+
+    def _resolve_type(
+        self, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
+    ) -> tuple[Type, bool]:
+        type_name = raw.get("type")
+        found = self.registry.lookup(kind, type_name) if type_name is not None else None
+        if found is not None:
+            return found, True
+        if type_name is None:
+            self.diags.append(
+                self.doc.diagnostic(
+                    "error", "missing-type", f"{label} has no type", parts, at_key=True
+                )
+            )
+        else:
+            self.diags.append(
+                self.doc.diagnostic(
+                    "error",
+                    "unknown-type",
+                    f"{label}: unknown {kind} type '{type_name}'",
+                    (*parts, "type"),
+                    hint=did_you_mean(str(type_name), self.registry.names(kind)),
+                )
+            )
+        root = self.registry.roots.get(kind)
+        return (root if root is not None else Type(str(type_name), kind)), False
+
+    def _entity(
+        self,
+        name: str,
+        raw: Mapping,
+        parts: tuple[Hashable, ...],
+        kind: str,
+        cls: type[EntityTemplate],
+        label: str,
+    ) -> EntityTemplate:
+        etype, known = self._resolve_type(kind, raw, parts, label)
+        definitions = etype.properties if known else {}
+        resolution = self.resolve_properties(
+            label, etype, definitions, raw.get("properties"), parts, check_unknown=known
+        )
+        kwargs: dict[str, Any] = {}
+        if cls is GroupTemplate:
+            members = raw.get("members")
+            kwargs["members"] = (
+                [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+            )
+        if cls is PolicyTemplate:
+            targets = raw.get("targets")
+            kwargs["targets"] = (
+                [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
+            )
+        desc = raw.get("description")
+        entity = cls(
+            name,
+            etype,
+            definitions=definitions,
+            resolution=resolution,
+            value_type=self.value_type,
+            description=desc if isinstance(desc, str) else None,
+            metadata=raw.get("metadata"),
+            parts=parts,
+            type_known=known,
+            **kwargs,
+        )
+        if isinstance(entity, NodeTemplate):
+            directives = raw.get("directives")
+            entity.directives = (
+                [d for d in directives if isinstance(d, str)]
+                if isinstance(directives, list)
+                else []
+            )
+            count = raw.get("count", 1)
+            entity.count = (
+                count
+                if isinstance(count, int) and not isinstance(count, bool) and count >= 0
+                else 1
+            )
+            entity.raw = raw  # type: ignore[attr-defined]
+        return entity
+
+    def resolve_properties(
+        self,
+        label: str,
+        owner: Type | None,
+        definitions: Mapping[str, PropertyDefinition],
+        raw_props: Any,
+        entity_parts: tuple[Hashable, ...],
+        *,
+        check_unknown: bool = True,
+        doc: YamlDocument | None = None,
+    ) -> Resolution:
+        """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`)."""
+        doc = doc or self.doc
+        res = Resolution()
+        props_parts = (*entity_parts, "properties")
+        has_props = isinstance(raw_props, Mapping)
+        anchor = props_parts if raw_props is not None else entity_parts
+        res.origins[()] = Origin("template", doc, anchor)
+        ctx = CheckContext(
+            label=label,
+            path_prefix=props_parts,
+            doc=doc,
+            anchor=anchor,
+            origins=res.origins,
+            value_type=self.value_type,
+            diagnostics=self.diags,
+            reported=self.reported,
+        )
+        template_values: Mapping = raw_props if has_props else {}
+        if raw_props is not None and not has_props:
+            ctx.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
+        substitute = self.inputs.substitute
+        for pname, pdef in definitions.items():
+            layer = None
+            if pname in template_values:
+                layer = (template_values[pname], Origin("template", doc, (*props_parts, pname)))
+            vt = self.value_type(pdef.type, owner)
+            value = merge_property(pdef, layer, vt, res, self.value_type, substitute)
+            if value is ABSENT or (value is None and pdef.required and pdef.type != "null"):
+                if value is None:
+                    res.values[pname] = None
+                if pdef.required:
+                    self._report_missing(ctx, pdef, vt)
+                continue
+            res.values[pname] = value
+            check_value(ctx, value, pdef.schema, vt, (pname,))
+        for key, item in template_values.items():
+            if key in definitions:
+                continue
+            if check_unknown:
+                ctx.report(
+                    "unknown-property",
+                    (key,),
+                    f"unknown property '{key}' (not declared by {owner.name if owner else 'its type'})",
+                    hint=did_you_mean(str(key), definitions),
+                    at_key=True,
+                )
+            value, origin = substitute(item, Origin("template", doc, (*props_parts, key)))
+            res.values[key] = value
+            res.origins[(key,)] = origin
+        return res
+
+    def _report_missing(self, ctx: CheckContext, pdef: PropertyDefinition, vt: ValueType) -> None:
+        detail = ""
+        if isinstance(vt, Type) and vt.base_primitive is None:
+            missing = missing_default_fields(vt, self.value_type)
+            if missing:
+                detail = f" (no default for {', '.join(repr(m) for m in missing)} in {vt.name})"
+        ctx.report(
+            "missing-property",
+            (pdef.name,),
+            f"required property '{pdef.name}' has no value{detail}",
+            at=(),
+        )
+
+    # -- capabilities ----------------------------------------------------------
+
+    def capability_definitions(
+        self, node_type: Type, cap_name: str
+    ) -> tuple[Type | None, dict[str, PropertyDefinition]]:
+        """The capability type and effective property definitions of one capability of a node type."""
+        key = (node_type.name, cap_name)
+        cached = self._cap_defs.get(key)
+        if cached is not None:
+            return cached
+        cap_type: Type | None = None
+        written: list[tuple[Type, Mapping]] = []  # (node type, capability definition), root first
+        for t in node_type.chain:
+            caps = t.definition.get("capabilities")
+            cdef = caps.get(cap_name) if isinstance(caps, Mapping) else None
+            if isinstance(cdef, str):
+                cdef = {"type": cdef}
+            if not isinstance(cdef, Mapping):
+                continue
+            written.append((t, cdef))
+            if cdef.get("type") is not None:
+                # The nearest written type is the one in effect (a refinement narrows it).
+                cap_type = self.registry.lookup("capability", cdef["type"], t.prefix) or cap_type
+        defs: dict[str, PropertyDefinition] = dict(cap_type.properties) if cap_type else {}
+        for t, cdef in written:
+            refinements = cdef.get("properties")
+            if not isinstance(refinements, Mapping):
+                continue
+            for pname, praw in refinements.items():
+                if isinstance(pname, str):
+                    parts = (*t.parts, "capabilities", cap_name, "properties", pname)
+                    defs[pname] = self.registry.property_definition(
+                        t, pname, praw, defs.get(pname), parts, []
+                    )
+        result = (cap_type, defs)
+        self._cap_defs[key] = result
+        return result
+
+    def _capabilities(self, node: NodeTemplate) -> None:
+        raw = getattr(node, "raw", {})
+        assigned = raw.get("capabilities") if isinstance(raw, Mapping) else None
+        if not isinstance(assigned, Mapping):
+            assigned = {}
+        known = node.type_known
+        for cap_name in node.type.capabilities:
+            cap_type, defs = self.capability_definitions(node.type, cap_name)
+            araw = assigned.get(cap_name)
+            cparts = (*node.parts, "capabilities", cap_name)
+            label = f"node template '{node.name}' capability '{cap_name}'"
+            if isinstance(araw, Mapping):
+                res = self.resolve_properties(label, cap_type, defs, araw.get("properties"), cparts)
+            else:
+                # Not assigned: defaults only, no missing-property (the orchestrator fills these).
+                res = Resolution()
+                for pname, pdef in defs.items():
+                    vt = self.value_type(pdef.type, cap_type)
+                    value = merge_property(
+                        pdef, None, vt, res, self.value_type, self.inputs.substitute
+                    )
+                    if value is not ABSENT:
+                        res.values[pname] = value
+            node.capabilities[cap_name] = CapabilityTemplate(
+                cap_name,
+                cap_type or Type(cap_name, "capability"),
+                definitions=defs,
+                resolution=res,
+                value_type=self.value_type,
+                parts=cparts,
+                node=node,
+            )
+        for cap_name in assigned:
+            if cap_name not in node.type.capabilities and known:
+                self.diags.append(
+                    self.doc.diagnostic(
+                        "error",
+                        "unknown-capability",
+                        f"node template '{node.name}': unknown capability '{cap_name}' "
+                        f"(not declared by {node.type.name})",
+                        (*node.parts, "capabilities", cap_name),
+                        hint=did_you_mean(str(cap_name), node.type.capabilities),
+                        at_key=True,
+                    )
+                )
+
+
+def _join_prefix(outer: str | None, inner: str | None) -> str | None:
+    if outer and inner:
+        return f"{outer}:{inner}"
+    return inner or outer
+
+
+def _type_sources(doc: YamlDocument, root: Mapping, prefix: str | None) -> list[TypeSource]:
+    out: list[TypeSource] = []
+    for section, kind in TYPE_SECTIONS.items():
+        defs = root.get(section)
+        if not isinstance(defs, Mapping):
+            continue
+        for name, raw in defs.items():
+            if not isinstance(name, str):
+                continue
+            full = f"{prefix}:{name}" if prefix else name
+            out.append(TypeSource(kind, full, raw, doc, (section, name), prefix=prefix))
+    return out
+
+
+def build(
+    doc: YamlDocument,
+    *,
+    inputs: Mapping[str, Any] | None = None,
+    resolver: Resolver | None = None,
+    limits: dict | None = None,
+) -> ServiceTemplate:
+    """Build a :class:`ServiceTemplate` from a loaded YAML document."""
+    return _Build(doc, inputs, resolver, limits or {}).run()
+
+
+# Keep the names importable for modules that only need them.
+_ = (PRIMITIVES, NO_DEFAULT, format_path, GRAMMAR_2)

@@ -1,0 +1,423 @@
+"""Build the types a document can see, one namespace per kind.
+
+A :class:`Registry` holds the types of one kind family (data, node, …),
+resolves names (full, normative short names, ``tosca:`` prefixed names,
+import-namespace qualified names), links each type to its parent, breaks
+``derived_from`` loops (``derivation-cycle``), recovers from unknown
+parents against the kind's root (``unknown-type``), and computes the
+effective property definitions after inheritance and refinement
+(``incompatible-refinement``).
+
+A registry may sit on a ``base`` registry (the normative profile, built once
+per process): lookups fall through to it, and the base's ``Type`` objects
+are shared, never modified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.sentinels import NO_DEFAULT
+from toskit.source import YamlDocument
+from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, SchemaDef, Type
+
+__all__ = ["KINDS", "Registry", "TypeSource", "merge_defaults"]
+
+KINDS = ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
+
+# The word TOSCA 1.x puts after ``tosca.`` in normative names of each kind.
+_KIND_WORDS = {
+    "data": "datatypes",
+    "node": "nodes",
+    "capability": "capabilities",
+    "relationship": "relationships",
+    "interface": "interfaces",
+    "artifact": "artifacts",
+    "group": "groups",
+    "policy": "policies",
+}
+
+
+@dataclass(frozen=True)
+class TypeSource:
+    """One type definition as written in a document."""
+
+    kind: str
+    name: str  # as registered (with ``prefix:`` for namespaced imports)
+    raw: Any
+    doc: YamlDocument | None
+    parts: tuple[Hashable, ...]
+    prefix: str | None = None  # the import namespace the definition lives in
+    normative: bool = False
+
+
+class Registry:
+    """The types visible to a document, with name resolution."""
+
+    def __init__(self, base: Registry | None = None) -> None:
+        self.base = base
+        self.by_kind: dict[str, dict[str, Type]] = {kind: {} for kind in KINDS}
+        self.aliases: dict[str, dict[str, Type]] = {kind: {} for kind in KINDS}
+        self.roots: dict[str, Type] = dict(base.roots) if base else {}
+
+    # -- lookups ---------------------------------------------------------
+
+    def lookup(self, kind: str, name: Any, prefix: str | None = None) -> Type | None:
+        """The type ``name`` of ``kind`` as seen from a file in namespace ``prefix``."""
+        if not isinstance(name, str) or kind not in self.by_kind:
+            return None
+        if prefix:
+            found = self._find(kind, f"{prefix}:{name}")
+            if found is not None:
+                return found
+        return self._find(kind, name)
+
+    def _find(self, kind: str, name: str) -> Type | None:
+        registry: Registry | None = self
+        while registry is not None:
+            found = registry.by_kind[kind].get(name)
+            if found is not None:
+                return found
+            registry = registry.base
+        registry = self
+        while registry is not None:
+            found = registry.aliases[kind].get(name)
+            if found is not None:
+                return found
+            registry = registry.base
+        return None
+
+    def names(self, kind: str) -> list[str]:
+        """Every full type name of ``kind`` (own first, then the base's)."""
+        out: dict[str, None] = {}
+        registry: Registry | None = self
+        while registry is not None:
+            out.update(dict.fromkeys(registry.by_kind[kind]))
+            registry = registry.base
+        return list(out)
+
+    def all_of(self, kind: str) -> dict[str, Type]:
+        """Full name -> type for one kind (own types shadow the base's)."""
+        out: dict[str, Type] = {}
+        chain = []
+        registry: Registry | None = self
+        while registry is not None:
+            chain.append(registry)
+            registry = registry.base
+        for registry in reversed(chain):
+            out.update(registry.by_kind[kind])
+        return out
+
+    def value_type(self, name: Any, prefix: str | None = None) -> Type | str | None:
+        """A property ``type``: a primitive name, a data ``Type``, or ``None`` when unknown."""
+        if not isinstance(name, str):
+            return None
+        if name in PRIMITIVES:
+            return name
+        found = self.lookup("data", name, prefix)
+        if found is not None:
+            return found
+        # ``tosca:string`` and friends.
+        if name.startswith("tosca:") and name[6:] in PRIMITIVES:
+            return name[6:]
+        return None
+
+    # -- building --------------------------------------------------------
+
+    def add_sources(self, sources: Iterable[TypeSource]) -> list[Diagnostic]:
+        """Create, link and complete the types of ``sources``; returns diagnostics."""
+        diags: list[Diagnostic] = []
+        new: list[Type] = []
+        for src in sources:
+            raw = src.raw if isinstance(src.raw, Mapping) else {}
+            desc = raw.get("description")
+            t = Type(
+                src.name,
+                src.kind,
+                description=desc if isinstance(desc, str) else None,
+                definition=raw,
+                doc=src.doc,
+                parts=src.parts,
+                prefix=src.prefix,
+                normative=src.normative,
+            )
+            self.by_kind[src.kind][src.name] = t
+            new.append(t)
+        for t in new:
+            if t.normative:
+                self._add_aliases(t)
+        for t in new:
+            self._link_parent(t, diags)
+        for t in new:
+            self._break_cycle(t, diags)
+        for t in new:
+            if (
+                t.normative
+                and t.parent is None
+                and t.name.endswith("Root")
+                and t.kind not in self.roots
+            ):
+                self.roots[t.kind] = t
+        done: set[int] = set()
+        for t in new:
+            self._complete(t, done, diags)
+        return diags
+
+    def _add_aliases(self, t: Type) -> None:
+        aliases = self.aliases[t.kind]
+        name = t.name
+        short: list[str] = []
+        word = _KIND_WORDS[t.kind]
+        if name.startswith(f"tosca.{word}."):
+            rest = name[len(f"tosca.{word}.") :]
+            short.append(rest)
+            short.append(rest.rsplit(".", 1)[-1])
+        elif "." not in name and ":" not in name:
+            short.append(name)
+        for s in short:
+            aliases.setdefault(s, t)
+            aliases.setdefault(f"tosca:{s}", t)
+
+    def _link_parent(self, t: Type, diags: list[Diagnostic]) -> None:
+        parent_name = t.definition.get("derived_from")
+        if parent_name is None:
+            return
+        if t.kind == "data" and isinstance(parent_name, str):
+            primitive = self.value_type(parent_name, t.prefix)
+            if isinstance(primitive, str):
+                t.base_primitive = primitive
+                return
+        parent = self.lookup(t.kind, parent_name, t.prefix)
+        if parent is None:
+            candidates = self.names(t.kind)
+            if t.kind == "data":
+                candidates += sorted(PRIMITIVES)
+            if t.doc is not None:
+                diags.append(
+                    t.doc.diagnostic(
+                        "error",
+                        "unknown-type",
+                        f"{t.kind} type '{t.name}' derives from unknown type '{parent_name}'",
+                        (*t.parts, "derived_from"),
+                        hint=did_you_mean(str(parent_name), candidates),
+                    )
+                )
+            parent = self.roots.get(t.kind)
+            if parent is t:
+                parent = None
+        t.parent = parent
+
+    def _break_cycle(self, t: Type, diags: list[Diagnostic]) -> None:
+        seen: list[Type] = [t]
+        node = t.parent
+        while node is not None:
+            if node is t:
+                loop = " -> ".join(x.name for x in [*seen, t])
+                if t.doc is not None:
+                    diags.append(
+                        t.doc.diagnostic(
+                            "error",
+                            "derivation-cycle",
+                            f"derived_from loops: {loop}",
+                            (*t.parts, "derived_from"),
+                        )
+                    )
+                # Cut the loop here so every other walk terminates.
+                t.parent = None
+                return
+            if node in seen:
+                return  # a loop further up; reported when its own member is visited
+            seen.append(node)
+            node = node.parent
+
+    def _complete(self, t: Type, done: set[int], diags: list[Diagnostic]) -> None:
+        """Compute effective properties (parents first)."""
+        if id(t) in done:
+            return
+        done.add(id(t))
+        parent = t.parent
+        if parent is not None:
+            self._complete(parent, done, diags)
+            if t.base_primitive is None:
+                t.base_primitive = parent.base_primitive
+        raw = t.definition
+        own_props = raw.get("properties")
+        inherited = dict(parent.properties) if parent else {}
+        if isinstance(own_props, Mapping):
+            for pname, praw in own_props.items():
+                if not isinstance(pname, str):
+                    continue
+                pdef = self.property_definition(
+                    t, pname, praw, inherited.get(pname), (*t.parts, "properties", pname), diags
+                )
+                t.own_properties[pname] = pdef
+                inherited[pname] = pdef
+        t.properties = inherited
+        if t.kind == "data":
+            t.schema = self.schema_def(raw, t.doc, t.parts, t.prefix, diags, check_type=False)
+        if t.kind in ("node", "group"):
+            reqs = list(parent.requirements) if parent else []
+            own_reqs = raw.get("requirements")
+            if isinstance(own_reqs, list):
+                for entry in own_reqs:
+                    if isinstance(entry, Mapping) and len(entry) == 1:
+                        ((rname, rdef),) = entry.items()
+                        reqs = [r for r in reqs if r[0] != rname]
+                        reqs.append((rname, rdef))
+            t.requirements = reqs
+            caps = dict(parent.capabilities) if parent else {}
+            own_caps = raw.get("capabilities")
+            if isinstance(own_caps, Mapping):
+                for cname, cdef in own_caps.items():
+                    caps[cname] = cdef
+            t.capabilities = caps
+
+    def schema_def(
+        self,
+        raw: Any,
+        doc: YamlDocument | None,
+        parts: tuple[Hashable, ...],
+        prefix: str | None,
+        diags: list[Diagnostic],
+        *,
+        check_type: bool = True,
+        inherit: SchemaDef | None = None,
+    ) -> SchemaDef:
+        """A :class:`SchemaDef` from a definition map (or a bare type name)."""
+        if isinstance(raw, str):
+            raw = {"type": raw}
+        if not isinstance(raw, Mapping):
+            return inherit or SchemaDef(None, doc=doc, parts=parts)
+        type_name = raw.get("type", inherit.type if inherit else None)
+        if check_type and "type" in raw:
+            self._check_value_type(raw.get("type"), doc, (*parts, "type"), prefix, diags)
+        entry = raw.get("entry_schema")
+        key = raw.get("key_schema")
+        constraints = raw.get("constraints")
+        return SchemaDef(
+            type=type_name if isinstance(type_name, str) else None,
+            entry_schema=self.schema_def(entry, doc, (*parts, "entry_schema"), prefix, diags)
+            if entry is not None
+            else (inherit.entry_schema if inherit else None),
+            key_schema=self.schema_def(key, doc, (*parts, "key_schema"), prefix, diags)
+            if key is not None
+            else (inherit.key_schema if inherit else None),
+            constraints=tuple(constraints)
+            if isinstance(constraints, list)
+            else (inherit.constraints if inherit else ()),
+            validation=raw.get("validation", inherit.validation if inherit else None),
+            doc=doc,
+            parts=parts,
+        )
+
+    def _check_value_type(
+        self,
+        name: Any,
+        doc: YamlDocument | None,
+        parts: tuple[Hashable, ...],
+        prefix: str | None,
+        diags: list[Diagnostic],
+    ) -> None:
+        if doc is None or self.value_type(name, prefix) is not None:
+            return
+        candidates = [*sorted(PRIMITIVES), *self.names("data")]
+        diags.append(
+            doc.diagnostic(
+                "error",
+                "unknown-type",
+                f"unknown data type '{name}'",
+                parts,
+                hint=did_you_mean(str(name), candidates),
+            )
+        )
+
+    def property_definition(
+        self,
+        owner: Type,
+        name: str,
+        raw: Any,
+        parent: PropertyDefinition | None,
+        parts: tuple[Hashable, ...],
+        diags: list[Diagnostic],
+    ) -> PropertyDefinition:
+        """One effective property definition (a refinement of ``parent`` if given)."""
+        doc = owner.doc
+        if not isinstance(raw, Mapping):
+            # Short form ``prop: string`` (seen in real templates); else nothing usable.
+            raw = {"type": raw} if isinstance(raw, str) else {}
+        schema = self.schema_def(
+            raw, doc, parts, owner.prefix, diags, inherit=parent.schema if parent else None
+        )
+        refined = parent is not None and "type" in raw and parent.type and schema.type
+        if refined and doc is not None and not self.refines(schema.type, parent.type, owner.prefix):
+            diags.append(
+                doc.diagnostic(
+                    "error",
+                    "incompatible-refinement",
+                    f"{owner.kind} type '{owner.name}' redefines property '{name}' as "
+                    f"'{schema.type}', which does not derive from '{parent.type}' "
+                    f"(defined in '{parent.defined_in}')",
+                    (*parts, "type"),
+                )
+            )
+        required = raw.get("required", parent.required if parent else True)
+        description = raw.get("description", parent.description if parent else None)
+        layers = parent.default_layers if parent else ()
+        if "default" in raw:
+            layers = (*layers, DefaultLayer(raw["default"], owner.name, doc, (*parts, "default")))
+        default = _effective_default(layers, self.value_type(schema.type, owner.prefix))
+        return PropertyDefinition(
+            name=name,
+            type=schema.type,
+            required=required if isinstance(required, bool) else True,
+            default=default,
+            description=description if isinstance(description, str) else None,
+            defined_in=owner.name,
+            status=raw.get("status", parent.status if parent else None),
+            metadata=raw.get("metadata", parent.metadata if parent else None),
+            schema=schema,
+            default_layers=layers,
+            value=raw.get("value", parent.value if parent else NO_DEFAULT),
+        )
+
+    def refines(self, child: str, parent: str, prefix: str | None = None) -> bool:
+        """True when value type ``child`` may replace ``parent`` in a refinement."""
+        if child == parent:
+            return True
+        c = self.value_type(child, prefix)
+        p = self.value_type(parent, prefix)
+        if c is None or p is None:
+            return True  # already reported as unknown-type; don't pile on
+        if c is p:
+            return True
+        if isinstance(c, Type):
+            if isinstance(p, Type):
+                return c.is_a(p)
+            return c.base_primitive == p
+        return False
+
+
+def _effective_default(layers: tuple[DefaultLayer, ...], value_type: Type | str | None) -> Any:
+    """The default in effect: data-typed defaults merge child over parent."""
+    if not layers:
+        return NO_DEFAULT
+    if isinstance(value_type, Type) and value_type.base_primitive is None:
+        return merge_defaults([layer.value for layer in layers])
+    return layers[-1].value
+
+
+def merge_defaults(values: list[Any]) -> Any:
+    """Merge maps key by key, later over earlier; anything else: the last wins."""
+    result = values[0]
+    for value in values[1:]:
+        if isinstance(result, Mapping) and isinstance(value, Mapping):
+            merged = dict(result)
+            for key, item in value.items():
+                merged[key] = merge_defaults([merged[key], item]) if key in merged else item
+            result = merged
+        else:
+            result = value
+    return result

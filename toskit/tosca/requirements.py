@@ -1,0 +1,157 @@
+"""Resolve requirement assignments to their target node templates.
+
+A requirement assignment names its target by node template name, by node
+type (the first other template of that type), or only through a
+capability type / node filter (the first other template offering such a
+capability). The result is a :class:`~toskit.tosca.template.Requirement`
+on ``NodeTemplate.requirements`` that functions and views follow.
+
+In 1.x documents a requirement defined by the node type whose lower
+occurrence bound is not met is an ``unfulfilled-requirement`` *warning*:
+toskit explores partial templates that an orchestrator completes. TOSCA 2.0
+lets the orchestrator fulfil requirements, so no warning there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.tosca.template import NodeTemplate, RelationshipTemplate, Requirement
+
+if TYPE_CHECKING:
+    from toskit.tosca.loader import _Build
+
+__all__ = ["resolve_requirements"]
+
+
+def _lower_bound(definition: Any, major: int) -> int:
+    if not isinstance(definition, Mapping):
+        return 1
+    bounds = definition.get("count_range" if major == 2 else "occurrences")
+    if (
+        isinstance(bounds, list)
+        and bounds
+        and isinstance(bounds[0], int)
+        and not isinstance(bounds[0], bool)
+    ):
+        return bounds[0]
+    return 1
+
+
+def resolve_requirements(
+    build: _Build, nodes: dict[str, NodeTemplate], rels: dict[str, RelationshipTemplate]
+) -> list[Diagnostic]:
+    """Fill ``requirements`` of every node template; returns diagnostics."""
+    diags: list[Diagnostic] = []
+    doc = build.doc
+    major = build.grammar.major
+    registry = build.registry
+    for node in nodes.values():
+        raw = getattr(node, "raw", {})
+        assigned = raw.get("requirements") if isinstance(raw, Mapping) else None
+        definitions = dict(node.type.requirements)
+        entries = assigned if isinstance(assigned, list) else []
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, Mapping) or len(entry) != 1:
+                continue
+            ((rname, value),) = entry.items()
+            parts = (*node.parts, "requirements", index, rname)
+            if node.type_known and rname not in definitions:
+                diags.append(
+                    doc.diagnostic(
+                        "error",
+                        "unknown-requirement",
+                        f"node template '{node.name}': unknown requirement '{rname}' "
+                        f"(not declared by {node.type.name})",
+                        parts,
+                        hint=did_you_mean(str(rname), definitions),
+                        at_key=True,
+                    )
+                )
+            req = Requirement(name=str(rname), raw=value)
+            definition = definitions.get(rname)
+            target_name: Any = None
+            capability: Any = None
+            if isinstance(value, str):
+                target_name = value
+            elif isinstance(value, Mapping):
+                target_name = value.get("node")
+                capability = value.get("capability")
+                req.relationship = value.get("relationship")
+                req.node_filter = value.get("node_filter")
+            if capability is None and isinstance(definition, Mapping):
+                capability = definition.get("capability")
+            elif capability is None and isinstance(definition, str):
+                capability = definition
+            req.capability = capability if isinstance(capability, str) else None
+            req.target_name = target_name if isinstance(target_name, str) else None
+            req.target = _find_target(
+                node, req.target_name, req.capability, definition, nodes, registry
+            )
+            if req.target is None and req.target_name is not None:
+                known = nodes.get(req.target_name) or registry.lookup("node", req.target_name)
+                if known is None:
+                    diags.append(
+                        doc.diagnostic(
+                            "error",
+                            "unknown-node",
+                            f"node template '{node.name}': requirement '{rname}' names "
+                            f"'{req.target_name}', which is neither a node template nor a node type",
+                            (*parts, "node") if isinstance(value, Mapping) else parts,
+                            hint=did_you_mean(req.target_name, nodes),
+                        )
+                    )
+            node.requirements.append(req)
+        if major == 1 and node.type_known:
+            counts: dict[str, int] = {}
+            for req in node.requirements:
+                counts[req.name] = counts.get(req.name, 0) + 1
+            for rname, definition in node.type.requirements:
+                lower = _lower_bound(definition, major)
+                if counts.get(rname, 0) < lower:
+                    diags.append(
+                        doc.diagnostic(
+                            "warning",
+                            "unfulfilled-requirement",
+                            f"node template '{node.name}': requirement '{rname}' needs at least "
+                            f"{lower} assignment{'s' if lower != 1 else ''}, has {counts.get(rname, 0)}",
+                            node.parts,
+                            at_key=True,
+                        )
+                    )
+    return diags
+
+
+def _find_target(
+    node: NodeTemplate,
+    target_name: str | None,
+    capability: str | None,
+    definition: Any,
+    nodes: dict[str, NodeTemplate],
+    registry: Any,
+) -> NodeTemplate | None:
+    if target_name is not None:
+        if target_name in nodes:
+            return nodes[target_name]
+        ntype = registry.lookup("node", target_name)
+        if ntype is None:
+            return None
+        return next((n for n in nodes.values() if n is not node and n.type.is_a(ntype)), None)
+    if isinstance(definition, Mapping) and isinstance(definition.get("node"), str):
+        ntype = registry.lookup("node", definition["node"])
+        if ntype is not None:
+            found = next((n for n in nodes.values() if n is not node and n.type.is_a(ntype)), None)
+            if found is not None:
+                return found
+    if capability is not None:
+        ctype = registry.lookup("capability", capability)
+        if ctype is not None:
+            for other in nodes.values():
+                if other is node:
+                    continue
+                for cap in other.capabilities.values():
+                    if cap.type.is_a(ctype):
+                        return other
+    return None

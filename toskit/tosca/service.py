@@ -1,0 +1,114 @@
+"""``ServiceTemplate``: the result of loading a TOSCA document (API.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toskit.diagnostics import Diagnostic, has_errors
+from toskit.errors import TemplateError
+from toskit.tosca.definitions import Type
+from toskit.tosca.registry import KINDS, Registry
+from toskit.tosca.template import GroupTemplate, NodeTemplate, PolicyTemplate, RelationshipTemplate
+
+__all__ = ["ServiceTemplate"]
+
+
+class ServiceTemplate:
+    """A loaded TOSCA template: its types, templates, inputs and diagnostics.
+
+    Built by :func:`toskit.tosca.load`/:func:`toskit.tosca.loads`, which never
+    raise for problems inside the template: ``.diagnostics`` lists them in
+    source order and ``.raise_for_errors()`` turns the errors into a
+    :class:`toskit.TemplateError`.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        version: str,
+        registry: Registry,
+        diagnostics: list[Diagnostic],
+        node_templates: dict[str, NodeTemplate],
+        relationship_templates: dict[str, RelationshipTemplate],
+        groups: dict[str, GroupTemplate],
+        policies: dict[str, PolicyTemplate],
+        inputs: dict[str, Any],
+        outputs: Mapping[str, Any] | None = None,
+        description: str | None = None,
+        metadata: Mapping | None = None,
+        document: Any = None,
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.registry = registry
+        self.diagnostics = diagnostics
+        self.node_templates = node_templates
+        self.relationship_templates = relationship_templates
+        self.groups = groups
+        self.policies = policies
+        self.inputs = inputs
+        self.outputs = dict(outputs) if isinstance(outputs, Mapping) else {}
+        self.description = description
+        self.metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+        self.document = document
+        self._types: dict[str, Type] | None = None
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when no diagnostic is an error."""
+        return not has_errors(self.diagnostics)
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "warning"]
+
+    def raise_for_errors(self) -> None:
+        """Raise :class:`toskit.TemplateError` listing the errors, if there are any."""
+        errors = self.errors
+        if errors:
+            count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+            raise TemplateError.from_diagnostics(errors, header=f"{self.name}: {count}")
+
+    @property
+    def types(self) -> dict[str, Type]:
+        """Full type name -> ``Type``, all kinds (a node type wins a name clash)."""
+        if self._types is None:
+            merged: dict[str, Type] = {}
+            for kind in reversed(KINDS):  # "node" is written last among clashes below
+                if kind == "node":
+                    continue
+                merged.update(self.registry.all_of(kind))
+            merged.update(self.registry.all_of("node"))
+            self._types = merged
+        return self._types
+
+    def types_of(self, kind: str) -> dict[str, Type]:
+        """One kind's namespace: full name -> ``Type``."""
+        if kind not in KINDS:
+            from toskit.errors import ToskitError
+
+            raise ToskitError(f"unknown type kind {kind!r}; kinds are {', '.join(KINDS)}")
+        return self.registry.all_of(kind)
+
+    def lookup_type(self, kind: str, name: str) -> Type | None:
+        """Resolve a type name as the template would (short and prefixed names too)."""
+        return self.registry.lookup(kind, name)
+
+    def __repr__(self) -> str:
+        state = "ok" if self.ok else f"{len(self.errors)} errors"
+        warn = f", {len(self.warnings)} warnings" if self.warnings else ""
+        return (
+            f"<ServiceTemplate {self.name} ({self.version}): {len(self.node_templates)} node templates, "
+            f"{state}{warn}>"
+        )
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)

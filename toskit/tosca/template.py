@@ -1,0 +1,295 @@
+"""Result objects of a loaded template: node templates, property tables.
+
+``NodeTemplate`` and ``PropertyTable`` are public API (API.md). They are
+plain read-only objects built by :mod:`toskit.tosca.loader`; the notebook
+views render them through ``toskit.display.to_html``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toskit.diagnostics import format_path
+from toskit.tosca.definitions import PropertyDefinition, Type
+from toskit.tosca.resolve import Resolution
+
+if TYPE_CHECKING:
+    import pandas
+
+__all__ = [
+    "CapabilityTemplate",
+    "EntityTemplate",
+    "NodeTemplate",
+    "PropertyRow",
+    "PropertyTable",
+    "Requirement",
+]
+
+
+@dataclass(frozen=True)
+class PropertyRow:
+    """One leaf of resolved properties: where it is, what it is, who set it.
+
+    ``overridden`` lists the lower-layer values this one replaced, lowest
+    first, as ``(value, source)`` pairs (filled only when the table was
+    built with ``show_overridden=True``).
+    """
+
+    path: str
+    value: Any
+    type: str | None
+    source: str
+    overridden: tuple[tuple[Any, str], ...] = ()
+
+
+class PropertyTable:
+    """One row per leaf of an entity's resolved properties (API.md).
+
+    Data-type values expand into their fields; a ``list``, a ``map``,
+    ``None`` and a function call are one row each (a call's value is
+    ``str()`` of it). ``rows`` works without pandas; ``to_frame()`` needs it.
+    """
+
+    def __init__(self, owner: str, rows: list[PropertyRow], show_overridden: bool = False) -> None:
+        self.owner = owner
+        self.rows = rows
+        self.show_overridden = show_overridden
+
+    def __iter__(self) -> Iterator[PropertyRow]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, path: str) -> PropertyRow:
+        """The row with dotted ``path``."""
+        for row in self.rows:
+            if row.path == path:
+                return row
+        raise KeyError(path)
+
+    def to_frame(self) -> pandas.DataFrame:
+        """A pandas DataFrame with columns path, value, type, source (and overridden)."""
+        import pandas as pd
+
+        columns = ["path", "value", "type", "source"]
+        data: list[list[Any]] = [[r.path, r.value, r.type, r.source] for r in self.rows]
+        if self.show_overridden:
+            columns.append("overridden")
+            for row, r in zip(data, self.rows):
+                row.append([value for value, _ in r.overridden])
+        return pd.DataFrame(data, columns=columns)
+
+    def __repr__(self) -> str:
+        if not self.rows:
+            return f"<PropertyTable {self.owner}: no properties>"
+        width = max(len(r.path) for r in self.rows)
+        lines = [f"PropertyTable {self.owner} ({len(self.rows)} rows)"]
+        for r in self.rows:
+            lines.append(
+                f"  {r.path:<{width}}  {_short(r.value):<24} {r.type or 'any':<18} {r.source}"
+            )
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+def _short(value: Any) -> str:
+    text = repr(value) if not isinstance(value, str) else value
+    return text if len(text) <= 24 else text[:21] + "..."
+
+
+def _is_call(value: Any) -> bool:
+    return type(value).__name__ == "Call"
+
+
+def build_rows(
+    resolution: Resolution,
+    definitions: Mapping[str, PropertyDefinition],
+    value_type: Any,
+    owner_type: Type | None,
+    show_overridden: bool,
+) -> list[PropertyRow]:
+    """Flatten a resolution into rows (see :class:`PropertyTable`)."""
+    rows: list[PropertyRow] = []
+
+    def visit(value: Any, type_name: str | None, owner: Type | None, rel: tuple) -> None:
+        vt = value_type(type_name, owner) if type_name else None
+        if (
+            isinstance(vt, Type)
+            and vt.base_primitive is None
+            and isinstance(value, Mapping)
+            and not _is_call(value)
+        ):
+            fields = vt.properties
+            for key, item in value.items():
+                fdef = fields.get(key)
+                visit(item, fdef.type if fdef else None, vt, (*rel, key))
+            return
+        origin = _origin_of(resolution, rel)
+        rows.append(
+            PropertyRow(
+                path=format_path(rel),
+                value=str(value) if _is_call(value) else value,
+                type=type_name,
+                source=origin,
+                overridden=tuple(resolution.overridden.get(rel, ())) if show_overridden else (),
+            )
+        )
+
+    for name, value in resolution.values.items():
+        pdef = definitions.get(name)
+        visit(value, pdef.type if pdef else None, owner_type, (name,))
+    return rows
+
+
+def _origin_of(resolution: Resolution, rel: tuple) -> str:
+    for i in range(len(rel), -1, -1):
+        origin = resolution.origins.get(rel[:i])
+        if origin is not None:
+            return origin.source
+    return "template"
+
+
+class EntityTemplate:
+    """Shared behaviour of everything with resolved properties."""
+
+    kind = "entity"
+
+    def __init__(
+        self,
+        name: str,
+        type: Type,
+        *,
+        definitions: Mapping[str, PropertyDefinition],
+        resolution: Resolution,
+        value_type: Any,
+        description: str | None = None,
+        metadata: Mapping | None = None,
+        parts: tuple[Hashable, ...] = (),
+        type_known: bool = True,
+    ) -> None:
+        self.name = name
+        self.type = type
+        self.description = description
+        self.metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+        self.parts = parts
+        self.type_known = type_known
+        self._definitions = definitions
+        self._resolution = resolution
+        self._value_type = value_type
+        self._tables: dict[bool, PropertyTable] = {}
+
+    @property
+    def properties(self) -> dict[str, Any]:
+        """Fully resolved property values (see API.md)."""
+        return self._resolution.values
+
+    @property
+    def property_definitions(self) -> Mapping[str, PropertyDefinition]:
+        """The definitions the properties were resolved against."""
+        return self._definitions
+
+    def source_of(self, path: str | tuple) -> str | None:
+        """The layer that supplied the value at ``path`` (dotted or a tuple)."""
+        rel = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
+        origin = self._resolution.origins.get(rel)
+        return origin.source if origin else None
+
+    def property_table(self, show_overridden: bool = False) -> PropertyTable:
+        """One row per leaf value (built once and cached)."""
+        table = self._tables.get(show_overridden)
+        if table is None:
+            rows = build_rows(
+                self._resolution, self._definitions, self._value_type, self.type, show_overridden
+            )
+            table = PropertyTable(self.name, rows, show_overridden)
+            self._tables[show_overridden] = table
+        return table
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}: {self.type.name} ({len(self.properties)} properties)>"
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+class CapabilityTemplate(EntityTemplate):
+    """A capability of a node template, with its resolved properties."""
+
+    kind = "capability"
+
+    def __init__(self, *args: Any, node: NodeTemplate | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.node = node
+
+
+@dataclass
+class Requirement:
+    """A requirement assignment and the node template it was resolved to."""
+
+    name: str
+    target_name: str | None = None
+    target: NodeTemplate | None = None
+    capability: str | None = None
+    relationship: Any = None
+    node_filter: Any = None
+    raw: Any = None
+    properties: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        target = self.target.name if self.target else (self.target_name or "?")
+        return f"<Requirement {self.name} -> {target}>"
+
+
+class NodeTemplate(EntityTemplate):
+    """A node template: its type, resolved properties, capabilities and requirements."""
+
+    kind = "node"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.requirements: list[Requirement] = []
+        self.capabilities: dict[str, CapabilityTemplate] = {}
+        self.directives: list[str] = []
+        self.count: int = 1
+
+    def requirement(self, name: str) -> Requirement | None:
+        """The first requirement assignment called ``name``."""
+        return next((r for r in self.requirements if r.name == name), None)
+
+
+class RelationshipTemplate(EntityTemplate):
+    """A relationship template."""
+
+    kind = "relationship"
+
+
+class GroupTemplate(EntityTemplate):
+    """A group definition in a topology."""
+
+    kind = "group"
+
+    def __init__(self, *args: Any, members: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.members = members or []
+
+
+class PolicyTemplate(EntityTemplate):
+    """A policy definition in a topology."""
+
+    kind = "policy"
+
+    def __init__(self, *args: Any, targets: list[str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.targets = targets or []
+
+
+__all__ += ["GroupTemplate", "PolicyTemplate", "RelationshipTemplate"]
