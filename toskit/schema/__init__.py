@@ -12,8 +12,7 @@ provenance), comparison, field sets and union normalization.
 from __future__ import annotations
 
 from toskit.errors import SchemaError
-
-# from toskit.schema.compare import Comparison
+from toskit.schema.compare import Comparison
 from toskit.schema.layers import MergeResult
 from toskit.schema.load import load
 from toskit.schema.model import (

@@ -1,0 +1,409 @@
+"""Compare, field sets, remove and extract (spec §4).
+
+All four walk a value the way merge does: separable maps key by key,
+associative lists item by item (identified by their item path), everything
+else (scalars, atomic containers, lists with unset relationship) as a leaf.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from toskit.schema.compiled import Node
+from toskit.schema.fieldpath import (
+    FIELD,
+    PathSyntaxError,
+    field_element,
+    key_element,
+    parse_path,
+    render_key,
+    render_set,
+    set_element,
+)
+from toskit.schema.merge import container_kind, item_keys
+from toskit.schema.model import Schema, schema_error_message
+from toskit.schema.validate import item_key, validated_node
+from toskit.schema.values import ABSENT, canonical, copy_value, deep_stack
+
+__all__ = ["Comparison", "compare", "extract", "remove", "to_fieldset"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What changed between two values: sets of field paths (spec §4.1)."""
+
+    added: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+    modified: frozenset[str] = frozenset()
+
+    @property
+    def is_same(self) -> bool:
+        """True when nothing was added, removed or modified."""
+        return not (self.added or self.removed or self.modified)
+
+    def rows(self) -> list[dict[str, str]]:
+        """One row per changed path, sorted: ``{"path": ..., "change": ...}``."""
+        rows = [{"path": p, "change": "added"} for p in self.added]
+        rows += [{"path": p, "change": "removed"} for p in self.removed]
+        rows += [{"path": p, "change": "modified"} for p in self.modified]
+        return sorted(rows, key=lambda r: (r["path"], r["change"]))
+
+    def to_frame(self) -> Any:
+        """The rows as a pandas DataFrame (pandas is imported on first use)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows(), columns=["path", "change"])
+
+    def __repr__(self) -> str:
+        if self.is_same:
+            return "<Comparison: no changes>"
+        parts = []
+        for label, paths in (
+            ("added", self.added),
+            ("removed", self.removed),
+            ("modified", self.modified),
+        ):
+            if paths:
+                shown = sorted(paths)
+                text = ", ".join(shown[:5]) + (f", … {len(shown) - 5} more" if len(shown) > 5 else "")
+                parts.append(f"{label}: {text}")
+        return "<Comparison " + "; ".join(parts) + ">"
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+def _separable_map(node: Node, value: Any) -> bool:
+    return isinstance(value, dict) and node.has_map and not node.map_atomic
+
+
+def _associative_list(node: Node, value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and node.has_list and node.list_kind != "atomic"
+
+
+def item_segment(node: Node, item: Any) -> str:
+    """The path element of an associative-list item: ``[k=v]`` or ``[=v]``."""
+    if node.list_kind == "keyed":
+        return render_key(item_key(node, item))
+    return render_set(item)
+
+
+# -- compare ------------------------------------------------------------------------
+
+
+def compare(
+    schema: Schema, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False
+) -> Comparison:
+    """Compare two values of type ``name`` (validated as for merge; spec §4.1)."""
+    node = validated_node(
+        schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, allow_duplicates)]
+    )
+    walker = _Comparer()
+    with deep_stack():
+        try:
+            walker.walk(node, lhs, rhs, "")
+        except RecursionError:
+            raise schema_error_message("value nested too deeply to compare") from None
+    return Comparison(frozenset(walker.added), frozenset(walker.removed), frozenset(walker.modified))
+
+
+class _Comparer:
+    def __init__(self) -> None:
+        self.added: set[str] = set()
+        self.removed: set[str] = set()
+        self.modified: set[str] = set()
+
+    def walk(self, node: Node, lhs: Any, rhs: Any, path: str) -> None:
+        if lhs is ABSENT:
+            if rhs is not ABSENT:
+                self.everything(node, rhs, path, self.added)
+            return
+        if rhs is ABSENT:
+            self.everything(node, lhs, path, self.removed)
+            return
+        lk, rk = container_kind(lhs), container_kind(rhs)
+        if lk is None and rk is None:
+            if canonical(lhs) != canonical(rhs):
+                self.modified.add(path)
+            return
+        if (lk is None and lhs is not None) or (rk is None and rhs is not None) or (
+            lk is not None and rk is not None and lk != rk
+        ):
+            # A kind change: the node is modified; what hung below it is gone or new.
+            self.modified.add(path)
+            self.below(node, lhs, path, self.removed)
+            self.below(node, rhs, path, self.added)
+            return
+        # Containers of one kind, or a container against None.
+        if not lhs and not rhs:
+            if canonical(lhs) != canonical(rhs):
+                self.modified.add(path)
+            return
+        value = lhs if lk is not None else rhs
+        if not (_separable_map(node, value) or _associative_list(node, value)):
+            if canonical(lhs) != canonical(rhs):
+                self.modified.add(path)
+            return
+        if lhs is None:
+            self.everything(node, rhs, path, self.added)
+            return
+        if rhs is None:
+            self.everything(node, lhs, path, self.removed)
+            return
+        if isinstance(value, dict):
+            self.walk_map(node, lhs, rhs, path)
+        else:
+            self.walk_list(node, lhs, rhs, path)
+
+    def walk_map(self, node: Node, lhs: dict, rhs: dict, path: str) -> None:
+        for k, lv in lhs.items():
+            self.walk(node.field_node(k), lv, rhs.get(k, ABSENT), f"{path}.{k}")  # type: ignore[arg-type]
+        for k, rv in rhs.items():
+            if k not in lhs:
+                self.walk(node.field_node(k), ABSENT, rv, f"{path}.{k}")  # type: ignore[arg-type]
+
+    def walk_list(self, node: Node, lhs: Any, rhs: Any, path: str) -> None:
+        elem = node.list_elem
+        assert elem is not None
+        lgroups = _groups(node, lhs)
+        rgroups = _groups(node, rhs)
+        for key, litems in lgroups.items():
+            ritems = rgroups.get(key)
+            segment = path + item_segment(node, litems[0])
+            if ritems is None:
+                if len(litems) > 1:
+                    self.removed.add(segment)
+                else:
+                    self.everything(elem, litems[0], segment, self.removed)
+            elif len(litems) > 1 or len(ritems) > 1:
+                # A repeated item is one atomic entry.
+                if canonical(litems) != canonical(ritems):
+                    self.modified.add(segment)
+            elif node.list_kind == "keyed":
+                self.walk(elem, litems[0], ritems[0], segment)
+        for key, ritems in rgroups.items():
+            if key not in lgroups:
+                segment = path + item_segment(node, ritems[0])
+                if len(ritems) > 1:
+                    self.added.add(segment)
+                else:
+                    self.everything(elem, ritems[0], segment, self.added)
+
+    def everything(self, node: Node, value: Any, path: str, into: set[str]) -> None:
+        """``path`` and every node below it."""
+        into.add(path)
+        self.below(node, value, path, into)
+
+    def below(self, node: Node, value: Any, path: str, into: set[str]) -> None:
+        if _separable_map(node, value):
+            for k, v in value.items():
+                self.everything(node.field_node(k), v, f"{path}.{k}", into)  # type: ignore[arg-type]
+        elif _associative_list(node, value) and node.list_kind == "keyed":
+            elem = node.list_elem
+            for item in value:
+                self.everything(elem, item, path + item_segment(node, item), into)  # type: ignore[arg-type]
+        elif _associative_list(node, value):
+            for item in value:
+                into.add(path + item_segment(node, item))
+
+
+def _groups(node: Node, items: Any) -> dict[Any, list[Any]]:
+    groups: dict[Any, list[Any]] = {}
+    for key, item in zip(item_keys(node, items), items):
+        groups.setdefault(key, []).append(item)
+    return groups
+
+
+# -- field sets ---------------------------------------------------------------------
+
+
+def to_fieldset(
+    schema: Schema, value: Any, name: str, *, allow_duplicates: bool = False
+) -> set[str]:
+    """The field paths a value sets (spec §4.2); the root ``''`` is never included."""
+    node = validated_node(schema, name, [("value", value, allow_duplicates)])
+    out: set[str] = set()
+    with deep_stack():
+        try:
+            _fieldset(node, value, "", out)
+        except RecursionError:
+            raise schema_error_message("value nested too deeply") from None
+    out.discard("")
+    return out
+
+
+def _fieldset(node: Node, value: Any, path: str, out: set[str]) -> None:
+    if value is None:
+        out.add(path)
+        return
+    if _separable_map(node, value):
+        if not value:
+            out.add(path)
+            return
+        fields, elem = node.fields, node.map_elem
+        for k, v in value.items():
+            child = fields.get(k)
+            p = f"{path}.{k}"
+            if child is None:
+                out.add(p)  # an elementType entry is owned as a whole key
+                child = elem
+            _fieldset(child, v, p, out)  # type: ignore[arg-type]
+        return
+    if _associative_list(node, value):
+        elem = node.list_elem
+        keys = item_keys(node, value)
+        counts: dict[Any, int] = {}
+        for k in keys:
+            counts[k] = counts.get(k, 0) + 1
+        for key, item in zip(keys, value):
+            p = path + item_segment(node, item)
+            out.add(p)
+            if counts[key] == 1 and node.list_kind == "keyed":
+                _fieldset(elem, item, p, out)  # type: ignore[arg-type]
+        return
+    out.add(path)
+
+
+# -- remove and extract -------------------------------------------------------------
+
+
+class _Trie:
+    __slots__ = ("terminal", "children")
+
+    def __init__(self) -> None:
+        self.terminal = False
+        self.children: dict[tuple, _Trie] = {}
+
+
+def _trie(paths: Iterable[str]) -> _Trie:
+    if isinstance(paths, str):
+        paths = [paths]
+    root = _Trie()
+    try:
+        for text in paths:
+            node = root
+            for element in parse_path(text):
+                node = node.children.setdefault(element, _Trie())
+            node.terminal = True
+    except PathSyntaxError as exc:
+        raise schema_error_message(str(exc)) from None
+    except TypeError:
+        raise schema_error_message(
+            f"paths must be an iterable of path strings, got {type(paths).__name__}"
+        ) from None
+    return root
+
+
+def _element(node: Node, item: Any) -> tuple:
+    if node.list_kind == "keyed":
+        return key_element(item_key(node, item))
+    return set_element(item)
+
+
+def remove(schema: Schema, value: Any, paths: Iterable[str], name: str) -> Any:
+    """``value`` without the nodes at ``paths`` (spec §4.3).
+
+    A separable map or associative list that loses all its entries becomes
+    ``None``; paths inside atomic values remove nothing.
+    """
+    node = validated_node(schema, name, [("value", value, False)])
+    trie = _trie(paths)
+    if trie.terminal:
+        return None
+    with deep_stack():
+        try:
+            return _remove(node, value, trie)
+        except RecursionError:
+            raise schema_error_message("value nested too deeply") from None
+
+
+def _remove(node: Node, value: Any, trie: _Trie) -> Any:
+    if not trie.children or not value:
+        return copy_value(value)
+    if _separable_map(node, value):
+        out = {}
+        for k, v in value.items():
+            sub = trie.children.get(field_element(k))
+            if sub is None:
+                out[k] = copy_value(v)
+            elif not sub.terminal:
+                out[k] = _remove(node.field_node(k), v, sub)  # type: ignore[arg-type]
+        return out or None
+    if _associative_list(node, value):
+        elem = node.list_elem
+        items = []
+        for item in value:
+            sub = trie.children.get(_element(node, item))
+            if sub is None:
+                items.append(copy_value(item))
+            elif not sub.terminal:
+                items.append(_remove(elem, item, sub))  # type: ignore[arg-type]
+        return items or None
+    return copy_value(value)
+
+
+_NOTHING = object()
+
+
+def extract(
+    schema: Schema, value: Any, paths: Iterable[str], name: str, *, append_key_fields: bool = False
+) -> Any:
+    """Only the nodes of ``value`` at ``paths`` and on the way to them (spec §4.3).
+
+    A node selected by a path is kept whole. A container reached only on the
+    way to paths that select nothing in it is dropped; when nothing at all is
+    selected the result is ``None``. Paths inside an atomic value keep that
+    value whole.
+    """
+    node = validated_node(schema, name, [("value", value, False)])
+    trie = _trie(paths)
+    if trie.terminal:
+        return copy_value(value)
+    with deep_stack():
+        try:
+            out = _extract(node, value, trie, append_key_fields)
+        except RecursionError:
+            raise schema_error_message("value nested too deeply") from None
+    return None if out is _NOTHING else out
+
+
+def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
+    if _separable_map(node, value):
+        out = {}
+        for k, v in value.items():
+            sub = trie.children.get((FIELD, k))
+            if sub is None:
+                continue
+            if sub.terminal:
+                out[k] = copy_value(v)
+            else:
+                kept = _extract(node.field_node(k), v, sub, append_keys)  # type: ignore[arg-type]
+                if kept is not _NOTHING:
+                    out[k] = kept
+        return out if out else _NOTHING
+    if _associative_list(node, value):
+        elem = node.list_elem
+        items = []
+        for item in value:
+            sub = trie.children.get(_element(node, item))
+            if sub is None:
+                continue
+            if sub.terminal:
+                items.append(copy_value(item))
+                continue
+            kept = _extract(elem, item, sub, append_keys)  # type: ignore[arg-type]
+            if kept is _NOTHING:
+                continue
+            if append_keys and node.list_kind == "keyed" and isinstance(kept, dict):
+                keyed = {k: copy_value(item[k]) for k in node.keys if k in item}
+                keyed.update(kept)
+                kept = keyed
+            items.append(kept)
+        return items if items else _NOTHING
+    if isinstance(value, (dict, list, tuple)) and value:
+        return copy_value(value)  # inside an atomic value: kept whole
+    return _NOTHING
