@@ -130,6 +130,7 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     head_badge = outcome_badge(value, warnings) if is_role else badge(str(value).lower(), str(value).lower())
     parts = [header(kind, role or ("outcome" if is_role else "evaluation"), head_badge)]
     parts.append(_warnings_list(warnings))
+    parts.append(_fuel_extras(outcome))
     if conflicts:
         names = "".join(chip(c) for c in conflicts)
         parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>{names}</div>')
@@ -137,6 +138,30 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     if trace is not None:
         parts.append(details("Why: evaluation trace", trace_html(trace), open_=True))
     return "".join(parts)
+
+
+def _fuel_extras(outcome: Any) -> str:
+    """Hidden flag, active restrictions and limits of a Fuel role outcome."""
+    parts = []
+    if getattr(outcome, "hidden", False):
+        parts.append(badge("hidden", "info", small=True))
+    restrictions = list(getattr(outcome, "restrictions", []) or [])
+    if restrictions:
+        parts.append(
+            '<span class="toskit-muted">restrictions</span>'
+            + "".join(f'<span class="toskit-code">{esc(r)}</span>' for r in restrictions)
+        )
+    limits = getattr(outcome, "limits", None)
+    if limits is not None:
+        bounds = [
+            f"{name} {text_value(value)}"
+            for name in ("min", "max", "recommended")
+            if (value := getattr(limits, name, None)) is not None
+        ]
+        parts.append(chip(f"count {getattr(limits, 'count', '?')}" + (f" ({', '.join(bounds)})" if bounds else "")))
+    if not parts:
+        return ""
+    return f'<div class="toskit-summary-line">{"".join(parts)}</div>'
 
 
 def outcome_html(outcome: Any) -> str:
@@ -154,7 +179,7 @@ def outcomes_table(outcomes: Mapping[str, Any], *, with_traces: bool = True) -> 
             allowed = bool(getattr(out, "allowed", False))
             warnings = list(getattr(out, "warnings", []) or [])
             conflicts = list(getattr(out, "conflicts", []) or [])
-            why = _warnings_list(warnings)
+            why = _warnings_list(warnings) + _fuel_extras(out)
             trace = getattr(out, "trace", None)
             if with_traces and trace is not None:
                 why += details('<span class="toskit-muted">trace</span>', trace_html(trace))

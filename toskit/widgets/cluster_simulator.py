@@ -67,6 +67,8 @@ class ClusterSimulator(ipywidgets.VBox):
             from toskit import conditions
 
             cluster = conditions.Cluster(mode="multinode")
+        # Rebuild clusters with the class we were given (a Cluster subclass stays one).
+        self._cluster_class = type(cluster)
         self._nodes: dict[Any, dict[str, Any]] = {}
         for node in getattr(cluster, "nodes", ()) or ():
             data = _node_dict(node)
@@ -77,6 +79,8 @@ class ClusterSimulator(ipywidgets.VBox):
             self._pool[data["id"]] = data
         attributes = getattr(cluster, "attributes", None)
         self._attributes: dict[str, Any] = dict(attributes) if isinstance(attributes, Mapping) else {}
+        models = getattr(cluster, "models", None)
+        self._models: dict[str, Any] | None = dict(models) if isinstance(models, Mapping) and models else None
         self._cluster: Any = None
         self._outcomes: dict[str, Any] | None = None
         self._syncing = False
@@ -206,12 +210,11 @@ class ClusterSimulator(ipywidgets.VBox):
     def cluster(self) -> Any:
         """The current state as a ``conditions.Cluster`` (rebuilt after a change)."""
         if self._cluster is None:
-            from toskit import conditions
-
-            self._cluster = conditions.Cluster(
+            self._cluster = self._cluster_class(
                 mode=self.mode,
                 nodes=[dict(n) for n in self._nodes.values()],
                 pool=[dict(n) for n in self._pool.values()],
+                models=self._models,
                 **self._attributes,
             )
         return self._cluster
