@@ -36,6 +36,7 @@ from typing import Any
 from toskit.diagnostics import did_you_mean
 from toskit.errors import FunctionError
 from toskit.functions import registry
+from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
 from toskit.values import is_number
@@ -293,4 +294,9 @@ def evaluate(
         definitions=definitions,
         max_depth=max_depth,
     )
-    return env.eval(tree)
+    try:
+        with deep_recursion():
+            return env.eval(tree)
+    except RecursionError:
+        call = tree if isinstance(tree, Call) else None
+        raise function_error("LimitExceeded", "the value is nested too deeply", call) from None

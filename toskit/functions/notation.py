@@ -25,6 +25,7 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError, ToskitError
 from toskit.functions import registry
+from toskit.functions._limits import deep_recursion
 
 __all__ = [
     "Call",
@@ -364,7 +365,14 @@ def parse(
     never modified.
     """
     parser = _Parser(dialect_of(version), frozenset(known), diagnostics, make_diagnostic)
-    return parser.parse(value, tuple(path))
+    try:
+        with deep_recursion():
+            return parser.parse(value, tuple(path))
+    except RecursionError:
+        diag = parser.diagnostic(
+            "error", "limit-exceeded", "the value is nested too deeply to parse", tuple(path)
+        )
+        raise FunctionSyntaxError(diag.message, [diag]) from None
 
 
 # ---------------------------------------------------------------------------- unparse
@@ -379,7 +387,11 @@ def unparse(tree: Any, version: str = "2.0") -> Any:
     calls are written with bare names and nothing can be escaped.
     """
     dialect = dialect_of(version)
-    return _unparse(tree, dialect, as_key=False)
+    try:
+        with deep_recursion():
+            return _unparse(tree, dialect, as_key=False)
+    except RecursionError:
+        raise ToskitError("the tree is nested too deeply to unparse") from None
 
 
 def _unparse(tree: Any, dialect: str, as_key: bool) -> Any:
@@ -408,7 +420,7 @@ def _unparse(tree: Any, dialect: str, as_key: bool) -> Any:
 
 # ------------------------------------------------------------------- flow rendering
 
-_PLAIN = re.compile(r"^[A-Za-z_/.$][A-Za-z0-9_ ./$@+-]*$")
+_PLAIN = re.compile(r"^[A-Za-z_/.$][A-Za-z0-9_ ./$@+:-]*$")
 _RESERVED = {"true", "false", "null", "~", "yes", "no", "on", "off"}
 
 
@@ -420,6 +432,7 @@ def _flow(value: Any) -> str:
             and value == value.strip()
             and value.lower() not in _RESERVED
             and ": " not in value
+            and not value.endswith(":")
             and " #" not in value
         ):
             return value

@@ -20,6 +20,7 @@ from typing import Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.errors import FunctionError, FunctionSyntaxError, ToskitError
+from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import function_error
 from toskit.functions.evaluate import Evaluation
 from toskit.functions.notation import Call, DiagnosticFactory, _flow, contains_call, parse, unparse
@@ -51,7 +52,12 @@ def _show(tree: Any) -> str:
 
 def run_clause(ev: Evaluation, clause: Any) -> Any:
     """Evaluate a clause in an environment whose ``$value`` is bound; returns its result."""
-    return ev.eval(clause)
+    try:
+        with deep_recursion():
+            return ev.eval(clause)
+    except RecursionError:
+        call = clause if isinstance(clause, Call) else None
+        raise function_error("LimitExceeded", "the clause is nested too deeply", call) from None
 
 
 def _decide(result: Any, clause: Any, value: Any) -> None:
