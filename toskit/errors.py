@@ -100,11 +100,14 @@ class ConditionError(ToskitError):
         *,
         expression: str | None = None,
         position: int | None = None,
+        path: str | None = None,
     ) -> None:
         self.kind = kind
         self.message = message
         self.expression = expression
         self.position = position
+        #: where the expression sits in its document (``controller.conditions[0]``), if known
+        self.path = path
         super().__init__(self._render())
 
     def _render(self) -> str:

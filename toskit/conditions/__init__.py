@@ -1,0 +1,32 @@
+"""Role conditions (seed 004) and OpenStack Fuel restrictions and limits.
+
+``load_roles`` reads a roles document; ``RoleSet.check`` tells whether a role
+can be assigned to the selected nodes of a simulated :class:`Cluster`;
+``evaluate`` runs one condition; ``compile_expression`` compiles one
+expression. The full contract is spec/conditions.md and
+spec/fuel-release.md; choices the specs leave open are in docs/conditions.md.
+"""
+
+from __future__ import annotations
+
+from toskit.conditions.cluster import Cluster
+from toskit.conditions.evaluate import evaluate
+from toskit.conditions.expression import Expression, compile_expression
+from toskit.conditions.results import LimitsOutcome, Outcome, RoleOutcome, TraceEntry
+from toskit.conditions.roles import Role, RoleSet, load_roles
+from toskit.errors import ConditionError
+
+__all__ = [
+    "Cluster",
+    "ConditionError",
+    "Expression",
+    "LimitsOutcome",
+    "Outcome",
+    "Role",
+    "RoleOutcome",
+    "RoleSet",
+    "TraceEntry",
+    "compile_expression",
+    "evaluate",
+    "load_roles",
+]

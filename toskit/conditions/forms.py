@@ -1,0 +1,672 @@
+"""Condition forms: schema checks, compilation and evaluation (spec §6).
+
+A condition tree (plain YAML data) is checked against the schema of §6.2 and
+compiled into :class:`Form` objects. Each form evaluates three ways:
+
+* ``test(env) -> bool``: the value only. Used where warnings are dropped
+  (the operand of ``not``, the items of ``exists``), so the hot loop of an
+  ``exists`` over thousands of nodes builds no lists and no trace.
+* ``run(env) -> (value, warnings)``: what a role check needs.
+* ``trace(env) -> TraceEntry``: value, warnings and the tree of what was
+  evaluated, for display.
+
+All three give the same value; evaluation is pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toskit.conditions.expression import Env, Expression, compile_expression
+from toskit.conditions.results import TraceEntry
+from toskit.conditions.syntax import (
+    BoolOp,
+    Compare,
+    Literal,
+    Member,
+    Not,
+)
+from toskit.conditions.values import type_name, value_text
+from toskit.diagnostics import did_you_mean, format_path
+from toskit.errors import ConditionError
+
+__all__ = ["Form", "Rules", "compile_rules", "compile_condition", "FORM_KEYS", "ConditionCompiler"]
+
+FORM_KEYS = ("condition", "all", "any", "not", "exists", "recommended")
+_SIBLINGS: dict[str, frozenset[str]] = {
+    "condition": frozenset({"then", "else", "warning"}),
+    "all": frozenset({"warning"}),
+    "any": frozenset({"warning"}),
+    "not": frozenset({"warning"}),
+    "exists": frozenset({"warning"}),
+    "recommended": frozenset(),
+}
+_VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_MISSING = object()
+# Bound on the length of a node's path in a condition tree, far below
+# Python's recursion limit even for hostile documents.
+MAX_TREE_DEPTH = 200
+
+Test = Callable[[Env], bool]
+
+
+def _returns_bool(expr: Expression) -> bool:
+    """True when the expression's value is always a boolean (no ``bool()``
+    wrapper needed in the fast path)."""
+    node = expr.node
+    if isinstance(node, (Compare, Not, BoolOp)):
+        return True
+    if isinstance(node, Literal):
+        return isinstance(node.value, bool)
+    return isinstance(node, Member) and node.name in (
+        "_hasRole",
+        "_hasDeployedRole",
+        "_pending_deletion",
+        "_pending_addition",
+    )
+
+
+# --------------------------------------------------------------------------- forms
+
+
+class Form:
+    """A compiled condition. ``path`` names its place in the document."""
+
+    __slots__ = ("path", "test")
+
+    form = "?"
+    path: str
+    test: Test
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        raise NotImplementedError
+
+    def trace(self, env: Env) -> TraceEntry:
+        raise NotImplementedError
+
+
+class LiteralForm(Form):
+    __slots__ = ("value",)
+    form = "literal"
+
+    def __init__(self, value: bool, path: str) -> None:
+        self.value = value
+        self.path = path
+        self.test = (lambda env: True) if value else (lambda env: False)
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        return self.value, []
+
+    def trace(self, env: Env) -> TraceEntry:
+        return TraceEntry("literal", self.value, [], None, [], self.path)
+
+
+class ExprForm(Form):
+    __slots__ = ("expr", "fn")
+    form = "expression"
+
+    def __init__(self, expr: Expression, loop_vars: frozenset[str], path: str) -> None:
+        self.expr = expr
+        self.path = path
+        fn = self.fn = expr.function(loop_vars)
+        self.test = fn if _returns_bool(expr) else (lambda env: bool(fn(env)))
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        return bool(self.fn(env)), []
+
+    def trace(self, env: Env) -> TraceEntry:
+        return TraceEntry("expression", bool(self.fn(env)), [], self.expr.text, [], self.path)
+
+
+class ConditionForm(Form):
+    """``{condition: E, then?: A, else?: B, warning?: W}``. ``top`` marks a
+    top-level rule, whose failed guard without ``else`` does not apply."""
+
+    __slots__ = ("guard", "guard_text", "then", "else_", "warning", "top")
+    form = "condition"
+
+    def __init__(
+        self,
+        guard: Test,
+        guard_text: str | None,
+        then: Form | None,
+        else_: Form | None,
+        warning: str | None,
+        top: bool,
+        path: str,
+    ) -> None:
+        self.guard, self.guard_text = guard, guard_text
+        self.then, self.else_, self.warning, self.top = then, else_, warning, top
+        self.path = path
+        if then is None:
+            self.test = guard
+        else:
+            then_test = then.test
+            if else_ is not None:
+                else_test = else_.test
+                self.test = lambda env: then_test(env) if guard(env) else else_test(env)
+            elif top:
+                self.test = lambda env: then_test(env) if guard(env) else True
+            else:
+                self.test = lambda env: then_test(env) if guard(env) else False
+
+    def _branch(self, env: Env) -> tuple[Form | None, bool]:
+        """The branch taken (or None) and whether the rule applies at all."""
+        if self.guard(env):
+            return self.then, True
+        if self.else_ is not None:
+            return self.else_, True
+        return None, not (self.top and self.then is not None)
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        if self.then is None:
+            value, warnings = self.guard(env), []
+        else:
+            branch, applies = self._branch(env)
+            if not applies:
+                return True, []
+            value, warnings = branch.run(env) if branch is not None else (False, [])
+        if not value and self.warning is not None:
+            warnings = [*warnings, self.warning]
+        return value, warnings
+
+    def trace(self, env: Env) -> TraceEntry:
+        children: list[TraceEntry] = []
+        if self.then is None:
+            value, warnings = self.guard(env), []
+        else:
+            branch, applies = self._branch(env)
+            if not applies:
+                return TraceEntry("condition", True, [], self.guard_text, [], self.path)
+            if branch is not None:
+                child = branch.trace(env)
+                children.append(child)
+                value, warnings = child.value, list(child.warnings)
+            else:
+                value, warnings = False, []
+        if not value and self.warning is not None:
+            warnings.append(self.warning)
+        return TraceEntry("condition", value, warnings, self.guard_text, children, self.path)
+
+
+class AllForm(Form):
+    __slots__ = ("items", "warning")
+    form = "all"
+
+    def __init__(self, items: list[Form], warning: str | None, path: str) -> None:
+        self.items, self.warning, self.path = items, warning, path
+        tests = [i.test for i in items]
+        if len(tests) == 1:
+            self.test = tests[0]
+        elif len(tests) == 2:
+            a, b = tests
+            self.test = lambda env: a(env) and b(env)
+        elif len(tests) == 3:
+            a, b, c = tests
+            self.test = lambda env: a(env) and b(env) and c(env)
+        else:
+            self.test = lambda env: all(t(env) for t in tests)
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        warnings: list[str] = []
+        for item in self.items:
+            value, more = item.run(env)
+            warnings.extend(more)
+            if not value:
+                if self.warning is not None:
+                    warnings.append(self.warning)
+                return False, warnings
+        return True, warnings
+
+    def trace(self, env: Env) -> TraceEntry:
+        warnings: list[str] = []
+        children: list[TraceEntry] = []
+        value = True
+        for item in self.items:
+            child = item.trace(env)
+            children.append(child)
+            warnings.extend(child.warnings)
+            if not child.value:
+                value = False
+                if self.warning is not None:
+                    warnings.append(self.warning)
+                break
+        return TraceEntry("all", value, warnings, None, children, self.path)
+
+
+class AnyForm(Form):
+    __slots__ = ("items", "warning")
+    form = "any"
+
+    def __init__(self, items: list[Form], warning: str | None, path: str) -> None:
+        self.items, self.warning, self.path = items, warning, path
+        tests = [i.test for i in items]
+        self.test = lambda env: any(t(env) for t in tests)
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        warnings: list[str] = []
+        for item in self.items:
+            value, more = item.run(env)
+            if value:
+                return True, more
+            warnings.extend(more)
+        if self.warning is not None:
+            warnings.append(self.warning)
+        return False, warnings
+
+    def trace(self, env: Env) -> TraceEntry:
+        warnings: list[str] = []
+        children: list[TraceEntry] = []
+        for item in self.items:
+            child = item.trace(env)
+            children.append(child)
+            if child.value:
+                return TraceEntry("any", True, list(child.warnings), None, children, self.path)
+            warnings.extend(child.warnings)
+        if self.warning is not None:
+            warnings.append(self.warning)
+        return TraceEntry("any", False, warnings, None, children, self.path)
+
+
+class NotForm(Form):
+    __slots__ = ("operand", "warning")
+    form = "not"
+
+    def __init__(self, operand: Form, warning: str | None, path: str) -> None:
+        self.operand, self.warning, self.path = operand, warning, path
+        inner = operand.test
+        self.test = lambda env: not inner(env)
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        # The operand's warnings explain why it was false; negated, they
+        # would explain a success, so they are dropped.
+        value = not self.operand.test(env)
+        return value, ([] if value or self.warning is None else [self.warning])
+
+    def trace(self, env: Env) -> TraceEntry:
+        child = self.operand.trace(env)
+        value = not child.value
+        warnings = [] if value or self.warning is None else [self.warning]
+        return TraceEntry("not", value, warnings, None, [child], self.path)
+
+
+class ExistsForm(Form):
+    __slots__ = ("where", "where_text", "variable", "condition", "warning", "_where_fn")
+    form = "exists"
+
+    def __init__(
+        self,
+        where: Expression,
+        where_fn: Callable[[Env], Any],
+        variable: str,
+        condition: Form,
+        warning: str | None,
+        path: str,
+    ) -> None:
+        self.where, self.where_text, self._where_fn = where, where.text, where_fn
+        self.variable, self.condition, self.warning, self.path = variable, condition, warning, path
+        self.test = lambda env: self._match(env) >= 0
+
+    def _items(self, env: Env) -> Any:
+        items = self._where_fn(env)
+        if not isinstance(items, (list, tuple)):
+            raise ConditionError(
+                "TypeError",
+                f"'exists' expects a list, got {type_name(items)}",
+                expression=self.where_text,
+                position=0,
+                path=self.path,
+            )
+        return items
+
+    def _match(self, env: Env) -> int:
+        """Index of the first item for which the condition holds, or -1."""
+        items = self._items(env)
+        if not items:
+            return -1
+        name = self.variable
+        variables = env.vars
+        saved = variables.get(name, _MISSING)
+        test = self.condition.test
+        try:
+            for i, item in enumerate(items):
+                variables[name] = item
+                if test(env):
+                    return i
+            return -1
+        finally:
+            if saved is _MISSING:
+                variables.pop(name, None)
+            else:
+                variables[name] = saved
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        value = self._match(env) >= 0
+        return value, ([] if value or self.warning is None else [self.warning])
+
+    def trace(self, env: Env) -> TraceEntry:
+        index = self._match(env)
+        children: list[TraceEntry] = []
+        if index >= 0:
+            # Re-run the matching item in tracing mode (pure, same result).
+            item = self._items(env)[index]
+            variables = env.vars
+            saved = variables.get(self.variable, _MISSING)
+            variables[self.variable] = item
+            try:
+                children.append(self.condition.trace(env))
+            finally:
+                if saved is _MISSING:
+                    variables.pop(self.variable, None)
+                else:
+                    variables[self.variable] = saved
+        value = index >= 0
+        warnings = [] if value or self.warning is None else [self.warning]
+        return TraceEntry("exists", value, warnings, self.where_text, children, self.path)
+
+
+class RecommendedForm(Form):
+    """Advice: always true; warns (with ``<value>`` substituted) when the
+    expression, with ``<value>`` bound, is falsy."""
+
+    __slots__ = ("expression", "value", "value_expression", "warning")
+    form = "recommended"
+
+    def __init__(
+        self,
+        expression: Expression,
+        value: Any,
+        value_expression: Expression | None,
+        warning: str,
+        path: str,
+    ) -> None:
+        self.expression, self.value, self.value_expression = expression, value, value_expression
+        self.warning, self.path = warning, path
+        self.test = lambda env: True
+
+    def _warnings(self, env: Env) -> list[str]:
+        value = self.value_expression.function()(env) if self.value_expression else self.value
+        variables = env.vars
+        saved = variables.get("value", _MISSING)
+        variables["value"] = value
+        try:
+            ok = self.expression.function()(env)
+        finally:
+            if saved is _MISSING:
+                variables.pop("value", None)
+            else:
+                variables["value"] = saved
+        if ok:
+            return []
+        return [self.warning.replace("<value>", value_text(value))]
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        return True, self._warnings(env)
+
+    def trace(self, env: Env) -> TraceEntry:
+        return TraceEntry("recommended", True, self._warnings(env), self.expression.text, [], self.path)
+
+
+class Rules(Form):
+    """The top-level list of rules (§6.3): every rule is evaluated, the value
+    is their AND and the warnings are concatenated."""
+
+    __slots__ = ("rules",)
+    form = "rules"
+
+    def __init__(self, rules: list[Form], path: str = "") -> None:
+        self.rules, self.path = rules, path
+        tests = [r.test for r in rules]
+        # No early exit in value-only mode is needed for correctness, but
+        # every rule must still run in `run`/`trace` for its advice.
+        self.test = lambda env: all([t(env) for t in tests])
+
+    def run(self, env: Env) -> tuple[bool, list[str]]:
+        value = True
+        warnings: list[str] = []
+        for rule in self.rules:
+            ok, more = rule.run(env)
+            value = value and ok
+            warnings.extend(more)
+        return value, warnings
+
+    def trace(self, env: Env) -> TraceEntry:
+        children = [rule.trace(env) for rule in self.rules]
+        value = all(c.value for c in children)
+        warnings = [w for c in children for w in c.warnings]
+        return TraceEntry("rules", value, warnings, None, children, self.path)
+
+
+# --------------------------------------------------------------------------- compiler
+
+
+class ConditionCompiler:
+    """Checks and compiles condition trees.
+
+    ``parts`` address nodes from the document root (for YAML locations);
+    messages name the place without the first ``skip`` parts. With
+    ``collect=True`` errors are recorded in ``.errors`` as
+    ``(ConditionError, parts)`` and compilation goes on with the rest of the
+    tree (what ``toskit check`` needs); otherwise the first error is raised.
+    """
+
+    def __init__(self, *, collect: bool = False, skip: int = 0) -> None:
+        self.collect = collect
+        self.skip = skip
+        self.errors: list[tuple[ConditionError, tuple]] = []
+
+    # -- errors
+    def label(self, parts: tuple) -> str:
+        return format_path(parts[self.skip :])
+
+    def fail(self, err: ConditionError, parts: tuple) -> None:
+        if err.path is None:
+            err.path = self.label(parts)
+            if hasattr(err, "add_note"):
+                err.add_note(f"in {err.path}")
+        if self.collect:
+            self.errors.append((err, parts))
+            raise _Skip
+        raise err
+
+    def schema(self, parts: tuple, message: str) -> None:
+        where = self.label(parts)
+        text = f"{where}: {message}" if where else message
+        self.fail(ConditionError("SchemaError", text, path=where), parts)
+
+    def expression(self, text: Any, parts: tuple, what: str = "an expression") -> Expression:
+        if not isinstance(text, str):
+            self.schema(parts, f"expected {what} (a string), got {type_name(text)}")
+        try:
+            return compile_expression(text)
+        except ConditionError as err:
+            self.fail(err, parts)
+            raise AssertionError("unreachable") from None
+
+    # -- entry points
+    def rules(self, source: Any, parts: tuple) -> Rules:
+        """A top-level rule list; a single condition counts as one rule."""
+        items = source if isinstance(source, list) else [source]
+        item_parts = [(*parts, i) for i in range(len(items))] if isinstance(source, list) else [parts]
+        compiled: list[Form] = []
+        for item, p in zip(items, item_parts):
+            try:
+                compiled.append(self.condition(item, p, top=True))
+            except _Skip:
+                compiled.append(LiteralForm(False, self.label(p)))
+        return Rules(compiled, self.label(parts))
+
+    def child(self, cond: Any, parts: tuple, **options: Any) -> Form:
+        """Compile a sub-condition; in collect mode a broken one is recorded
+        and stands in as ``false`` so that its siblings are still checked."""
+        try:
+            return self.condition(cond, parts, **options)
+        except _Skip:
+            return LiteralForm(False, self.label(parts))
+
+    def condition(
+        self,
+        cond: Any,
+        parts: tuple,
+        *,
+        top: bool = False,
+        forbid: str | None = None,
+        loop_vars: frozenset[str] = frozenset(),
+    ) -> Form:
+        path = self.label(parts)
+        if len(parts) > MAX_TREE_DEPTH:
+            self.schema(parts, f"the condition tree is nested too deeply (more than {MAX_TREE_DEPTH} levels)")
+        if isinstance(cond, bool):
+            return LiteralForm(cond, path)
+        if isinstance(cond, str):
+            return ExprForm(self.expression(cond, parts), loop_vars, path)
+        if not isinstance(cond, Mapping):
+            what = "a list (only the top level is a list of rules)" if isinstance(cond, list) else type_name(cond)
+            self.schema(parts, f"a condition must be a boolean, a string or a mapping, got {what}")
+        for key in cond:
+            if not isinstance(key, str):
+                self.schema(parts, f"condition keys must be strings, got {key!r}")
+        forms = [k for k in FORM_KEYS if k in cond]
+        if not forms:
+            keys = ", ".join(repr(k) for k in cond) or "none"
+            hint = ""
+            for key in cond:
+                suggestion = did_you_mean(key, FORM_KEYS)
+                if suggestion:
+                    hint = f" ({key!r}: {suggestion})"
+                    break
+            self.schema(
+                parts,
+                f"a condition mapping needs one of {', '.join(repr(k) for k in FORM_KEYS)}; got keys {keys}{hint}",
+            )
+        if len(forms) > 1:
+            self.schema(parts, f"a condition mapping has exactly one form key, got {' and '.join(map(repr, forms))}")
+        form = forms[0]
+        allowed = _SIBLINGS[form]
+        for key in cond:
+            if key != form and key not in allowed:
+                extra = f"; allowed beside {form!r}: {', '.join(map(repr, sorted(allowed)))}" if allowed else f"; {form!r} takes no sibling keys"
+                self.schema((*parts, key), f"unknown key {key!r}{extra}")
+        warning = cond.get("warning")
+        if "warning" in cond and not isinstance(warning, str):
+            self.schema((*parts, "warning"), f"'warning' must be a string, got {type_name(warning)}")
+        body = cond[form]
+        if form == "condition":
+            return self._condition_form(cond, body, warning, parts, top, forbid, loop_vars)
+        if form in ("all", "any"):
+            if not isinstance(body, list):
+                self.schema((*parts, form), f"{form!r} takes a list of conditions, got {type_name(body)}")
+            inner_forbid = forbid or ("any" if form == "any" else None)
+            items = [
+                self.child(c, (*parts, form, i), forbid=inner_forbid, loop_vars=loop_vars)
+                for i, c in enumerate(body)
+            ]
+            cls = AllForm if form == "all" else AnyForm
+            return cls(items, warning, path)
+        if form == "not":
+            operand = self.child(body, (*parts, "not"), forbid=forbid or "not", loop_vars=loop_vars)
+            return NotForm(operand, warning, path)
+        if form == "exists":
+            return self._exists(body, warning, parts, forbid, loop_vars)
+        return self._recommended(body, parts, forbid)
+
+    # -- the forms with structure
+    def _condition_form(
+        self,
+        cond: Mapping,
+        guard_src: Any,
+        warning: str | None,
+        parts: tuple,
+        top: bool,
+        forbid: str | None,
+        loop_vars: frozenset[str],
+    ) -> Form:
+        if "else" in cond and "then" not in cond:
+            self.schema((*parts, "else"), "'else' requires 'then'")
+        guard_parts = (*parts, "condition")
+        if isinstance(guard_src, bool):
+            guard: Test = (lambda env: True) if guard_src else (lambda env: False)
+            guard_text = None
+        else:
+            expr = self.expression(guard_src, guard_parts, "an expression or a boolean")
+            guard = ExprForm(expr, loop_vars, self.label(guard_parts)).test
+            guard_text = expr.text
+        then = else_ = None
+        if "then" in cond:
+            then = self.child(cond["then"], (*parts, "then"), forbid=forbid, loop_vars=loop_vars)
+        if "else" in cond:
+            else_ = self.child(cond["else"], (*parts, "else"), forbid=forbid, loop_vars=loop_vars)
+        return ConditionForm(guard, guard_text, then, else_, warning, top, self.label(parts))
+
+    def _exists(
+        self,
+        body: Any,
+        warning: str | None,
+        parts: tuple,
+        forbid: str | None,
+        loop_vars: frozenset[str],
+    ) -> Form:
+        here = (*parts, "exists")
+        if not isinstance(body, Mapping):
+            self.schema(here, f"'exists' takes a mapping with 'where', 'variable' and 'condition', got {type_name(body)}")
+        for key in ("where", "variable", "condition"):
+            if key not in body:
+                self.schema(here, f"'exists' needs {key!r}")
+        for key in body:
+            if key not in ("where", "variable", "condition"):
+                hint = did_you_mean(str(key), ("where", "variable", "condition"))
+                self.schema((*here, key), f"unknown key {key!r} in 'exists'" + (f" ({hint})" if hint else ""))
+        variable = body["variable"]
+        if not isinstance(variable, str) or not _VARIABLE_NAME.match(variable):
+            self.schema(
+                (*here, "variable"),
+                f"'variable' must be a bare name such as 'node' (no angle brackets), got {variable!r}",
+            )
+        where = self.expression(body["where"], (*here, "where"))
+        where_fn = where.function(loop_vars)
+        inner_vars = loop_vars | {variable}
+        condition = self.child(
+            body["condition"], (*here, "condition"), forbid=forbid or "exists", loop_vars=inner_vars
+        )
+        return ExistsForm(where, where_fn, variable, condition, warning, self.label(parts))
+
+    def _recommended(self, body: Any, parts: tuple, forbid: str | None) -> Form:
+        here = (*parts, "recommended")
+        if forbid is not None:
+            self.schema(
+                here,
+                f"'recommended' cannot appear inside {forbid!r}: it is advice that is always true, "
+                "so negating or OR-ing it means nothing",
+            )
+        if not isinstance(body, Mapping):
+            self.schema(here, f"'recommended' takes a mapping with 'expression', 'value' and 'warning', got {type_name(body)}")
+        for key in ("expression", "value", "warning"):
+            if key not in body:
+                self.schema(here, f"'recommended' needs {key!r}")
+        for key in body:
+            if key not in ("expression", "value", "warning"):
+                hint = did_you_mean(str(key), ("expression", "value", "warning"))
+                self.schema((*here, key), f"unknown key {key!r} in 'recommended'" + (f" ({hint})" if hint else ""))
+        warning = body["warning"]
+        if not isinstance(warning, str):
+            self.schema((*here, "warning"), f"'warning' must be a string, got {type_name(warning)}")
+        expression = self.expression(body["expression"], (*here, "expression"))
+        value = body["value"]
+        value_expression = self.expression(value, (*here, "value")) if isinstance(value, str) else None
+        return RecommendedForm(expression, value, value_expression, warning, self.label(parts))
+
+
+class _Skip(Exception):
+    """Internal: abandon one subtree after recording an error (collect mode)."""
+
+
+def compile_condition(cond: Any, parts: tuple = (), *, top: bool = False) -> Form:
+    """Check and compile one condition; raises the first ``ConditionError``."""
+    return ConditionCompiler().condition(cond, parts, top=top)
+
+
+def compile_rules(source: Any, parts: tuple = ("conditions",), skip: int = 0) -> Rules:
+    """Check and compile a top-level rule list (or one condition as one rule)."""
+    return ConditionCompiler(skip=skip).rules(source, parts)

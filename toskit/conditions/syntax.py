@@ -1,0 +1,497 @@
+"""Tokens, grammar and syntax tree of the role-condition expression language.
+
+This module is the grammar in one place (spec/conditions.md §3–§4); it turns
+text into a small tree of frozen nodes and knows nothing about evaluation
+(see :mod:`toskit.conditions.expression`).
+
+Grammar, lowest precedence first (Python's precedence, not Fuel's)::
+
+    expression  := or_expr
+    or_expr     := and_expr ( "or" and_expr )*
+    and_expr    := not_expr ( "and" not_expr )*
+    not_expr    := "not" not_expr | comparison
+    comparison  := postfix [ comp_op postfix ]          # at most one operator
+    comp_op     := "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not" "in"
+    postfix     := primary ( "." NAME [ "(" [ expression ( "," expression )* ] ")" ] )*
+    primary     := NUMBER | STRING | "true" | "false" | "null"
+                 | MODEL NAME | PLACEHOLDER | NAME | "(" expression ")"
+
+The parser is hand-written recursive descent so that a syntax error is
+reported at the first token at which the text stops being the beginning of a
+valid expression. Tokens are produced eagerly, but a lexical error is only
+raised when the parser reaches it, so ``1 2 =`` is reported at ``2``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from toskit.errors import ConditionError
+
+__all__ = [
+    "Node",
+    "Literal",
+    "ModelRef",
+    "Placeholder",
+    "Variable",
+    "Member",
+    "Not",
+    "BoolOp",
+    "Compare",
+    "parse",
+    "placeholders_of",
+    "CONTEXT_VARIABLES",
+    "SPECIAL_PROPERTIES",
+    "SPECIAL_METHODS",
+]
+
+# Nesting bound (parentheses, `not`, call arguments, member links): keeps
+# hostile text far from Python's recursion limit.
+MAX_DEPTH = 100
+
+KEYWORDS = frozenset({"true", "false", "null", "and", "or", "not", "in"})
+CONTEXT_VARIABLES = frozenset({"selectedNodes"})
+SPECIAL_PROPERTIES = frozenset({"_length", "_pending_deletion", "_pending_addition", "_afterDeployment"})
+SPECIAL_METHODS = frozenset({"_pluck", "_hasRole", "_hasDeployedRole", "_withRole"})
+
+# --------------------------------------------------------------------------- tokens
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: ``kind`` is STRING, PLACEHOLDER, OP, NUMBER, MODEL, WORD,
+    PUNCT, END or ERROR; ``value`` its meaning; ``pos``/``end`` offsets."""
+
+    kind: str
+    value: object
+    pos: int
+    end: int
+    text: str
+
+    def is_keyword(self, word: str) -> bool:
+        return self.kind == "WORD" and self.value == word
+
+
+_SPACE = re.compile(r"\s*")
+_PLACEHOLDER = re.compile(r"<([A-Za-z_][A-Za-z0-9_]*)>")
+_OPERATOR = re.compile(r"==|!=|<=|>=|<|>")
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+_MODEL = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?=[A-Za-z_])")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def tokenize(text: str) -> list[Token]:
+    """The tokens of ``text``, ending with END, or with ERROR at a lexical error.
+
+    An ERROR token carries the message in ``value``; the parser raises it
+    when (and only if) it gets that far.
+    """
+    tokens: list[Token] = []
+    pos = 0
+    n = len(text)
+    while True:
+        pos = _SPACE.match(text, pos).end()
+        if pos >= n:
+            tokens.append(Token("END", None, n, n, ""))
+            return tokens
+        c = text[pos]
+        if c in "'\"":
+            close = text.find(c, pos + 1)
+            if close < 0:
+                tokens.append(Token("ERROR", "Unterminated string", pos, n, text[pos:]))
+                return tokens
+            tokens.append(Token("STRING", text[pos + 1 : close], pos, close + 1, text[pos : close + 1]))
+            pos = close + 1
+            continue
+        m = _PLACEHOLDER.match(text, pos) or None
+        if m:
+            tokens.append(Token("PLACEHOLDER", m.group(1), pos, m.end(), m.group()))
+            pos = m.end()
+            continue
+        m = _OPERATOR.match(text, pos)
+        if m:
+            tokens.append(Token("OP", m.group(), pos, m.end(), m.group()))
+            pos = m.end()
+            continue
+        m = _NUMBER.match(text, pos)
+        if m:
+            value: object = float(m.group()) if m.group(1) else int(m.group())
+            tokens.append(Token("NUMBER", value, pos, m.end(), m.group()))
+            pos = m.end()
+            continue
+        m = _MODEL.match(text, pos)
+        if m:
+            tokens.append(Token("MODEL", m.group(1), pos, m.end(), m.group()))
+            pos = m.end()
+            continue
+        m = _WORD.match(text, pos)
+        if m:
+            tokens.append(Token("WORD", m.group(), pos, m.end(), m.group()))
+            pos = m.end()
+            continue
+        if c in "().,":
+            tokens.append(Token("PUNCT", c, pos, pos + 1, c))
+            pos += 1
+            continue
+        tokens.append(Token("ERROR", f"Illegal character '{c}'", pos, pos + 1, c))
+        return tokens
+
+
+# --------------------------------------------------------------------------- tree
+
+
+@dataclass(frozen=True)
+class Node:
+    """Base of the syntax tree. ``start``/``end`` are offsets into the text."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Literal(Node):
+    value: object
+
+
+@dataclass(frozen=True)
+class ModelRef(Node):
+    """``model:key``: the model name and its first key."""
+
+    model: str
+    key: str
+
+
+@dataclass(frozen=True)
+class Placeholder(Node):
+    """``<name>``: a value bound by ``exists``, ``recommended`` or the caller."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Variable(Node):
+    """A bare name: a context variable such as ``selectedNodes``."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Member(Node):
+    """``obj.name`` or ``obj.name(args)``; ``name_pos`` is where the name starts,
+    ``chain_start`` where the whole member chain starts (for Undefined)."""
+
+    obj: Node
+    name: str
+    name_pos: int
+    args: tuple[Node, ...] | None  # None: not called
+    chain_start: int
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: Node
+
+
+@dataclass(frozen=True)
+class BoolOp(Node):
+    """``and`` / ``or`` over two or more operands (a flat, left-to-right chain)."""
+
+    op: str
+    operands: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    """A comparison or membership test; ``op_pos`` is where the operator starts
+    (for ``not in``, where ``not`` starts)."""
+
+    op: str
+    left: Node
+    right: Node
+    op_pos: int
+
+
+# --------------------------------------------------------------------------- parser
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = tokenize(text)
+        self.i = 0
+        self.depth = 0
+
+    # -- token helpers
+    def peek(self, ahead: int = 0) -> Token:
+        j = min(self.i + ahead, len(self.tokens) - 1)
+        tok = self.tokens[j]
+        if tok.kind == "ERROR" and ahead == 0:
+            self.error(tok.value, tok.pos)  # type: ignore[arg-type]
+        return tok
+
+    def next(self) -> Token:
+        tok = self.peek()
+        self.i += 1
+        return tok
+
+    def error(self, message: str, pos: int) -> ConditionError:
+        raise ConditionError("SyntaxError", message, expression=self.text, position=pos)
+
+    def unexpected(self, tok: Token, detail: str = "") -> ConditionError:
+        if tok.kind == "ERROR":
+            raise self.error(tok.value, tok.pos)  # type: ignore[arg-type]
+        if tok.kind == "END":
+            raise self.error("Unexpected end of expression" + detail, tok.pos)
+        raise self.error(f"Unexpected '{tok.text}'" + detail, tok.pos)
+
+    def is_punct(self, tok: Token, char: str) -> bool:
+        return tok.kind == "PUNCT" and tok.value == char
+
+    # -- grammar
+    def parse(self) -> Node:
+        node = self.or_expr()
+        tok = self.peek()
+        if tok.kind != "END":
+            if self.is_punct(tok, ")"):
+                self.unexpected(tok, " (no '(' to close)")
+            self.unexpected(tok)
+        return node
+
+    def or_expr(self) -> Node:
+        items = [self.and_expr()]
+        while self.peek().is_keyword("or"):
+            self.next()
+            items.append(self.and_expr())
+        if len(items) == 1:
+            return items[0]
+        return BoolOp(items[0].start, items[-1].end, "or", tuple(items))
+
+    def and_expr(self) -> Node:
+        items = [self.not_expr()]
+        while self.peek().is_keyword("and"):
+            self.next()
+            items.append(self.not_expr())
+        if len(items) == 1:
+            return items[0]
+        return BoolOp(items[0].start, items[-1].end, "and", tuple(items))
+
+    def deeper(self, tok: Token) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.error(f"Expression is nested too deeply (more than {MAX_DEPTH} levels)", tok.pos)
+
+    def not_expr(self) -> Node:
+        tok = self.peek()
+        if tok.is_keyword("not"):
+            self.next()
+            self.deeper(tok)
+            operand = self.not_expr()
+            self.depth -= 1
+            return Not(tok.pos, operand.end, operand)
+        return self.comparison()
+
+    def comp_op(self) -> tuple[str, int] | None:
+        """The comparison operator at the cursor (consumed), or None."""
+        tok = self.peek()
+        if tok.kind == "OP":
+            self.next()
+            return str(tok.value), tok.pos
+        if tok.is_keyword("in"):
+            self.next()
+            return "in", tok.pos
+        if tok.is_keyword("not"):
+            after = self.peek(1)
+            if after.is_keyword("in"):
+                self.next()
+                self.next()
+                return "not in", tok.pos
+            # `x not` can only continue as `x not in …`
+            self.i += 1
+            self.unexpected(self.peek())
+        return None
+
+    def comparison(self) -> Node:
+        left = self.postfix()
+        found = self.comp_op()
+        if found is None:
+            return left
+        op, op_pos = found
+        if self.peek().is_keyword("not"):
+            self.unexpected(
+                self.peek(),
+                "; 'not' cannot be a comparison operand, write it in parentheses: (not …)",
+            )
+        right = self.postfix()
+        node = Compare(left.start, right.end, op, left, right, op_pos)
+        tok = self.peek()
+        chained = tok.kind == "OP" or tok.is_keyword("in")
+        if tok.is_keyword("not") and self.peek(1).is_keyword("in"):
+            chained = True
+        if chained:
+            self.error(
+                "Comparisons cannot be chained; use parentheses, e.g. (a == b) == c",
+                tok.pos,
+            )
+        return node
+
+    def postfix(self) -> Node:
+        node = self.primary()
+        chain_start = node.start
+        links = 0
+        while self.is_punct(self.peek(), "."):
+            dot = self.next()
+            links += 1
+            self.deeper(dot)
+            name_tok = self.peek()
+            if name_tok.kind != "WORD" or name_tok.value in KEYWORDS:
+                self.unexpected(name_tok, " (expected a member name after '.')")
+            self.next()
+            args: tuple[Node, ...] | None = None
+            end = name_tok.end
+            if self.is_punct(self.peek(), "("):
+                self.next()
+                items: list[Node] = []
+                self.deeper(name_tok)
+                if not self.is_punct(self.peek(), ")"):
+                    items.append(self.or_expr())
+                    while self.is_punct(self.peek(), ","):
+                        self.next()
+                        items.append(self.or_expr())
+                self.depth -= 1
+                close = self.peek()
+                if not self.is_punct(close, ")"):
+                    self.unexpected(close)
+                self.next()
+                args = tuple(items)
+                end = close.end
+            node = Member(chain_start, end, node, str(name_tok.value), name_tok.pos, args, chain_start)
+        self.depth -= links
+        return node
+
+    def primary(self) -> Node:
+        tok = self.peek()
+        kind = tok.kind
+        if kind in ("NUMBER", "STRING"):
+            self.next()
+            return Literal(tok.pos, tok.end, tok.value)
+        if kind == "PLACEHOLDER":
+            self.next()
+            return Placeholder(tok.pos, tok.end, str(tok.value))
+        if kind == "MODEL":
+            self.next()
+            key = self.peek()
+            if key.kind != "WORD" or key.value in KEYWORDS:
+                self.unexpected(key, " (expected a key after the model name)")
+            self.next()
+            return ModelRef(tok.pos, key.end, str(tok.value), str(key.value))
+        if kind == "WORD":
+            word = tok.value
+            if word in ("true", "false", "null"):
+                self.next()
+                return Literal(tok.pos, tok.end, {"true": True, "false": False, "null": None}[word])
+            if word in KEYWORDS:
+                self.unexpected(tok)
+            self.next()
+            return Variable(tok.pos, tok.end, str(word))
+        if self.is_punct(tok, "("):
+            self.next()
+            self.deeper(tok)
+            inner = self.or_expr()
+            self.depth -= 1
+            close = self.peek()
+            if not self.is_punct(close, ")"):
+                self.unexpected(close, " (missing ')')" if close.kind == "END" else "")
+            self.next()
+            return _regroup(inner, tok.pos, close.end)
+        self.unexpected(tok)
+        raise AssertionError("unreachable")
+
+
+def _regroup(node: Node, start: int, end: int) -> Node:
+    """``node`` with its span widened to the parentheses around it."""
+    from dataclasses import replace
+
+    return replace(node, start=start, end=end)
+
+
+# --------------------------------------------------------------------------- static checks
+
+
+def _check(node: Node, text: str) -> None:
+    """Static semantic errors (§8): unknown variables and special members,
+    properties called, methods not called or with the wrong arity."""
+    if isinstance(node, Variable):
+        if node.name not in CONTEXT_VARIABLES:
+            raise ConditionError(
+                "UnboundVariable", f"Unknown variable {node.name!r}", expression=text, position=node.start
+            )
+    elif isinstance(node, Member):
+        _check(node.obj, text)
+        name = node.name
+        if name.startswith("_"):
+            if name in SPECIAL_PROPERTIES:
+                if node.args is not None:
+                    raise ConditionError(
+                        "TypeError", f"{name!r} is a property", expression=text, position=node.name_pos
+                    )
+            elif name in SPECIAL_METHODS:
+                if node.args is None or len(node.args) != 1:
+                    raise ConditionError(
+                        "TypeError",
+                        f"{name!r} takes exactly one argument",
+                        expression=text,
+                        position=node.name_pos,
+                    )
+            else:
+                raise ConditionError(
+                    "UnknownSpecial",
+                    f"Unknown special member {name!r}",
+                    expression=text,
+                    position=node.name_pos,
+                )
+        elif node.args is not None:
+            raise ConditionError(
+                "TypeError",
+                f"{name!r} is not a method: only special members (such as '_pluck') can be called",
+                expression=text,
+                position=node.name_pos,
+            )
+        for arg in node.args or ():
+            _check(arg, text)
+    elif isinstance(node, Not):
+        _check(node.operand, text)
+    elif isinstance(node, BoolOp):
+        for operand in node.operands:
+            _check(operand, text)
+    elif isinstance(node, Compare):
+        _check(node.left, text)
+        _check(node.right, text)
+
+
+def parse(text: str) -> Node:
+    """Parse ``text`` into a syntax tree; raise ``ConditionError`` for a syntax
+    error or a static error (§8)."""
+    if not isinstance(text, str):
+        raise ConditionError("TypeError", f"an expression must be a string, got {type(text).__name__}")
+    node = _Parser(text).parse()
+    _check(node, text)
+    return node
+
+
+def placeholders_of(node: Node) -> frozenset[str]:
+    """The placeholder names that ``node`` reads."""
+    if isinstance(node, Placeholder):
+        return frozenset((node.name,))
+    if isinstance(node, Member):
+        out = placeholders_of(node.obj)
+        for arg in node.args or ():
+            out |= placeholders_of(arg)
+        return out
+    if isinstance(node, Not):
+        return placeholders_of(node.operand)
+    if isinstance(node, BoolOp):
+        return frozenset().union(*(placeholders_of(o) for o in node.operands))
+    if isinstance(node, Compare):
+        return placeholders_of(node.left) | placeholders_of(node.right)
+    return frozenset()
