@@ -59,6 +59,29 @@ def _previous_content_line(line_of: Callable[[int], str | None], line: int) -> i
     return None
 
 
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+def _deeper_than_previous_key(line_of: Callable[[int], str | None], line: int) -> str | None:
+    """Hint for ``alpha: 1`` followed by a deeper ``beta: 2`` (read as ``1 beta``)."""
+    text = line_of(line)
+    above = _previous_content_line(line_of, line)
+    if text is None or above is None:
+        return None
+    above_text = line_of(above) or ""
+    if _indent(text) <= _indent(above_text):
+        return None
+    deeper = _key_at(text, _indent(text))
+    shallower = _key_at(above_text, _indent(above_text))
+    if not deeper or not shallower:
+        return None
+    return (
+        f"'{deeper}:' is indented deeper than '{shallower}:' (line {above + 1}), which "
+        f"already has a value; keys of the same mapping must start in the same column"
+    )
+
+
 def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) -> str | None:
     """A hint for a PyYAML error, from its marks; ``None`` when none applies.
 
@@ -90,6 +113,9 @@ def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) ->
         )
 
     if problem_char == ":" and isinstance(exc, yaml.scanner.ScannerError):
+        deeper = _deeper_than_previous_key(line_of, problem.line)
+        if deeper is not None:
+            return deeper
         # The scanner read `word` + newline + `key:` as one multi-line key.
         if context is not None and context.line < problem.line:
             word_line = context.line

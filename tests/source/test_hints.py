@@ -1,0 +1,184 @@
+"""yaml-syntax diagnostics: positions and hints, the same with both parsers."""
+
+import pytest
+
+from toskit.source import load_yaml
+
+# The roles seed (004) as written: the first rule's `then:`/`else:` are
+# indented two spaces deeper than `condition:` (spec/conditions.md §9).
+ROLES_SEED = """\
+roles_metadata:
+  controller:
+    conflicts:
+      - compute
+    conditions:
+      - condition: "cluster:mode == 'multinode'"
+          then:
+            all:
+              - condition: "selectedNodes._length <= 1"
+                warning: "Multi-node environment cannot have more than one controller node."
+              - not:
+                  exists:
+                    where: "cluster:nodes"
+                    variable: node
+                    condition:
+                      all:
+                        - not: "<node>.id in selectedNodes._pluck('id')"
+                        - condition: "<node>._hasRole('controller')"
+                        - not: "<node>._pending_deletion"
+          else: true
+      - condition: "cluster:mode == 'ha_compact'"
+        then:
+          recommended:
+            expression: "cluster:nodes._length >= <value>"
+            value: 3
+            warning: "At least <value> controller nodes are recommended for HA deployment."
+"""
+
+# The TOSCA seed's (001) "Nested Merging and Inheritance" example as written.
+NESTED_MERGING_SEED = """\
+tosca_definitions_version: tosca_simple_unfurl_1_0_0
+data_types:
+
+  datatypes.Data1:
+    properties:
+      prop1:
+        default: prop1_default
+      prop2:
+        default: prop2_default
+      prop3:
+        default: prop3_default
+
+node_types:
+
+  nodes.MyApp:
+    properties:
+      data2:
+        type: datatypes.Data1
+        default:
+          prop2: prop2_override
+
+  nodes.DerivedFromMyApp:
+    derived_from: nodes.MyApp
+    properties:
+      data2:
+        type: datatypes.Data1
+        default:
+          prop3: prop3_override
+
+topology_template
+  node_templates:
+
+    my_app:
+      type: nodes.DerivedFromMyApp
+"""
+
+
+def only(doc):
+    assert doc.value is None
+    (diag,) = doc.diagnostics
+    assert (diag.code, diag.severity) == ("yaml-syntax", "error")
+    return diag
+
+
+def test_roles_seed_then_indented_deeper(parser):
+    diag = only(load_yaml(ROLES_SEED, name="openstack.yaml", parser=parser))
+    assert (diag.file, diag.line, diag.column) == ("openstack.yaml", 7, 11)
+    assert diag.hint == (
+        "'then:' is indented deeper than 'condition:' (line 6); "
+        "keys of the same mapping must start in the same column"
+    )
+    assert diag.source_line == "          then:"
+
+
+def test_roles_seed_with_the_seed_line_numbering(parser):
+    text = "# openstack.yaml proposal\n\n# openstack.yaml\n\n" + ROLES_SEED
+    diag = only(load_yaml(text, parser=parser))
+    assert (diag.line, diag.column) == (11, 11)
+    assert "'condition:' (line 10)" in diag.hint
+
+
+def test_roles_seed_fixed_loads(parser):
+    fixed = ROLES_SEED.replace("          then:\n            all:", "        then:\n          all:")
+    lines = fixed.splitlines()
+    # dedent the `then:` block (lines 8..19 after `then:`) and `else:` by two spaces
+    out = []
+    for n, line in enumerate(lines, 1):
+        out.append(line[2:] if 9 <= n <= 20 else line)
+    doc = load_yaml("\n".join(out) + "\n", parser=parser)
+    assert doc.diagnostics == []
+    rule = doc.value["roles_metadata"]["controller"]["conditions"][0]
+    assert set(rule) == {"condition", "then", "else"}
+
+
+def test_hint_names_whatever_keys_are_involved(parser):
+    diag = only(load_yaml("outer:\n  alpha: 1\n    beta: 2\n", parser=parser))
+    assert (diag.line, diag.column) == (3, 9)  # PyYAML reads "1 beta" as alpha's value
+    assert "'beta:' is indented deeper than 'alpha:' (line 2)" in diag.hint
+
+
+def test_hint_for_a_key_indented_deeper_after_a_nested_mapping(parser):
+    diag = only(load_yaml("a:\n  b: 1\n c: 2\n", parser=parser))
+    assert (diag.line, diag.column) == (3, 2)
+    assert "'c:' is indented deeper than 'a:' (line 1)" in diag.hint
+
+
+def test_tosca_seed_topology_template_missing_colon(parser):
+    diag = only(load_yaml(NESTED_MERGING_SEED, name="seed.yaml", parser=parser))
+    assert (diag.line, diag.column) == (31, 17)  # the ':' of node_templates
+    assert diag.hint == (
+        "a key on the line above is missing its ':' — write 'topology_template:' (line 30)"
+    )
+
+
+def test_tosca_seed_with_the_colon_loads(parser):
+    fixed = NESTED_MERGING_SEED.replace("topology_template\n", "topology_template:\n")
+    doc = load_yaml(fixed, parser=parser)
+    assert doc.diagnostics == []
+    assert doc.value["topology_template"]["node_templates"]["my_app"] == {
+        "type": "nodes.DerivedFromMyApp"
+    }
+
+
+def test_missing_colon_same_indentation(parser):
+    diag = only(load_yaml("name\nport: 1\n", parser=parser))
+    assert (diag.line, diag.column) == (2, 5)
+    assert diag.hint == "a key on the line above is missing its ':' — write 'name:' (line 1)"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "hint_fragment"),
+    [
+        ("a:\n\tb: 1\n", 2, 1, "spaces, not tabs"),
+        ('a: "abc\nb: 2\n', 3, 1, "quoted at line 1, column 4 is never closed"),
+        ("a: 'abc\n", 2, 1, "quoted at line 1, column 4 is never closed"),
+        ("a: [1, 2\nb: 3\n", 2, 2, "'[' at line 1, column 4 is not closed"),
+        ("a: {x: 1\nb: 3\n", 2, 2, "'{' at line 1, column 4 is not closed"),
+    ],
+    ids=["tab", "double-quote", "single-quote", "bracket", "brace"],
+)
+def test_common_mistake_hints(parser, text, line, column, hint_fragment):
+    diag = only(load_yaml(text, parser=parser))
+    assert (diag.line, diag.column) == (line, column)
+    assert hint_fragment in diag.hint
+
+
+def test_error_without_known_pattern_still_located(parser):
+    diag = only(load_yaml("a: b: c\n", parser=parser))
+    assert (diag.line, diag.column) == (1, 5)
+
+
+def test_non_printable_character(parser):
+    diag = only(load_yaml("a: ok\nb: x\x01y\n", parser=parser))
+    assert (diag.line, diag.column) == (2, 5)
+    assert "U+0001" in diag.message
+
+
+def test_lone_surrogate_is_a_diagnostic_not_a_crash(parser):
+    diag = only(load_yaml("a: \ud800\n", parser=parser))
+    assert (diag.line, diag.column) == (1, 4)
+
+
+def test_message_names_the_context_position(parser):
+    diag = only(load_yaml(ROLES_SEED, parser=parser))
+    assert "line 6, column 9" in diag.message
