@@ -115,7 +115,8 @@ def _build(v2: bool) -> dict[str, Shape]:
     check = {"validation": ANY} if v2 else {"constraints": ANY}
 
     schema_keys: dict[str, Shape] = {"type": ANY, "description": ANY, **check}
-    schema = _keys("schema definition", schema_keys)
+    # Recursive: the table refers to itself through key_schema/entry_schema.
+    schema = Keys("schema definition", schema_keys)
     schema_keys["key_schema"] = Short(schema)
     schema_keys["entry_schema"] = Short(schema)
     if v2:

@@ -438,7 +438,7 @@ class _Build:
                     hint=did_you_mean(str(key), definitions),
                     at_key=True,
                 )
-            value, origin = substitute(item, Origin("template", doc, (*props_parts, key)))
+            value, origin = substitute(item, Origin("template", doc, (*props_parts, key)), True)
             res.values[key] = value
             res.origins[(key,)] = origin
         return res
