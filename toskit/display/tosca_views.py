@@ -124,7 +124,11 @@ def _table_rows(prop_table: Any) -> list[Any]:
 
 
 def _overridden_entries(row: Any) -> list[tuple[Any, Any]]:
-    """(value, source) pairs a row's value overrode, highest layer first."""
+    """(value, source) pairs a row's value overrode, nearest layer first.
+
+    ``PropertyRow.overridden`` lists them lowest layer first; under the
+    winning value they read from the one it replaced downwards.
+    """
     entries = _field(row, "overridden", None)
     if not entries or isinstance(entries, bool):
         return []
@@ -136,7 +140,7 @@ def _overridden_entries(row: Any) -> list[tuple[Any, Any]]:
             out.append(entry)
         else:
             out.append((getattr(entry, "value", entry), getattr(entry, "source", "")))
-    return out
+    return out[::-1]
 
 
 def property_table_body(prop_table: Any, *, show_overridden: bool | None = None) -> str:
@@ -193,7 +197,7 @@ def property_table_body(prop_table: Any, *, show_overridden: bool | None = None)
 def property_table_html(prop_table: Any) -> str:
     """The view of a ``PropertyTable``."""
     rows = _table_rows(prop_table)
-    title = getattr(prop_table, "name", None) or getattr(prop_table, "node", None) or ""
+    title = next((t for a in ("owner", "name", "node") if (t := getattr(prop_table, a, None))), "")
     body = header("property table", _type_name(title) if title else f"{len(rows)} rows")
     body += property_table_body(prop_table)
     return fragment(body, _fallback(prop_table), "property-table")
