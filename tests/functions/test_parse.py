@@ -64,7 +64,7 @@ PARSE_CASES = [
     pytest.param("{ $f: [ [a, b] ] }", Call("f", [["a", "b"]]), id="single-list-argument"),
     pytest.param("{ $a:b:fn: [] }", Call("fn", [], namespace="a:b"), id="deep-namespace"),
     pytest.param("{ $$: 1, $$$x: 2 }", {"$": 1, "$$x": 2}, id="escaped-keys"),
-    pytest.param("{ 1: a, true: b, null: c }", {1: "a", True: "b", None: "c"}, id="scalar-keys"),
+    pytest.param("{ 2: a, true: b, null: c, 1.5: d }", {2: "a", True: "b", None: "c", 1.5: "d"}, id="scalar-keys"),
     pytest.param("$$", "$", id="double-dollar-alone"),
     pytest.param("price", "price", id="plain-string"),
     pytest.param("2024-01-01", datetime.date(2024, 1, 1), id="date-passes-through"),
