@@ -1,0 +1,226 @@
+"""Spec §1 and §7.5: loading, the model objects, find and resolve."""
+
+from __future__ import annotations
+
+import pytest
+from schema_fixtures import SCHEMA_YAML, as_dict
+
+import toskit
+from toskit import SchemaError, schema
+from toskit.schema import Atom, List, Map, Schema, StructField, TypeDef, TypeRef, Union, UnionField
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA_YAML))
+def test_yaml_and_dict_give_the_same_schema(name):
+    from_text = schema.load(SCHEMA_YAML[name])
+    from_dict = schema.load(as_dict(name))
+    assert from_text == from_dict
+    assert isinstance(from_text.types, tuple)
+    assert all(isinstance(t, TypeDef) for t in from_text.types)
+
+
+def test_find(schemas):
+    s = schemas["S1"]
+    assert s.find("item").name == "item"
+    assert s.find("nope") is None
+    assert s.find("__untyped_atomic_").scalar == "untyped"
+    assert s.find("__untyped_deduced_").map.element_relationship == "separable"
+
+
+def test_model_objects(schemas):
+    s = schemas["S1"]
+    root = s.find("root")
+    items = root.map.find_field("items")
+    assert isinstance(items, StructField)
+    assert items.type.inlined.list == List(
+        element_type=TypeRef(named_type="item"), element_relationship="associative", keys=("name",)
+    )
+    assert root.map.element_type is None and root.map.unions == ()
+    port = s.find("port").map.find_field("protocol")
+    assert port.default == "TCP"
+    assert s.find("inner").map.find_field("deep").type == TypeRef(named_type="inner")
+    u = schemas["S3"].find("union").map.unions[0]
+    assert u == Union(
+        discriminator="discriminator",
+        deduce_invalid_discriminator=True,
+        fields=(UnionField("one", "One"), UnionField("two", "TWO"), UnionField("three", "three")),
+    )
+
+
+def test_resolve_override(schemas):
+    s = schemas["S1"]
+    atom = s.resolve({"namedType": "inner", "elementRelationship": "atomic"})
+    assert atom.map.element_relationship == "atomic"
+    assert s.find("inner").map.element_relationship is None
+    assert [f.name for f in atom.map.fields] == ["a", "b", "deep"]
+
+
+def test_resolve_forms(schemas):
+    s = schemas["S1"]
+    assert s.resolve("inner") is s.find("inner").atom
+    assert s.resolve({"scalar": "string"}) == Atom(scalar="string")
+    assert s.resolve(TypeRef(inlined=Atom(scalar="numeric"))) == Atom(scalar="numeric")
+    with pytest.raises(SchemaError, match="no type found matching: zz"):
+        s.resolve("zz")
+    with pytest.raises(SchemaError, match="no type found matching: zz"):
+        s.resolve({"namedType": "zz"})
+
+
+def _errors(source) -> list[tuple[str, str]]:
+    with pytest.raises(SchemaError) as err:
+        schema.load(source)
+    assert isinstance(err.value, toskit.ToskitError)
+    for d in err.value.diagnostics:
+        assert d.code == "schema-error" and d.severity == "error"
+    return [(d.path, d.message) for d in err.value.diagnostics]
+
+
+def test_typo_in_field_type():
+    text = SCHEMA_YAML["S1"].replace("{name: num, type: {scalar: numeric}}", "{name: num, type: {sclar: numeric}}")
+    errors = _errors(text)
+    assert ('.types[name="root"].map.fields[name="num"].type.sclar', "field not declared in schema") in errors
+
+
+def test_bad_scalar_name():
+    text = SCHEMA_YAML["S1"].replace("{name: num, type: {scalar: numeric}}", "{name: num, type: {scalar: int}}")
+    errors = _errors(text)
+    assert errors == [
+        ('.types[name="root"].map.fields[name="num"].type.scalar', "unexpected scalar type in schema: int")
+    ]
+
+
+LOAD_ERRORS = [
+    ("keys-not-list", "types: [{name: t, list: {keys: name, elementRelationship: associative}}]",
+     '.types[name="t"].list.keys', "expected list, got"),
+    ("fields-not-list", "types: [{name: t, map: {fields: {}}}]", '.types[name="t"].map.fields', "expected list, got"),
+    ("name-not-string", "types: [{name: 5, scalar: string}]", ".types[name=5].name", "expected string, got"),
+    ("list-relationship", "types: [{name: t, list: {elementRelationship: separable}}]",
+     '.types[name="t"].list.elementRelationship', "unexpected element relationship in schema: separable"),
+    ("map-relationship", "types: [{name: t, map: {elementRelationship: associative}}]",
+     '.types[name="t"].map.elementRelationship', "unexpected element relationship in schema: associative"),
+    ("ref-relationship", "types: [{name: t, map: {elementType: {scalar: string, elementRelationship: x}}}]",
+     '.types[name="t"].map.elementType.elementRelationship', "unexpected element relationship in schema: x"),
+    ("duplicate-type", "types: [{name: t, scalar: string}, {name: t, scalar: numeric}]",
+     ".types", 'duplicate entries for key [name="t"]'),
+    ("dangling-ref", "types: [{name: t, map: {fields: [{name: f, type: {namedType: nope}}]}}]",
+     '.types[name="t"].map.fields[name="f"].type.namedType', "no type found matching: nope"),
+    ("empty-typedef", "types: [{name: t}]", '.types[name="t"]', "invalid atom"),
+    ("ref-both", "types: [{name: t, map: {elementType: {namedType: t, scalar: string}}}]",
+     '.types[name="t"].map.elementType', "invalid atom"),
+    ("ref-neither", "types: [{name: t, map: {elementType: {elementRelationship: atomic}}}]",
+     '.types[name="t"].map.elementType', "invalid atom"),
+    ("override-on-scalar", "types: [{name: s, scalar: string}, {name: t, map: {elementType: {namedType: s, elementRelationship: atomic}}}]",
+     '.types[name="t"].map.elementType', "invalid atom"),
+    ("unknown-top-key", "typs: []", ".typs", "field not declared in schema"),
+    ("types-not-list", "types: {a: 1}", ".types", "expected list, got"),
+    ("deduce-not-bool", "types: [{name: t, map: {unions: [{deduceInvalidDiscriminator: yes please}]}}]",
+     '.types[name="t"].map.unions[0].deduceInvalidDiscriminator', "expected boolean, got"),
+    ("duplicate-field", "types: [{name: t, map: {fields: [{name: a, type: {scalar: string}}, {name: a, type: {scalar: string}}]}}]",
+     '.types[name="t"].map.fields', 'duplicate entries for key [name="a"]'),
+]
+
+
+@pytest.mark.parametrize(("text", "path", "message"), [r[1:] for r in LOAD_ERRORS], ids=[r[0] for r in LOAD_ERRORS])
+def test_load_errors(text, path, message):
+    errors = _errors(text)
+    assert any(p == path and m.startswith(message) for p, m in errors), errors
+
+
+def test_every_problem_is_collected():
+    text = """
+types:
+- name: a
+  map:
+    fields:
+    - {name: x, type: {sclar: string}}
+    - {name: y, type: {scalar: int}}
+    - {name: z, type: {namedType: missing}}
+- name: b
+  list: {elementRelationship: sideways}
+"""
+    errors = _errors(text)
+    assert len(errors) == 4, errors
+
+
+def test_error_str_lists_path_and_message():
+    with pytest.raises(SchemaError) as err:
+        schema.load("types: [{name: t, scalar: int}]")
+    assert str(err.value) == '.types[name="t"].scalar: unexpected scalar type in schema: int'
+
+
+def test_empty_element_type_is_absent():
+    s = schema.load("types: [{name: t, map: {elementType: {}, fields: [{name: a, type: {scalar: string}}]}}]")
+    assert s.find("t").map.element_type is None
+    assert [d.message for d in s.validate({"b": 1}, "t")] == ["field not declared in schema"]
+
+
+def test_keys_ignored_on_non_associative_list():
+    s = schema.load("types: [{name: t, list: {elementType: {scalar: string}, keys: [name]}}]")
+    assert s.validate(["a", "a"], "t") == []
+
+
+def test_yaml_syntax_error_is_schema_error():
+    with pytest.raises(SchemaError):
+        schema.load("types: [unclosed")
+
+
+@pytest.mark.parametrize("source", [5, None, ["types"], b"types: []"], ids=["int", "none", "list", "bytes"])
+def test_bad_source(source):
+    with pytest.raises(SchemaError):
+        schema.load(source)
+
+
+def test_empty_schema_resolves_builtins():
+    s = schema.load({})
+    assert s.types == ()
+    assert s.validate({"a": [1]}, "__untyped_deduced_") == []
+
+
+# -- building the objects directly -------------------------------------------------------
+
+
+def _point() -> TypeDef:
+    num = TypeRef(inlined=Atom(scalar="numeric"))
+    return TypeDef("point", Atom(map=Map(fields=[StructField("x", num), StructField("y", num)])))
+
+
+def test_direct_construction_equals_loaded():
+    direct = Schema(types=[_point()])
+    loaded = schema.load(
+        "types: [{name: point, map: {fields: [{name: x, type: {scalar: numeric}}, {name: y, type: {scalar: numeric}}]}}]"
+    )
+    assert direct == loaded
+    assert direct.validate({"x": 1, "y": "2"}, "point")[0].path == ".y"
+
+
+@pytest.mark.parametrize(
+    ("types", "path", "message"),
+    [
+        ([TypeDef("t", Atom(scalar="int"))], '.types[name="t"].scalar', "unexpected scalar type in schema: int"),
+        ([TypeDef("t", Atom())], '.types[name="t"]', "invalid atom"),
+        ([TypeDef("t", Atom(scalar="string")), TypeDef("t", Atom(scalar="string"))], ".types",
+         'duplicate entries for key [name="t"]'),
+        ([TypeDef("t", Atom(map=Map(element_type=TypeRef(named_type="q"))))],
+         '.types[name="t"].map.elementType.namedType', "no type found matching: q"),
+        ([TypeDef(5, Atom(scalar="string"))], ".types[0].name", "expected string, got"),
+        (["not a typedef"], ".types[0]", "expected TypeDef, got"),
+        ([TypeDef("t", Atom(list=List(element_relationship="separable")))],
+         '.types[name="t"].list.elementRelationship', "unexpected element relationship in schema: separable"),
+        ([TypeDef("t", Atom(map=Map(fields=[StructField("a", "string")])))],
+         '.types[name="t"].map.fields[name="a"].type', "expected TypeRef, got"),
+    ],
+    ids=["scalar", "empty-atom", "duplicate", "dangling", "name-type", "not-typedef", "relationship", "bad-ref"],
+)
+def test_direct_construction_is_checked(types, path, message):
+    with pytest.raises(SchemaError) as err:
+        Schema(types=types)
+    got = [(d.path, d.message) for d in err.value.diagnostics]
+    assert any(p == path and m.startswith(message) for p, m in got), got
+
+
+def test_reprs(schemas):
+    s = schemas["S1"]
+    assert repr(s) == "<Schema 5 types: root, inner, item, item2, port>"
+    assert "TypeDef(name='item'" in repr(s.find("item"))
+    assert s._repr_html_()
+    assert s.find("item")._repr_html_()
