@@ -3,7 +3,7 @@ offending source line with a caret."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from toskit.display.html import badge, bounded, esc, fragment, header, more_note
@@ -59,9 +59,39 @@ def _location(d: Any) -> str:
     return ":".join(parts)
 
 
-def _snippet(d: Any) -> str:
+LineLookup = Callable[[Any, int], "str | None"]
+
+
+def document_lines(*documents: Any) -> LineLookup | None:
+    """A ``(file, line) -> text`` lookup over loaded YAML documents.
+
+    Diagnostics carry ``source_line`` only when their producer filled it in;
+    views of a template pass its ``document`` here so that every diagnostic
+    located in that text still shows its line with a caret.
+    """
+    by_name = {
+        getattr(doc, "name", None): doc for doc in documents if callable(getattr(doc, "line_text", None))
+    }
+    if not by_name:
+        return None
+
+    def lookup(file: Any, line: int) -> str | None:
+        doc = by_name.get(file)
+        if doc is None:
+            return None
+        try:
+            return doc.line_text(line)
+        except Exception:  # noqa: BLE001 - a missing line just shows no snippet
+            return None
+
+    return lookup
+
+
+def _snippet(d: Any, lines: LineLookup | None = None) -> str:
     source_line = getattr(d, "source_line", None)
     line = getattr(d, "line", None)
+    if source_line is None and lines is not None and isinstance(line, int):
+        source_line = lines(getattr(d, "file", None), line)
     if source_line is None or line is None:
         return ""
     text = str(source_line).rstrip("\n")
@@ -79,7 +109,7 @@ def _snippet(d: Any) -> str:
     return f'<div class="toskit-snippet">{out}</div>'
 
 
-def diagnostic_html(d: Any) -> str:
+def diagnostic_html(d: Any, lines: LineLookup | None = None) -> str:
     """One diagnostic as a block (no surrounding fragment)."""
     severity = str(getattr(d, "severity", "info"))
     location = _location(d)
@@ -98,17 +128,20 @@ def diagnostic_html(d: Any) -> str:
     cls = f"toskit-diag toskit-diag-{esc(severity)}"
     return (
         f'<div class="{cls}"><div class="toskit-diag-head">{"".join(head)}</div>'
-        f"{hint_html}{_snippet(d)}</div>"
+        f"{hint_html}{_snippet(d, lines)}</div>"
     )
 
 
-def diagnostics_block(diagnostics: Iterable[Any], *, limit: int | None = None) -> str:
-    """Diagnostics (errors first), bounded by ``display_max_rows``."""
+def diagnostics_block(
+    diagnostics: Iterable[Any], *, limit: int | None = None, lines: LineLookup | None = None
+) -> str:
+    """Diagnostics (errors first), bounded by ``display_max_rows``; ``lines``
+    supplies source lines the diagnostics do not carry."""
     limit = option("display_max_rows") if limit is None else limit
     shown, hidden = bounded(ordered(diagnostics), limit)
     if not shown:
         return '<div class="toskit-empty">no diagnostics</div>'
-    body = "".join(diagnostic_html(d) for d in shown)
+    body = "".join(diagnostic_html(d, lines) for d in shown)
     return f'<div class="toskit-diags">{body}</div>{more_note(hidden, "more diagnostics")}'
 
 

@@ -14,11 +14,13 @@ from toskit.display import options
 from toskit.display.diagnostics_view import diagnostics_block, ordered, summary_badges
 from toskit.display.html import chip, css, details, esc, header, more_note
 from toskit.display.tosca_views import (
+    SourcePalette,
     _node_diagnostics,
     _node_type_name,
     _template_title,
     inputs_block,
     node_template_body,
+    template_lines,
     type_tree_html,
 )
 from toskit.display.typetree import is_normative, template_types
@@ -88,7 +90,7 @@ def _page_body(st: Any) -> str:
     parts.append(
         details(
             f"Diagnostics {summary_badges(diags)}",
-            diagnostics_block(ordered(diags)),
+            diagnostics_block(ordered(diags), lines=template_lines(st)),
             open_=True,
         )
     )
@@ -96,6 +98,8 @@ def _page_body(st: Any) -> str:
     if inputs:
         parts.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
     per_node = _node_diagnostics(st)
+    lines = template_lines(st)
+    palette = SourcePalette()  # one colour per source across the page
     limit = options.get("display_max_nodes")
     sections = []
     for index, (name, node) in enumerate(nodes.items()):
@@ -107,7 +111,9 @@ def _page_body(st: Any) -> str:
             f'<span class="toskit-node-note">{esc(_node_type_name(node))}</span> '
             f"{summary_badges(diags_here) if diags_here else ''}"
         )
-        sections.append(details(summary, node_template_body(node, diagnostics=diags_here), open_=True))
+        sections.append(
+            details(summary, node_template_body(node, diagnostics=diags_here, lines=lines, palette=palette), open_=True)
+        )
     hidden = max(len(nodes) - limit, 0)
     parts.append(
         details(

@@ -10,7 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from toskit.display.diagnostics_view import diagnostics_block, ordered, summary_badges
+from toskit.display.diagnostics_view import (
+    diagnostics_block,
+    document_lines,
+    ordered,
+    summary_badges,
+)
 from toskit.display.html import (
     badge,
     chip,
@@ -104,12 +109,12 @@ class SourcePalette:
     def pill(self, source: Any) -> str:
         return f'<span class="toskit-src {self.css_class(source)}">{esc(source)}</span>'
 
-    def legend(self) -> str:
-        if not self._classes:
+    def legend(self, sources: Iterable[Any] | None = None) -> str:
+        """Swatches for ``sources`` (default: every source seen so far)."""
+        names = list(dict.fromkeys(str(s) for s in sources)) if sources is not None else list(self._classes)
+        if not names:
             return ""
-        pills = "".join(
-            f'<span class="toskit-src {cls}">{esc(text)}</span>' for text, cls in self._classes.items()
-        )
+        pills = "".join(self.pill(text) for text in names)
         return f'<div class="toskit-legend"><span>sources:</span>{pills}</div>'
 
 
@@ -143,17 +148,21 @@ def _overridden_entries(row: Any) -> list[tuple[Any, Any]]:
     return out[::-1]
 
 
-def property_table_body(prop_table: Any, *, show_overridden: bool | None = None) -> str:
+def property_table_body(
+    prop_table: Any, *, show_overridden: bool | None = None, palette: SourcePalette | None = None
+) -> str:
     """The merged property table with a provenance legend (no fragment).
 
     Overridden lower-layer values are shown struck through under the value
     that replaced them when the table was built with ``show_overridden=True``
-    (or when ``show_overridden`` is passed here).
+    (or when ``show_overridden`` is passed here). Views that show several
+    tables pass one ``palette`` so a source keeps its colour across them.
     """
     if show_overridden is None:
         show_overridden = bool(getattr(prop_table, "show_overridden", False))
     rows = _table_rows(prop_table)
-    palette = SourcePalette()
+    palette = palette if palette is not None else SourcePalette()
+    used: list[Any] = []
     limit = option("display_max_rows")
     shown: list[Any] = []
     main_rows = 0
@@ -163,6 +172,7 @@ def property_table_body(prop_table: Any, *, show_overridden: bool | None = None)
         main_rows += 1
         row_is_overridden = _field(row, "overridden", None) is True
         path_html = esc(_field(row, "path", ""))
+        used.append(_field(row, "source", ""))
         shown.append(
             (
                 "toskit-overridden" if row_is_overridden else "",
@@ -178,6 +188,7 @@ def property_table_body(prop_table: Any, *, show_overridden: bool | None = None)
             for value, src in _overridden_entries(row):
                 if len(shown) >= limit:
                     break
+                used.append(src)
                 shown.append(
                     (
                         "toskit-overridden",
@@ -191,7 +202,7 @@ def property_table_body(prop_table: Any, *, show_overridden: bool | None = None)
                 )
     body = table(("path", "value", "type", "source"), shown, limit=limit, empty="no properties")
     hidden = len(rows) - main_rows
-    return body + more_note(hidden, "more rows") + palette.legend()
+    return body + more_note(hidden, "more rows") + palette.legend(used)
 
 
 def property_table_html(prop_table: Any) -> str:
@@ -375,7 +386,14 @@ def _property_table(node: Any, show_overridden: bool = False) -> Any:
     return method()
 
 
-def node_template_body(node: Any, *, show_overridden: bool = False, diagnostics: Sequence[Any] = ()) -> str:
+def node_template_body(
+    node: Any,
+    *,
+    show_overridden: bool = False,
+    diagnostics: Sequence[Any] = (),
+    lines: Any = None,
+    palette: SourcePalette | None = None,
+) -> str:
     """A node template: its type, merged property table, and diagnostics."""
     parts = [header("node template", getattr(node, "name", ""), chip(_node_type_name(node)))]
     description = getattr(node, "description", None)
@@ -383,7 +401,7 @@ def node_template_body(node: Any, *, show_overridden: bool = False, diagnostics:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
     prop_table = _property_table(node, show_overridden)
     if prop_table is not None:
-        parts.append(property_table_body(prop_table, show_overridden=show_overridden))
+        parts.append(property_table_body(prop_table, show_overridden=show_overridden, palette=palette))
     else:
         props = getattr(node, "properties", {}) or {}
         parts.append(
@@ -396,7 +414,9 @@ def node_template_body(node: Any, *, show_overridden: bool = False, diagnostics:
         )
     diags = list(diagnostics) or list(getattr(node, "diagnostics", []) or [])
     if diags:
-        parts.append(details(f"diagnostics {summary_badges(diags)}", diagnostics_block(diags), open_=True))
+        parts.append(
+            details(f"diagnostics {summary_badges(diags)}", diagnostics_block(diags, lines=lines), open_=True)
+        )
     return "".join(parts)
 
 
@@ -425,6 +445,8 @@ def node_templates_block(st: Any, *, limit: int | None = None) -> str:
     shown = _first(nodes, limit)
     hidden = max(len(nodes) - len(shown), 0)
     per_node = _node_diagnostics(st)
+    lines = template_lines(st)
+    palette = SourcePalette()  # one colour per source across all the tables
     items = []
     for name, node in shown:
         diags = per_node.get(str(name), [])
@@ -433,7 +455,7 @@ def node_templates_block(st: Any, *, limit: int | None = None) -> str:
             f'<span class="toskit-node-name">{esc(name)}</span>'
             f'<span class="toskit-node-note">{esc(_node_type_name(node))}</span> {marks}'
         )
-        items.append(details(summary, node_template_body(node, diagnostics=diags)))
+        items.append(details(summary, node_template_body(node, diagnostics=diags, lines=lines, palette=palette)))
     if not items:
         return '<div class="toskit-empty">no node templates</div>'
     return "".join(items) + more_note(hidden, "more node templates")
@@ -457,6 +479,11 @@ def inputs_block(st: Any) -> str:
         total=len(inputs),
         empty="no inputs",
     )
+
+
+def template_lines(st: Any) -> Any:
+    """Source lines of a template's own document, for diagnostic snippets."""
+    return document_lines(getattr(st, "document", None))
 
 
 def _template_title(st: Any) -> str:
@@ -490,7 +517,7 @@ def service_template_body(st: Any) -> str:
         sections.append(
             details(
                 f"Diagnostics {summary_badges(diags)}",
-                diagnostics_block(ordered(diags)),
+                diagnostics_block(ordered(diags), lines=template_lines(st)),
                 open_=any(getattr(d, "severity", "") == "error" for d in diags) or len(diags) <= 5,
             )
         )

@@ -8,7 +8,13 @@ import ipywidgets
 import traitlets
 
 from toskit.display.html import esc, fragment
-from toskit.display.tosca_views import _node_diagnostics, node_template_body, type_body
+from toskit.display.tosca_views import (
+    SourcePalette,
+    _node_diagnostics,
+    node_template_body,
+    template_lines,
+    type_body,
+)
 from toskit.errors import ToskitError
 
 __all__ = ["PropertyExplorer"]
@@ -41,6 +47,8 @@ class PropertyExplorer(ipywidgets.VBox):
         self._template = st
         self._nodes: dict[str, Any] = dict(getattr(st, "node_templates", {}) or {})
         self._diagnostics = _node_diagnostics(st)
+        self._lines = template_lines(st)
+        self._palette = SourcePalette()  # a source keeps its colour from node to node
         self._cache: dict[tuple[str, bool], str] = {}
         self._linked: list[Any] = []
         names = list(self._nodes)
@@ -131,7 +139,11 @@ class PropertyExplorer(ipywidgets.VBox):
         if cached is None:
             node = self._nodes[name]
             cached = node_template_body(
-                node, show_overridden=self.show_overridden, diagnostics=self._diagnostics.get(name, [])
+                node,
+                show_overridden=self.show_overridden,
+                diagnostics=self._diagnostics.get(name, []),
+                lines=self._lines,
+                palette=self._palette,
             )
             self._cache[key] = cached
         return cached
