@@ -29,6 +29,8 @@ from toskit.tosca.resolve import Origin, ValueType
 __all__ = ["CheckContext", "check_value", "describe", "contains_call"]
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
+NULL_TYPES = frozenset({"null", "nil"})
+_SCALAR = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)\s*\Z")
 
 
 def contains_call(value: Any) -> bool:
@@ -128,7 +130,9 @@ def check_value(
         # is "no value" (callers report it when the property is required).
         return
     if isinstance(vt, Type):
-        if vt.base_primitive is not None:
+        if vt.base_primitive == "scalar":
+            _check_scalar(ctx, value, vt, rel)
+        elif vt.base_primitive is not None:
             if not _check_primitive(ctx, value, vt.base_primitive, schema, rel, type_name=vt.name):
                 return
             for t in vt.chain:
@@ -144,6 +148,37 @@ def check_value(
     if schema is not None and schema.constraints:
         base = vt if isinstance(vt, str) else vt.base_primitive
         _check_constraints(ctx, value, schema.constraints, base, rel, schema)
+
+
+def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
+    """A TOSCA 2.0 scalar type: ``<number> <unit>`` with a unit the type declares."""
+    units: dict = {}
+    prefixes: dict = {}
+    for t in vt.chain:
+        if isinstance(t.definition.get("units"), Mapping):
+            units.update(t.definition["units"])
+        if isinstance(t.definition.get("prefixes"), Mapping):
+            prefixes.update(t.definition["prefixes"])
+    match = _SCALAR.match(value) if isinstance(value, str) else None
+    if match is None:
+        ctx.report(
+            "type-mismatch",
+            rel,
+            f"property '{_dotted(rel)}': expected {vt.name} ('<number> <unit>'), got {describe(value)}",
+        )
+        return
+    unit = match.group(2)
+    if not units:
+        return
+    allowed = set(map(str, units))
+    allowed.update(f"{p}{u}" for p in map(str, prefixes) for u in map(str, units))
+    if unit not in allowed:
+        ctx.report(
+            "type-mismatch",
+            rel,
+            f"property '{_dotted(rel)}': unknown unit '{unit}' for {vt.name}",
+            hint=did_you_mean(unit, sorted(allowed)),
+        )
 
 
 def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
@@ -167,7 +202,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
     for name, fdef in fields.items():
         if name in value and (value[name] is not None or not fdef.required):
             check_value(ctx, value[name], fdef.schema, ctx.value_type(fdef.type, vt), (*rel, name))
-        elif fdef.required and fdef.type != "null":
+        elif fdef.required and fdef.type not in NULL_TYPES:
             ctx.report(
                 "missing-property",
                 (*rel, name),
@@ -229,8 +264,10 @@ def _matches(value: Any, prim: str) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
     if prim == "boolean":
         return isinstance(value, bool)
-    if prim == "null":
+    if prim in NULL_TYPES:
         return value is None
+    if prim == "scalar":
+        return isinstance(value, str) and _SCALAR.match(value) is not None
     if prim == "list":
         return isinstance(value, list)
     if prim == "map":

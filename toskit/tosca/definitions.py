@@ -25,6 +25,8 @@ PRIMITIVES: frozenset[str] = frozenset(
         "float",
         "boolean",
         "null",
+        "nil",  # TOSCA 2.0's name for null
+        "scalar",  # TOSCA 2.0: user-defined scalar types (``units``, ``prefixes``)
         "timestamp",
         "version",
         "range",

@@ -123,7 +123,7 @@ def _build(v2: bool) -> dict[str, Shape]:
         schema_keys["metadata"] = ANY
     schema_ref = Short(schema)
 
-    prop_def = _keys(
+    prop_def_full = _keys(
         "property definition",
         {
             "type": ANY,
@@ -138,6 +138,9 @@ def _build(v2: bool) -> dict[str, Shape]:
         },
         {"value": ANY} if v2 else {"external-schema": ANY},
     )
+    # Short forms: ``prop: string`` (a type name) and, in a 2.0 refinement,
+    # ``prop: true`` (a new default).
+    prop_def = Short(prop_def_full, short=(str, int, float, bool, list))
     attr_def = _keys(
         "attribute definition",
         {
@@ -154,7 +157,7 @@ def _build(v2: bool) -> dict[str, Shape]:
     param_def = Short(
         _keys(
             "parameter definition",
-            prop_def.keys,
+            prop_def_full.keys,
             {"value": ANY, "mapping": ANY} if v2 else {"value": ANY},
         ),
         short=(str, int, float, bool, list, type(None)),
@@ -266,7 +269,12 @@ def _build(v2: bool) -> dict[str, Shape]:
     props = {"properties": NamedMap(prop_def)}
     attrs = {"attributes": NamedMap(attr_def)}
     data_type = entity_type(
-        "data type", props, check, {"key_schema": schema_ref, "entry_schema": schema_ref}
+        "data type",
+        props,
+        check,
+        {"key_schema": schema_ref, "entry_schema": schema_ref},
+        # 2.0 scalar types: ``derived_from: scalar`` with their units.
+        {"data_type": ANY, "units": ANY, "canonical_unit": ANY, "prefixes": ANY} if v2 else {},
     )
     node_type = entity_type(
         "node type",
@@ -349,6 +357,7 @@ def _build(v2: bool) -> dict[str, Shape]:
                         {
                             "type": ANY,
                             "properties": prop_assign,
+                            "attributes": prop_assign,
                             "interfaces": NamedMap(interface_assign),
                         },
                     )
@@ -365,7 +374,9 @@ def _build(v2: bool) -> dict[str, Shape]:
             }
             if v2
             else {"occurrences": ANY, "metadata": ANY},
-        )
+        ),
+        # ``- req: node_name`` and 2.0's ``- req: [node_name, index]``.
+        short=(str, list) if v2 else (str,),
     )
     capability_assign = _keys(
         "capability assignment",
@@ -495,7 +506,7 @@ def _build(v2: bool) -> dict[str, Shape]:
     repository_def = Short(
         _keys(
             "repository definition",
-            {"description": ANY, "url": ANY, "metadata": ANY}
+            {"description": ANY, "url": ANY, "metadata": ANY, "credential": ANY}
             if v2
             else {"description": ANY, "url": ANY, "credential": ANY, "metadata": ANY},
         )

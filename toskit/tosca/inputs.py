@@ -124,9 +124,9 @@ class InputResolver:
             return self._fail(call, origin, "UnknownInput", f"no input named '{name}'", hint)
         result = self.values[name]
         if result is NO_DEFAULT:
-            return self._fail(
-                call, origin, "InputValueMissing", f"input '{name}' has no value and no default"
-            )
+            # Declared but not given: the deployer supplies it. The call stays
+            # unevaluated (shown as a call), which is not an error.
+            return _as_call(call, self.key), origin
         for step in steps:
             if (
                 isinstance(result, Mapping)

@@ -24,7 +24,7 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path, sort_diagnostics
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
-from toskit.tosca.check import CheckContext, check_value, describe
+from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
 from toskit.tosca.definitions import PRIMITIVES, PropertyDefinition, Type
 from toskit.tosca.grammar import GRAMMAR_1, GRAMMAR_2, TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.inputs import InputResolver
@@ -51,6 +51,14 @@ from toskit.tosca.template import (
 )
 
 __all__ = ["load", "loads", "check_text", "build"]
+
+# ``profile:`` imports of the normative types (always loaded anyway).
+NORMATIVE_PROFILE_PREFIXES = (
+    "org.oasis-open.simple",
+    "org.oasis-open.tosca.simple",
+    "tosca-simple",
+    "tosca.simple",
+)
 
 Resolver = Callable[[str, "str | None"], str]
 
@@ -132,6 +140,7 @@ class _Build:
         self.passed_inputs = dict(inputs or {})
         self.importer = Importer(resolver, **limits)
         self.reported: set = set()
+        self.opaque_prefixes: set[str] = set()
         self._vt_cache: dict[tuple[str | None, str | None], ValueType] = {}
         self._cap_defs: dict[
             tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]
@@ -178,6 +187,7 @@ class _Build:
         self._load_imports(doc, root, None, [doc.name], sources, set())
         sources.extend(_type_sources(doc, root, None))
         self.registry = Registry(base=normative_registry(grammar.major))
+        self.registry.opaque_prefixes = self.opaque_prefixes
         self.diags.extend(self.registry.add_sources(sources))
 
         topology = root.get(grammar.topology_key)
@@ -245,7 +255,8 @@ class _Build:
                 url = entry.get("url", entry.get("file"))
                 ns = entry.get("namespace", entry.get("namespace_prefix"))
                 if url is None and "profile" in entry:
-                    continue  # a named profile: the normative one is always loaded
+                    self._profile_import(doc, entry, ("imports", index))
+                    continue
             parts = ("imports", index)
             try:
                 loaded = self.importer.load_import(url, doc, chain, parts=parts)
@@ -274,6 +285,26 @@ class _Build:
             self._load_imports(loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
             sources.extend(_type_sources(loaded, iroot, full_prefix))
 
+    def _profile_import(
+        self, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...]
+    ) -> None:
+        """``- profile: name``: the normative profile is always loaded; others are not available."""
+        name = entry.get("profile")
+        if isinstance(name, str) and name.startswith(NORMATIVE_PROFILE_PREFIXES):
+            return
+        ns = entry.get("namespace")
+        if isinstance(ns, str) and ns:
+            # Names in this namespace cannot be checked: not an error to use them.
+            self.opaque_prefixes.add(ns)
+        self.diags.append(
+            doc.diagnostic(
+                "warning",
+                "unknown-profile",
+                f"profile {name!r} is not available to toskit; its types cannot be checked",
+                (*parts, "profile"),
+            )
+        )
+
     # -- templates -----------------------------------------------------------
 
     def _entities(
@@ -295,11 +326,50 @@ class _Build:
                 if isinstance(entry, Mapping) and len(entry) == 1:
                     ((name, value),) = entry.items()
                     items.append((name, value, (*tparts, section, index, name)))
+        by_name = {str(name): value for name, value, _ in items}
         for name, value, parts in items:
             if not isinstance(value, Mapping):
                 continue  # reported by the keyname check
+            if "copy" in value:
+                value = self._copied(by_name, str(name), value, parts, label)
             out[str(name)] = self._entity(str(name), value, parts, kind, cls, f"{label} '{name}'")
         return out
+
+    def _copied(
+        self,
+        by_name: Mapping[str, Any],
+        name: str,
+        raw: Mapping,
+        parts: tuple[Hashable, ...],
+        label: str,
+    ) -> Mapping:
+        """A template written with ``copy: other``: the other's keynames under its own."""
+        chain = [name]
+        source = raw
+        merged: dict[str, Any] = {}
+        while isinstance(source, Mapping) and "copy" in source:
+            other = source.get("copy")
+            if not isinstance(other, str) or other not in by_name or other in chain:
+                problem = "loops" if other in chain else f"names '{other}', which does not exist"
+                self.diags.append(
+                    self.doc.diagnostic(
+                        "error",
+                        "invalid-copy",
+                        f"{label} '{name}': copy {problem}",
+                        (*parts, "copy"),
+                        hint=did_you_mean(str(other), [n for n in by_name if n != name]),
+                    )
+                )
+                break
+            chain.append(other)
+            for key, item in source.items():
+                merged.setdefault(key, item)
+            source = by_name[other]
+        if isinstance(source, Mapping):
+            for key, item in source.items():
+                merged.setdefault(key, item)
+        merged.pop("copy", None)
+        return merged
 
     def _resolve_type(
         self, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
@@ -308,7 +378,9 @@ class _Build:
         found = self.registry.lookup(kind, type_name) if type_name is not None else None
         if found is not None:
             return found, True
-        if type_name is None:
+        if self.registry.is_opaque(type_name):
+            pass  # a type from a profile toskit does not have: no error, nothing to check
+        elif type_name is None:
             self.diags.append(
                 self.doc.diagnostic(
                     "error", "missing-type", f"{label} has no type", parts, at_key=True
@@ -419,7 +491,9 @@ class _Build:
                 layer = (template_values[pname], Origin("template", doc, (*props_parts, pname)))
             vt = self.value_type(pdef.type, owner)
             value = merge_property(pdef, layer, vt, res, self.value_type, substitute)
-            if value is ABSENT or (value is None and pdef.required and pdef.type != "null"):
+            if pdef.type in NULL_TYPES and value is ABSENT:
+                continue  # nothing but null is allowed: absent is as good as null
+            if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
                 if value is None:
                     res.values[pname] = None
                 if pdef.required:

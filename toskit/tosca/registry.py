@@ -62,6 +62,14 @@ class Registry:
         self.by_kind: dict[str, dict[str, Type]] = {kind: {} for kind in KINDS}
         self.aliases: dict[str, dict[str, Type]] = {kind: {} for kind in KINDS}
         self.roots: dict[str, Type] = dict(base.roots) if base else {}
+        # Namespaces of imported profiles toskit does not have (names in them are not errors).
+        self.opaque_prefixes: set[str] = set()
+
+    def is_opaque(self, name: Any) -> bool:
+        """True for a name in the namespace of a profile that could not be loaded."""
+        if not isinstance(name, str) or ":" not in name:
+            return False
+        return name.split(":", 1)[0] in self.opaque_prefixes
 
     # -- lookups ---------------------------------------------------------
 
@@ -191,7 +199,9 @@ class Registry:
                 t.base_primitive = primitive
                 return
         parent = self.lookup(t.kind, parent_name, t.prefix)
-        if parent is None:
+        if parent is None and self.is_opaque(parent_name):
+            parent = self.roots.get(t.kind)
+        elif parent is None:
             candidates = self.names(t.kind)
             if t.kind == "data":
                 candidates += sorted(PRIMITIVES)
@@ -321,7 +331,7 @@ class Registry:
         prefix: str | None,
         diags: list[Diagnostic],
     ) -> None:
-        if doc is None or self.value_type(name, prefix) is not None:
+        if doc is None or self.value_type(name, prefix) is not None or self.is_opaque(name):
             return
         candidates = [*sorted(PRIMITIVES), *self.names("data")]
         diags.append(
@@ -346,8 +356,14 @@ class Registry:
         """One effective property definition (a refinement of ``parent`` if given)."""
         doc = owner.doc
         if not isinstance(raw, Mapping):
-            # Short form ``prop: string`` (seen in real templates); else nothing usable.
-            raw = {"type": raw} if isinstance(raw, str) else {}
+            # Short forms: a refinement's bare value is its new default (2.0);
+            # otherwise ``prop: string`` names the type.
+            if parent is not None and not (
+                isinstance(raw, str) and self.value_type(raw, owner.prefix)
+            ):
+                raw = {"default": raw}
+            else:
+                raw = {"type": raw} if isinstance(raw, str) else {}
         schema = self.schema_def(
             raw, doc, parts, owner.prefix, diags, inherit=parent.schema if parent else None
         )
