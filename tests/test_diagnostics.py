@@ -1,0 +1,132 @@
+"""Diagnostic rendering and the helpers of toskit.diagnostics."""
+
+import pytest
+
+from toskit.diagnostics import (
+    Diagnostic,
+    closest,
+    did_you_mean,
+    format_path,
+    has_errors,
+    sort_diagnostics,
+)
+
+
+def test_str_with_hint_and_caret():
+    diag = Diagnostic(
+        "error",
+        "unknown-property",
+        "node template 'db': unknown property 'trait'",
+        path="topology_template.node_templates.db.properties.trait",
+        file="service.yaml",
+        line=12,
+        column=9,
+        hint="did you mean 'traits'?",
+        source_line="        trait: x",
+    )
+    assert str(diag) == (
+        "service.yaml:12:9: error[unknown-property]: node template 'db': unknown property 'trait'\n"
+        "  hint: did you mean 'traits'?\n"
+        "   12 |         trait: x\n"
+        "      |         ^"
+    )
+
+
+def test_str_without_location_or_hint_is_one_line():
+    diag = Diagnostic("warning", "missing-version", "no tosca_definitions_version")
+    assert str(diag) == "<unknown>: warning[missing-version]: no tosca_definitions_version"
+
+
+def test_str_with_line_but_no_column_has_no_caret():
+    diag = Diagnostic("info", "x", "m", file="f.yaml", line=3, source_line="a: 1")
+    assert str(diag).splitlines() == ["f.yaml:3: info[x]: m", "    3 | a: 1"]
+
+
+def test_caret_keeps_tabs_so_it_lines_up():
+    diag = Diagnostic(
+        "error", "yaml-syntax", "m", file="f", line=2, column=3, source_line="\t\tb: 1"
+    )
+    assert str(diag).splitlines()[-1] == "      | \t\t^"
+
+
+def test_caret_under_wide_line_numbers():
+    diag = Diagnostic("error", "c", "m", file="f", line=123456, column=2, source_line="ab")
+    lines = str(diag).splitlines()
+    assert lines[1] == "123456 | ab"
+    assert lines[2].index("^") == lines[1].index("b")
+
+
+def test_source_line_is_not_part_of_equality():
+    a = Diagnostic("error", "c", "m", file="f", line=1, column=1, source_line="x")
+    b = Diagnostic("error", "c", "m", file="f", line=1, column=1, source_line="y")
+    assert a == b
+
+
+def test_severity_is_checked():
+    with pytest.raises(ValueError, match="severity"):
+        Diagnostic("fatal", "c", "m")
+
+
+def test_location_and_headline():
+    diag = Diagnostic("error", "c", "m", file="f.yaml", line=4, column=2)
+    assert diag.location == "f.yaml:4:2"
+    assert diag.headline() == "f.yaml:4:2: error[c]: m"
+    assert diag.is_error
+
+
+def test_with_location_copies():
+    diag = Diagnostic("error", "c", "m", hint="h")
+    moved = diag.with_location("g.yaml", 7, 3, "text")
+    assert (moved.file, moved.line, moved.column, moved.hint) == ("g.yaml", 7, 3, "h")
+    assert moved.source_line == "text"
+    assert diag.file is None
+
+
+def test_has_errors():
+    assert not has_errors([Diagnostic("warning", "c", "m")])
+    assert has_errors([Diagnostic("warning", "c", "m"), Diagnostic("error", "c", "m")])
+
+
+def test_sort_by_file_line_column_unknown_last():
+    a = Diagnostic("error", "a", "m", file="x", line=2, column=1)
+    b = Diagnostic("error", "b", "m", file="x", line=1, column=5)
+    c = Diagnostic("error", "c", "m", file="x")
+    d = Diagnostic("error", "d", "m", file="w", line=9)
+    assert [x.code for x in sort_diagnostics([a, b, c, d])] == ["d", "b", "a", "c"]
+
+
+@pytest.mark.parametrize(
+    ("parts", "expected"),
+    [
+        ((), ""),
+        (("a",), "a"),
+        (("a", "ports", 1, "x"), "a.ports[1].x"),
+        ((0, "b"), "[0].b"),
+        (("a", True), "a.True"),
+    ],
+    ids=["empty", "one", "mixed", "leading-index", "bool-is-a-key"],
+)
+def test_format_path(parts, expected):
+    assert format_path(parts) == expected
+
+
+@pytest.mark.parametrize(
+    ("word", "candidates", "expected"),
+    [
+        ("trait", ["traits", "name"], "traits"),
+        ("PORT", ["port", "host"], "port"),
+        ("nodes.DBMS", ["tosca.nodes.DBMS", "tosca.nodes.Root"], "tosca.nodes.DBMS"),
+        ("cloudify.nodes.DBMS", ["tosca.nodes.DBMS"], "tosca.nodes.DBMS"),
+        ("zzz", ["port", "host"], None),
+        ("", ["a"], None),
+        ("port", ["port"], None),
+    ],
+    ids=["spelling", "case", "tail", "foreign-prefix", "nothing-close", "empty", "self"],
+)
+def test_closest(word, candidates, expected):
+    assert closest(word, candidates) == expected
+
+
+def test_did_you_mean():
+    assert did_you_mean("trait", ["traits"]) == "did you mean 'traits'?"
+    assert did_you_mean("zzz", ["traits"]) is None
