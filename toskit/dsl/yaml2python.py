@@ -1,0 +1,644 @@
+"""A TOSCA document (plain data) -> Python source using ``toskit.dsl``.
+
+The output is what a person would write (the seed's Python blocks are the
+model): ``from toskit import dsl``, one class per type with its docstring,
+annotations for properties, defaults as class attribute values, the
+description of a property as the string below it, node templates as calls
+with keyword properties (data-typed values as calls of their data
+classes), and ``__all__``. The output is deterministic: the same data
+always gives the same text.
+
+What plain annotations cannot say is still kept, so that the Python
+loads back to a template with the same meaning:
+
+* property details (constraints, status, metadata, validation, an
+  explicit type the annotation cannot name) -> ``dsl.Property(...)``;
+* type keys the DSL does not model (requirements, capabilities,
+  interfaces, artifacts, ...) -> ``_tosca_extra = {...}``;
+* a parent TOSCA does not define -> ``_derived_from = "..."`` (so the
+  ``unknown-type`` diagnostic survives the round trip);
+* template keys other than properties -> ``_extra={...}``;
+* other document sections (inputs, outputs, imports, metadata, groups,
+  policies, relationship templates, templates of unknown types) ->
+  ``_tosca_document = {...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from toskit.dsl.entities import SPECIAL_TYPES
+from toskit.dsl.normative import (
+    KIND_NAMESPACES,
+    KIND_PREFIXES,
+    KIND_SECTIONS,
+    NORMATIVE_PRIMITIVES,
+    normative_definitions,
+    python_name_for,
+)
+
+__all__ = ["to_python_source"]
+
+_LINE = 88
+_ANNOTATION_OF = {"string": "str", "integer": "int", "float": "float", "boolean": "bool", "null": "None"}
+_PROPERTY_KEYS = {"type", "description", "required", "default", "entry_schema", "key_schema"}
+_PROPERTY_EXTRAS = ("constraints", "validation", "status", "metadata")
+_TYPE_KEYS_MODELLED = {"derived_from", "description", "properties", "version", "metadata", "constraints", "validation"}
+_RESERVED = {"dsl", "Any", "__all__", "_tosca_document"}
+_CLASS_ATTRS_TAKEN = {"mro"}
+
+
+# --------------------------------------------------------------------------
+# Literals
+
+
+def _string(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _scalar(value: Any) -> str | None:
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, int):
+        return repr(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return 'float("nan")'
+        if math.isinf(value):
+            return 'float("inf")' if value > 0 else 'float("-inf")'
+        return repr(value)
+    if isinstance(value, str):
+        return _string(value)
+    return None
+
+
+class _Code:
+    """A rendered expression: its one-line form and, when long, its block form."""
+
+    def __init__(self, head: str, items: list[tuple[str | None, _Code]] | None = None, tail: str = "", flat: str | None = None):
+        self.head, self.items, self.tail, self._flat = head, items, tail, flat
+
+    def flat(self) -> str:
+        if self._flat is not None:
+            return self._flat
+        inner = ", ".join((f"{k}{c.flat()}" if k else c.flat()) for k, c in self.items or [])
+        return f"{self.head}{inner}{self.tail}"
+
+    def render(self, indent: int) -> str:
+        one = self.flat()
+        if self.items is None or (len(one) + indent <= _LINE and "\n" not in one):
+            return one
+        pad = " " * (indent + 4)
+        lines = [self.head]
+        for key, code in self.items:
+            lines.append(f"{pad}{key or ''}{code.render(indent + 4)},")
+        lines.append(" " * indent + self.tail)
+        return "\n".join(lines)
+
+
+def _literal(value: Any) -> _Code:
+    scalar = _scalar(value)
+    if scalar is not None:
+        return _Code(scalar, flat=scalar)
+    if isinstance(value, Mapping):
+        items = [(f"{_key(k)}: ", _literal(v)) for k, v in value.items()]
+        return _Code("{", items, "}")
+    if isinstance(value, (list, tuple)):
+        return _Code("[", [(None, _literal(v)) for v in value], "]")
+    return _Code(_string(str(value)), flat=_string(str(value)))
+
+
+def _key(key: Any) -> str:
+    scalar = _scalar(key)
+    if scalar is not None:
+        return scalar
+    if isinstance(key, tuple):
+        return "(" + ", ".join(_key(k) for k in key) + ("," if len(key) == 1 else "") + ")"
+    if isinstance(key, Mapping):
+        # A complex (2.0 function) key: a hashable FrozenMap.
+        return "FrozenMap({" + ", ".join(f"{_key(k)}: {_literal(v).flat()}" for k, v in key.items()) + "})"
+    return _string(str(key))
+
+
+def _identifier(name: str, taken: set[str]) -> str:
+    ident = re.sub(r"\W", "_", str(name), flags=re.ASCII)
+    if not ident or ident[0].isdigit():
+        ident = f"_{ident}"
+    if keyword.iskeyword(ident) or keyword.issoftkeyword(ident):
+        ident = f"{ident}_"
+    base, n = ident, 2
+    while ident in taken:
+        ident = f"{base}_{n}"
+        n += 1
+    taken.add(ident)
+    return ident
+
+
+def _is_field_name(name: Any) -> bool:
+    return (
+        isinstance(name, str)
+        and name.isidentifier()
+        and not keyword.iskeyword(name)
+        and not name.startswith("_")
+        and name not in _CLASS_ATTRS_TAKEN
+    )
+
+
+# --------------------------------------------------------------------------
+# Type lookup over the document and the normative profile
+
+
+class _Types:
+    """Resolves type names (full, short, ``tosca:`` prefixed) of one kind."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.user: dict[str, dict[str, Any]] = {
+            kind: dict(data.get(section) or {}) if isinstance(data.get(section), Mapping) else {}
+            for kind, section in KIND_SECTIONS.items()
+        }
+        self.normative = normative_definitions()
+        self.aliases: dict[str, dict[str, str]] = {}
+        for kind, types in self.normative.items():
+            table: dict[str, str] = {}
+            prefix = KIND_PREFIXES[kind]
+            for full in types:
+                short = full[len(prefix):]
+                table[full] = full
+                table.setdefault(short, full)
+                table.setdefault(f"tosca:{short}", full)
+            self.aliases[kind] = table
+
+    def normative_name(self, kind: str, name: Any) -> str | None:
+        if not isinstance(name, str):
+            return None
+        return self.aliases[kind].get(name)
+
+    def definition(self, kind: str, name: Any) -> tuple[str, Mapping[str, Any]] | None:
+        if isinstance(name, str) and name in self.user[kind]:
+            body = self.user[kind][name]
+            return name, body if isinstance(body, Mapping) else {}
+        full = self.normative_name(kind, name)
+        if full is not None:
+            return full, self.normative[kind][full] or {}
+        return None
+
+    def chain(self, kind: str, name: Any) -> list[Mapping[str, Any]]:
+        """The definitions of ``name`` and its ancestors, nearest first."""
+        out: list[Mapping[str, Any]] = []
+        seen: set[str] = set()
+        current = name
+        while len(out) < 100:
+            found = self.definition(kind, current)
+            if found is None or found[0] in seen:
+                break
+            seen.add(found[0])
+            out.append(found[1])
+            current = found[1].get("derived_from")
+        return out
+
+    def property(self, kind: str, type_name: Any, prop: str) -> Mapping[str, Any] | None:
+        """The nearest definition of ``prop`` that gives a type (or the nearest at all)."""
+        nearest = None
+        for body in self.chain(kind, type_name):
+            definition = (body.get("properties") or {}).get(prop)
+            if isinstance(definition, Mapping):
+                nearest = nearest or definition
+                if definition.get("type"):
+                    return definition
+        return nearest
+
+    def properties(self, kind: str, type_name: Any) -> set[str]:
+        names: set[str] = set()
+        for body in self.chain(kind, type_name):
+            names.update((body.get("properties") or {}).keys())
+        return names
+
+
+# --------------------------------------------------------------------------
+# The generator
+
+
+class _Generator:
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.data = data
+        self.types = _Types(data)
+        self.taken: set[str] = set(_RESERVED)
+        self.class_names: dict[tuple[str, str], str] = {}
+        self.defined: set[tuple[str, str]] = set()
+        self.needs_any = False
+        self.needs_frozen = False
+        self.document_extra: dict[str, Any] = {}
+        self.exported: list[str] = []
+        for kind, types in self.types.user.items():
+            for name in types:
+                self.class_names[(kind, name)] = _identifier(name, self.taken)
+
+    # -- names -------------------------------------------------------------
+
+    def class_ref(self, kind: str, name: Any, *, forward_ok: bool = False) -> str | None:
+        """The Python expression naming the class of a type, if there is one."""
+        if isinstance(name, str) and (kind, name) in self.class_names:
+            python = self.class_names[(kind, name)]
+            if (kind, name) in self.defined or forward_ok:
+                return python
+            return None
+        full = self.types.normative_name(kind, name)
+        if full is None:
+            return None
+        if kind == "data" and full == "tosca.datatypes.Root":
+            return "dsl.DataEntity"
+        return f"dsl.{KIND_NAMESPACES[kind]}.{python_name_for(kind, full)}"
+
+    # -- annotations -------------------------------------------------------
+
+    def annotation(self, schema: Mapping[str, Any], owner: tuple[str, str]) -> tuple[str, bool, str | None]:
+        """(annotation text, is a forward reference string, explicit type the annotation cannot say)."""
+        type_name = schema.get("type")
+        if type_name is None:
+            self.needs_any = True
+            return "Any", False, None
+        if not isinstance(type_name, str):
+            self.needs_any = True
+            return "Any", False, None
+        if type_name in _ANNOTATION_OF:
+            return _ANNOTATION_OF[type_name], False, None
+        if type_name in SPECIAL_TYPES:
+            return f"dsl.{SPECIAL_TYPES[type_name].python_name}", False, None
+        if type_name in ("list", "map"):
+            entry = schema.get("entry_schema")
+            entry = {"type": entry} if isinstance(entry, str) else entry
+            inner, forward, explicit = ("", False, None)
+            if isinstance(entry, Mapping) and entry.get("type"):
+                inner, forward, explicit = self.annotation(entry, owner)
+                if explicit:
+                    return ("list" if type_name == "list" else "dict"), False, None
+            if type_name == "list":
+                return (f"list[{inner}]" if inner else "list"), forward, None
+            key = schema.get("key_schema")
+            key = {"type": key} if isinstance(key, str) else key
+            key_text = "str"
+            if isinstance(key, Mapping) and key.get("type") not in (None, "string"):
+                key_text, key_forward, key_explicit = self.annotation(key, owner)
+                forward = forward or key_forward
+                if key_explicit:
+                    return "dict", False, None
+            return (f"dict[{key_text}, {inner}]" if inner else ("dict" if key_text == "str" else f"dict[{key_text}, Any]")), forward, None
+        ref = self.class_ref("data", type_name, forward_ok=True)
+        if ref is not None:
+            forward = (("data", type_name) not in self.defined) and not ref.startswith("dsl.")
+            return ref, forward, None
+        # An unknown type or a primitive the DSL has no marker for: keep the name.
+        self.needs_any = True
+        return "Any", False, type_name
+
+    # -- classes -----------------------------------------------------------
+
+    def order(self) -> list[tuple[str, str]]:
+        """User types, kinds in document order of dependency, parents first."""
+        out: list[tuple[str, str]] = []
+        seen: set[tuple[str, str]] = set()
+
+        def visit(kind: str, name: str, stack: tuple) -> None:
+            key = (kind, name)
+            if key in seen or key in stack:
+                return
+            body = self.types.user[kind].get(name)
+            body = body if isinstance(body, Mapping) else {}
+            parent = body.get("derived_from")
+            if isinstance(parent, str) and parent in self.types.user[kind]:
+                visit(kind, parent, (*stack, key))
+            # Data classes used in defaults should exist before the default is built.
+            for prop in (body.get("properties") or {}).values():
+                if (
+                    isinstance(prop, Mapping)
+                    and "default" in prop
+                    and isinstance(prop.get("type"), str)
+                    and prop["type"] in self.types.user["data"]
+                ):
+                    visit("data", prop["type"], (*stack, key))
+            seen.add(key)
+            out.append(key)
+
+        for kind in KIND_SECTIONS:
+            for name in self.types.user[kind]:
+                visit(kind, name, ())
+        return out
+
+    def render_class(self, kind: str, name: str) -> str:
+        body = self.types.user[kind].get(name)
+        body = body if isinstance(body, Mapping) else {}
+        python = self.class_names[(kind, name)]
+        parent = body.get("derived_from")
+        header: list[str] = []
+        base = None
+        if parent is None:
+            base = self.class_ref(kind, f"{KIND_PREFIXES[kind]}Root")
+        elif kind == "data" and parent in NORMATIVE_PRIMITIVES:
+            base = "dsl.DataEntity"
+            header.append(f"_type = {_string(parent)}")
+        else:
+            base = self.class_ref(kind, parent)
+            if base is None:
+                base = self.class_ref(kind, f"{KIND_PREFIXES[kind]}Root")
+                header.append(f"_derived_from = {_literal(parent).flat()}")
+        lines = [f"class {python}({base}):"]
+        description = body.get("description")
+        if isinstance(description, str) and description.strip():
+            lines.append(_docstring(description, 4))
+            lines.append("")
+        if python != name:
+            header.insert(0, f"_type_name = {_string(name)}")
+        for key in ("version", "metadata", "constraints", "validation"):
+            if key in body:
+                header.append(f"_{key} = {_literal(body[key]).render(4)}")
+        extra = {k: v for k, v in body.items() if k not in _TYPE_KEYS_MODELLED}
+        self.defined.add((kind, name))
+        fields, renames, extra_attrs = self.render_fields(kind, name, body)
+        if extra_attrs:
+            extra["attributes"] = extra_attrs
+        if renames:
+            header.append(f"_tosca_names = {_literal(renames).render(4)}")
+        if extra:
+            header.append(f"_tosca_extra = {_literal(extra).render(4)}")
+        lines.extend(f"    {h}" for h in header)
+        if header and fields:
+            lines.append("")
+        lines.extend(fields)
+        if len(lines) == 1:
+            lines.append("    pass")
+        while lines and lines[-1] == "":
+            lines.pop()
+        self.exported.append(python)
+        return "\n".join(lines)
+
+    def render_fields(self, kind: str, type_name: str, body: Mapping[str, Any]) -> tuple[list[str], dict, dict]:
+        lines: list[str] = []
+        renames: dict[str, str] = {}
+        taken: set[str] = set()
+        parent = body.get("derived_from")
+        inherited = self.types.properties(kind, parent) if parent is not None else set()
+        properties = body.get("properties") or {}
+        attributes = body.get("attributes") or {}
+        for prop_name, prop in properties.items():
+            prop = prop if isinstance(prop, Mapping) else {}
+            attr = prop_name if _is_field_name(prop_name) and prop_name not in taken else _identifier(prop_name, set(taken) | {"mro"})
+            taken.add(attr)
+            if attr != prop_name:
+                renames[attr] = prop_name
+            lines.extend(self.render_field(kind, attr, prop, prop_name in inherited, attribute=False))
+        extra_attrs: dict[str, Any] = {}
+        for attr_name, definition in attributes.items():
+            definition = definition if isinstance(definition, Mapping) else {}
+            if not _is_field_name(attr_name) or attr_name in taken:
+                extra_attrs[attr_name] = definition
+                continue
+            taken.add(attr_name)
+            lines.extend(self.render_field(kind, attr_name, definition, False, attribute=True))
+        return lines, renames, extra_attrs
+
+    def render_field(self, kind: str, attr: str, prop: Mapping[str, Any], inherited: bool, *, attribute: bool) -> list[str]:
+        schema_keys = {"type": prop.get("type")}
+        for key in ("entry_schema", "key_schema"):
+            if key in prop:
+                schema_keys[key] = prop[key]
+        annotation, forward, explicit_type = self.annotation(schema_keys, (kind, attr))
+        required = prop.get("required", True) is not False
+        extras: dict[str, Any] = {k: prop[k] for k in _PROPERTY_EXTRAS if k in prop}
+        extras.update({k: v for k, v in prop.items() if k not in _PROPERTY_KEYS and k not in _PROPERTY_EXTRAS})
+        if explicit_type:
+            extras["type"] = explicit_type
+        # entry/key schemas that say more than the annotation can go verbatim.
+        for key in ("entry_schema", "key_schema"):
+            item = prop.get(key)
+            if item is None:
+                continue
+            simple = isinstance(item, str) or (isinstance(item, Mapping) and set(item) == {"type"} and isinstance(item["type"], str))
+            if not simple or annotation.split("[")[0] in ("list", "dict", "Any") and "[" not in annotation:
+                extras[key] = item
+        has_default = "default" in prop
+        default = prop.get("default")
+        default_code = self.value(default, prop, 4) if has_default else None
+        doc = self.field_doc(prop)
+        if attribute:
+            args = [f"default={default_code}"] if has_default else []
+            args += [self.property_arg(k, v) for k, v in extras.items()]
+            text = f"{attr}: {self.optional(annotation, forward, True)} = dsl.Attribute({', '.join(args)})"
+            return [*self.wrap(text), *doc, ""]
+        if "type" not in prop and inherited and not extras and required and has_default and default is not None:
+            # A refinement of an inherited property: only its default changes.
+            return [*self.wrap(f"{attr} = {default_code}"), *doc, ""]
+        ann = self.optional(annotation, forward, required)
+        says_optional = "| None" in ann
+        if extras or (has_default and default is None) or (not required and not says_optional):
+            args = [f"default={default_code}"] if has_default else []
+            if not required and not says_optional:
+                args.append("required=False")
+            args += [self.property_arg(k, v) for k, v in extras.items()]
+            text = f"{attr}: {ann} = dsl.Property({', '.join(args)})"
+        elif has_default:
+            text = f"{attr}: {ann} = {default_code}"
+        else:
+            text = f"{attr}: {ann}"
+        return [*self.wrap(text), *doc, ""]
+
+    def property_arg(self, key: str, value: Any) -> str:
+        if key in ("constraints", "validation", "status", "metadata", "entry_schema", "key_schema", "type"):
+            return f"{key}={_literal(value).render(8)}"
+        return f"extra={{{_string(key)}: {_literal(value).render(8)}}}"
+
+    def optional(self, annotation: str, forward: bool, required: bool) -> str:
+        if required:
+            return _string(annotation) if forward else annotation
+        if annotation == "Any":
+            return "Any"
+        if annotation == "None":
+            return "None"
+        text = f"{annotation} | None"
+        return _string(text) if forward else text
+
+    @staticmethod
+    def wrap(text: str) -> list[str]:
+        return [f"    {line}" if line else line for line in text.split("\n")]
+
+    @staticmethod
+    def field_doc(prop: Mapping[str, Any]) -> list[str]:
+        description = prop.get("description")
+        if isinstance(description, str) and description.strip():
+            return [_docstring(description, 4)]
+        return []
+
+    # -- values ------------------------------------------------------------
+
+    def value(self, value: Any, schema: Mapping[str, Any] | None, indent: int) -> str:
+        return self.value_code(value, schema).render(indent)
+
+    def value_code(self, value: Any, schema: Mapping[str, Any] | None) -> _Code:
+        schema = schema if isinstance(schema, Mapping) else {}
+        type_name = schema.get("type")
+        if isinstance(value, Mapping) and isinstance(type_name, str):
+            if type_name == "map":
+                entry = schema.get("entry_schema")
+                entry = {"type": entry} if isinstance(entry, str) else entry
+                if isinstance(entry, Mapping) and all(isinstance(k, str) for k in value):
+                    return _Code("{", [(f"{_key(k)}: ", self.value_code(v, entry)) for k, v in value.items()], "}")
+            else:
+                ref = self.class_ref("data", type_name)
+                if ref is not None and self.is_data_value(type_name, value):
+                    return self.data_call(ref, type_name, value)
+        if isinstance(value, list) and type_name == "list":
+            entry = schema.get("entry_schema")
+            entry = {"type": entry} if isinstance(entry, str) else entry
+            return _Code("[", [(None, self.value_code(v, entry)) for v in value], "]")
+        if isinstance(value, Mapping) and any(not isinstance(k, (str, int, float, bool, type(None))) for k in value):
+            self.needs_frozen = True
+        return _literal(value)
+
+    def is_data_value(self, type_name: str, value: Mapping) -> bool:
+        """A map that can be written as a data-class call (no function calls, string keys)."""
+        if not all(isinstance(k, str) for k in value):
+            return False
+        chain = self.types.chain("data", type_name)
+        # Data types derived from a primitive hold primitive values, not maps.
+        return bool(chain) and not any(body.get("derived_from") in NORMATIVE_PRIMITIVES for body in chain)
+
+    def data_call(self, ref: str, type_name: str, value: Mapping) -> _Code:
+        items: list[tuple[str | None, _Code]] = []
+        splat: dict[str, Any] = {}
+        renames = self.renames_of("data", type_name)
+        for key, item in value.items():
+            field_schema = self.types.property("data", type_name, key)
+            attr = renames.get(key, key)
+            code = self.value_code(item, field_schema)
+            if _is_field_name(attr):
+                items.append((f"{attr}=", code))
+            else:
+                splat[key] = item
+        if splat:
+            items.append(("**", _literal(splat)))
+        return _Code(f"{ref}(", items, ")")
+
+    def renames_of(self, kind: str, type_name: str) -> dict[str, str]:
+        """TOSCA property name -> Python attribute name, for names that are not identifiers."""
+        out: dict[str, str] = {}
+        for body in self.types.chain(kind, type_name):
+            for prop in body.get("properties") or {}:
+                if not _is_field_name(prop) and prop not in out:
+                    out[prop] = _identifier(prop, {"mro"})
+        return out
+
+    # -- templates ---------------------------------------------------------
+
+    def render_templates(self) -> list[str]:
+        topology = self.data.get("topology_template")
+        if not isinstance(topology, Mapping):
+            if topology is not None:
+                self.document_extra["topology_template"] = topology
+            return []
+        blocks: list[str] = []
+        extra_topology: dict[str, Any] = {}
+        for key, section in topology.items():
+            if key != "node_templates" or not isinstance(section, Mapping):
+                extra_topology[key] = section
+                continue
+            leftovers: dict[str, Any] = {}
+            for name, template in section.items():
+                code = self.render_node_template(name, template)
+                if code is None:
+                    leftovers[name] = template
+                else:
+                    blocks.append(code)
+            if leftovers:
+                extra_topology["node_templates"] = leftovers
+        if extra_topology:
+            self.document_extra["topology_template"] = extra_topology
+        return blocks
+
+    def render_node_template(self, name: Any, template: Any) -> str | None:
+        if not isinstance(name, str) or not isinstance(template, Mapping):
+            return None
+        type_name = template.get("type")
+        ref = self.class_ref("node", type_name)
+        if ref is None:
+            return None
+        variable = _identifier(name, self.taken)
+        items: list[tuple[str | None, _Code]] = [(None, _literal(name))]
+        splat: dict[str, Any] = {}
+        properties = template.get("properties")
+        if isinstance(properties, Mapping):
+            renames = self.renames_of("node", type_name)
+            for key, value in properties.items():
+                schema = self.types.property("node", type_name, key)
+                attr = renames.get(key, key) if isinstance(key, str) else key
+                if isinstance(attr, str) and _is_field_name(attr):
+                    items.append((f"{attr}=", self.value_code(value, schema)))
+                else:
+                    splat[key] = value
+        elif properties is not None:
+            return None
+        extra = {k: v for k, v in template.items() if k not in ("type", "properties")}
+        if extra:
+            items.append(("_extra=", _literal(extra)))
+        if splat:
+            items.append(("**", _literal(splat)))
+        call = _Code(f"{ref}(", items, ")")
+        return f"{variable} = {call.render(0)}"
+
+    # -- the module --------------------------------------------------------
+
+    def render(self) -> str:
+        classes = [self.render_class(kind, name) for kind, name in self.order()]
+        templates = self.render_templates()
+        for key, value in self.data.items():
+            if key in ("tosca_definitions_version", "description", "topology_template"):
+                continue
+            if key in KIND_SECTIONS.values() and isinstance(value, Mapping):
+                continue
+            self.document_extra[key] = value
+        parts: list[str] = []
+        description = self.data.get("description")
+        if isinstance(description, str) and description.strip():
+            parts.append(_docstring(description, 0))
+        imports = []
+        if self.needs_any:
+            imports.append("from typing import Any")
+        if imports:
+            parts.append("\n".join(imports))
+        dsl_imports = ["from toskit import dsl"]
+        if self.needs_frozen:
+            dsl_imports.append("from toskit.source import FrozenMap")
+        parts.append("\n".join(dsl_imports))
+        body = [*classes, *templates]
+        if self.document_extra:
+            body.append(f"_tosca_document = {_literal(self.document_extra).render(0)}")
+        body.append(f"__all__ = {_literal(self.exported).render(0)}")
+        text = "\n\n".join(parts) + "\n\n\n" + "\n\n\n".join(body) + "\n"
+        return text
+
+
+def _docstring(text: str, indent: int) -> str:
+    """A triple-quoted docstring for ``text`` (quotes and backslashes escaped)."""
+    cleaned = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    pad = " " * indent
+    if cleaned.endswith('"'):
+        cleaned = cleaned[:-1] + '\\"'
+    if "\n" not in cleaned:
+        return f'{pad}"""{cleaned}"""'
+    lines = cleaned.split("\n")
+    body = "\n".join((pad + line) if line.strip() else "" for line in lines)
+    return f'{pad}"""\n{body}\n{pad}"""'
+
+
+def to_python_source(data: Mapping[str, Any]) -> str:
+    """Python source (using ``toskit.dsl``) for a TOSCA document given as plain data.
+
+    Loading the result with :func:`toskit.dsl.load_module` gives a template
+    with the same types and the same resolved properties.
+    """
+    if not isinstance(data, Mapping):
+        raise TypeError(f"to_python_source needs a TOSCA document (a mapping), not {type(data).__name__}")
+    return _Generator(data).render()
