@@ -38,7 +38,9 @@ def normalize_node(node: Any, where: str = "node") -> dict:
     an id that is not an int or a string, or roles that are not lists.
     """
     if not isinstance(node, Mapping):
-        raise ToskitError(f"{where}: a node must be a mapping with an 'id', got {type(node).__name__}")
+        raise ToskitError(
+            f"{where}: a node must be a mapping with an 'id', got {type(node).__name__}"
+        )
     if "id" not in node:
         raise ToskitError(f"{where}: a node needs an 'id' (got keys {sorted(map(str, node))})")
     node_id = node["id"]
@@ -82,7 +84,9 @@ class Cluster:
         **attributes: Any,
     ) -> None:
         if not isinstance(mode, str) or not mode:
-            raise ToskitError(f"Cluster mode must be a non-empty string such as 'multinode', got {mode!r}")
+            raise ToskitError(
+                f"Cluster mode must be a non-empty string such as 'multinode', got {mode!r}"
+            )
         if isinstance(nodes, (str, Mapping)) or isinstance(pool, (str, Mapping)):
             raise ToskitError("Cluster nodes and pool must be lists of node mappings")
         self._mode = mode
@@ -96,7 +100,9 @@ class Cluster:
         self._index = index
         self._attributes = dict(attributes)
         if models is not None and not isinstance(models, Mapping):
-            raise ToskitError(f"Cluster models must be a mapping of model name to mapping, got {models!r}")
+            raise ToskitError(
+                f"Cluster models must be a mapping of model name to mapping, got {models!r}"
+            )
         self._models = {k: v for k, v in (models or {}).items() if k != "cluster"}
         # The `cluster` model: {mode, nodes, **attributes}; never the pool.
         self._model = {**self._attributes, "mode": mode, "nodes": list(self._nodes)}
@@ -135,7 +141,9 @@ class Cluster:
         try:
             return MappingProxyType(self._index[node_id])
         except (KeyError, TypeError):
-            raise ToskitError(f"no node with id {_id_text(node_id)} in the cluster or its pool") from None
+            raise ToskitError(
+                f"no node with id {_id_text(node_id)} in the cluster or its pool"
+            ) from None
 
     def __contains__(self, node_id: object) -> bool:
         try:

@@ -27,7 +27,9 @@ def _as_condition(condition: Any) -> Any:
     if not errors and isinstance(doc.value, (Mapping, list)):
         return doc.value
     if errors and "\n" in condition.strip():
-        raise TemplateError.from_diagnostics(errors, header="<condition>: the condition is not valid YAML")
+        raise TemplateError.from_diagnostics(
+            errors, header="<condition>: the condition is not valid YAML"
+        )
     return condition.strip()
 
 

@@ -81,7 +81,9 @@ def make_env(
     all_models["cluster"] = {}
     if cluster is not None:
         if not isinstance(cluster, Cluster):
-            raise ToskitError(f"cluster must be a toskit.conditions.Cluster, got {type(cluster).__name__}")
+            raise ToskitError(
+                f"cluster must be a toskit.conditions.Cluster, got {type(cluster).__name__}"
+            )
         all_models.update(cluster._models)
     if models is not None:
         if not isinstance(models, Mapping):
@@ -100,7 +102,9 @@ def make_env(
             raise ToskitError("nodes can only be selected in a cluster: pass cluster=Cluster(...)")
         nodes = []
     if variables is not None and not isinstance(variables, Mapping):
-        raise ToskitError(f"variables must be a mapping of placeholder name to value, got {variables!r}")
+        raise ToskitError(
+            f"variables must be a mapping of placeholder name to value, got {variables!r}"
+        )
     return Env(all_models, nodes, dict(variables or {}), bool(strict))
 
 
@@ -216,7 +220,7 @@ class _Compiler:
             )
 
         if len(steps) == 1:
-            (key, label), = steps
+            ((key, label),) = steps
 
             def one(env: Env) -> Any:
                 value = base_fn(env)
@@ -281,7 +285,9 @@ class _Compiler:
                 raise type_error(f"{name!r} expects a list, got {type_name(value)}")
             for item in value:
                 if not (type(item) is dict or isinstance(item, Mapping)):
-                    raise type_error(f"{name!r} expects a list of nodes, got a list containing {type_name(item)}")
+                    raise type_error(
+                        f"{name!r} expects a list of nodes, got a list containing {type_name(item)}"
+                    )
             return value
 
         def roles_of(node_value: Mapping, field: str) -> Any:
@@ -289,7 +295,9 @@ class _Compiler:
             if roles is None:
                 return ()
             if not isinstance(roles, (list, tuple)):
-                raise type_error(f"{name!r}: the node's {field!r} must be a list, got {type_name(roles)}")
+                raise type_error(
+                    f"{name!r}: the node's {field!r} must be a list, got {type_name(roles)}"
+                )
             return roles
 
         if name == "_length":
@@ -298,7 +306,9 @@ class _Compiler:
                 value = recv(env)
                 if isinstance(value, (list, tuple, str, Mapping)):
                     return len(value)
-                raise type_error(f"'_length' expects a list, string or mapping, got {type_name(value)}")
+                raise type_error(
+                    f"'_length' expects a list, string or mapping, got {type_name(value)}"
+                )
 
             return length
         if name == "_pending_deletion":
@@ -306,7 +316,9 @@ class _Compiler:
         if name == "_pending_addition":
             return lambda env: bool(expect_node(recv(env)).get("pending_addition", False))
         if name == "_afterDeployment":
-            return lambda env: [n for n in expect_nodes(recv(env)) if not n.get("pending_deletion", False)]
+            return lambda env: [
+                n for n in expect_nodes(recv(env)) if not n.get("pending_deletion", False)
+            ]
 
         assert node.args is not None and len(node.args) == 1  # checked statically
         arg_node = node.args[0]
@@ -362,7 +374,11 @@ class _Compiler:
             def with_role(env: Env) -> Any:
                 nodes = expect_nodes(recv(env))
                 role = arg(env)
-                return [n for n in nodes if role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")]
+                return [
+                    n
+                    for n in nodes
+                    if role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")
+                ]
 
             return with_role
         raise AssertionError(f"special member {name} passed the static check")  # pragma: no cover
@@ -555,9 +571,7 @@ def compile_expression(text: str) -> Expression:
     """Parse and compile ``text`` once (cached by text); raises
     ``ConditionError`` for syntax and other static errors."""
     if not isinstance(text, str):
-        raise ConditionError(
-            "TypeError", f"an expression must be a string, got {type_name(text)}"
-        )
+        raise ConditionError("TypeError", f"an expression must be a string, got {type_name(text)}")
     found = _CACHE.get(text)
     if found is not None:
         return found

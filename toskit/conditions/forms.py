@@ -406,7 +406,9 @@ class RecommendedForm(Form):
         return True, self._warnings(env)
 
     def trace(self, env: Env) -> TraceEntry:
-        return TraceEntry("recommended", True, self._warnings(env), self.expression.text, [], self.path)
+        return TraceEntry(
+            "recommended", True, self._warnings(env), self.expression.text, [], self.path
+        )
 
 
 class Rules(Form):
@@ -489,7 +491,9 @@ class ConditionCompiler:
     def rules(self, source: Any, parts: tuple) -> Rules:
         """A top-level rule list; a single condition counts as one rule."""
         items = source if isinstance(source, list) else [source]
-        item_parts = [(*parts, i) for i in range(len(items))] if isinstance(source, list) else [parts]
+        item_parts = (
+            [(*parts, i) for i in range(len(items))] if isinstance(source, list) else [parts]
+        )
         compiled: list[Form] = []
         for item, p in zip(items, item_parts):
             try:
@@ -517,13 +521,20 @@ class ConditionCompiler:
     ) -> Form:
         path = self.label(parts)
         if len(parts) > MAX_TREE_DEPTH:
-            self.schema(parts, f"the condition tree is nested too deeply (more than {MAX_TREE_DEPTH} levels)")
+            self.schema(
+                parts,
+                f"the condition tree is nested too deeply (more than {MAX_TREE_DEPTH} levels)",
+            )
         if isinstance(cond, bool):
             return LiteralForm(cond, path)
         if isinstance(cond, str):
             return ExprForm(self.expression(cond, parts), loop_vars, path)
         if not isinstance(cond, Mapping):
-            what = "a list (only the top level is a list of rules)" if isinstance(cond, list) else type_name(cond)
+            what = (
+                "a list (only the top level is a list of rules)"
+                if isinstance(cond, list)
+                else type_name(cond)
+            )
             self.schema(parts, f"a condition must be a boolean, a string or a mapping, got {what}")
         for key in cond:
             if not isinstance(key, str):
@@ -542,22 +553,33 @@ class ConditionCompiler:
                 f"a condition mapping needs one of {', '.join(repr(k) for k in FORM_KEYS)}; got keys {keys}{hint}",
             )
         if len(forms) > 1:
-            self.schema(parts, f"a condition mapping has exactly one form key, got {' and '.join(map(repr, forms))}")
+            self.schema(
+                parts,
+                f"a condition mapping has exactly one form key, got {' and '.join(map(repr, forms))}",
+            )
         form = forms[0]
         allowed = _SIBLINGS[form]
         for key in cond:
             if key != form and key not in allowed:
-                extra = f"; allowed beside {form!r}: {', '.join(map(repr, sorted(allowed)))}" if allowed else f"; {form!r} takes no sibling keys"
+                extra = (
+                    f"; allowed beside {form!r}: {', '.join(map(repr, sorted(allowed)))}"
+                    if allowed
+                    else f"; {form!r} takes no sibling keys"
+                )
                 self.schema((*parts, key), f"unknown key {key!r}{extra}")
         warning = cond.get("warning")
         if "warning" in cond and not isinstance(warning, str):
-            self.schema((*parts, "warning"), f"'warning' must be a string, got {type_name(warning)}")
+            self.schema(
+                (*parts, "warning"), f"'warning' must be a string, got {type_name(warning)}"
+            )
         body = cond[form]
         if form == "condition":
             return self._condition_form(cond, body, warning, parts, top, forbid, loop_vars)
         if form in ("all", "any"):
             if not isinstance(body, list):
-                self.schema((*parts, form), f"{form!r} takes a list of conditions, got {type_name(body)}")
+                self.schema(
+                    (*parts, form), f"{form!r} takes a list of conditions, got {type_name(body)}"
+                )
             inner_forbid = forbid or ("any" if form == "any" else None)
             items = [
                 self.child(c, (*parts, form, i), forbid=inner_forbid, loop_vars=loop_vars)
@@ -610,14 +632,20 @@ class ConditionCompiler:
     ) -> Form:
         here = (*parts, "exists")
         if not isinstance(body, Mapping):
-            self.schema(here, f"'exists' takes a mapping with 'where', 'variable' and 'condition', got {type_name(body)}")
+            self.schema(
+                here,
+                f"'exists' takes a mapping with 'where', 'variable' and 'condition', got {type_name(body)}",
+            )
         for key in ("where", "variable", "condition"):
             if key not in body:
                 self.schema(here, f"'exists' needs {key!r}")
         for key in body:
             if key not in ("where", "variable", "condition"):
                 hint = did_you_mean(str(key), ("where", "variable", "condition"))
-                self.schema((*here, key), f"unknown key {key!r} in 'exists'" + (f" ({hint})" if hint else ""))
+                self.schema(
+                    (*here, key),
+                    f"unknown key {key!r} in 'exists'" + (f" ({hint})" if hint else ""),
+                )
         variable = body["variable"]
         if not isinstance(variable, str) or not _VARIABLE_NAME.match(variable):
             self.schema(
@@ -641,20 +669,28 @@ class ConditionCompiler:
                 "so negating or OR-ing it means nothing",
             )
         if not isinstance(body, Mapping):
-            self.schema(here, f"'recommended' takes a mapping with 'expression', 'value' and 'warning', got {type_name(body)}")
+            self.schema(
+                here,
+                f"'recommended' takes a mapping with 'expression', 'value' and 'warning', got {type_name(body)}",
+            )
         for key in ("expression", "value", "warning"):
             if key not in body:
                 self.schema(here, f"'recommended' needs {key!r}")
         for key in body:
             if key not in ("expression", "value", "warning"):
                 hint = did_you_mean(str(key), ("expression", "value", "warning"))
-                self.schema((*here, key), f"unknown key {key!r} in 'recommended'" + (f" ({hint})" if hint else ""))
+                self.schema(
+                    (*here, key),
+                    f"unknown key {key!r} in 'recommended'" + (f" ({hint})" if hint else ""),
+                )
         warning = body["warning"]
         if not isinstance(warning, str):
             self.schema((*here, "warning"), f"'warning' must be a string, got {type_name(warning)}")
         expression = self.expression(body["expression"], (*here, "expression"))
         value = body["value"]
-        value_expression = self.expression(value, (*here, "value")) if isinstance(value, str) else None
+        value_expression = (
+            self.expression(value, (*here, "value")) if isinstance(value, str) else None
+        )
         return RecommendedForm(expression, value, value_expression, warning, self.label(parts))
 
 

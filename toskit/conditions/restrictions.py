@@ -31,7 +31,12 @@ class Restriction:
     __slots__ = ("condition", "message", "action", "strict", "path")
 
     def __init__(
-        self, condition: Expression | bool, message: str | None, action: str, strict: bool | None, path: str
+        self,
+        condition: Expression | bool,
+        message: str | None,
+        action: str,
+        strict: bool | None,
+        path: str,
     ) -> None:
         self.condition, self.message, self.action = condition, message, action
         self.strict, self.path = strict, path
@@ -53,7 +58,9 @@ class Restriction:
         return f"Restriction({cond!r}, action={self.action!r}, message={self.message!r})"
 
 
-def compile_restrictions(value: Any, parts: tuple, compiler: ConditionCompiler) -> tuple[Restriction, ...]:
+def compile_restrictions(
+    value: Any, parts: tuple, compiler: ConditionCompiler
+) -> tuple[Restriction, ...]:
     """Check and compile a ``restrictions`` list (the three forms of §2)."""
     if value is None:
         return ()
@@ -83,21 +90,32 @@ def _restriction(item: Any, here: tuple, compiler: ConditionCompiler) -> Restric
                 "a restriction mapping needs 'condition' (or is the short form "
                 "{'<condition>': '<message>'} with exactly one key)",
             )
-        (cond, message), = item.items()
+        ((cond, message),) = item.items()
         if not isinstance(message, str):
-            compiler.schema((*here, cond), f"a restriction message must be a string, got {type_name(message)}")
-        return Restriction(compiler.expression(cond, (*here, cond), "a condition"), message, "disable", None, path)
+            compiler.schema(
+                (*here, cond), f"a restriction message must be a string, got {type_name(message)}"
+            )
+        return Restriction(
+            compiler.expression(cond, (*here, cond), "a condition"), message, "disable", None, path
+        )
     for key in item:
         if key not in ("condition", "message", "action", "strict"):
-            compiler.schema((*here, key), f"unknown key {key!r} in a restriction (allowed: condition, message, action, strict)")
+            compiler.schema(
+                (*here, key),
+                f"unknown key {key!r} in a restriction (allowed: condition, message, action, strict)",
+            )
     cond = item["condition"]
-    condition: Expression | bool = cond if isinstance(cond, bool) else compiler.expression(cond, (*here, "condition"))
+    condition: Expression | bool = (
+        cond if isinstance(cond, bool) else compiler.expression(cond, (*here, "condition"))
+    )
     message = item.get("message")
     if message is not None and not isinstance(message, str):
         compiler.schema((*here, "message"), f"'message' must be a string, got {type_name(message)}")
     action = item.get("action", "disable")
     if action not in ACTIONS:
-        compiler.schema((*here, "action"), f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}")
+        compiler.schema(
+            (*here, "action"), f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}"
+        )
     strict = item.get("strict")
     if strict is not None and not isinstance(strict, bool):
         compiler.schema((*here, "strict"), f"'strict' must be a boolean, got {type_name(strict)}")
@@ -132,7 +150,9 @@ class _Bound:
 class _Override:
     __slots__ = ("condition", "bounds", "message")
 
-    def __init__(self, condition: Expression | bool, bounds: dict[str, _Bound], message: str | None) -> None:
+    def __init__(
+        self, condition: Expression | bool, bounds: dict[str, _Bound], message: str | None
+    ) -> None:
         self.condition, self.bounds, self.message = condition, bounds, message
 
 
@@ -162,13 +182,17 @@ class Limits:
         hi = current.get("max")
         rec = current.get("recommended")
         if lo is not None and count < lo[0]:
-            messages.append(lo[1] or f"At least {lo[0]} {label} nodes are required ({count} selected currently).")
+            messages.append(
+                lo[1]
+                or f"At least {lo[0]} {label} nodes are required ({count} selected currently)."
+            )
         exceeded = hi is not None and count > hi[0]
         if exceeded:
             messages.append(hi[1] or f"At most {hi[0]} {label} nodes are allowed.")
         if rec is not None and count < rec[0]:
             messages.append(
-                rec[1] or f"It is recommended to have at least {rec[0]} {label} nodes ({count} selected currently)."
+                rec[1]
+                or f"It is recommended to have at least {rec[0]} {label} nodes ({count} selected currently)."
             )
         outcome = LimitsOutcome(
             count,
@@ -183,7 +207,9 @@ def _bound(kind: str, value: Any, here: tuple, compiler: ConditionCompiler) -> _
     if isinstance(value, str):
         return _Bound(kind, None, compiler.expression(value, here))
     if not is_number(value):
-        compiler.schema(here, f"limit {kind!r} must be an integer or an expression, got {type_name(value)}")
+        compiler.schema(
+            here, f"limit {kind!r} must be an integer or an expression, got {type_name(value)}"
+        )
     return _Bound(kind, value, None)
 
 
@@ -207,7 +233,10 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
                 except _Skip:
                     continue
         else:
-            compiler.schema((*parts, key), f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides)")
+            compiler.schema(
+                (*parts, key),
+                f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides)",
+            )
     return Limits(bounds, overrides, compiler.label(parts))
 
 

@@ -141,7 +141,9 @@ class LimitsOutcome(_Displayable):
 
     __slots__ = ("count", "min", "max", "recommended")
 
-    def __init__(self, count: int, min: Any = None, max: Any = None, recommended: Any = None) -> None:  # noqa: A002
+    def __init__(
+        self, count: int, min: Any = None, max: Any = None, recommended: Any = None
+    ) -> None:  # noqa: A002
         self.count = count
         self.min = min
         self.max = max

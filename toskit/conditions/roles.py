@@ -170,7 +170,9 @@ class RoleSet(Mapping):
         names = _role_names(selected_roles, "selected_roles")
         return {name: self._check(role, env, names, cluster) for name, role in self._roles.items()}
 
-    def _check(self, role: Role, env: Env, selected_roles: list[str], cluster: Cluster | None) -> RoleOutcome:
+    def _check(
+        self, role: Role, env: Env, selected_roles: list[str], cluster: Cluster | None
+    ) -> RoleOutcome:
         warnings: list[str] = []
         blocked = False
         hidden = False
@@ -255,12 +257,18 @@ def _conflicts(value: Any, parts: tuple, compiler: ConditionCompiler) -> tuple[s
     if isinstance(value, str):
         if value == "*":
             return ("*",)
-        compiler.schema(parts, f"'conflicts' is a list of role names or '*', got the string {value!r}")
+        compiler.schema(
+            parts, f"'conflicts' is a list of role names or '*', got the string {value!r}"
+        )
     if not isinstance(value, list):
-        compiler.schema(parts, f"'conflicts' is a list of role names or '*', got {type_name(value)}")
+        compiler.schema(
+            parts, f"'conflicts' is a list of role names or '*', got {type_name(value)}"
+        )
     for i, name in enumerate(value):
         if not isinstance(name, str):
-            compiler.schema((*parts, i), f"a conflicting role name must be a string, got {type_name(name)}")
+            compiler.schema(
+                (*parts, i), f"a conflicting role name must be a string, got {type_name(name)}"
+            )
     return tuple(value)
 
 
@@ -307,7 +315,9 @@ def build_roleset(
     if roles is None:
         roles = {}
     if not isinstance(roles, Mapping):
-        compiler.schema(parts, f"the roles must be a mapping of role name to metadata, got {type_name(roles)}")
+        compiler.schema(
+            parts, f"the roles must be a mapping of role name to metadata, got {type_name(roles)}"
+        )
     out: list[Role] = []
     for role_name, meta in roles.items():
         if not isinstance(role_name, str):
@@ -334,10 +344,14 @@ def read_source(source: Any, what: str = "document") -> tuple[Any, str]:
     elif isinstance(source, str):
         doc = load_yaml(source, name="<string>") if "\n" in source else load_yaml_file(source)
     else:
-        raise ToskitError(f"expected a path, YAML text or a mapping for the {what}, got {type(source).__name__}")
+        raise ToskitError(
+            f"expected a path, YAML text or a mapping for the {what}, got {type(source).__name__}"
+        )
     if has_errors(doc.diagnostics):
         errors = [d for d in doc.diagnostics if d.severity == "error"]
-        raise TemplateError.from_diagnostics(errors, header=f"{doc.name}: the {what} is not valid YAML")
+        raise TemplateError.from_diagnostics(
+            errors, header=f"{doc.name}: the {what} is not valid YAML"
+        )
     return doc.value, doc.name
 
 
@@ -351,5 +365,7 @@ def load_roles(source: Any) -> RoleSet:
             "SchemaError", f"a roles document must be a mapping, got {type_name(value)}"
         )
     if "roles_metadata" in value:
-        return build_roleset(value["roles_metadata"], ("roles_metadata",), ConditionCompiler(skip=1), name)
+        return build_roleset(
+            value["roles_metadata"], ("roles_metadata",), ConditionCompiler(skip=1), name
+        )
     return build_roleset(value, (), ConditionCompiler(), name)

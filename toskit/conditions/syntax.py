@@ -52,7 +52,9 @@ MAX_DEPTH = 100
 
 KEYWORDS = frozenset({"true", "false", "null", "and", "or", "not", "in"})
 CONTEXT_VARIABLES = frozenset({"selectedNodes"})
-SPECIAL_PROPERTIES = frozenset({"_length", "_pending_deletion", "_pending_addition", "_afterDeployment"})
+SPECIAL_PROPERTIES = frozenset(
+    {"_length", "_pending_deletion", "_pending_addition", "_afterDeployment"}
+)
 SPECIAL_METHODS = frozenset({"_pluck", "_hasRole", "_hasDeployedRole", "_withRole"})
 
 # --------------------------------------------------------------------------- tokens
@@ -101,7 +103,9 @@ def tokenize(text: str) -> list[Token]:
             if close < 0:
                 tokens.append(Token("ERROR", "Unterminated string", pos, n, text[pos:]))
                 return tokens
-            tokens.append(Token("STRING", text[pos + 1 : close], pos, close + 1, text[pos : close + 1]))
+            tokens.append(
+                Token("STRING", text[pos + 1 : close], pos, close + 1, text[pos : close + 1])
+            )
             pos = close + 1
             continue
         m = _PLACEHOLDER.match(text, pos) or None
@@ -365,7 +369,9 @@ class _Parser:
                 self.next()
                 args = tuple(items)
                 end = close.end
-            node = Member(chain_start, end, node, str(name_tok.value), name_tok.pos, args, chain_start)
+            node = Member(
+                chain_start, end, node, str(name_tok.value), name_tok.pos, args, chain_start
+            )
         self.depth -= links
         return node
 
@@ -424,7 +430,10 @@ def _check(node: Node, text: str) -> None:
     if isinstance(node, Variable):
         if node.name not in CONTEXT_VARIABLES:
             raise ConditionError(
-                "UnboundVariable", f"Unknown variable {node.name!r}", expression=text, position=node.start
+                "UnboundVariable",
+                f"Unknown variable {node.name!r}",
+                expression=text,
+                position=node.start,
             )
     elif isinstance(node, Member):
         _check(node.obj, text)
@@ -433,7 +442,10 @@ def _check(node: Node, text: str) -> None:
             if name in SPECIAL_PROPERTIES:
                 if node.args is not None:
                     raise ConditionError(
-                        "TypeError", f"{name!r} is a property", expression=text, position=node.name_pos
+                        "TypeError",
+                        f"{name!r} is a property",
+                        expression=text,
+                        position=node.name_pos,
                     )
             elif name in SPECIAL_METHODS:
                 if node.args is None or len(node.args) != 1:
@@ -473,7 +485,9 @@ def parse(text: str) -> Node:
     """Parse ``text`` into a syntax tree; raise ``ConditionError`` for a syntax
     error or a static error (§8)."""
     if not isinstance(text, str):
-        raise ConditionError("TypeError", f"an expression must be a string, got {type(text).__name__}")
+        raise ConditionError(
+            "TypeError", f"an expression must be a string, got {type(text).__name__}"
+        )
     node = _Parser(text).parse()
     _check(node, text)
     return node

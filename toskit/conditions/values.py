@@ -41,7 +41,9 @@ def type_name(value: Any) -> str:
 def is_number(value: Any) -> bool:
     """True for an int or float that is not a boolean."""
     t = type(value)
-    return t is int or t is float or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    return (
+        t is int or t is float or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    )
 
 
 def strict_eq(a: Any, b: Any) -> bool:
