@@ -192,6 +192,17 @@ def check_value(
             else:
                 report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
     for constraint in constraints:
+        if isinstance(constraint, Mapping) and list(constraint) == ["schema"]:
+            # TOSCA 1.3's `schema` constraint validates a string against an
+            # external schema language; toskit does not interpret it.
+            if make_diagnostic is not None:
+                out.append(make_diagnostic("info", "unchecked-constraint",
+                                           prefix + "the 'schema' constraint is not checked", parts))
+            else:
+                out.append(Diagnostic("info", "unchecked-constraint",
+                                      prefix + "the 'schema' constraint is not checked",
+                                      path=format_path(parts)))
+            continue
         try:
             clause = constraint_clause(constraint, version if version != "2.0" else "1.3")
         except (ToskitError, FunctionSyntaxError) as exc:
