@@ -154,9 +154,12 @@ class Registry:
             )
             self.by_kind[src.kind][src.name] = t
             new.append(t)
-        for t in new:
-            if t.normative:
-                self._add_aliases(t)
+        # Exact short names first, so that ``Compute`` is tosca.nodes.Compute and
+        # not the tail of tosca.nodes.Abstract.Compute.
+        for exact in (True, False):
+            for t in new:
+                if t.normative:
+                    self._add_aliases(t, exact)
         for t in new:
             self._link_parent(t, diags)
         for t in new:
@@ -174,16 +177,15 @@ class Registry:
             self._complete(t, done, diags)
         return diags
 
-    def _add_aliases(self, t: Type) -> None:
+    def _add_aliases(self, t: Type, exact: bool) -> None:
         aliases = self.aliases[t.kind]
         name = t.name
         short: list[str] = []
-        word = _KIND_WORDS[t.kind]
-        if name.startswith(f"tosca.{word}."):
-            rest = name[len(f"tosca.{word}.") :]
-            short.append(rest)
-            short.append(rest.rsplit(".", 1)[-1])
-        elif "." not in name and ":" not in name:
+        head = f"tosca.{_KIND_WORDS[t.kind]}."
+        if name.startswith(head):
+            rest = name[len(head) :]
+            short.append(rest if exact else rest.rsplit(".", 1)[-1])
+        elif exact and ":" not in name:
             short.append(name)
         for s in short:
             aliases.setdefault(s, t)
