@@ -1,0 +1,195 @@
+"""Property tests: parsers and evaluation raise nothing but ConditionError
+and never mutate the cluster."""
+
+from __future__ import annotations
+
+import copy
+
+from conditions_fixtures import CLUSTERS, MODELS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toskit import ConditionError
+from toskit.conditions import compile_expression, evaluate
+
+FRAGMENTS = [
+    "cluster:mode",
+    "cluster:nodes",
+    "selectedNodes",
+    "settings:storage",
+    "version:feature_groups",
+    "foo:bar",
+    "<node>",
+    "<value>",
+    "._length",
+    "._pluck('id')",
+    "._hasRole('controller')",
+    "._withRole('x')",
+    "._afterDeployment",
+    "._pending_deletion",
+    "._size",
+    ".id",
+    ".mode",
+    " == ",
+    " != ",
+    " < ",
+    " <= ",
+    " >= ",
+    " in ",
+    " not in ",
+    " and ",
+    " or ",
+    "not ",
+    "(",
+    ")",
+    "'x'",
+    '"y"',
+    "1",
+    "2.5",
+    "-3",
+    "true",
+    "false",
+    "null",
+    ",",
+    ".",
+    "=",
+    "!",
+    ":",
+    "<",
+    ">",
+    "'",
+    " ",
+]
+
+expression_text = st.one_of(
+    st.text(max_size=40),
+    st.lists(st.sampled_from(FRAGMENTS), max_size=12).map("".join),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression_text, st.booleans())
+def test_random_expressions_raise_only_condition_error(text, strict):
+    cluster = CLUSTERS["MN1"]
+    before = copy.deepcopy([dict(n) for n in cluster.nodes])
+    try:
+        expr = compile_expression(text)
+    except ConditionError as err:
+        assert err.expression == text
+        assert err.position is None or 0 <= err.position <= len(text)
+        str(err)
+        return
+    try:
+        expr.evaluate(
+            cluster=cluster,
+            selected=[11],
+            variables={"node": dict(cluster.nodes[0])},
+            models=MODELS,
+            strict=strict,
+        )
+    except ConditionError as err:
+        assert err.position is None or 0 <= err.position <= len(text)
+    assert [dict(n) for n in cluster.nodes] == before
+
+
+scalar = st.one_of(
+    st.booleans(),
+    st.none(),
+    st.integers(-3, 3),
+    st.sampled_from(FRAGMENTS),
+    st.sampled_from(
+        [
+            "true",
+            "cluster:mode == 'multinode'",
+            "<n>._hasRole('compute')",
+            "selectedNodes._length <= 1",
+        ]
+    ),
+)
+KEYS = [
+    "condition",
+    "then",
+    "else",
+    "warning",
+    "all",
+    "any",
+    "not",
+    "exists",
+    "recommended",
+    "where",
+    "variable",
+    "expression",
+    "value",
+    "bogus",
+]
+
+
+def trees():
+    return st.recursive(
+        scalar,
+        lambda children: st.one_of(
+            st.lists(children, max_size=3),
+            st.dictionaries(st.sampled_from(KEYS), children, max_size=3),
+            st.builds(
+                lambda c, w: {
+                    "exists": {"where": "cluster:nodes", "variable": "n", "condition": c},
+                    "warning": w,
+                },
+                children,
+                st.sampled_from(["W", 3]),
+            ),
+            st.builds(
+                lambda e, v: {"recommended": {"expression": e, "value": v, "warning": "<value>!"}},
+                st.sampled_from(
+                    ["cluster:nodes._length >= <value>", "<value>", "x =", "<value>._length"]
+                ),
+                scalar,
+            ),
+        ),
+        max_leaves=12,
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(trees(), st.sampled_from(sorted(CLUSTERS)), st.booleans())
+def test_random_condition_trees_raise_only_condition_error(tree, cluster_name, strict):
+    cluster = CLUSTERS[cluster_name]
+    before = copy.deepcopy([dict(n) for n in cluster.nodes])
+    snapshot = copy.deepcopy(tree)
+    try:
+        out = evaluate(tree, cluster, selected=[11], models=MODELS, strict=strict)
+    except ConditionError as err:
+        str(err)
+    else:
+        assert isinstance(out.value, bool)
+        assert all(isinstance(w, str) for w in out.warnings)
+        assert out.trace.value == out.value
+    assert [dict(n) for n in cluster.nodes] == before
+    assert tree == snapshot
+
+
+@settings(max_examples=100, deadline=None)
+@given(trees())
+def test_run_and_trace_agree(tree):
+    """The fast path (used by RoleSet.check) and the tracing path agree."""
+    from toskit.conditions.evaluate import compile_for_evaluate
+    from toskit.conditions.expression import make_env
+
+    try:
+        rules = compile_for_evaluate(tree)
+    except ConditionError:
+        return
+    cluster = CLUSTERS["MN1"]
+    try:
+        value, warnings = rules.run(make_env(cluster, [11], MODELS))
+    except ConditionError as err:
+        try:
+            rules.trace(make_env(cluster, [11], MODELS))
+        except ConditionError as again:
+            assert (again.kind, again.message) == (err.kind, err.message)
+        else:
+            raise AssertionError("trace did not raise") from None
+        return
+    trace = rules.trace(make_env(cluster, [11], MODELS))
+    assert (trace.value, trace.warnings) == (value, warnings)
+    assert rules.test(make_env(cluster, [11], MODELS)) == value
