@@ -1,0 +1,159 @@
+"""`toskit check` / `toskit show` and `python -m toskit`."""
+
+import io
+import subprocess
+import sys
+
+import pytest
+
+from toskit import cli
+from toskit.diagnostics import Diagnostic
+
+GOOD_TOSCA = "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types: {}\n"
+BAD_ROLES = 'roles_metadata:\n  c:\n    conditions:\n      - condition: "x"\n          then: true\n'
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "good.yaml").write_text(GOOD_TOSCA)
+    (tmp_path / "roles.yaml").write_text(BAD_ROLES)
+    (tmp_path / "dup.yaml").write_text("a: 1\na: 2\n")
+    (tmp_path / "latin1.yaml").write_bytes("a: caf\xe9\n".encode("latin-1"))
+    return tmp_path
+
+
+def run(argv, capsys):
+    status = cli.main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_clean_file_exits_0(files, capsys):
+    status, out, err = run(["check", files / "good.yaml"], capsys)
+    assert status == 0
+    assert out == ""
+    assert "1 file checked: 0 errors, 0 warnings" in err
+
+
+def test_errors_exit_1_and_print_every_diagnostic(files, capsys):
+    status, out, _ = run(["check", files / "roles.yaml", files / "dup.yaml"], capsys)
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{files / 'roles.yaml'}:5:11: error[yaml-syntax]: ")
+    assert lines[1].startswith("  hint: 'then:' is indented deeper than 'condition:'")
+    assert f"{files / 'dup.yaml'}:2:1: error[duplicate-key]: duplicate key 'a'" in out
+
+
+def test_missing_file_exits_2_and_other_files_are_still_checked(files, capsys):
+    status, out, err = run(["check", files / "nope.yaml", files / "dup.yaml"], capsys)
+    assert status == 2
+    assert "no such file" in err
+    assert "duplicate-key" in out
+
+
+def test_not_utf8_exits_2(files, capsys):
+    status, _, err = run(["check", files / "latin1.yaml"], capsys)
+    assert status == 2
+    assert "not UTF-8" in err
+
+
+def test_directory_exits_2(files, capsys):
+    status, _, err = run(["check", files], capsys)
+    assert status == 2
+    assert "directory" in err
+
+
+def test_quiet_has_no_summary(files, capsys):
+    status, _, err = run(["check", "-q", files / "good.yaml"], capsys)
+    assert (status, err) == (0, "")
+
+
+def test_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x: [1,\n"))
+    status, out, _ = run(["check", "-"], capsys)
+    assert status == 1
+    assert out.startswith("<stdin>:2:1: error[yaml-syntax]")
+
+
+@pytest.mark.parametrize("argv", [[], ["check"], ["frobnicate"], ["check", "--nope", "x"]], ids=str)
+def test_usage_errors_exit_2(argv, capsys):
+    assert cli.main(argv) == 2
+
+
+def test_version_exits_0(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("toskit ")
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ({"tosca_definitions_version": "tosca_2_0"}, "tosca"),
+        ({"topology_template": {}}, "tosca"),
+        ({"service_template": {}}, "tosca"),
+        ({"node_types": {}}, "tosca"),
+        ({"roles_metadata": {}}, "roles"),
+        ([{"pk": 1, "model": "nailgun.release", "fields": {}}], "fuel-release"),
+        ({"types": [{"name": "x"}]}, "schema"),
+        ({"types": "not a list"}, "yaml"),
+        ({"anything": 1}, "yaml"),
+        ([1, 2], "yaml"),
+        ("text", "yaml"),
+        ({1: "non-string key"}, "yaml"),
+    ],
+    ids=lambda v: None if isinstance(v, str) and v.isalpha() else repr(v)[:30],
+)
+def test_detect_kind(value, kind):
+    assert cli.detect_kind(value) == kind
+
+
+def test_registered_checker_is_used_for_its_kind(files, capsys, monkeypatch):
+    monkeypatch.setattr(cli, "CHECKERS", dict(cli.CHECKERS))
+    seen = []
+
+    def tosca_checker(text, name):
+        seen.append(name)
+        return [Diagnostic("warning", "missing-version", "no version", file=name, line=1)]
+
+    cli.register_checker("tosca", tosca_checker)
+    status, out, err = run(["check", files / "good.yaml", files / "dup.yaml"], capsys)
+    assert seen == [str(files / "good.yaml")]  # dup.yaml is plain YAML
+    assert status == 1  # the duplicate key is an error; the warning alone would be 0
+    assert "warning[missing-version]" in out
+    assert "1 error, 1 warning" in err
+
+
+def test_register_unknown_kind():
+    with pytest.raises(ValueError, match="unknown document kind"):
+        cli.register_checker("xml", lambda text, name: [])
+
+
+def test_show_writes_a_standalone_page(files, capsys):
+    out_file = files / "out.html"
+    status, _, err = run(["show", files / "good.yaml", "-o", out_file], capsys)
+    assert status == 0
+    assert out_file.read_text().lstrip().lower().startswith("<!doctype html")
+    assert f"wrote {out_file}" in err
+
+
+def test_show_default_output_name(files, capsys):
+    status, _, _ = run(["show", files / "good.yaml"], capsys)
+    assert status == 0
+    assert (files / "good.html").exists()
+
+
+def test_show_missing_file_exits_2(files, capsys):
+    status, _, err = run(["show", files / "nope.yaml", "-o", files / "x.html"], capsys)
+    assert status == 2
+    assert err.startswith("toskit show:")
+
+
+def test_python_dash_m_toskit(files):
+    proc = subprocess.run(
+        [sys.executable, "-m", "toskit", "check", str(files / "dup.yaml")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "error[duplicate-key]" in proc.stdout

@@ -1,0 +1,222 @@
+"""The ``toskit`` command line.
+
+``toskit check FILE…``
+    Loads each file, works out what kind of document it is, runs that
+    kind's checker and prints every diagnostic (``str(d)``: location,
+    severity, code, message, hint, the source line with a caret). Exit
+    status: 0 when no file has an error, 1 when one has, 2 when the command
+    could not run (a missing file, a file that is not UTF-8 text, bad
+    arguments). ``-`` reads standard input.
+``toskit show FILE -o report.html``
+    Writes the HTML view of a TOSCA template as a standalone page.
+
+Kinds of document (see :func:`detect_kind`) and their checkers live in
+:data:`CHECKERS`, a table of ``check(text, name) -> list[Diagnostic]``
+functions. Every kind starts with the YAML-level checks (syntax, duplicate
+keys, bounds); the systems' own checkers replace them with
+:func:`register_checker` as they become available.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from toskit.diagnostics import Diagnostic, sort_diagnostics
+from toskit.errors import ToskitError
+
+__all__ = ["CHECKERS", "Checker", "check_file", "detect_kind", "main", "register_checker"]
+
+Checker = Callable[[str, str], list[Diagnostic]]
+
+# Top-level keys that only a TOSCA document has.
+TOSCA_KEYS = frozenset(
+    {
+        "tosca_definitions_version",
+        "topology_template",
+        "service_template",
+        "node_types",
+        "data_types",
+        "capability_types",
+        "relationship_types",
+        "interface_types",
+        "artifact_types",
+        "group_types",
+        "policy_types",
+        "dsl_definitions",
+        "repositories",
+    }
+)
+
+
+def detect_kind(value: Any) -> str:
+    """What a loaded document is: ``tosca``, ``roles``, ``fuel-release``, ``schema`` or ``yaml``.
+
+    * ``tosca``: a mapping with ``tosca_definitions_version`` or a TOSCA
+      section (``topology_template``, ``service_template``, ``*_types``…);
+    * ``roles``: a mapping with ``roles_metadata`` (the roles seed);
+    * ``fuel-release``: a list of fixture records (mappings with ``model``
+      and ``fields``), as in Fuel's ``openstack.yaml``;
+    * ``schema``: a mapping whose ``types`` is a list (a structural schema);
+    * ``yaml``: anything else (only the YAML-level checks apply).
+    """
+    if isinstance(value, dict):
+        if any(isinstance(key, str) and key in TOSCA_KEYS for key in value):
+            return "tosca"
+        if "roles_metadata" in value:
+            return "roles"
+        if isinstance(value.get("types"), list):
+            return "schema"
+        return "yaml"
+    if isinstance(value, list) and any(
+        isinstance(record, dict) and "model" in record and "fields" in record for record in value
+    ):
+        return "fuel-release"
+    return "yaml"
+
+
+def check_yaml(text: str, name: str) -> list[Diagnostic]:
+    """The YAML-level checks: syntax, duplicate keys, tags, bounds."""
+    from toskit.source import load_yaml
+
+    return load_yaml(text, name=name).diagnostics
+
+
+CHECKERS: dict[str, Checker] = {
+    "tosca": check_yaml,
+    "roles": check_yaml,
+    "fuel-release": check_yaml,
+    "schema": check_yaml,
+    "yaml": check_yaml,
+}
+
+
+def register_checker(kind: str, checker: Checker) -> None:
+    """Use ``checker(text, name) -> list[Diagnostic]`` for documents of ``kind``."""
+    if kind not in CHECKERS:
+        raise ValueError(f"unknown document kind {kind!r} (known: {', '.join(CHECKERS)})")
+    CHECKERS[kind] = checker
+
+
+def check_text(text: str, name: str) -> tuple[str, list[Diagnostic]]:
+    """``(kind, diagnostics)`` for one document's text."""
+    from toskit.source import load_yaml
+
+    doc = load_yaml(text, name=name)
+    if doc.value is None and doc.diagnostics:
+        return "yaml", sort_diagnostics(doc.diagnostics)
+    kind = detect_kind(doc.value)
+    return kind, sort_diagnostics(CHECKERS[kind](text, name))
+
+
+def check_file(path: str) -> tuple[str, list[Diagnostic]]:
+    """``(kind, diagnostics)`` for a file (``-``: standard input).
+
+    Raises ``ToskitError`` when the file cannot be read.
+    """
+    from toskit.source import read_text_file
+
+    if path == "-":
+        return check_text(sys.stdin.read(), "<stdin>")
+    return check_text(read_text_file(path), path)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    status = 0
+    errors = warnings = 0
+    for path in args.files:
+        try:
+            _kind, diagnostics = check_file(path)
+        except ToskitError as exc:
+            print(f"toskit check: {exc}", file=err)
+            status = 2
+            continue
+        for diag in diagnostics:
+            print(diag, file=out)
+        errors += sum(d.severity == "error" for d in diagnostics)
+        warnings += sum(d.severity == "warning" for d in diagnostics)
+    if errors and status == 0:
+        status = 1
+    if not args.quiet:
+        print(
+            f"{_plural(len(args.files), 'file')} checked: "
+            f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}",
+            file=err,
+        )
+    return status
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    try:
+        from toskit.display.report import render_page
+        from toskit.tosca import load
+    except ImportError as exc:
+        print(f"toskit show: not available yet ({exc})", file=err)
+        return 2
+    output = args.output or _default_output(args.file)
+    try:
+        template = load(args.file)
+        page = render_page(template)
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(page)
+    except ToskitError as exc:
+        print(f"toskit show: {exc}", file=err)
+        return 2
+    except OSError as exc:
+        print(f"toskit show: cannot write {output}: {exc.strerror}", file=err)
+        return 2
+    print(f"wrote {output}", file=err)
+    return 0
+
+
+def _default_output(path: str) -> str:
+    return os.path.splitext(path)[0] + ".html"
+
+
+def _parser() -> argparse.ArgumentParser:
+    from toskit import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="toskit",
+        description="Explore and validate TOSCA templates, structural schemas and role conditions.",
+    )
+    parser.add_argument("--version", action="version", version=f"toskit {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    check = commands.add_parser(
+        "check",
+        help="print the diagnostics of each file",
+        description="Print every diagnostic of each file. Exit status: 0 no error, "
+        "1 errors found, 2 could not run.",
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="YAML files ('-' for stdin)")
+    check.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    check.set_defaults(run=_cmd_check)
+    show = commands.add_parser(
+        "show",
+        help="write the HTML view of a template",
+        description="Write the HTML view of a TOSCA template as a standalone page.",
+    )
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("-o", "--output", metavar="OUT.html", help="default: FILE with .html")
+    show.set_defaults(run=_cmd_show)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (never calls ``sys.exit``)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error (status 2)
+        return exc.code if isinstance(exc.code, int) else 2
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        return 2
+    return args.run(args, sys.stdout, sys.stderr)
