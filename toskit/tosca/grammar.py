@@ -52,12 +52,15 @@ class Keys:
 
     ``extra`` is the shape of a key not in ``keys`` (``None``: such a key is
     ``unknown-keyname``); TOSCA 1.x interface definitions list their
-    operations as plain keys, for example.
+    operations as plain keys, for example. ``renamed`` maps a keyname of the
+    other TOSCA version to this version's (for the did-you-mean hint).
     """
 
     name: str
     keys: dict[str, Shape]
     extra: Shape | None = None
+    # Keynames of the other TOSCA version, and what this version calls them.
+    renamed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -100,11 +103,16 @@ Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf]  # noqa: UP007 (ru
 # Building blocks shared by both versions.
 
 
-def _keys(name: str, *parts: dict[str, Shape], extra: Shape | None = None) -> Keys:
+def _keys(
+    name: str,
+    *parts: dict[str, Shape],
+    extra: Shape | None = None,
+    renamed: dict[str, str] | None = None,
+) -> Keys:
     merged: dict[str, Shape] = {}
     for part in parts:
         merged.update(part)
-    return Keys(name, merged, extra)
+    return Keys(name, merged, extra, renamed or {})
 
 
 _COMMON_TYPE = {"derived_from": ANY, "version": ANY, "metadata": ANY, "description": ANY}
@@ -542,7 +550,12 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "deployment_blueprints": ANY,
             }
         )
-    return {"document": Keys("document", top)}
+    renamed = (
+        {"topology_template": "service_template", "namespace_prefix": "namespace"}
+        if v2
+        else {"service_template": "topology_template", "namespace": "namespace_prefix"}
+    )
+    return {"document": Keys("document", top, renamed=renamed)}
 
 
 @dataclass(frozen=True)

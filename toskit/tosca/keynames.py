@@ -50,7 +50,7 @@ def _walk(
                         "unknown-keyname",
                         f"unknown keyname '{key}' in {shape.name}",
                         (*parts, key),
-                        hint=did_you_mean(str(key), shape.keys),
+                        hint=_hint(key, shape),
                         at_key=True,
                     )
                 )
@@ -89,6 +89,13 @@ def _walk(
             return
         for index, item in enumerate(value):
             _walk(doc, item, shape.item, [*parts, index], out)
+
+
+def _hint(key: Hashable, shape: Keys) -> str | None:
+    other = shape.renamed.get(key) if isinstance(key, str) else None
+    if other is not None:
+        return f"did you mean '{other}'? ('{key}' belongs to the other TOSCA version)"
+    return did_you_mean(str(key), shape.keys)
 
 
 def _not_a(doc: YamlDocument, parts: list[Hashable], what: str, value: Any) -> Diagnostic:

@@ -178,7 +178,7 @@ class _Build:
             root = {}
         version, grammar, vdiags = detect_version(doc, root)
         self.grammar = grammar
-        if doc.value is not None or not doc.diagnostics:
+        if isinstance(doc.value, Mapping) or not doc.diagnostics and doc.value is None:
             # A document that did not parse at all has no version to miss.
             self.diags.extend(vdiags)
         self.diags.extend(check_keynames(doc, root, grammar.document))

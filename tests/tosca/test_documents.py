@@ -1,0 +1,234 @@
+"""spec/tosca.md §2 (versions, keynames) and the API.md surface of loading."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import toskit
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def loads(text: str, **kwargs: object) -> toskit.ServiceTemplate:
+    return toskit.loads(textwrap.dedent(text), **kwargs)  # type: ignore[arg-type]
+
+
+def codes(st: toskit.ServiceTemplate) -> list[str]:
+    return [d.code for d in st.diagnostics]
+
+
+@pytest.mark.parametrize(
+    "version",
+    [
+        "tosca_simple_yaml_1_0",
+        "tosca_simple_yaml_1_1",
+        "tosca_simple_yaml_1_2",
+        "tosca_simple_yaml_1_3",
+        "tosca_simple_unfurl_1_0_0",
+    ],
+)
+def test_1x_versions_use_topology_template(version: str) -> None:
+    st = loads(
+        f"tosca_definitions_version: {version}\ntopology_template:\n  node_templates: {{}}\n"
+    )
+    assert st.version == version
+    assert st.diagnostics == []
+    bad = loads(f"tosca_definitions_version: {version}\nservice_template: {{}}\n")
+    assert codes(bad) == ["unknown-keyname"]
+    assert bad.diagnostics[0].hint.startswith("did you mean 'topology_template'?")
+
+
+def test_2_0_uses_service_template() -> None:
+    st = loads("tosca_definitions_version: tosca_2_0\nservice_template:\n  node_templates: {}\n")
+    assert (st.version, st.diagnostics) == ("tosca_2_0", [])
+    bad = loads("tosca_definitions_version: tosca_2_0\ntopology_template: {}\n")
+    assert codes(bad) == ["unknown-keyname"]
+    assert bad.diagnostics[0].hint.startswith("did you mean 'service_template'?")
+
+
+@pytest.mark.parametrize(
+    ("text", "assumed"),
+    [
+        ("service_template:\n  node_templates: {}\n", "tosca_2_0"),
+        ("topology_template:\n  node_templates: {}\n", "tosca_simple_yaml_1_3"),
+        ("description: nothing else\n", "tosca_2_0"),
+        ("", "tosca_2_0"),
+    ],
+    ids=["service_template", "topology_template", "neither", "empty"],
+)
+def test_missing_version_is_inferred(text: str, assumed: str) -> None:
+    st = toskit.loads(text)
+    assert st.version == assumed
+    assert codes(st) == ["missing-version"]
+    (diag,) = st.diagnostics
+    assert diag.severity == "warning" and assumed in diag.message
+    assert st.ok
+
+
+def test_unknown_version() -> None:
+    st = loads("tosca_definitions_version: tosca_simple_yaml_1_4\ntopology_template: {}\n")
+    (diag,) = st.diagnostics
+    assert diag.code == "unknown-version" and diag.severity == "error"
+    assert diag.hint == "did you mean 'tosca_simple_yaml_1_3'?"
+    assert (diag.line, diag.column) == (1, 28)
+    # Read as if the version were missing: topology_template means 1.3, so no keyname error.
+    assert not st.ok
+
+
+@pytest.mark.parametrize(
+    ("text", "path", "hint"),
+    [
+        ("node_type: {}\n", "node_type", "did you mean 'node_types'?"),
+        (
+            "topology_template:\n  node_template: {}\n",
+            "topology_template.node_template",
+            "did you mean 'node_templates'?",
+        ),
+        (
+            "topology_template:\n  node_templates:\n    n:\n      type: tosca.nodes.Root\n      propertes: {}\n",
+            "topology_template.node_templates.n.propertes",
+            "did you mean 'properties'?",
+        ),
+        (
+            "node_types:\n  N:\n    properties:\n      p: {type: string, defualt: x}\n",
+            "node_types.N.properties.p.defualt",
+            "did you mean 'default'?",
+        ),
+        (
+            "data_types:\n  D:\n    derived_form: tosca.datatypes.Root\n",
+            "data_types.D.derived_form",
+            "did you mean 'derived_from'?",
+        ),
+        (
+            "node_types:\n  N:\n    requirements:\n      - host: {capabilty: tosca.capabilities.Compute}\n",
+            "node_types.N.requirements[0].host.capabilty",
+            "did you mean 'capability'?",
+        ),
+        (
+            "node_types:\n  N:\n    properties:\n      p: {type: list, entry_schema: {type: string, defualt: 1}}\n",
+            "node_types.N.properties.p.entry_schema.defualt",
+            None,
+        ),
+    ],
+    ids=[
+        "top",
+        "topology",
+        "node-template",
+        "property-definition",
+        "type",
+        "requirement",
+        "entry-schema",
+    ],
+)
+def test_unknown_keyname_with_hint(text: str, path: str, hint: str | None) -> None:
+    st = toskit.loads("tosca_definitions_version: tosca_simple_yaml_1_3\n" + text)
+    errs = [d for d in st.diagnostics if d.code == "unknown-keyname"]
+    assert [d.path for d in errs] == [path]
+    assert errs[0].hint == hint
+    assert errs[0].line is not None
+
+
+def test_constraints_are_1x_and_validation_is_2_0() -> None:
+    v1 = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        node_types:
+          N: {properties: {p: {type: integer, validation: {$greater_than: [$value, 1]}}}}
+        """
+    )
+    assert codes(v1) == ["unknown-keyname"]
+    v2 = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        node_types:
+          N: {properties: {p: {type: integer, constraints: [{greater_than: 1}]}}}
+        """
+    )
+    assert codes(v2) == ["unknown-keyname"]
+
+
+@pytest.mark.parametrize("name", ["all_keynames_1_3.yaml", "all_keynames_2_0.yaml"])
+def test_every_keyname_is_accepted(name: str) -> None:
+    st = toskit.load(FIXTURES / name)
+    assert [
+        str(d) for d in st.diagnostics if d.code in ("unknown-keyname", "invalid-definition")
+    ] == []
+
+
+def test_document_that_is_not_a_map() -> None:
+    st = toskit.loads("- just\n- a list\n")
+    assert codes(st) == ["invalid-definition"]
+    assert not st.ok
+
+
+def test_raise_for_errors() -> None:
+    st = toskit.load(FIXTURES / "missing_port.yaml")
+    with pytest.raises(toskit.TemplateError) as info:
+        st.raise_for_errors()
+    assert isinstance(info.value, toskit.ToskitError)
+    assert [d.code for d in info.value.diagnostics] == ["missing-property"]
+    assert "missing-property" in str(info.value)
+    toskit.load(FIXTURES / "basic.yaml").raise_for_errors()  # warnings only: no raise
+
+
+def test_load_problems_outside_the_template_raise(tmp_path: Path) -> None:
+    with pytest.raises(toskit.ToskitError, match="no such file"):
+        toskit.load(tmp_path / "absent.yaml")
+    (tmp_path / "latin1.yaml").write_bytes(b"description: caf\xe9\n")
+    with pytest.raises(toskit.ToskitError, match="UTF-8"):
+        toskit.load(tmp_path / "latin1.yaml")
+
+
+def test_yaml_syntax_error_is_a_diagnostic() -> None:
+    st = toskit.loads("a: [1, 2\n", name="bad.yaml")
+    assert codes(st) == ["yaml-syntax"]
+    assert st.diagnostics[0].file == "bad.yaml"
+
+
+def test_check_text_and_reprs() -> None:
+    from toskit.tosca import check_text
+
+    diags = check_text((FIXTURES / "missing_port.yaml").read_text(), "m.yaml")
+    assert [d.code for d in diags] == ["unfulfilled-requirement", "missing-property"]
+    st = toskit.load(FIXTURES / "defaults.yaml")
+    assert "1 node templates" in repr(st) and "1 errors" in repr(st)
+    node = st.node_templates["my_db_service"]
+    assert repr(node) == "<NodeTemplate my_db_service: DatabaseService (1 properties)>"
+    table = node.property_table()
+    assert "connection.auth.username" in repr(table) and "default: my.datatypes.Auth" in repr(table)
+    assert "PropertyDefinition connection" in repr(
+        st.types["DatabaseService"].properties["connection"]
+    )
+
+
+def test_html_seam_is_wired() -> None:
+    st = toskit.load(FIXTURES / "defaults.yaml")
+    node = st.node_templates["my_db_service"]
+    for obj in (st, node, node.property_table(), node.type, node.type.properties["connection"]):
+        html = obj._repr_html_()
+        assert isinstance(html, str) and html
+
+
+def test_diagnostics_in_source_order() -> None:
+    st = toskit.load(FIXTURES / "unknown_field.yaml")
+    positions = [(d.line, d.column) for d in st.diagnostics]
+    assert positions == sorted(positions)
+
+
+def test_inputs_mapping_and_unknown_input() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          inputs:
+            a: {type: integer, default: 1}
+            b: {type: string}
+        """,
+        inputs={"c": 3},
+    )
+    assert st.inputs == {"a": 1, "b": toskit.NO_DEFAULT, "c": 3}
+    assert codes(st) == ["unknown-input"]
+    assert st.diagnostics[0].severity == "warning"
