@@ -61,6 +61,13 @@ def _python_error(filename: str, exc: BaseException) -> Diagnostic:
                 line = frame.lineno
                 column = (frame.colno + 1) if getattr(frame, "colno", None) is not None else None
         message = f"the module raised {type(exc).__name__}: {exc}"
+    hint = "fix the Python error; toskit loads what the module defined before it"
+    if isinstance(exc, NameError):
+        hint = (
+            "a name must be defined before it is used; an annotation may name a class "
+            "defined later if it is quoted (\"Name\") or the module starts with "
+            "'from __future__ import annotations'"
+        )
     source_line = None
     if line is not None:
         text = linecache.getline(filename, line)
@@ -72,7 +79,7 @@ def _python_error(filename: str, exc: BaseException) -> Diagnostic:
         file=filename,
         line=line,
         column=column,
-        hint="fix the Python error; toskit loads what the module defined before it",
+        hint=hint,
         source_line=source_line,
     )
 
@@ -100,6 +107,10 @@ def run_module(path: str | os.PathLike) -> _ModuleRun:
 
     import toskit.dsl as dsl
 
+    # The seed's later Python blocks use ``tosca.`` without importing it (they
+    # continue the first block); Unfurl-style modules may do the same.
+    namespace.setdefault("tosca", dsl)
+    namespace.setdefault("unfurl", dsl)
     with _ALIAS_LOCK:
         saved = {name: sys.modules.get(name) for name in _ALIASES}
         token = _COLLECTOR.set(templates)

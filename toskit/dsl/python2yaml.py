@@ -373,6 +373,8 @@ class _Writer:
                         hint=hint,
                     )
                     meaning = None
+                    # Already reported: keep the rest of the template free of follow-on errors.
+                    required = False
                 if meaning is not None:
                     for used in meaning.classes:
                         self.enqueue(used)

@@ -428,10 +428,10 @@ class _Generator:
             args = [f"default={default_code}"] if has_default else []
             args += [self.property_arg(k, v) for k, v in extras.items()]
             text = f"{attr}: {self.optional(annotation, forward, True)} = dsl.Attribute({', '.join(args)})"
-            return [*self.wrap(text), *doc, ""]
+            return [*self.wrap(text), *self.spaced(doc)]
         if "type" not in prop and inherited and not extras and required and has_default and default is not None:
             # A refinement of an inherited property: only its default changes.
-            return [*self.wrap(f"{attr} = {default_code}"), *doc, ""]
+            return [*self.wrap(f"{attr} = {default_code}"), *self.spaced(doc)]
         ann = self.optional(annotation, forward, required)
         says_optional = "| None" in ann
         if extras or (has_default and default is None) or (not required and not says_optional):
@@ -444,7 +444,7 @@ class _Generator:
             text = f"{attr}: {ann} = {default_code}"
         else:
             text = f"{attr}: {ann}"
-        return [*self.wrap(text), *doc, ""]
+        return [*self.wrap(text), *self.spaced(doc)]
 
     def property_arg(self, key: str, value: Any) -> str:
         if key in ("constraints", "validation", "status", "metadata", "entry_schema", "key_schema", "type"):
@@ -460,6 +460,11 @@ class _Generator:
             return "None"
         text = f"{annotation} | None"
         return _string(text) if forward else text
+
+    @staticmethod
+    def spaced(doc: list[str]) -> list[str]:
+        """A field with a docstring is followed by a blank line; plain fields sit together."""
+        return [*doc, ""] if doc else []
 
     @staticmethod
     def wrap(text: str) -> list[str]:
