@@ -303,7 +303,7 @@ def cluster_body(cluster: Any, *, selected: Iterable[Any] = ()) -> str:
     pool = list(getattr(cluster, "pool", []) or [])
     mode = getattr(cluster, "mode", "")
     attributes = getattr(cluster, "attributes", {}) or {}
-    chips = [chip(f"mode: {mode}"), chip(f"{len(nodes)} nodes")]
+    chips = [chip(f"{len(nodes)} nodes")]
     if pool:
         chips.append(chip(f"{len(pool)} in pool"))
     if isinstance(attributes, Mapping):
@@ -311,7 +311,9 @@ def cluster_body(cluster: Any, *, selected: Iterable[Any] = ()) -> str:
     selected = list(selected)
     parts = [header("cluster", mode, *chips), _nodes_table(nodes, selected)]
     if pool:
-        parts.append(details("Pool", _nodes_table(pool, selected), count=len(pool)))
+        # Open the pool when part of the selection sits there.
+        in_pool = any(_node_field(n, "id") in selected for n in pool)
+        parts.append(details("Pool", _nodes_table(pool, selected), count=len(pool), open_=in_pool))
     return "".join(parts)
 
 

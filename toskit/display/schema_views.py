@@ -141,7 +141,7 @@ def _paths_list(paths: Iterable[Any], cls: str, sign: str) -> str:
     ordered = sorted(str(p) for p in paths)
     shown, hidden = bounded(ordered, option("display_max_rows"))
     items = "".join(f'<li class="{cls}"><span class="toskit-mono">{esc(sign)} {esc(p)}</span></li>' for p in shown)
-    return f'<ul class="toskit-warnings toskit-paths">{items}</ul>{more_note(hidden, "more paths")}'
+    return f'<ul class="toskit-paths">{items}</ul>{more_note(hidden, "more paths")}'
 
 
 def comparison_html(comparison: Any) -> str:

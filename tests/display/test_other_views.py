@@ -1,0 +1,151 @@
+"""Views of schema, function and condition results (real objects)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from htmlcheck import assert_safe, body, parse
+from test_cluster_simulator import POOL, SEED_ROLES, WHA, WMN
+
+from toskit import conditions, functions, schema
+from toskit.display import to_html
+
+SCHEMA = {
+    "types": [
+        {
+            "name": "root",
+            "map": {
+                "fields": [
+                    {"name": "name", "type": {"scalar": "string"}},
+                    {
+                        "name": "items",
+                        "type": {
+                            "list": {
+                                "elementType": {"namedType": "item"},
+                                "elementRelationship": "associative",
+                                "keys": ["id"],
+                            }
+                        },
+                    },
+                ]
+            },
+        },
+        {
+            "name": "item",
+            "map": {"fields": [{"name": "id", "type": {"scalar": "numeric"}, "default": 0}], "elementType": {"scalar": "untyped"}},
+        },
+    ]
+}
+
+
+def _text(html: str) -> str:
+    return " ".join(t.strip() for t in parse(body(html)).text if t.strip())
+
+
+@pytest.fixture(scope="module")
+def roles():
+    return conditions.load_roles(SEED_ROLES)
+
+
+def test_schema_view_lists_types_with_their_atoms():
+    html = to_html(schema.load(SCHEMA))
+    assert_safe(html)
+    text = _text(html)
+    assert "schema 2 types" in text
+    assert "root struct[2 fields] (separable)" in text
+    assert "items list<item> (associative, keys: id)" in text
+
+
+def test_typedef_view_shows_fields_defaults_and_element_type():
+    html = to_html(schema.load(SCHEMA).find("item"))
+    text = _text(html)
+    assert text == "schema type item struct[1 fields] (separable) field type default id numeric 0 other keys untyped"
+
+
+def test_comparison_view_groups_paths():
+    s = schema.load(SCHEMA)
+    html = to_html(s.compare({"name": "a", "items": [{"id": 1}]}, {"name": "b", "items": [{"id": 2}]}, "root"))
+    assert_safe(html)
+    view = body(html)
+    assert "2 added" in view and "1 modified" in view
+    assert re.search(r'<li class="toskit-added"><span class="toskit-mono">\+ \.items\[id=2\]</span>', view)
+    assert re.search(r'<li class="toskit-modified"><span class="toskit-mono">~ \.name</span>', view)
+
+
+def test_comparison_without_changes():
+    s = schema.load(SCHEMA)
+    html = to_html(s.compare({"name": "a"}, {"name": "a"}, "root"))
+    assert "no changes" in _text(html)
+    assert "<li" not in body(html)
+
+
+def test_call_view_shows_2_0_notation():
+    call = functions.Call("concat", ["http://", functions.Call("get_input", ["host"])])
+    html = to_html(call)
+    assert_safe(html)
+    assert str(call) in _text(html)
+    assert "function call concat 2 arguments" in _text(html)
+
+
+def test_role_set_view(roles):
+    html = to_html(roles)
+    assert_safe(html)
+    rows = re.findall(r"<tr>(.*?)</tr>", body(html))
+    assert len(rows) == 1 + 4
+    assert "".join(parse(rows[4]).text) == "zabbix-server*0"
+
+
+def test_role_view(roles):
+    html = to_html(roles["controller"])
+    text = _text(html)
+    assert "role controller 2 rules" in text
+    assert "conflicts compute" in text
+
+
+def test_blocked_outcome_shows_warning_and_trace(roles):
+    cluster = conditions.Cluster("multinode", pool=POOL)
+    out = roles.check("controller", cluster, selected=[11, 12])
+    html = to_html(out)
+    assert_safe(html)
+    view = body(html)
+    assert "toskit-badge-blocked" in view
+    assert f"<li>{WMN}</li>" in view
+    # The trace: each condition with its value, nested as evaluated.
+    assert view.count('class="toskit-badge toskit-badge-false') >= 3
+    assert "selectedNodes._length &lt;= 1" in view
+
+
+def test_advice_outcome_is_allowed_with_a_warning(roles):
+    out = roles.check("controller", conditions.Cluster("ha_compact", pool=POOL), selected=[11])
+    view = body(to_html(out))
+    assert "toskit-badge-allowed" in view and "toskit-badge-advice" in view and WHA in view
+
+
+def test_conflict_outcome_lists_conflicts(roles):
+    out = roles.check("controller", conditions.Cluster("multinode", pool=POOL), selected=[11], selected_roles=["compute"])
+    text = _text(to_html(out))
+    assert "conflicts with compute" in text
+
+
+def test_evaluate_outcome_view():
+    out = conditions.evaluate({"condition": "cluster:mode == 'ha_compact'", "warning": "HA only"}, conditions.Cluster("multinode"))
+    html = to_html(out)
+    assert_safe(html)
+    assert "condition evaluation false" in _text(html)
+    assert "HA only" in _text(html)
+
+
+def test_cluster_view_lists_nodes_and_states():
+    cluster = conditions.Cluster(
+        "multinode",
+        nodes=[{"id": 1, "roles": ["controller"], "pending_deletion": True}, {"id": 2, "pending_roles": ["compute"], "pending_addition": True}],
+        pool=POOL,
+        status="new",
+    )
+    html = to_html(cluster)
+    assert_safe(html)
+    text = _text(html)
+    assert "cluster multinode 2 nodes 2 in pool status: new" in text
+    assert "1 controller — pending deletion" in text
+    assert "2 — compute pending addition" in text
