@@ -182,3 +182,19 @@ def test_lone_surrogate_is_a_diagnostic_not_a_crash(parser):
 def test_message_names_the_context_position(parser):
     diag = only(load_yaml(ROLES_SEED, parser=parser))
     assert "line 6, column 9" in diag.message
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("a: [1, 2", 1, 9),
+        ("a: [1, 2\n", 2, 1),
+        ('a: "x', 1, 6),
+        ("é: [1\r\nb", 2, 2),
+        ("[", 1, 2),
+    ],
+    ids=["no-final-break", "final-break", "quote", "crlf", "bracket-only"],
+)
+def test_end_of_text_errors_are_at_the_same_place_with_both_parsers(parser, text, line, column):
+    diag = only(load_yaml(text, parser=parser))
+    assert (diag.line, diag.column) == (line, column)

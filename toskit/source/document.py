@@ -190,7 +190,7 @@ def _compose_text(
         record=record,
         parser=parser,
         report=doc._report,
-        syntax_error=lambda exc: syntax_diagnostic(exc, name=name, line_of=doc._line_of),
+        syntax_error=lambda exc: syntax_diagnostic(exc, name=name, line_of=doc._line_of, text=text),
     )
 
 

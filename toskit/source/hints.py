@@ -159,14 +159,49 @@ def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) ->
     return None
 
 
+class _Mark:
+    """A position (0-based), as PyYAML's marks have it."""
+
+    def __init__(self, line: int, column: int, index: int) -> None:
+        self.line, self.column, self.index = line, column, index
+
+
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def end_of_text(text: str) -> _Mark:
+    """The position just after the last character of ``text``."""
+    line = 0
+    line_start = 0
+    for match in _LINE_BREAK.finditer(text):
+        line += 1
+        line_start = match.end()
+    return _Mark(line, len(text) - line_start, len(text))
+
+
+def _normalise_end_marks(exc: yaml.MarkedYAMLError, text: str) -> None:
+    """libyaml puts the end of a text without a final line break on a new line.
+
+    PyYAML's Python parser puts it at the end of the last line; toskit uses
+    that position with either parser.
+    """
+    for attr in ("problem_mark", "context_mark"):
+        mark = getattr(exc, attr)
+        if mark is not None and mark.index >= len(text):
+            setattr(exc, attr, end_of_text(text))
+
+
 def syntax_diagnostic(
     exc: yaml.YAMLError,
     *,
     name: str,
     line_of: Callable[[int], str | None],
+    text: str | None = None,
 ) -> Diagnostic:
     """The ``yaml-syntax`` diagnostic for a PyYAML error, at its problem mark."""
     if isinstance(exc, yaml.MarkedYAMLError) and exc.problem_mark is not None:
+        if text is not None:
+            _normalise_end_marks(exc, text)
         mark = exc.problem_mark
         message = exc.problem or "invalid YAML"
         if exc.context:
