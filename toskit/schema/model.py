@@ -230,7 +230,7 @@ class Schema:
             if diagnostics:
                 raise schema_error(diagnostics)
         by_name: dict[str, TypeDef] = dict(BUILTIN_TYPES)
-        for t in self.types:
+        for t in self.types if isinstance(self.types, tuple) else ():
             if isinstance(t, TypeDef) and isinstance(t.name, str):
                 by_name[t.name] = t
         object.__setattr__(self, "_by_name", by_name)
@@ -346,7 +346,9 @@ class Schema:
     # -- display -----------------------------------------------------------
 
     def __repr__(self) -> str:
-        names = ", ".join(t.name if isinstance(t, TypeDef) else repr(t) for t in self.types[:8])
+        if not isinstance(self.types, tuple):
+            return f"<Schema types={self.types!r}>"
+        names = ", ".join(str(t.name) if isinstance(t, TypeDef) else repr(t) for t in self.types[:8])
         more = f", … {len(self.types) - 8} more" if len(self.types) > 8 else ""
         return f"<Schema {len(self.types)} types: {names}{more}>"
 
