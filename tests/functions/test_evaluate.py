@@ -380,3 +380,50 @@ def test_v27_value_outside_clause_is_context_error() -> None:
     with pytest.raises(FunctionError) as info:
         evaluate(parse("$value"))
     assert info.value.kind == "ContextError" and info.value.function == "value"
+
+
+def test_keys_evaluating_to_the_same_value_are_duplicate_keys() -> None:
+    tree = {Call("concat", ["a", "b"]): 1, "ab": 2}
+    with pytest.raises(FunctionError) as info:
+        evaluate(tree)
+    assert info.value.kind == "DuplicateKey" and info.value.diagnostic.code == "duplicate-key"
+
+
+def test_evaluate_calls_keeps_failing_calls_and_reports_each() -> None:
+    from toskit.functions import evaluate_calls
+
+    tree = parse(
+        {"ok": {"$concat": ["a", "b"]}, "bad": {"$get_input": "memory"},
+         "unknown": [{"$frobnicate": [1]}], "nested": {"$concat": ["x", {"$token": ["a", ":", 4]}]}},
+        path=("node_templates", "n", "properties"),
+    )
+    diags: list = []
+    result = evaluate_calls(tree, {"cpus": 4}, diagnostics=diags)
+    assert result["ok"] == "ab"
+    assert result["bad"] is tree["bad"] and str(result["bad"]) == "$get_input: [memory]"
+    assert result["unknown"][0] is tree["unknown"][0]
+    assert result["nested"] is tree["nested"]
+    assert [(d.code, d.path) for d in diags] == [
+        ("function-error", "node_templates.n.properties.bad"),
+        ("unknown-function", "node_templates.n.properties.unknown[0]"),
+        ("function-error", "node_templates.n.properties.nested.$concat[1]"),
+    ]
+    assert diags[0].message == "get_input: UnknownInput: no input 'memory' is declared"
+
+
+def test_evaluate_calls_locates_through_the_factory_and_checks_keys() -> None:
+    from toskit.functions import evaluate_calls
+
+    seen = []
+
+    def make(severity, code, message, parts, *, hint=None, at_key=False):
+        seen.append(parts)
+        return toskit.Diagnostic(severity, code, message, line=len(seen))
+
+    diags: list = []
+    tree = {Call("concat", ["a", "b"], path=("k1",)): 1, "ab": 2,
+            Call("concat", [[1], [2]], path=("k2",)): 3}
+    result = evaluate_calls(tree, diagnostics=diags, make_diagnostic=make)
+    assert [d.code for d in diags] == ["duplicate-key", "function-error"]
+    assert seen == [("k1",), ("k2",)] and [d.line for d in diags] == [1, 2]
+    assert result == {Call("concat", ["a", "b"]): 1, "ab": 2, Call("concat", [[1], [2]]): 3}

@@ -22,7 +22,7 @@ from toskit.functions.context import (
     TemplateContext,
 )
 from toskit.functions.errors import KINDS
-from toskit.functions.evaluate import ABSENT, evaluate
+from toskit.functions.evaluate import ABSENT, evaluate, evaluate_calls
 from toskit.functions.notation import Call, contains_call, dialect_of, parse, unparse
 from toskit.functions.registry import (
     BUILTINS_2_0,
@@ -56,6 +56,7 @@ __all__ = [
     "contains_call",
     "dialect_of",
     "evaluate",
+    "evaluate_calls",
     "load_function_definitions",
     "parse",
     "refine",

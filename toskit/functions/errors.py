@@ -35,11 +35,18 @@ KINDS = frozenset(
         "NoMatchingSignature",
         "UnknownFunction",
         "LimitExceeded",
+        "DuplicateKey",
     }
 )
-"""Error kinds of spec/functions.md §6.2, plus ``UnknownFunction`` and ``LimitExceeded``."""
+"""Error kinds of spec/functions.md §6.2, plus ``UnknownFunction``, ``LimitExceeded``
+(nesting bound, code ``limit-exceeded``) and ``DuplicateKey`` (two keys of one map
+that evaluate to the same value, §9; code ``duplicate-key``)."""
 
-_CODES = {"UnknownFunction": "unknown-function", "LimitExceeded": "limit-exceeded"}
+_CODES = {
+    "UnknownFunction": "unknown-function",
+    "LimitExceeded": "limit-exceeded",
+    "DuplicateKey": "duplicate-key",
+}
 
 
 class Failure(Exception):

@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toskit.diagnostics import did_you_mean
+from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.errors import FunctionError
 from toskit.functions import registry
 from toskit.functions._limits import deep_recursion
@@ -41,7 +41,7 @@ from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
 from toskit.values import is_number
 
-__all__ = ["ABSENT", "DEFAULT_MAX_DEPTH", "Evaluation", "Typed", "evaluate"]
+__all__ = ["ABSENT", "DEFAULT_MAX_DEPTH", "Evaluation", "Typed", "evaluate", "evaluate_calls"]
 
 DEFAULT_MAX_DEPTH = 200
 
@@ -171,7 +171,17 @@ class Evaluation:
                         f"not {_kind(new_key)}",
                         key,
                     )
+                if not isinstance(new_key, Call) and _has_key(out, new_key):
+                    raise function_error(
+                        "DuplicateKey",
+                        f"the key {new_key!r} appears twice in one map after evaluation",
+                        key,
+                    )
                 key = new_key
+            elif _has_key(out, key):
+                raise function_error(
+                    "DuplicateKey", f"the key {key!r} appears twice in one map after evaluation"
+                )
             out[key] = self.eval(item)
         return out
 
@@ -234,6 +244,13 @@ class Evaluation:
             f"no function '{qualified}' is built in, declared or registered",
             hint=did_you_mean(qualified, sorted(known)),
         )
+
+
+def _has_key(mapping: Mapping, key: Any) -> bool:
+    try:
+        return key in mapping
+    except TypeError:  # an unhashable key cannot be present
+        return False
 
 
 def call_python(func: Callable[..., Any], args: list[Any], name: str) -> Any:
@@ -300,3 +317,82 @@ def evaluate(
     except RecursionError:
         call = tree if isinstance(tree, Call) else None
         raise function_error("LimitExceeded", "the value is nested too deeply", call) from None
+
+
+def evaluate_calls(
+    tree: Any,
+    inputs: Mapping[str, Any] | None = None,
+    *,
+    diagnostics: list[Diagnostic],
+    make_diagnostic: Callable[..., Diagnostic] | None = None,
+    **options: Any,
+) -> Any:
+    """Evaluate every top-level call of a tree on its own, as loading does (§5.1, §5.2).
+
+    A call that fails stays in place as its ``Call`` and its diagnostic
+    (``function-error``, ``unknown-function``, ``limit-exceeded``,
+    ``duplicate-key``) is appended to ``diagnostics``, located through
+    ``make_diagnostic`` (signature of ``YamlDocument.diagnostic``) at the
+    innermost failing call's ``.path``; the other calls are still evaluated.
+    ``options`` are the keywords of :func:`evaluate`.
+    """
+    env = Evaluation(inputs=inputs, **options)
+
+    def report(exc: FunctionError, fallback: Call | None) -> None:
+        diag = exc.diagnostic
+        failing = getattr(exc, "call", None) or fallback
+        parts = failing.path if failing is not None else ()
+        if diag is None:
+            return
+        if make_diagnostic is not None:
+            diag = make_diagnostic(diag.severity, diag.code, diag.message, parts, hint=diag.hint)
+        diagnostics.append(diag)
+
+    def one(call: Call) -> Any:
+        try:
+            with deep_recursion():
+                return env.eval(call)
+        except RecursionError:
+            report(function_error("LimitExceeded", "the value is nested too deeply", call), call)
+        except FunctionError as exc:
+            report(exc, call)
+        return call
+
+    def walk_map(node: Mapping) -> dict[Any, Any]:
+        literal = [k for k in node if not isinstance(k, Call)]
+        taken: list[Any] = []
+        out: dict[Any, Any] = {}
+        for key, item in node.items():
+            new_key = key
+            if isinstance(key, Call):
+                new_key = one(key)
+                if isinstance(new_key, Call):
+                    pass
+                elif not (new_key is None or isinstance(new_key, (str, int, float, bool))):
+                    report(function_error(
+                        "ArgType",
+                        "a map key must evaluate to a string, number, boolean or null, "
+                        f"not {_kind(new_key)}", key), key)
+                    new_key = key
+                elif new_key in literal or new_key in taken:
+                    report(function_error(
+                        "DuplicateKey",
+                        f"the key {new_key!r} appears twice in one map after evaluation",
+                        key), key)
+                    new_key = key
+                else:
+                    taken.append(new_key)
+            out[new_key] = walk(item)
+        return out
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, Call):
+            return one(node)
+        if isinstance(node, Mapping):
+            return walk_map(node)
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        return node
+
+    with deep_recursion():
+        return walk(tree)
