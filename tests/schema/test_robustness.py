@@ -1,0 +1,129 @@
+"""Hostile inputs: deep and cyclic values, foreign Python objects."""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import pytest
+
+from toskit import SchemaError
+from toskit.schema import MAX_DEPTH
+
+
+def _nested_maps(depth: int) -> dict:
+    root: dict = {}
+    cur = root
+    for _ in range(depth):
+        cur["deep"] = {}
+        cur = cur["deep"]
+    return root
+
+
+def _nested_lists(depth: int) -> list:
+    root: list = []
+    cur = root
+    for _ in range(depth):
+        nxt: list = []
+        cur.append(nxt)
+        cur = nxt
+    return root
+
+
+@pytest.mark.parametrize(
+    ("which", "name", "value"),
+    [
+        ("S1", "root", {"struct": _nested_maps(10_000)}),
+        ("S2", "any", _nested_maps(10_000)),
+        ("S2", "any", {"x": _nested_lists(10_000)}),
+    ],
+    ids=["recursive-struct", "untyped-maps", "untyped-lists"],
+)
+def test_deep_values_give_a_diagnostic(schemas, which, name, value):
+    limit = sys.getrecursionlimit()
+    (d,) = schemas[which].validate(value, name)
+    assert d.code == "limit-exceeded"
+    assert "nested too deeply" in d.message
+    assert sys.getrecursionlimit() == limit  # restored
+    with pytest.raises(SchemaError, match="nested too deeply"):
+        schemas[which].merge(value, value, name)
+    with pytest.raises(SchemaError, match="nested too deeply"):
+        schemas[which].compare(value, {}, name)
+
+
+def test_depth_bound_is_generous(schemas):
+    value = _nested_maps(MAX_DEPTH - 5)
+    assert schemas["S2"].validate(value, "any") == []
+    assert schemas["S2"].merge(value, value, "any") == value
+
+
+def test_deep_value_when_caller_is_deep(schemas):
+    def recurse(n: int):
+        if n:
+            return recurse(n - 1)
+        return schemas["S2"].validate(_nested_maps(400), "any")
+
+    assert recurse(800) == []
+
+
+def test_cyclic_containers(schemas):
+    cyclic: dict = {}
+    cyclic["a"] = cyclic
+    (d,) = schemas["S2"].validate(cyclic, "any")
+    assert d.code == "limit-exceeded"
+    loop: list = []
+    loop.append(loop)
+    (d,) = schemas["S1"].validate({"atomicList": loop}, "root")
+    assert d.path == ".atomicList[0]"
+    with pytest.raises(SchemaError):
+        schemas["S2"].merge({}, cyclic, "any")
+
+
+class Opaque:
+    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "path", "prefix"),
+    [
+        ({"set": {"a", "b"}}, ".set", "expected list, got set"),
+        ({"str": Opaque()}, ".str", "expected string, got Opaque"),
+        ({"num": b"1"}, ".num", "expected numeric (int or float), got bytes"),
+        ({"num": complex(1, 1)}, ".num", "expected numeric (int or float), got complex"),
+        ({"labels": {1: "a"}}, ".labels.1", "map keys must be strings"),
+        ({"struct": Opaque()}, ".struct", "expected map, got Opaque"),
+        ({"set": [Opaque()]}, '.set[="<Opaque>"]', "expected string, got Opaque"),
+        (Opaque(), "", "expected map, got Opaque"),
+    ],
+    ids=["set", "object", "bytes", "complex", "int-key", "object-for-map", "object-in-set", "root"],
+)
+def test_foreign_values(schemas, value, path, prefix):
+    (d,) = schemas["S1"].validate(value, "root")
+    assert d.path == path
+    assert d.message.startswith(prefix)
+
+
+def test_odd_but_valid_values(schemas):
+    s = schemas["S1"]
+    value = {"num": math.nan, "any": 10**400, "atomicList": ("a", "b"), "numSet": [math.inf, -math.inf]}
+    assert s.validate(value, "root") == []
+    merged = s.merge(value, {"num": 1}, "root")
+    assert merged["atomicList"] == ["a", "b"]  # tuples come back as lists
+    assert s.to_fieldset({"numSet": [math.inf, 2.5, 1.0]}, "root") == {
+        ".numSet[=Infinity]",
+        ".numSet[=2.5]",
+        ".numSet[=1]",
+    }
+    assert s.remove({"numSet": [math.inf, 2]}, [".numSet[=Infinity]"], "root") == {"numSet": [2]}
+
+
+def test_subclasses_of_plain_types(schemas):
+    from collections import OrderedDict
+
+    class Text(str):
+        pass
+
+    value = OrderedDict(str=Text("x"), items=[OrderedDict(name="a")])
+    s = schemas["S1"]
+    assert s.validate(value, "root") == []
+    assert s.merge(value, {"num": 1}, "root") == {"str": "x", "items": [{"name": "a"}], "num": 1}
