@@ -125,14 +125,13 @@ def test_merge_of_a_scalar_is_an_error(parser):
         "a: !custom 1\n",
         "a: !!set {x: null}\n",
         "a: !!binary aGVsbG8=\n",
-        "a: !!omap [x: 1]\n",
         "a: !!seq {x: 1}\n",
         "a: !!map [1]\n",
         "a: !<tag:example.com,2000:thing> x\n",
     ],
     ids=[
         "python-apply", "python-name", "python-object", "local-tag", "set", "binary",
-        "omap", "seq-tag-on-map", "map-tag-on-seq", "verbatim-tag",
+        "seq-tag-on-map", "map-tag-on-seq", "verbatim-tag",
     ],
 )  # fmt: skip
 def test_tags_are_refused_and_nothing_is_constructed(parser, text):
@@ -205,3 +204,28 @@ def test_bad_limit_value():
 def test_unknown_parser_name():
     with pytest.raises(ValueError, match="parser must be"):
         load_yaml("a: 1", parser="fast")
+
+
+def test_pairs_and_omap_stay_lists_of_one_key_mappings(parser):
+    # Fuel's release file writes `bind: !!pairs` this way.
+    text = 'bind: !!pairs\n  - "cluster:net_provider": neutron\n  - "cluster:x": 1\no: !!omap [a: 1, b: 2]\n'
+    doc = load_yaml(text, parser=parser)
+    assert doc.diagnostics == []
+    assert doc.value == {
+        "bind": [{"cluster:net_provider": "neutron"}, {"cluster:x": 1}],
+        "o": [{"a": 1}, {"b": 2}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("p: !!pairs [1, 2]\n", "yaml-syntax"),
+        ("p: !!pairs [{a: 1, b: 2}]\n", "yaml-syntax"),
+        ("p: !!omap [a: 1, a: 2]\n", "duplicate-key"),
+    ],
+    ids=["scalars", "two-keys", "omap-duplicate"],
+)
+def test_malformed_pairs(parser, text, code):
+    doc = load_yaml(text, parser=parser)
+    assert [(d.code, d.line, d.column) for d in doc.diagnostics] == [(code, 1, 4)]

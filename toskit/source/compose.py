@@ -103,7 +103,10 @@ def make_parser(text: str, parser: str | None) -> Any:
 
 
 _MAP_TAGS = frozenset({None, "!", CORE_TAG_PREFIX + "map"})
-_SEQ_TAGS = frozenset({None, "!", CORE_TAG_PREFIX + "seq"})
+_PAIRS_TAGS = frozenset({CORE_TAG_PREFIX + "pairs", CORE_TAG_PREFIX + "omap"})
+# !!pairs / !!omap (YAML's ordered pairs and ordered map, used by Fuel's
+# release files) stay what they are written as: a list of one-key mappings.
+_SEQ_TAGS = frozenset({None, "!", CORE_TAG_PREFIX + "seq"}) | _PAIRS_TAGS
 _NO_KEY = object()  # a mapping frame waiting for its next key
 _MERGE = object()  # the key of a plain `<<` (merge) entry
 _OPEN = object()  # an anchor whose collection is still being built
@@ -129,7 +132,7 @@ class Composed:
 class _Frame:
     __slots__ = (
         "is_map", "value", "key", "key_pos", "anchor", "start_count",
-        "frozen", "merges", "shadow", "line", "column",
+        "frozen", "merges", "shadow", "line", "column", "tag",
     )  # fmt: skip
 
 
@@ -301,6 +304,7 @@ class _Composer:
                     frame.key = _NO_KEY
                     frame.merges = None
                     frame.anchor = event.anchor
+                    frame.tag = event.tag
                     frame.start_count = count
                     parent = stack[-1] if stack else None
                     frame.frozen = parent is not None and (
@@ -316,6 +320,8 @@ class _Composer:
                 elif cls is MappingEndEvent or cls is SequenceEndEvent:
                     frame = stack.pop()
                     value = frame.value
+                    if frame.tag in _PAIRS_TAGS:
+                        self.check_pairs(frame)
                     if frame.merges:
                         value = self.apply_merges(frame)
                     if frame.frozen:
@@ -395,6 +401,30 @@ class _Composer:
             "raise the bound with max_nodes=… if this document is trusted",
         )
         raise _Stop
+
+    def check_pairs(self, frame: _Frame) -> None:
+        """``!!pairs``/``!!omap``: a sequence of one-key mappings (``!!omap``: keys unique)."""
+        name = "!!" + frame.tag[len(CORE_TAG_PREFIX) :]
+        seen: set = set()
+        for item in frame.value:
+            if not isinstance(item, (dict, FrozenMap)) or len(item) != 1:
+                self.error(
+                    "yaml-syntax",
+                    f"{name} needs a sequence of one-key mappings ('- key: value')",
+                    frame.line,
+                    frame.column,
+                )
+                return
+            if name == "!!omap":
+                (key,) = item
+                if key in seen:
+                    self.error(
+                        "duplicate-key",
+                        f"duplicate key '{_show_key(key)}' in !!omap",
+                        frame.line,
+                        frame.column,
+                    )
+                seen.add(key)
 
     def add_merge(self, frame: _Frame, value: Any, shadow: Any, line: int, column: int) -> None:
         """Record the sources of a ``<<`` entry; applied when the mapping ends."""
