@@ -244,17 +244,29 @@ def role_html(role: Any) -> str:
     names = "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">none</span>'
     parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts</span>{names}</div>')
     if rules:
-        items = "".join(f"<li>{code(_rule_text(r))}</li>" for r in rules[: option("display_max_rows")])
+        items = "".join(f"<li>{_rule_html(r)}</li>" for r in rules[: option("display_max_rows")])
         parts.append(details("Rules", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(rules)))
     return fragment("".join(parts), _fallback(role), "role")
 
 
-def _rule_text(rule: Any) -> str:
-    for attr in ("source", "text", "raw"):
-        value = getattr(rule, attr, None)
-        if value is not None:
-            return text_value(value)
-    return text_value(rule)
+def _rule_html(rule: Any) -> str:
+    """A compiled top-level rule: its form, guard expression and warning."""
+    form = getattr(rule, "form", None)
+    text = next(
+        (v for a in ("guard_text", "source", "text") if isinstance(v := getattr(rule, a, None), str)),
+        None,
+    )
+    parts = []
+    if form:
+        parts.append(f'<span class="toskit-trace-form">{esc(form)}</span>')
+    if text is not None:
+        parts.append(code(text))
+    elif not form:
+        parts.append(code(text_value(rule)))
+    warning = getattr(rule, "warning", None)
+    if isinstance(warning, str) and warning:
+        parts.append(f'<span class="toskit-trace-warning">{esc(warning)}</span>')
+    return "".join(parts)
 
 
 # ---------------------------------------------------------------- clusters

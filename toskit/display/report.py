@@ -8,6 +8,7 @@ scrolled past. Pass ``max_nodes``/``max_rows`` to bound a huge template.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from toskit.display import options
@@ -124,4 +125,7 @@ def _page_body(st: Any) -> str:
             count=len(nodes),
         )
     )
+    outputs = getattr(st, "outputs", None)
+    if isinstance(outputs, Mapping) and outputs:
+        parts.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))
     return "".join(parts)

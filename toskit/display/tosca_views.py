@@ -470,15 +470,37 @@ def _first(mapping: Mapping[str, Any], limit: int) -> list[tuple[str, Any]]:
     return out
 
 
-def inputs_block(st: Any) -> str:
-    """Resolved inputs as a name/value table."""
-    inputs: Mapping[str, Any] = getattr(st, "inputs", {}) or {}
+def inputs_block(st: Any, attribute: str = "inputs") -> str:
+    """Resolved inputs (or ``outputs``) as a name/value table."""
+    values: Mapping[str, Any] = getattr(st, attribute, {}) or {}
+    label = attribute[:-1]
+
+    def shown(value: Any) -> Any:
+        # An output definition ({value: …, description: …}) shows its value.
+        if isinstance(value, Mapping) and "value" in value:
+            return value["value"]
+        return value
+
     return table(
-        ("input", "value"),
-        ([("toskit-path", esc(k)), ("toskit-value", esc(text_value(v)))] for k, v in inputs.items()),
-        total=len(inputs),
-        empty="no inputs",
+        (label, "value"),
+        ([("toskit-path", esc(k)), ("toskit-value", esc(text_value(shown(v))))] for k, v in values.items()),
+        total=len(values),
+        empty=f"no {attribute}",
     )
+
+
+def _other_templates_chips(st: Any) -> list[str]:
+    """Counts of relationship templates, groups and policies, when present."""
+    chips = []
+    for attribute, label in (
+        ("relationship_templates", "relationship templates"),
+        ("groups", "groups"),
+        ("policies", "policies"),
+    ):
+        values = getattr(st, attribute, None)
+        if isinstance(values, (Mapping, list, tuple)) and values:
+            chips.append(chip(f"{len(values):,} {label}"))
+    return chips
 
 
 def template_lines(st: Any) -> Any:
@@ -508,6 +530,7 @@ def service_template_body(st: Any) -> str:
         chip(f"{len(nodes):,} node templates"),
         chip(f"{len(user_types):,} types"),
         chip(f"{len(inputs):,} inputs"),
+        *_other_templates_chips(st),
         summary_badges(diags),
     )
     description = getattr(st, "description", None)
@@ -525,6 +548,9 @@ def service_template_body(st: Any) -> str:
     if inputs:
         sections.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
     sections.append(details("Node templates", node_templates_block(st), open_=True, count=len(nodes)))
+    outputs = getattr(st, "outputs", None)
+    if isinstance(outputs, Mapping) and outputs:
+        sections.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))
     return "".join(sections)
 
 
