@@ -442,6 +442,10 @@ class _Writer:
         classes); everything else is validated by the TOSCA loader.
         """
         problem = None
+        primitive = getattr(expected_class, "_type", None) if expected_class is not None else None
+        if primitive:
+            # A data type derived from a primitive holds that primitive's values.
+            schema_type, expected_class = primitive, None
         if schema_type in _PYTHON_TYPES and isinstance(default, (str, int, float, bool, list, dict, _ValueEntity)):
             allowed = _PYTHON_TYPES[schema_type]
             ok = isinstance(default, allowed) and not (isinstance(default, bool) and bool not in allowed)

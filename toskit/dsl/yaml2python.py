@@ -364,6 +364,8 @@ class _Generator:
         if renames:
             header.append(f"_tosca_names = {_literal(renames).render(4)}")
         if extra:
+            # Sorted: the same definition always gives the same text, whatever its key order.
+            extra = dict(sorted(extra.items(), key=lambda item: str(item[0])))
             header.append(f"_tosca_extra = {_literal(extra).render(4)}")
         lines.extend(f"    {h}" for h in header)
         if header and fields:
