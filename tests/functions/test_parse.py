@@ -349,3 +349,9 @@ def test_unparse_1x_writes_bare_names() -> None:
     tree = parse({"concat": [{"get_input": "x"}, "$y"]}, "1.3")
     assert unparse(tree, "1.3") == {"concat": [{"get_input": ["x"]}, "$y"]}
     assert parse(unparse(tree, "1.3"), "1.3") == tree
+
+
+@pytest.mark.parametrize("args", ["ab", {"a": 1}, b"x"])
+def test_call_args_must_be_a_list(args: object) -> None:
+    with pytest.raises(toskit.ToskitError, match="list"):
+        Call("f", args)  # type: ignore[arg-type]

@@ -266,3 +266,32 @@ def test_1x_unknown_entity_is_path_error(graph: MemoryTemplate) -> None:
     with pytest.raises(FunctionError) as info:
         evaluate(tree, context=graph, self_entity=graph.node("wordpress"), version="1.3")
     assert info.value.kind == "PathError" and "ghost" in str(info.value)
+
+
+def test_and_decided_by_a_later_argument_despite_a_runtime_one(graph: MemoryTemplate) -> None:
+    runtime = "{ $get_attribute: [ mysql_dbms, state ] }"
+    assert run(graph, f"{{ $and: [ {runtime}, false ] }}") is False
+    assert run(graph, f"{{ $or: [ {runtime}, true ] }}") is True
+    tree = parse(yaml.safe_load(f"{{ $and: [ {runtime}, true ] }}"))
+    assert evaluate(tree, context=graph, self_entity=graph.node("wordpress")) is tree
+
+
+def test_get_attribute_on_a_property_without_value_stays_a_call(graph: MemoryTemplate) -> None:
+    tree = parse({"$get_attribute": ["mysql_database", "declared_only"]})
+    assert evaluate(tree, context=graph, self_entity=graph.node("wordpress")) is tree
+
+
+def test_a_broken_view_becomes_a_path_error(graph: MemoryTemplate) -> None:
+    class Broken(type(graph.node("primary"))):
+        def property_value(self, name):
+            raise KeyError(name)
+
+    broken = Broken(graph, "broken", {"p": 1})
+    graph.nodes["broken"] = broken
+    err = error(graph, "{ $get_property: [ broken, p ] }")
+    assert err.kind == "PathError" and "KeyError" in str(err)
+
+
+def test_requirement_messages_name_the_node(graph: MemoryTemplate) -> None:
+    err = error(graph, "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, nope ] }")
+    assert "requirement 'database_endpoint' of node 'wordpress'" in str(err)

@@ -215,7 +215,9 @@ def describe_entity(entity: Any) -> str:
     if key[0] == "capability":
         return f"capability '{key[2]}' of node '{key[1]}'"
     if key[0] == "relationship":
-        return f"relationship '{key[2]}'"
+        if key[1] is not None:
+            return f"requirement '{key[2]}' of node '{key[1]}'"
+        return f"relationship template '{key[2]}'"
     return f"node '{key[1]}'"
 
 

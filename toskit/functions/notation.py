@@ -95,6 +95,8 @@ class Call:
     ) -> None:
         if form not in ("map", "bare"):
             raise ToskitError(f"Call form must be 'map' or 'bare', not {form!r}")
+        if isinstance(args, (str, bytes, Mapping)):
+            raise ToskitError(f"Call args must be a list of arguments, not {type(args).__name__}")
         self.name = name
         self.args = list(args)
         self.namespace = namespace
@@ -364,7 +366,12 @@ def parse(
     A malformed call raises :class:`toskit.FunctionSyntaxError`. The input is
     never modified.
     """
-    parser = _Parser(dialect_of(version), frozenset(known), diagnostics, make_diagnostic)
+    dialect = dialect_of(version)
+    if not isinstance(value, (str, Mapping, list, tuple)) or (
+        isinstance(value, str) and (dialect != "2.0" or not value.startswith("$"))
+    ):
+        return value  # a scalar that cannot hold a call: nothing to do
+    parser = _Parser(dialect, frozenset(known), diagnostics, make_diagnostic)
     try:
         with deep_recursion():
             return parser.parse(value, tuple(path))

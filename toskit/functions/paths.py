@@ -26,6 +26,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from toskit.diagnostics import did_you_mean
+from toskit.errors import FunctionError
 from toskit.functions.context import ReferenceCycle, describe_entity, resolving
 from toskit.functions.errors import Failure, Unevaluated
 from toskit.functions.notation import contains_call
@@ -369,6 +370,14 @@ def read_property(entity: Any, prop: str, *, attribute: bool = False) -> Any:
             value = entity.property_value(prop)
     except ReferenceCycle as cycle:
         raise Failure("PathError", f"reference cycle: {cycle}") from None
+    except (FunctionError, Failure, Unevaluated):
+        raise
+    except Exception as exc:  # a broken view must not leak a bare KeyError/TypeError
+        raise Failure(
+            "PathError",
+            f"property '{prop}' of {describe_entity(entity)} could not be read: "
+            f"{type(exc).__name__}: {exc}",
+        ) from None
     if value is NO_DEFAULT:
         if attribute:
             raise Unevaluated
