@@ -112,3 +112,10 @@ def test_document_with_errors_has_no_locations(parser):
 def test_document_built_directly_locates_from_its_text():
     doc = YamlDocument("built.yaml", "a:\n  b: 1\n", {"a": {"b": 1}}, [])
     assert doc.locate(("a", "b")) == Location("built.yaml", 2, 6)
+
+
+def test_byte_order_mark_is_not_a_column(parser):
+    doc = load_yaml("\ufeffa: 1\n", parser=parser)
+    assert doc.value == {"a": 1}
+    assert doc.locate(("a",)) == Location("<string>", 1, 4)
+    assert doc.line_text(1) == "a: 1"

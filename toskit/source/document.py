@@ -131,6 +131,9 @@ class YamlDocument:
         """The text of a 1-based line, without its line break."""
         if self._lines is None:
             self._lines = _LINE_BREAK.split(self.text)
+            # Both parsers skip a leading byte-order mark without counting it.
+            if self._lines[0].startswith("\ufeff"):
+                self._lines[0] = self._lines[0][1:]
         return self._lines[line - 1] if 0 < line <= len(self._lines) else None
 
     def _line_of(self, line0: int) -> str | None:
