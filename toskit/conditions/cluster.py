@@ -13,7 +13,13 @@ from typing import Any
 
 from toskit.errors import ToskitError
 
-__all__ = ["Cluster", "normalize_node", "NODE_DEFAULTS", "STANDARD_MODELS"]
+__all__ = [
+    "Cluster",
+    "DICT_TYPES",
+    "normalize_node",
+    "NODE_DEFAULTS",
+    "STANDARD_MODELS",
+]
 
 # Fields every node has, with their defaults (spec/conditions.md §2).
 NODE_DEFAULTS: dict[str, Any] = {
@@ -25,6 +31,12 @@ NODE_DEFAULTS: dict[str, Any] = {
 
 # Models that are always defined; one not supplied is an empty mapping.
 STANDARD_MODELS = ("settings", "version", "release", "networking_parameters")
+
+
+# The mapping type the evaluator's fast paths test for with `type(v) in …`.
+# Normalised nodes are plain dicts: subscripting a dict subclass is several
+# times slower in CPython.
+DICT_TYPES = frozenset({dict})
 
 
 def _id_text(node_id: Any) -> str:
@@ -133,8 +145,9 @@ class Cluster:
 
     @property
     def model(self) -> Mapping[str, Any]:
-        """The ``cluster`` model seen by expressions: mode, nodes, attributes."""
-        return MappingProxyType(self._model)
+        """The ``cluster`` model seen by expressions: mode, nodes, attributes
+        (a read-only view; the evaluator's own node list is not exposed)."""
+        return MappingProxyType({**self._model, "nodes": self.nodes})
 
     def node(self, node_id: Any) -> Mapping:
         """The node (cluster or pool) with this id; ``ToskitError`` if none."""

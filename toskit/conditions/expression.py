@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from toskit.conditions.cluster import STANDARD_MODELS, Cluster
+from toskit.conditions.cluster import DICT_TYPES, STANDARD_MODELS, Cluster
 from toskit.conditions.syntax import (
     BoolOp,
     Compare,
@@ -53,7 +53,7 @@ class Env:
     """What an evaluation reads: models, the selection, placeholder bindings,
     the strict flag and the memo of loop-invariant values."""
 
-    __slots__ = ("models", "selected", "vars", "strict", "memo")
+    __slots__ = ("models", "selected", "vars", "strict", "memo", "trusted")
 
     def __init__(
         self,
@@ -67,6 +67,9 @@ class Env:
         self.vars = variables
         self.strict = strict
         self.memo: dict = {}
+        # ids of the lists known to hold only normalised nodes (the cluster's
+        # node list and the selection): batch evaluation trusts their fields.
+        self.trusted: frozenset[int] = frozenset()
 
 
 def make_env(
@@ -105,7 +108,10 @@ def make_env(
         raise ToskitError(
             f"variables must be a mapping of placeholder name to value, got {variables!r}"
         )
-    return Env(all_models, nodes, dict(variables or {}), bool(strict))
+    env = Env(all_models, nodes, dict(variables or {}), bool(strict))
+    if cluster is not None:
+        env.trusted = frozenset((id(cluster._model["nodes"]), id(nodes)))
+    return env
 
 
 # --------------------------------------------------------------------------- compiler
@@ -224,7 +230,7 @@ class _Compiler:
 
             def one(env: Env) -> Any:
                 value = base_fn(env)
-                if type(value) is dict or isinstance(value, Mapping):
+                if type(value) in DICT_TYPES or isinstance(value, Mapping):
                     found = value.get(key, _MISSING)
                     if found is not _MISSING:
                         return found
@@ -237,7 +243,7 @@ class _Compiler:
         def chain(env: Env) -> Any:
             value = base_fn(env)
             for key, label in steps:
-                if type(value) is dict or isinstance(value, Mapping):
+                if type(value) in DICT_TYPES or isinstance(value, Mapping):
                     found = value.get(key, _MISSING)
                     if found is not _MISSING:
                         value = found
@@ -276,7 +282,7 @@ class _Compiler:
             return ConditionError("TypeError", message, expression=text, position=pos)
 
         def expect_node(value: Any) -> Mapping:
-            if type(value) is dict or isinstance(value, Mapping):
+            if type(value) in DICT_TYPES or isinstance(value, Mapping):
                 return value
             raise type_error(f"{name!r} expects a node (a mapping), got {type_name(value)}")
 
@@ -284,7 +290,7 @@ class _Compiler:
             if not isinstance(value, (list, tuple)):
                 raise type_error(f"{name!r} expects a list, got {type_name(value)}")
             for item in value:
-                if not (type(item) is dict or isinstance(item, Mapping)):
+                if not (type(item) in DICT_TYPES or isinstance(item, Mapping)):
                     raise type_error(
                         f"{name!r} expects a list of nodes, got a list containing {type_name(item)}"
                     )
@@ -343,7 +349,7 @@ class _Compiler:
                 key = arg(env)
                 out = []
                 for item in items:
-                    if type(item) is dict or isinstance(item, Mapping):
+                    if type(item) in DICT_TYPES or isinstance(item, Mapping):
                         out.append(item.get(key))
                     else:
                         raise type_error(
@@ -356,7 +362,7 @@ class _Compiler:
 
             def has_role(env: Env) -> Any:
                 n = recv(env)
-                if type(n) is not dict:
+                if type(n) not in DICT_TYPES:
                     n = expect_node(n)
                 role = arg(env)
                 return role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toskit.conditions.batch import Fallback, compile_select
 from toskit.conditions.expression import Env, Expression, compile_expression
 from toskit.conditions.results import TraceEntry
 from toskit.conditions.syntax import (
@@ -45,6 +46,9 @@ _SIBLINGS: dict[str, frozenset[str]] = {
 }
 _VARIABLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _MISSING = object()
+# Batch evaluation of `exists` (toskit.conditions.batch): lists shorter
+# than _BATCH_MIN go item by item; chunks grow from _BATCH_FIRST to _BATCH_MAX.
+_BATCH_MIN, _BATCH_FIRST, _BATCH_MAX = 16, 64, 8192
 # Bound on the length of a node's path in a condition tree, far below
 # Python's recursion limit even for hostile documents.
 MAX_TREE_DEPTH = 200
@@ -124,7 +128,7 @@ class ConditionForm(Form):
     """``{condition: E, then?: A, else?: B, warning?: W}``. ``top`` marks a
     top-level rule, whose failed guard without ``else`` does not apply."""
 
-    __slots__ = ("guard", "guard_text", "then", "else_", "warning", "top")
+    __slots__ = ("guard", "guard_text", "guard_expr", "then", "else_", "warning", "top")
     form = "condition"
 
     def __init__(
@@ -138,6 +142,7 @@ class ConditionForm(Form):
         path: str,
     ) -> None:
         self.guard, self.guard_text = guard, guard_text
+        self.guard_expr: Expression | bool | None = None  # set by the compiler
         self.then, self.else_, self.warning, self.top = then, else_, warning, top
         self.path = path
         if then is None:
@@ -293,7 +298,7 @@ class NotForm(Form):
 
 
 class ExistsForm(Form):
-    __slots__ = ("where", "where_text", "variable", "condition", "warning", "_where_fn")
+    __slots__ = ("where", "where_text", "variable", "condition", "warning", "_where_fn", "_select")
     form = "exists"
 
     def __init__(
@@ -308,6 +313,7 @@ class ExistsForm(Form):
         self.where, self.where_text, self._where_fn = where, where.text, where_fn
         self.variable, self.condition, self.warning, self.path = variable, condition, warning, path
         self.test = lambda env: self._match(env) >= 0
+        self._select: Any = None  # a batch selector (toskit.conditions.batch), set by the compiler
 
     def _items(self, env: Env) -> Any:
         items = self._where_fn(env)
@@ -326,6 +332,33 @@ class ExistsForm(Form):
         items = self._items(env)
         if not items:
             return -1
+        select = self._select
+        if select is None or len(items) < _BATCH_MIN:
+            return self._sequential(env, items)
+        # Growing chunks: a match near the start stops early, as in the
+        # sequential loop; a chunk the selector cannot handle exactly is
+        # re-evaluated item by item (same value, same errors).
+        trusted = id(items) in env.trusted
+        start, size, total = 0, _BATCH_FIRST, len(items)
+        while start < total:
+            chunk = items[start : start + size]
+            try:
+                chosen = select(env, chunk, trusted)
+            except (Fallback, ConditionError):
+                found = self._sequential(env, chunk)
+                if found >= 0:
+                    return start + found
+            else:
+                if chosen:
+                    first = chosen[0]
+                    for i, item in enumerate(chunk):
+                        if item is first:
+                            return start + i
+            start += size
+            size = min(size * 4, _BATCH_MAX)
+        return -1
+
+    def _sequential(self, env: Env, items: Any) -> int:
         name = self.variable
         variables = env.vars
         saved = variables.get(name, _MISSING)
@@ -608,19 +641,23 @@ class ConditionCompiler:
         if "else" in cond and "then" not in cond:
             self.schema((*parts, "else"), "'else' requires 'then'")
         guard_parts = (*parts, "condition")
+        guard_expr: Expression | bool
         if isinstance(guard_src, bool):
             guard: Test = (lambda env: True) if guard_src else (lambda env: False)
             guard_text = None
+            guard_expr = guard_src
         else:
-            expr = self.expression(guard_src, guard_parts, "an expression or a boolean")
-            guard = ExprForm(expr, loop_vars, self.label(guard_parts)).test
-            guard_text = expr.text
+            guard_expr = self.expression(guard_src, guard_parts, "an expression or a boolean")
+            guard = ExprForm(guard_expr, loop_vars, self.label(guard_parts)).test
+            guard_text = guard_expr.text
         then = else_ = None
         if "then" in cond:
             then = self.child(cond["then"], (*parts, "then"), forbid=forbid, loop_vars=loop_vars)
         if "else" in cond:
             else_ = self.child(cond["else"], (*parts, "else"), forbid=forbid, loop_vars=loop_vars)
-        return ConditionForm(guard, guard_text, then, else_, warning, top, self.label(parts))
+        form = ConditionForm(guard, guard_text, then, else_, warning, top, self.label(parts))
+        form.guard_expr = guard_expr
+        return form
 
     def _exists(
         self,
@@ -658,7 +695,9 @@ class ConditionCompiler:
         condition = self.child(
             body["condition"], (*here, "condition"), forbid=forbid or "exists", loop_vars=inner_vars
         )
-        return ExistsForm(where, where_fn, variable, condition, warning, self.label(parts))
+        form = ExistsForm(where, where_fn, variable, condition, warning, self.label(parts))
+        form._select = compile_select(condition, variable, inner_vars)
+        return form
 
     def _recommended(self, body: Any, parts: tuple, forbid: str | None) -> Form:
         here = (*parts, "recommended")

@@ -1,0 +1,207 @@
+"""Benchmark B2: the seed's controller conditions on a 10,000-node cluster.
+
+spec/conditions.md §11 and spec/performance.md B2. Three workloads, each
+timed through ``RoleSet.check`` and through a hand-written Python function
+that computes the same value and warnings, in the same process (best of
+several repeats; loading and building the cluster are not timed):
+
+1. ``multinode``: the seed's rules (``all`` stops early: 100 nodes are
+   selected, so the first clause already fails);
+2. ``ha_compact``: the seed's rules (rule 1 takes ``else``; the
+   ``recommended`` advice counts the nodes);
+3. ``not-exists``: a role whose only rule is the seed's ``not exists``
+   clause; no node matches, so it walks all 10,000 nodes and tests each id
+   against the 100 selected ids.
+
+Prints one line per workload with both times and their ratio, and exits
+with status 1 when a ratio is above 3. Also prints, for information, the
+time to check every role of the seed on a 1,000-node cluster (the
+simulator's re-evaluation, target 50 ms).
+
+    python bench/bench_conditions.py [--repeats 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from toskit.conditions import Cluster, load_roles
+
+LIMIT = 3.0
+WMN = "Multi-node environment cannot have more than one controller node."
+WHA = "At least {} controller nodes are recommended for HA deployment."
+
+SEED_ROLES = """\
+roles_metadata:
+  controller:
+    conflicts:
+      - compute
+    conditions:
+      - condition: "cluster:mode == 'multinode'"
+        then:
+          all:
+            - condition: "selectedNodes._length <= 1"
+              warning: "Multi-node environment cannot have more than one controller node."
+            - not:
+                exists:
+                  where: "cluster:nodes"
+                  variable: node
+                  condition:
+                    all:
+                      - not: "<node>.id in selectedNodes._pluck('id')"
+                      - condition: "<node>._hasRole('controller')"
+                      - not: "<node>._pending_deletion"
+        else: true
+      - condition: "cluster:mode == 'ha_compact'"
+        then:
+          recommended:
+            expression: "cluster:nodes._length >= <value>"
+            value: 3
+            warning: "At least <value> controller nodes are recommended for HA deployment."
+  not-exists:
+    conditions:
+      - not:
+          exists:
+            where: "cluster:nodes"
+            variable: node
+            condition:
+              all:
+                - not: "<node>.id in selectedNodes._pluck('id')"
+                - condition: "<node>._hasRole('controller')"
+                - not: "<node>._pending_deletion"
+  compute: {}
+  cinder: {}
+"""
+
+
+def build_nodes(count: int) -> tuple[list[dict], list[int]]:
+    """A mix of controllers, computes and nodes pending deletion.
+
+    Every 100th node is a controller and is selected (100 selected nodes on
+    10,000); every 7th other node is a controller pending deletion; the rest
+    are computes (some with a pending role). So no controller exists outside
+    the selection and the ``exists`` walks every node.
+    """
+    nodes: list[dict] = []
+    selected: list[int] = []
+    for i in range(count):
+        node_id = i + 1
+        if i % 100 == 0:
+            nodes.append({"id": node_id, "roles": ["controller"]})
+            selected.append(node_id)
+        elif i % 7 == 0:
+            nodes.append({"id": node_id, "roles": ["controller"], "pending_deletion": True})
+        else:
+            pending = ["cinder"] if i % 5 == 0 else []
+            nodes.append({"id": node_id, "roles": ["compute"], "pending_roles": pending})
+    return nodes, selected
+
+
+# --------------------------------------------------------------------------- hand-written
+
+
+def hand_select(index: dict[Any, dict], selected: list[Any]) -> list[dict]:
+    out, seen = [], set()
+    for node_id in selected:
+        node = index[node_id]
+        if node_id not in seen:
+            seen.add(node_id)
+            out.append(node)
+    return out
+
+
+def hand_controller_elsewhere(nodes: list[dict], selected_nodes: list[dict]) -> bool:
+    selected_ids = {n["id"] for n in selected_nodes}
+    for n in nodes:
+        if (
+            n["id"] not in selected_ids
+            and ("controller" in n["roles"] or "controller" in n["pending_roles"])
+            and not n["pending_deletion"]
+        ):
+            return True
+    return False
+
+
+def hand_seed(mode: str, nodes: list[dict], index: dict, selected: list[Any]) -> tuple[bool, list[str]]:
+    """The seed's controller rules, written by hand."""
+    selected_nodes = hand_select(index, selected)
+    value, warnings = True, []
+    if mode == "multinode":
+        if len(selected_nodes) > 1:
+            value = False
+            warnings.append(WMN)
+        elif hand_controller_elsewhere(nodes, selected_nodes):
+            value = False
+    if mode == "ha_compact" and not len(nodes) >= 3:
+        warnings.append(WHA.format(3))
+    return value, warnings
+
+
+def hand_not_exists(mode: str, nodes: list[dict], index: dict, selected: list[Any]) -> tuple[bool, list[str]]:
+    selected_nodes = hand_select(index, selected)
+    return not hand_controller_elsewhere(nodes, selected_nodes), []
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def best_time(fn: Callable[[], Any], repeats: int, inner: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        best = min(best, (time.perf_counter() - start) / inner)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--nodes", type=int, default=10_000)
+    args = parser.parse_args(argv)
+
+    roles = load_roles(SEED_ROLES)
+    nodes, selected = build_nodes(args.nodes)
+    failed = False
+    print(f"B2 role conditions: {len(nodes)} nodes, {len(selected)} selected, best of {args.repeats}")
+    workloads = [
+        ("seed multinode", "controller", "multinode", hand_seed, 200),
+        ("seed ha_compact", "controller", "ha_compact", hand_seed, 200),
+        ("not-exists walk", "not-exists", "multinode", hand_not_exists, 5),
+    ]
+    for label, role, mode, hand, inner in workloads:
+        cluster = Cluster(mode, nodes=nodes)
+        plain_nodes = [dict(n) for n in cluster._nodes]  # the hand side gets plain dicts too
+        index = {n["id"]: n for n in plain_nodes}
+        out = roles.check(role, cluster, selected=selected)
+        expected = hand(mode, plain_nodes, index, selected)
+        if (out.allowed, out.warnings) != expected:
+            print(f"  {label}: MISMATCH toskit={(out.allowed, out.warnings)} hand={expected}")
+            failed = True
+            continue
+        ours = best_time(lambda r=role, c=cluster: roles.check(r, c, selected=selected), args.repeats, inner)
+        theirs = best_time(
+            lambda m=mode, h=hand, n=plain_nodes, i=index: h(m, n, i, selected), args.repeats, inner
+        )
+        ratio = ours / theirs
+        verdict = "ok" if ratio <= LIMIT else f"FAIL (> {LIMIT:g}x)"
+        print(
+            f"  {label:<16} toskit {ours * 1e3:8.3f} ms   hand-written {theirs * 1e3:8.3f} ms"
+            f"   ratio {ratio:5.2f}x  {verdict}   (allowed={out.allowed})"
+        )
+        failed = failed or ratio > LIMIT
+
+    small_nodes, small_selected = build_nodes(1_000)
+    small = Cluster("multinode", nodes=small_nodes)
+    every = best_time(lambda: roles.check_all(small, selected=small_selected[:1]), args.repeats, 20)
+    print(f"  info: check_all of {len(roles)} roles on 1,000 nodes: {every * 1e3:.3f} ms (simulator target 50 ms)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
