@@ -21,12 +21,16 @@ import os
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from toskit import functions
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path, sort_diagnostics
+from toskit.errors import FunctionSyntaxError
+from toskit.functions.evaluate import evaluate_calls
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
-from toskit.tosca.definitions import PRIMITIVES, PropertyDefinition, Type
+from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, Type
 from toskit.tosca.grammar import GRAMMAR_1, GRAMMAR_2, TYPE_SECTIONS, VERSIONS, Grammar
+from toskit.tosca.graph import TemplateGraph
 from toskit.tosca.inputs import InputResolver
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.profile import normative_registry
@@ -141,6 +145,11 @@ class _Build:
         self.importer = Importer(resolver, **limits)
         self.reported: set = set()
         self.opaque_prefixes: set[str] = set()
+        self._parsed_defaults: dict[int, tuple[DefaultLayer, Any]] = {}
+        self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
+        self.known_functions: list[str] = []
+        self.function_defs: dict[str, Any] = {}
+        self.pending: list[tuple[CheckContext, PropertyDefinition, ValueType, Any]] = []
         self._vt_cache: dict[tuple[str | None, str | None], ValueType] = {}
         self._cap_defs: dict[
             tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]
@@ -158,6 +167,55 @@ class _Build:
         vt = self.registry.value_type(name, prefix) if name is not None else None
         self._vt_cache[key] = vt
         return vt
+
+    # -- merge hooks (toskit.tosca.resolve.Hooks) ----------------------------
+
+    def substitute(self, value: Any, origin: Origin) -> tuple[Any, Origin]:
+        return self.inputs.resolve(value, origin)
+
+    def default_value(self, layer: DefaultLayer) -> Any:
+        key = id(layer)
+        try:
+            return self._parsed_defaults[key][1]
+        except KeyError:
+            pass
+        doc = layer.doc or self.doc
+        parsed = self.parse_value(layer.value, doc, layer.parts)
+        # Keep the layer alive with its parse, so the id stays unique for this load.
+        self._parsed_defaults[key] = (layer, parsed)
+        return parsed
+
+    def parse_value(self, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]) -> Any:
+        """``value`` as a tree of calls (the file's function dialect); malformed calls reported."""
+        if value is None or isinstance(value, (bool, int, float)):
+            return value
+        if isinstance(value, str) and (self.grammar.major == 1 or not value.startswith("$")):
+            return value
+        try:
+            parsed = functions.parse(
+                value,
+                self.grammar.functions_version,
+                known=self.known_functions,
+                diagnostics=self.diags,
+                path=parts,
+                make_diagnostic=doc.diagnostic,
+            )
+        except FunctionSyntaxError as exc:
+            self.diags.extend(exc.diagnostics)
+            return value
+        if doc is not self.doc and parsed is not value and functions.contains_call(parsed):
+            self.foreign_roots.append((tuple(parts), doc))
+        return parsed
+
+    def make_diagnostic(
+        self, severity: str, code: str, message: str, parts: Any = (), **kwargs: Any
+    ) -> Diagnostic:
+        """``YamlDocument.diagnostic`` of the document a value tree came from."""
+        parts = tuple(parts)
+        for prefix, doc in self.foreign_roots:
+            if parts[: len(prefix)] == prefix:
+                return doc.diagnostic(severity, code, message, parts, **kwargs)
+        return self.doc.diagnostic(severity, code, message, parts, **kwargs)
 
     # -- the pipeline ------------------------------------------------------
 
@@ -195,6 +253,8 @@ class _Build:
             topology = {}
         tparts: tuple[Hashable, ...] = (grammar.topology_key,)
 
+        if grammar.major == 2:
+            self._function_definitions(root, topology, tparts)
         self.inputs = InputResolver(self, topology.get("inputs"), (*tparts, "inputs"))
         nodes = self._entities(
             topology, tparts, "node_templates", "node", NodeTemplate, "node template"
@@ -214,6 +274,18 @@ class _Build:
             self._capabilities(node)
         self.diags.extend(resolve_requirements(self, nodes, rels))  # type: ignore[arg-type]
         self.diags.extend(self.inputs.diagnostics)
+        self.graph = TemplateGraph(self, nodes, rels, self.make_diagnostic)  # type: ignore[arg-type]
+        everything: list[EntityTemplate] = [
+            *nodes.values(),
+            *rels.values(),
+            *groups.values(),
+            *policies.values(),
+        ]
+        for node in nodes.values():
+            everything.extend(node.capabilities.values())  # type: ignore[attr-defined]
+        self.graph.evaluate_all(everything)
+        self._check_all()
+        outputs = self._outputs(topology, tparts)
 
         desc = root.get("description")
         return ServiceTemplate(
@@ -226,9 +298,7 @@ class _Build:
             groups=groups,  # type: ignore[arg-type]
             policies=policies,  # type: ignore[arg-type]
             inputs=self.inputs.values,
-            outputs=topology.get("outputs")
-            if isinstance(topology.get("outputs"), Mapping)
-            else None,
+            outputs=outputs,
             description=desc if isinstance(desc, str) else None,
             metadata=root.get("metadata") if isinstance(root.get("metadata"), Mapping) else None,
             document=doc,
@@ -484,13 +554,16 @@ class _Build:
         template_values: Mapping = raw_props if has_props else {}
         if raw_props is not None and not has_props:
             ctx.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
-        substitute = self.inputs.substitute
+        parsed = {
+            key: self.parse_value(item, doc, (*props_parts, key))
+            for key, item in template_values.items()
+        }
         for pname, pdef in definitions.items():
             layer = None
-            if pname in template_values:
-                layer = (template_values[pname], Origin("template", doc, (*props_parts, pname)))
+            if pname in parsed:
+                layer = (parsed[pname], Origin("template", doc, (*props_parts, pname)))
             vt = self.value_type(pdef.type, owner)
-            value = merge_property(pdef, layer, vt, res, self.value_type, substitute)
+            value = merge_property(pdef, layer, vt, res, self)
             if pdef.type in NULL_TYPES and value is ABSENT:
                 continue  # nothing but null is allowed: absent is as good as null
             if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
@@ -500,8 +573,9 @@ class _Build:
                     self._report_missing(ctx, pdef, vt)
                 continue
             res.values[pname] = value
-            check_value(ctx, value, pdef.schema, vt, (pname,))
-        for key, item in template_values.items():
+            # Checked after evaluation (calls first become values): see _check_all.
+            self.pending.append((ctx, res, pdef, vt))
+        for key, item in parsed.items():
             if key in definitions:
                 continue
             if check_unknown:
@@ -512,10 +586,66 @@ class _Build:
                     hint=did_you_mean(str(key), definitions),
                     at_key=True,
                 )
-            value, origin = substitute(item, Origin("template", doc, (*props_parts, key)), True)
+            value, origin = self.substitute(item, Origin("template", doc, (*props_parts, key)))
             res.values[key] = value
             res.origins[(key,)] = origin
         return res
+
+    def _check_all(self) -> None:
+        """Type checks and validation of every merged, evaluated property."""
+        for ctx, res, pdef, vt in self.pending:
+            check_value(ctx, res.values[pdef.name], pdef.schema, vt, (pdef.name,))
+        self.pending = []
+
+    def _outputs(self, topology: Mapping, tparts: tuple[Hashable, ...]) -> dict[str, Any]:
+        """Output values, evaluated where possible (a call that cannot be stays a call)."""
+        raw = topology.get("outputs")
+        out: dict[str, Any] = {}
+        if not isinstance(raw, Mapping):
+            return out
+        for name, definition in raw.items():
+            if not isinstance(definition, Mapping) or "value" not in definition:
+                continue
+            parts = (*tparts, "outputs", name, "value")
+            tree = self.parse_value(definition["value"], self.doc, parts)
+            if functions.contains_call(tree):
+                tree = evaluate_calls(
+                    tree,
+                    self.inputs.values,
+                    diagnostics=self.diags,
+                    make_diagnostic=self.make_diagnostic,
+                    version=self.grammar.functions_version,
+                    context=self.graph,
+                    input_types=self.inputs.types,
+                    definitions=self.function_defs,
+                )
+            out[str(name)] = tree
+        return out
+
+    def _function_definitions(
+        self, root: Mapping, topology: Mapping, tparts: tuple[Hashable, ...]
+    ) -> None:
+        """The ``functions:`` sections (top level, then service template refinements)."""
+        for section, parts in (
+            (root.get("functions"), ("functions",)),
+            (topology.get("functions"), (*tparts, "functions")),
+        ):
+            if section is None:
+                continue
+            defs, diags = functions.load_function_definitions(
+                section,
+                version="2.0",
+                path=parts,
+                make_diagnostic=self.doc.diagnostic,
+                known=list(self.function_defs),
+            )
+            self.diags.extend(diags)
+            for name, definition in defs.items():
+                base = self.function_defs.get(name)
+                self.function_defs[name] = (
+                    functions.refine(base, definition) if base else definition
+                )
+        self.known_functions = list(self.function_defs)
 
     def _report_missing(self, ctx: CheckContext, pdef: PropertyDefinition, vt: ValueType) -> None:
         detail = ""
@@ -586,9 +716,7 @@ class _Build:
                 res = Resolution()
                 for pname, pdef in defs.items():
                     vt = self.value_type(pdef.type, cap_type)
-                    value = merge_property(
-                        pdef, None, vt, res, self.value_type, self.inputs.substitute
-                    )
+                    value = merge_property(pdef, None, vt, res, self)
                     if value is not ABSENT:
                         res.values[pname] = value
             node.capabilities[cap_name] = CapabilityTemplate(

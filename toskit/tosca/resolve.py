@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from toskit.source import YamlDocument
-from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
+from toskit.tosca.definitions import DefaultLayer, PropertyDefinition, Type
 
-__all__ = ["ABSENT", "Origin", "Resolution", "merge_layers", "merge_property"]
+__all__ = ["ABSENT", "Hooks", "Origin", "Resolution", "merge_layers", "merge_property"]
 
 
 class _Absent:
@@ -48,10 +48,23 @@ class Origin:
 
 Layer = tuple[Any, Origin]
 ValueType = Type | str | None
-# Turns a layer value into its evaluated form (inputs substituted), with the
-# origin that now applies; ``deep`` also evaluates calls nested inside (for
-# values replaced whole). Returns the layer unchanged when nothing applies.
-Substitute = Callable[[Any, Origin, bool], Layer]
+
+
+class Hooks(Protocol):
+    """What the merge needs from the loader.
+
+    ``value_type`` resolves a type name as seen from an owner type;
+    ``substitute`` turns a layer value into its evaluated form where that is
+    possible during the merge (a ``get_input`` of a known input), with the
+    origin that then applies; ``default_value`` is a definition's default as
+    a parsed value tree (parsed once per load).
+    """
+
+    def value_type(self, name: str | None, owner: Type | None) -> ValueType: ...
+
+    def substitute(self, value: Any, origin: Origin) -> Layer: ...
+
+    def default_value(self, layer: DefaultLayer) -> Any: ...
 
 
 @dataclass
@@ -73,12 +86,10 @@ def merge_layers(
     vt: ValueType,
     path: tuple,
     out: Resolution,
-    value_type: Callable[[str | None, Type | None], ValueType],
-    substitute: Substitute,
+    hooks: Hooks,
 ) -> Any:
     """Merge ``layers`` (lowest first, at least one) of a value of type ``vt``."""
-    deep = not _is_data(vt)
-    layers = [substitute(v, o, deep) for v, o in layers]
+    layers = [hooks.substitute(v, o) for v, o in layers]
     top_value, top_origin = layers[-1]
     if _is_data(vt) and isinstance(top_value, Mapping) and _plain_map(top_value):
         assert isinstance(vt, Type)
@@ -98,17 +109,17 @@ def merge_layers(
         result: dict[str, Any] = {}
         fields = vt.properties
         for name, fdef in fields.items():
-            flayers = _default_layers(fdef)
+            flayers = _default_layers(fdef, hooks)
             for value, origin in maps:
                 if name in value:
                     flayers.append((value[name], origin.child(name)))
-            fvt = value_type(fdef.type, vt)
+            fvt = hooks.value_type(fdef.type, vt)
             if flayers:
-                merged = merge_layers(flayers, fvt, (*path, name), out, value_type, substitute)
+                merged = merge_layers(flayers, fvt, (*path, name), out, hooks)
                 if merged is not ABSENT:
                     result[name] = merged
             elif fdef.required and _is_data(fvt):
-                built = build_from_defaults(fvt, (*path, name), out, value_type, substitute)
+                built = build_from_defaults(fvt, (*path, name), out, hooks)
                 if built is not ABSENT:
                     result[name] = built
         for value, origin in reversed(maps):
@@ -124,14 +135,13 @@ def merge_layers(
 
 
 def _plain_map(value: Mapping) -> bool:
-    # A single-key map whose key is a function name is a call, not data;
-    # the substitute step has turned every call it can evaluate into data.
-    return not getattr(value, "is_call", False)
+    # Parsed trees hold calls as ``Call`` objects, never as maps; a map is data.
+    return True
 
 
-def _default_layers(fdef: PropertyDefinition) -> list[Layer]:
+def _default_layers(fdef: PropertyDefinition, hooks: Hooks) -> list[Layer]:
     return [
-        (layer.value, Origin(f"default: {layer.type_name}", layer.doc, layer.parts))
+        (hooks.default_value(layer), Origin(f"default: {layer.type_name}", layer.doc, layer.parts))
         for layer in fdef.default_layers
     ]
 
@@ -140,14 +150,13 @@ def build_from_defaults(
     vt: Type,
     path: tuple,
     out: Resolution,
-    value_type: Callable[[str | None, Type | None], ValueType],
-    substitute: Substitute,
+    hooks: Hooks,
 ) -> Any:
     """A data value made of the type's defaults, or ``ABSENT`` if a required field lacks one."""
-    if missing_default_fields(vt, value_type):
+    if missing_default_fields(vt, hooks.value_type):
         return ABSENT
     origin = Origin(f"default: {vt.name}", vt.doc, vt.parts)
-    return merge_layers([({}, origin)], vt, path, out, value_type, substitute)
+    return merge_layers([({}, origin)], vt, path, out, hooks)
 
 
 def missing_default_fields(
@@ -177,20 +186,15 @@ def merge_property(
     template_layer: Layer | None,
     vt: ValueType,
     out: Resolution,
-    value_type: Callable[[str | None, Type | None], ValueType],
-    substitute: Substitute,
+    hooks: Hooks,
 ) -> Any:
     """The merged value of one property (``ABSENT`` when it has none)."""
-    layers = _default_layers(pdef)
+    layers = _default_layers(pdef, hooks)
     if template_layer is not None:
         layers.append(template_layer)
     if layers:
-        return merge_layers(layers, vt, (pdef.name,), out, value_type, substitute)
+        return merge_layers(layers, vt, (pdef.name,), out, hooks)
     if pdef.required and _is_data(vt):
         assert isinstance(vt, Type)
-        return build_from_defaults(vt, (pdef.name,), out, value_type, substitute)
+        return build_from_defaults(vt, (pdef.name,), out, hooks)
     return ABSENT
-
-
-def schema_of(pdef: PropertyDefinition) -> SchemaDef:
-    return pdef.schema

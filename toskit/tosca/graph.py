@@ -1,0 +1,301 @@
+"""The loaded template as ``toskit.functions`` sees it, and lazy evaluation.
+
+:class:`TemplateGraph` implements :class:`toskit.functions.TemplateContext`
+over the loader's node templates; the ``*View`` classes implement the node,
+capability and relationship protocols of :mod:`toskit.functions.context`.
+
+Property values are evaluated lazily and once: :meth:`TemplateGraph.value`
+evaluates an entity's merged property the first time anyone asks (the final
+pass over all templates, or a ``get_property`` from another template) and
+stores the result in place. Reference cycles are detected by the functions'
+path walker, which marks every property it is resolving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any
+
+from toskit.functions import contains_call
+from toskit.functions.evaluate import evaluate_calls
+from toskit.sentinels import NO_DEFAULT
+from toskit.tosca.definitions import Type
+from toskit.tosca.template import EntityTemplate, NodeTemplate, RelationshipTemplate, Requirement
+
+if TYPE_CHECKING:
+    from toskit.tosca.loader import _Build
+
+__all__ = ["TemplateGraph"]
+
+
+class _EntityView:
+    """Properties of one entity, evaluated on demand."""
+
+    def __init__(self, graph: TemplateGraph, entity: EntityTemplate) -> None:
+        self.graph = graph
+        self.entity = entity
+        self.name = entity.name
+
+    def property_names(self) -> Collection[str]:
+        return list(dict.fromkeys([*self.entity.property_definitions, *self.entity.properties]))
+
+    def property_type(self, name: str) -> str | None:
+        pdef = self.entity.property_definitions.get(name)
+        return pdef.type if pdef else None
+
+    def property_value(self, name: str) -> Any:
+        return self.graph.value(self.entity, name, self)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+def _chain_keys(t: Type, key: str) -> list[str]:
+    names: dict[str, None] = {}
+    for each in t.chain:
+        section = each.definition.get(key)
+        if isinstance(section, Mapping):
+            names.update(dict.fromkeys(str(k) for k in section))
+    return list(names)
+
+
+class NodeView(_EntityView):
+    """A node template (``toskit.functions.context.NodeView``)."""
+
+    entity: NodeTemplate
+
+    def __init__(self, graph: TemplateGraph, entity: NodeTemplate) -> None:
+        super().__init__(graph, entity)
+        self.count = entity.count
+        self._caps: dict[str, CapabilityView] = {}
+
+    def attribute_names(self) -> Collection[str]:
+        raw = getattr(self.entity, "raw", {})
+        own = raw.get("attributes") if isinstance(raw, Mapping) else None
+        return list(dict.fromkeys([*_chain_keys(self.entity.type, "attributes"), *(own or {})]))
+
+    def capability(self, name: str) -> CapabilityView | None:
+        cap = self.entity.capabilities.get(name)
+        if cap is None:
+            return None
+        view = self._caps.get(name)
+        if view is None:
+            view = self._caps[name] = CapabilityView(self.graph, cap, self)
+        return view
+
+    def capability_names(self) -> Collection[str]:
+        return list(self.entity.capabilities)
+
+    def requirements(self) -> list[RequirementView]:
+        return [self.graph.requirement_view(self, req) for req in self.entity.requirements]
+
+    def incoming(self) -> list[RequirementView]:
+        out: list[RequirementView] = []
+        for node in self.graph.nodes.values():
+            for req in node.requirements:
+                if req.target is self.entity:
+                    out.append(self.graph.requirement_view(self.graph.node(node.name), req))  # type: ignore[arg-type]
+        return out
+
+    def _artifacts(self) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        for t in self.entity.type.chain:
+            section = t.definition.get("artifacts")
+            if isinstance(section, Mapping):
+                found.update(section)
+        raw = getattr(self.entity, "raw", {})
+        own = raw.get("artifacts") if isinstance(raw, Mapping) else None
+        if isinstance(own, Mapping):
+            found.update(own)
+        return found
+
+    def artifact(self, name: str) -> str | None:
+        value = self._artifacts().get(name)
+        if isinstance(value, Mapping):
+            value = value.get("file")
+        return value if isinstance(value, str) else None
+
+    def artifact_names(self) -> Collection[str]:
+        return list(self._artifacts())
+
+    def host(self) -> NodeView | None:
+        seen: set[str] = set()
+        node: NodeTemplate | None = self.entity
+        host: NodeTemplate | None = None
+        while node is not None and node.name not in seen:
+            seen.add(node.name)
+            req = node.requirement("host")
+            if req is None or req.target is None:
+                break
+            host = node = req.target
+        return self.graph.node(host.name) if host is not None else None
+
+
+class CapabilityView(_EntityView):
+    """A capability of a node template."""
+
+    def __init__(self, graph: TemplateGraph, entity: EntityTemplate, node: NodeView) -> None:
+        super().__init__(graph, entity)
+        self.node = node
+
+
+class RequirementView:
+    """A requirement assignment seen as a relationship."""
+
+    def __init__(self, graph: TemplateGraph, source: NodeView, req: Requirement) -> None:
+        self.graph = graph
+        self.name = req.name
+        self.source = source
+        self.requirement = req
+        self.target = graph.node(req.target.name) if req.target is not None else None
+        rel = req.relationship
+        props = rel.get("properties") if isinstance(rel, Mapping) else None
+        self._properties: dict[str, Any] = dict(props) if isinstance(props, Mapping) else {}
+
+    @property
+    def target_capability(self) -> CapabilityView | None:
+        if self.target is None:
+            return None
+        name = self.requirement.capability
+        if name and self.target.capability(name) is not None:
+            return self.target.capability(name)
+        # A capability named by type: the target's first capability of that type.
+        ctype = self.graph.build.registry.lookup("capability", name) if name else None
+        for cap_name, cap in self.target.entity.capabilities.items():
+            if ctype is not None and cap.type.is_a(ctype):
+                return self.target.capability(cap_name)
+        return None
+
+    def property_names(self) -> Collection[str]:
+        return list(self._properties)
+
+    def property_type(self, name: str) -> str | None:
+        return None
+
+    def property_value(self, name: str) -> Any:
+        return self._properties.get(name, NO_DEFAULT)
+
+    def attribute_names(self) -> Collection[str]:
+        return []
+
+
+class RelationshipTemplateView(_EntityView):
+    """A relationship template (no source or target of its own)."""
+
+    source = None
+    target = None
+    target_capability = None
+
+    def attribute_names(self) -> Collection[str]:
+        return _chain_keys(self.entity.type, "attributes")
+
+
+class TemplateGraph:
+    """``toskit.functions.TemplateContext`` over one load's templates."""
+
+    def __init__(
+        self,
+        build: _Build,
+        nodes: Mapping[str, NodeTemplate],
+        relationships: Mapping[str, RelationshipTemplate],
+        make_diagnostic: Callable[..., Any],
+    ) -> None:
+        self.build = build
+        self.nodes = nodes
+        self.relationships = relationships
+        self.make_diagnostic = make_diagnostic
+        self._views: dict[str, NodeView] = {}
+        self._rel_views: dict[str, RelationshipTemplateView] = {}
+        self._req_views: dict[int, RequirementView] = {}
+        self._done: set[tuple[int, str]] = set()
+
+    # -- TemplateContext --------------------------------------------------------
+
+    def node(self, name: str) -> NodeView | None:
+        entity = self.nodes.get(name)
+        if entity is None:
+            return None
+        view = self._views.get(name)
+        if view is None:
+            view = self._views[name] = NodeView(self, entity)
+        return view
+
+    def node_names(self) -> Collection[str]:
+        return list(self.nodes)
+
+    def relationship_template(self, name: str) -> RelationshipTemplateView | None:
+        entity = self.relationships.get(name)
+        if entity is None:
+            return None
+        view = self._rel_views.get(name)
+        if view is None:
+            view = self._rel_views[name] = RelationshipTemplateView(self, entity)
+        return view
+
+    def input_type(self, name: str) -> str | None:
+        definition = self.build.inputs.definitions.get(name)
+        if isinstance(definition, Mapping) and isinstance(definition.get("type"), str):
+            return definition["type"]
+        return None
+
+    def primitive_type(self, type_name: str) -> str | None:
+        vt = self.build.registry.value_type(type_name)
+        if isinstance(vt, Type):
+            return vt.base_primitive
+        return vt
+
+    def function_definitions(self) -> Mapping[str, Any]:
+        return self.build.function_defs
+
+    # -- evaluation ---------------------------------------------------------------
+
+    def requirement_view(self, source: NodeView, req: Requirement) -> RequirementView:
+        view = self._req_views.get(id(req))
+        if view is None:
+            view = self._req_views[id(req)] = RequirementView(self, source, req)
+        return view
+
+    def view_of(self, entity: EntityTemplate) -> Any:
+        """The view evaluation uses as ``SELF`` for a value of ``entity``."""
+        if isinstance(entity, NodeTemplate):
+            return self.node(entity.name)
+        if isinstance(entity, RelationshipTemplate):
+            return self.relationship_template(entity.name)
+        node = getattr(entity, "node", None)
+        if node is not None:
+            return self.node(node.name)  # SELF in a capability's property is its node
+        return None
+
+    def value(self, entity: EntityTemplate, name: str, view: Any = None) -> Any:
+        """The evaluated value of ``entity``'s property ``name`` (``NO_DEFAULT``: none)."""
+        values = entity._resolution.values
+        if name not in values:
+            return NO_DEFAULT
+        key = (id(entity), name)
+        if key in self._done:
+            return values[name]
+        value = values[name]
+        if contains_call(value):
+            self_view = (
+                self.view_of(entity) if view is None or isinstance(view, CapabilityView) else view
+            )
+            value = evaluate_calls(
+                value,
+                self.build.inputs.values,
+                diagnostics=self.build.diags,
+                make_diagnostic=self.make_diagnostic,
+                version=self.build.grammar.functions_version,
+                context=self,
+                self_entity=self_view,
+                input_types=self.build.inputs.types,
+                definitions=self.build.function_defs,
+            )
+            values[name] = value
+        self._done.add(key)
+        return value
+
+    def evaluate_all(self, entities: list[EntityTemplate]) -> None:
+        """Evaluate every property of every entity (each once)."""
+        for entity in entities:
+            for name in list(entity._resolution.values):
+                self.value(entity, name)
