@@ -427,3 +427,11 @@ def test_evaluate_calls_locates_through_the_factory_and_checks_keys() -> None:
     assert [d.code for d in diags] == ["duplicate-key", "function-error"]
     assert seen == [("k1",), ("k2",)] and [d.line for d in diags] == [1, 2]
     assert result == {Call("concat", ["a", "b"]): 1, "ab": 2, Call("concat", [[1], [2]]): 3}
+
+
+def test_dates_from_a_yaml_loader_compare_by_instant() -> None:
+    import datetime as dt
+
+    later = dt.datetime(2020, 1, 2, tzinfo=dt.timezone.utc)
+    assert evaluate(Call("less_than", [dt.date(2020, 1, 1), later])) is True
+    assert evaluate(Call("equal", [later, later])) is True

@@ -137,3 +137,25 @@ def test_deeply_nested_values(depth: int) -> None:
     tree = parse(value)
     assert parse(unparse(tree)) == tree
     evaluate(tree)
+
+
+TYPES = st.sampled_from([None, "version", "timestamp", "scalar-unit.size", "scalar-unit.time",
+                         "string", "integer", "list", "my.Unknown"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["equal", "greater_than", "less_or_equal", "valid_values", "sum", "has_entry"]),
+    DATA,
+    DATA,
+    TYPES,
+)
+def test_typed_comparisons_raise_only_function_error(name: str, value: object, other: object,
+                                                     value_type: str | None) -> None:
+    call = Call(name, [Call("value", []), other])
+    try:
+        result = evaluate(call, value=value, value_type=value_type)
+    except FunctionError as exc:
+        assert exc.function in (name, "value")
+        return
+    assert _plain(result)

@@ -144,7 +144,8 @@ def ordered_pair(
         kind = kind_of(operand)
         if kind in ("boolean", "list", "map", "null"):
             raise Failure("ArgType", f"cannot order {describe(operand)}")
-    if isinstance(a, _dt.datetime) and isinstance(b, _dt.datetime):
+    if isinstance(a, _dt.date) and isinstance(b, _dt.date):
+        # dates and datetimes (from YAML loaders that build them) compare by instant
         return parse_timestamp(a), parse_timestamp(b)
     ka, kb = kind_of(a), kind_of(b)
     if ka != kb:
