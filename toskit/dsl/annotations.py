@@ -94,6 +94,8 @@ def _from_object(obj: Any, namespace: Mapping[str, Any], depth: int = 0) -> tupl
     if origin in _LIST_ORIGINS:
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
             args = args[:1]
+        if len(args) > 1:
+            raise AnnotationError(f"{obj!r}: a list annotation takes one element type", hint=_SUPPORTED_HINT)
         return ("list", _from_object(args[0], namespace, depth + 1) if args else ("type", Any))
     if origin in _MAP_ORIGINS:
         if len(args) == 2:
@@ -156,6 +158,10 @@ def _from_node(node: ast.AST, namespace: Mapping[str, Any], depth: int) -> tuple
         if base is typing.Annotated:
             return _from_node(items[0], namespace, depth + 1)
         if origin in _LIST_ORIGINS:
+            if origin is tuple and len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is Ellipsis:
+                items = items[:1]
+            if len(items) != 1:
+                raise AnnotationError(f"{ast.unparse(node)!r}: a list annotation takes one element type", hint=_SUPPORTED_HINT)
             return ("list", _from_node(items[0], namespace, depth + 1))
         if origin in _MAP_ORIGINS:
             if len(items) != 2:

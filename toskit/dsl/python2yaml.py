@@ -21,6 +21,7 @@ from __future__ import annotations
 import inspect
 import math
 import sys
+from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -312,12 +313,12 @@ class _Writer:
     def module_namespace(self, cls: type) -> Mapping[str, Any]:
         """The globals string annotations of ``cls`` are read in."""
         recorded = cls.__dict__.get("_tosca_globals")
-        if isinstance(recorded, Mapping) and recorded:
-            return recorded
-        module = sys.modules.get(cls.__module__)
-        if module is not None and cls.__module__ != "toskit.dsl":
-            return vars(module)
-        return self.namespace
+        if not (isinstance(recorded, Mapping) and recorded):
+            module = sys.modules.get(cls.__module__)
+            recorded = vars(module) if module is not None and cls.__module__ != "toskit.dsl" else {}
+        # The namespace being converted comes second: it also sees classes
+        # made inside a function, which are not module globals.
+        return ChainMap(dict(recorded), dict(self.namespace))
 
     def write_fields(self, cls: type[ToscaType], definition: dict[str, Any], parts: tuple) -> None:
         kind = cls._tosca_kind

@@ -103,9 +103,14 @@ class SourceIndex:
                 # The last definition of a name wins, as it does at run time.
                 self.classes[qualname] = info
                 self._index_body(node.body, f"{qualname}.")
-            elif isinstance(node, (ast.If, ast.Try)):
-                self._index_body(node.body, prefix)
-                self._index_body(node.orelse, prefix)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                # Classes made inside a function have "<function>.<locals>." qualnames.
+                self._index_body(node.body, f"{prefix}{node.name}.<locals>.")
+            elif isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                for block in ("body", "orelse", "finalbody"):
+                    self._index_body(getattr(node, block, []), prefix)
+                for handler in getattr(node, "handlers", []):
+                    self._index_body(handler.body, prefix)
 
     def line_text(self, line: int | None) -> str | None:
         """The text of a 1-based line, or ``None``."""
