@@ -30,7 +30,10 @@ class TemplateExplorer(ipywidgets.HBox):
     def __init__(self, st: Any, **kwargs: Any) -> None:
         self.tree = TypeTree(st)
         self.properties = PropertyExplorer(st).link(self.tree)
-        self.tree.layout = ipywidgets.Layout(min_width="280px", max_height="640px", overflow="auto")
+        # The tree takes the width its names need (up to 45%), scrolling beyond.
+        self.tree.layout = ipywidgets.Layout(
+            flex="0 0 auto", min_width="240px", max_width="45%", max_height="640px", overflow="auto"
+        )
         self.properties.layout = ipywidgets.Layout(flex="1 1 auto")
         super().__init__(children=[self.tree, self.properties], **kwargs)
 
