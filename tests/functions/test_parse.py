@@ -355,3 +355,14 @@ def test_unparse_1x_writes_bare_names() -> None:
 def test_call_args_must_be_a_list(args: object) -> None:
     with pytest.raises(toskit.ToskitError, match="list"):
         Call("f", args)  # type: ignore[arg-type]
+
+
+def test_p33_1x_get_input_evaluates_to_the_input() -> None:
+    tree = parse({"get_input": "cpus"}, "tosca_simple_yaml_1_3")
+    assert tree == Call("get_input", ["cpus"])
+    assert evaluate(tree, {"cpus": 4}, version="tosca_simple_yaml_1_3") == 4
+    assert evaluate(parse({"get_input": "cpus"}), {"cpus": 4}) == {"get_input": "cpus"}
+
+
+def test_str_of_non_finite_floats_is_yaml() -> None:
+    assert str(Call("f", [float("inf"), float("-inf"), float("nan")])) == "$f: [.inf, -.inf, .nan]"

@@ -233,3 +233,13 @@ def test_malformed_validation_clause_is_reported() -> None:
                        "{ $a: 1, b: 2 } } ] } ] }")
     )
     assert [d.code for d in diags] == ["malformed-function"]
+
+
+def test_definition_text_lists_signatures() -> None:
+    sqrt = defs(SQRT)["sqrt"]
+    assert str(sqrt).splitlines() == [
+        "sqrt: square root",
+        "  sqrt(integer) -> float",
+        "  sqrt(float)",
+    ]
+    assert "sqrt" in repr(sqrt)

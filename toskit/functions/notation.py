@@ -18,6 +18,7 @@ column. Each ``Call`` records the parts where it was written in ``.path``
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -448,6 +449,8 @@ def _flow(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, float) and not math.isfinite(value):
+        return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, Mapping):

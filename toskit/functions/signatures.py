@@ -105,6 +105,16 @@ class FunctionDefinition:
     def __repr__(self) -> str:
         return f"FunctionDefinition({self.name!r}, {len(self.signatures)} signature(s))"
 
+    def __str__(self) -> str:
+        lines = [f"{self.name}" + (f": {self.description}" if self.description else "")]
+        lines += [f"  {self.name}{sig}" for sig in self.signatures]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
 
 def refine(base: FunctionDefinition, refinement: FunctionDefinition) -> FunctionDefinition:
     """A ``service_template`` definition refining a top-level one: signatures appended,
