@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 __all__ = [
     "Diagnostic",
+    "DiagnosticList",
     "SEVERITIES",
     "did_you_mean",
     "closest",
@@ -165,3 +166,22 @@ def format_path(parts: Iterable[object]) -> str:
                 out.append(".")
             out.append(str(part))
     return "".join(out)
+
+
+class DiagnosticList(list):
+    """A plain ``list`` of :class:`Diagnostic` that notebooks show as HTML.
+
+    Functions returning diagnostics may return one so that a notebook cell
+    ending in the result shows severity badges, locations and hints instead
+    of a list repr. It compares and behaves exactly like a ``list``.
+    """
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic has severity ``error``."""
+        return not has_errors(self)
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)

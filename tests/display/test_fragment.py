@@ -108,3 +108,24 @@ def test_calls_inside_values_show_their_notation():
     call = functions.Call("get_input", ["port"])
     assert text_value({"a": call}) == '{"a": "' + str(call) + '"}'
     assert text_value(call) == str(call)
+
+
+def test_diagnostic_lists_display_as_html_even_when_empty():
+    from toskit.diagnostics import Diagnostic, DiagnosticList
+
+    empty = DiagnosticList()
+    assert empty == [] and empty.ok
+    html = empty._repr_html_()
+    assert "no diagnostics" in html and "toskit-badge-ok" in html
+    full = DiagnosticList([Diagnostic("error", "bad-thing", "it broke", hint="fix it")])
+    assert not full.ok
+    assert "it broke" in full._repr_html_() and "fix it" in full._repr_html_()
+
+
+def test_toskit_explore_and_options_are_the_display_ones():
+    import toskit
+    import toskit.widgets
+    from toskit.display import options
+
+    assert toskit.explore is toskit.widgets.explore
+    assert toskit.options is options

@@ -46,6 +46,7 @@ _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     ("conditions", "Cluster"): ("toskit.display.conditions_views", "cluster_html"),
     ("conditions", "Expression"): ("toskit.display.conditions_views", "expression_html"),
     ("diagnostics", "Diagnostic"): ("toskit.display.diagnostics_view", "single_diagnostic_html"),
+    ("diagnostics", "DiagnosticList"): ("toskit.display.diagnostics_view", "diagnostics_html"),
 }
 
 # Views registered at run time (by class object), checked first.
