@@ -163,9 +163,55 @@ def test_common_mistake_hints(parser, text, line, column, hint_fragment):
     assert hint_fragment in diag.hint
 
 
-def test_error_without_known_pattern_still_located(parser):
-    diag = only(load_yaml("a: b: c\n", parser=parser))
-    assert (diag.line, diag.column) == (1, 5)
+@pytest.mark.parametrize(
+    ("text", "line", "column", "hint"),
+    [
+        (
+            "msg: Error: failed\n",
+            1,
+            11,
+            "the value of 'msg' contains ': ', which YAML reads as another key; "
+            'quote the value: msg: "Error: failed"',
+        ),
+        (
+            "a:\n  - x\n  y: 1\n",
+            3,
+            3,
+            "the list that starts at line 2 has its '- ' items in this column, and this "
+            "line is not one: start it with '- ', or move it to the column of the key "
+            "that holds the list",
+        ),
+        (
+            "a: 1\n b: 2\n",
+            2,
+            3,
+            "'b:' is indented deeper than 'a:' (line 1), which already has a value; "
+            "keys of the same mapping must start in the same column",
+        ),
+    ],
+    ids=["colon-in-value", "key-among-items", "key-under-scalar"],
+)
+def test_more_hints(parser, text, line, column, hint):
+    diag = only(load_yaml(text, parser=parser))
+    assert (diag.line, diag.column, diag.hint) == (line, column, hint)
+
+
+def test_colon_in_value_with_double_quotes_suggests_single_quotes(parser):
+    diag = only(load_yaml('k: say "x": y\n', parser=parser))
+    assert diag.hint.endswith("""quote the value: k: 'say "x": y'""")
+
+
+def test_list_item_among_keys(parser):
+    diag = only(load_yaml("a: 1\n- b\n", parser=parser))
+    assert (diag.line, diag.column) == (2, 1)
+    assert diag.hint.startswith(
+        "a '- ' list item cannot stand among the keys of the mapping that starts at line 1"
+    )
+
+
+def test_error_without_a_known_pattern_is_still_located(parser):
+    diag = only(load_yaml("a: 1\n]\n", parser=parser))
+    assert (diag.line, diag.column, diag.hint) == (2, 1, None)
 
 
 def test_non_printable_character(parser):

@@ -63,6 +63,22 @@ def _indent(text: str) -> int:
     return len(text) - len(text.lstrip(" "))
 
 
+def _colon_inside_plain_value(line_text: str | None, column: int) -> str | None:
+    """Hint for ``msg: Error: failed`` (a second ``: `` on the line of a key)."""
+    if line_text is None:
+        return None
+    start = _indent(line_text)
+    key = _KEY_AT.match(line_text, start)
+    if key is None or key.end() > column:
+        return None
+    value = line_text[key.end() :].strip()
+    quoted = f'"{value}"' if '"' not in value else "'" + value.replace("'", "''") + "'"
+    return (
+        f"the value of '{key.group(1).strip()}' contains ': ', which YAML reads as "
+        f"another key; quote the value: {key.group(1).strip()}: {quoted}"
+    )
+
+
 def _deeper_than_previous_key(line_of: Callable[[int], str | None], line: int) -> str | None:
     """Hint for ``alpha: 1`` followed by a deeper ``beta: 2`` (read as ``1 beta``)."""
     text = line_of(line)
@@ -113,6 +129,9 @@ def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) ->
         )
 
     if problem_char == ":" and isinstance(exc, yaml.scanner.ScannerError):
+        same_line = _colon_inside_plain_value(problem_line, problem.column)
+        if same_line is not None:
+            return same_line
         deeper = _deeper_than_previous_key(line_of, problem.line)
         if deeper is not None:
             return deeper
@@ -137,6 +156,31 @@ def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) ->
                 f"write '{word}:' (line {word_line + 1})"
             )
         return "a key on the line above is missing its ':'"
+
+    if (
+        isinstance(exc, yaml.parser.ParserError)
+        and context_char == "-"
+        and problem.line > context.line
+        and problem.column == context.column
+    ):
+        return (
+            f"the list that starts at line {context.line + 1} has its '- ' items in this "
+            f"column, and this line is not one: start it with '- ', or move it to the "
+            f"column of the key that holds the list"
+        )
+
+    if (
+        isinstance(exc, yaml.parser.ParserError)
+        and problem_char == "-"
+        and context is not None
+        and context_char != "-"
+        and problem.column == context.column
+    ):
+        return (
+            f"a '- ' list item cannot stand among the keys of the mapping that starts at "
+            f"line {context.line + 1}: put it under a key (indented), or make every entry "
+            f"a list item"
+        )
 
     if (
         isinstance(exc, yaml.parser.ParserError)
