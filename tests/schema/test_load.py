@@ -221,6 +221,17 @@ def test_direct_construction_is_checked(types, path, message):
 def test_reprs(schemas):
     s = schemas["S1"]
     assert repr(s) == "<Schema 5 types: root, inner, item, item2, port>"
-    assert "TypeDef(name='item'" in repr(s.find("item"))
+    assert repr(s.find("item")) == (
+        "<TypeDef item: map{name: string, value: string, port: numeric, tags: set<string>}>"
+    )
+    assert repr(s.find("root")).startswith(
+        "<TypeDef root: map{num: numeric, str: string, bool: boolean, any: untyped, "
+        "atomicList: atomic list<string>, plainList: list<string>, … 9 more}"
+    )
+    assert repr(schemas["S2"].find("strOrList")) == "<TypeDef strOrList: string | atomic list<string>>"
+    assert repr(s.find("__untyped_deduced_")) == (
+        "<TypeDef __untyped_deduced_: untyped | atomic list<__untyped_atomic_> | "
+        "map{*: __untyped_deduced_}>"
+    )
     assert s._repr_html_()
     assert s.find("item")._repr_html_()

@@ -120,8 +120,15 @@ class _Tree:
         self.children = children
 
 
-def merge_layers(schema: Schema, layers: Iterable[tuple[Any, str]], name: str) -> MergeResult:
-    """Merge ``(value, label)`` layers, lowest first, recording provenance."""
+def merge_layers(
+    schema: Schema, layers: Iterable[tuple[Any, str]], name: str, *, check: bool = True
+) -> MergeResult:
+    """Merge ``(value, label)`` layers, lowest first, recording provenance.
+
+    With ``check=False`` the layers are not validated first: for callers
+    that have just validated them (merging invalid values gives unspecified
+    results, never a crash).
+    """
     node = schema.node(name)
     present = []
     for entry in layers:
@@ -133,7 +140,7 @@ def merge_layers(schema: Schema, layers: Iterable[tuple[Any, str]], name: str) -
             ) from None
         if value is ABSENT:
             continue
-        diagnostics = check_value(node, value)
+        diagnostics = check_value(node, value) if check else None
         if diagnostics:
             raise schema_error(diagnostics, header=f"layer {label!r} is not a valid {name}:")
         present.append((value, label))

@@ -174,10 +174,62 @@ class TypeDef:
     def map(self) -> Map | None:
         return self.atom.map if isinstance(self.atom, Atom) else None
 
+    def __repr__(self) -> str:
+        return f"<TypeDef {self.name}: {describe_atom(self.atom)}>"
+
     def _repr_html_(self) -> str:
         from toskit.display import to_html
 
         return to_html(self)
+
+
+def describe_atom(atom: Any, depth: int = 0) -> str:
+    """A one-line summary of an atom: ``map{a: string, b: numeric}``,
+    ``keyed list<item> by name``, ``string | atomic list<string>``."""
+    if not isinstance(atom, Atom):
+        return repr(atom)
+    if depth > 2:
+        return "…"
+    parts = []
+    if atom.scalar is not None:
+        parts.append(str(atom.scalar))
+    lst = atom.list
+    if isinstance(lst, List):
+        elem = describe_ref(lst.element_type, depth + 1)
+        if lst.element_relationship == "associative" and lst.keys:
+            parts.append(f"keyed list<{elem}> by {','.join(map(str, lst.keys))}")
+        elif lst.element_relationship == "associative":
+            parts.append(f"set<{elem}>")
+        elif lst.element_relationship == "atomic":
+            parts.append(f"atomic list<{elem}>")
+        else:
+            parts.append(f"list<{elem}>")
+    mp = atom.map
+    if isinstance(mp, Map):
+        inner = [
+            f"{f.name}: {describe_ref(f.type, depth + 1)}"
+            for f in mp.fields[:6]
+            if isinstance(f, StructField)
+        ]
+        if len(mp.fields) > 6:
+            inner.append(f"… {len(mp.fields) - 6} more")
+        if mp.element_type is not None and not mp.element_type.is_empty:
+            inner.append(f"*: {describe_ref(mp.element_type, depth + 1)}")
+        prefix = "atomic map" if mp.element_relationship == "atomic" else "map"
+        parts.append(prefix + "{" + ", ".join(inner) + "}")
+    return " | ".join(parts) if parts else "(empty)"
+
+
+def describe_ref(ref: Any, depth: int = 0) -> str:
+    """A one-line summary of a ``TypeRef`` (``any`` when absent)."""
+    if ref is None or (isinstance(ref, TypeRef) and ref.is_empty):
+        return "any"
+    if not isinstance(ref, TypeRef):
+        return repr(ref)
+    text = str(ref.named_type) if ref.named_type is not None else describe_atom(ref.inlined, depth)
+    if ref.element_relationship is not None:
+        text += f" ({ref.element_relationship})"
+    return text
 
 
 def _untyped_defs() -> dict[str, TypeDef]:
@@ -235,6 +287,7 @@ class Schema:
                 by_name[t.name] = t
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_compiler", None)
+        object.__setattr__(self, "_nodes", {})
 
     # -- lookups -----------------------------------------------------------
 
@@ -272,13 +325,20 @@ class Schema:
 
     def node(self, name: str | TypeRef) -> Node:
         """The compiled form of a type (internal, cached)."""
+        try:
+            return self._nodes[name]  # type: ignore[attr-defined]
+        except (KeyError, TypeError):
+            pass
         compiler = self._compiler  # type: ignore[attr-defined]
         if compiler is None:
             from toskit.schema.compiled import Compiler
 
             compiler = Compiler(self)
             object.__setattr__(self, "_compiler", compiler)
-        return compiler.node_for(name)
+        node = compiler.node_for(name)
+        if isinstance(name, str):
+            self._nodes[name] = node  # type: ignore[attr-defined]
+        return node
 
     # -- operations (implemented in sibling modules) -----------------------
 
@@ -294,14 +354,21 @@ class Schema:
 
         return merge(self, lhs, rhs, name, allow_duplicates=allow_duplicates)
 
-    def merge_layers(self, layers: Iterable[tuple[Any, str]], name: str) -> MergeResult:
+    def merge_layers(
+        self, layers: Iterable[tuple[Any, str]], name: str, *, check: bool = True
+    ) -> MergeResult:
         """Merge ``(value, label)`` layers, lowest first, recording provenance.
 
-        See :func:`toskit.schema.layers.merge_layers`.
+        ``layers`` holds ``(value, label)`` pairs, lowest first; values equal
+        to :data:`toskit.schema.ABSENT` are skipped. Returns a ``MergeResult``
+        with ``.value``, ``.sources`` (leaf path tuple → label) and
+        ``.overridden`` (leaf path tuple → ``[(label, value), ...]`` of the
+        lower layers replaced there, lowest first). See
+        :mod:`toskit.schema.layers` for the exact rules.
         """
         from toskit.schema.layers import merge_layers
 
-        return merge_layers(self, layers, name)
+        return merge_layers(self, layers, name, check=check)
 
     def compare(
         self, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False

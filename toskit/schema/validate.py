@@ -51,7 +51,7 @@ def check_value(node: Node, value: Any, *, allow_duplicates: bool = False) -> li
         except Exception:  # noqa: BLE001 - foreign objects (bad __eq__/__hash__)
             pass  # the careful walk below reports what is wrong
     out: list[Diagnostic] = []
-    with deep_stack():
+    with deep_stack(pause_gc=False):
         try:
             _check(node, value, "", out, allow_duplicates, 0)
         except RecursionError:

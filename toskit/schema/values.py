@@ -7,11 +7,10 @@ and is reported by validation, never crashes the engine.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 __all__ = [
@@ -202,31 +201,34 @@ def short_repr(value: Any, limit: int = 60) -> str:
     return kind
 
 
-@contextmanager
-def deep_stack(extra: int = 4 * MAX_DEPTH + 200) -> Iterator[None]:
-    """Make sure ``extra`` more Python frames fit below the current one.
+class deep_stack:  # noqa: N801 - used like a function: ``with deep_stack():``
+    """Room for ``extra`` more Python frames, and the cyclic GC paused.
 
     The walkers recurse once or twice per level of value nesting and stop at
-    :data:`MAX_DEPTH`; this keeps that bound reachable however deep the
-    caller already is. (CPython ≥ 3.11 does not use the C stack for
-    Python-to-Python calls, so raising the limit is safe.)
+    :data:`MAX_DEPTH`; raising the recursion limit by ``extra`` for the
+    duration keeps that bound reachable however deep the caller already is
+    (CPython ≥ 3.11 does not use the C stack for Python-to-Python calls, so
+    this is safe). With ``pause_gc`` the cyclic garbage collector is paused:
+    merging allocates many small containers and no reference cycles, so the
+    collector would only re-scan live data, making large merges superlinear.
+    Both are restored on exit. A class, not a generator, because it wraps
+    every call and must cost next to nothing.
     """
-    old = sys.getrecursionlimit()
-    depth = _frame_depth()
-    needed = depth + extra
-    if needed > old:
-        sys.setrecursionlimit(needed)
-    try:
-        yield
-    finally:
-        if needed > old:
-            sys.setrecursionlimit(old)
 
+    __slots__ = ("extra", "pause_gc", "_old_limit", "_gc_was_enabled")
 
-def _frame_depth() -> int:
-    frame = sys._getframe(1)
-    depth = 0
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    return depth
+    def __init__(self, extra: int = 4 * MAX_DEPTH + 200, *, pause_gc: bool = True) -> None:
+        self.extra = extra
+        self.pause_gc = pause_gc
+
+    def __enter__(self) -> None:
+        self._old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(self._old_limit + self.extra)
+        self._gc_was_enabled = self.pause_gc and gc.isenabled()
+        if self._gc_was_enabled:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self._old_limit)
+        if self._gc_was_enabled:
+            gc.enable()
