@@ -119,3 +119,13 @@ def test_byte_order_mark_is_not_a_column(parser):
     assert doc.value == {"a": 1}
     assert doc.locate(("a",)) == Location("<string>", 1, 4)
     assert doc.line_text(1) == "a: 1"
+
+
+def test_string_path_is_one_key(doc):
+    assert doc.locate("service") == doc.locate(("service",))
+    assert doc.locate_key("service") == Location("svc.yaml", 4, 1)
+
+
+def test_location_str():
+    assert str(Location("a.yaml", 3, 7)) == "a.yaml:3:7"
+    assert str(Location(None, 1, 1)) == "<unknown>:1:1"

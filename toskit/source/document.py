@@ -115,9 +115,10 @@ class YamlDocument:
         through an alias continues inside the anchored node; a path ending
         at an alias gives the alias's own position. A key that came from a
         merge (``<<: *base``) is located where it is written in ``base``.
-        ``None`` when the document has no value (a syntax error).
+        ``None`` when the document has no value (a syntax error). A string
+        ``path`` is one key (``locate("imports")``), not a sequence of letters.
         """
-        return self._location(walk(self._root_shadow(), tuple(path)))
+        return self._location(walk(self._root_shadow(), _parts(path)))
 
     def locate_key(self, path: Sequence[Hashable]) -> Location | None:
         """Location of the key that is the last element of ``path``.
@@ -125,7 +126,7 @@ class YamlDocument:
         For a list index, the item's position; for a missing key, the same
         as :meth:`locate`.
         """
-        return self._location(walk(self._root_shadow(), tuple(path), key=True))
+        return self._location(walk(self._root_shadow(), _parts(path), key=True))
 
     def line_text(self, line: int) -> str | None:
         """The text of a 1-based line, without its line break."""
@@ -177,6 +178,10 @@ class YamlDocument:
             hint=hint,
             source_line=self._line_of(line0),
         )
+
+
+def _parts(path: Sequence[Hashable] | str) -> tuple:
+    return (path,) if isinstance(path, str) else tuple(path)
 
 
 def _compose_text(

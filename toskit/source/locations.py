@@ -24,6 +24,9 @@ class Location:
     line: int
     column: int
 
+    def __str__(self) -> str:
+        return f"{self.file or '<unknown>'}:{self.line}:{self.column}"
+
 
 class MapShadow:
     """A mapping's position and, per key, ``(key_line, key_column, value_shadow)``."""
