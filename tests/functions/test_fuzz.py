@@ -159,3 +159,21 @@ def test_typed_comparisons_raise_only_function_error(name: str, value: object, o
         assert exc.function in (name, "value")
         return
     assert _plain(result)
+
+
+@FUZZ
+@given(DATA, DATA)
+def test_canonical_keys_agree_with_deep_equality(a: object, b: object) -> None:
+    from toskit.functions.compare import canonical, deep_equal
+
+    assert (canonical(a) == canonical(b)) == deep_equal(a, b)
+    assert deep_equal(a, a)
+
+
+def test_union_keeps_booleans_apart_from_numbers() -> None:
+    result = evaluate(Call("union", [[1, True, 1.0, [1], [True], {"a": 1}, {"a": True}]]))
+    assert result == [1, True, [1], [True], {"a": 1}, {"a": True}]
+    assert [type(x) for x in result[:2]] == [int, bool]
+    assert type(result[3][0]) is bool and type(result[5]["a"]) is bool
+    (only,) = evaluate(Call("intersection", [[1, True, 0], [True]]))
+    assert only is True

@@ -15,6 +15,7 @@ from typing import Any
 
 from toskit.functions import paths
 from toskit.functions.compare import (
+    canonical,
     deep_equal,
     describe,
     equal_operands,
@@ -362,18 +363,16 @@ def _has_key(ev: Evaluation, call: Call) -> Any:
 def _has_all_entries(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     _count(args, 2, 2)
-    entries = _entries(args[0], "the first argument")
-    wanted = _list(args[1], "the second argument")
-    return all(any(deep_equal(e, w) for e in entries) for w in wanted)
+    entries = {canonical(e) for e in _entries(args[0], "the first argument")}
+    return all(canonical(w) in entries for w in _list(args[1], "the second argument"))
 
 
 @_builtin("has_any_entry")
 def _has_any_entry(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     _count(args, 2, 2)
-    entries = _entries(args[0], "the first argument")
-    wanted = _list(args[1], "the second argument")
-    return any(any(deep_equal(e, w) for e in entries) for w in wanted)
+    entries = {canonical(e) for e in _entries(args[0], "the first argument")}
+    return any(canonical(w) in entries for w in _list(args[1], "the second argument"))
 
 
 @_builtin("has_all_keys")
@@ -457,9 +456,13 @@ def _token(ev: Evaluation, call: Call) -> Any:
 
 
 def _unique(items: list) -> list:
+    """Items without duplicates (equality of §6.1), first occurrence kept; linear time."""
+    seen: set = set()
     out: list = []
     for item in items:
-        if not any(deep_equal(item, seen) for seen in out):
+        key = canonical(item)
+        if key not in seen:
+            seen.add(key)
             out.append(item)
     return out
 
@@ -477,10 +480,9 @@ def _intersection(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     _count(args, 1, None)
     lists = [_list(a, f"argument {i + 1}") for i, a in enumerate(args)]
-    first, rest = lists[0], lists[1:]
-    return _unique(
-        [item for item in first if all(any(deep_equal(item, o) for o in other) for other in rest)]
-    )
+    first = lists[0]
+    others = [{canonical(o) for o in other} for other in lists[1:]]
+    return _unique([item for item in first if all(canonical(item) in o for o in others)])
 
 
 # ------------------------------------------------------------------------ arithmetic

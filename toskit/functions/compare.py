@@ -27,7 +27,7 @@ from toskit.values import (
     scalar_kind_of_type,
 )
 
-__all__ = ["deep_equal", "describe", "kind_of", "ordered_pair", "typed_pair"]
+__all__ = ["canonical", "deep_equal", "describe", "kind_of", "ordered_pair", "typed_pair"]
 
 
 def kind_of(value: Any) -> str:
@@ -74,6 +74,31 @@ def deep_equal(a: Any, b: Any) -> bool:
         return bool(a == b)
     except Exception:
         return False
+
+
+def canonical(value: Any) -> Any:
+    """A hashable key such that ``canonical(a) == canonical(b)`` iff ``deep_equal(a, b)``.
+
+    Lets set operations run in linear time (booleans stay apart from numbers).
+    """
+    kind = kind_of(value)
+    if kind == "boolean":
+        return ("b", value)
+    if kind == "number":
+        return ("n", value)
+    if kind == "string":
+        return ("s", value)
+    if kind == "null":
+        return ("z",)
+    if kind == "list":
+        return ("l", tuple(canonical(v) for v in value))
+    if kind == "map":
+        return ("m", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
+    try:
+        hash(value)
+    except TypeError:
+        return ("o", kind, repr(value))
+    return ("o", kind, value)
 
 
 _READERS: dict[str, Callable[[Any], Any]] = {
