@@ -56,6 +56,9 @@ class CheckContext:
     value_type: Callable[[str | None, Type | None], ValueType]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     reported: set = field(default_factory=set)
+    # Runs 2.0 validation clauses: (ctx, value, [(clause, where written)], rel, primitive).
+    validator: Callable[..., None] | None = None
+    owner: Any = None  # the entity whose properties these are (for $get_property: [SELF, …])
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -129,9 +132,11 @@ def check_value(
         # Untyped, an unknown type (already reported), or null: a null value
         # is "no value" (callers report it when the property is required).
         return
+    prim = vt if isinstance(vt, str) else vt.base_primitive
     if isinstance(vt, Type):
         if vt.base_primitive == "scalar":
-            _check_scalar(ctx, value, vt, rel)
+            if not _check_scalar(ctx, value, vt, rel):
+                return
         elif vt.base_primitive is not None:
             if not _check_primitive(ctx, value, vt.base_primitive, schema, rel, type_name=vt.name):
                 return
@@ -139,18 +144,27 @@ def check_value(
                 _check_constraints(
                     ctx, value, t.schema.constraints, vt.base_primitive, rel, t.schema
                 )
-        else:
-            _check_data(ctx, value, vt, rel)
+        elif not _check_data(ctx, value, vt, rel):
             return
-    else:
-        if not _check_primitive(ctx, value, vt, schema, rel):
-            return
+    elif not _check_primitive(ctx, value, vt, schema, rel):
+        return
     if schema is not None and schema.constraints:
-        base = vt if isinstance(vt, str) else vt.base_primitive
-        _check_constraints(ctx, value, schema.constraints, base, rel, schema)
+        _check_constraints(ctx, value, schema.constraints, prim, rel, schema)
+    if ctx.validator is not None:
+        clauses = []
+        if schema is not None and schema.validation is not None:
+            clauses.append((schema.validation, schema))
+        if isinstance(vt, Type):
+            # The type's own clause, then every ancestor's, nearest ancestor last.
+            chain = vt.chain
+            for t in [chain[-1], *chain[:-1]]:
+                if t.schema.validation is not None:
+                    clauses.append((t.schema.validation, t.schema))
+        if clauses:
+            ctx.validator(ctx, value, clauses, rel, prim)
 
 
-def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
+def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
     """A TOSCA 2.0 scalar type: ``<number> <unit>`` with a unit the type declares."""
     units: dict = {}
     prefixes: dict = {}
@@ -166,10 +180,10 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
             rel,
             f"property '{_dotted(rel)}': expected {vt.name} ('<number> <unit>'), got {describe(value)}",
         )
-        return
+        return False
     unit = match.group(2)
     if not units:
-        return
+        return True
     allowed = set(map(str, units))
     allowed.update(f"{p}{u}" for p in map(str, prefixes) for u in map(str, units))
     if unit not in allowed:
@@ -179,16 +193,19 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
             f"property '{_dotted(rel)}': unknown unit '{unit}' for {vt.name}",
             hint=did_you_mean(unit, sorted(allowed)),
         )
+        return False
+    return True
 
 
-def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
+def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
+    """Fields of a data value; ``False`` when it is not a map at all."""
     if not isinstance(value, Mapping):
         ctx.report(
             "type-mismatch",
             rel,
             f"property '{_dotted(rel)}': expected {vt.name}, got {describe(value)}",
         )
-        return
+        return False
     fields = vt.properties
     for key in value:
         if key not in fields:
@@ -209,6 +226,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> None:
                 f"required property '{_dotted((*rel, name))}' has no value",
                 at=rel,
             )
+    return True
 
 
 def _check_primitive(

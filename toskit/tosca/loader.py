@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Hashable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from toskit import functions
@@ -146,8 +147,10 @@ class _Build:
         self.reported: set = set()
         self.opaque_prefixes: set[str] = set()
         self._parsed_defaults: dict[int, tuple[DefaultLayer, Any]] = {}
+        self._parsed_clauses: dict[int, tuple[Any, Any]] = {}
         self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
         self.known_functions: list[str] = []
+        self.imported_functions: list[tuple[Any, str | None, YamlDocument]] = []
         self.function_defs: dict[str, Any] = {}
         self.pending: list[tuple[CheckContext, PropertyDefinition, ValueType, Any]] = []
         self._vt_cache: dict[tuple[str | None, str | None], ValueType] = {}
@@ -352,6 +355,8 @@ class _Build:
             if isinstance(iversion, str) and iversion not in VERSIONS:
                 self.diags.extend(detect_version(loaded, iroot)[2])
             self.diags.extend(check_keynames(loaded, iroot, igrammar.document))
+            if igrammar.major == 2 and iroot.get("functions") is not None:
+                self.imported_functions.append((iroot["functions"], full_prefix, loaded))
             self._load_imports(loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
             sources.extend(_type_sources(loaded, iroot, full_prefix))
 
@@ -550,6 +555,8 @@ class _Build:
             value_type=self.value_type,
             diagnostics=self.diags,
             reported=self.reported,
+            validator=self.validate_clauses if self.grammar.major == 2 else None,
+            owner=res,
         )
         template_values: Mapping = raw_props if has_props else {}
         if raw_props is not None and not has_props:
@@ -597,6 +604,42 @@ class _Build:
             check_value(ctx, res.values[pdef.name], pdef.schema, vt, (pdef.name,))
         self.pending = []
 
+    def validate_clauses(
+        self,
+        ctx: CheckContext,
+        value: Any,
+        clauses: list[tuple[Any, Any]],
+        rel: tuple,
+        prim: str | None,
+    ) -> None:
+        """Run 2.0 ``validation`` clauses on a checked value (``validation-failed``)."""
+        trees = []
+        for raw, schema in clauses:
+            key = id(raw)
+            cached = self._parsed_clauses.get(key)
+            if cached is None:
+                doc = schema.doc or self.doc
+                tree = self.parse_value(raw, doc, (*schema.parts, "validation"))
+                cached = self._parsed_clauses[key] = (raw, tree)
+            trees.append(cached[1])
+        doc, parts = ctx.where(rel)
+        entity = getattr(ctx.owner, "entity", None)
+        self_view = self.graph.view_of(entity) if entity is not None else None
+        found = functions.check_value(
+            value,
+            validations=trees,
+            value_type=prim,
+            inputs=self.inputs.values,
+            version="2.0",
+            context=self.graph,
+            self_entity=self_view,
+            path=parts,
+            make_diagnostic=(doc or self.doc).diagnostic,
+            subject=f"{ctx.label}: property '{format_path(rel)}'",
+        )
+        path = format_path((*ctx.path_prefix, *rel))
+        self.diags.extend(replace(d, path=path) for d in found)
+
     def _outputs(self, topology: Mapping, tparts: tuple[Hashable, ...]) -> dict[str, Any]:
         """Output values, evaluated where possible (a call that cannot be stays a call)."""
         raw = topology.get("outputs")
@@ -625,18 +668,22 @@ class _Build:
     def _function_definitions(
         self, root: Mapping, topology: Mapping, tparts: tuple[Hashable, ...]
     ) -> None:
-        """The ``functions:`` sections (top level, then service template refinements)."""
-        for section, parts in (
-            (root.get("functions"), ("functions",)),
-            (topology.get("functions"), (*tparts, "functions")),
-        ):
-            if section is None:
-                continue
+        """``functions:`` sections: imported (namespaced), top level, then service template."""
+        sections = [
+            (section, prefix, doc, ("functions",))
+            for section, prefix, doc in self.imported_functions
+        ]
+        if root.get("functions") is not None:
+            sections.append((root["functions"], None, self.doc, ("functions",)))
+        if topology.get("functions") is not None:
+            sections.append((topology["functions"], None, self.doc, (*tparts, "functions")))
+        for section, prefix, doc, parts in sections:
             defs, diags = functions.load_function_definitions(
                 section,
+                namespace=prefix,
                 version="2.0",
                 path=parts,
-                make_diagnostic=self.doc.diagnostic,
+                make_diagnostic=doc.diagnostic,
                 known=list(self.function_defs),
             )
             self.diags.extend(diags)

@@ -74,6 +74,7 @@ class Resolution:
     values: dict[str, Any] = field(default_factory=dict)
     origins: dict[tuple, Origin] = field(default_factory=dict)
     overridden: dict[tuple, list[tuple[Any, str]]] = field(default_factory=dict)
+    entity: Any = None  # the template object, once built
 
 
 def _is_data(vt: ValueType) -> bool:

@@ -182,6 +182,7 @@ class EntityTemplate:
         self.type_known = type_known
         self._definitions = definitions
         self._resolution = resolution
+        resolution.entity = self
         self._value_type = value_type
         self._tables: dict[bool, PropertyTable] = {}
 
