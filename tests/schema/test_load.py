@@ -235,3 +235,24 @@ def test_reprs(schemas):
     )
     assert s._repr_html_()
     assert s.find("item")._repr_html_()
+
+
+def test_load_errors_point_at_the_yaml_source():
+    text = SCHEMA_YAML["S1"].replace(
+        "{name: num, type: {scalar: numeric}}", "{name: num, type: {sclar: numeric}}"
+    ).replace("{name: b, type: {scalar: numeric}}", "{name: b, type: {scalar: int}}")
+    with pytest.raises(SchemaError) as err:
+        schema.load(text, name="s1.yaml")
+    by_message = {d.message: d for d in err.value.diagnostics}
+    lines = text.splitlines()
+    typo = by_message["field not declared in schema"]
+    assert typo.path == '.types[name="root"].map.fields[name="num"].type.sclar'
+    if typo.line is not None:  # the located loader knows where every node is
+        assert typo.file == "s1.yaml"
+        assert lines[typo.line - 1][typo.column - 1 :].startswith("sclar")
+        bad = by_message["unexpected scalar type in schema: int"]
+        assert lines[bad.line - 1][bad.column - 1 :].startswith("int")
+    # str() stays "<path>: <message>" per line, whatever the location.
+    assert '.types[name="root"].map.fields[name="num"].type.sclar: field not declared in schema' in str(
+        err.value
+    ).splitlines()
