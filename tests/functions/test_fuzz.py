@@ -47,7 +47,8 @@ def test_parse_raises_only_function_syntax_error(data: object, version: str) -> 
     try:
         parse(data, version, diagnostics=diags)
     except FunctionSyntaxError as exc:
-        assert exc.diagnostics and exc.diagnostic.code in ("malformed-function", "limit-exceeded")
+        assert exc.diagnostics and exc.diagnostic.code in (
+            "malformed-function", "limit-exceeded", "duplicate-key")
     assert all(d.code == "dollar-literal" for d in diags)
 
 

@@ -326,7 +326,7 @@ ROUND_TRIPS = [
     "{ a: { b: [ { $$c: { $d: [] } } ] } }",
     "{ $f: [ null ] }",
     "{ $ns:fn$2: [ { $$k: $$$v } ] }",
-    "{ $: 1, $$: 2 }",
+    "{ $: 1, $$$: 2 }",
     "$$$item",
 ]
 
@@ -366,3 +366,15 @@ def test_p33_1x_get_input_evaluates_to_the_input() -> None:
 
 def test_str_of_non_finite_floats_is_yaml() -> None:
     assert str(Call("f", [float("inf"), float("-inf"), float("nan")])) == "$f: [.inf, -.inf, .nan]"
+
+
+def test_keys_equal_once_unescaped_are_duplicates() -> None:
+    with pytest.raises(FunctionSyntaxError) as info:
+        parse({"$$": 1, "$": 2})
+    assert info.value.diagnostic.code == "duplicate-key"
+
+
+def test_paths_use_keys_as_written() -> None:
+    diags: list = []
+    parse({"$$a": {"b": "$nope"}}, diagnostics=diags, path=("p",))
+    assert diags[0].path == "p.$$a.b"

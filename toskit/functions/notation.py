@@ -276,7 +276,17 @@ class _Parser:
         out: dict[Any, Any] = {}
         for key, item in value.items():
             new_key = self.parse_key(key, parts)
-            out[new_key] = self.parse(item, (*parts, new_key if _simple(new_key) else key))
+            if new_key in out:  # '$$' and '$' are both '$' once unescaped
+                diag = self.diagnostic(
+                    "error",
+                    "duplicate-key",
+                    f"the key '{key}' is '{new_key}' once unescaped, like another key of this map",
+                    (*parts, key),
+                    at_key=True,
+                )
+                raise FunctionSyntaxError(diag.message, [diag])
+            # Paths use the keys as written, so the loader can locate them.
+            out[new_key] = self.parse(item, (*parts, key))
         return out
 
     def parse_key(self, key: Any, parts: tuple) -> Any:
@@ -329,10 +339,6 @@ class _Parser:
             new_key = _hashable(self.parse(key, parts)) if isinstance(key, (Mapping, list, tuple)) else key
             out[new_key] = self.parse(item, (*parts, key))
         return out
-
-
-def _simple(key: Any) -> bool:
-    return isinstance(key, (str, int, float, bool)) or key is None
 
 
 def _hashable(value: Any) -> Any:
