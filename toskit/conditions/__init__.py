@@ -9,9 +9,11 @@ spec/fuel-release.md; choices the specs leave open are in docs/conditions.md.
 
 from __future__ import annotations
 
+from toskit.conditions.check import check_text
 from toskit.conditions.cluster import Cluster
 from toskit.conditions.evaluate import evaluate
 from toskit.conditions.expression import Expression, compile_expression
+from toskit.conditions.fuel import Release, list_releases, load_release
 from toskit.conditions.results import LimitsOutcome, Outcome, RoleOutcome, TraceEntry
 from toskit.conditions.roles import Role, RoleSet, load_roles
 from toskit.errors import ConditionError
@@ -22,11 +24,15 @@ __all__ = [
     "Expression",
     "LimitsOutcome",
     "Outcome",
+    "Release",
     "Role",
     "RoleOutcome",
     "RoleSet",
     "TraceEntry",
+    "check_text",
     "compile_expression",
     "evaluate",
+    "list_releases",
+    "load_release",
     "load_roles",
 ]

@@ -535,6 +535,14 @@ class ConditionCompiler:
                 compiled.append(LiteralForm(False, self.label(p)))
         return Rules(compiled, self.label(parts))
 
+    def attempt(self, action: Callable[[], Any], default: Any = None) -> Any:
+        """Run one independent check; in collect mode a recorded failure
+        gives ``default`` so that the checks after it still run."""
+        try:
+            return action()
+        except _Skip:
+            return default
+
     def child(self, cond: Any, parts: tuple, **options: Any) -> Form:
         """Compile a sub-condition; in collect mode a broken one is recorded
         and stands in as ``false`` so that its siblings are still checked."""
@@ -647,9 +655,15 @@ class ConditionCompiler:
             guard_text = None
             guard_expr = guard_src
         else:
-            guard_expr = self.expression(guard_src, guard_parts, "an expression or a boolean")
-            guard = ExprForm(guard_expr, loop_vars, self.label(guard_parts)).test
-            guard_text = guard_expr.text
+            found = self.attempt(
+                lambda: self.expression(guard_src, guard_parts, "an expression or a boolean")
+            )
+            if found is None:  # recorded (collect mode): still check the branches
+                guard_expr, guard, guard_text = False, (lambda env: False), None
+            else:
+                guard_expr = found
+                guard = ExprForm(found, loop_vars, self.label(guard_parts)).test
+                guard_text = found.text
         then = else_ = None
         if "then" in cond:
             then = self.child(cond["then"], (*parts, "then"), forbid=forbid, loop_vars=loop_vars)
@@ -689,7 +703,9 @@ class ConditionCompiler:
                 (*here, "variable"),
                 f"'variable' must be a bare name such as 'node' (no angle brackets), got {variable!r}",
             )
-        where = self.expression(body["where"], (*here, "where"))
+        where = self.attempt(lambda: self.expression(body["where"], (*here, "where")))
+        if where is None:  # recorded (collect mode): still check the condition
+            where = compile_expression("null")
         where_fn = where.function(loop_vars)
         inner_vars = loop_vars | {variable}
         condition = self.child(

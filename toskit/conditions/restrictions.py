@@ -105,20 +105,30 @@ def _restriction(item: Any, here: tuple, compiler: ConditionCompiler) -> Restric
                 f"unknown key {key!r} in a restriction (allowed: condition, message, action, strict)",
             )
     cond = item["condition"]
-    condition: Expression | bool = (
-        cond if isinstance(cond, bool) else compiler.expression(cond, (*here, "condition"))
-    )
     message = item.get("message")
-    if message is not None and not isinstance(message, str):
-        compiler.schema((*here, "message"), f"'message' must be a string, got {type_name(message)}")
     action = item.get("action", "disable")
-    if action not in ACTIONS:
-        compiler.schema(
-            (*here, "action"), f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}"
-        )
     strict = item.get("strict")
+    # Independent checks: a collecting compiler records each and goes on.
+    condition = (
+        cond
+        if isinstance(cond, bool)
+        else compiler.attempt(lambda: compiler.expression(cond, (*here, "condition")))
+    )
+    problems: list[tuple[tuple, str]] = []
+    if message is not None and not isinstance(message, str):
+        problems.append(
+            ((*here, "message"), f"'message' must be a string, got {type_name(message)}")
+        )
+    if action not in ACTIONS:
+        problems.append(
+            ((*here, "action"), f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}")
+        )
     if strict is not None and not isinstance(strict, bool):
-        compiler.schema((*here, "strict"), f"'strict' must be a boolean, got {type_name(strict)}")
+        problems.append(((*here, "strict"), f"'strict' must be a boolean, got {type_name(strict)}"))
+    for where, text in problems:
+        compiler.attempt(lambda w=where, t=text: compiler.schema(w, t))
+    if condition is None or problems:
+        raise _Skip
     return Restriction(condition, message, action, strict, path)
 
 
@@ -221,9 +231,14 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
         compiler.schema(parts, f"'limits' must be a mapping, got {type_name(value)}")
     bounds: dict[str, _Bound] = {}
     overrides: list[_Override] = []
+    broken = False
     for key, item in value.items():
         if key in BOUNDS:
-            bounds[key] = _bound(key, item, (*parts, key), compiler)
+            bound = compiler.attempt(lambda k=key, v=item: _bound(k, v, (*parts, k), compiler))
+            if bound is None:
+                broken = True
+            else:
+                bounds[key] = bound
         elif key == "overrides":
             if not isinstance(item, list):
                 compiler.schema((*parts, key), f"'overrides' must be a list, got {type_name(item)}")
@@ -231,12 +246,17 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
                 try:
                     overrides.append(_override(override, (*parts, key, i), compiler))
                 except _Skip:
-                    continue
+                    broken = True
         else:
-            compiler.schema(
-                (*parts, key),
-                f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides)",
+            broken = True
+            compiler.attempt(
+                lambda k=key: compiler.schema(
+                    (*parts, k),
+                    f"unknown key {k!r} in 'limits' (allowed: min, max, recommended, overrides)",
+                )
             )
+    if broken:
+        raise _Skip
     return Limits(bounds, overrides, compiler.label(parts))
 
 

@@ -1,0 +1,207 @@
+"""Real OpenStack Fuel releases (spec/fuel-release.md).
+
+A Fuel release file is a list of fixture records. A record whose ``model``
+is ``nailgun.release`` (or that ``extend``s such a record) is a release;
+``extend: <record>`` (usually a YAML alias) starts from that record's
+``fields`` and merges the record's own ``fields`` over them recursively.
+Records without a ``name`` after merging are templates (the file's
+``&base_release``), not releases.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from toskit.conditions.cluster import Cluster, apply_overrides
+from toskit.conditions.forms import ConditionCompiler
+from toskit.conditions.roles import RoleSet, build_roleset, read_source
+from toskit.conditions.values import type_name
+from toskit.errors import ConditionError, ToskitError
+
+__all__ = ["Release", "load_release", "list_releases", "release_records", "merge_fields"]
+
+RELEASE_MODEL = "nailgun.release"
+_MAX_EXTEND = 50
+
+
+def merge_fields(base: Any, over: Any) -> Any:
+    """``over`` merged onto ``base``: mappings key by key, recursively;
+    anything else is replaced. Neither input is modified."""
+    if isinstance(base, Mapping) and isinstance(over, Mapping):
+        out = {k: copy.deepcopy(v) for k, v in base.items()}
+        for key, value in over.items():
+            out[key] = merge_fields(out[key], value) if key in out else copy.deepcopy(value)
+        return out
+    return copy.deepcopy(over)
+
+
+def _is_release(record: Any, depth: int = 0) -> bool:
+    if not isinstance(record, Mapping) or depth > _MAX_EXTEND:
+        return False
+    if record.get("model") == RELEASE_MODEL:
+        return True
+    return _is_release(record.get("extend"), depth + 1)
+
+
+def _fields(record: Mapping, where: str, depth: int = 0) -> dict:
+    if depth > _MAX_EXTEND:
+        raise ToskitError(f"{where}: 'extend' chain is longer than {_MAX_EXTEND} records")
+    base: Any = {}
+    parent = record.get("extend")
+    if parent is not None:
+        if not isinstance(parent, Mapping):
+            raise ToskitError(
+                f"{where}.extend: expected a record (a mapping), got {type_name(parent)}"
+            )
+        base = _fields(parent, f"{where}.extend", depth + 1)
+    own = record.get("fields") or {}
+    if not isinstance(own, Mapping):
+        raise ToskitError(f"{where}.fields: expected a mapping, got {type_name(own)}")
+    return merge_fields(base, own)
+
+
+def release_records(value: Any) -> list[tuple[int, dict]]:
+    """``(record index, merged fields)`` of every named release in a file."""
+    if not isinstance(value, list):
+        raise ToskitError(
+            f"a Fuel release file is a list of fixture records, got {type_name(value)}"
+        )
+    out = []
+    for i, record in enumerate(value):
+        if _is_release(record):
+            fields = _fields(record, f"[{i}]")
+            if isinstance(fields.get("name"), str):
+                out.append((i, fields))
+    return out
+
+
+def _modes(fields: Mapping) -> tuple[str, ...]:
+    modes = fields.get("modes")
+    if isinstance(modes, list) and all(isinstance(m, str) for m in modes):
+        return tuple(modes)
+    meta = fields.get("modes_metadata")
+    if isinstance(meta, Mapping):
+        return tuple(str(m) for m in meta)
+    return ()
+
+
+def _settings(fields: Mapping) -> dict:
+    """The ``settings`` model: every group of ``attributes_metadata.editable``
+    with every attribute's fields (so ``storage.volumes_lvm.value`` is the
+    default value)."""
+    attributes = fields.get("attributes_metadata") or {}
+    editable = attributes.get("editable") if isinstance(attributes, Mapping) else None
+    if editable is None:
+        return {}
+    if not isinstance(editable, Mapping):
+        raise ToskitError(
+            f"attributes_metadata.editable must be a mapping, got {type_name(editable)}"
+        )
+    return copy.deepcopy(dict(editable))
+
+
+class Release:
+    """One Fuel release: ``name``, ``version``, ``operating_system``,
+    ``state``, ``modes``, ``roles`` (a :class:`RoleSet` with Fuel's
+    restrictions and limits), ``settings`` (the default settings model) and
+    ``fields`` (every merged field, as written)."""
+
+    def __init__(self, fields: Mapping[str, Any], roles: RoleSet) -> None:
+        self.fields = dict(fields)
+        self.name: str = fields["name"]
+        self.version = fields.get("version")
+        self.operating_system = fields.get("operating_system")
+        self.state = fields.get("state")
+        self.description = fields.get("description")
+        self.modes = _modes(fields)
+        self.roles = roles
+        self.settings = _settings(fields)
+
+    @property
+    def release_model(self) -> dict:
+        """The ``release`` model: the release's scalar facts."""
+        return {
+            "name": self.name,
+            "version": self.version,
+            "operating_system": self.operating_system,
+            "state": self.state,
+            "modes": list(self.modes),
+        }
+
+    def cluster(
+        self,
+        mode: str | None = None,
+        nodes: Iterable[Mapping] = (),
+        settings_overrides: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> Cluster:
+        """A :class:`Cluster` whose ``settings`` model is this release's
+        defaults with dotted-path overrides (``{"storage.volumes_ceph.value":
+        True}``); ``mode`` defaults to the release's first mode. Other
+        arguments (``pool``, ``models``, cluster attributes) go to Cluster."""
+        if mode is None:
+            mode = self.modes[0] if self.modes else "ha_compact"
+        models = dict(kwargs.pop("models", None) or {})
+        models.setdefault("release", self.release_model)
+        models["settings"] = apply_overrides(self.settings, settings_overrides or {})
+        return Cluster(mode, nodes=nodes, models=models, **kwargs)
+
+    def check(self, role: str, cluster: Cluster, **kwargs: Any):
+        """Shorthand for ``release.roles.check(role, cluster, …)``."""
+        return self.roles.check(role, cluster, **kwargs)
+
+    def __repr__(self) -> str:
+        return (
+            f"Release({self.name!r}, version={self.version!r}, "
+            f"operating_system={self.operating_system!r}, roles={len(self.roles)})"
+        )
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+def _choose(
+    records: list[tuple[int, dict]], release: str | None, source_name: str
+) -> tuple[int, dict]:
+    if not records:
+        raise ToskitError(
+            f"{source_name}: no Fuel release (a record with model '{RELEASE_MODEL}' and a name)"
+        )
+    if release is None:
+        return records[-1]
+    for index, fields in records:
+        if fields["name"] == release:
+            return index, fields
+    names = ", ".join(repr(f["name"]) for _, f in records)
+    raise ToskitError(f"{source_name}: no release named {release!r} (releases: {names})")
+
+
+def load_release(source: Any, release: str | None = None) -> Release:
+    """Load one release of a Fuel release file (a path, YAML text or loaded
+    data): the one named ``release``, or the last one. Malformed role
+    metadata raises ``ConditionError`` naming its path."""
+    value, name = read_source(source, "Fuel release file")
+    index, fields = _choose(release_records(value), release, name)
+    roles_meta = fields.get("roles_metadata")
+    compiler = ConditionCompiler(skip=0)
+    try:
+        roles = build_roleset(roles_meta, ("roles_metadata",), compiler, fields["name"])
+    except ConditionError as err:
+        err.message = (
+            f"{fields['name']}: {err.message}" if err.kind == "SchemaError" else err.message
+        )
+        raise
+    return Release(fields, roles)
+
+
+def list_releases(source: Any) -> list[tuple[str, Any, Any, Any]]:
+    """``(name, version, operating_system, state)`` of every release in the file."""
+    value, _name = read_source(source, "Fuel release file")
+    return [
+        (f["name"], f.get("version"), f.get("operating_system"), f.get("state"))
+        for _i, f in release_records(value)
+    ]
