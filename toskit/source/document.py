@@ -103,10 +103,28 @@ class YamlDocument:
             self._shadow = composed.shadow
         return self._shadow
 
+    def _clamp(self, line0: int, column0: int) -> tuple[int, int]:
+        """libyaml places the end of a text without a final line break on a
+        line of its own; PyYAML's Python parser (and toskit) at the end of
+        the last line."""
+        lines = self._split_lines()
+        if line0 >= len(lines):
+            return len(lines) - 1, len(lines[-1])
+        return line0, column0
+
+    def _split_lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = _LINE_BREAK.split(self.text)
+            # Both parsers skip a leading byte-order mark without counting it.
+            if self._lines[0].startswith("\ufeff"):
+                self._lines[0] = self._lines[0][1:]
+        return self._lines
+
     def _location(self, position: tuple[int, int] | None) -> Location | None:
         if position is None:
             return None
-        return Location(self.name, position[0] + 1, position[1] + 1)
+        line0, column0 = self._clamp(*position)
+        return Location(self.name, line0 + 1, column0 + 1)
 
     def locate(self, path: Sequence[Hashable]) -> Location | None:
         """Location of the value at ``path`` (deepest existing ancestor if missing).
@@ -130,12 +148,8 @@ class YamlDocument:
 
     def line_text(self, line: int) -> str | None:
         """The text of a 1-based line, without its line break."""
-        if self._lines is None:
-            self._lines = _LINE_BREAK.split(self.text)
-            # Both parsers skip a leading byte-order mark without counting it.
-            if self._lines[0].startswith("\ufeff"):
-                self._lines[0] = self._lines[0][1:]
-        return self._lines[line - 1] if 0 < line <= len(self._lines) else None
+        lines = self._split_lines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
 
     def _line_of(self, line0: int) -> str | None:
         return self.line_text(line0 + 1)
@@ -168,6 +182,7 @@ class YamlDocument:
     def _report(
         self, code: str, message: str, line0: int, column0: int, hint: str | None = None
     ) -> Diagnostic:
+        line0, column0 = self._clamp(line0, column0)
         return Diagnostic(
             "error",
             code,
