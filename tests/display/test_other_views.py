@@ -149,3 +149,84 @@ def test_cluster_view_lists_nodes_and_states():
     assert "cluster multinode 2 nodes 2 in pool status: new" in text
     assert "1 controller — pending deletion" in text
     assert "2 — compute pending addition" in text
+
+
+# A trimmed Fuel release file (the shape of Fuel's openstack.yaml).
+FUEL_RELEASE = """\
+- model: nailgun.release
+  fields:
+    name: Newton <i>test</i>
+    version: newton-10.0
+    operating_system: Ubuntu
+    state: available
+    description: A small release for the views.
+    modes: [ha_compact]
+    attributes_metadata:
+      editable:
+        storage:
+          osd_pool_size: {value: "2"}
+          volumes_ceph: {value: false}
+    roles_metadata:
+      controller:
+        name: Controller
+        description: Runs the API.
+        conflicts: [compute]
+        limits: {min: 1, recommended: 3}
+      compute:
+        name: Compute
+        limits: {recommended: 1}
+      ceph-osd:
+        name: Ceph OSD
+        limits: {min: "settings:storage.osd_pool_size.value"}
+        restrictions:
+          - condition: "settings:storage.volumes_ceph.value == false"
+            message: Ceph should be enabled in the environment settings.
+"""
+
+
+@pytest.fixture(scope="module")
+def release():
+    return conditions.load_release(FUEL_RELEASE)
+
+
+def test_fuel_release_view_lists_roles_with_restrictions_and_limits(release):
+    html = to_html(release)
+    assert_safe(html)
+    text = _text(html)
+    assert text.startswith(f"Fuel release {release.name} version: {release.version}")
+    rows = [
+        ["".join(parse(cell).text) for cell in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+        for tr in re.findall(r"<tr>(.*?)</tr>", body(html))
+    ]
+    by_role = {row[0]: row for row in rows if row}
+    assert set(by_role) == set(release.roles)
+    assert by_role["controller"][1] == "compute"
+    assert by_role["controller"][4] == "min 1, recommended 3"
+    assert by_role["ceph-osd"][3] == "1"
+    assert by_role["ceph-osd"][4] == "min settings:storage.osd_pool_size.value"
+    assert "object at 0x" not in text  # expression bounds show their text
+
+
+def test_fuel_outcome_shows_limits_and_advice(release):
+    cluster = release.cluster(nodes=[{"id": 1, "roles": ["controller"]}])
+    out = release.check("controller", cluster, selected=[1])
+    html = to_html(out)
+    assert_safe(html)
+    text = _text(html)
+    assert "count 1 (min 1, recommended 3)" in text
+    assert "toskit-badge-advice" in body(html)
+    limits = to_html(out.limits)
+    assert _text(limits) == "limits count 1 bound value min 1 recommended 3"
+
+
+def test_merge_result_view_shows_sources_and_replaced_values():
+    s = schema.load({"types": [{"name": "r", "map": {"fields": [{"name": "a", "type": {"scalar": "numeric"}}, {"name": "b", "type": {"scalar": "string"}}]}}]})
+    result = s.merge_layers([({"a": 1, "b": "x"}, "base"), ({"a": 2}, "over")], "r")
+    html = to_html(result)
+    assert_safe(html)
+    view = body(html)
+    assert "2 leaves" in view and "1 overridden" in view
+    assert re.search(r'<tr class="toskit-overridden"><td class="toskit-path">a</td><td class="toskit-value">1</td>', view)
+    # Layer labels get palette colours, in order of appearance.
+    assert '<span class="toskit-src toskit-src-0">over</span>' in view
+    assert '<span class="toskit-src toskit-src-1">base</span>' in view

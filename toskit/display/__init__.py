@@ -37,6 +37,7 @@ _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     ("schema", "Schema"): ("toskit.display.schema_views", "schema_html"),
     ("schema", "TypeDef"): ("toskit.display.schema_views", "typedef_html"),
     ("schema", "Comparison"): ("toskit.display.schema_views", "comparison_html"),
+    ("schema", "MergeResult"): ("toskit.display.schema_views", "merge_result_html"),
     ("functions", "Call"): ("toskit.display.schema_views", "call_html"),
     ("conditions", "RoleSet"): ("toskit.display.conditions_views", "role_set_html"),
     ("conditions", "Role"): ("toskit.display.conditions_views", "role_html"),
@@ -45,6 +46,8 @@ _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     ("conditions", "TraceEntry"): ("toskit.display.conditions_views", "trace_entry_html"),
     ("conditions", "Cluster"): ("toskit.display.conditions_views", "cluster_html"),
     ("conditions", "Expression"): ("toskit.display.conditions_views", "expression_html"),
+    ("conditions", "Release"): ("toskit.display.conditions_views", "release_html"),
+    ("conditions", "LimitsOutcome"): ("toskit.display.conditions_views", "limits_outcome_html"),
     ("diagnostics", "Diagnostic"): ("toskit.display.diagnostics_view", "single_diagnostic_html"),
     ("diagnostics", "DiagnosticList"): ("toskit.display.diagnostics_view", "diagnostics_html"),
 }

@@ -212,25 +212,97 @@ def _role_description(role: Any) -> str:
     return ""
 
 
-def role_set_html(roles: Any) -> str:
-    """The view of a ``RoleSet``: one row per role."""
+def role_set_body(roles: Any) -> str:
+    """One row per role: conflicts, rules, and Fuel restrictions/limits when
+    any role has them."""
     items = list(roles.items()) if hasattr(roles, "items") else []
+    fuel = any(getattr(r, "restrictions", None) or getattr(r, "limits", None) for _, r in items)
 
     def rows() -> Iterable[Any]:
         for name, role in items:
             conflicts = _role_conflicts(role)
             rules = len(getattr(role, "conditions", ()) or ())
-            yield [
+            cells = [
                 ("toskit-path", esc(name)),
                 ("", "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">—</span>'),
                 ("toskit-mono", esc(rules)),
-                ("toskit-muted", esc(_role_description(role))),
             ]
+            if fuel:
+                cells.append(("toskit-mono", esc(len(getattr(role, "restrictions", ()) or ()))))
+                cells.append(("", _limits_text(getattr(role, "limits", None))))
+            cells.append(("toskit-muted", esc(_role_description(role))))
+            yield cells
 
-    body = header("roles", f"{len(items)} roles") + table(
-        ("role", "conflicts", "rules", "description"), rows(), total=len(items), empty="no roles"
-    )
+    columns = ["role", "conflicts", "rules"]
+    if fuel:
+        columns += ["restrictions", "limits"]
+    columns.append("description")
+    return table(columns, rows(), total=len(items), empty="no roles")
+
+
+def _limits_text(limits: Any) -> str:
+    bounds = getattr(limits, "bounds", None)
+    if not bounds:
+        return '<span class="toskit-faint">—</span>'
+    return esc(", ".join(f"{k} {_bound_text(v)}" for k, v in dict(bounds).items()))
+
+
+def _bound_text(bound: Any) -> str:
+    expression = getattr(bound, "expression", None)
+    if expression is not None:
+        return str(getattr(expression, "text", expression))
+    for attr in ("text", "source", "value"):
+        value = getattr(bound, attr, None)
+        if value is not None:
+            return text_value(value)
+    return text_value(bound)
+
+
+def role_set_html(roles: Any) -> str:
+    """The view of a ``RoleSet``: one row per role."""
+    count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
+    body = header("roles", f"{count} roles") + role_set_body(roles)
     return fragment(body, _fallback(roles), "roles")
+
+
+def release_html(release: Any) -> str:
+    """The view of a Fuel ``Release``: its facts, modes and roles."""
+    chips = [
+        chip(f"{label}: {value}")
+        for label, value in (
+            ("version", getattr(release, "version", None)),
+            ("os", getattr(release, "operating_system", None)),
+            ("state", getattr(release, "state", None)),
+        )
+        if value
+    ]
+    modes = list(getattr(release, "modes", ()) or ())
+    parts = [header("Fuel release", getattr(release, "name", ""), *chips)]
+    description = getattr(release, "description", None)
+    if isinstance(description, str) and description:
+        parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
+    if modes:
+        names = "".join(chip(m) for m in modes)
+        parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">modes</span>{names}</div>')
+    roles = getattr(release, "roles", None)
+    if roles is not None:
+        count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
+        parts.append(details("Roles", role_set_body(roles), open_=True, count=count))
+    return fragment("".join(parts), _fallback(release), "release")
+
+
+def limits_outcome_html(limits: Any) -> str:
+    """The view of a ``LimitsOutcome``: the count against its bounds."""
+    body = header("limits", f"count {getattr(limits, 'count', '?')}") + table(
+        ("bound", "value"),
+        (
+            [("toskit-muted", esc(name)), ("toskit-value", esc(text_value(getattr(limits, name, None))))]
+            for name in ("min", "max", "recommended")
+            if getattr(limits, name, None) is not None
+        ),
+        empty="no bounds",
+    )
+    return fragment(body, _fallback(limits), "limits")
 
 
 def role_html(role: Any) -> str:
@@ -246,7 +318,33 @@ def role_html(role: Any) -> str:
     if rules:
         items = "".join(f"<li>{_rule_html(r)}</li>" for r in rules[: option("display_max_rows")])
         parts.append(details("Rules", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(rules)))
+    restrictions = list(getattr(role, "restrictions", ()) or ())
+    if restrictions:
+        items = "".join(
+            f"<li>{_restriction_html(r)}</li>" for r in restrictions[: option("display_max_rows")]
+        )
+        parts.append(
+            details("Restrictions", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(restrictions))
+        )
+    limits = getattr(role, "limits", None)
+    if getattr(limits, "bounds", None):
+        parts.append(
+            f'<div class="toskit-summary-line"><span class="toskit-muted">limits</span>{_limits_text(limits)}</div>'
+        )
     return fragment("".join(parts), _fallback(role), "role")
+
+
+def _restriction_html(restriction: Any) -> str:
+    condition = getattr(restriction, "condition", None)
+    text = getattr(condition, "text", condition)
+    parts = [
+        f'<span class="toskit-trace-form">{esc(getattr(restriction, "action", "") or "")}</span>',
+        code(text_value(text)),
+    ]
+    message = getattr(restriction, "message", None)
+    if message:
+        parts.append(f'<span class="toskit-trace-warning">{esc(message)}</span>')
+    return "".join(parts)
 
 
 def _rule_html(rule: Any) -> str:

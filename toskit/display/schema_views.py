@@ -172,3 +172,35 @@ def call_html(call: Any) -> str:
     args = list(getattr(call, "args", []) or [])
     parts = [header("function call", name, chip(f"{len(args)} arguments")), code(notation)]
     return fragment("".join(parts), notation, "call")
+
+
+class _MergeRows:
+    """A ``MergeResult`` read as a property table (overridden values first-class)."""
+
+    show_overridden = True
+
+    def __init__(self, result: Any) -> None:
+        rows = result.rows() if callable(getattr(result, "rows", None)) else []
+        self.rows = [
+            {
+                "path": row.get("path", ""),
+                "value": row.get("value"),
+                "type": "",
+                "source": row.get("source", ""),
+                # MergeResult lists (label, value), lowest first.
+                "overridden": [{"value": v, "source": label} for label, v in row.get("overridden", [])],
+            }
+            for row in rows
+        ]
+
+
+def merge_result_html(result: Any) -> str:
+    """The view of a ``MergeResult``: each leaf with the layer that supplied it
+    and, struck through, the lower values it replaced."""
+    from toskit.display.tosca_views import property_table_body
+
+    adapter = _MergeRows(result)
+    overridden = sum(1 for r in adapter.rows if r["overridden"])
+    body = header("merge result", f"{len(adapter.rows)} leaves", chip(f"{overridden} overridden"))
+    body += property_table_body(adapter)
+    return fragment(body, _fallback(result), "merge-result")

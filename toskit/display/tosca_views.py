@@ -80,8 +80,9 @@ def _kind_title(kind: str) -> str:
 class SourcePalette:
     """One CSS class per source layer, assigned in order of first appearance.
 
-    ``template`` and ``input: …`` have fixed colours; every distinct
-    ``default: <type>`` gets the next of six palette colours. The cell always
+    ``template`` and ``input: …`` have fixed colours; every other distinct
+    source (``default: <type>``, a merge layer's label) gets the next of six
+    palette colours; an empty source is grey. The cell always
     shows the exact source string; the colour is only a class.
     """
 
@@ -98,7 +99,9 @@ class SourcePalette:
                 cls = "toskit-src-template"
             elif text.startswith("input:"):
                 cls = "toskit-src-input"
-            elif text.startswith("default"):
+            elif text:
+                # `default: <type>` layers, and any other label (a schema
+                # merge's own layer names), take the palette in turn.
                 used = sum(1 for c in self._classes.values() if c[-1].isdigit())
                 cls = f"toskit-src-{used % self._SIZE}"
             else:
