@@ -229,3 +229,13 @@ def test_v27_value_in_a_property_is_context_error() -> None:
     with pytest.raises(FunctionError) as info:
         evaluate(parse({"size": "$value"}))
     assert info.value.kind == "ContextError"
+
+
+def test_validate_parses_raw_clauses() -> None:
+    assert validate({"$greater_than": ["$value", 1]}, 5) is None
+    with pytest.raises(FunctionError) as info:
+        validate({"$greater_than": ["$value", 1]}, 0)
+    assert info.value.kind == "ValidationFailed"
+    with pytest.raises(FunctionError) as info:
+        validate({"greater_than": ["$value", 1]}, 0, version="1.3")
+    assert info.value.kind == "ValidationNotBoolean"

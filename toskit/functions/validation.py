@@ -91,7 +91,13 @@ def validate(
     ``FunctionError`` of kind ``ValidationFailed`` when false,
     ``ValidationNotBoolean`` when not a boolean; errors inside the clause
     propagate with their own kind.
+
+    A clause that holds no ``Call`` at all is taken to be unparsed data (as
+    written in YAML) and is parsed first, so
+    ``validate({"$greater_than": ["$value", 1]}, 5)`` works too.
     """
+    if not contains_call(clause):
+        clause = parse(clause, version)
     ev = Evaluation(
         inputs=inputs,
         value=value,
