@@ -210,7 +210,7 @@ def _schema(rep: tuple, out: FieldSchema, owner_kind: str, top: bool) -> dict[st
         return {}
     if obj is None:
         return {"type": "null"}
-    if isinstance(obj, ToscaTypeRef):
+    if isinstance(obj, type) and issubclass(obj, ToscaTypeRef) and obj.tosca_name:
         return {"type": obj.tosca_name}
     if isinstance(obj, type):
         if obj in _PRIMITIVES:

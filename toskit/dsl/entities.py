@@ -118,28 +118,32 @@ def _caller_position(depth: int = 2) -> SourcePosition | None:
     return SourcePosition(code.co_filename, line, column)
 
 
-class ToscaTypeRef:
-    """An annotation naming a TOSCA type directly (``Size`` is ``scalar-unit.size``)."""
+class ToscaTypeRef(str):
+    """Base of the annotations that name a TOSCA special type (``Size`` is ``scalar-unit.size``).
 
-    def __init__(self, tosca_name: str, python_name: str) -> None:
-        self.tosca_name = tosca_name
-        self.python_name = python_name
+    They are ``str`` subclasses (values are written as strings, ``"2 GB"``),
+    so ``Size | None`` and ``list[Size]`` work as ordinary annotations.
+    """
 
-    def __repr__(self) -> str:
-        return self.python_name
+    tosca_name: ClassVar[str] = ""
+    python_name: ClassVar[str] = ""
 
 
-Size = ToscaTypeRef("scalar-unit.size", "Size")
-Time = ToscaTypeRef("scalar-unit.time", "Time")
-Frequency = ToscaTypeRef("scalar-unit.frequency", "Frequency")
-Bitrate = ToscaTypeRef("scalar-unit.bitrate", "Bitrate")
-tosca_timestamp = ToscaTypeRef("timestamp", "tosca_timestamp")
-tosca_version = ToscaTypeRef("version", "tosca_version")
-tosca_range = ToscaTypeRef("range", "tosca_range")
-tosca_bytes = ToscaTypeRef("bytes", "tosca_bytes")
+def _special(tosca_name: str, python_name: str) -> type[ToscaTypeRef]:
+    return type(python_name, (ToscaTypeRef,), {"tosca_name": tosca_name, "python_name": python_name, "__module__": "toskit.dsl"})
+
+
+Size = _special("scalar-unit.size", "Size")
+Time = _special("scalar-unit.time", "Time")
+Frequency = _special("scalar-unit.frequency", "Frequency")
+Bitrate = _special("scalar-unit.bitrate", "Bitrate")
+tosca_timestamp = _special("timestamp", "tosca_timestamp")
+tosca_version = _special("version", "tosca_version")
+tosca_range = _special("range", "tosca_range")
+tosca_bytes = _special("bytes", "tosca_bytes")
 
 #: TOSCA special type name -> the marker that annotates it.
-SPECIAL_TYPES: dict[str, ToscaTypeRef] = {
+SPECIAL_TYPES: dict[str, type[ToscaTypeRef]] = {
     ref.tosca_name: ref
     for ref in (Size, Time, Frequency, Bitrate, tosca_timestamp, tosca_version, tosca_range, tosca_bytes)
 }

@@ -38,7 +38,7 @@ from toskit.dsl.entities import (
     _ValueEntity,
 )
 from toskit.dsl.normative import KIND_PREFIXES, KIND_SECTIONS
-from toskit.dsl.sourcemap import index_for
+from toskit.dsl.sourcemap import clean_docstring, index_for
 
 __all__ = ["DSL_VERSION", "Emitted", "to_yaml_data"]
 
@@ -298,7 +298,7 @@ class _Writer:
                 definition["derived_from"] = parent._type_name
         doc = cls.__dict__.get("__doc__")
         if isinstance(doc, str) and doc.strip():
-            definition["description"] = inspect.cleandoc(doc)
+            definition["description"] = clean_docstring(doc)
         for key in ("version", "metadata", "constraints", "validation"):
             value = cls.__dict__.get(f"_{key}")
             if value is not None:
@@ -550,7 +550,7 @@ def to_yaml_data(
     writer = _Writer(namespace, filename)
     doc = namespace.get("__doc__")
     if isinstance(doc, str) and doc.strip():
-        writer.data["description"] = inspect.cleandoc(doc)
+        writer.data["description"] = clean_docstring(doc)
     for value in list(namespace.values()):
         if _tosca_classes(value):
             writer.enqueue(value)

@@ -17,7 +17,7 @@ import functools
 import linecache
 from dataclasses import dataclass, field
 
-__all__ = ["AttributeInfo", "ClassInfo", "SourceIndex", "index_for"]
+__all__ = ["AttributeInfo", "ClassInfo", "SourceIndex", "clean_docstring", "index_for"]
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,21 @@ class CallInfo:
     positional: tuple[tuple[int, int], ...]
 
 
-def _clean_docstring(text: str) -> str:
-    import inspect
+def clean_docstring(text: str) -> str:
+    """Like :func:`inspect.cleandoc`, but tabs inside the text stay tabs.
 
-    return inspect.cleandoc(text)
+    The first line loses its leading spaces, the others their common
+    indentation (spaces only); leading and trailing blank lines go.
+    """
+    lines = text.split("\n")
+    indents = [len(line) - len(line.lstrip(" ")) for line in lines[1:] if line.strip()]
+    margin = min(indents, default=0)
+    cleaned = [lines[0].lstrip(" ")] + [line[margin:] for line in lines[1:]]
+    while cleaned and not cleaned[0].strip():
+        cleaned.pop(0)
+    while cleaned and not cleaned[-1].strip():
+        cleaned.pop()
+    return "\n".join(cleaned)
 
 
 class SourceIndex:
@@ -98,7 +109,7 @@ class SourceIndex:
                         and isinstance(following.value, ast.Constant)
                         and isinstance(following.value.value, str)
                     ):
-                        doc = _clean_docstring(following.value.value)
+                        doc = clean_docstring(following.value.value)
                     info.attributes[name] = AttributeInfo(stmt.lineno, stmt.col_offset + 1, doc)
                 # The last definition of a name wins, as it does at run time.
                 self.classes[qualname] = info

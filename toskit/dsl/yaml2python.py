@@ -41,6 +41,7 @@ from toskit.dsl.normative import (
     normative_definitions,
     python_name_for,
 )
+from toskit.errors import ToskitError
 
 __all__ = ["to_python_source"]
 
@@ -48,7 +49,9 @@ _LINE = 88
 _ANNOTATION_OF = {"string": "str", "integer": "int", "float": "float", "boolean": "bool", "null": "None"}
 _PROPERTY_KEYS = {"type", "description", "required", "default", "entry_schema", "key_schema"}
 _PROPERTY_EXTRAS = ("constraints", "validation", "status", "metadata")
-_TYPE_KEYS_MODELLED = {"derived_from", "description", "properties", "version", "metadata", "constraints", "validation"}
+_TYPE_KEYS_MODELLED = {
+    "derived_from", "description", "properties", "attributes", "version", "metadata", "constraints", "validation",
+}
 _RESERVED = {"dsl", "Any", "__all__", "_tosca_document"}
 _CLASS_ATTRS_TAKEN = {"mro"}
 
@@ -89,9 +92,10 @@ class _Code:
         inner = ", ".join((f"{k}{c.flat()}" if k else c.flat()) for k, c in self.items or [])
         return f"{self.head}{inner}{self.tail}"
 
-    def render(self, indent: int) -> str:
+    def render(self, indent: int, lead: int = 0) -> str:
+        """The code at ``indent``; ``lead`` characters precede it on its first line."""
         one = self.flat()
-        if self.items is None or (len(one) + indent <= _LINE and "\n" not in one):
+        if self.items is None or (len(one) + indent + lead <= _LINE and "\n" not in one):
             return one
         pad = " " * (indent + 4)
         lines = [self.head]
@@ -424,34 +428,43 @@ class _Generator:
                 extras[key] = item
         has_default = "default" in prop
         default = prop.get("default")
-        default_code = self.value(default, prop, 4) if has_default else None
+        default_code = self.value_code(default, prop) if has_default else None
         doc = self.field_doc(prop)
         if attribute:
-            args = [f"default={default_code}"] if has_default else []
-            args += [self.property_arg(k, v) for k, v in extras.items()]
-            text = f"{attr}: {self.optional(annotation, forward, True)} = dsl.Attribute({', '.join(args)})"
+            args = [("default=", default_code)] if has_default else []
+            args += self.property_args(extras)
+            lead = f"{attr}: {self.optional(annotation, forward, True)} = "
+            text = lead + _Code("dsl.Attribute(", args, ")").render(4, len(lead))
             return [*self.wrap(text), *self.spaced(doc)]
         if "type" not in prop and inherited and not extras and required and has_default and default is not None:
             # A refinement of an inherited property: only its default changes.
-            return [*self.wrap(f"{attr} = {default_code}"), *self.spaced(doc)]
+            lead = f"{attr} = "
+            return [*self.wrap(lead + default_code.render(4, len(lead))), *self.spaced(doc)]
         ann = self.optional(annotation, forward, required)
         says_optional = "| None" in ann
         if extras or (has_default and default is None) or (not required and not says_optional):
-            args = [f"default={default_code}"] if has_default else []
+            args = [("default=", default_code)] if has_default else []
             if not required and not says_optional:
-                args.append("required=False")
-            args += [self.property_arg(k, v) for k, v in extras.items()]
-            text = f"{attr}: {ann} = dsl.Property({', '.join(args)})"
+                args.append(("required=", _literal(False)))
+            args += self.property_args(extras)
+            lead = f"{attr}: {ann} = "
+            text = lead + _Code("dsl.Property(", args, ")").render(4, len(lead))
         elif has_default:
-            text = f"{attr}: {ann} = {default_code}"
+            lead = f"{attr}: {ann} = "
+            text = lead + default_code.render(4, len(lead))
         else:
             text = f"{attr}: {ann}"
         return [*self.wrap(text), *self.spaced(doc)]
 
-    def property_arg(self, key: str, value: Any) -> str:
-        if key in ("constraints", "validation", "status", "metadata", "entry_schema", "key_schema", "type"):
-            return f"{key}={_literal(value).render(8)}"
-        return f"extra={{{_string(key)}: {_literal(value).render(8)}}}"
+    @staticmethod
+    def property_args(extras: Mapping[str, Any]) -> list[tuple[str, _Code]]:
+        """Keyword arguments of ``dsl.Property``: known keys by name, the rest in one ``extra``."""
+        known = ("type", "constraints", "validation", "status", "metadata", "entry_schema", "key_schema")
+        args = [(f"{key}=", _literal(extras[key])) for key in known if key in extras]
+        rest = {key: value for key, value in extras.items() if key not in known}
+        if rest:
+            args.append(("extra=", _literal(rest)))
+        return args
 
     def optional(self, annotation: str, forward: bool, required: bool) -> str:
         if required:
@@ -480,9 +493,6 @@ class _Generator:
         return []
 
     # -- values ------------------------------------------------------------
-
-    def value(self, value: Any, schema: Mapping[str, Any] | None, indent: int) -> str:
-        return self.value_code(value, schema).render(indent)
 
     def value_code(self, value: Any, schema: Mapping[str, Any] | None) -> _Code:
         schema = schema if isinstance(schema, Mapping) else {}
@@ -593,7 +603,7 @@ class _Generator:
         if splat:
             items.append(("**", _literal(splat)))
         call = _Code(f"{ref}(", items, ")")
-        return f"{variable} = {call.render(0)}"
+        return f"{variable} = {call.render(0, len(variable) + 3)}"
 
     # -- the module --------------------------------------------------------
 
@@ -618,13 +628,43 @@ class _Generator:
         dsl_imports = ["from toskit import dsl"]
         if self.needs_frozen:
             dsl_imports.append("from toskit.source import FrozenMap")
-        parts.append("\n".join(dsl_imports))
         body = [*classes, *templates]
+        text_so_far = "\n".join(body)
+        if not re.search(r"\bAny\b", text_so_far):
+            imports = [i for i in imports if i != "from typing import Any"]
+            parts = [p for p in parts if p != "from typing import Any"]
+        if "dsl." not in text_so_far:
+            dsl_imports.remove("from toskit import dsl")
+        if dsl_imports:
+            parts.append("\n".join(dsl_imports))
         if self.document_extra:
+            self.document_extra = _canonical(self.document_extra)
             body.append(f"_tosca_document = {_literal(self.document_extra).render(0)}")
         body.append(f"__all__ = {_literal(self.exported).render(0)}")
-        text = "\n\n".join(parts) + "\n\n\n" + "\n\n\n".join(body) + "\n"
-        return text
+        # Two blank lines before a class, one before other statements (isort's rule).
+        gap = "\n\n\n" if classes else "\n\n"
+        head = "\n\n".join(parts)
+        return (head + gap if head else "") + "\n\n\n".join(body) + "\n"
+
+
+_SECTION_ORDER = [
+    "tosca_definitions_version", "description", "metadata", "dsl_definitions", "repositories", "imports",
+    "functions", "inputs", "node_templates", "relationship_templates", "groups", "policies", "outputs",
+    "substitution_mappings", "workflows",
+]
+
+
+def _canonical(extra: dict[str, Any]) -> dict[str, Any]:
+    """Document sections in TOSCA's usual order, so Python -> YAML -> Python is a fixpoint."""
+
+    def rank(key: Any) -> tuple[int, str]:
+        return (_SECTION_ORDER.index(key) if key in _SECTION_ORDER else len(_SECTION_ORDER), str(key))
+
+    out = {key: extra[key] for key in sorted(extra, key=rank)}
+    topology = out.get("topology_template")
+    if isinstance(topology, Mapping):
+        out["topology_template"] = {key: topology[key] for key in sorted(topology, key=rank)}
+    return out
 
 
 def _docstring(text: str, indent: int) -> str:
@@ -647,5 +687,5 @@ def to_python_source(data: Mapping[str, Any]) -> str:
     with the same types and the same resolved properties.
     """
     if not isinstance(data, Mapping):
-        raise TypeError(f"to_python_source needs a TOSCA document (a mapping), not {type(data).__name__}")
+        raise ToskitError(f"to_python_source needs a TOSCA document (a mapping), not {type(data).__name__}")
     return _Generator(data).render()
