@@ -256,3 +256,28 @@ def test_load_errors_point_at_the_yaml_source():
     assert '.types[name="root"].map.fields[name="num"].type.sclar: field not declared in schema' in str(
         err.value
     ).splitlines()
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ({"sclar": "string"}, "field not declared in schema"),
+        ({}, "invalid atom"),
+        ({"scalar": "int"}, "unexpected scalar type in schema: int"),
+        ({"namedType": "inner", "scalar": "string"}, "invalid atom"),
+        ({"namedType": "inner", "elementRelationship": "bogus"}, "unexpected element relationship in schema: bogus"),
+        ({"scalar": "string", "elementRelationship": "atomic"}, "invalid atom"),
+        (5, "expected a TypeRef, a dict or a type name"),
+    ],
+    ids=["typo", "empty", "bad-scalar", "both", "bad-relationship", "override-on-scalar", "int"],
+)
+def test_resolve_rejects_bad_refs(schemas, ref, message):
+    with pytest.raises(SchemaError) as err:
+        schemas["S1"].resolve(ref)
+    assert message in str(err.value)
+
+
+@pytest.mark.parametrize("name", [None, 5, ["root"]], ids=["none", "int", "list"])
+def test_type_name_must_be_a_string(schemas, name):
+    with pytest.raises(SchemaError, match="type name must be a string"):
+        schemas["S1"].validate({}, name)

@@ -141,3 +141,13 @@ def test_builtin_untyped_types(schemas):
     for name in ("__untyped_atomic_", "__untyped_deduced_"):
         assert s.validate({"a": [1, {"b": None}], "c": 2.5}, name) == []
         assert s.find(name).name == name
+
+
+def test_foreign_value_on_multi_kind_reports_map_first():
+    from toskit import schema
+
+    s = schema.load("types: [{name: t, scalar: string, map: {elementType: {scalar: string}}}]")
+    (d,) = s.validate({1, 2}, "t")
+    assert d.message == "expected map, got set"
+    (d,) = s.validate(5, "t")
+    assert d.message.startswith("expected string, got")

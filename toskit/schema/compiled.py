@@ -116,6 +116,10 @@ class Compiler:
         """The node of a type name or ``TypeRef`` (``SchemaError`` if it names nothing)."""
         if isinstance(ref, str):
             ref = TypeRef(named_type=ref)
+        elif not isinstance(ref, TypeRef) or ref.is_empty:
+            raise schema_error_message(
+                f"a type name must be a string, got {type(ref).__name__}"
+            )
         return self._ref(ref, UNTYPED_ATOMIC)
 
     def _ref(self, ref: TypeRef | None, default: str) -> Node:

@@ -36,7 +36,7 @@ from toskit.schema.model import (
 )
 from toskit.schema.values import canonical, short_repr
 
-__all__ = ["check_schema", "load", "schema_from_data", "typeref_from_data"]
+__all__ = ["check_schema", "check_typeref_data", "load", "schema_from_data", "typeref_from_data"]
 
 CODE = "schema-error"
 
@@ -273,6 +273,30 @@ def _find_item(items: list, kind: str, payload: Any) -> int | None:
             if key == payload:
                 return i
     return None
+
+
+def check_typeref_data(data: Mapping[str, Any]) -> None:
+    """Raise ``SchemaError`` unless ``data`` is a well-formed TypeRef in YAML form."""
+    diagnostics = [replace(d, code=CODE) for d in meta_schema().validate(data, "typeRef")]
+    if not diagnostics:
+        holder = Schema(types=(), _checked=False)
+        checker = _Checker(holder, shapes=False)
+        ref = typeref_from_data(data)
+        if ref is None:
+            checker.error("", "invalid atom")
+        else:
+            checker.relationship(
+                ref.element_relationship,
+                ("atomic", "associative", "separable"),
+                ".elementRelationship",
+            )
+            if ref.inlined is not None:
+                checker.atom(ref.inlined, "")
+            if (ref.named_type is None) == (ref.inlined is None):
+                checker.error("", "invalid atom")
+        diagnostics = checker.out
+    if diagnostics:
+        raise schema_error(diagnostics)
 
 
 def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:

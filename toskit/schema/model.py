@@ -311,6 +311,9 @@ class Schema:
         elif isinstance(typeref, TypeRef):
             ref = typeref
         elif isinstance(typeref, Mapping):
+            from toskit.schema.load import check_typeref_data
+
+            check_typeref_data(typeref)
             ref = typeref_from_data(typeref)
         else:
             raise schema_error_message(

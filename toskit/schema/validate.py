@@ -121,7 +121,7 @@ def _check(
         if node.has_list:
             _check_list(node, value, path, out, dups, depth)
             return
-    elif node.scalar is not None:
+    elif node.scalar is not None and isinstance(value, (str, int, float)):
         _check_scalar(node.scalar, value, path, out)
         return
     # The value's kind has no part: report against map, scalar, list in turn.
