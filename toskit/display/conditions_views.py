@@ -72,6 +72,10 @@ def _trace_label(entry: Any) -> str:
         parts.append(code(source))
     for w in getattr(entry, "warnings", []) or []:
         parts.append(f'<span class="toskit-trace-warning">{esc(w)}</span>')
+    path = getattr(entry, "path", None)
+    if path:
+        # Where the condition sits in its document, on hover.
+        return f'<span title="{esc(path)}">{"".join(parts)}</span>'
     return "".join(parts)
 
 

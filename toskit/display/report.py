@@ -66,9 +66,16 @@ def render_page(
         f"<title>{esc(name)} · toskit report</title>"
         f"<style>{css()}</style></head>"
         f'<body class="{body_cls}"><main class="toskit-page-main">'
-        f'<div class="toskit-wrap toskit-report">{body}</div>'
+        f'<div class="toskit-wrap toskit-report">{body}'
+        f'<div class="toskit-page-footer">made with toskit {esc(_version())}</div></div>'
         "</main></body></html>\n"
     )
+
+
+def _version() -> str:
+    import toskit
+
+    return str(getattr(toskit, "__version__", ""))
 
 
 def _page_body(st: Any) -> str:
