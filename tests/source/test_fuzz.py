@@ -2,7 +2,6 @@
 
 import math
 
-import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -137,26 +136,3 @@ def test_dumped_plain_data_loads_back_with_a_location_for_every_node(data, flow)
         assert len({(p.line, p.column) for p in positions}) == len(positions)
         results.append(positions)
     assert all(r == results[0] for r in results)
-
-
-# Ordinary YAML pieces (no tabs, tags, directives, block scalars or exotic
-# line breaks, where libyaml and PyYAML accept slightly different languages).
-ORDINARY = st.lists(
-    st.sampled_from(
-        list(" \n:-[]{},#&*'\".01aZé")
-        + ["<<", "  ", "\n  ", "- ", ": ", "&a ", "*a", "key", "\n- "]
-    ),
-    max_size=40,
-).map("".join)
-
-
-@pytest.mark.skipif(not C_PARSER_AVAILABLE, reason="PyYAML built without libyaml")
-@SETTINGS
-@given(ORDINARY)
-def test_both_parsers_agree_on_values_and_diagnostic_positions(text):
-    c = load_yaml(text, parser="c")
-    p = load_yaml(text, parser="python")
-    assert repr(c.value) == repr(p.value)
-    assert [(d.code, d.line, d.column) for d in c.diagnostics] == [
-        (d.code, d.line, d.column) for d in p.diagnostics
-    ]
