@@ -1,0 +1,64 @@
+"""toskit.conditions.check_text: located diagnostics for `toskit check`."""
+
+from __future__ import annotations
+
+from conditions_fixtures import ROLES_TEXT, SEED_AS_WRITTEN
+
+from toskit.conditions import check_text
+
+
+def test_valid_roles_document_has_no_diagnostics():
+    assert check_text(ROLES_TEXT, "roles.yaml") == []
+
+
+def test_seed_as_written_gives_the_yaml_error():
+    diags = check_text(SEED_AS_WRITTEN, "roles.yaml")
+    assert [(d.code, d.line, d.column) for d in diags] == [("yaml-syntax", 11, 11)]
+    assert "then:" in diags[0].hint
+
+
+BAD = """\
+roles_metadata:
+  controller:
+    conditions:
+      - condition: "cluster:mode = 'x'"
+        then: {all: ['cluster:nodes._size']}
+        else: 3
+      - bogus: true
+    conflicts: 3
+  other:
+    conditions:
+      - exists: {where: "cluster:nodes", variable: "<n>", condition: "<n>.id == 1"}
+"""
+
+
+def test_every_problem_is_reported_where_it_is():
+    diags = check_text(BAD, "bad.yaml")
+    found = [(d.code, d.line, d.column, d.path) for d in diags]
+    assert found == [
+        ("expression-syntax", 4, 34, "roles_metadata.controller.conditions[0].condition"),
+        ("expression-error", 5, 37, "roles_metadata.controller.conditions[0].then.all[0]"),
+        ("condition-schema", 6, 15, "roles_metadata.controller.conditions[0].else"),
+        ("condition-schema", 7, 9, "roles_metadata.controller.conditions[1]"),
+        ("condition-schema", 8, 16, "roles_metadata.controller.conflicts"),
+        ("condition-schema", 11, 52, "roles_metadata.other.conditions[0].exists.variable"),
+    ]
+    assert all(d.severity == "error" and d.file == "bad.yaml" for d in diags)
+    syntax = diags[0]
+    assert syntax.message == "SyntaxError: Illegal character '='"
+    assert "position 13" in syntax.hint
+    assert "did you mean" in diags[3].message or "needs one of" in diags[3].message
+
+
+def test_unknown_document():
+    diags = check_text("a: 1\n", "x.yaml")
+    assert [d.code for d in diags] == ["unknown-document"]
+
+
+def test_diagnostics_render_with_caret():
+    text = str(check_text(BAD, "bad.yaml")[0])
+    assert (
+        text.splitlines()[0]
+        == "bad.yaml:4:34: error[expression-syntax]: SyntaxError: Illegal character '='"
+    )
+    assert text.splitlines()[-1].endswith("^")
