@@ -281,3 +281,18 @@ def test_resolve_rejects_bad_refs(schemas, ref, message):
 def test_type_name_must_be_a_string(schemas, name):
     with pytest.raises(SchemaError, match="type name must be a string"):
         schemas["S1"].validate({}, name)
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMA_YAML))
+def test_to_data_round_trip(name):
+    import copy
+    import pickle
+
+    s = schema.load(SCHEMA_YAML[name])
+    assert s.to_data() == as_dict(name)
+    assert schema.load(s.to_data()) == s
+    assert hash(s) == hash(schema.load(as_dict(name)))
+    for clone in (copy.deepcopy(s), pickle.loads(pickle.dumps(s))):
+        assert clone == s
+        for value in ({"zz": 1}, [1], "x"):  # works after copying, and agrees
+            assert clone.validate(value, s.types[0].name) == s.validate(value, s.types[0].name)

@@ -278,3 +278,10 @@ def test_hostile_schema_documents(doc):
         return
     for t in s.types:
         s.validate({"a": [1]}, t.name)
+
+
+@SETTINGS
+@given(schema_docs())
+def test_schema_round_trips_through_yaml_form(doc):
+    s = schema.load(doc)
+    assert schema.load(s.to_data()) == s

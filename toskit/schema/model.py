@@ -183,6 +183,76 @@ class TypeDef:
         return to_html(self)
 
 
+def typedef_to_data(typedef: TypeDef) -> dict[str, Any]:
+    """A ``TypeDef`` in YAML form."""
+    return {"name": typedef.name, **atom_to_data(typedef.atom)}
+
+
+def atom_to_data(atom: Atom | None) -> dict[str, Any]:
+    """An ``Atom`` in YAML form (its ``scalar``/``list``/``map`` keys)."""
+    out: dict[str, Any] = {}
+    if atom is None:
+        return out
+    if atom.scalar is not None:
+        out["scalar"] = atom.scalar
+    if atom.list is not None:
+        lst: dict[str, Any] = {}
+        if atom.list.element_type is not None:
+            lst["elementType"] = typeref_to_data(atom.list.element_type)
+        if atom.list.element_relationship is not None:
+            lst["elementRelationship"] = atom.list.element_relationship
+        if atom.list.keys:
+            lst["keys"] = list(atom.list.keys)
+        out["list"] = lst
+    if atom.map is not None:
+        mp: dict[str, Any] = {}
+        if atom.map.fields:
+            mp["fields"] = [_field_to_data(f) for f in atom.map.fields]
+        if atom.map.unions:
+            mp["unions"] = [_union_to_data(u) for u in atom.map.unions]
+        if atom.map.element_type is not None:
+            mp["elementType"] = typeref_to_data(atom.map.element_type)
+        if atom.map.element_relationship is not None:
+            mp["elementRelationship"] = atom.map.element_relationship
+        out["map"] = mp
+    return out
+
+
+def typeref_to_data(ref: TypeRef) -> dict[str, Any]:
+    """A ``TypeRef`` in YAML form."""
+    out: dict[str, Any] = {}
+    if ref.named_type is not None:
+        out["namedType"] = ref.named_type
+    out.update(atom_to_data(ref.inlined))
+    if ref.element_relationship is not None:
+        out["elementRelationship"] = ref.element_relationship
+    return out
+
+
+def _field_to_data(f: StructField) -> dict[str, Any]:
+    out: dict[str, Any] = {"name": f.name}
+    if f.type is not None:
+        out["type"] = typeref_to_data(f.type)
+    if f.default is not None:
+        out["default"] = f.default
+    return out
+
+
+def _union_to_data(u: Union) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if u.discriminator is not None:
+        out["discriminator"] = u.discriminator
+    if u.deduce_invalid_discriminator is not None:
+        out["deduceInvalidDiscriminator"] = u.deduce_invalid_discriminator
+    if u.fields:
+        out["fields"] = [
+            {"fieldName": uf.field_name}
+            | ({"discriminatorValue": uf.discriminator_value} if uf.discriminator_value is not None else {})
+            for uf in u.fields
+        ]
+    return out
+
+
 def describe_atom(atom: Any, depth: int = 0) -> str:
     """A one-line summary of an atom: ``map{a: string, b: numeric}``,
     ``keyed list<item> by name``, ``string | atomic list<string>``."""
@@ -288,6 +358,18 @@ class Schema:
         object.__setattr__(self, "_by_name", by_name)
         object.__setattr__(self, "_compiler", None)
         object.__setattr__(self, "_nodes", {})
+
+    def __hash__(self) -> int:
+        # Field defaults may be unhashable (dicts); equal schemas have equal names.
+        return hash(self.names)
+
+    def __reduce__(self) -> tuple:
+        # Compiled nodes hold closures; a copy or pickle rebuilds them lazily.
+        return (Schema, (self.types, False))
+
+    def to_data(self) -> dict[str, Any]:
+        """The YAML form of the schema (``schema.load(s.to_data()) == s``)."""
+        return {"types": [typedef_to_data(t) for t in self.types]}
 
     # -- lookups -----------------------------------------------------------
 
