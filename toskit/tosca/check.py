@@ -22,26 +22,16 @@ from typing import Any
 
 from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.functions import contains_call
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
 
-__all__ = ["CheckContext", "check_value", "describe", "contains_call"]
+__all__ = ["CheckContext", "check_value", "describe"]
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 NULL_TYPES = frozenset({"null", "nil"})
 _SCALAR = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)\s*\Z")
-
-
-def contains_call(value: Any) -> bool:
-    """True when ``value`` holds a function call that stays unevaluated."""
-    if getattr(value, "is_call", False) or type(value).__name__ == "Call":
-        return True
-    if isinstance(value, Mapping):
-        return any(contains_call(v) for v in value.values())
-    if isinstance(value, list):
-        return any(contains_call(v) for v in value)
-    return False
 
 
 @dataclass
@@ -123,11 +113,24 @@ def check_property(
 
 
 def check_value(
-    ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType, rel: tuple
+    ctx: CheckContext,
+    value: Any,
+    schema: SchemaDef | None,
+    vt: ValueType,
+    rel: tuple,
+    may_call: bool = True,
 ) -> None:
-    """Check ``value`` at relative path ``rel`` (recursively)."""
-    if contains_call(value):
-        return  # evaluated later, or never (a runtime-only call)
+    """Check ``value`` at relative path ``rel`` (recursively).
+
+    A value that still holds a function call is skipped (it could not be
+    evaluated statically). ``may_call=False`` says the caller knows there is
+    none, which saves searching every level.
+    """
+    if may_call:
+        if not contains_call(value):
+            may_call = False
+        elif not isinstance(value, (Mapping, list)) or not _is_data_value(value, vt):
+            return
     if vt is None or value is None:
         # Untyped, an unknown type (already reported), or null: a null value
         # is "no value" (callers report it when the property is required).
@@ -144,8 +147,8 @@ def check_value(
                 _check_constraints(
                     ctx, value, t.schema.constraints, vt.base_primitive, rel, t.schema
                 )
-        elif not _check_data(ctx, value, vt, rel):
-            return
+        elif not _check_data(ctx, value, vt, rel, may_call) or may_call:
+            return  # a data value holding a call: its fields were checked, not the whole
     elif not _check_primitive(ctx, value, vt, schema, rel):
         return
     if schema is not None and schema.constraints:
@@ -162,6 +165,11 @@ def check_value(
                     clauses.append((t.schema.validation, t.schema))
         if clauses:
             ctx.validator(ctx, value, clauses, rel, prim)
+
+
+def _is_data_value(value: Any, vt: ValueType) -> bool:
+    """A data-typed map (not itself a call): its call-free fields are still checked."""
+    return isinstance(value, Mapping) and isinstance(vt, Type) and vt.base_primitive is None
 
 
 def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
@@ -197,7 +205,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
     return True
 
 
-def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
+def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: bool = True) -> bool:
     """Fields of a data value; ``False`` when it is not a map at all."""
     if not isinstance(value, Mapping):
         ctx.report(
@@ -218,7 +226,8 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
             )
     for name, fdef in fields.items():
         if name in value and (value[name] is not None or not fdef.required):
-            check_value(ctx, value[name], fdef.schema, ctx.value_type(fdef.type, vt), (*rel, name))
+            fvt = ctx.value_type(fdef.type, vt)
+            check_value(ctx, value[name], fdef.schema, fvt, (*rel, name), may_call)
         elif fdef.required and fdef.type not in NULL_TYPES:
             ctx.report(
                 "missing-property",
@@ -258,18 +267,18 @@ def _check_primitive(
         entry = schema.entry_schema
         evt = ctx.value_type(entry.type, None)
         for index, item in enumerate(value):
-            check_value(ctx, item, entry, evt, (*rel, index))
+            check_value(ctx, item, entry, evt, (*rel, index), False)
     elif prim == "map" and isinstance(value, Mapping) and schema is not None:
         if schema.key_schema is not None:
             key = schema.key_schema
             kvt = ctx.value_type(key.type, None)
             for k in value:
-                check_value(ctx, k, key, kvt, (*rel, k))
+                check_value(ctx, k, key, kvt, (*rel, k), False)
         if schema.entry_schema is not None:
             entry = schema.entry_schema
             evt = ctx.value_type(entry.type, None)
             for k, item in value.items():
-                check_value(ctx, item, entry, evt, (*rel, k))
+                check_value(ctx, item, entry, evt, (*rel, k), False)
     return True
 
 

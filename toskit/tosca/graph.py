@@ -275,7 +275,7 @@ class TemplateGraph:
         if key in self._done:
             return values[name]
         value = values[name]
-        if contains_call(value):
+        if name in entity._resolution.calls and contains_call(value):
             self_view = (
                 self.view_of(entity) if view is None or isinstance(view, CapabilityView) else view
             )

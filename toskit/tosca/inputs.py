@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from toskit import functions
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.functions import Call
 from toskit.sentinels import NO_DEFAULT
@@ -57,6 +58,8 @@ class InputResolver:
             else:
                 value = NO_DEFAULT
             self.values[name] = value
+        # An input default may itself be a call (rare): then any property may hold one.
+        self.has_calls = any(functions.contains_call(v) for v in self.values.values())
         for name in passed:
             if name not in self.definitions:
                 self.diagnostics.append(

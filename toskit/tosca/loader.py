@@ -29,7 +29,7 @@ from toskit.functions.evaluate import evaluate_calls
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
-from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, Type
+from toskit.tosca.definitions import PRIMITIVES, PropertyDefinition, Type
 from toskit.tosca.grammar import GRAMMAR_1, GRAMMAR_2, TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.graph import TemplateGraph
 from toskit.tosca.inputs import InputResolver
@@ -146,7 +146,9 @@ class _Build:
         self.importer = Importer(resolver, **limits)
         self.reported: set = set()
         self.opaque_prefixes: set[str] = set()
-        self._parsed_defaults: dict[int, tuple[DefaultLayer, Any]] = {}
+        self._default_layers: dict[
+            int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]
+        ] = {}
         self._parsed_clauses: dict[int, tuple[Any, Any]] = {}
         self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
         self.known_functions: list[str] = []
@@ -176,17 +178,26 @@ class _Build:
     def substitute(self, value: Any, origin: Origin) -> tuple[Any, Origin]:
         return self.inputs.resolve(value, origin)
 
-    def default_value(self, layer: DefaultLayer) -> Any:
-        key = id(layer)
-        try:
-            return self._parsed_defaults[key][1]
-        except KeyError:
-            pass
-        doc = layer.doc or self.doc
-        parsed = self.parse_value(layer.value, doc, layer.parts)
-        # Keep the layer alive with its parse, so the id stays unique for this load.
-        self._parsed_defaults[key] = (layer, parsed)
-        return parsed
+    def default_layers(self, pdef: PropertyDefinition) -> list[tuple[Any, Origin]]:
+        """``pdef``'s defaults down its type chain, parsed, with origins (once per load)."""
+        key = id(pdef)
+        cached = self._default_layers.get(key)
+        if cached is None:
+            layers = []
+            for layer in pdef.default_layers:
+                doc = layer.doc or self.doc
+                value = self.parse_value(layer.value, doc, layer.parts)
+                layers.append(
+                    (value, Origin(f"default: {layer.type_name}", layer.doc, layer.parts))
+                )
+            has_call = any(functions.contains_call(v) for v, _ in layers)
+            # Keep pdef alive with its entry, so the id stays unique during this load.
+            cached = self._default_layers[key] = (pdef, layers, has_call)
+        return cached[1]
+
+    def defaults_have_calls(self, pdef: PropertyDefinition) -> bool:
+        self.default_layers(pdef)
+        return self._default_layers[id(pdef)][2]
 
     def parse_value(self, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]) -> Any:
         """``value`` as a tree of calls (the file's function dialect); malformed calls reported."""
@@ -571,6 +582,12 @@ class _Build:
                 layer = (parsed[pname], Origin("template", doc, (*props_parts, pname)))
             vt = self.value_type(pdef.type, owner)
             value = merge_property(pdef, layer, vt, res, self)
+            if (
+                (pname in parsed and functions.contains_call(parsed[pname]))
+                or (pdef.default_layers and self.defaults_have_calls(pdef))
+                or self.inputs.has_calls
+            ):
+                res.calls.add(pname)
             if pdef.type in NULL_TYPES and value is ABSENT:
                 continue  # nothing but null is allowed: absent is as good as null
             if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
@@ -594,6 +611,8 @@ class _Build:
                     at_key=True,
                 )
             value, origin = self.substitute(item, Origin("template", doc, (*props_parts, key)))
+            if functions.contains_call(value):
+                res.calls.add(str(key))
             res.values[key] = value
             res.origins[(key,)] = origin
         return res
@@ -601,7 +620,8 @@ class _Build:
     def _check_all(self) -> None:
         """Type checks and validation of every merged, evaluated property."""
         for ctx, res, pdef, vt in self.pending:
-            check_value(ctx, res.values[pdef.name], pdef.schema, vt, (pdef.name,))
+            name = pdef.name
+            check_value(ctx, res.values[name], pdef.schema, vt, (name,), name in res.calls)
         self.pending = []
 
     def validate_clauses(
@@ -766,6 +786,8 @@ class _Build:
                     value = merge_property(pdef, None, vt, res, self)
                     if value is not ABSENT:
                         res.values[pname] = value
+                        if pdef.default_layers and self.defaults_have_calls(pdef):
+                            res.calls.add(pname)
             node.capabilities[cap_name] = CapabilityTemplate(
                 cap_name,
                 cap_type or Type(cap_name, "capability"),

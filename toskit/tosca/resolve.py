@@ -15,12 +15,13 @@ replaced (``overridden``), which the property table shows.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
+from toskit.functions import Call
 from toskit.source import YamlDocument
-from toskit.tosca.definitions import DefaultLayer, PropertyDefinition, Type
+from toskit.tosca.definitions import PropertyDefinition, Type
 
 __all__ = ["ABSENT", "Hooks", "Origin", "Resolution", "merge_layers", "merge_property"]
 
@@ -34,9 +35,12 @@ ABSENT = _Absent()
 """No value at all (an optional property without value or default)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where a value came from: its layer label and its node in a document."""
+class Origin(NamedTuple):
+    """Where a value came from: its layer label and its node in a document.
+
+    A named tuple because the merge makes one per value node (construction
+    cost matters on large templates).
+    """
 
     source: str  # "template", "default: <type>", "input: <name>"
     doc: YamlDocument | None
@@ -56,15 +60,16 @@ class Hooks(Protocol):
     ``value_type`` resolves a type name as seen from an owner type;
     ``substitute`` turns a layer value into its evaluated form where that is
     possible during the merge (a ``get_input`` of a known input), with the
-    origin that then applies; ``default_value`` is a definition's default as
-    a parsed value tree (parsed once per load).
+    origin that then applies; ``default_layers`` are a definition's defaults
+    down its type chain as parsed value trees with their origins (built once
+    per load).
     """
 
     def value_type(self, name: str | None, owner: Type | None) -> ValueType: ...
 
     def substitute(self, value: Any, origin: Origin) -> Layer: ...
 
-    def default_value(self, layer: DefaultLayer) -> Any: ...
+    def default_layers(self, pdef: PropertyDefinition) -> list[Layer]: ...
 
 
 @dataclass
@@ -75,6 +80,8 @@ class Resolution:
     origins: dict[tuple, Origin] = field(default_factory=dict)
     overridden: dict[tuple, list[tuple[Any, str]]] = field(default_factory=dict)
     entity: Any = None  # the template object, once built
+    # Top-level properties whose value may hold a function call (others skip the search).
+    calls: set[str] = field(default_factory=set)
 
 
 def _is_data(vt: ValueType) -> bool:
@@ -90,44 +97,48 @@ def merge_layers(
     hooks: Hooks,
 ) -> Any:
     """Merge ``layers`` (lowest first, at least one) of a value of type ``vt``."""
-    layers = [hooks.substitute(v, o) for v, o in layers]
+    for v, _ in layers:
+        if v.__class__ is Call:
+            layers = [hooks.substitute(v, o) if v.__class__ is Call else (v, o) for v, o in layers]
+            break
     top_value, top_origin = layers[-1]
-    if _is_data(vt) and isinstance(top_value, Mapping) and _plain_map(top_value):
-        assert isinstance(vt, Type)
+    # ``dict``, not ``Mapping``: YAML maps are dicts, and the ABC check is slow here.
+    if isinstance(top_value, dict) and vt.__class__ is Type and vt.base_primitive is None:  # type: ignore[union-attr]
         # Only the run of map layers at the top takes part: a lower scalar
         # was replaced whole by the maps above it.
         start = len(layers) - 1
-        while (
-            start > 0
-            and isinstance(layers[start - 1][0], Mapping)
-            and _plain_map(layers[start - 1][0])
-        ):
+        while start > 0 and isinstance(layers[start - 1][0], dict):
             start -= 1
         if start:
             out.overridden[path] = [(v, o.source) for v, o in layers[:start]]
-        maps = layers[start:]
+            layers = layers[start:]
         out.origins[path] = top_origin
         result: dict[str, Any] = {}
-        fields = vt.properties
+        fields = vt.properties  # type: ignore[union-attr]
+        value_type = hooks.value_type
         for name, fdef in fields.items():
-            flayers = _default_layers(fdef, hooks)
-            for value, origin in maps:
+            flayers = list(hooks.default_layers(fdef)) if fdef.default_layers else []
+            for value, origin in layers:
                 if name in value:
-                    flayers.append((value[name], origin.child(name)))
-            fvt = hooks.value_type(fdef.type, vt)
+                    flayers.append(
+                        (value[name], Origin(origin.source, origin.doc, (*origin.parts, name)))
+                    )
             if flayers:
-                merged = merge_layers(flayers, fvt, (*path, name), out, hooks)
+                merged = merge_layers(flayers, value_type(fdef.type, vt), (*path, name), out, hooks)  # type: ignore[arg-type]
                 if merged is not ABSENT:
                     result[name] = merged
-            elif fdef.required and _is_data(fvt):
-                built = build_from_defaults(fvt, (*path, name), out, hooks)
-                if built is not ABSENT:
-                    result[name] = built
-        for value, origin in reversed(maps):
-            for key, item in value.items():
-                if key not in fields and key not in result:
-                    result[key] = item
-                    out.origins[(*path, key)] = origin.child(key)
+            elif fdef.required:
+                fvt = value_type(fdef.type, vt)  # type: ignore[arg-type]
+                if _is_data(fvt):
+                    built = build_from_defaults(fvt, (*path, name), out, hooks)  # type: ignore[arg-type]
+                    if built is not ABSENT:
+                        result[name] = built
+        for value, origin in reversed(layers):
+            if len(value) > len(result) or any(key not in fields for key in value):
+                for key, item in value.items():
+                    if key not in fields and key not in result:
+                        result[key] = item
+                        out.origins[(*path, key)] = origin.child(key)
         return result
     out.origins[path] = top_origin
     if len(layers) > 1:
@@ -135,16 +146,8 @@ def merge_layers(
     return top_value
 
 
-def _plain_map(value: Mapping) -> bool:
-    # Parsed trees hold calls as ``Call`` objects, never as maps; a map is data.
-    return True
-
-
 def _default_layers(fdef: PropertyDefinition, hooks: Hooks) -> list[Layer]:
-    return [
-        (hooks.default_value(layer), Origin(f"default: {layer.type_name}", layer.doc, layer.parts))
-        for layer in fdef.default_layers
-    ]
+    return list(hooks.default_layers(fdef)) if fdef.default_layers else []
 
 
 def build_from_defaults(
