@@ -129,3 +129,27 @@ def test_toskit_explore_and_options_are_the_display_ones():
 
     assert toskit.explore is toskit.widgets.explore
     assert toskit.options is options
+
+
+def test_light_report_pages_drop_only_the_automatic_dark_blocks():
+    from toskit.display.html import css_without_auto_dark
+
+    light = css_without_auto_dark()
+    assert "prefers-color-scheme" not in light
+    assert '[data-jp-theme-light="false"]' in light  # explicit dark themes still apply
+    assert light.count("{") == light.count("}")
+    # Two media blocks went, each holding one rule.
+    assert css().count("{") - light.count("{") == 4
+
+
+def test_report_page_themes():
+    from fakes import sample_template
+
+    from toskit.display import render_page
+    from toskit.display.html import css_without_auto_dark
+
+    st = sample_template()
+    assert f"<style>{css_without_auto_dark()}</style>" in render_page(st, theme="light")
+    assert '<meta name="color-scheme" content="light">' in render_page(st, theme="light")
+    assert f"<style>{css()}</style>" in render_page(st)
+    assert '<meta name="color-scheme" content="light dark">' in render_page(st)

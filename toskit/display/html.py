@@ -45,6 +45,26 @@ def css() -> str:
     return text.replace("</", "<\\/")
 
 
+@lru_cache(maxsize=1)
+def css_without_auto_dark() -> str:
+    """The stylesheet without its ``prefers-color-scheme: dark`` blocks (for a
+    page that must stay light whatever the reader's system says)."""
+    text = css()
+    marker = "@media (prefers-color-scheme: dark)"
+    out, start = [], 0
+    while (at := text.find(marker, start)) != -1:
+        out.append(text[start:at])
+        depth, i = 0, text.index("{", at)
+        while i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        start = i
+    out.append(text[start:])
+    return "".join(out)
+
+
 def truncate(text: str, limit: int | None = None) -> str:
     """``text`` cut to ``limit`` characters (default: ``display_max_value_chars``)."""
     limit = option("display_max_value_chars") if limit is None else limit

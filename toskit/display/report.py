@@ -13,7 +13,7 @@ from typing import Any
 
 from toskit.display import options
 from toskit.display.diagnostics_view import diagnostics_block, ordered, summary_badges
-from toskit.display.html import chip, css, details, esc, header, more_note
+from toskit.display.html import chip, css, css_without_auto_dark, details, esc, header, more_note
 from toskit.display.tosca_views import (
     SourcePalette,
     _node_diagnostics,
@@ -64,7 +64,7 @@ def render_page(
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="color-scheme" content="{scheme}">'
         f"<title>{esc(name)} · toskit report</title>"
-        f"<style>{css()}</style></head>"
+        f"<style>{css_without_auto_dark() if theme == 'light' else css()}</style></head>"
         f'<body class="{body_cls}"><main class="toskit-page-main">'
         f'<div class="toskit-wrap toskit-report">{body}'
         f'<div class="toskit-page-footer">made with toskit {esc(_version())}</div></div>'
