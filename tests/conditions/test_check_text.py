@@ -62,3 +62,39 @@ def test_diagnostics_render_with_caret():
         == "bad.yaml:4:34: error[expression-syntax]: SyntaxError: Illegal character '='"
     )
     assert text.splitlines()[-1].endswith("^")
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+LINES = [
+    "roles_metadata:",
+    "  r:",
+    "    conditions:",
+    "      - condition: \"cluster:mode == 'x'\"",
+    "        then: true",
+    "        else: {all: [true, 'x.y']}",
+    "      - not: {exists: {where: a, variable: n}}",
+    "    restrictions:",
+    '      - "true": msg',
+    "      - {condition: 1, action: hide}",
+    "    limits: {min: 'a =', max: 2}",
+    "    conflicts: '*'",
+    "  s: 3",
+    "- model: nailgun.release",
+    "  fields:",
+    "    name: x",
+    "    roles_metadata: {r: {}}",
+    "  extend: 3",
+    "      - recommended: {expression: x, value: 1}",
+    "\t",
+    "  : :",
+    "&a [*a]",
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(LINES), max_size=12))
+def test_check_text_never_raises(lines):
+    diags = check_text("\n".join(lines) + "\n", "fuzz.yaml")
+    assert all(d.file == "fuzz.yaml" for d in diags)

@@ -36,7 +36,7 @@ def _as_condition(condition: Any) -> Any:
 def compile_for_evaluate(condition: Any) -> Rules:
     """Check and compile what :func:`evaluate` receives, as top-level rules."""
     value = _as_condition(condition)
-    root = "conditions" if isinstance(value, list) else "condition"
+    root = "conditions" if isinstance(value, (list, tuple)) else "condition"
     return ConditionCompiler().rules(value, (root,))
 
 

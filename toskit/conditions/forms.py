@@ -523,10 +523,9 @@ class ConditionCompiler:
     # -- entry points
     def rules(self, source: Any, parts: tuple) -> Rules:
         """A top-level rule list; a single condition counts as one rule."""
-        items = source if isinstance(source, list) else [source]
-        item_parts = (
-            [(*parts, i) for i in range(len(items))] if isinstance(source, list) else [parts]
-        )
+        is_list = isinstance(source, (list, tuple))
+        items = list(source) if is_list else [source]
+        item_parts = [(*parts, i) for i in range(len(items))] if is_list else [parts]
         compiled: list[Form] = []
         for item, p in zip(items, item_parts):
             try:
