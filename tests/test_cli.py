@@ -1,6 +1,7 @@
 """`toskit check` / `toskit show` and `python -m toskit`."""
 
 import io
+import json
 import subprocess
 import sys
 
@@ -157,3 +158,40 @@ def test_python_dash_m_toskit(files):
     )
     assert proc.returncode == 1
     assert "error[duplicate-key]" in proc.stdout
+
+
+def test_json_format(files, capsys):
+    status, out, _ = run(
+        [
+            "check",
+            "--format",
+            "json",
+            "-q",
+            files / "dup.yaml",
+            files / "good.yaml",
+            files / "nope",
+        ],
+        capsys,
+    )
+    assert status == 2
+    report = json.loads(out)
+    assert [entry["file"] for entry in report] == [
+        str(files / "dup.yaml"),
+        str(files / "good.yaml"),
+        str(files / "nope"),
+    ]
+    assert report[0]["kind"] == "yaml"
+    assert report[0]["diagnostics"] == [
+        {
+            "severity": "error",
+            "code": "duplicate-key",
+            "message": "duplicate key 'a' (first written at line 1)",
+            "path": "a",
+            "file": str(files / "dup.yaml"),
+            "line": 2,
+            "column": 1,
+            "hint": "a key may appear only once in a mapping; the first value is kept",
+        }
+    ]
+    assert report[1] == {"file": str(files / "good.yaml"), "kind": "tosca", "diagnostics": []}
+    assert "no such file" in report[2]["error"]

@@ -3,7 +3,8 @@
 ``toskit check FILE…``
     Loads each file, works out what kind of document it is, runs that
     kind's checker and prints every diagnostic (``str(d)``: location,
-    severity, code, message, hint, the source line with a caret). Exit
+    severity, code, message, hint, the source line with a caret; or, with
+    ``--format json``, a JSON list of ``{file, kind, diagnostics}``). Exit
     status: 0 when no file has an error, 1 when one has, 2 when the command
     could not run (a missing file, a file that is not UTF-8 text, bad
     arguments). ``-`` reads standard input.
@@ -20,6 +21,7 @@ keys, bounds); the systems' own checkers replace them with
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -28,7 +30,16 @@ from typing import Any, TextIO
 from toskit.diagnostics import Diagnostic, sort_diagnostics
 from toskit.errors import ToskitError
 
-__all__ = ["CHECKERS", "Checker", "check_file", "detect_kind", "main", "register_checker"]
+__all__ = [
+    "CHECKERS",
+    "Checker",
+    "check_file",
+    "check_text",
+    "detect_kind",
+    "diagnostic_record",
+    "main",
+    "register_checker",
+]
 
 Checker = Callable[[str, str], list[Diagnostic]]
 
@@ -128,22 +139,50 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
+def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
+    """A diagnostic as a JSON-ready dict (``toskit check --format json``)."""
+    return {
+        "severity": diag.severity,
+        "code": diag.code,
+        "message": diag.message,
+        "path": diag.path,
+        "file": diag.file,
+        "line": diag.line,
+        "column": diag.column,
+        "hint": diag.hint,
+    }
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = 0
     errors = warnings = 0
+    report: list[dict[str, Any]] = []
     for path in args.files:
         try:
-            _kind, diagnostics = check_file(path)
+            kind, diagnostics = check_file(path)
         except ToskitError as exc:
             print(f"toskit check: {exc}", file=err)
             status = 2
+            report.append({"file": path, "error": str(exc)})
             continue
-        for diag in diagnostics:
-            print(diag, file=out)
+        if args.format == "json":
+            report.append(
+                {
+                    "file": path,
+                    "kind": kind,
+                    "diagnostics": [diagnostic_record(d) for d in diagnostics],
+                }
+            )
+        else:
+            for diag in diagnostics:
+                print(diag, file=out)
         errors += sum(d.severity == "error" for d in diagnostics)
         warnings += sum(d.severity == "warning" for d in diagnostics)
     if errors and status == 0:
         status = 1
+    if args.format == "json":
+        json.dump(report, out, indent=2)
+        out.write("\n")
     if not args.quiet:
         print(
             f"{_plural(len(args.files), 'file')} checked: "
@@ -197,6 +236,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("files", nargs="+", metavar="FILE", help="YAML files ('-' for stdin)")
     check.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default: one diagnostic after another) or json (a list per file)",
+    )
     check.set_defaults(run=_cmd_check)
     show = commands.add_parser(
         "show",

@@ -52,6 +52,7 @@ def test_keys_equal_as_python_values_are_duplicates(parser, text, first, second)
 def test_duplicate_does_not_stop_loading_and_all_are_reported(parser):
     doc = load_yaml("a: 1\na: 2\nb: {x: 1, x: 2}\n", parser=parser)
     assert codes(doc) == ["duplicate-key", "duplicate-key"]
+    assert [d.path for d in doc.diagnostics] == ["a", "b.x"]
     assert doc.value == {"a": 1, "b": {"x": 1}}
 
 
@@ -229,3 +230,18 @@ def test_pairs_and_omap_stay_lists_of_one_key_mappings(parser):
 def test_malformed_pairs(parser, text, code):
     doc = load_yaml(text, parser=parser)
     assert [(d.code, d.line, d.column) for d in doc.diagnostics] == [(code, 1, 4)]
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ("a:\n  b: [1, {x: 1, x: 2}]\n", "a.b[1].x"),
+        ("l: [1, !foo 2]\n", "l[1]"),
+        ("m:\n  <<: 1\n", "m.<<"),
+        ("? {a: !x 1}\n: v\n", ""),  # inside a complex key: no path to name
+    ],
+    ids=["duplicate", "tag", "merge", "in-complex-key"],
+)
+def test_loader_diagnostics_carry_the_path(parser, text, path):
+    (diag,) = load_yaml(text, parser=parser).diagnostics
+    assert diag.path == path

@@ -28,7 +28,7 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, format_path
 from toskit.source.frozen import FrozenMap, freeze
 from toskit.source.locations import AliasShadow, MapShadow, SeqShadow, position_of
 from toskit.source.scalars import (
@@ -151,11 +151,25 @@ class _Composer:
         self.max_nodes = limits["max_nodes"]
         self.max_alias_nodes = limits["max_alias_nodes"]
         self.record = record
-        self.report = report  # report(code, message, line0, col0, hint=None)
+        self.report = report  # report(code, message, line0, col0, hint, path)
         self.diagnostics: list[Diagnostic] = []
         self.fatal = False
         self.stack: list[_Frame] = []
         self.last_start_index = 0
+
+    def current_path(self, last_key: Any = _NO_KEY) -> list:
+        """Keys and indices from the root to the node being built (``last_key`` appended)."""
+        parts: list = []
+        for frame in self.stack:
+            if not frame.is_map:
+                parts.append(len(frame.value))
+            elif frame.key is _NO_KEY:
+                break  # inside a key that is being built
+            else:
+                parts.append("<<" if frame.key is _MERGE else frame.key)
+        if last_key is not _NO_KEY:
+            parts.append(last_key)
+        return parts
 
     def may_be_too_deep(self, text: str, exc: yaml.YAMLError) -> bool:
         """Could this parser error be libyaml's own nesting limit (1000 levels)?
@@ -172,8 +186,18 @@ class _Composer:
         opens = len(self.stack) + window.count("[") + window.count("{")
         return opens > min(self.max_depth, 999)
 
-    def error(self, code: str, message: str, line: int, column: int, hint: str | None = None):
-        self.diagnostics.append(self.report(code, message, line, column, hint))
+    def error(
+        self,
+        code: str,
+        message: str,
+        line: int,
+        column: int,
+        hint: str | None = None,
+        key: Any = _NO_KEY,
+    ) -> None:
+        """Record a diagnostic at a 0-based position, with the path being built."""
+        path = format_path(self.current_path(key))
+        self.diagnostics.append(self.report(code, message, line, column, hint, path))
         if code != "duplicate-key":
             self.fatal = True
 
@@ -223,6 +247,7 @@ class _Composer:
                     kline,
                     kcol,
                     "a key may appear only once in a mapping; the first value is kept",
+                    key=key,
                 )
                 return
             data[key] = value
@@ -438,7 +463,7 @@ class _Composer:
         else:
             self.error(
                 "yaml-syntax", "the value of a merge key '<<' is not a mapping", line, column,
-                _MERGE_HINT,
+                _MERGE_HINT, key="<<",
             )  # fmt: skip
             return
         if frame.merges is None:

@@ -180,13 +180,20 @@ class YamlDocument:
         )
 
     def _report(
-        self, code: str, message: str, line0: int, column0: int, hint: str | None = None
+        self,
+        code: str,
+        message: str,
+        line0: int,
+        column0: int,
+        hint: str | None = None,
+        path: str = "",
     ) -> Diagnostic:
         line0, column0 = self._clamp(line0, column0)
         return Diagnostic(
             "error",
             code,
             message,
+            path=path,
             file=self.name,
             line=line0 + 1,
             column=column0 + 1,
