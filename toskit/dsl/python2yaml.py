@@ -307,7 +307,12 @@ class _Writer:
         extra = cls.__dict__.get("_tosca_extra")
         if isinstance(extra, Mapping):
             for key, value in extra.items():
-                definition.setdefault(key, self.plain(value, (*parts, key), position))
+                value = self.plain(value, (*parts, key), position)
+                if isinstance(value, dict) and isinstance(definition.get(key), dict):
+                    # e.g. properties the annotations wrote plus verbatim ones
+                    definition[key] = {**definition[key], **{k: v for k, v in value.items() if k not in definition[key]}}
+                else:
+                    definition.setdefault(key, value)
         self.data.setdefault(section, {})[name] = definition
 
     def module_namespace(self, cls: type) -> Mapping[str, Any]:

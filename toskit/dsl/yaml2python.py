@@ -60,8 +60,18 @@ _CLASS_ATTRS_TAKEN = {"mro"}
 # Literals
 
 
+# Characters written as escapes: control characters, surrogates, and the
+# Unicode line separators (a source file must not hold them raw).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
 def _string(value: str) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _UNPRINTABLE.sub(_escape, json.dumps(value, ensure_ascii=False))
 
 
 def _scalar(value: Any) -> str | None:
@@ -239,7 +249,12 @@ class _Generator:
         self.document_extra: dict[str, Any] = {}
         self.exported: list[str] = []
         for kind, types in self.types.user.items():
-            for name in types:
+            for name, body in list(types.items()):
+                if body is not None and not isinstance(body, Mapping):
+                    # Not a definition at all: kept verbatim so the loader reports it.
+                    self.document_extra.setdefault(KIND_SECTIONS[kind], {})[name] = body
+                    del types[name]
+                    continue
                 self.class_names[(kind, name)] = _identifier(name, self.taken)
 
     # -- names -------------------------------------------------------------
@@ -362,9 +377,12 @@ class _Generator:
                 header.append(f"_{key} = {_literal(body[key]).render(4)}")
         extra = {k: v for k, v in body.items() if k not in _TYPE_KEYS_MODELLED}
         self.defined.add((kind, name))
-        fields, renames, extra_attrs = self.render_fields(kind, name, body)
+        fields, renames, extra_attrs, extra_props = self.render_fields(kind, name, body)
         if extra_attrs:
             extra["attributes"] = extra_attrs
+        if extra_props:
+            # Definitions the DSL cannot express (not maps): kept verbatim.
+            extra["properties"] = extra_props
         if renames:
             header.append(f"_tosca_names = {_literal(renames).render(4)}")
         if extra:
@@ -382,7 +400,7 @@ class _Generator:
         self.exported.append(python)
         return "\n".join(lines)
 
-    def render_fields(self, kind: str, type_name: str, body: Mapping[str, Any]) -> tuple[list[str], dict, dict]:
+    def render_fields(self, kind: str, type_name: str, body: Mapping[str, Any]) -> tuple[list[str], dict, Any, Any]:
         lines: list[str] = []
         renames: dict[str, str] = {}
         taken: set[str] = set()
@@ -390,22 +408,31 @@ class _Generator:
         inherited = self.types.properties(kind, parent) if parent is not None else set()
         properties = body.get("properties") or {}
         attributes = body.get("attributes") or {}
+        extra_props: dict[str, Any] = {}
+        if not isinstance(properties, Mapping):
+            extra_props, properties = properties, {}
+        if not isinstance(attributes, Mapping):
+            extra_attrs_raw, attributes = attributes, {}
+        else:
+            extra_attrs_raw = None
         for prop_name, prop in properties.items():
-            prop = prop if isinstance(prop, Mapping) else {}
+            if not isinstance(prop, Mapping) and prop is not None:
+                extra_props[prop_name] = prop
+                continue
+            prop = prop or {}
             attr = prop_name if _is_field_name(prop_name) and prop_name not in taken else _identifier(prop_name, set(taken) | {"mro"})
             taken.add(attr)
             if attr != prop_name:
                 renames[attr] = prop_name
             lines.extend(self.render_field(kind, attr, prop, prop_name in inherited, attribute=False))
-        extra_attrs: dict[str, Any] = {}
+        extra_attrs: Any = extra_attrs_raw if extra_attrs_raw is not None else {}
         for attr_name, definition in attributes.items():
-            definition = definition if isinstance(definition, Mapping) else {}
-            if not _is_field_name(attr_name) or attr_name in taken:
+            if not _is_field_name(attr_name) or attr_name in taken or not isinstance(definition, Mapping):
                 extra_attrs[attr_name] = definition
                 continue
             taken.add(attr_name)
             lines.extend(self.render_field(kind, attr_name, definition, False, attribute=True))
-        return lines, renames, extra_attrs
+        return lines, renames, extra_attrs, extra_props
 
     def render_field(self, kind: str, attr: str, prop: Mapping[str, Any], inherited: bool, *, attribute: bool) -> list[str]:
         schema_keys = {"type": prop.get("type")}
@@ -669,7 +696,8 @@ def _canonical(extra: dict[str, Any]) -> dict[str, Any]:
 
 def _docstring(text: str, indent: int) -> str:
     """A triple-quoted docstring for ``text`` (quotes and backslashes escaped)."""
-    cleaned = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    cleaned = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"').replace("\r", "\\r")
+    cleaned = _UNPRINTABLE.sub(_escape, cleaned)
     pad = " " * indent
     if cleaned.endswith('"'):
         cleaned = cleaned[:-1] + '\\"'
