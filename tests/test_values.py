@@ -195,3 +195,79 @@ def test_parsers_never_raise(value: object) -> None:
 def test_scalar_round_trip(number: int, unit: str) -> None:
     s = parse_scalar_unit(format_scalar(number, unit))
     assert isinstance(s, ScalarUnit) and s.number == number and s.unit == unit
+
+
+# ------------------------------------------------------------- TOSCA 2.0 scalar types
+
+ISO = {"μ": 0.0001, "m": 0.001, "c": 0.01, "d": 0.1, "": 1.0, "da": 10, "h": 100, "k": 1000,
+       "M": 1000000}
+BITRATE_UNITS = {"bits/s": 1, "bps": 1, "kbits/s": 1000, "Kibits/s": 1024, "Mbits/s": 10**6,
+                 "Mibits/s": 1048576}
+
+
+def test_scalar_class_with_prefixes() -> None:
+    from toskit.values import ScalarClass
+
+    mass, problems = ScalarClass.define("Mass", units={"g": 1}, prefixes=ISO)
+    assert problems == [] and mass.canonical_unit == "g" and mass.data_type == "float"
+    ten = mass.parse("10 kg")
+    assert ten.kind == "Mass" and ten.amount == 10000 and ten.unit == "kg"
+    assert mass.parse("1.5 g") < ten and mass.parse("10000 g") == ten
+    assert mass.parse("10") is None and mass.parse("10 kilo") is None and mass.parse(10) is None
+    assert mass.format(1500, "kg") == "1.5 kg"
+
+
+def test_scalar_class_with_canonical_unit_and_integers() -> None:
+    from toskit.values import ScalarClass
+
+    rate, problems = ScalarClass.define("Bitrate", units=BITRATE_UNITS, canonical_unit="bits/s",
+                                        data_type="integer")
+    assert problems == []
+    assert rate.parse("2 Mbits/s").amount == 2 * 10**6
+    assert rate.parse("1.5 Mbits/s") is None
+    assert rate.parse("1,000bp/s") is None
+    assert rate.parse("1 mbits/s") is None  # units are case-sensitive
+
+
+def test_scalar_class_derivation() -> None:
+    from toskit.values import ScalarClass
+
+    mass, _ = ScalarClass.define("Mass", units={"g": 1}, prefixes=ISO)
+    larger, problems = ScalarClass.define("Mass_larger", prefixes={"G": 1000000000}, parent=mass)
+    assert problems == [] and larger.parse("1 Gg").amount == 1e9 and larger.parse("1 kg") is not None
+    bad, problems = ScalarClass.define("Mass_limited", data_type="integer", parent=mass)
+    assert bad is None and "incompatible" in problems[0]
+
+
+SCALAR_PROBLEMS = [
+    ("canonical-prefix-multiplier-not-one",
+     {"units": {"bits/s": 1.0}, "prefixes": {"": 1, "K": 1000}, "canonical_unit": "Kbits/s"},
+     "multiplier 1"),
+    ("canonical-prefix-not-found",
+     {"units": {"bits/s": 1.0}, "prefixes": {"": 1, "K": 1000}, "canonical_unit": "b/s"},
+     "not one of the units"),
+    ("canonical-unit-multiplier-not-one",
+     {"units": BITRATE_UNITS, "canonical_unit": "kbits/s"}, "multiplier 1"),
+    ("data-type", {"units": {"bps": 1}, "data_type": "string"}, "integer or float"),
+    ("multiplier-for-datatype",
+     {"units": {"bits/s": 1}, "prefixes": {"": 1, "Ki": -1024}, "data_type": "integer"}, "positive"),
+    ("multiplier-not-float", {"units": {"bits/s": "one", "Kbps": "one thousand"}}, "number"),
+    ("no-canonical-unit", {"units": BITRATE_UNITS}, "canonical_unit"),
+    ("no-multiplier-value-one", {"units": {"Kbits/s": 1000, "Mbits/s": 10**6}}, "multiplier 1"),
+    ("no-prefix-value-one", {"units": {"bits/s": 1}, "prefixes": {"k": 1000, "M": 10**6}},
+     "multiplier 1"),
+    ("prefixes-with-multiple-units",
+     {"units": {"bits/s": 1, "bytes/s": 8}, "prefixes": ISO}, "exactly one unit"),
+    ("units-missing", {}, "units"),
+    ("integer-with-fractional-prefix",
+     {"units": {"g": 1}, "prefixes": ISO, "data_type": "integer"}, "whole-number"),
+]
+
+
+@pytest.mark.parametrize(("definition", "words"), [pytest.param(d, w, id=i) for i, d, w in SCALAR_PROBLEMS])
+def test_scalar_class_problems(definition: dict, words: str) -> None:
+    from toskit.values import ScalarClass
+
+    cls, problems = ScalarClass.define("InvalidScalar", **definition)
+    assert cls is None and problems
+    assert any(words in p for p in problems), problems

@@ -41,6 +41,17 @@ Ranges (``parse_range``)
     ``lower <= upper``; ``upper`` may be ``UNBOUNDED``. The result is a
     :class:`Range` with ``contains(x)``.
 
+TOSCA 2.0 scalar types (``ScalarClass.define``)
+    A data type ``derived_from: scalar`` declares ``units`` (unit →
+    multiplier), optional ``prefixes`` (prefix → multiplier, only with a
+    single unit), ``canonical_unit`` and ``data_type`` (``integer`` or
+    ``float``, the default). ``ScalarClass.define`` checks a definition
+    (the rules the OASIS conformance suite tests) and returns the class and
+    a list of problems; ``ScalarClass.parse("10 kg")`` reads a value as a
+    :class:`ScalarUnit` whose ``kind`` is the type's name. Units are matched
+    exactly (they are case-sensitive); the number must be of the data type
+    (``1.5 Mbits/s`` is not an integer scalar).
+
 Bytes (``parse_bytes``)
     TOSCA 2.0 ``bytes`` are base64 text (padding required, whitespace
     ignored); the result is ``bytes``.
@@ -59,6 +70,7 @@ from typing import Any
 
 __all__ = [
     "SCALAR_KINDS",
+    "ScalarClass",
     "UNBOUNDED",
     "Range",
     "ScalarUnit",
@@ -223,6 +235,135 @@ def parse_scalar_unit(text: Any, kind: str | None = None) -> ScalarUnit | None:
             return None
     amount = number * _UNITS[found_kind][unit]
     return ScalarUnit(found_kind, amount, number, unit)
+
+
+# ------------------------------------------------------------- TOSCA 2.0 scalar types
+
+_NUMBER_UNIT_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S+)\s*$")
+_INTEGER_RE = re.compile(r"^[+-]?\d+$")
+
+
+def _multiplier(value: Any) -> float | None:
+    return float(value) if is_number(value) and math.isfinite(value) else None
+
+
+@dataclass(frozen=True)
+class ScalarClass:
+    """A TOSCA 2.0 scalar type: its units (prefixes applied), canonical unit and data type.
+
+    ``units`` maps every accepted unit spelling (prefix + unit when the type
+    has prefixes) to its multiplier towards the canonical unit. ``raw_units``
+    and ``raw_prefixes`` are the definition's own maps (merged along the
+    derivation chain), kept so that a derived type can refine them.
+    """
+
+    name: str
+    units: dict[str, float]
+    canonical_unit: str
+    data_type: str = "float"
+    raw_units: dict[str, float] | None = None
+    raw_prefixes: dict[str, float] | None = None
+
+    @classmethod
+    def define(
+        cls,
+        name: str,
+        *,
+        units: Any = None,
+        prefixes: Any = None,
+        canonical_unit: Any = None,
+        data_type: str | None = None,
+        parent: ScalarClass | None = None,
+    ) -> tuple[ScalarClass | None, list[str]]:
+        """Check a scalar type definition; ``(class or None, problems)``.
+
+        ``data_type`` is the *primitive* the declared data type resolves to
+        (``integer`` or ``float``; the caller resolves ``PositiveInteger`` →
+        ``integer``). A derived type (``parent``) inherits units, prefixes,
+        canonical unit and data type, may add units and prefixes, and may
+        not change the data type's primitive.
+        """
+        problems: list[str] = []
+        merged_units = dict(parent.raw_units or {}) if parent else {}
+        merged_prefixes = dict(parent.raw_prefixes or {}) if parent else {}
+        for label, raw, target in (("units", units, merged_units),
+                                   ("prefixes", prefixes, merged_prefixes)):
+            if raw is None:
+                continue
+            if not isinstance(raw, dict) or (label == "units" and not raw):
+                problems.append(f"'{label}' must be a non-empty map of {label[:-1]} to multiplier")
+                continue
+            for key, mult in raw.items():
+                number = _multiplier(mult)
+                if not isinstance(key, str):
+                    problems.append(f"{label[:-1]} {key!r} must be a string")
+                elif number is None:
+                    problems.append(f"the multiplier of {label[:-1]} '{key}' must be a number, not {mult!r}")
+                elif number <= 0:
+                    problems.append(f"the multiplier of {label[:-1]} '{key}' must be positive, not {mult!r}")
+                else:
+                    target[key] = number
+        primitive = data_type if data_type is not None else (parent.data_type if parent else "float")
+        if primitive not in ("integer", "float"):
+            problems.append(f"the data_type of a scalar must be integer or float (or derive from one), not {primitive!r}")
+        elif parent is not None and data_type is not None and primitive != parent.data_type:
+            problems.append(f"the data_type {primitive!r} is incompatible with the parent's {parent.data_type!r}")
+        if not merged_units:
+            problems.append("a scalar type needs 'units' (unit to multiplier, one of them 1)")
+            return None, problems
+        if merged_prefixes and len(merged_units) > 1:
+            problems.append("'prefixes' are only allowed when the type has exactly one unit")
+        if merged_prefixes and 1.0 not in merged_prefixes.values():
+            problems.append("'prefixes' must include one with multiplier 1 (usually the empty prefix '')")
+        expanded = dict(merged_units)
+        if merged_prefixes and len(merged_units) == 1:
+            ((unit, umult),) = merged_units.items()
+            expanded = {f"{p}{unit}": pmult * umult for p, pmult in merged_prefixes.items()}
+        ones = [u for u, m in merged_units.items() if m == 1.0]
+        if not ones:
+            problems.append("one unit must have the multiplier 1")
+        canonical = canonical_unit if canonical_unit is not None else (parent.canonical_unit if parent else None)
+        if canonical is None:
+            if len(ones) > 1:
+                problems.append(
+                    f"several units have the multiplier 1 ({', '.join(ones)}): set 'canonical_unit'"
+                )
+            canonical = ones[0] if ones else None
+        elif not isinstance(canonical, str) or canonical not in expanded:
+            problems.append(f"the canonical_unit {canonical!r} is not one of the units")
+        elif expanded[canonical] != 1.0:
+            problems.append(f"the canonical_unit '{canonical}' must have the multiplier 1, not {expanded[canonical]:g}")
+        if primitive == "integer" and any(not float(m).is_integer() for m in expanded.values()):
+            problems.append("an integer scalar type needs whole-number multipliers")
+        if problems:
+            return None, problems
+        return cls(name, expanded, canonical, primitive, merged_units, merged_prefixes), []
+
+    def parse(self, value: Any) -> ScalarUnit | None:
+        """Read ``"<number> <unit>"`` in this type, or ``None``."""
+        if not isinstance(value, str) or len(value) > 200:
+            return None
+        match = _NUMBER_UNIT_RE.match(value)
+        if not match:
+            return None
+        raw_number, unit = match.groups()
+        if unit not in self.units:
+            return None
+        if self.data_type == "integer":
+            if not _INTEGER_RE.match(raw_number):
+                return None
+            number: int | float = int(raw_number)
+        else:
+            number = float(raw_number)
+            if not math.isfinite(number):
+                return None
+            number = _tidy(number) if _INTEGER_RE.match(raw_number) else number
+        return ScalarUnit(self.name, number * self.units[unit], number, unit)
+
+    def format(self, amount: float, unit: str | None = None) -> str:
+        """``"<number> <unit>"`` for a canonical amount, in ``unit`` (default: canonical)."""
+        unit = unit or self.canonical_unit
+        return format_scalar(amount / self.units[unit], unit)
 
 
 # --------------------------------------------------------------------------- versions

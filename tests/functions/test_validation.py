@@ -239,3 +239,38 @@ def test_validate_parses_raw_clauses() -> None:
     with pytest.raises(FunctionError) as info:
         validate({"greater_than": ["$value", 1]}, 0, version="1.3")
     assert info.value.kind == "ValidationNotBoolean"
+
+
+def _mass_template() -> MemoryTemplate:
+    from toskit.values import ScalarClass
+
+    iso = {"m": 0.001, "": 1.0, "k": 1000}
+    mass, problems = ScalarClass.define("Mass", units={"g": 1}, prefixes=iso)
+    assert problems == []
+    return MemoryTemplate(scalars={"Mass": mass, "Mass_limited": mass})
+
+
+def test_clause_on_a_declared_2_0_scalar_type() -> None:
+    # conformance scalar/scalar-derive.yaml: validation { $less_or_equal: [$value, 10 kg] }
+    tpl = _mass_template()
+    c = clause("{ $less_or_equal: [ $value, 10 kg ] }")
+    assert validate(c, "500 g", value_type="Mass_limited", context=tpl) is None
+    with pytest.raises(FunctionError) as info:
+        validate(c, "11000 g", value_type="Mass_limited", context=tpl)
+    assert info.value.kind == "ValidationFailed"
+    with pytest.raises(FunctionError) as info:
+        validate(c, "10 lb", value_type="Mass", context=tpl)
+    assert info.value.kind == "TypeMismatch"
+
+
+def test_arithmetic_on_declared_scalars() -> None:
+    tpl = _mass_template()
+    tpl.add_node("box", {"weight": "2 kg", "extra": "500 g"}, {"weight": "Mass", "extra": "Mass"})
+    tree = parse({"$sum": [{"$get_property": ["box", "weight"]}, {"$get_property": ["box", "extra"]}]})
+    assert evaluate(tree, context=tpl) == "2.5 kg"
+    half = parse({"$quotient": [{"$get_property": ["box", "weight"]}, 4]})
+    assert evaluate(half, context=tpl) == "0.5 kg"
+    # without the declared type, "kg" is no classic scalar-unit
+    with pytest.raises(FunctionError) as info:
+        evaluate(parse({"$sum": ["2 kg", "500 g"]}))
+    assert info.value.kind == "ArgType"

@@ -25,7 +25,14 @@ from toskit.functions.errors import Failure, Unevaluated
 from toskit.functions.evaluate import Evaluation, Typed
 from toskit.functions.notation import Call
 from toskit.functions.registry import BUILTINS_2_0, INTRINSICS_1_X
-from toskit.values import ScalarUnit, format_scalar, is_number, parse_scalar_unit
+from toskit.values import (
+    _UNITS,
+    ScalarClass,
+    ScalarUnit,
+    format_scalar,
+    is_number,
+    parse_scalar_unit,
+)
 
 __all__ = ["BUILTINS", "lookup"]
 
@@ -92,8 +99,9 @@ def _list(value: Any, what: str) -> list | tuple:
     return value
 
 
-def _primitive(ev: Evaluation, types: list[str | None], i: int) -> str | None:
-    return ev.primitive_type(types[i]) if i < len(types) else None
+def _primitive(ev: Evaluation, types: list[str | None], i: int) -> Any:
+    """How operand ``i`` is read: a primitive type name, a ``ScalarClass``, or ``None``."""
+    return ev.type_reader(types[i]) if i < len(types) else None
 
 
 # ---------------------------------------------------------------- graph and context
@@ -496,13 +504,41 @@ def _number_result(value: int | float) -> int | float:
     return value
 
 
-def _scalar(value: Any) -> ScalarUnit | None:
-    return parse_scalar_unit(value) if isinstance(value, str) else None
+class _ScalarReader:
+    """Reads scalar operands: classic scalar-units, or a declared 2.0 scalar type."""
+
+    def __init__(self, ev: Evaluation, types: list[str | None]) -> None:
+        self.declared: ScalarClass | None = None
+        for type_name in types:
+            reader = ev.type_reader(type_name)
+            if isinstance(reader, ScalarClass):
+                self.declared = reader
+                break
+
+    def read(self, value: Any) -> ScalarUnit | None:
+        if not isinstance(value, str):
+            return None
+        if self.declared is not None:
+            found = self.declared.parse(value)
+            if found is not None:
+                return found
+        return parse_scalar_unit(value)
+
+    def result(self, amount: float, like: ScalarUnit) -> str:
+        table = (
+            self.declared.units
+            if self.declared is not None and like.kind == self.declared.name
+            else _UNITS[like.kind]
+        )
+        number = amount / table[like.unit]
+        if not math.isfinite(number):
+            raise Failure("ArgType", f"the result {number} is not a finite number")
+        return format_scalar(number, like.unit)
 
 
-def _numbers_or_scalars(args: list, name: str) -> tuple[str, list]:
+def _numbers_or_scalars(reader: _ScalarReader, args: list, name: str) -> tuple[str, list]:
     """``("number", [..])`` or ``("scalar", [ScalarUnit..])`` of one class."""
-    scalars = [_scalar(a) for a in args]
+    scalars = [reader.read(a) for a in args]
     if all(s is not None for s in scalars):
         kinds = {s.kind for s in scalars}  # type: ignore[union-attr]
         if len(kinds) > 1:
@@ -516,40 +552,34 @@ def _numbers_or_scalars(args: list, name: str) -> tuple[str, list]:
     return "number", args
 
 
-def _scalar_result(amount: float, like: ScalarUnit) -> str:
-    from toskit.values import _UNITS  # the unit table, shared with values
-
-    number = amount / _UNITS[like.kind][like.unit]
-    if not math.isfinite(number):
-        raise Failure("ArgType", f"the result {number} is not a finite number")
-    return format_scalar(number, like.unit)
-
-
 @_builtin("sum")
 def _sum(ev: Evaluation, call: Call) -> Any:
-    args, _ = ev.args(call)
+    args, types = ev.args(call)
     _count(args, 1, None)
-    kind, values = _numbers_or_scalars(args, "$sum")
+    reader = _ScalarReader(ev, types)
+    kind, values = _numbers_or_scalars(reader, args, "$sum")
     if kind == "scalar":
-        return _scalar_result(sum(v.amount for v in values), values[0])
+        return reader.result(sum(v.amount for v in values), values[0])
     return _number_result(sum(values))
 
 
 @_builtin("difference")
 def _difference(ev: Evaluation, call: Call) -> Any:
-    args, _ = ev.args(call)
+    args, types = ev.args(call)
     _count(args, 2, 2)
-    kind, values = _numbers_or_scalars(args, "$difference")
+    reader = _ScalarReader(ev, types)
+    kind, values = _numbers_or_scalars(reader, args, "$difference")
     if kind == "scalar":
-        return _scalar_result(values[0].amount - values[1].amount, values[0])
+        return reader.result(values[0].amount - values[1].amount, values[0])
     return _number_result(values[0] - values[1])
 
 
 @_builtin("product")
 def _product(ev: Evaluation, call: Call) -> Any:
-    args, _ = ev.args(call)
+    args, types = ev.args(call)
     _count(args, 1, None)
-    first = _scalar(args[0])
+    reader = _ScalarReader(ev, types)
+    first = reader.read(args[0])
     if first is not None:
         if len(args) != 2:
             raise Failure(
@@ -557,7 +587,7 @@ def _product(ev: Evaluation, call: Call) -> Any:
             )
         if not is_number(args[1]):
             raise Failure("ArgType", f"the factor must be a number, got {describe(args[1])}")
-        return _scalar_result(first.amount * args[1], first)
+        return reader.result(first.amount * args[1], first)
     result: int | float = 1
     for a in args:
         if not is_number(a):
@@ -570,10 +600,11 @@ def _product(ev: Evaluation, call: Call) -> Any:
 
 @_builtin("quotient")
 def _quotient(ev: Evaluation, call: Call) -> Any:
-    args, _ = ev.args(call)
+    args, types = ev.args(call)
     _count(args, 2, 2)
     dividend, divisor = args
-    scalar = _scalar(dividend)
+    reader = _ScalarReader(ev, types)
+    scalar = reader.read(dividend)
     if scalar is None and not is_number(dividend):
         raise Failure("ArgType", f"the dividend must be a number or scalar-unit, got {describe(dividend)}")
     if not is_number(divisor):
@@ -581,7 +612,7 @@ def _quotient(ev: Evaluation, call: Call) -> Any:
     if divisor == 0:
         raise Failure("DivisionByZero", "division by zero")
     if scalar is not None:
-        return _scalar_result(scalar.amount / divisor, scalar)
+        return reader.result(scalar.amount / divisor, scalar)
     try:
         return _number_result(float(dividend) / divisor)
     except OverflowError:
@@ -590,10 +621,10 @@ def _quotient(ev: Evaluation, call: Call) -> Any:
 
 @_builtin("remainder")
 def _remainder(ev: Evaluation, call: Call) -> Any:
-    args, _ = ev.args(call)
+    args, types = ev.args(call)
     _count(args, 2, 2)
     dividend, divisor = args
-    scalar = _scalar(dividend)
+    scalar = _ScalarReader(ev, types).read(dividend)
     number = scalar.number if scalar is not None else dividend
     if isinstance(number, bool) or not isinstance(number, int):
         raise Failure(

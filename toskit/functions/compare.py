@@ -18,6 +18,7 @@ from typing import Any
 
 from toskit.functions.errors import Failure
 from toskit.values import (
+    ScalarClass,
     ScalarUnit,
     Version,
     is_number,
@@ -107,9 +108,11 @@ _READERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _reader(primitive: str | None) -> tuple[str, Callable[[Any], Any]] | None:
+def _reader(primitive: Any) -> tuple[str, Callable[[Any], Any]] | None:
     if primitive is None:
         return None
+    if isinstance(primitive, ScalarClass):
+        return primitive.name, primitive.parse
     if primitive in _READERS:
         return primitive, _READERS[primitive]
     kind = scalar_kind_of_type(primitive)
@@ -119,9 +122,12 @@ def _reader(primitive: str | None) -> tuple[str, Callable[[Any], Any]] | None:
 
 
 def typed_pair(
-    a: Any, b: Any, primitive_a: str | None, primitive_b: str | None
+    a: Any, b: Any, primitive_a: Any, primitive_b: Any
 ) -> tuple[Any, Any] | None:
     """Read both operands in a declared special type; ``None`` when neither is typed.
+
+    ``primitive_a``/``primitive_b`` are primitive type names, or
+    :class:`~toskit.values.ScalarClass` objects for declared 2.0 scalar types.
 
     Raises ``Failure("TypeMismatch")`` when an operand does not read in that
     type, or the two declared types differ.
@@ -155,7 +161,7 @@ def _as_scalar_pair(a: Any, b: Any) -> tuple[ScalarUnit, ScalarUnit] | None:
 
 
 def ordered_pair(
-    a: Any, b: Any, primitive_a: str | None = None, primitive_b: str | None = None
+    a: Any, b: Any, primitive_a: Any = None, primitive_b: Any = None
 ) -> tuple[Any, Any]:
     """Two operands ready for ``<``: numbers, strings, scalars, versions or timestamps.
 
@@ -186,7 +192,7 @@ def ordered_pair(
 
 
 def equal_operands(
-    a: Any, b: Any, primitive_a: str | None = None, primitive_b: str | None = None
+    a: Any, b: Any, primitive_a: Any = None, primitive_b: Any = None
 ) -> bool:
     """``$equal``: deep equality; ``TypeMismatch`` for two non-null values of different kinds."""
     if a is None or b is None:

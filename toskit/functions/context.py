@@ -198,6 +198,14 @@ class TemplateContext(Protocol):
         ...
 
 
+# Optional hooks a TemplateContext may also offer (looked up with getattr):
+#   scalar_class(type_name) -> toskit.values.ScalarClass | None
+#       a TOSCA 2.0 scalar type (derived_from: scalar), so comparisons and
+#       arithmetic read operands of that declared type in its units;
+#   value_matches_type(value, type_name) -> bool
+#       whether a value is of a (data) type, for declared function signatures.
+
+
 def entity_key(entity: Any) -> Hashable:
     """A stable identity for an entity view, used to detect reference cycles."""
     owner = getattr(entity, "node", None)

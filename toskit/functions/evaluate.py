@@ -125,6 +125,25 @@ class Evaluation:
                 return None
         return None
 
+    def type_reader(self, type_name: str | None) -> Any:
+        """How a value of a declared type is read in comparisons and arithmetic.
+
+        A :class:`~toskit.values.ScalarClass` when the context knows the type
+        as a TOSCA 2.0 scalar type (optional hook ``context.scalar_class``),
+        else the primitive type name (or ``None``).
+        """
+        if type_name is None:
+            return None
+        hook = getattr(self.context, "scalar_class", None)
+        if callable(hook):
+            try:
+                found = hook(type_name)
+            except Exception:  # a broken context must not crash evaluation
+                found = None
+            if found is not None:
+                return found
+        return self.primitive_type(type_name)
+
     def input_type(self, name: str) -> str | None:
         if self.input_types and name in self.input_types:
             return self.input_types[name]

@@ -191,12 +191,14 @@ class MemoryTemplate:
         input_types: Mapping[str, str] | None = None,
         derived: Mapping[str, str] | None = None,
         functions: Mapping[str, Any] | None = None,
+        scalars: Mapping[str, Any] | None = None,
         version: str = "2.0",
     ) -> None:
         self.input_values: dict[str, Any] = dict(inputs or {})
         self.input_types = dict(input_types or {})
         self.derived = dict(derived or {})  # type name -> parent type name
         self.functions = dict(functions or {})
+        self.scalars = dict(scalars or {})  # type name -> toskit.values.ScalarClass
         self.version = version
         self.nodes: dict[str, MemoryNode] = {}
         self.relationships: dict[str, MemoryRelationship] = {}
@@ -246,3 +248,7 @@ class MemoryTemplate:
 
     def function_definitions(self) -> Mapping[str, Any]:
         return self.functions
+
+    def scalar_class(self, type_name: str) -> Any:
+        """Optional hook: the ``ScalarClass`` of a TOSCA 2.0 scalar type, or ``None``."""
+        return self.scalars.get(type_name)
