@@ -1,0 +1,414 @@
+# %% [markdown]
+# # Role conditions: who may become a controller?
+#
+# OpenStack Fuel deploys a cloud onto a cluster of machines. Each machine
+# gets *roles* (`controller`, `compute`, `cinder`, …), and a role may only be
+# assigned when its **conditions** hold: "a multi-node cluster has at most
+# one controller", "HA wants at least three". A proposal for Fuel's
+# `openstack.yaml` wrote those rules as data:
+#
+# * `conflicts`: roles that cannot share a node with this one;
+# * `conditions`: a list of rules built from `condition`/`then`/`else`,
+#   `all`, `not`, `exists` and `recommended`, over expressions such as
+#   `cluster:mode == 'multinode'` or `selectedNodes._length <= 1`.
+#
+# `toskit.conditions` loads such a document, compiles every expression once
+# (with a real parser, never Python's `eval`) and evaluates the rules
+# against a **simulated cluster** and a **selection** of nodes. This
+# notebook walks through the proposal's controller rules — including the
+# places where the proposal is wrong.
+
+# %%
+from toskit import conditions
+import toskit
+
+# %% [markdown]
+# ## 1. The proposal as written does not load
+#
+# Here is the proposal's `roles_metadata`, exactly as written (four lines of
+# prose above it are left out):
+
+# %%
+SEED = """\
+roles_metadata:
+  controller:
+    conflicts:
+      - compute
+    conditions:
+      - condition: "cluster:mode == 'multinode'"
+          then:
+            all:
+              - condition: "selectedNodes._length <= 1"
+                warning: "Multi-node environment cannot have more than one controller node."
+              - not:
+                  exists:
+                    where: "cluster:nodes"
+                    variable: node
+                    condition:
+                      all:
+                        - not: "<node>.id in selectedNodes._pluck('id')"
+                        - condition: "<node>._hasRole('controller')"
+                        - not: "<node>._pending_deletion"
+          else: true
+      - condition: "cluster:mode == 'ha_compact'"
+        then:
+          recommended:
+            expression: "cluster:nodes._length >= <value>"
+            value: 3
+            warning: "At least <value> controller nodes are recommended for HA deployment."
+"""
+
+# %% [markdown]
+# Loading it raises `toskit.TemplateError`. The error carries a
+# `yaml-syntax` diagnostic that points at the offending key and says what is
+# wrong in terms of *this* document, not in the parser's jargon:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+try:
+    conditions.load_roles(SEED)
+except toskit.TemplateError as err:
+    problem = err.diagnostics[0]
+    print(problem.code, "at line", problem.line, "column", problem.column)
+    print("hint:", problem.hint)
+
+# %% [markdown]
+# `then:` sits two columns to the right of `condition:`, so YAML reads it
+# as the start of a new mapping inside the string value of `condition` —
+# which is not allowed. The keys of one mapping must start in the same
+# column. The fix: move `then:` and `else: true` (with everything under
+# them) two spaces to the left. We also add the other roles the examples
+# below use.
+
+# %%
+ROLES = """\
+roles_metadata:
+  controller:
+    conflicts:
+      - compute
+    conditions:
+      - condition: "cluster:mode == 'multinode'"
+        then:
+          all:
+            - condition: "selectedNodes._length <= 1"
+              warning: "Multi-node environment cannot have more than one controller node."
+            - not:
+                exists:
+                  where: "cluster:nodes"
+                  variable: node
+                  condition:
+                    all:
+                      - not: "<node>.id in selectedNodes._pluck('id')"
+                      - condition: "<node>._hasRole('controller')"
+                      - not: "<node>._pending_deletion"
+        else: true
+      - condition: "cluster:mode == 'ha_compact'"
+        then:
+          recommended:
+            expression: "cluster:nodes._length >= <value>"
+            value: 3
+            warning: "At least <value> controller nodes are recommended for HA deployment."
+  compute: {}
+  cinder: {}
+  zabbix-server:
+    conflicts: '*'
+"""
+roles = conditions.load_roles(ROLES)
+roles
+
+# %%
+# NBVAL_CHECK_OUTPUT
+controller = roles["controller"]
+list(roles), controller.conflicts, len(controller.conditions)
+
+# %% [markdown]
+# ## 2. Simulated clusters
+#
+# A `Cluster` has a `mode` and `nodes`; each node has an `id`, its `roles`,
+# the `pending_roles` it is about to get, and flags such as
+# `pending_deletion`. The `pool` holds unallocated machines that can be
+# selected but are not part of the cluster yet — here, nodes 11 and 12.
+
+# %%
+POOL = [{"id": 11}, {"id": 12}]
+
+
+def cluster(mode, *nodes):
+    return conditions.Cluster(mode=mode, nodes=list(nodes), pool=POOL)
+
+
+clusters = {
+    "empty multinode": cluster("multinode"),
+    "multinode with a controller": cluster(
+        "multinode", {"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}
+    ),
+    "multinode, controller being deleted": cluster(
+        "multinode",
+        {"id": 1, "roles": ["controller"], "pending_deletion": True},
+        {"id": 2, "roles": ["compute"]},
+    ),
+    "multinode, controller being added": cluster(
+        "multinode",
+        {"id": 1, "pending_roles": ["controller"], "pending_addition": True},
+        {"id": 2, "roles": ["compute"]},
+    ),
+    "empty HA": cluster("ha_compact"),
+    "HA, 1 controller + 2 computes": cluster(
+        "ha_compact",
+        {"id": 1, "roles": ["controller"]},
+        {"id": 2, "roles": ["compute"]},
+        {"id": 3, "roles": ["compute"]},
+    ),
+    "HA, 3 controllers": cluster(
+        "ha_compact", *({"id": i, "roles": ["controller"]} for i in (1, 2, 3))
+    ),
+    "empty HA full": cluster("ha_full"),
+}
+clusters["multinode with a controller"]
+
+# %% [markdown]
+# ## 3. Checking the controller role
+#
+# `roles.check(role, cluster, selected=[ids])` answers "may the selected
+# nodes become controllers?". The result says whether the role is
+# `allowed`, the `warnings` to show, and the roles it `conflicts` with:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+outcome = roles.check("controller", clusters["empty multinode"], selected=[11, 12])
+outcome.allowed, outcome.warnings
+
+# %% [markdown]
+# Shown in a notebook, an outcome also displays its **trace**: every
+# condition that was evaluated, with its value, so you can see *why*.
+
+# %%
+outcome
+
+# %% [markdown]
+# Now the controller rules on every cluster above, with one or two pool
+# nodes selected:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+import pandas as pd
+
+rows = []
+for name, c in clusters.items():
+    for selected in ([11], [11, 12]):
+        out = roles.check("controller", c, selected=selected)
+        rows.append(
+            {
+                "cluster": name,
+                "selected": selected,
+                "allowed": out.allowed,
+                "warnings": "; ".join(out.warnings),
+            }
+        )
+pd.set_option("display.max_colwidth", 80)
+pd.DataFrame(rows)
+
+# %% [markdown]
+# Reading the table:
+#
+# * In **multinode** mode one controller may be selected, two may not —
+#   with the warning the proposal wrote.
+# * When the cluster **already has a controller** elsewhere, the role is
+#   blocked — and no warning says why (see problem 3 below).
+# * A controller **being deleted** does not count; one **being added**
+#   (a pending role) does.
+# * In **HA** mode the role is always allowed; with fewer than three
+#   controllers it carries the *advice* of `recommended`.
+# * In **ha_full** mode neither rule applies.
+
+# %% [markdown]
+# ## 4. The expression language
+#
+# Every string in a condition is an expression. You can compile and evaluate
+# one on its own; `compile_expression` parses it once, `evaluate` runs it.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+mn1 = clusters["multinode with a controller"]
+for text in [
+    "cluster:mode == 'multinode'",
+    "cluster:nodes._pluck('id')",
+    "cluster:nodes._length",
+    "not 1 == 2",
+    "1 == true",
+]:
+    value = conditions.compile_expression(text).evaluate(cluster=mn1)
+    print(f"{text:32} -> {value!r}")
+
+# %% [markdown]
+# A few decisions the proposal left open, which toskit makes explicit:
+#
+# * **Precedence is Python's**: `not 1 == 2` is `not (1 == 2)`, true.
+# * **Equality is strict**: `1 == true` is false (a boolean is not a number).
+# * **Pool nodes are not cluster nodes**: `cluster:nodes` lists 1 and 2 only.
+#
+# Mistakes are `toskit.ConditionError`s with a kind and the exact position,
+# shown with a caret:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for text in ["cluster:mode = 'x'", "cluster.mode == 'multinode'", "1 == 1 == true",
+             "cluster:nodes._size"]:
+    try:
+        conditions.compile_expression(text).evaluate(cluster=mn1)
+    except toskit.ConditionError as err:
+        print(err, end="\n\n")
+
+# %% [markdown]
+# ## 5. What is wrong with the proposal
+#
+# ### Problem 2: a rule without `else`
+#
+# The second rule says `condition: "cluster:mode == 'ha_compact'"` with a
+# `then` and no `else`. The proposal's own semantics make a missing `else`
+# *false*, so read literally the rule fails on every non-HA cluster — and a
+# controller could never be assigned in multinode mode. toskit treats a
+# top-level rule whose guard is false as **not applicable** (the proposal's
+# `else: true` on the first rule shows that intent). Wrapping the rules in
+# `all:` gives back the literal reading:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+RULE_HA_ONLY = {
+    "condition": "cluster:mode == 'ha_compact'",
+    "then": {"condition": "true"},
+}
+as_rules = conditions.evaluate([RULE_HA_ONLY], mn1, selected=[1])
+literally = conditions.evaluate({"all": [RULE_HA_ONLY]}, mn1, selected=[1])
+print("top-level rule:", as_rules.value)
+print("inside all:    ", literally.value)
+
+# %% [markdown]
+# ### Problem 3: blocked without a reason
+#
+# The `not exists` clause — "no other node is a controller" — has no
+# `warning`, so when it fails the role is simply unavailable. A user looking
+# at a greyed-out role gets no explanation. Adding a `warning:` to the `not`
+# node fixes it:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+NO_OTHER_CONTROLLER = {
+    "not": {
+        "exists": {
+            "where": "cluster:nodes",
+            "variable": "node",
+            "condition": {
+                "all": [
+                    {"not": "<node>.id in selectedNodes._pluck('id')"},
+                    {"condition": "<node>._hasRole('controller')"},
+                    {"not": "<node>._pending_deletion"},
+                ]
+            },
+        }
+    },
+}
+silent = conditions.evaluate(NO_OTHER_CONTROLLER, mn1, selected=[11])
+explained = conditions.evaluate(
+    {**NO_OTHER_CONTROLLER, "warning": "This cluster already has a controller."},
+    mn1,
+    selected=[11],
+)
+print(silent.value, silent.warnings)
+print(explained.value, explained.warnings)
+
+# %% [markdown]
+# ### Problem 4: the HA advice counts the wrong nodes
+#
+# `cluster:nodes._length >= <value>` counts *every* node: one controller
+# with two computes makes three nodes, so no advice is given although the
+# cluster has a single controller. Fuel itself counted the nodes that have
+# the role and are not being deleted; toskit's `_withRole` and
+# `_afterDeployment` say exactly that:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+ha1c2 = clusters["HA, 1 controller + 2 computes"]
+
+
+def advice(expression):
+    return {
+        "recommended": {
+            "expression": expression,
+            "value": 3,
+            "warning": "At least <value> controller nodes are recommended for HA deployment.",
+        }
+    }
+
+
+as_written = conditions.evaluate(advice("cluster:nodes._length >= <value>"), ha1c2, selected=[11])
+better = conditions.evaluate(
+    advice("cluster:nodes._afterDeployment._withRole('controller')._length >= <value>"),
+    ha1c2,
+    selected=[11],
+)
+print("as written:", as_written.warnings)
+print("better:    ", better.warnings)
+
+# %% [markdown]
+# ### Problem 5: pending roles count
+#
+# `_hasRole('controller')` is true for a node that *will* become a
+# controller (`pending_roles`), so a controller being added elsewhere blocks
+# a second one — usually what you want. `_hasDeployedRole` looks at deployed
+# roles only:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+mn1p = clusters["multinode, controller being added"]
+for member in ("_hasRole", "_hasDeployedRole"):
+    check = {
+        "exists": {
+            "where": "cluster:nodes",
+            "variable": "n",
+            "condition": f"<n>.{member}('controller')",
+        }
+    }
+    print(member, conditions.evaluate(check, mn1p).value)
+
+# %% [markdown]
+# ### Problem 6: what the prose leaves out
+#
+# The proposal's prose gives `else` absent as `eval(false)` but says nothing
+# about operator precedence, equality between types, or what happens when an
+# expression reads something that does not exist. toskit decides each of
+# those (section 4 above), reports unknown names when the document is
+# loaded, and reports a missing value with its path:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+try:
+    conditions.compile_expression("cluster:nonexistent == null").evaluate(cluster=mn1)
+except toskit.ConditionError as err:
+    print(err)
+print(conditions.compile_expression("cluster:nonexistent == null").evaluate(cluster=mn1, strict=False))
+
+# %% [markdown]
+# ## 6. Conflicts
+#
+# `controller` declares a conflict with `compute`. In the interactive check
+# conflicts are symmetric: selecting `compute` blocks `controller` and the
+# other way round.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+empty = clusters["empty multinode"]
+for role, other in (("controller", "compute"), ("compute", "controller")):
+    out = roles.check(role, empty, selected=[11], selected_roles=[other])
+    print(f"{role:10} with {other:10}: allowed={out.allowed} conflicts={out.conflicts} {out.warnings}")
+
+# %% [markdown]
+# Checking the roles of one node the way Fuel's server did raises on the
+# first role that declares a conflict:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+try:
+    roles.check_assignment(["controller", "compute"])
+except toskit.ConditionError as err:
+    print(err)
