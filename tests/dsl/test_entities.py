@@ -305,3 +305,58 @@ def test_import_toskit_dsl_stays_reasonably_fast() -> None:
     code = "import time; t=time.perf_counter(); import toskit.dsl; print(time.perf_counter()-t)"
     elapsed = float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     assert elapsed < 1.0
+
+
+def test_unfurl_style_module_loads_unchanged(write_module) -> None:
+    path = write_module(
+        """\
+        import unfurl
+        import tosca
+        from typing import Union, List, Dict
+        from tosca import Property, Attribute, DataEntity
+
+
+        class Settings(DataEntity):
+            _type_name = "example.Settings"
+            debug: bool = False
+            tags: List[str] = Property(default=["a"], constraints=[{"min_length": 1}])
+
+
+        class Database(tosca.nodes.DBMS):
+            \"\"\"A database server.\"\"\"
+
+            _type_name = "example.Database"
+            settings: Settings = Settings(debug=True)
+            version: Union[str, None] = None
+            labels: Dict[str, str] = {}
+            url: str = Attribute()
+
+
+        class App(tosca.nodes.WebApplication):
+            db: Database
+            cache: Union[Database, None] = None
+
+
+        db = Database("db", version="14")
+        app = App("app", db=db)
+        """
+    )
+    template = dsl.load_module(path)
+    assert template.ok, [str(d) for d in template.diagnostics]
+    assert template.node_templates["db"].properties == {
+        "settings": {"debug": True, "tags": ["a"]},
+        "version": "14",
+        "labels": {},
+    }
+    database = template.types["example.Database"]
+    assert database.description == "A database server."
+    assert database.properties["version"].required is False
+    assert database.properties["settings"].type == "example.Settings"
+    assert template.types["example.Settings"].properties["tags"].constraints == ({"min_length": 1},)
+    emitted = yaml.safe_load(template.dsl_yaml)
+    assert emitted["node_types"]["App"]["requirements"] == [
+        {"db": {"node": "example.Database"}},
+        {"cache": {"node": "example.Database", "occurrences": [0, 1]}},
+    ]
+    assert emitted["node_types"]["example.Database"]["attributes"] == {"url": {"type": "string"}}
+    assert emitted["topology_template"]["node_templates"]["app"]["requirements"] == [{"db": "db"}]

@@ -506,14 +506,23 @@ class _Writer:
             body: dict[str, Any] = {"type": cls._type_name}
             rename = getattr(cls, "_tosca_names", {}) or {}
             properties: dict[str, Any] = {}
+            requirements: list[dict[str, Any]] = []
             for key, value in template._values.items():
                 tosca_key = rename.get(key, key)
                 where = self.keyword_position(template, key) or position
+                if isinstance(value, ToscaTemplate) and value._tosca_kind == "node":
+                    # Unfurl style: a node template passed for a requirement.
+                    target = value._name if value._name is not None else names.get(id(value))
+                    requirements.append({tosca_key: target})
+                    self.locate((*parts, "requirements"), where)
+                    continue
                 self.locate((*parts, "properties", tosca_key), where)
                 properties[tosca_key] = self.plain(value, (*parts, "properties", tosca_key), where)
             if properties:
                 body["properties"] = properties
                 self.locate((*parts, "properties"), position)
+            if requirements:
+                body["requirements"] = requirements
             for key, value in template._extra.items():
                 body.setdefault(key, self.plain(value, (*parts, key), position))
             topology.setdefault(section, {})[name] = body
