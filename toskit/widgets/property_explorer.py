@@ -20,14 +20,6 @@ from toskit.errors import ToskitError
 __all__ = ["PropertyExplorer"]
 
 
-def _derives_from(t: Any, name: str) -> bool:
-    if t is None:
-        return False
-    if getattr(t, "name", None) == name:
-        return True
-    return any(getattr(a, "name", None) == name for a in getattr(t, "ancestors", []) or [])
-
-
 class PropertyExplorer(ipywidgets.VBox):
     """Choose a node template (or follow a :class:`TypeTree`) and see its
     merged property table with provenance and its diagnostics.
@@ -51,6 +43,7 @@ class PropertyExplorer(ipywidgets.VBox):
         self._palette = SourcePalette()  # a source keeps its colour from node to node
         self._cache: dict[tuple[str, bool], str] = {}
         self._linked: list[Any] = []
+        self._by_type: dict[str, list[str]] | None = None
         names = list(self._nodes)
         self._dropdown = ipywidgets.Dropdown(
             options=names, value=None, description="node template", style={"description_width": "initial"}
@@ -112,7 +105,19 @@ class PropertyExplorer(ipywidgets.VBox):
         return self
 
     def _nodes_of_type(self, type_name: str) -> list[str]:
-        return [n for n, node in self._nodes.items() if _derives_from(getattr(node, "type", None), type_name)]
+        """Node templates of ``type_name`` or a type derived from it (indexed
+        once, on first use: a template is immutable)."""
+        if self._by_type is None:
+            index: dict[str, list[str]] = {}
+            for name, node in self._nodes.items():
+                t = getattr(node, "type", None)
+                if t is None:
+                    continue
+                chain = [t, *(getattr(t, "ancestors", []) or [])]
+                for type_name_ in dict.fromkeys(str(getattr(a, "name", a)) for a in chain):
+                    index.setdefault(type_name_, []).append(name)
+            self._by_type = index
+        return self._by_type.get(type_name, [])
 
     @property
     def node_names(self) -> list[str]:
