@@ -194,10 +194,17 @@ class RoleSet(Mapping):
             warnings.extend(messages)
             blocked = blocked or exceeded
         conflicts = [s for s in selected_roles if self.conflicts_between(role.name, s)]
-        if conflicts:
-            warnings.append(CONFLICT_WARNING)
         value, more = role.rules.run(env)
+        # The two specs order the conflict text differently: a seed role
+        # (spec/conditions.md §7.2) gives its rules' warnings, then the
+        # conflict text; a role with Fuel metadata (spec/fuel-release.md §3)
+        # gives restrictions, limits, the conflict text, then the rules'.
+        fuel_order = bool(role.restrictions) or role.limits is not None
+        if conflicts and fuel_order:
+            warnings.append(CONFLICT_WARNING)
         warnings.extend(more)
+        if conflicts and not fuel_order:
+            warnings.append(CONFLICT_WARNING)
         rules = role.rules
         return RoleOutcome(
             role.name,
