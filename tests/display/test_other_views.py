@@ -230,3 +230,19 @@ def test_merge_result_view_shows_sources_and_replaced_values():
     # Layer labels get palette colours, in order of appearance.
     assert '<span class="toskit-src toskit-src-0">over</span>' in view
     assert '<span class="toskit-src toskit-src-1">base</span>' in view
+
+
+def test_explore_a_fuel_release_simulates_its_roles(release):
+    from toskit.widgets import ClusterSimulator, explore
+
+    sim = explore(release)
+    assert isinstance(sim, ClusterSimulator)
+    assert sim.mode == "ha_compact"
+    node = sim.add_node(["controller"])
+    sim.select([node])
+    out = sim.outcome("controller")
+    assert out.allowed is True
+    assert out.limits is not None and out.limits.recommended == 3
+    ceph = sim.outcome("ceph-osd")
+    assert ceph.restrictions == ["Ceph should be enabled in the environment settings."]
+    assert "Ceph should be enabled" in body(sim.html)

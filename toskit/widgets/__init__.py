@@ -55,7 +55,9 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
     A service template → :class:`TemplateExplorer` (type tree + properties);
     a roles document (``RoleSet``), optionally with a cluster as second
     argument → :class:`ClusterSimulator`; a ``(RoleSet, Cluster)`` pair → the
-    same; anything else → an ``ipywidgets.HTML`` of its static view.
+    same; a Fuel ``Release`` → a simulator of its roles on
+    ``release.cluster()`` (its modes and settings); anything else → an
+    ``ipywidgets.HTML`` of its static view.
     """
     if isinstance(obj, tuple) and len(obj) == 2 and _class_key(obj[0])[1] == "RoleSet":
         return ClusterSimulator(obj[0], obj[1], **kwargs)
@@ -63,6 +65,9 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
     # Duck-typed too, so that DSL-built templates and wrappers qualify.
     if name == "ServiceTemplate" or (hasattr(obj, "node_templates") and hasattr(obj, "types")):
         return TemplateExplorer(obj, **kwargs)
+    if name == "Release":  # a Fuel release: its roles on a cluster of its own
+        cluster = args[0] if args else obj.cluster()
+        return ClusterSimulator(obj.roles, cluster, **kwargs)
     if name == "RoleSet" or (hasattr(obj, "check") and hasattr(obj, "check_assignment")):
         return ClusterSimulator(obj, *args, **kwargs)
     from toskit.display import to_html
