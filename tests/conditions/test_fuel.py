@@ -390,3 +390,17 @@ def test_repr(release):
         == "Release('Newton on Ubuntu 16.04', version='newton-10.0', operating_system='Ubuntu', roles=9)"
     )
     assert release._repr_html_()
+
+
+def test_release_cluster_has_version_and_release_models(release):
+    cluster = release.cluster(pool=[{"id": 1}])
+    assert cluster.models["version"] == {"feature_groups": []}
+    assert cluster.models["release"]["name"] == NEWTON
+    out = release.roles.check("mongo", cluster, selected=[1])
+    assert out.hidden  # 'experimental' is not among the (empty) feature groups
+    shown = release.roles.check(
+        "mongo", cluster, selected=[1], models={"version": {"feature_groups": ["experimental"]}}
+    )
+    assert not shown.hidden
+    custom = release.cluster(models={"version": {"feature_groups": ["advanced"]}})
+    assert not release.roles.check("virt", custom).hidden

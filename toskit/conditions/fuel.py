@@ -139,12 +139,18 @@ class Release:
     ) -> Cluster:
         """A :class:`Cluster` whose ``settings`` model is this release's
         defaults with dotted-path overrides (``{"storage.volumes_ceph.value":
-        True}``); ``mode`` defaults to the release's first mode. Other
-        arguments (``pool``, ``models``, cluster attributes) go to Cluster."""
+        True}``); ``mode`` defaults to the release's first mode; a ``release``
+        model and a ``version`` model without feature groups are added unless
+        given in ``models``. Other arguments (``pool``, cluster attributes)
+        go to Cluster."""
         if mode is None:
             mode = self.modes[0] if self.modes else "ha_compact"
         models = dict(kwargs.pop("models", None) or {})
         models.setdefault("release", self.release_model)
+        # The master node's feature groups: none unless given, so that the
+        # file's `'experimental' in version:feature_groups` restrictions
+        # evaluate instead of failing as undefined.
+        models.setdefault("version", {"feature_groups": []})
         models["settings"] = apply_overrides(self.settings, settings_overrides or {})
         return Cluster(mode, nodes=nodes, models=models, **kwargs)
 
