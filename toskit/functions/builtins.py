@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toskit.diagnostics import did_you_mean
 from toskit.functions import paths
 from toskit.functions.compare import (
     canonical,
@@ -22,9 +23,10 @@ from toskit.functions.compare import (
     ordered_pair,
 )
 from toskit.functions.errors import Failure, Unevaluated
-from toskit.functions.evaluate import Evaluation, Typed
+from toskit.functions.evaluate import ABSENT, Evaluation, Typed
 from toskit.functions.notation import Call
 from toskit.functions.registry import BUILTINS_2_0, INTRINSICS_1_X
+from toskit.sentinels import NO_DEFAULT
 from toskit.values import (
     _UNITS,
     ScalarClass,
@@ -113,15 +115,11 @@ def _get_input(ev: Evaluation, call: Call) -> Any:
     _count(args, 1, None)
     name = _string(args[0], "the input name")
     if ev.inputs is None or name not in ev.inputs:
-        from toskit.diagnostics import did_you_mean
-
         known = sorted(ev.inputs) if ev.inputs else []
         raise Failure(
             "UnknownInput", f"no input '{name}' is declared", hint=did_you_mean(name, known)
         )
     value = ev.inputs[name]
-    from toskit.sentinels import NO_DEFAULT
-
     if value is NO_DEFAULT:
         raise Failure("InputValueMissing", f"input '{name}' has no value and no default")
     steps = args[1:]
@@ -157,8 +155,6 @@ def _available_allocation(ev: Evaluation, call: Call) -> Any:
 @_builtin("value")
 def _value(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
-    from toskit.functions.evaluate import ABSENT
-
     if ev.value is ABSENT:
         raise Failure(
             "ContextError", "$value is only defined inside a validation clause"
