@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from conditions_fixtures import ROLES_TEXT, SEED_AS_WRITTEN
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from toskit.conditions import check_text
 
@@ -63,9 +65,6 @@ def test_diagnostics_render_with_caret():
     )
     assert text.splitlines()[-1].endswith("^")
 
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 LINES = [
     "roles_metadata:",
