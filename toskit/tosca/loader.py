@@ -17,8 +17,10 @@ Nothing here raises for a problem inside the template: everything becomes a
 
 from __future__ import annotations
 
+import gc
 import os
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -77,8 +79,9 @@ def loads(
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template."""
-    doc = load_yaml(text, name=name, **limits)
-    return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+    with gc_paused():
+        doc = load_yaml(text, name=name, **limits)
+        return build(doc, inputs=inputs, resolver=resolver, limits=limits)
 
 
 def load(
@@ -89,8 +92,27 @@ def load(
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read."""
-    doc = load_yaml_file(path, **limits)
-    return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+    with gc_paused():
+        doc = load_yaml_file(path, **limits)
+        return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a template loads.
+
+    Loading allocates hundreds of thousands of small, acyclic objects; the
+    collector's repeated full passes over them made load time grow faster
+    than the template (2-3x slower at 5,000 node templates). Reference
+    counting still frees everything; the collector resumes afterwards.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def check_text(text: str, name: str = "<string>") -> list[Diagnostic]:

@@ -1,0 +1,153 @@
+"""Benchmark B1: load, resolve and validate a large TOSCA 1.3 template.
+
+spec/performance.md B1. For each N, generates the template of
+``bench/gen_template.py`` into a temporary directory and times, side by
+side in one process and alternating (median of ``--runs``):
+
+* toskit: ``toskit.load(path)`` and reading every node template's
+  ``properties`` (merged values with provenance, all diagnostics);
+* OpenStack ``tosca-parser``: ``ToscaTemplate(path)`` (its parse and
+  validate entry point), when it is installed.
+
+Prints one table (N, both medians, the ratio, ms per node) and the
+linearity figure t(largest)/t(1000); also ``import toskit`` time in a fresh
+interpreter. Exits 1 when the first bar is missed: toskit at least 2x
+faster than tosca-parser at N = 5,000, linear growth, import < 0.15 s.
+
+    python bench/bench_tosca.py [--sizes 100 1000 5000] [--runs 5] [--big]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gen_template import generate  # noqa: E402
+
+import toskit  # noqa: E402
+
+FIRST_BAR = 2.0  # toskit at least this many times faster than tosca-parser at N = 5,000
+IMPORT_LIMIT = 0.15
+
+
+def run_toskit(path: str) -> float:
+    started = time.perf_counter()
+    st = toskit.load(path)
+    for node in st.node_templates.values():
+        node.properties  # noqa: B018 - touching every node is the measured work
+    elapsed = time.perf_counter() - started
+    if not st.ok:
+        raise SystemExit(f"toskit found errors in the generated template: {st.errors[:3]}")
+    return elapsed
+
+
+def tosca_parser() -> object | None:
+    try:
+        from toscaparser.tosca_template import ToscaTemplate
+    except ImportError:
+        return None
+    logging.disable(logging.CRITICAL)  # it logs every template it reads
+    return ToscaTemplate
+
+
+def run_peer(cls: object, path: str) -> float:
+    started = time.perf_counter()
+    cls(path)  # type: ignore[operator]
+    return time.perf_counter() - started
+
+
+def import_time() -> float:
+    """``import toskit`` in a fresh interpreter (best of 5)."""
+    code = "import time; t = time.perf_counter(); import toskit; print(time.perf_counter() - t)"
+    best = float("inf")
+    for _ in range(5):
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout
+        best = min(best, float(out.strip()))
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1000, 5000])
+    parser.add_argument("--big", action="store_true", help="also N = 20,000")
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args(argv)
+    sizes = sorted(set(args.sizes + ([20_000] if args.big else [])))
+    peer = tosca_parser()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        # Warm up: the normative profile is parsed once per process.
+        warm = os.path.join(tmp, "warm.yaml")
+        Path(warm).write_text(generate(10), encoding="utf-8")
+        run_toskit(warm)
+        if peer is not None:
+            run_peer(peer, warm)
+        for n in sizes:
+            path = os.path.join(tmp, f"b{n}.yaml")
+            Path(path).write_text(generate(n), encoding="utf-8")
+            ours: list[float] = []
+            theirs: list[float] = []
+            for _ in range(args.runs):
+                ours.append(run_toskit(path))
+                if peer is not None:
+                    theirs.append(run_peer(peer, path))
+            t_ours = statistics.median(ours)
+            t_theirs = statistics.median(theirs) if theirs else None
+            rows.append(
+                {
+                    "n": n,
+                    "toskit_s": round(t_ours, 4),
+                    "tosca_parser_s": round(t_theirs, 4) if t_theirs else None,
+                    "ratio": round(t_theirs / t_ours, 2) if t_theirs else None,
+                    "toskit_ms_per_node": round(1000 * t_ours / n, 4),
+                }
+            )
+    imported = import_time()
+
+    print(f"{'N':>7} {'toskit s':>9} {'tosca-parser s':>15} {'ratio':>6} {'ms/node':>8}")
+    for r in rows:
+        peer_s = f"{r['tosca_parser_s']:.3f}" if r["tosca_parser_s"] else "n/a"
+        ratio = f"{r['ratio']:.2f}x" if r["ratio"] else "n/a"
+        print(
+            f"{r['n']:>7} {r['toskit_s']:>9.3f} {peer_s:>15} {ratio:>6} {r['toskit_ms_per_node']:>8.3f}"
+        )
+    by_n = {r["n"]: r for r in rows}
+    linear = None
+    if 1000 in by_n and max(by_n) > 1000:
+        largest = max(by_n)
+        linear = by_n[largest]["toskit_s"] / by_n[1000]["toskit_s"]
+        print(f"linearity: t({largest})/t(1000) = {linear:.2f} (ideal {largest / 1000:.0f})")
+    print(f"import toskit: {imported * 1000:.1f} ms (limit {IMPORT_LIMIT * 1000:.0f} ms)")
+
+    failures = []
+    if 5000 in by_n and by_n[5000]["ratio"] is not None and by_n[5000]["ratio"] < FIRST_BAR:
+        failures.append(f"ratio at N=5000 is {by_n[5000]['ratio']}x, below {FIRST_BAR}x")
+    if linear is not None and linear > 1.1 * max(by_n) / 1000:
+        failures.append(f"growth is not linear ({linear:.2f})")
+    if imported > IMPORT_LIMIT:
+        failures.append(f"import toskit takes {imported:.3f} s")
+    for failure in failures:
+        print(f"FAIL: {failure}")
+
+    data = {"rows": rows, "linearity": linear, "import_s": round(imported, 4), "failures": failures}
+    out = os.environ.get("TOSKIT_BENCH_JSON")
+    if out:
+        Path(out).write_text(json.dumps(data, indent=2), encoding="utf-8")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
