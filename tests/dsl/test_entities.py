@@ -360,3 +360,36 @@ def test_unfurl_style_module_loads_unchanged(write_module) -> None:
     ]
     assert emitted["node_types"]["example.Database"]["attributes"] == {"url": {"type": "string"}}
     assert emitted["topology_template"]["node_templates"]["app"]["requirements"] == [{"db": "db"}]
+
+
+def test_sibling_type_library_is_imported_and_forgotten(write_module) -> None:
+    write_module(
+        """\
+        import tosca
+
+        class SharedEndpoint(tosca.DataEntity):
+            \"\"\"From the library.\"\"\"
+            ip: str
+            port: int = 80
+        """,
+        name="shared_types_lib.py",
+    )
+    service = write_module(
+        """\
+        import tosca
+        from shared_types_lib import SharedEndpoint
+
+        class Service(tosca.nodes.Root):
+            endpoint: SharedEndpoint
+
+        svc = Service("svc", endpoint=SharedEndpoint(ip="10.0.0.1"))
+        """,
+        name="service_using_lib.py",
+    )
+    path_before = list(sys.path)
+    template = dsl.load_module(service)
+    assert template.ok, [str(d) for d in template.diagnostics]
+    assert template.types["SharedEndpoint"].description == "From the library."
+    assert template.node_templates["svc"].properties == {"endpoint": {"ip": "10.0.0.1", "port": 80}}
+    assert "shared_types_lib" not in sys.modules
+    assert sys.path == path_before

@@ -111,9 +111,13 @@ def run_module(path: str | os.PathLike) -> _ModuleRun:
     # continue the first block); Unfurl-style modules may do the same.
     namespace.setdefault("tosca", dsl)
     namespace.setdefault("unfurl", dsl)
+    folder = os.path.dirname(os.path.abspath(filename))
     with _ALIAS_LOCK:
         saved = {name: sys.modules.get(name) for name in _ALIASES}
+        before = set(sys.modules)
         token = _COLLECTOR.set(templates)
+        # Sibling modules (shared type libraries) import like in a script run.
+        sys.path.insert(0, folder)
         try:
             for name in _ALIASES:
                 sys.modules[name] = dsl
@@ -129,12 +133,30 @@ def run_module(path: str | os.PathLike) -> _ModuleRun:
         finally:
             _COLLECTOR.reset(token)
             sys.modules.pop(module_name, None)
+            if sys.path and sys.path[0] == folder:
+                del sys.path[0]
+            _forget_modules_from(folder, set(sys.modules) - before)
             for name, previous in saved.items():
                 if previous is None:
                     sys.modules.pop(name, None)
                 else:
                     sys.modules[name] = previous
     return _ModuleRun(filename, namespace, templates, diagnostics)
+
+
+def _forget_modules_from(folder: str, names: set[str]) -> None:
+    """Drop the modules a run imported from the module's own folder.
+
+    The next ``load_module`` then reads them afresh too, and no type
+    library outlives the run in ``sys.modules``. Modules imported from
+    elsewhere (the standard library, installed packages) stay cached.
+    """
+    prefix = folder.rstrip(os.sep) + os.sep
+    for name in names:
+        module = sys.modules.get(name)
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str) and os.path.abspath(file).startswith(prefix):
+            sys.modules.pop(name, None)
 
 
 def relocate(diagnostic: Diagnostic, emitted: Emitted) -> Diagnostic:
