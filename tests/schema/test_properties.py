@@ -285,3 +285,22 @@ def test_hostile_schema_documents(doc):
 def test_schema_round_trips_through_yaml_form(doc):
     s = schema.load(doc)
     assert schema.load(s.to_data()) == s
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=8),
+    st.lists(st.sampled_from("abcdefgh"), unique=True, max_size=8),
+)
+def test_merge_order_invariants(lhs, rhs):
+    from toskit.schema.merge import merge_order
+
+    pairs = merge_order(lhs, rhs)
+    keys = [lhs[i] if j is None else rhs[j] for i, j in pairs]
+    assert sorted(keys) == sorted(set(lhs) | set(rhs))  # every item exactly once
+    assert [k for k in keys if k in rhs] == rhs  # rhs order wins for rhs items
+    lhs_only = [k for k in lhs if k not in rhs]
+    assert [k for k in keys if k in lhs_only] == lhs_only  # lhs-only items keep their order
+    for i, j in pairs:  # matched pairs really match
+        if i is not None and j is not None:
+            assert lhs[i] == rhs[j]

@@ -8,7 +8,7 @@ lists (keyed lists and sets) merge item by item in the order of
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from toskit.schema.compiled import Node
@@ -176,19 +176,12 @@ def collapse_duplicates(
 
 
 def _merge_associative(node: Node, lhs: Sequence[Any], rhs: Sequence[Any]) -> list:
-    return merge_associative(node, lhs, rhs, merge_values)
+    """Merge two associative lists item by item, in the order of :func:`merge_order`.
 
-
-def merge_associative(
-    node: Node,
-    lhs: Sequence[Any],
-    rhs: Sequence[Any],
-    merge_item: Callable[[Node, Any, Any], Any],
-    on_lhs_only: Callable[[Any], Any] = copy_value,
-    on_rhs_only: Callable[[Any], Any] = copy_value,
-) -> list:
-    """Merge two associative lists; ``merge_item(elem_node, l, r)`` merges a
-    matched pair (a repeated lhs item is replaced whole by ``on_rhs_only``)."""
+    All copies of an item repeated in ``lhs`` (only possible with
+    ``allow_duplicates``) count as one atomic entry: an rhs item with that
+    key replaces them whole.
+    """
     lkeys_all = item_keys(node, lhs)
     rkeys = item_keys(node, rhs)
     keep, repeated = collapse_duplicates(lkeys_all, rkeys)
@@ -198,9 +191,9 @@ def merge_associative(
     out = []
     for li, ri in merge_order(lkeys, rkeys):
         if ri is None:
-            out.append(on_lhs_only(litems[li]))  # type: ignore[index]
+            out.append(copy_value(litems[li]))  # type: ignore[index]
         elif li is None or lkeys[li] in repeated:
-            out.append(on_rhs_only(rhs[ri]))
+            out.append(copy_value(rhs[ri]))
         else:
-            out.append(merge_item(elem, litems[li], rhs[ri]))  # type: ignore[arg-type]
+            out.append(merge_values(elem, litems[li], rhs[ri]))  # type: ignore[arg-type]
     return out
