@@ -179,3 +179,11 @@ def test_bad_options_raise_toskit_errors(name, value, message):
 def test_expand_depth_zero_is_allowed():
     with options.context(display_expand_depth=0):
         assert toskit.options.display_expand_depth == 0
+
+
+@pytest.mark.parametrize(("expand", "open_levels"), [(0, 0), (2, 2), (4, 4)], ids=["none", "two", "default"])
+def test_trace_levels_open_up_to_the_expand_depth(expand, open_levels):
+    with options.context(display_expand_depth=expand):
+        html = cv.trace_html(_deep_trace(10))
+    assert html.count("<details open>") == open_levels
+    assert html.count("<details>") == 11 - open_levels

@@ -96,7 +96,7 @@ def _trace_items(entries: Sequence[Any], depth: int, budget: list[int]) -> str:
                 f"{more_note(len(children), 'more below')}</li>"
             )
         else:
-            state = " open" if depth < option("display_expand_depth") + 2 else ""
+            state = " open" if depth < option("display_expand_depth") else ""
             inner = _trace_items(children, depth + 1, budget)
             items.append(f"<li><details{state}><summary>{label}</summary><ul>{inner}</ul></details></li>")
     return "".join(items)

@@ -17,8 +17,9 @@ Every option is a positive integer (``display_expand_depth`` may be 0):
     Entries of a tree (type inheritance, evaluation trace) shown in total.
 ``display_max_depth`` (12)
     Levels of a tree rendered at all; deeper levels become "… N more below".
-``display_expand_depth`` (2)
-    Levels of a tree open by default; deeper ones are collapsed ``<details>``.
+``display_expand_depth`` (4)
+    Levels of an evaluation trace open by default; deeper ones are collapsed
+    ``<details>`` (type trees open the branches that lead to user types).
 ``display_max_nodes`` (50)
     Node templates listed (each with its collapsed property table) in the view
     of a service template.
@@ -42,7 +43,7 @@ DEFAULTS: dict[str, int] = {
     "display_max_rows": 50,
     "display_max_tree_nodes": 300,
     "display_max_depth": 12,
-    "display_expand_depth": 2,
+    "display_expand_depth": 4,
     "display_max_nodes": 50,
     "display_max_value_chars": 200,
     "display_max_fallback_chars": 4000,

@@ -28,7 +28,14 @@ from toskit.display.html import (
     text_value,
 )
 from toskit.display.options import get as option
-from toskit.display.typetree import TypeNode, build_forest, kinds_in_order, template_types
+from toskit.display.typetree import (
+    TypeNode,
+    build_forest,
+    is_normative,
+    kinds_in_order,
+    template_types,
+)
+from toskit.sentinels import NO_DEFAULT
 
 __all__ = [
     "node_template_body",
@@ -42,9 +49,6 @@ __all__ = [
     "type_html",
     "type_tree_html",
 ]
-
-_NO_DEFAULT_NAMES = frozenset({"NO_DEFAULT", "_NoDefault", "NoDefault"})
-
 
 # ---------------------------------------------------------------- helpers
 
@@ -63,11 +67,7 @@ def _type_name(t: Any) -> str:
 
 
 def _is_no_default(value: Any) -> bool:
-    try:
-        from toskit.sentinels import NO_DEFAULT
-    except ImportError:  # pragma: no cover - sentinels always exist
-        NO_DEFAULT = object()  # noqa: N806
-    return value is NO_DEFAULT or type(value).__name__ in _NO_DEFAULT_NAMES
+    return value is NO_DEFAULT
 
 
 def _kind_title(kind: str) -> str:
@@ -269,8 +269,6 @@ def property_definitions_table(t: Any) -> str:
 
 def type_body(t: Any) -> str:
     """A type: ancestry breadcrumb, description, effective properties."""
-    from toskit.display.typetree import is_normative
-
     kind = str(getattr(t, "kind", "") or "")
     origin = chip("normative") if is_normative(t) else chip("user-defined")
     parts = [header(_kind_title(kind), _type_name(t), origin), _breadcrumb(t)]
@@ -326,9 +324,8 @@ def _tree_items(nodes: Sequence[TypeNode], depth: int, budget: list[int], select
             more = more_note(node.size() - 1, "more below")
             items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>')
             continue
-        # Open what leads to user types (up to the expand depth); normative-only
-        # branches start closed.
-        is_open = node.has_user and depth < max(option("display_expand_depth"), 1) + 4
+        # Open what leads to user types; normative-only branches start closed.
+        is_open = node.has_user
         inner = _tree_items(node.children, depth + 1, budget, selected)
         state = " open" if is_open else ""
         items.append(
@@ -353,7 +350,7 @@ def type_tree_html(types: Iterable[Any], *, selected: str | None = None) -> str:
     groups: list[str] = []
     for kind in kinds_in_order(by_kind):
         forest = build_forest(by_kind[kind])
-        user = sum(1 for t in by_kind[kind] if not _normative(t))
+        user = sum(1 for t in by_kind[kind] if not is_normative(t))
         label = f"{kind} types" if kind else "types"
         note = f"{user} yours, {len(by_kind[kind]) - user} normative"
         summary = f"{esc(label)} <span class='toskit-node-note'>{esc(note)}</span>"
@@ -362,12 +359,6 @@ def type_tree_html(types: Iterable[Any], *, selected: str | None = None) -> str:
     if not groups:
         return '<div class="toskit-empty">no types</div>'
     return "".join(groups)
-
-
-def _normative(t: Any) -> bool:
-    from toskit.display.typetree import is_normative
-
-    return is_normative(t)
 
 
 # ---------------------------------------------------------------- node templates
@@ -525,7 +516,7 @@ def service_template_body(st: Any) -> str:
     nodes = getattr(st, "node_templates", {}) or {}
     inputs = getattr(st, "inputs", {}) or {}
     types = template_types(st)
-    user_types = [t for t in types if not _normative(t)]
+    user_types = [t for t in types if not is_normative(t)]
     head = header(
         "service template",
         _template_title(st),
