@@ -102,7 +102,7 @@ def test_values(sid, text, kwargs, expected):
 
 # (id, expression, kwargs, kind, position, message fragment)
 ERRORS = [
-    ("E06", "'it''s'", {}, "SyntaxError", 4, "Unexpected"),
+    ("E06", "'it''s'", {}, "SyntaxError", 4, "strings have no escapes"),
     ("E07", "'multinode", {}, "SyntaxError", 0, "Unterminated string"),
     ("E13", "foo:bar == 1", {}, "UnknownModel", 0, 'No model with name "foo" defined'),
     (

@@ -259,6 +259,18 @@ class _Parser:
         if tok.kind != "END":
             if self.is_punct(tok, ")"):
                 self.unexpected(tok, " (no '(' to close)")
+            previous = self.tokens[self.i - 1] if self.i > 0 else None
+            if (
+                tok.kind == "STRING"
+                and previous is not None
+                and previous.kind == "STRING"
+                and previous.end == tok.pos
+            ):
+                self.unexpected(
+                    tok,
+                    "; strings have no escapes: to include a quote, enclose the string in the other kind "
+                    """("it's" or 'say "hi"')""",
+                )
             self.unexpected(tok)
         return node
 
