@@ -1,0 +1,273 @@
+"""Requirements, capabilities, relationship templates, groups and policies."""
+
+from __future__ import annotations
+
+import textwrap
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+
+import toskit
+
+
+def loads(text: str, **kwargs: object) -> toskit.ServiceTemplate:
+    return toskit.loads(textwrap.dedent(text), **kwargs)  # type: ignore[arg-type]
+
+
+def errors(st: toskit.ServiceTemplate) -> list[toskit.Diagnostic]:
+    return [d for d in st.diagnostics if d.severity == "error"]
+
+
+TYPES = """
+tosca_definitions_version: tosca_simple_yaml_1_3
+capability_types:
+  Port:
+    derived_from: tosca.capabilities.Root
+    properties:
+      number: {type: integer, default: 80}
+      proto: {type: string, default: tcp}
+node_types:
+  App:
+    derived_from: tosca.nodes.Root
+    capabilities:
+      port: Port
+      tuned:
+        type: Port
+        properties:
+          number: {type: integer, default: 8080}
+    requirements:
+      - backend:
+          capability: Port
+          node: App
+          occurrences: [0, 1]
+      - store:
+          capability: tosca.capabilities.Storage
+          occurrences: [0, UNBOUNDED]
+"""
+
+
+def test_requirements_resolve_by_name_type_and_capability() -> None:
+    st = loads(
+        TYPES
+        + """
+topology_template:
+  node_templates:
+    a:
+      type: App
+      requirements:
+        - backend: b
+    b:
+      type: App
+      requirements:
+        - backend: {node: App}
+    c:
+      type: App
+      requirements:
+        - backend: {capability: Port}
+    d:
+      type: App
+      requirements:
+        - backend: nowhere
+        - bakend: a
+"""
+    )
+    nodes = st.node_templates
+    assert nodes["a"].requirement("backend").target is nodes["b"]
+    assert nodes["b"].requirement("backend").target is nodes["a"]  # the first other App
+    assert nodes["c"].requirement("backend").target is nodes["a"]  # the first with a Port
+    found = errors(st)
+    assert [d.code for d in found] == ["unknown-node", "unknown-requirement"]
+    assert found[0].path == "topology_template.node_templates.d.requirements[0].backend"
+    assert found[1].hint == "did you mean 'backend'?"
+    assert repr(nodes["a"].requirement("backend")) == "<Requirement backend -> b>"
+
+
+def test_unfulfilled_requirement_is_a_1x_warning_only() -> None:
+    one = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          node_templates:
+            sw: {type: tosca.nodes.SoftwareComponent}
+        """
+    )
+    assert one.ok
+    (diag,) = one.diagnostics
+    assert (diag.code, diag.severity) == ("unfulfilled-requirement", "warning")
+    assert "'host'" in diag.message and "'sw'" in diag.message
+    two = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        service_template:
+          node_templates:
+            sw: {type: SoftwareComponent}
+        """
+    )
+    assert two.diagnostics == []
+
+
+def test_capability_properties_with_defaults_and_refinement() -> None:
+    st = loads(
+        TYPES
+        + """
+topology_template:
+  node_templates:
+    a:
+      type: App
+      capabilities:
+        port:
+          properties: {number: 81}
+        nope: {}
+"""
+    )
+    caps = st.node_templates["a"].capabilities
+    assert caps["port"].properties == {"number": 81, "proto": "tcp"}
+    assert caps["tuned"].properties == {"number": 8080, "proto": "tcp"}
+    table = caps["tuned"].property_table()
+    assert table["number"].source == "default: App"
+    assert table["proto"].source == "default: Port"
+    assert caps["port"].property_table()["number"].source == "template"
+    assert caps["port"].node is st.node_templates["a"]
+    (diag,) = errors(st)
+    assert diag.code == "unknown-capability" and diag.hint is None
+
+
+def test_capability_property_type_mismatch_is_located() -> None:
+    st = loads(
+        TYPES
+        + """
+topology_template:
+  node_templates:
+    a:
+      type: App
+      capabilities:
+        port:
+          properties: {number: eighty}
+"""
+    )
+    (diag,) = errors(st)
+    assert diag.code == "type-mismatch"
+    assert diag.path == "topology_template.node_templates.a.capabilities.port.properties.number"
+    assert diag.message.startswith("node template 'a' capability 'port': ")
+
+
+def test_relationship_templates_groups_and_policies() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        relationship_types:
+          Link:
+            derived_from: tosca.relationships.Root
+            properties:
+              weight: {type: integer, default: 1}
+        group_types:
+          Team:
+            derived_from: tosca.groups.Root
+            properties:
+              size: {type: integer}
+        policy_types:
+          Scale:
+            derived_from: tosca.policies.Root
+            properties:
+              max: {type: integer, default: 3}
+        topology_template:
+          node_templates:
+            n: {type: tosca.nodes.Root}
+          relationship_templates:
+            l: {type: Link, properties: {weight: heavy}}
+          groups:
+            g: {type: Team, members: [n]}
+          policies:
+            - p: {type: Scale, targets: [g]}
+        """
+    )
+    assert st.relationship_templates["l"].type.name == "Link"
+    assert st.groups["g"].members == ["n"]
+    assert st.policies["p"].properties == {"max": 3}
+    assert st.policies["p"].targets == ["g"]
+    found = errors(st)
+    assert [(d.code, d.path) for d in found] == [
+        ("type-mismatch", "topology_template.relationship_templates.l.properties.weight"),
+        ("missing-property", "topology_template.groups.g.properties.size"),
+    ]
+    assert found[0].message.startswith("relationship template 'l': ")
+    assert found[1].message.startswith("group 'g': ")
+
+
+def test_copy_takes_the_other_templates_keynames() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        node_types:
+          N: {properties: {a: {type: integer}, b: {type: integer, default: 2}}}
+        service_template:
+          node_templates:
+            one: {type: N, properties: {a: 1}}
+            two: {copy: one}
+            three: {copy: nowhere}
+        """
+    )
+    assert st.node_templates["two"].properties == {"a": 1, "b": 2}
+    assert "invalid-copy" in [d.code for d in errors(st)]
+
+
+YAML_TEXT = st_.text(
+    alphabet=st_.sampled_from(list("abc:-{}[]$ \n'\"#&*!|>%@0123456789.,")), max_size=120
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(YAML_TEXT)
+def test_fuzz_arbitrary_text_never_raises(text: str) -> None:
+    st = toskit.loads(text)
+    assert isinstance(st.ok, bool)
+    for diag in st.diagnostics:
+        assert diag.code and diag.severity in ("error", "warning", "info")
+
+
+VALUES = st_.recursive(
+    st_.none()
+    | st_.booleans()
+    | st_.integers()
+    | st_.text(max_size=8)
+    | st_.floats(allow_nan=False),
+    lambda children: (
+        st_.lists(children, max_size=3)
+        | st_.dictionaries(st_.text(max_size=6), children, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES, VALUES, st_.sampled_from(["tosca_simple_yaml_1_3", "tosca_2_0"]))
+def test_fuzz_property_values_never_raise(first: object, second: object, version: str) -> None:
+    import json
+
+    topology = "service_template" if version == "tosca_2_0" else "topology_template"
+    text = (
+        f"tosca_definitions_version: {version}\n"
+        "data_types:\n"
+        "  D:\n"
+        "    properties:\n"
+        "      x: {type: integer, default: 1}\n"
+        "      y: {type: list, required: false, entry_schema: {type: string}}\n"
+        "node_types:\n"
+        "  N:\n"
+        "    properties:\n"
+        "      d: {type: D}\n"
+        "      m: {type: map, required: false, entry_schema: {type: D}}\n"
+        f"{topology}:\n"
+        "  node_templates:\n"
+        "    n:\n"
+        "      type: N\n"
+        f"      properties: {{d: {json.dumps(first)}, m: {json.dumps(second)}}}\n"
+    )
+    st = toskit.loads(text)
+    node = st.node_templates.get("n")
+    if node is not None:
+        node.property_table()
+    for diag in st.diagnostics:
+        if diag.code in ("type-mismatch", "missing-property", "unknown-property"):
+            assert diag.path.startswith(f"{topology}.node_templates.n.properties")
+            assert diag.line is not None
