@@ -231,3 +231,49 @@ def test_hostile_template_renders_as_text(hostile):
     tree = TypeTree(hostile)
     tree.select(PAYLOAD)
     assert_payload_is_text(PropertyExplorer(hostile).link(tree).html)
+
+
+ENTITIES = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    server:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: {num_cpus: 2, mem_size: 2 GB}
+    db:
+      type: tosca.nodes.DBMS
+      properties: {port: 3306}
+      requirements:
+        - host: server
+  groups:
+    g: {type: tosca.groups.Root, members: [server, db]}
+"""
+
+
+def _text(html: str) -> str:
+    return " ".join(t.strip() for t in parse(body(html)).text if t.strip())
+
+
+@pytest.fixture(scope="module")
+def entities():
+    return toskit.loads(ENTITIES, name="entities.yaml")
+
+
+def test_node_view_lists_requirements_with_their_targets(entities):
+    text = _text(to_html(entities.node_templates["db"]))
+    assert "Requirements 1 requirement target capability relationship host server" in text
+
+
+def test_node_view_lists_capabilities_with_their_properties(entities):
+    html = to_html(entities.node_templates["server"])
+    assert_safe(html)
+    text = _text(html)
+    assert "Capabilities" in text
+    assert "host tosca.capabilities.Compute path value type source num_cpus 2 integer template" in text
+
+
+def test_group_view_uses_the_entity_view_with_members(entities):
+    text = _text(to_html(entities.groups["g"]))
+    assert text.startswith("group template g tosca.groups.Root members server db")

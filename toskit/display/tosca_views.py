@@ -388,11 +388,27 @@ def node_template_body(
     lines: Any = None,
     palette: SourcePalette | None = None,
 ) -> str:
-    """A node template: its type, merged property table, and diagnostics."""
-    parts = [header("node template", getattr(node, "name", ""), chip(_node_type_name(node)))]
+    """A node template (or any entity template: capability, relationship,
+    group, policy): its type, merged property table, requirements,
+    capabilities with properties, group members or policy targets, and
+    diagnostics."""
+    kind = str(getattr(node, "kind", "node") or "node")
+    chips = [chip(_node_type_name(node))]
+    if getattr(node, "type_known", True) is False:
+        chips.append(badge("unknown type", "error", small=True))
+    count = getattr(node, "count", 1)
+    if isinstance(count, int) and count != 1:
+        chips.append(chip(f"count {count}"))
+    chips.extend(chip(d) for d in getattr(node, "directives", []) or [])
+    parts = [header(f"{kind} template", getattr(node, "name", ""), *chips)]
     description = getattr(node, "description", None)
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
+    for attribute, label in (("members", "members"), ("targets", "targets")):
+        names = getattr(node, attribute, None)
+        if names:
+            listed = "".join(chip(n) for n in names)
+            parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">{label}</span>{listed}</div>')
     prop_table = _property_table(node, show_overridden)
     if prop_table is not None:
         parts.append(property_table_body(prop_table, show_overridden=show_overridden, palette=palette))
@@ -406,12 +422,58 @@ def node_template_body(
                 empty="no properties",
             )
         )
+    parts.append(_requirements_block(node))
+    parts.append(_capabilities_block(node, palette))
     diags = list(diagnostics) or list(getattr(node, "diagnostics", []) or [])
     if diags:
         parts.append(
             details(f"diagnostics {summary_badges(diags)}", diagnostics_block(diags, lines=lines), open_=True)
         )
     return "".join(parts)
+
+
+def _requirements_block(node: Any) -> str:
+    """Requirement assignments and what each resolved to."""
+    requirements = list(getattr(node, "requirements", []) or [])
+    if not requirements:
+        return ""
+
+    def rows() -> Iterable[Any]:
+        for req in requirements:
+            target = getattr(req, "target", None)
+            target_name = getattr(target, "name", None) or getattr(req, "target_name", None)
+            relationship = getattr(req, "relationship", None)
+            relationship_name = getattr(relationship, "name", relationship)
+            yield [
+                ("toskit-path", esc(getattr(req, "name", ""))),
+                ("toskit-mono", esc(target_name) if target_name else '<span class="toskit-faint">unresolved</span>'),
+                ("toskit-type", esc(getattr(req, "capability", None) or "")),
+                ("toskit-type", esc(text_value(relationship_name)) if relationship_name is not None else ""),
+            ]
+
+    body = table(("requirement", "target", "capability", "relationship"), rows(), total=len(requirements))
+    return details("Requirements", body, open_=True, count=len(requirements))
+
+
+def _capabilities_block(node: Any, palette: SourcePalette | None) -> str:
+    """Capabilities that have properties, each with its merged table."""
+    capabilities = getattr(node, "capabilities", None)
+    if not isinstance(capabilities, Mapping):
+        return ""
+    with_props = [(name, cap) for name, cap in capabilities.items() if getattr(cap, "properties", None)]
+    if not with_props:
+        return ""
+    sections = []
+    for name, cap in with_props[: option("display_max_nodes")]:
+        prop_table = _property_table(cap)
+        inner = property_table_body(prop_table, palette=palette) if prop_table is not None else ""
+        summary = (
+            f'<span class="toskit-node-name">{esc(name)}</span>'
+            f'<span class="toskit-node-note">{esc(_node_type_name(cap))}</span>'
+        )
+        sections.append(details(summary, inner))
+    hidden = len(with_props) - len(sections)
+    return details("Capabilities", "".join(sections) + more_note(hidden, "more capabilities"), count=len(with_props))
 
 
 def node_template_html(node: Any) -> str:
