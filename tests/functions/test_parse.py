@@ -6,6 +6,8 @@ import datetime
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toskit
 from toskit.functions import Call, FunctionSyntaxError, dialect_of, evaluate, parse, unparse
@@ -378,3 +380,11 @@ def test_paths_use_keys_as_written() -> None:
     diags: list = []
     parse({"$$a": {"b": "$nope"}}, diagnostics=diags, path=("p",))
     assert diags[0].path == "p.$$a.b"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=8), st.integers(), st.booleans(), st.none(),
+                          st.floats(allow_nan=False)), max_size=4))
+def test_str_of_a_call_is_yaml_that_reads_back(args: list) -> None:
+    call = Call("f", args)
+    assert parse(y("{" + str(call) + "}")) == call

@@ -434,8 +434,8 @@ def _unparse(tree: Any, dialect: str, as_key: bool) -> Any:
 
 # ------------------------------------------------------------------- flow rendering
 
-_PLAIN = re.compile(r"^[A-Za-z_/.$][A-Za-z0-9_ ./$@+:-]*$")
-_RESERVED = {"true", "false", "null", "~", "yes", "no", "on", "off"}
+_PLAIN = re.compile(r"^[A-Za-z_/$][A-Za-z0-9_ ./$@+:-]*$")
+_RESERVED = {"true", "false", "null", "~", "yes", "no", "on", "off", "y", "n"}
 
 
 def _flow(value: Any) -> str:
@@ -450,17 +450,36 @@ def _flow(value: Any) -> str:
             and " #" not in value
         ):
             return value
-        return json.dumps(value, ensure_ascii=False)
+        return _quote(value)
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and not math.isfinite(value):
         return ".nan" if math.isnan(value) else (".inf" if value > 0 else "-.inf")
-    if isinstance(value, (int, float)):
+    if isinstance(value, float):
+        text = repr(value)
+        mantissa, e, exponent = text.partition("e")
+        # YAML 1.1 readers (PyYAML) need a '.' in a float with an exponent
+        return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
+    if isinstance(value, int):
         return repr(value)
     if isinstance(value, Mapping):
         return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_flow(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
+    return _quote(str(value))
+
+
+def _quote(text: str) -> str:
+    """A YAML double-quoted scalar; readable characters stay, the rest is escaped."""
+    out = []
+    for char in json.dumps(text, ensure_ascii=False)[1:-1]:
+        code = ord(char)
+        if char.isprintable():
+            out.append(char)
+        elif code <= 0xFFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(f"\\U{code:08x}")
+    return '"' + "".join(out) + '"'
