@@ -20,6 +20,7 @@ pytestmark = pytest.mark.browser
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
 RENDER_TIMEOUT_MS = 120_000
+MAX_SCREENSHOT_HEIGHT = 16_000
 
 # A Python error reaches the reader as a traceback on stderr; Voila and the
 # widget manager report their own failures as text in the page.
@@ -35,6 +36,22 @@ def open_notebook(page, voila_url: str, name: str, theme: str = "light") -> None
     # Voila reveals #rendered_cells only once the whole notebook has executed.
     page.wait_for_selector("#rendered_cells", state="visible", timeout=RENDER_TIMEOUT_MS)
     page.wait_for_load_state("networkidle")
+
+
+def full_screenshot(page, path: Path) -> None:
+    """Screenshot the whole notebook, not just the viewport.
+
+    Voila scrolls inside ``#rendered_cells``, so Playwright's ``full_page``
+    sees one screen only: grow the viewport to the content first (bounded).
+    """
+    height = page.evaluate(
+        "() => Math.max(document.body.scrollHeight,"
+        " document.querySelector('#rendered_cells')?.scrollHeight ?? 0)"
+    )
+    width = page.viewport_size["width"]
+    page.set_viewport_size({"width": width, "height": min(max(height, 600), MAX_SCREENSHOT_HEIGHT)})
+    page.screenshot(path=str(path))
+    page.set_viewport_size({"width": width, "height": 900})
 
 
 def python_errors(page) -> list[str]:
@@ -60,7 +77,7 @@ def test_notebook_renders_without_python_error(
     page, voila_url: str, notebook: Path, theme: str, artifacts_dir: Path
 ) -> None:
     open_notebook(page, voila_url, notebook.name, theme)
-    page.screenshot(path=str(artifacts_dir / f"{notebook.stem}-{theme}.png"), full_page=True)
+    full_screenshot(page, artifacts_dir / f"{notebook.stem}-{theme}.png")
 
     assert page.evaluate("document.body.dataset.jpThemeLight") == str(theme == "light").lower()
     assert python_errors(page) == []
