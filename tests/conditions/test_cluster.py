@@ -119,3 +119,14 @@ def test_repr_and_equality():
     assert repr(cluster) == "Cluster(mode='multinode', nodes=1, pool=1, status='new')"
     assert cluster == Cluster("multinode", nodes=[{"id": 1}], pool=[{"id": 2}], status="new")
     assert cluster != cluster.with_mode("ha_compact")
+
+
+def test_to_frame():
+    cluster = Cluster(
+        "multinode", nodes=[{"id": 1, "roles": ["controller"], "name": "a"}], pool=[{"id": 2}]
+    )
+    frame = cluster.to_frame()
+    assert list(frame["id"]) == [1, 2]
+    assert list(frame["in_pool"]) == [False, True]
+    assert frame.loc[0, "roles"] == ["controller"]
+    assert "name" in frame.columns

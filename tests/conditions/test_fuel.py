@@ -404,3 +404,11 @@ def test_release_cluster_has_version_and_release_models(release):
     assert not shown.hidden
     custom = release.cluster(models={"version": {"feature_groups": ["advanced"]}})
     assert not release.roles.check("virt", custom).hidden
+
+
+def test_release_check_all(release):
+    cluster = release.cluster(pool=[{"id": 1}])
+    every = release.check_all(cluster, selected=[1])
+    assert list(every) == list(release.roles)
+    assert every["cinder-block-device"].allowed is False
+    assert release.check("compute", cluster, selected=[1]).allowed is True

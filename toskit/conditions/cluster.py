@@ -246,6 +246,25 @@ class Cluster:
         return self.with_models(settings=settings)
 
     # -- display
+    def to_frame(self) -> Any:
+        """A pandas DataFrame with one row per node (cluster nodes, then the
+        pool), the column ``in_pool`` telling which."""
+        import pandas as pd
+
+        rows = [{**n, "in_pool": False} for n in self._nodes] + [
+            {**n, "in_pool": True} for n in self._pool
+        ]
+        columns = [
+            "id",
+            "roles",
+            "pending_roles",
+            "pending_deletion",
+            "pending_addition",
+            "in_pool",
+        ]
+        extra = sorted({k for row in rows for k in row if k not in columns}, key=str)
+        return pd.DataFrame(rows, columns=columns + extra)
+
     def __repr__(self) -> str:
         parts = [f"mode={self._mode!r}", f"nodes={len(self._nodes)}"]
         if self._pool:

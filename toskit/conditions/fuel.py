@@ -154,9 +154,13 @@ class Release:
         models["settings"] = apply_overrides(self.settings, settings_overrides or {})
         return Cluster(mode, nodes=nodes, models=models, **kwargs)
 
-    def check(self, role: str, cluster: Cluster, **kwargs: Any):
+    def check(self, role: str, cluster: Cluster, **kwargs: Any) -> Any:
         """Shorthand for ``release.roles.check(role, cluster, …)``."""
         return self.roles.check(role, cluster, **kwargs)
+
+    def check_all(self, cluster: Cluster, **kwargs: Any) -> Any:
+        """Shorthand for ``release.roles.check_all(cluster, …)``."""
+        return self.roles.check_all(cluster, **kwargs)
 
     def __repr__(self) -> str:
         return (
