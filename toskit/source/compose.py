@@ -18,7 +18,6 @@ from typing import Any
 import yaml
 from yaml.events import (
     AliasEvent,
-    DocumentEndEvent,
     DocumentStartEvent,
     MappingEndEvent,
     MappingStartEvent,
@@ -155,6 +154,11 @@ class _Composer:
         self.diagnostics: list[Diagnostic] = []
         self.fatal = False
         self.stack: list[_Frame] = []
+        self.anchors: dict[str, Any] = {}  # name -> (value, shadow, size) or _OPEN
+        self.count = 0  # nodes so far, aliases counted expanded
+        self.documents = 0
+        self.root: Any = None
+        self.root_shadow: Any = None
         self.last_start_index = 0
 
     def current_path(self, last_key: Any = _NO_KEY) -> list:
@@ -202,219 +206,213 @@ class _Composer:
             self.fatal = True
 
     def run(self, get_event: Callable[[], Any]) -> tuple[Any, Any]:
-        record = self.record
-        max_depth, max_nodes = self.max_depth, self.max_nodes
-        stack: list[_Frame] = []
-        self.stack = stack  # read by compose() when the parser fails
-        anchors: dict[str, tuple[Any, Any, int] | object] = {}
-        count = 0
-        documents = 0
-        root: Any = None
-        root_shadow: Any = None
-
-        def deliver(value: Any, shadow: Any, line: int, column: int) -> None:
-            nonlocal root, root_shadow
-            if not stack:
-                root, root_shadow = value, shadow
-                return
-            top = stack[-1]
-            if not top.is_map:
-                top.value.append(value)
-                if record:
-                    top.shadow.items.append(shadow)
-                return
-            key = top.key
-            if key is _NO_KEY:
-                if value.__class__ is dict or value.__class__ is list:
-                    value = freeze(value)  # an alias to a collection used as a key
-                top.key = value
-                top.key_pos = (line, column)
-                return
-            top.key = _NO_KEY
-            if key is _MERGE:
-                self.add_merge(top, value, shadow, line, column)
-                return
-            data = top.value
-            try:
-                seen = key in data
-            except TypeError:  # pragma: no cover - keys are frozen above
-                seen = False
-            if seen:
-                kline, kcol = top.key_pos
-                self.error(
-                    "duplicate-key",
-                    _duplicate_message(key, data, top.shadow.entries if record else None),
-                    kline,
-                    kcol,
-                    "a key may appear only once in a mapping; the first value is kept",
-                    key=key,
-                )
-                return
-            data[key] = value
-            if record:
-                kline, kcol = top.key_pos
-                top.shadow.entries[key] = (kline, kcol, shadow)
-
+        """Read events until the stream ends; ``(value, shadow)`` or ``(None, None)``."""
+        handlers = {
+            ScalarEvent: self.on_scalar,
+            MappingStartEvent: self.on_collection_start,
+            SequenceStartEvent: self.on_collection_start,
+            MappingEndEvent: self.on_collection_end,
+            SequenceEndEvent: self.on_collection_end,
+            AliasEvent: self.on_alias,
+            DocumentStartEvent: self.on_document_start,
+        }
         try:
             while True:
                 event = get_event()
-                cls = event.__class__
-                if cls is ScalarEvent:
-                    count += 1
-                    if count > max_nodes:
-                        self.too_many_nodes(event)
-                    text = event.value
-                    tag = event.tag
-                    if tag is None and event.implicit[0]:
-                        if text and (text[0] in _NUMBER_START or len(text) < 6):
-                            try:
-                                value = resolve_plain(text)
-                            except ScalarError as exc:
-                                mark = event.start_mark
-                                self.error(exc.code, str(exc), mark.line, mark.column)
-                                value = None
-                            if (
-                                text == "<<"
-                                and stack
-                                and stack[-1].is_map
-                                and stack[-1].key is _NO_KEY
-                            ):
-                                value = _MERGE
-                        elif text:
-                            value = text
-                        else:
-                            value = None
-                    elif tag is None:
-                        value = text
-                    else:
-                        try:
-                            value = construct_tagged(tag, text)
-                        except ScalarError as exc:
-                            mark = event.start_mark
-                            self.error(exc.code, str(exc), mark.line, mark.column)
-                            value = None
-                    mark = event.start_mark
-                    line, column = mark.line, mark.column
-                    shadow = (line, column) if record else None
-                    if event.anchor is not None:
-                        anchors[event.anchor] = (value if value is not _MERGE else "<<", shadow, 1)
-                    deliver(value, shadow, line, column)
-                elif cls is MappingStartEvent or cls is SequenceStartEvent:
-                    count += 1
-                    if count > max_nodes:
-                        self.too_many_nodes(event)
-                    if len(stack) >= max_depth:
-                        mark = event.start_mark
-                        self.error(
-                            "limit-exceeded",
-                            f"nesting deeper than {max_depth} levels",
-                            mark.line,
-                            mark.column,
-                            "raise the bound with max_depth=… if this document is trusted",
-                        )
-                        raise _Stop
-                    self.last_start_index = event.start_mark.index
-                    is_map = cls is MappingStartEvent
-                    if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
-                        mark = event.start_mark
-                        self.error(
-                            "yaml-syntax",
-                            unsupported_tag_message(event.tag),
-                            mark.line,
-                            mark.column,
-                        )
-                    frame = _Frame()
-                    frame.is_map = is_map
-                    frame.value = {} if is_map else []
-                    frame.key = _NO_KEY
-                    frame.merges = None
-                    frame.anchor = event.anchor
-                    frame.tag = event.tag
-                    frame.start_count = count
-                    parent = stack[-1] if stack else None
-                    frame.frozen = parent is not None and (
-                        parent.frozen or (parent.is_map and parent.key is _NO_KEY)
-                    )
-                    mark = event.start_mark
-                    frame.line, frame.column = mark.line, mark.column
-                    if record:
-                        frame.shadow = (MapShadow if is_map else SeqShadow)(mark.line, mark.column)
-                    if event.anchor is not None:
-                        anchors[event.anchor] = _OPEN
-                    stack.append(frame)
-                elif cls is MappingEndEvent or cls is SequenceEndEvent:
-                    frame = stack.pop()
-                    value = frame.value
-                    if frame.tag in _PAIRS_TAGS:
-                        self.check_pairs(frame)
-                    if frame.merges:
-                        value = self.apply_merges(frame)
-                    if frame.frozen:
-                        value = FrozenMap(value) if frame.is_map else tuple(value)
-                    shadow = frame.shadow if record else None
-                    if frame.anchor is not None:
-                        size = count - frame.start_count + 1
-                        anchors[frame.anchor] = (value, shadow, size)
-                    deliver(value, shadow, frame.line, frame.column)
-                elif cls is AliasEvent:
-                    mark = event.start_mark
-                    target = anchors.get(event.anchor)
-                    if target is None:
-                        self.error(
-                            "yaml-syntax",
-                            f"alias '*{event.anchor}' names no anchor defined before it",
-                            mark.line,
-                            mark.column,
-                            f"define '&{event.anchor}' on a node above this line",
-                        )
-                        raise _Stop
-                    if target is _OPEN:
-                        self.error(
-                            "yaml-syntax",
-                            f"alias '*{event.anchor}' is used inside the node it names",
-                            mark.line,
-                            mark.column,
-                            "recursive structures are not allowed",
-                        )
-                        raise _Stop
-                    value, target_shadow, size = target  # type: ignore[misc]
-                    if size > self.max_alias_nodes:
-                        self.error(
-                            "limit-exceeded",
-                            f"alias '*{event.anchor}' expands to {size} nodes "
-                            f"(at most {self.max_alias_nodes} per alias)",
-                            mark.line,
-                            mark.column,
-                            "raise the bound with max_alias_nodes=… if this document is trusted",
-                        )
-                        raise _Stop
-                    count += size
-                    if count > max_nodes:
-                        self.too_many_nodes(event)
-                    if stack and stack[-1].frozen and value.__class__ in (dict, list):
-                        value = freeze(value)
-                    shadow = AliasShadow(mark.line, mark.column, target_shadow) if record else None
-                    deliver(value, shadow, mark.line, mark.column)
-                elif cls is DocumentStartEvent:
-                    documents += 1
-                    if documents > 1:
-                        mark = event.start_mark
-                        self.error(
-                            "yaml-syntax",
-                            "expected a single document, found a second one",
-                            mark.line,
-                            mark.column,
-                            "a file holds one document: remove this '---' and what follows, "
-                            "or split the file",
-                        )
-                        raise _Stop
-                elif cls is StreamEndEvent:
-                    break
-                elif cls is DocumentEndEvent:
-                    continue
+                handler = handlers.get(event.__class__)
+                if handler is not None:
+                    handler(event)
+                elif event.__class__ is StreamEndEvent:
+                    return self.root, self.root_shadow
         except _Stop:
             return None, None
-        return root, root_shadow
+
+    # -- event handlers ----------------------------------------------------
+
+    def on_scalar(self, event: ScalarEvent) -> None:
+        self.count_nodes(1, event)
+        mark = event.start_mark
+        value = self.scalar_value(event)
+        shadow = (mark.line, mark.column) if self.record else None
+        if event.anchor is not None:
+            self.anchors[event.anchor] = (value if value is not _MERGE else "<<", shadow, 1)
+        self.deliver(value, shadow, mark.line, mark.column)
+
+    def scalar_value(self, event: ScalarEvent) -> Any:
+        """The value of a scalar: resolved when plain, constructed when tagged."""
+        text = event.value
+        tag = event.tag
+        if tag is None:
+            if not event.implicit[0]:
+                return text  # quoted or block scalar: always a string
+            # Only scalars that start like a number, or are short enough to be
+            # null/true/false/<<, can be anything but a string.
+            if text and text[0] not in _NUMBER_START and len(text) > 5:
+                return text
+            if text == "<<":
+                top = self.stack[-1] if self.stack else None
+                if top is not None and top.is_map and top.key is _NO_KEY:
+                    return _MERGE
+            build: Callable[[], Any] = lambda: resolve_plain(text)  # noqa: E731
+        else:
+            build = lambda: construct_tagged(tag, text)  # noqa: E731
+        try:
+            return build()
+        except ScalarError as exc:
+            self.error(exc.code, str(exc), event.start_mark.line, event.start_mark.column)
+            return None
+
+    def on_collection_start(self, event: MappingStartEvent | SequenceStartEvent) -> None:
+        self.count_nodes(1, event)
+        mark = event.start_mark
+        stack = self.stack
+        if len(stack) >= self.max_depth:
+            self.error(
+                "limit-exceeded",
+                f"nesting deeper than {self.max_depth} levels",
+                mark.line,
+                mark.column,
+                "raise the bound with max_depth=… if this document is trusted",
+            )
+            raise _Stop
+        self.last_start_index = mark.index
+        is_map = event.__class__ is MappingStartEvent
+        if event.tag not in (_MAP_TAGS if is_map else _SEQ_TAGS):
+            self.error("yaml-syntax", unsupported_tag_message(event.tag), mark.line, mark.column)
+        frame = _Frame()
+        frame.is_map = is_map
+        frame.value = {} if is_map else []
+        frame.key = _NO_KEY
+        frame.merges = None
+        frame.anchor = event.anchor
+        frame.tag = event.tag
+        frame.start_count = self.count
+        parent = stack[-1] if stack else None
+        # Collections inside a mapping key are built frozen (hashable).
+        frame.frozen = parent is not None and (
+            parent.frozen or (parent.is_map and parent.key is _NO_KEY)
+        )
+        frame.line, frame.column = mark.line, mark.column
+        if self.record:
+            frame.shadow = (MapShadow if is_map else SeqShadow)(mark.line, mark.column)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = _OPEN
+        stack.append(frame)
+
+    def on_collection_end(self, event: MappingEndEvent | SequenceEndEvent) -> None:
+        frame = self.stack.pop()
+        value = frame.value
+        if frame.tag in _PAIRS_TAGS:
+            self.check_pairs(frame)
+        if frame.merges:
+            value = self.apply_merges(frame)
+        if frame.frozen:
+            value = FrozenMap(value) if frame.is_map else tuple(value)
+        shadow = frame.shadow if self.record else None
+        if frame.anchor is not None:
+            size = self.count - frame.start_count + 1
+            self.anchors[frame.anchor] = (value, shadow, size)
+        self.deliver(value, shadow, frame.line, frame.column)
+
+    def on_alias(self, event: AliasEvent) -> None:
+        mark = event.start_mark
+        name = event.anchor
+        target = self.anchors.get(name)
+        if target is None:
+            self.error(
+                "yaml-syntax",
+                f"alias '*{name}' names no anchor defined before it",
+                mark.line,
+                mark.column,
+                f"define '&{name}' on a node above this line",
+            )
+            raise _Stop
+        if target is _OPEN:
+            self.error(
+                "yaml-syntax",
+                f"alias '*{name}' is used inside the node it names",
+                mark.line,
+                mark.column,
+                "recursive structures are not allowed",
+            )
+            raise _Stop
+        value, target_shadow, size = target  # type: ignore[misc]
+        if size > self.max_alias_nodes:
+            self.error(
+                "limit-exceeded",
+                f"alias '*{name}' expands to {size} nodes "
+                f"(at most {self.max_alias_nodes} per alias)",
+                mark.line,
+                mark.column,
+                "raise the bound with max_alias_nodes=… if this document is trusted",
+            )
+            raise _Stop
+        self.count_nodes(size, event)
+        if self.stack and self.stack[-1].frozen and value.__class__ in (dict, list):
+            value = freeze(value)
+        shadow = AliasShadow(mark.line, mark.column, target_shadow) if self.record else None
+        self.deliver(value, shadow, mark.line, mark.column)
+
+    def on_document_start(self, event: DocumentStartEvent) -> None:
+        self.documents += 1
+        if self.documents > 1:
+            mark = event.start_mark
+            self.error(
+                "yaml-syntax",
+                "expected a single document, found a second one",
+                mark.line,
+                mark.column,
+                "a file holds one document: remove this '---' and what follows, or split the file",
+            )
+            raise _Stop
+
+    # -- building ------------------------------------------------------------
+
+    def count_nodes(self, n: int, event: Any) -> None:
+        """Add ``n`` nodes (an alias adds its anchor's expanded size)."""
+        self.count += n
+        if self.count > self.max_nodes:
+            self.too_many_nodes(event)
+
+    def deliver(self, value: Any, shadow: Any, line: int, column: int) -> None:
+        """Put a finished node into its parent (as a key, a value or an item)."""
+        stack = self.stack
+        if not stack:
+            self.root, self.root_shadow = value, shadow
+            return
+        top = stack[-1]
+        if not top.is_map:
+            top.value.append(value)
+            if self.record:
+                top.shadow.items.append(shadow)
+            return
+        key = top.key
+        if key is _NO_KEY:
+            if value.__class__ is dict or value.__class__ is list:
+                value = freeze(value)  # an alias to a collection used as a key
+            top.key = value
+            top.key_pos = (line, column)
+            return
+        top.key = _NO_KEY
+        if key is _MERGE:
+            self.add_merge(top, value, shadow, line, column)
+            return
+        data = top.value
+        if key in data:
+            kline, kcol = top.key_pos
+            self.error(
+                "duplicate-key",
+                _duplicate_message(key, data, top.shadow.entries if self.record else None),
+                kline,
+                kcol,
+                "a key may appear only once in a mapping; the first value is kept",
+                key=key,
+            )
+            return
+        data[key] = value
+        if self.record:
+            kline, kcol = top.key_pos
+            top.shadow.entries[key] = (kline, kcol, shadow)
 
     def too_many_nodes(self, event: Any) -> None:
         mark = event.start_mark
