@@ -5,7 +5,9 @@ layers defaults (data type ← node type chain ← template) with this
 function, so that every leaf of the merged value can say which layer
 supplied it and which lower values it replaced.
 
-Semantics: ``layers`` is a sequence of ``(value, label)``, lowest first.
+Semantics: ``layers`` is a sequence of ``(value, label)``, lowest first; a
+label is any object (a string, or the caller's own origin record) and is
+only ever stored, never hashed or compared.
 Layers whose value is :data:`~toskit.schema.values.ABSENT` are skipped;
 each other layer is validated (``SchemaError`` naming the label when it is
 invalid) and merged over the result so far with exactly the rules of

@@ -78,14 +78,20 @@ def _merge_map(node: Node, lhs: dict, rhs: dict) -> dict:
     for k, lv in lhs.items():
         rv = rget(k, ABSENT)
         if rv is ABSENT:
-            out[k] = copy_value(lv)
+            out[k] = lv if type(lv) in _SCALARS else copy_value(lv)
+        elif type(rv) in _SCALARS:
+            out[k] = rv  # a scalar rhs always wins (a leaf, or a kind change)
         else:
             child = fields.get(k)
             out[k] = merge_values(child if child is not None else elem, lv, rv)  # type: ignore[arg-type]
     for k, rv in rhs.items():
         if k not in lhs:
-            out[k] = copy_value(rv)
+            out[k] = rv if type(rv) in _SCALARS else copy_value(rv)
     return out
+
+
+# Exact types whose values are shared, not copied, and always win as rhs.
+_SCALARS = frozenset((str, int, float, bool))
 
 
 def item_keys(node: Node, items: Sequence[Any]) -> list[Hashable]:
