@@ -393,3 +393,27 @@ def test_sibling_type_library_is_imported_and_forgotten(write_module) -> None:
     assert template.node_templates["svc"].properties == {"endpoint": {"ip": "10.0.0.1", "port": 80}}
     assert "shared_types_lib" not in sys.modules
     assert sys.path == path_before
+
+
+def test_scalar_units_write_tosca_scalars(write_module) -> None:
+    path = write_module(
+        """\
+        import tosca
+        from tosca import GB, GHz, ms, Size, Frequency, Time
+
+        class Box(tosca.nodes.Root):
+            disk: Size = 10 * GB
+            cpu: Frequency | None
+            timeout: Time = 250 * ms
+
+        box = Box("box", cpu=2.5 * GHz)
+        """
+    )
+    template = dsl.load_module(path)
+    assert template.ok, [str(d) for d in template.diagnostics]
+    assert template.types["Box"].properties["disk"].type == "scalar-unit.size"
+    props = template.node_templates["box"].properties
+    assert (props["disk"], props["cpu"], props["timeout"]) == ("10 GB", "2.5 GHz", "250 ms")
+    assert isinstance(10 * dsl.GB, dsl.Size)
+    with pytest.raises(TypeError):
+        _ = "10" * dsl.GB

@@ -37,6 +37,7 @@ from __future__ import annotations
 from toskit.dsl.convert import template_to_python, template_to_yaml, template_to_yaml_data
 from toskit.dsl.entities import (
     MISSING,
+    UNITS,
     ArtifactType,
     Attribute,
     Bitrate,
@@ -55,6 +56,7 @@ from toskit.dsl.entities import (
     Time,
     ToscaTemplate,
     ToscaType,
+    Unit,
     tosca_bytes,
     tosca_range,
     tosca_timestamp,
@@ -65,6 +67,9 @@ from toskit.dsl.normative import build_namespaces
 from toskit.dsl.python2yaml import DSL_VERSION, to_yaml_data
 from toskit.dsl.yaml2python import to_python_source
 from toskit.dsl.yamltext import dump_yaml
+
+# Scalar units as module attributes: ``2 * dsl.GB`` (``from tosca import GB``).
+globals().update(UNITS)
 
 _NAMESPACES = build_namespaces()
 datatypes = _NAMESPACES["datatypes"]
@@ -97,6 +102,9 @@ __all__ = [
     "Time",
     "ToscaTemplate",
     "ToscaType",
+    "UNITS",
+    "Unit",
+    *UNITS,
     "artifacts",
     "capabilities",
     "datatypes",

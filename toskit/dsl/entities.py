@@ -52,6 +52,8 @@ __all__ = [
     "ToscaType",
     "ToscaTypeRef",
     "ToscaTemplate",
+    "UNITS",
+    "Unit",
     "tosca_bytes",
     "tosca_range",
     "tosca_timestamp",
@@ -141,6 +143,33 @@ tosca_timestamp = _special("timestamp", "tosca_timestamp")
 tosca_version = _special("version", "tosca_version")
 tosca_range = _special("range", "tosca_range")
 tosca_bytes = _special("bytes", "tosca_bytes")
+
+class Unit:
+    """A scalar unit: ``2 * GB`` is ``Size("2 GB")`` (Unfurl's notation)."""
+
+    def __init__(self, name: str, marker: type[ToscaTypeRef]) -> None:
+        self.name = name
+        self.marker = marker
+
+    def __rmul__(self, number: Any) -> ToscaTypeRef:
+        if isinstance(number, bool) or not isinstance(number, (int, float)):
+            return NotImplemented
+        return self.marker(f"{number!r} {self.name}")
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: Unit name -> Unit, for every unit TOSCA 1.3 defines (case as the spec writes it).
+UNITS: dict[str, Unit] = {
+    **{n: Unit(n, Size) for n in ("B", "kB", "KiB", "MB", "MiB", "GB", "GiB", "TB", "TiB")},
+    **{n: Unit(n, Time) for n in ("d", "h", "m", "s", "ms", "us", "ns")},
+    **{n: Unit(n, Frequency) for n in ("Hz", "kHz", "MHz", "GHz")},
+    **{
+        n: Unit(n, Bitrate)
+        for n in ("bps", "Kbps", "Kibps", "Mbps", "Mibps", "Gbps", "Gibps", "Tbps", "Tibps")
+    },
+}
 
 #: TOSCA special type name -> the marker that annotates it.
 SPECIAL_TYPES: dict[str, type[ToscaTypeRef]] = {

@@ -19,7 +19,6 @@ partial default merges like YAML.
 from __future__ import annotations
 
 import inspect
-import math
 import sys
 from collections import ChainMap
 from collections.abc import Mapping
@@ -193,12 +192,17 @@ class _Writer:
         if id(value) in stack:
             self.diag("error", "value-cycle", f"{format_path(parts)}: the value contains itself", parts, position)
             return None
-        if value is None or isinstance(value, (str, bool, int)):
+        if value is None or type(value) in (str, bool, int, float):
             return value
+        # Subclasses (``2 * GB`` is a ``Size``, an ``IntEnum``...) are written as their base value.
+        if isinstance(value, bool):
+            return bool(value)
+        if isinstance(value, str):
+            return str(value)
+        if isinstance(value, int):
+            return int(value)
         if isinstance(value, float):
-            if math.isnan(value) or math.isinf(value):
-                return value
-            return value
+            return float(value)
         stack = (*stack, id(value))
         if isinstance(value, ToscaTemplate):
             self.diag(

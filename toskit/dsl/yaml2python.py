@@ -376,8 +376,9 @@ class _Generator:
             if key in body:
                 header.append(f"_{key} = {_literal(body[key]).render(4)}")
         extra = {k: v for k, v in body.items() if k not in _TYPE_KEYS_MODELLED}
-        self.defined.add((kind, name))
         fields, renames, extra_attrs, extra_props = self.render_fields(kind, name, body)
+        # Only now: inside its own body the class is not yet defined (self-references are quoted).
+        self.defined.add((kind, name))
         if extra_attrs:
             extra["attributes"] = extra_attrs
         if extra_props:
