@@ -149,7 +149,10 @@ def test_property_definition_view(st):
 def test_report_page_lists_every_node_in_full(st):
     page = render_page(st)
     assert_safe(page)
-    assert page.count('<span class="toskit-kind">node template</span>') == 2
+    listed = [n for n in ("my_db_service", "other") if f'<span class="toskit-node-name">{n}</span>' in page]
+    assert listed == ["my_db_service", "other"]
+    assert page.count('<span class="toskit-kind">node template</span>') == 0  # summaries name them
+    assert "connection.auth.password" in page and "1.1.1.1" in page
     with toskit.options.context(display_max_rows=1):
         assert "more rows" not in render_page(st)
     assert 'class="toskit-page toskit-page-dark"' in render_page(st, theme="dark")
@@ -159,7 +162,8 @@ def test_report_page_lists_every_node_in_full(st):
 
 def test_report_page_can_be_bounded(st):
     page = render_page(st, max_nodes=1, max_rows=2)
-    assert page.count('<span class="toskit-kind">node template</span>') == 1
+    assert '<span class="toskit-node-name">my_db_service</span>' in page
+    assert '<span class="toskit-node-name">other</span>' not in page
     assert "… 1 more node templates" in page
     assert "more rows" in page
 

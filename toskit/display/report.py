@@ -17,9 +17,9 @@ from toskit.display.html import chip, css, css_without_auto_dark, details, esc, 
 from toskit.display.tosca_views import (
     SourcePalette,
     _node_diagnostics,
-    _node_type_name,
     _template_title,
     inputs_block,
+    node_summary,
     node_template_body,
     template_lines,
     type_tree_html,
@@ -114,14 +114,8 @@ def _page_body(st: Any) -> str:
         if index >= limit:
             break
         diags_here = per_node.get(str(name), [])
-        summary = (
-            f'<span class="toskit-node-name">{esc(name)}</span>'
-            f'<span class="toskit-node-note">{esc(_node_type_name(node))}</span> '
-            f"{summary_badges(diags_here) if diags_here else ''}"
-        )
-        sections.append(
-            details(summary, node_template_body(node, diagnostics=diags_here, lines=lines, palette=palette), open_=True)
-        )
+        body = node_template_body(node, diagnostics=diags_here, lines=lines, palette=palette, show_header=False)
+        sections.append(details(node_summary(name, node, diags_here), body, open_=True))
     hidden = max(len(nodes) - limit, 0)
     parts.append(
         details(

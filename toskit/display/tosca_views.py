@@ -387,11 +387,13 @@ def node_template_body(
     diagnostics: Sequence[Any] = (),
     lines: Any = None,
     palette: SourcePalette | None = None,
+    show_header: bool = True,
 ) -> str:
     """A node template (or any entity template: capability, relationship,
     group, policy): its type, merged property table, requirements,
     capabilities with properties, group members or policy targets, and
-    diagnostics."""
+    diagnostics. Inside a section whose summary already names the node,
+    ``show_header=False`` leaves out the heading line."""
     kind = str(getattr(node, "kind", "node") or "node")
     chips = [chip(_node_type_name(node))]
     if getattr(node, "type_known", True) is False:
@@ -400,7 +402,7 @@ def node_template_body(
     if isinstance(count, int) and count != 1:
         chips.append(chip(f"count {count}"))
     chips.extend(chip(d) for d in getattr(node, "directives", []) or [])
-    parts = [header(f"{kind} template", getattr(node, "name", ""), *chips)]
+    parts = [header(f"{kind} template", getattr(node, "name", ""), *chips)] if show_header else []
     description = getattr(node, "description", None)
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
@@ -506,15 +508,27 @@ def node_templates_block(st: Any, *, limit: int | None = None) -> str:
     items = []
     for name, node in shown:
         diags = per_node.get(str(name), [])
-        marks = summary_badges(diags) if diags else ""
-        summary = (
-            f'<span class="toskit-node-name">{esc(name)}</span>'
-            f'<span class="toskit-node-note">{esc(_node_type_name(node))}</span> {marks}'
+        summary = node_summary(name, node, diags)
+        items.append(
+            details(
+                summary,
+                node_template_body(node, diagnostics=diags, lines=lines, palette=palette, show_header=False),
+            )
         )
-        items.append(details(summary, node_template_body(node, diagnostics=diags, lines=lines, palette=palette)))
     if not items:
         return '<div class="toskit-empty">no node templates</div>'
     return "".join(items) + more_note(hidden, "more node templates")
+
+
+def node_summary(name: Any, node: Any, diagnostics: Sequence[Any] = ()) -> str:
+    """The one-line summary of a node template in a list: name, type, badges."""
+    marks = summary_badges(diagnostics) if diagnostics else ""
+    if getattr(node, "type_known", True) is False:
+        marks = badge("unknown type", "error", small=True) + " " + marks
+    return (
+        f'<span class="toskit-node-name">{esc(name)}</span>'
+        f'<span class="toskit-node-note">{esc(_node_type_name(node))}</span> {marks}'
+    )
 
 
 def _first(mapping: Mapping[str, Any], limit: int) -> list[tuple[str, Any]]:
