@@ -67,6 +67,9 @@ def test_cluster_is_immutable_and_copies():
     assert list(cluster.node(1)["roles"]) == ["controller"]
     with pytest.raises(TypeError):
         cluster.node(1)["roles"] = []  # type: ignore[index]
+    cluster.node(1)["roles"].append("hacker")
+    cluster.nodes[0]["roles"].append("hacker")
+    assert list(cluster.node(1)["roles"]) == ["controller"]
     with pytest.raises(AttributeError):
         cluster.mode = "x"  # type: ignore[misc]
 

@@ -7,6 +7,7 @@ modified copies (what an interactive simulator needs).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -126,22 +127,22 @@ class Cluster:
 
     @property
     def nodes(self) -> tuple[Mapping, ...]:
-        """The cluster's nodes (normalised, read-only views)."""
-        return tuple(MappingProxyType(n) for n in self._nodes)
+        """The cluster's nodes (normalised; read-only copies)."""
+        return tuple(_view(n) for n in self._nodes)
 
     @property
     def pool(self) -> tuple[Mapping, ...]:
         """Unallocated nodes that can be selected but are not cluster nodes."""
-        return tuple(MappingProxyType(n) for n in self._pool)
+        return tuple(_view(n) for n in self._pool)
 
     @property
     def attributes(self) -> Mapping[str, Any]:
-        return MappingProxyType(self._attributes)
+        return MappingProxyType(copy.deepcopy(self._attributes))
 
     @property
     def models(self) -> Mapping[str, Any]:
         """Extra models this cluster carries (e.g. a release's ``settings``)."""
-        return MappingProxyType(self._models)
+        return MappingProxyType(copy.deepcopy(self._models))
 
     @property
     def model(self) -> Mapping[str, Any]:
@@ -152,7 +153,7 @@ class Cluster:
     def node(self, node_id: Any) -> Mapping:
         """The node (cluster or pool) with this id; ``ToskitError`` if none."""
         try:
-            return MappingProxyType(self._index[node_id])
+            return _view(self._index[node_id])
         except (KeyError, TypeError):
             raise ToskitError(
                 f"no node with id {_id_text(node_id)} in the cluster or its pool"
@@ -293,12 +294,15 @@ class Cluster:
     __hash__ = None  # type: ignore[assignment]
 
 
+def _view(node: dict) -> Mapping:
+    """A read-only copy of a node: the cluster's own data stays untouchable."""
+    return MappingProxyType(copy.deepcopy(node))
+
+
 def apply_overrides(base: Any, overrides: Mapping[str, Any]) -> dict:
     """A deep copy of mapping ``base`` with each dotted path of ``overrides``
     set (``"storage.volumes_ceph.value": True``). Intermediate mappings are
     created as needed; a path through a non-mapping raises ``ToskitError``."""
-    import copy
-
     if base is None:
         base = {}
     if not isinstance(base, Mapping):
