@@ -220,6 +220,11 @@ def test_non_printable_character(parser):
     assert "U+0001" in diag.message
 
 
+def test_non_printable_character_after_other_line_breaks(parser):
+    diag = only(load_yaml("a: 1\u2028b: 2\r\nc: x\x07\n", parser=parser))
+    assert (diag.line, diag.column) == (3, 5)
+
+
 def test_lone_surrogate_is_a_diagnostic_not_a_crash(parser):
     diag = only(load_yaml("a: \ud800\n", parser=parser))
     assert (diag.line, diag.column) == (1, 4)

@@ -10,7 +10,7 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.errors import ToskitError
 from toskit.source.compose import Composed, compose, find_non_printable
-from toskit.source.hints import syntax_diagnostic
+from toskit.source.hints import end_of_text, syntax_diagnostic
 from toskit.source.locations import Location, walk
 
 __all__ = [
@@ -232,13 +232,6 @@ def _utf8_size_over(text: str, max_size: int) -> bool:
     return len(text.encode("utf-8", "surrogatepass")) > max_size
 
 
-# Locations are recorded while loading (one pass): bench/bench_loader.py
-# shows the whole load still ~3x faster than yaml.load(CSafeLoader), and
-# every consumer that reports a problem needs them. With False, the shadow
-# tree is rebuilt from the text on the first locate() instead.
-_RECORD_WHILE_LOADING = True
-
-
 def load_yaml(
     text: str, *, name: str = "<string>", parser: str | None = None, **limits: Any
 ) -> YamlDocument:
@@ -269,23 +262,23 @@ def load_yaml(
         return doc
     bad = find_non_printable(text)
     if bad is not None:
-        line0 = len(_LINE_BREAK.findall(text, 0, bad))
-        start = max(text.rfind("\n", 0, bad), text.rfind("\r", 0, bad)) + 1
+        where = end_of_text(text[:bad])
         doc.diagnostics.append(
             doc._report(
                 "yaml-syntax",
                 f"character U+{ord(text[bad]):04X} is not allowed in YAML text",
-                line0,
-                bad - start,
+                where.line,
+                where.column,
                 'remove it, or write it as an escape ("\\u…") inside a double-quoted string',
             )
         )
         return doc
-    composed = _compose_text(text, name, resolved, parser, doc, _RECORD_WHILE_LOADING)
+    # Locations are recorded while loading (one pass): the whole load is still
+    # ~3x faster than yaml.load(CSafeLoader) (bench/bench_loader.py).
+    composed = _compose_text(text, name, resolved, parser, doc, True)
     doc.value = composed.value
     doc.diagnostics.extend(composed.diagnostics)
     doc._shadow = composed.shadow
-    doc._shadow_pending = not _RECORD_WHILE_LOADING and not composed.fatal
     return doc
 
 
