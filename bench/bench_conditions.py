@@ -18,7 +18,7 @@ with status 1 when a ratio is above 3. Also prints, for information, the
 time to check every role of the seed on a 1,000-node cluster (the
 simulator's re-evaluation, target 50 ms).
 
-    python bench/bench_conditions.py [--repeats 7]
+    python bench/bench_conditions.py [--repeats 9] [--nodes 10000]
 """
 
 from __future__ import annotations
@@ -126,7 +126,9 @@ def hand_controller_elsewhere(nodes: list[dict], selected_nodes: list[dict]) -> 
     return False
 
 
-def hand_seed(mode: str, nodes: list[dict], index: dict, selected: list[Any]) -> tuple[bool, list[str]]:
+def hand_seed(
+    mode: str, nodes: list[dict], index: dict, selected: list[Any]
+) -> tuple[bool, list[str]]:
     """The seed's controller rules, written by hand."""
     selected_nodes = hand_select(index, selected)
     value, warnings = True, []
@@ -141,7 +143,9 @@ def hand_seed(mode: str, nodes: list[dict], index: dict, selected: list[Any]) ->
     return value, warnings
 
 
-def hand_not_exists(mode: str, nodes: list[dict], index: dict, selected: list[Any]) -> tuple[bool, list[str]]:
+def hand_not_exists(
+    mode: str, nodes: list[dict], index: dict, selected: list[Any]
+) -> tuple[bool, list[str]]:
     selected_nodes = hand_select(index, selected)
     return not hand_controller_elsewhere(nodes, selected_nodes), []
 
@@ -161,18 +165,20 @@ def best_time(fn: Callable[[], Any], repeats: int, inner: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--nodes", type=int, default=10_000)
     args = parser.parse_args(argv)
 
     roles = load_roles(SEED_ROLES)
     nodes, selected = build_nodes(args.nodes)
     failed = False
-    print(f"B2 role conditions: {len(nodes)} nodes, {len(selected)} selected, best of {args.repeats}")
+    print(
+        f"B2 role conditions: {len(nodes)} nodes, {len(selected)} selected, best of {args.repeats}"
+    )
     workloads = [
         ("seed multinode", "controller", "multinode", hand_seed, 200),
         ("seed ha_compact", "controller", "ha_compact", hand_seed, 200),
-        ("not-exists walk", "not-exists", "multinode", hand_not_exists, 5),
+        ("not-exists walk", "not-exists", "multinode", hand_not_exists, 20),
     ]
     for label, role, mode, hand, inner in workloads:
         cluster = Cluster(mode, nodes=nodes)
@@ -184,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {label}: MISMATCH toskit={(out.allowed, out.warnings)} hand={expected}")
             failed = True
             continue
-        ours = best_time(lambda r=role, c=cluster: roles.check(r, c, selected=selected), args.repeats, inner)
+        ours = best_time(
+            lambda r=role, c=cluster: roles.check(r, c, selected=selected), args.repeats, inner
+        )
         theirs = best_time(
             lambda m=mode, h=hand, n=plain_nodes, i=index: h(m, n, i, selected), args.repeats, inner
         )
@@ -199,7 +207,9 @@ def main(argv: list[str] | None = None) -> int:
     small_nodes, small_selected = build_nodes(1_000)
     small = Cluster("multinode", nodes=small_nodes)
     every = best_time(lambda: roles.check_all(small, selected=small_selected[:1]), args.repeats, 20)
-    print(f"  info: check_all of {len(roles)} roles on 1,000 nodes: {every * 1e3:.3f} ms (simulator target 50 ms)")
+    print(
+        f"  info: check_all of {len(roles)} roles on 1,000 nodes: {every * 1e3:.3f} ms (simulator target 50 ms)"
+    )
     return 1 if failed else 0
 
 
