@@ -67,6 +67,7 @@ def test_type_tree_module_is_an_es_module_without_html_injection(st):
     tree = TypeTree(st)
     assert "export default" in tree._esm
     assert "innerHTML" not in tree._esm
+    assert "http" not in tree._esm and "import " not in tree._esm  # self-contained, no network
     assert ".toskit-tree-button" in tree._css
 
 
