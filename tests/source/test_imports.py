@@ -135,3 +135,46 @@ def test_empty_reference_is_import_error(tree):
 def test_bad_limit_is_refused_when_the_importer_is_made():
     with pytest.raises(TypeError):
         Importer(max_nodez=3)
+
+
+def test_relative_import_inside_a_resolved_url_goes_through_the_resolver(tree):
+    texts = {
+        "https://example.com/lib/main.yaml": "imports: [types.yaml]\n",
+        "https://example.com/lib/types.yaml": "node_types: {}\n",
+    }
+    asked = []
+
+    def resolver(url, importing):
+        asked.append(url)
+        return texts.get(url)
+
+    importer = Importer(resolver=resolver)
+    local = load_yaml_file(tree / "main.yaml")
+    remote = importer.load_import("https://example.com/lib/main.yaml", local)
+    assert isinstance(remote, YamlDocument)
+    types = importer.load_import("types.yaml", remote, [local.name, remote.name])
+    assert isinstance(types, YamlDocument)
+    assert types.name == "https://example.com/lib/types.yaml"
+    assert asked == ["https://example.com/lib/main.yaml", "https://example.com/lib/types.yaml"]
+
+
+def test_relative_import_inside_a_url_without_resolver_is_refused(tree):
+    remote = Importer(resolver=lambda url, imp: "imports: [t.yaml]\n").load_import(
+        "https://example.com/a.yaml", load_yaml_file(tree / "main.yaml")
+    )
+    diag = Importer().load_import("t.yaml", remote)
+    assert isinstance(diag, Diagnostic)
+    assert diag.code == "import-error"
+    assert "https://example.com/t.yaml" in diag.message
+
+
+def test_cycle_message_shows_the_loop(tree):
+    (tree / "c.yaml").write_text("imports: [d.yaml]\n")
+    (tree / "d.yaml").write_text("imports: [c.yaml]\n")
+    importer = Importer()
+    main = load_yaml_file(tree / "main.yaml")
+    c = importer.load_import("c.yaml", main, [main.name])
+    d = importer.load_import("d.yaml", c, [main.name, c.name])
+    diag = importer.load_import("c.yaml", d, [main.name, c.name, d.name])
+    assert isinstance(diag, Diagnostic)
+    assert diag.message == f"import cycle: {c.name} → {d.name} → {c.name}"

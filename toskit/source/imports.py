@@ -6,6 +6,7 @@ import os
 import re
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
+from urllib.parse import urljoin
 
 from toskit.diagnostics import Diagnostic
 from toskit.errors import ToskitError
@@ -58,6 +59,22 @@ class Importer:
             return name
         return os.path.normcase(os.path.abspath(name))
 
+    @staticmethod
+    def resolve_name(url: str, importing_name: str) -> str:
+        """The name of what ``url`` refers to, seen from the document ``importing_name``.
+
+        URLs and absolute paths stand as they are; a relative reference is
+        joined to the importing document's URL or directory (kept relative
+        to the current directory for documents named ``<…>``).
+        """
+        if is_url(url) or os.path.isabs(url):
+            return url
+        if is_url(importing_name):
+            return urljoin(importing_name, url)
+        if importing_name.startswith("<"):
+            return url
+        return os.path.join(os.path.dirname(importing_name), url)
+
     def load_import(
         self,
         url: str,
@@ -78,24 +95,18 @@ class Importer:
 
         if not isinstance(url, str) or not url.strip():
             return problem("import-error", f"import reference must be a file name, not {url!r}")
-        if is_url(url) or os.path.isabs(url) or importing.name.startswith("<"):
-            name = url
-        else:
-            name = os.path.join(os.path.dirname(importing.name), url)
+        name = self.resolve_name(url, importing.name)
         key = self.identity(name)
 
-        seen = [self.identity(n) for n in chain]
-        if self.identity(importing.name) not in seen:
-            seen.append(self.identity(importing.name))
-        if key in seen:
-            loop = [*chain] if chain else [importing.name]
-            if importing.name not in loop:
-                loop.append(importing.name)
-            start = seen.index(key)
-            names = [*loop[start:], name]
+        names = list(chain)
+        if not names or self.identity(names[-1]) != self.identity(importing.name):
+            names.append(importing.name)
+        identities = [self.identity(n) for n in names]
+        if key in identities:
+            loop = [*names[identities.index(key) :], name]
             return problem(
                 "import-cycle",
-                "import cycle: " + " → ".join(names),
+                "import cycle: " + " → ".join(loop),
                 "remove one of these imports",
             )
 
@@ -103,28 +114,28 @@ class Importer:
         if cached is not None:
             return cached
 
-        if is_url(url):
+        if is_url(name):
             if self.resolver is None:
                 return problem(
                     "import-error",
-                    f"cannot import '{url}': remote imports are disabled",
+                    f"cannot import '{name}': remote imports are disabled",
                     "toskit never fetches URLs; download the file and import it by path, "
                     "or pass resolver=… to supply its text",
                 )
             try:
-                text = self.resolver(url, importing.name)
+                text = self.resolver(name, importing.name)
             except Exception as exc:  # a user-supplied hook: report, don't crash
-                return problem("import-error", f"cannot import '{url}': resolver failed: {exc}")
+                return problem("import-error", f"cannot import '{name}': resolver failed: {exc}")
             if text is None:
                 return problem(
-                    "import-error", f"cannot import '{url}': the resolver has no text for it"
+                    "import-error", f"cannot import '{name}': the resolver has no text for it"
                 )
             if not isinstance(text, str):
                 return problem(
                     "import-error",
-                    f"cannot import '{url}': the resolver returned {type(text).__name__}, not str",
+                    f"cannot import '{name}': the resolver returned {type(text).__name__}, not str",
                 )
-            doc = load_yaml(text, name=url, **self.limits)
+            doc = load_yaml(text, name=name, **self.limits)
         else:
             try:
                 doc = load_yaml_file(name, **self.limits)
