@@ -120,3 +120,15 @@ def test_explore_falls_back_to_static_html():
     widget = explore(toskit.Diagnostic("error", "x-y", "boom"))
     assert isinstance(widget, ipywidgets.HTML)
     assert "boom" in widget.value
+
+
+def test_widgets_on_an_empty_template():
+    from fakes import FakeServiceTemplate
+
+    empty = FakeServiceTemplate()
+    tree = TypeTree(empty)
+    assert tree.tree == [] and tree.type_names == []
+    explorer = PropertyExplorer(empty).link(tree)
+    assert explorer.node is None
+    assert "no node templates" in body(explorer.html)
+    assert_safe(explorer.html)
