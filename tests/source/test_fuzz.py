@@ -136,3 +136,20 @@ def test_dumped_plain_data_loads_back_with_a_location_for_every_node(data, flow)
         assert len({(p.line, p.column) for p in positions}) == len(positions)
         results.append(positions)
     assert all(r == results[0] for r in results)
+
+
+path_parts = st.lists(
+    st.integers(-2, 5) | st.text(max_size=3) | st.booleans() | st.none() | st.just(("a",)),
+    max_size=5,
+)
+
+
+@SETTINGS
+@given(plain_data, path_parts)
+def test_locate_any_path_gives_a_location_inside_the_text(data, path):
+    text = yaml.dump(data, Dumper=PlainDumper, allow_unicode=True)
+    doc = load_yaml(text)
+    for found in (doc.locate(path), doc.locate_key(path)):
+        assert found is not None
+        assert doc.line_text(found.line) is not None
+        assert 1 <= found.column <= len(doc.line_text(found.line)) + 1

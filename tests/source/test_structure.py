@@ -61,6 +61,8 @@ def test_complex_keys_are_frozen_and_equal_to_their_plain_counterparts(parser):
     keys = list(doc.value)
     assert isinstance(keys[0], FrozenMap)
     assert keys[0] == {"k": "v", "n": (1, 2)}
+    assert {"k": "v", "n": (1, 2)} == keys[0]  # noqa: SIM300 - the reflected comparison
+    assert keys[0] != {"k": "other", "n": (1, 2)}
     assert keys[1] == ("a", ("b",))
     assert doc.value[FrozenMap({"k": "v", "n": (1, 2)})] == "map"
     assert hash(keys[0]) == hash(FrozenMap({"n": (1, 2), "k": "v"}))
