@@ -417,3 +417,9 @@ def test_scalar_units_write_tosca_scalars(write_module) -> None:
     assert isinstance(10 * dsl.GB, dsl.Size)
     with pytest.raises(TypeError):
         _ = "10" * dsl.GB
+
+
+def test_dsl_reads_the_shipped_1_3_profile() -> None:
+    from toskit.dsl.normative import profile_file
+
+    assert profile_file() == profile_path("1.3")

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import yaml
 
 from toskit.dsl.entities import KIND_BASES, DataEntity, Namespace, ToscaType
-from toskit.tosca.profiles import profile_path
 
 __all__ = [
     "KIND_NAMESPACES",
@@ -32,6 +32,7 @@ __all__ = [
     "build_namespaces",
     "normative_classes",
     "normative_definitions",
+    "profile_file",
     "python_name_for",
 ]
 
@@ -69,11 +70,21 @@ def python_name_for(kind: str, tosca_name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in rest.split(".") if part)
 
 
+def profile_file() -> Path:
+    """The 1.3 profile, located without importing ``toskit.tosca``.
+
+    Importing that package pulls in the whole TOSCA loader, which the DSL
+    classes do not need until ``load_module`` runs. This is the same file
+    as ``toskit.tosca.profiles.profile_path("1.3")`` (a test checks it).
+    """
+    return Path(__file__).resolve().parent.parent / "tosca" / "profiles" / "tosca-simple-1.3.yaml"
+
+
 @functools.cache
 def normative_definitions() -> dict[str, dict[str, Any]]:
     """Kind -> {TOSCA name -> raw definition} of the 1.3 profile (parsed once)."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    data = yaml.load(profile_path("1.3").read_text(encoding="utf-8"), Loader=loader)
+    data = yaml.load(profile_file().read_text(encoding="utf-8"), Loader=loader)
     return {kind: dict(data.get(section) or {}) for kind, section in KIND_SECTIONS.items()}
 
 
