@@ -105,13 +105,7 @@ def build_nodes(count: int) -> tuple[list[dict], list[int]]:
 
 
 def hand_select(index: dict[Any, dict], selected: list[Any]) -> list[dict]:
-    out, seen = [], set()
-    for node_id in selected:
-        node = index[node_id]
-        if node_id not in seen:
-            seen.add(node_id)
-            out.append(node)
-    return out
+    return [index[node_id] for node_id in dict.fromkeys(selected)]
 
 
 def hand_controller_elsewhere(nodes: list[dict], selected_nodes: list[dict]) -> bool:

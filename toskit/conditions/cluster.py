@@ -30,6 +30,8 @@ NODE_DEFAULTS: dict[str, Any] = {
     "pending_addition": False,
 }
 
+_ID_TYPES = frozenset({int, str})
+
 # Models that are always defined; one not supplied is an empty mapping.
 STANDARD_MODELS = ("settings", "version", "release", "networking_parameters")
 
@@ -178,19 +180,21 @@ class Cluster:
         if isinstance(selected, (str, bytes, Mapping)) or not isinstance(selected, Iterable):
             raise ToskitError(f"selected must be a list of node ids, got {selected!r}")
         index = self._index
-        out: list[dict] = []
-        seen: set = set()
-        for node_id in selected:
-            try:
-                node = index[node_id]
-            except (KeyError, TypeError):
+        if not isinstance(selected, (list, tuple)):
+            selected = list(selected)
+        try:
+            # dict.fromkeys keeps the first occurrence of each id, in order.
+            unique = dict.fromkeys(selected)
+            if set(map(type, unique)) <= _ID_TYPES:
+                return [index[node_id] for node_id in unique]
+        except (KeyError, TypeError):
+            pass
+        for node_id in selected:  # find the first culprit, to name it
+            if type(node_id) not in _ID_TYPES or node_id not in index:
                 raise ToskitError(
                     f"selected node {_id_text(node_id)} is neither in the cluster nor in its pool"
-                ) from None
-            if node_id not in seen:
-                seen.add(node_id)
-                out.append(node)
-        return out
+                )
+        raise AssertionError("unreachable")  # pragma: no cover
 
     # -- modified copies
     def _copy(self, **changes: Any) -> Cluster:

@@ -17,6 +17,7 @@ exactly those of the plain evaluation.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from toskit.conditions.cluster import DICT_TYPES, STANDARD_MODELS, Cluster
@@ -47,6 +48,8 @@ __all__ = ["Env", "Expression", "compile_expression", "compile_node", "make_env"
 
 Fn = Callable[["Env"], Any]
 _MISSING = object()
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+_BASE_MODELS: dict[str, Any] = {name: _EMPTY for name in (*STANDARD_MODELS, "cluster")}
 
 
 class Env:
@@ -80,21 +83,24 @@ def make_env(
     variables: Mapping[str, Any] | None = None,
 ) -> Env:
     """Build the evaluation context of spec/conditions.md §2 and §5.2."""
-    all_models: dict[str, Any] = {name: {} for name in STANDARD_MODELS}
-    all_models["cluster"] = {}
+    # Standard models not supplied are empty (the evaluator never mutates them).
+    all_models: dict[str, Any] = dict(_BASE_MODELS)
     if cluster is not None:
-        if not isinstance(cluster, Cluster):
+        if type(cluster) is not Cluster and not isinstance(cluster, Cluster):
             raise ToskitError(
                 f"cluster must be a toskit.conditions.Cluster, got {type(cluster).__name__}"
             )
-        all_models.update(cluster._models)
-    if models is not None:
+        if cluster._models:
+            all_models.update(cluster._models)
+    if models:
         if not isinstance(models, Mapping):
             raise ToskitError(f"models must be a mapping of model name to mapping, got {models!r}")
         for name in models:
             if not isinstance(name, str):
                 raise ToskitError(f"model names must be strings, got {name!r}")
         all_models.update(models)
+    elif models is not None and not isinstance(models, Mapping):
+        raise ToskitError(f"models must be a mapping of model name to mapping, got {models!r}")
     if cluster is not None:
         all_models["cluster"] = cluster._model
         nodes = cluster.select(selected)

@@ -246,6 +246,8 @@ class RoleSet(Mapping):
 
 
 def _role_names(names: Any, what: str) -> list[str]:
+    if type(names) in (list, tuple) and not names:
+        return []
     if isinstance(names, (str, bytes, Mapping)) or not isinstance(names, Iterable):
         raise ToskitError(f"{what} must be a list of role names, got {names!r}")
     out = list(names)
