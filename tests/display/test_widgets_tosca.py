@@ -132,3 +132,13 @@ def test_widgets_on_an_empty_template():
     assert explorer.node is None
     assert "no node templates" in body(explorer.html)
     assert_safe(explorer.html)
+
+
+def test_widgets_are_dom_widgets(st):
+    import ipywidgets
+
+    from toskit.widgets import ClusterSimulator
+
+    assert issubclass(TypeTree, ipywidgets.DOMWidget)
+    assert issubclass(PropertyExplorer, ipywidgets.DOMWidget)
+    assert issubclass(ClusterSimulator, ipywidgets.DOMWidget)
