@@ -232,3 +232,55 @@ def test_inputs_mapping_and_unknown_input() -> None:
     assert st.inputs == {"a": 1, "b": toskit.NO_DEFAULT, "c": 3}
     assert codes(st) == ["unknown-input"]
     assert st.diagnostics[0].severity == "warning"
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "path"),
+    [
+        ("description: {complex: text}\n", "invalid-definition", "description"),
+        ("node_types:\n  N: {version: 1..0.abc}\n", "invalid-definition", "node_types.N.version"),
+        ("metadata:\n  template_name:\n", "invalid-definition", "metadata.template_name"),
+        ("metadata:\n  template_name: 12345\n", "invalid-definition", "metadata.template_name"),
+        ("node_types:\n", "invalid-definition", "node_types"),
+        ("relationship_types:\n  1.0: {}\n", "invalid-definition", "relationship_types.1.0"),
+        ("dsl_definitions: [a, b]\n", "invalid-definition", "dsl_definitions"),
+        ("repositories:\n  r: {description: no url}\n", "missing-keyname", "repositories.r"),
+        ("service_template:\n  inputs: {}\n", "missing-keyname", "service_template"),
+    ],
+    ids=[
+        "description",
+        "version",
+        "metadata-null",
+        "metadata-number",
+        "empty-section",
+        "name",
+        "dsl-list",
+        "repository-url",
+        "node-templates",
+    ],
+)
+def test_2_0_value_kinds_and_required_keynames(text: str, code: str, path: str) -> None:
+    st = toskit.loads("tosca_definitions_version: tosca_2_0\n" + text)
+    assert [(d.code, d.path) for d in st.diagnostics] == [(code, path)]
+    assert st.diagnostics[0].line is not None
+
+
+def test_1x_is_lenient_where_real_templates_are() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        metadata: {template_version: 1.0, count: 3}
+        node_types:
+        node_types_other: {}
+        """
+    )
+    assert [d.code for d in st.diagnostics] == ["unknown-keyname"]
+    ok = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        metadata: {template_version: 1.0, tags: [a, b], author: {complex: x}}
+        service_template:
+          node_templates: {}
+        """
+    )
+    assert ok.diagnostics == []

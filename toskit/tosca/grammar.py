@@ -61,13 +61,27 @@ class Keys:
     extra: Shape | None = None
     # Keynames of the other TOSCA version, and what this version calls them.
     renamed: dict[str, str] = field(default_factory=dict)
+    # Keynames that must be present.
+    required: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class NamedMap:
-    """A map from user-chosen names to values of one shape."""
+    """A map from user-chosen names to values of one shape.
+
+    ``nonempty``: the section may not be written empty (TOSCA 2.0 sections).
+    """
 
     item: Shape
+    nonempty: bool = False
+
+
+@dataclass(frozen=True)
+class Value:
+    """A scalar-ish value of one kind: ``string``, ``version``, ``map``,
+    ``metadata`` (a map of strings in 2.0, of anything in 1.x)."""
+
+    kind: str
 
 
 @dataclass(frozen=True)
@@ -80,6 +94,7 @@ class NamedList:
 
     item: Shape
     also_map: bool = False
+    nonempty: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,9 +110,10 @@ class ListOf:
     """A list whose items all have one shape."""
 
     item: Shape
+    nonempty: bool = False
 
 
-Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf]  # noqa: UP007 (runtime alias, py3.10)
+Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf, Value]  # noqa: UP007 (runtime alias, py3.10)
 
 # --------------------------------------------------------------------------
 # Building blocks shared by both versions.
@@ -550,12 +566,64 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "deployment_blueprints": ANY,
             }
         )
+    _refine_values(Keys("document", top), v2, set())
+    if v2:
+        # The document's own metadata is a map of strings (template_name, …);
+        # elsewhere TOSCA 2.0 templates put lists and numbers in metadata too.
+        top["metadata"] = Value("metadata")
+    if v2:
+        # TOSCA 2.0: a section that is written must not be empty.
+        for name, shape in list(top.items()):
+            if isinstance(shape, NamedMap):
+                top[name] = NamedMap(shape.item, nonempty=True)
+        for name in ("node_templates", "relationship_templates", "groups", "outputs", "workflows"):
+            shape = topology.keys[name]
+            assert isinstance(shape, NamedMap)
+            topology.keys[name] = NamedMap(shape.item, nonempty=True)
+        topology.keys["policies"] = NamedList(policy_def, also_map=True, nonempty=True)
+        top["imports"] = ListOf(import_def, nonempty=True)
+        top["service_template"] = Keys(
+            topology.name, topology.keys, topology.extra, topology.renamed, ("node_templates",)
+        )
+        repository_full = repository_def.full
+        assert isinstance(repository_full, Keys)
+        top["repositories"] = NamedMap(
+            Short(Keys(repository_full.name, repository_full.keys, required=("url",))),
+            nonempty=True,
+        )
     renamed = (
         {"topology_template": "service_template", "namespace_prefix": "namespace"}
         if v2
         else {"service_template": "topology_template", "namespace": "namespace_prefix"}
     )
     return {"document": Keys("document", top, renamed=renamed)}
+
+
+def _refine_values(shape: Shape, v2: bool, seen: set[int]) -> None:
+    """Give the keynames whose value TOSCA fixes everywhere their value kind."""
+    if id(shape) in seen:
+        return
+    seen.add(id(shape))
+    if isinstance(shape, Keys):
+        for key, sub in list(shape.keys.items()):
+            if sub is ANY and key in _VALUE_KINDS:
+                shape.keys[key] = _VALUE_KINDS[key] if key != "metadata" else Value("map")
+            else:
+                _refine_values(sub, v2, seen)
+        if shape.extra is not None:
+            _refine_values(shape.extra, v2, seen)
+    elif isinstance(shape, (NamedMap, NamedList, ListOf)):
+        _refine_values(shape.item, v2, seen)
+    elif isinstance(shape, Short):
+        _refine_values(shape.full, v2, seen)
+
+
+_VALUE_KINDS: dict[str, Shape] = {
+    "description": Value("string"),
+    "metadata": Value("metadata"),
+    "version": Value("version"),
+    "dsl_definitions": Value("map"),
+}
 
 
 @dataclass(frozen=True)

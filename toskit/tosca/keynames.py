@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.source import YamlDocument
-from toskit.tosca.grammar import ANY, Keys, ListOf, NamedList, NamedMap, Shape, Short
+from toskit.tosca.grammar import ANY, Keys, ListOf, NamedList, NamedMap, Shape, Short, Value
 
 __all__ = ["check_keynames"]
 
@@ -28,7 +29,23 @@ def check_keynames(doc: YamlDocument, value: Any, shape: Shape) -> list[Diagnost
 def _walk(
     doc: YamlDocument, value: Any, shape: Shape, parts: list[Hashable], out: list[Diagnostic]
 ) -> None:
-    if shape is ANY or value is None:
+    if shape is ANY:
+        return
+    if isinstance(shape, Value):
+        _check_value(doc, value, shape.kind, parts, out)
+        return
+    if value is None:
+        # ``section:`` with nothing after it (``{}`` is an explicit empty map, fine).
+        if getattr(shape, "nonempty", False) and parts:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"'{parts[-1]}' has no value: write {{}} or leave the section out",
+                    parts,
+                    at_key=True,
+                )
+            )
         return
     if isinstance(shape, Short):
         if isinstance(value, shape.short) and not isinstance(value, dict):
@@ -39,6 +56,16 @@ def _walk(
         if not isinstance(value, dict):
             out.append(_not_a(doc, parts, f"a {shape.name} must be a map", value))
             return
+        for key in shape.required:
+            if key not in value:
+                out.append(
+                    doc.diagnostic(
+                        "error",
+                        "missing-keyname",
+                        f"a {shape.name} needs '{key}'",
+                        parts,
+                    )
+                )
         for key, item in value.items():
             sub = shape.keys.get(key) if isinstance(key, str) else None
             if sub is None:
@@ -62,6 +89,8 @@ def _walk(
             out.append(_not_a(doc, parts, "expected a map of names", value))
             return
         for key, item in value.items():
+            if not isinstance(key, str) or not key:
+                out.append(_bad_name(doc, [*parts, key], key))
             _walk(doc, item, shape.item, [*parts, key], out)
         return
     if isinstance(shape, NamedList):
@@ -96,6 +125,61 @@ def _hint(key: Hashable, shape: Keys) -> str | None:
     if other is not None:
         return f"did you mean '{other}'? ('{key}' belongs to the other TOSCA version)"
     return did_you_mean(str(key), shape.keys)
+
+
+def _bad_name(doc: YamlDocument, parts: list[Hashable], key: Any) -> Diagnostic:
+    return doc.diagnostic(
+        "error",
+        "invalid-definition",
+        f"a name must be a non-empty string, got {type(key).__name__} {key!r}",
+        parts,
+        at_key=True,
+    )
+
+
+def _check_value(
+    doc: YamlDocument, value: Any, kind: str, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    """Keynames whose value kind TOSCA fixes (description, metadata, version…)."""
+    problem = None
+    if kind == "string" and not isinstance(value, str):
+        problem = "must be a string"
+    elif kind == "version" and (isinstance(value, bool) or special.parse_version(value) is None):
+        problem = "must be a version (major.minor[.fix[.qualifier[-build]]])"
+    elif kind == "map" and not isinstance(value, dict):
+        problem = "must be a map"
+    elif kind == "metadata":
+        if not isinstance(value, dict):
+            problem = "must be a map"
+        else:
+            for key, item in value.items():
+                # Every entry needs a value; the template's name and author are
+                # text (or structured text), never a bare number or boolean.
+                bare = isinstance(item, (int, float, bool))
+                if item is None or (key in _TEXT_METADATA and bare):
+                    what = "a string" if key in _TEXT_METADATA else "a value"
+                    out.append(
+                        doc.diagnostic(
+                            "error",
+                            "invalid-definition",
+                            f"metadata '{key}' must be {what}, got {_describe(item)}",
+                            [*parts, key],
+                        )
+                    )
+    if problem is not None:
+        name = parts[-1] if parts else "value"
+        out.append(
+            doc.diagnostic(
+                "error", "invalid-definition", f"'{name}' {problem}, got {_describe(value)}", parts
+            )
+        )
+
+
+_TEXT_METADATA = frozenset({"template_name", "template_author"})
+
+
+def _describe(value: Any) -> str:
+    return "null" if value is None else f"{type(value).__name__} {_short(value)}"
 
 
 def _not_a(doc: YamlDocument, parts: list[Hashable], what: str, value: Any) -> Diagnostic:
