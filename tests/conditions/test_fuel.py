@@ -412,3 +412,15 @@ def test_release_check_all(release):
     assert list(every) == list(release.roles)
     assert every["cinder-block-device"].allowed is False
     assert release.check("compute", cluster, selected=[1]).allowed is True
+
+
+def test_load_roles_on_a_release_file_points_to_load_release():
+    with pytest.raises(ConditionError, match="load_release"):
+        load_roles(FUEL)
+
+
+def test_roleset_frame(release):
+    frame = release.roles.to_frame()
+    assert list(frame["role"])[:2] == ["controller", "compute"]
+    assert frame.loc[0, "label"] == "Controller"
+    assert bool(frame.loc[0, "limits"]) is True

@@ -370,8 +370,11 @@ def load_roles(source: Any) -> RoleSet:
     so static errors raise now (``ConditionError``)."""
     value, name = read_source(source, "roles document")
     if not isinstance(value, Mapping):
+        hint = ""
+        if isinstance(value, list) and any(isinstance(r, Mapping) and "model" in r for r in value):
+            hint = " (this looks like a Fuel release file: use conditions.load_release)"
         raise ConditionError(
-            "SchemaError", f"a roles document must be a mapping, got {type_name(value)}"
+            "SchemaError", f"a roles document must be a mapping, got {type_name(value)}{hint}"
         )
     if "roles_metadata" in value:
         return build_roleset(
