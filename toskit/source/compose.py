@@ -29,7 +29,7 @@ from yaml.events import (
 
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.source.frozen import FrozenMap, freeze
-from toskit.source.locations import AliasShadow, MapShadow, SeqShadow, position_of
+from toskit.source.locations import AliasShadow, MapShadow, SeqShadow
 from toskit.source.scalars import (
     CORE_TAG_PREFIX,
     ScalarError,
@@ -38,7 +38,7 @@ from toskit.source.scalars import (
     unsupported_tag_message,
 )
 
-__all__ = ["Composed", "compose", "make_parser", "C_PARSER_AVAILABLE"]
+__all__ = ["C_PARSER_AVAILABLE", "Composed", "compose", "find_non_printable", "make_parser"]
 
 try:
     from yaml._yaml import CParser as _CParser
@@ -129,6 +129,8 @@ class Composed:
 
 
 class _Frame:
+    """A mapping or sequence being built (one per open collection)."""
+
     __slots__ = (
         "is_map", "value", "key", "key_pos", "anchor", "start_count",
         "frozen", "merges", "shadow", "line", "column", "tag",
@@ -143,13 +145,11 @@ class _Composer:
     def __init__(
         self,
         limits: dict[str, int],
-        record: bool,
         report: Callable[..., Diagnostic],
     ) -> None:
         self.max_depth = limits["max_depth"]
         self.max_nodes = limits["max_nodes"]
         self.max_alias_nodes = limits["max_alias_nodes"]
-        self.record = record
         self.report = report  # report(code, message, line0, col0, hint, path)
         self.diagnostics: list[Diagnostic] = []
         self.fatal = False
@@ -233,7 +233,7 @@ class _Composer:
         self.count_nodes(1, event)
         mark = event.start_mark
         value = self.scalar_value(event)
-        shadow = (mark.line, mark.column) if self.record else None
+        shadow = (mark.line, mark.column)
         if event.anchor is not None:
             self.anchors[event.anchor] = (value if value is not _MERGE else "<<", shadow, 1)
         self.deliver(value, shadow, mark.line, mark.column)
@@ -293,8 +293,7 @@ class _Composer:
             parent.frozen or (parent.is_map and parent.key is _NO_KEY)
         )
         frame.line, frame.column = mark.line, mark.column
-        if self.record:
-            frame.shadow = (MapShadow if is_map else SeqShadow)(mark.line, mark.column)
+        frame.shadow = (MapShadow if is_map else SeqShadow)(mark.line, mark.column)
         if event.anchor is not None:
             self.anchors[event.anchor] = _OPEN
         stack.append(frame)
@@ -308,7 +307,7 @@ class _Composer:
             value = self.apply_merges(frame)
         if frame.frozen:
             value = FrozenMap(value) if frame.is_map else tuple(value)
-        shadow = frame.shadow if self.record else None
+        shadow = frame.shadow
         if frame.anchor is not None:
             size = self.count - frame.start_count + 1
             self.anchors[frame.anchor] = (value, shadow, size)
@@ -350,7 +349,7 @@ class _Composer:
         self.count_nodes(size, event)
         if self.stack and self.stack[-1].frozen and value.__class__ in (dict, list):
             value = freeze(value)
-        shadow = AliasShadow(mark.line, mark.column, target_shadow) if self.record else None
+        shadow = AliasShadow(mark.line, mark.column, target_shadow)
         self.deliver(value, shadow, mark.line, mark.column)
 
     def on_document_start(self, event: DocumentStartEvent) -> None:
@@ -383,8 +382,7 @@ class _Composer:
         top = stack[-1]
         if not top.is_map:
             top.value.append(value)
-            if self.record:
-                top.shadow.items.append(shadow)
+            top.shadow.items.append(shadow)
             return
         key = top.key
         if key is _NO_KEY:
@@ -402,7 +400,7 @@ class _Composer:
             kline, kcol = top.key_pos
             self.error(
                 "duplicate-key",
-                _duplicate_message(key, data, top.shadow.entries if self.record else None),
+                _duplicate_message(key, data, top.shadow.entries),
                 kline,
                 kcol,
                 "a key may appear only once in a mapping; the first value is kept",
@@ -410,9 +408,8 @@ class _Composer:
             )
             return
         data[key] = value
-        if self.record:
-            kline, kcol = top.key_pos
-            top.shadow.entries[key] = (kline, kcol, shadow)
+        kline, kcol = top.key_pos
+        top.shadow.entries[key] = (kline, kcol, shadow)
 
     def too_many_nodes(self, event: Any) -> None:
         mark = event.start_mark
@@ -456,7 +453,7 @@ class _Composer:
         elif isinstance(value, (list, tuple)) and all(
             isinstance(v, (dict, FrozenMap)) for v in value
         ):
-            items = _deref_shadow(shadow).items if self.record else [None] * len(value)
+            items = _deref_shadow(shadow).items
             sources = list(zip(value, items))
         else:
             self.error(
@@ -474,16 +471,15 @@ class _Composer:
         merged: dict = {}
         merged_shadows: dict = {}
         for source, shadow in frame.merges:
-            entries = _deref_shadow(shadow).entries if self.record else None
+            entries = _deref_shadow(shadow).entries
             for key, value in source.items():
                 if key not in merged and key not in explicit:
                     merged[key] = freeze(value) if frame.frozen else value
                     if entries is not None and key in entries:
                         merged_shadows[key] = entries[key]
         merged.update(explicit)
-        if self.record:
-            merged_shadows.update(frame.shadow.entries)
-            frame.shadow.entries = merged_shadows
+        merged_shadows.update(frame.shadow.entries)
+        frame.shadow.entries = merged_shadows
         return merged
 
 
@@ -531,13 +527,12 @@ def compose(
     text: str,
     *,
     limits: dict[str, int],
-    record: bool,
     parser: str | None,
     report: Callable[..., Diagnostic],
     syntax_error: Callable[[yaml.YAMLError], Diagnostic],
 ) -> Composed:
-    """Parse ``text`` and build its value (and shadow tree when ``record``)."""
-    composer = _Composer(limits, record, report)
+    """Parse ``text`` and build its value and shadow tree."""
+    composer = _Composer(limits, report)
     source = make_parser(text, parser)
     try:
         value, shadow = composer.run(source.get_event)
@@ -550,7 +545,6 @@ def compose(
         return compose(
             text,
             limits=limits,
-            record=record,
             parser="python",
             report=report,
             syntax_error=syntax_error,
@@ -562,6 +556,3 @@ def compose(
     if composer.fatal:
         return Composed(None, None, composer.diagnostics, True)
     return Composed(value, shadow, composer.diagnostics, False)
-
-
-__all__ += ["find_non_printable", "position_of"]

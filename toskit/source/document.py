@@ -99,7 +99,7 @@ class YamlDocument:
     def _root_shadow(self) -> Any:
         if self._shadow_pending:
             self._shadow_pending = False
-            composed = _compose_text(self.text, self.name, self._limits, self._parser, self, True)
+            composed = _compose_text(self.text, self.name, self._limits, self._parser, self)
             self._shadow = composed.shadow
         return self._shadow
 
@@ -212,12 +212,10 @@ def _compose_text(
     limits: dict[str, int],
     parser: str | None,
     doc: YamlDocument,
-    record: bool,
 ) -> Composed:
     return compose(
         text,
         limits=limits,
-        record=record,
         parser=parser,
         report=doc._report,
         syntax_error=lambda exc: syntax_diagnostic(exc, name=name, line_of=doc._line_of, text=text),
@@ -275,7 +273,7 @@ def load_yaml(
         return doc
     # Locations are recorded while loading (one pass): the whole load is still
     # ~3x faster than yaml.load(CSafeLoader) (bench/bench_loader.py).
-    composed = _compose_text(text, name, resolved, parser, doc, True)
+    composed = _compose_text(text, name, resolved, parser, doc)
     doc.value = composed.value
     doc.diagnostics.extend(composed.diagnostics)
     doc._shadow = composed.shadow
