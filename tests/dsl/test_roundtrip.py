@@ -276,3 +276,57 @@ def test_random_documents_round_trip_through_python(tmp_path, document) -> None:
     assert _without_paths(_meaning(from_python)) == _without_paths(_meaning(original)), source
     again = toskit.loads(dsl.template_to_yaml(from_python), name="again.yaml")
     assert _meaning(again) == _meaning(original)
+
+
+_FIELD_NAMES = st.one_of(_NAMES, st.sampled_from(["some-key", "class", "x.y", "type", "name", "_private"]))
+
+
+@st.composite
+def _nested_documents(draw) -> dict[str, Any]:
+    """Two data types (one nested in the other, maybe derived), typed lists and maps."""
+    inner_fields = draw(st.dictionaries(_FIELD_NAMES, st.sampled_from(sorted(_PRIMS)), min_size=1, max_size=3))
+    inner = {
+        name: {"type": prim, **({"default": draw(_PRIMS[prim])} if draw(st.booleans()) else {})}
+        for name, prim in inner_fields.items()
+    }
+    outer: dict[str, Any] = {
+        "one": {"type": "h.Inner", **({"default": {}} if draw(st.booleans()) else {})},
+        "many": {"type": "list", "entry_schema": {"type": "h.Inner"}, "required": False},
+        "named": {"type": "map", "entry_schema": {"type": "h.Inner"}, "required": False},
+        "numbers": {"type": "list", "entry_schema": {"type": "integer"}, "default": draw(st.lists(_PRIMS["integer"], max_size=3))},
+    }
+    if draw(st.booleans()):
+        first = next(iter(inner_fields))
+        outer["one"]["default"] = {first: draw(_PRIMS[inner_fields[first]])}
+
+    def inner_value() -> dict[str, Any]:
+        keys = draw(st.lists(st.sampled_from(sorted(inner_fields)), unique=True, max_size=len(inner_fields)))
+        return {k: draw(_PRIMS[inner_fields[k]]) for k in keys}
+
+    value: dict[str, Any] = {"one": inner_value()}
+    if draw(st.booleans()):
+        value["many"] = [inner_value() for _ in range(draw(st.integers(0, 2)))]
+    if draw(st.booleans()):
+        value["named"] = {draw(_NAMES): inner_value()}
+    derived = draw(st.booleans())
+    data_types: dict[str, Any] = {"h.Inner": {"properties": inner}, "h.Outer": {"properties": outer}}
+    node_type = "h.Outer2" if derived else "h.Outer"
+    if derived:
+        data_types["h.Outer2"] = {"derived_from": "h.Outer", "properties": {"extra": {"type": "string", "default": "e"}}}
+    return {
+        "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
+        "data_types": data_types,
+        "node_types": {"h.Node": {"properties": {"data": {"type": node_type}}}},
+        "topology_template": {"node_templates": {"n": {"type": "h.Node", "properties": {"data": value}}}},
+    }
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=_nested_documents())
+def test_random_nested_documents_round_trip_through_python(tmp_path, document) -> None:
+    text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+    original = toskit.loads(text, name="nested.yaml")
+    from_python, source = _python_roundtrip(original, tmp_path, "nested.py")
+    assert _without_paths(_meaning(from_python)) == _without_paths(_meaning(original)), source
+    again = toskit.loads(dsl.template_to_yaml(from_python), name="again.yaml")
+    assert _meaning(again) == _meaning(original)
