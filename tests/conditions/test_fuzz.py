@@ -193,3 +193,56 @@ def test_run_and_trace_agree(tree):
     trace = rules.trace(make_env(cluster, [11], MODELS))
     assert (trace.value, trace.warnings) == (value, warnings)
     assert rules.test(make_env(cluster, [11], MODELS)) == value
+
+
+meta_value = st.recursive(
+    st.one_of(scalar, st.sampled_from(["*", "compute", "settings:x.value", "a =", "true"])),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "conflicts",
+                    "conditions",
+                    "restrictions",
+                    "limits",
+                    "min",
+                    "max",
+                    "recommended",
+                    "overrides",
+                    "condition",
+                    "message",
+                    "action",
+                    "strict",
+                    "name",
+                    "true",
+                ]
+            ),
+            children,
+            max_size=4,
+        ),
+    ),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(["controller", "compute", "x"]), meta_value, max_size=3))
+def test_random_role_documents_raise_only_toskit_errors(doc):
+    from toskit import ToskitError
+    from toskit.conditions import Cluster, load_roles
+
+    try:
+        roles = load_roles({"roles_metadata": doc})
+    except ToskitError:
+        return
+    cluster = Cluster("ha_compact", nodes=[{"id": 1, "roles": ["controller"]}], pool=[{"id": 2}])
+    for name in roles:
+        try:
+            out = roles.check(
+                name, cluster, selected=[2], selected_roles=list(roles), models=MODELS
+            )
+        except ConditionError:
+            continue
+        assert isinstance(out.allowed, bool)
+        out.trace  # noqa: B018
