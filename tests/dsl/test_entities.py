@@ -423,3 +423,17 @@ def test_dsl_reads_the_shipped_1_3_profile() -> None:
     from toskit.dsl.normative import profile_file
 
     assert profile_file() == profile_path("1.3")
+
+
+def test_load_module_accepts_a_namespace_like_a_notebook() -> None:
+    class NotebookData(dsl.DataEntity):
+        size: int = 1
+
+    class NotebookNode(dsl.nodes.Root):
+        data: NotebookData
+
+    node = NotebookNode("nb", data=NotebookData(size=3))
+    template = dsl.load_module({"NotebookData": NotebookData, "NotebookNode": NotebookNode, "node": node})
+    assert template.ok, [str(d) for d in template.diagnostics]
+    assert template.node_templates["nb"].properties == {"data": {"size": 3}}
+    assert template.types["NotebookNode"].properties["data"].type == "NotebookData"

@@ -24,6 +24,7 @@ import sys
 import threading
 import traceback
 import types
+from collections.abc import Mapping
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, sort_diagnostics
@@ -173,8 +174,9 @@ def relocate(diagnostic: Diagnostic, emitted: Emitted) -> Diagnostic:
 def load_module(module_or_path: Any, *, inputs: dict | None = None, **limits: Any):
     """A module of DSL classes and templates -> ``ServiceTemplate`` (same API as ``load``).
 
-    ``module_or_path`` is a path to a ``.py`` file (executed afresh) or an
-    already imported module object (read as it is). The template holds the
+    ``module_or_path`` is a path to a ``.py`` file (executed afresh), an
+    already imported module object, or a namespace mapping such as a
+    notebook's ``globals()`` (both read as they are). The template holds the
     types the module defines and imports (plus the types they use), and
     its templates. Its version is ``tosca_simple_unfurl_1_0_0``.
     Raises ``toskit.ToskitError`` only when the file cannot be read.
@@ -184,6 +186,10 @@ def load_module(module_or_path: Any, *, inputs: dict | None = None, **limits: An
     if isinstance(module_or_path, types.ModuleType):
         filename = getattr(module_or_path, "__file__", None) or f"<module {module_or_path.__name__}>"
         run = _ModuleRun(filename, vars(module_or_path), [], [])
+    elif isinstance(module_or_path, Mapping):
+        # A namespace such as a notebook's ``globals()``.
+        filename = module_or_path.get("__file__") or "<namespace>"
+        run = _ModuleRun(str(filename), dict(module_or_path), [], [])
     else:
         run = run_module(module_or_path)
     emitted = to_yaml_data(run.namespace, templates=run.templates, filename=run.filename)
