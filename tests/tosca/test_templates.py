@@ -271,3 +271,80 @@ def test_fuzz_property_values_never_raise(first: object, second: object, version
         if diag.code in ("type-mismatch", "missing-property", "unknown-property"):
             assert diag.path.startswith(f"{topology}.node_templates.n.properties")
             assert diag.line is not None
+
+
+def test_required_capability_property_without_value_even_unassigned() -> None:
+    text = """
+        tosca_definitions_version: tosca_2_0
+        capability_types:
+          Endpoint:
+            properties:
+              protocol: {type: string}
+        node_types:
+          Host:
+            capabilities:
+              terminal: {type: Endpoint}
+        service_template:
+          node_templates:
+            my_host: {type: Host}
+            chosen: {type: Host, directives: [select]}
+        """
+    st = loads(text)
+    (diag,) = errors(st)
+    assert diag.code == "missing-property"
+    assert (
+        diag.path
+        == "service_template.node_templates.my_host.capabilities.terminal.properties.protocol"
+    )
+    assert diag.message.startswith("node template 'my_host' capability 'terminal': ")
+
+
+def test_required_nil_property_needs_an_explicit_null() -> None:
+    body = """
+        tosca_definitions_version: tosca_2_0
+        node_types:
+          Node:
+            properties:
+              nothing: {type: nil, required: true}
+        service_template:
+          node_templates:
+            n: {type: Node%s}
+        """
+    assert [d.code for d in errors(loads(body % ""))] == ["missing-property"]
+    assert errors(loads(body % ", properties: {nothing: null}")) == []
+
+
+def test_definition_checks() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        data_types:
+          url:
+            derived_from: string
+            properties:
+              first: {type: string}
+        capability_types:
+          Root: {}
+          Endpoint:
+            derived_from: Root
+            valid_source_node_types: [Unknwn]
+            properties:
+              protocol: {type: string, value: tcp}
+          Better:
+            derived_from: Endpoint
+            properties:
+              protocol: {value: udp}
+        node_types:
+          N:
+            requirements:
+              - r: {capability: Endpont}
+        """
+    )
+    found = [(d.code, d.path) for d in errors(st)]
+    assert found == [
+        ("invalid-definition", "data_types.url.properties"),
+        ("unknown-type", "capability_types.Endpoint.valid_source_node_types[0]"),
+        ("incompatible-refinement", "capability_types.Better.properties.protocol.value"),
+        ("unknown-type", "node_types.N.requirements[0].r.capability"),
+    ]
+    assert errors(st)[3].hint == "did you mean 'Endpoint'?"

@@ -49,6 +49,9 @@ class CheckContext:
     # Runs 2.0 validation clauses: (ctx, value, [(clause, where written)], rel, primitive).
     validator: Callable[..., None] | None = None
     owner: Any = None  # the entity whose properties these are (for $get_property: [SELF, …])
+    # False for a template an orchestrator selects or substitutes (directives
+    # ``select``/``substitute``): its required values need not be written.
+    require_values: bool = True
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -228,7 +231,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         if name in value and (value[name] is not None or not fdef.required):
             fvt = ctx.value_type(fdef.type, vt)
             check_value(ctx, value[name], fdef.schema, fvt, (*rel, name), may_call)
-        elif fdef.required and fdef.type not in NULL_TYPES:
+        elif fdef.required and fdef.type not in NULL_TYPES and ctx.require_values:
             ctx.report(
                 "missing-property",
                 (*rel, name),

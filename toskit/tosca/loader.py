@@ -519,7 +519,13 @@ class _Build:
         etype, known = self._resolve_type(kind, raw, parts, label)
         definitions = etype.properties if known else {}
         resolution = self.resolve_properties(
-            label, etype, definitions, raw.get("properties"), parts, check_unknown=known
+            label,
+            etype,
+            definitions,
+            raw.get("properties"),
+            parts,
+            check_unknown=known,
+            require_values=not _is_abstract(raw),
         )
         kwargs: dict[str, Any] = {}
         if cls is GroupTemplate:
@@ -571,11 +577,19 @@ class _Build:
         *,
         check_unknown: bool = True,
         doc: YamlDocument | None = None,
+        props_parts: tuple[Hashable, ...] | None = None,
+        require_values: bool = True,
     ) -> Resolution:
-        """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`)."""
+        """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`).
+
+        ``entity_parts`` locate the entity (where a missing property is
+        reported when nothing else fits); ``props_parts`` is the document
+        path of its properties (default: ``entity_parts`` + ``properties``).
+        """
         doc = doc or self.doc
         res = Resolution()
-        props_parts = (*entity_parts, "properties")
+        if props_parts is None:
+            props_parts = (*entity_parts, "properties")
         has_props = isinstance(raw_props, Mapping)
         anchor = props_parts if raw_props is not None else entity_parts
         res.origins[()] = Origin("template", doc, anchor)
@@ -590,6 +604,7 @@ class _Build:
             reported=self.reported,
             validator=self.validate_clauses if self.grammar.major == 2 else None,
             owner=res,
+            require_values=require_values,
         )
         template_values: Mapping = raw_props if has_props else {}
         if raw_props is not None and not has_props:
@@ -610,12 +625,10 @@ class _Build:
                 or self.inputs.has_calls
             ):
                 res.calls.add(pname)
-            if pdef.type in NULL_TYPES and value is ABSENT:
-                continue  # nothing but null is allowed: absent is as good as null
             if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
                 if value is None:
                     res.values[pname] = None
-                if pdef.required:
+                if pdef.required and require_values:
                     self._report_missing(ctx, pdef, vt)
                 continue
             res.values[pname] = value
@@ -798,18 +811,19 @@ class _Build:
             araw = assigned.get(cap_name)
             cparts = (*node.parts, "capabilities", cap_name)
             label = f"node template '{node.name}' capability '{cap_name}'"
-            if isinstance(araw, Mapping):
-                res = self.resolve_properties(label, cap_type, defs, araw.get("properties"), cparts)
-            else:
-                # Not assigned: defaults only, no missing-property (the orchestrator fills these).
-                res = Resolution()
-                for pname, pdef in defs.items():
-                    vt = self.value_type(pdef.type, cap_type)
-                    value = merge_property(pdef, None, vt, res, self)
-                    if value is not ABSENT:
-                        res.values[pname] = value
-                        if pdef.default_layers and self.defaults_have_calls(pdef):
-                            res.calls.add(pname)
+            # Assigned or not, a capability's required properties need values
+            # (TOSCA 2.0 conformance: an unassigned required property is an error).
+            props = araw.get("properties") if isinstance(araw, Mapping) else None
+            anchor = cparts if isinstance(araw, Mapping) else node.parts
+            res = self.resolve_properties(
+                label,
+                cap_type,
+                defs,
+                props,
+                anchor,
+                props_parts=(*cparts, "properties"),
+                require_values=not _is_abstract(raw),
+            )
             node.capabilities[cap_name] = CapabilityTemplate(
                 cap_name,
                 cap_type or Type(cap_name, "capability"),
@@ -832,6 +846,12 @@ class _Build:
                         at_key=True,
                     )
                 )
+
+
+def _is_abstract(raw: Any) -> bool:
+    """A template the orchestrator selects or substitutes (its values may be incomplete)."""
+    directives = raw.get("directives") if isinstance(raw, Mapping) else None
+    return isinstance(directives, list) and any(d in ("select", "substitute") for d in directives)
 
 
 def _join_prefix(outer: str | None, inner: str | None) -> str | None:

@@ -26,6 +26,16 @@ from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinitio
 
 __all__ = ["KINDS", "Registry", "TypeSource", "merge_defaults"]
 
+# Keynames of type definitions that list type names, and the kind they name.
+_TYPE_LIST_KEYS = {
+    "valid_source_types": "node",
+    "valid_source_node_types": "node",
+    "valid_target_types": "capability",
+    "valid_capability_types": "capability",
+    "valid_target_node_types": "node",
+    "valid_relationship_types": "relationship",
+}
+
 KINDS = ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
 
 # The word TOSCA 1.x puts after ``tosca.`` in normative names of each kind.
@@ -175,7 +185,70 @@ class Registry:
         done: set[int] = set()
         for t in new:
             self._complete(t, done, diags)
+        for t in new:
+            if not t.normative and t.doc is not None:
+                self._check_references(t, diags)
         return diags
+
+    def _check_references(self, t: Type, diags: list[Diagnostic]) -> None:
+        """Type names a definition refers to (valid_*_types, requirements, members…)."""
+        raw = t.definition
+        assert t.doc is not None
+        doc = t.doc
+
+        def check(kind: str, name: Any, parts: tuple[Hashable, ...]) -> None:
+            if not isinstance(name, str) or self.lookup(kind, name, t.prefix) is not None:
+                return
+            if self.is_opaque(name):
+                return
+            diags.append(
+                doc.diagnostic(
+                    "error",
+                    "unknown-type",
+                    f"{t.kind} type '{t.name}': unknown {kind} type '{name}'",
+                    parts,
+                    hint=did_you_mean(name, self.names(kind)),
+                )
+            )
+
+        for key, kind in _TYPE_LIST_KEYS.items():
+            names = raw.get(key)
+            if isinstance(names, list):
+                for index, name in enumerate(names):
+                    check(kind, name, (*t.parts, key, index))
+        if t.kind == "data" and t.base_primitive is not None and raw.get("properties"):
+            diags.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"data type '{t.name}' derives from the primitive '{t.base_primitive}' "
+                    "and cannot add properties",
+                    (*t.parts, "properties"),
+                    at_key=True,
+                )
+            )
+        reqs = raw.get("requirements")
+        if isinstance(reqs, list):
+            for index, entry in enumerate(reqs):
+                if not isinstance(entry, Mapping) or len(entry) != 1:
+                    continue
+                ((rname, rdef),) = entry.items()
+                parts = (*t.parts, "requirements", index, rname)
+                if isinstance(rdef, str):
+                    check("capability", rdef, parts)
+                    continue
+                if not isinstance(rdef, Mapping):
+                    continue
+                check("capability", rdef.get("capability"), (*parts, "capability"))
+                check("node", rdef.get("node"), (*parts, "node"))
+                rel = rdef.get("relationship")
+                rel_name = rel.get("type") if isinstance(rel, Mapping) else rel
+                check("relationship", rel_name, (*parts, "relationship"))
+        caps = raw.get("capabilities")
+        if isinstance(caps, Mapping):
+            for cname, cdef in caps.items():
+                ctype = cdef.get("type") if isinstance(cdef, Mapping) else cdef
+                check("capability", ctype, (*t.parts, "capabilities", cname, "type"))
 
     def _add_aliases(self, t: Type, exact: bool) -> None:
         aliases = self.aliases[t.kind]
@@ -379,6 +452,22 @@ class Registry:
                     f"'{schema.type}', which does not derive from '{parent.type}' "
                     f"(defined in '{parent.defined_in}')",
                     (*parts, "type"),
+                )
+            )
+        if (
+            parent is not None
+            and parent.value is not NO_DEFAULT
+            and ("value" in raw or "default" in raw)
+            and doc is not None
+        ):
+            key = "value" if "value" in raw else "default"
+            diags.append(
+                doc.diagnostic(
+                    "error",
+                    "incompatible-refinement",
+                    f"{owner.kind} type '{owner.name}' changes property '{name}', whose value "
+                    f"is fixed by '{parent.defined_in}'",
+                    (*parts, key),
                 )
             )
         required = raw.get("required", parent.required if parent else True)
