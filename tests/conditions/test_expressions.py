@@ -374,3 +374,43 @@ def test_too_deep_nesting_is_a_condition_error():
         compile_expression("not " * 500 + "true")
     long_chain = " and ".join(["true"] * 2000)
     assert compile_expression(long_chain).evaluate() is True
+
+
+def _deep(depth: int):
+    value: object = 1
+    for _ in range(depth):
+        value = {"a": [value]}
+    return value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "settings:deep == settings:deep",
+        "settings:deep in settings:list",
+        "settings:deep",
+        "settings:list._pluck('a') == settings:list._pluck('a')",
+    ],
+)
+def test_deep_values_never_raise_recursion_error(text):
+    deep = _deep(3000)
+    models = {"settings": {"deep": deep, "list": [deep]}}
+    try:
+        compile_expression(text).evaluate(models=models)
+    except ConditionError as err:
+        assert err.kind == "TypeError" and "nested too deeply" in err.message
+
+
+def test_deep_values_in_exists_membership():
+    deep = _deep(3000)
+    cond = {
+        "exists": {"where": "settings:items", "variable": "x", "condition": "<x> in settings:items"}
+    }
+    from toskit.conditions import evaluate
+
+    try:
+        out = evaluate(cond, models={"settings": {"items": [deep] * 20}})
+    except ConditionError as err:
+        assert "nested too deeply" in err.message
+    else:
+        assert isinstance(out.value, bool)

@@ -424,3 +424,12 @@ def test_roleset_frame(release):
     assert list(frame["role"])[:2] == ["controller", "compute"]
     assert frame.loc[0, "label"] == "Controller"
     assert bool(frame.loc[0, "limits"]) is True
+
+
+def test_deeply_nested_release_is_a_toskit_error():
+    deep: object = 1
+    for _ in range(5000):
+        deep = {"a": deep}
+    base = {"model": "nailgun.release", "fields": {"name": "r", "x": deep}}
+    with pytest.raises(ToskitError):
+        load_release([base, {"extend": base, "fields": {"name": "s", "x": {"a": 2}}}])

@@ -300,7 +300,10 @@ class Cluster:
 
 def _view(node: dict) -> Mapping:
     """A read-only copy of a node: the cluster's own data stays untouchable."""
-    return MappingProxyType(copy.deepcopy(node))
+    try:
+        return MappingProxyType(copy.deepcopy(node))
+    except RecursionError:  # pathologically deep user data: a shallow view
+        return MappingProxyType(dict(node))
 
 
 def apply_overrides(base: Any, overrides: Mapping[str, Any]) -> dict:
@@ -311,7 +314,10 @@ def apply_overrides(base: Any, overrides: Mapping[str, Any]) -> dict:
         base = {}
     if not isinstance(base, Mapping):
         raise ToskitError(f"settings must be a mapping, got {type(base).__name__}")
-    result = copy.deepcopy(dict(base))
+    try:
+        result = copy.deepcopy(dict(base))
+    except RecursionError:
+        raise ToskitError("settings are nested too deeply to copy") from None
     for path, value in overrides.items():
         if not isinstance(path, str) or not path:
             raise ToskitError(f"a settings override path must be a dotted string, got {path!r}")

@@ -64,6 +64,13 @@ def _fields(record: Mapping, where: str, depth: int = 0) -> dict:
 
 def release_records(value: Any) -> list[tuple[int, dict]]:
     """``(record index, merged fields)`` of every named release in a file."""
+    try:
+        return _release_records(value)
+    except RecursionError:
+        raise ToskitError("the release records are nested too deeply to merge") from None
+
+
+def _release_records(value: Any) -> list[tuple[int, dict]]:
     if not isinstance(value, list):
         raise ToskitError(
             f"a Fuel release file is a list of fixture records, got {type_name(value)}"

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toskit.errors import ConditionError
+
 __all__ = [
     "type_name",
     "strict_eq",
@@ -46,8 +48,21 @@ def is_number(value: Any) -> bool:
     )
 
 
+def _too_deep() -> ConditionError:
+    return ConditionError(
+        "TypeError", "a value is nested too deeply to be compared, indexed or copied"
+    )
+
+
 def strict_eq(a: Any, b: Any) -> bool:
     """Strict, deep, type-aware equality (§5.1)."""
+    try:
+        return _strict_eq(a, b)
+    except RecursionError:
+        raise _too_deep() from None
+
+
+def _strict_eq(a: Any, b: Any) -> bool:
     ta = type(a)
     if ta is str:
         return type(b) is str and a == b
@@ -62,11 +77,11 @@ def strict_eq(a: Any, b: Any) -> bool:
     if isinstance(a, (list, tuple)):
         if not isinstance(b, (list, tuple)) or len(a) != len(b):
             return False
-        return all(strict_eq(x, y) for x, y in zip(a, b))
+        return all(_strict_eq(x, y) for x, y in zip(a, b))
     if isinstance(a, Mapping):
         if not isinstance(b, Mapping) or len(a) != len(b):
             return False
-        return all(key in b and strict_eq(value, b[key]) for key, value in a.items())
+        return all(key in b and _strict_eq(value, b[key]) for key, value in a.items())
     return type(a) is type(b) and a == b
 
 
@@ -115,7 +130,7 @@ def build_index(items: Any) -> frozenset | None:
         return None
     try:
         return frozenset(membership_key(v) for v in items)
-    except _Unhashable:
+    except (_Unhashable, RecursionError):
         return None
 
 
@@ -126,11 +141,21 @@ def index_contains(index: frozenset, value: Any) -> bool:
         return value in index
     try:
         return membership_key(value) in index
-    except _Unhashable:
+    except (_Unhashable, RecursionError):
+        # No key: NaN equals nothing; a value too deep to key cannot equal
+        # any (keyable) item of the index.
         return False
 
 
 def value_text(value: Any) -> str:
+    """The text of a value as it is substituted for ``<value>`` in warnings."""
+    try:
+        return _value_text(value)
+    except RecursionError:
+        raise _too_deep() from None
+
+
+def _value_text(value: Any) -> str:
     """The text of a value as it is substituted for ``<value>`` in warnings:
     numbers as Python's ``str``, booleans ``true``/``false``, null ``null``,
     strings as they are, lists and mappings in flow style."""
@@ -141,17 +166,24 @@ def value_text(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(value_text(v) for v in value) + "]"
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{k}: {value_text(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k}: {_value_text(v)}" for k, v in value.items()) + "}"
     return str(value)
 
 
 def to_plain(value: Any) -> Any:
     """A deep copy with lists as ``list`` and mappings as ``dict``, so that a
     caller can never mutate a cluster through a returned value."""
+    try:
+        return _to_plain(value)
+    except RecursionError:
+        raise _too_deep() from None
+
+
+def _to_plain(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
-        return [to_plain(v) for v in value]
+        return [_to_plain(v) for v in value]
     if isinstance(value, Mapping):
-        return {k: to_plain(v) for k, v in value.items()}
+        return {k: _to_plain(v) for k, v in value.items()}
     return value
