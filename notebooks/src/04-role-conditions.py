@@ -412,3 +412,29 @@ try:
     roles.check_assignment(["controller", "compute"])
 except toskit.ConditionError as err:
     print(err)
+
+# %% [markdown]
+# ## 7. Try it yourself: the cluster simulator
+#
+# `toskit.explore(roles, cluster)` opens a `ClusterSimulator`: switch the
+# mode, select nodes, pick the roles to assign, add nodes, give them roles or
+# pending roles, mark them for deletion — and watch every role's outcome,
+# with its warnings and its trace, follow each change. Try the cases above:
+# select node 12 as well, give node 2 the pending role `controller`, or
+# switch to `ha_compact`.
+
+# %%
+simulator = toskit.explore(roles, clusters["multinode with a controller"])
+simulator.select([1])
+simulator
+
+# %% [markdown]
+# Everything the widget shows is also reachable from Python, which is how
+# toskit's own tests drive it:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+simulator.select([1, 11])
+print(simulator.outcome("controller").allowed, simulator.outcome("controller").warnings)
+simulator.select([1])
+print(simulator.outcome("controller").allowed, simulator.outcome("controller").warnings)

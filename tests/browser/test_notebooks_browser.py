@@ -17,7 +17,9 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+ARTIFACTS = ROOT / "test-artifacts"
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
 RENDER_TIMEOUT_MS = 120_000
 MAX_SCREENSHOT_HEIGHT = 16_000
@@ -83,6 +85,60 @@ def test_notebook_renders_without_python_error(
     assert python_errors(page) == []
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     assert rendered_cell_count(page) == len(cells)
+
+
+# -- the widgets of the tour respond to clicks --------------------------------
+# The tour tags its widgets with classes (``tour-type-tree``,
+# ``tour-property-explorer``, ``tour-simulator``) so these selectors do not
+# depend on where the widgets sit on the page.
+
+MULTINODE_WARNING = "Multi-node environment cannot have more than one controller node."
+
+
+def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_url: str) -> None:
+    from playwright.sync_api import expect
+
+    open_notebook(page, voila_url, "00-tour.ipynb")
+    tree = page.locator(".tour-type-tree")
+    explorer = page.locator(".tour-property-explorer .widget-html-content")
+    expect(explorer).to_contain_text("connection.endpoint.port")  # node template 'db'
+    before = explorer.inner_text()
+
+    tree.locator("button.toskit-tree-button", has_text="Endpoint").first.click()
+
+    expect(tree.locator("button.toskit-selected")).to_have_text("Endpoint")
+    expect(explorer).not_to_contain_text("connection.endpoint.port")
+    expect(explorer).to_contain_text("Endpoint")
+    assert explorer.inner_text() != before
+    page.locator(".tour-type-tree, .tour-property-explorer").first.locator("xpath=..").screenshot(
+        path=str(ARTIFACTS / "00-tour-explorer-endpoint.png")
+    )
+
+
+def test_selecting_a_second_controller_node_blocks_the_controller_role(page, voila_url: str) -> None:
+    from playwright.sync_api import expect
+
+    open_notebook(page, voila_url, "00-tour.ipynb")
+    simulator = page.locator(".tour-simulator")
+    outcomes = simulator.locator(".widget-html-content")
+    controller_row = outcomes.locator("tr", has_text="controller").first
+    expect(controller_row).to_contain_text("allowed", ignore_case=True)
+    expect(outcomes).not_to_contain_text(MULTINODE_WARNING)
+
+    nodes = simulator.locator(".widget-select-multiple", has_text="selected nodes").locator("select")
+    pool_nodes = nodes.evaluate(
+        "select => Array.from(select.options).map(o => o.value).filter(v => /^1[12] /.test(v))"
+    )
+    assert len(pool_nodes) == 2
+    nodes.select_option(value=pool_nodes)  # node 11 was selected; add node 12
+
+    expect(controller_row).to_contain_text("blocked", ignore_case=True)
+    expect(controller_row).to_contain_text(MULTINODE_WARNING)
+    simulator.screenshot(path=str(ARTIFACTS / "00-tour-simulator-blocked.png"))
+
+    nodes.select_option(value=pool_nodes[:1])  # back to one node: allowed again
+    expect(controller_row).to_contain_text("allowed", ignore_case=True)
+    expect(outcomes).not_to_contain_text(MULTINODE_WARNING)
 
 
 # The error detector itself must be able to fail: feed it the markup Voila
