@@ -114,6 +114,11 @@ def test_blocked_outcome_shows_warning_and_trace(roles):
     # The trace: each condition with its value, nested as evaluated.
     assert view.count('class="toskit-badge toskit-badge-false') >= 3
     assert "selectedNodes._length &lt;= 1" in view
+    # The warning shows in the list above the trace and, in the trace, only
+    # at the condition that raised it (not again at every enclosing node).
+    assert view.count(WMN) == 2
+    leaf = view.index("selectedNodes._length &lt;= 1")
+    assert view.index(WMN, view.index("Why: evaluation trace")) > leaf
 
 
 def test_advice_outcome_is_allowed_with_a_warning(roles):

@@ -70,8 +70,12 @@ def _trace_label(entry: Any) -> str:
     ]
     if source is not None:
         parts.append(code(source))
+    # Each warning is shown where it is raised: a warning that a child
+    # already carries (and this entry merely passes up) is not repeated.
+    passed_up = {w for child in getattr(entry, "children", []) or [] for w in getattr(child, "warnings", []) or []}
     for w in getattr(entry, "warnings", []) or []:
-        parts.append(f'<span class="toskit-trace-warning">{esc(w)}</span>')
+        if w not in passed_up:
+            parts.append(f'<span class="toskit-trace-warning">{esc(w)}</span>')
     path = getattr(entry, "path", None)
     if path:
         # Where the condition sits in its document, on hover.
