@@ -212,7 +212,10 @@ def load_release(source: Any, release: str | None = None) -> Release:
             f"{fields['name']}: {err.message}" if err.kind == "SchemaError" else err.message
         )
         raise
-    return Release(fields, roles)
+    try:
+        return Release(fields, roles)
+    except RecursionError:
+        raise ToskitError(f"{fields['name']}: the settings are nested too deeply to copy") from None
 
 
 def list_releases(source: Any) -> list[tuple[str, Any, Any, Any]]:
