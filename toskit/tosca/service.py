@@ -54,6 +54,7 @@ class ServiceTemplate:
         self.metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
         self.document = document
         self._types: dict[str, Type] | None = None
+        self._schema: Any = None
 
     @property
     def ok(self) -> bool:
@@ -95,6 +96,19 @@ class ServiceTemplate:
 
             raise ToskitError(f"unknown type kind {kind!r}; kinds are {', '.join(KINDS)}")
         return self.registry.all_of(kind)
+
+    @property
+    def schema(self) -> Any:
+        """Every visible type compiled onto ``toskit.schema`` (spec/schema.md §6).
+
+        Type names are ``<kind>:<TOSCA name>``, e.g. ``data:my.datatypes.Endpoint``
+        (see :func:`toskit.tosca.compile.schema_name`). Built on first use.
+        """
+        if self._schema is None:
+            from toskit.tosca.compile import compile_schema
+
+            self._schema = compile_schema(self.registry)
+        return self._schema
 
     def lookup_type(self, kind: str, name: str) -> Type | None:
         """Resolve a type name as the template would (short and prefixed names too)."""
