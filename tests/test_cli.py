@@ -58,8 +58,22 @@ def test_not_utf8_exits_2(files, capsys):
     assert "not UTF-8" in err
 
 
-def test_directory_exits_2(files, capsys):
-    status, _, err = run(["check", files], capsys)
+def test_directory_checks_its_yaml_files(files, capsys):
+    sub = files / "sub"
+    sub.mkdir()
+    (sub / "x.yml").write_text("k: 1\nk: 2\n")
+    (sub / "notes.txt").write_text("not yaml: [")
+    (files / "latin1.yaml").unlink()
+    status, out, err = run(["check", files], capsys)
+    assert status == 1
+    assert f"{sub / 'x.yml'}:2:1: error[duplicate-key]" in out
+    assert f"{files / 'dup.yaml'}:2:1: error[duplicate-key]" in out
+    assert "notes.txt" not in out
+    assert "4 files checked: 3 errors, 0 warnings" in err
+
+
+def test_empty_directory_exits_2(tmp_path, capsys):
+    status, _, err = run(["check", tmp_path], capsys)
     assert status == 2
     assert "directory" in err
 

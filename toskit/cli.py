@@ -4,7 +4,8 @@
     Loads each file, works out what kind of document it is, runs that
     kind's checker and prints every diagnostic (``str(d)``: location,
     severity, code, message, hint, the source line with a caret; or, with
-    ``--format json``, a JSON list of ``{file, kind, diagnostics}``). Exit
+    ``--format json``, a JSON list of ``{file, kind, diagnostics}``). A
+    directory stands for its ``*.yaml``/``*.yml`` files, recursively. Exit
     status: 0 when no file has an error, 1 when one has, 2 when the command
     could not run (a missing file, a file that is not UTF-8 text, bad
     arguments). ``-`` reads standard input.
@@ -153,11 +154,29 @@ def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
     }
 
 
+def expand_paths(paths: Sequence[str]) -> list[str]:
+    """Files to check: a directory stands for its ``*.yaml``/``*.yml`` files, recursively."""
+    files: list[str] = []
+    for path in paths:
+        if path != "-" and os.path.isdir(path):
+            found = sorted(
+                os.path.join(root, name)
+                for root, _dirs, names in os.walk(path)
+                for name in names
+                if name.endswith((".yaml", ".yml"))
+            )
+            files.extend(found or [path])  # an empty directory is reported as unreadable
+        else:
+            files.append(path)
+    return files
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = 0
     errors = warnings = 0
     report: list[dict[str, Any]] = []
-    for path in args.files:
+    files = expand_paths(args.files)
+    for path in files:
         try:
             kind, diagnostics = check_file(path)
         except ToskitError as exc:
@@ -185,7 +204,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write("\n")
     if not args.quiet:
         print(
-            f"{_plural(len(args.files), 'file')} checked: "
+            f"{_plural(len(files), 'file')} checked: "
             f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}",
             file=err,
         )
@@ -234,7 +253,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Print every diagnostic of each file. Exit status: 0 no error, "
         "1 errors found, 2 could not run.",
     )
-    check.add_argument("files", nargs="+", metavar="FILE", help="YAML files ('-' for stdin)")
+    check.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="YAML files, directories (their *.yaml/*.yml files), '-' for stdin",
+    )
     check.add_argument("-q", "--quiet", action="store_true", help="no summary line")
     check.add_argument(
         "--format",
