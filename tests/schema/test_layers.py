@@ -149,3 +149,10 @@ def test_linear_time(schemas):
 
     small, large = run(8000), run(32000)
     assert large / small < 4 * 2.5  # 4× the data; generous bound for a noisy machine
+
+
+def test_labels_may_be_any_object(schemas):
+    low, high = {"origin": ["type", 1]}, {"origin": ["template"]}  # unhashable labels
+    result = schemas["S1"].merge_layers([({"num": 1}, low), ({"num": 2}, high)], "root")
+    assert result.sources[("num",)] is high
+    assert result.overridden[("num",)] == [(low, 1)]

@@ -41,7 +41,7 @@ from typing import Any
 
 from toskit.diagnostics import format_path
 from toskit.schema.compiled import Node
-from toskit.schema.merge import container_kind, item_keys, merge_order
+from toskit.schema.merge import _SCALARS, container_kind, item_keys, merge_order
 from toskit.schema.model import Schema, schema_error, schema_error_message
 from toskit.schema.validate import check_value
 from toskit.schema.values import ABSENT, copy_value, deep_stack
@@ -165,6 +165,8 @@ def merge_layers(
 
 def _fresh(node: Node, value: Any, label: str) -> _Leaf | _Tree:
     """Provenance of a value supplied whole by one layer."""
+    if value is None or type(value) in _SCALARS:
+        return _Leaf(label, [])
     if isinstance(value, dict) and value and node.has_map and not node.map_atomic:
         fields, elem = node.fields, node.map_elem
         return _Tree(
@@ -230,8 +232,13 @@ def _merge_map(
     children: dict = {}
     for k, lv in lhs.items():
         if k in rhs:
+            rv = rhs[k]
+            if type(rv) in _SCALARS:  # a scalar rhs always wins
+                out[k] = rv
+                children[k] = _Leaf(label, _history(lchildren[k], lv))
+                continue
             child = fields.get(k) or elem
-            out[k], children[k] = _merge(child, lv, lchildren[k], rhs[k], label)  # type: ignore[arg-type]
+            out[k], children[k] = _merge(child, lv, lchildren[k], rv, label)  # type: ignore[arg-type]
         else:
             out[k] = lv
             children[k] = lchildren[k]
