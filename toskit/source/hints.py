@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
@@ -98,6 +100,144 @@ def _deeper_than_previous_key(line_of: Callable[[int], str | None], line: int) -
     )
 
 
+@dataclass(frozen=True)
+class _Error:
+    """What the hint rules look at: the error's kind, its two marks and their text."""
+
+    scanner: bool  # a ScannerError (else a ParserError or another marked error)
+    parser: bool
+    problem: Any  # PyYAML mark (0-based line/column)
+    context: Any  # PyYAML mark or None
+    problem_line: str | None
+    context_line: str | None
+    problem_char: str
+    context_char: str
+    line_of: Callable[[int], str | None]
+
+
+def _tabs(e: _Error) -> str | None:
+    if e.problem_char == "\t" or e.context_char == "\t":
+        return "YAML indentation must use spaces, not tabs"
+    return None
+
+
+def _unclosed_quote(e: _Error) -> str | None:
+    if e.scanner and e.context_char in ("'", '"'):
+        return (
+            f"the string quoted at line {e.context.line + 1}, column {e.context.column + 1} "
+            f"is never closed: add the closing {e.context_char}"
+        )
+    return None
+
+
+def _unclosed_flow(e: _Error) -> str | None:
+    if e.parser and e.context_char in ("[", "{"):
+        closing = "]" if e.context_char == "[" else "}"
+        return (
+            f"the '{e.context_char}' at line {e.context.line + 1}, column "
+            f"{e.context.column + 1} is not closed, or two of its items lack a ',' between "
+            f"them: check for a missing '{closing}' or ','"
+        )
+    return None
+
+
+def _stray_colon(e: _Error) -> str | None:
+    """The scanner stopped at a ':' it cannot use: three mistakes lead there."""
+    if not (e.scanner and e.problem_char == ":"):
+        return None
+    same_line = _colon_inside_plain_value(e.problem_line, e.problem.column)
+    if same_line is not None:
+        return same_line
+    deeper = _deeper_than_previous_key(e.line_of, e.problem.line)
+    if deeper is not None:
+        return deeper
+    return _missing_colon(e)
+
+
+def _missing_colon(e: _Error) -> str:
+    """``word`` + newline + ``key:`` was read as one multi-line key."""
+    if e.context is not None and e.context.line < e.problem.line:
+        word_line: int | None = e.context.line
+        word = _word_at(e.context_line, e.context.column)
+    else:
+        word_line = _previous_content_line(e.line_of, e.problem.line)
+        above = e.line_of(word_line) if word_line is not None else None
+        word = _word_at(above, _indent(above)) if above else None
+        if word is not None and ":" in word:
+            word = None
+    if word and word_line is not None:
+        return (
+            f"a key on the line above is missing its ':' — write '{word}:' (line {word_line + 1})"
+        )
+    return "a key on the line above is missing its ':'"
+
+
+def _key_among_items(e: _Error) -> str | None:
+    if (
+        e.parser
+        and e.context_char == "-"
+        and e.problem.line > e.context.line
+        and e.problem.column == e.context.column
+    ):
+        return (
+            f"the list that starts at line {e.context.line + 1} has its '- ' items in this "
+            f"column, and this line is not one: start it with '- ', or move it to the "
+            f"column of the key that holds the list"
+        )
+    return None
+
+
+def _item_among_keys(e: _Error) -> str | None:
+    if (
+        e.parser
+        and e.problem_char == "-"
+        and e.context is not None
+        and e.context_char != "-"
+        and e.problem.column == e.context.column
+    ):
+        return (
+            f"a '- ' list item cannot stand among the keys of the mapping that starts at "
+            f"line {e.context.line + 1}: put it under a key (indented), or make every entry "
+            f"a list item"
+        )
+    return None
+
+
+def _key_indented_deeper(e: _Error) -> str | None:
+    """The roles seed's ``then:`` under ``condition:``."""
+    if not (
+        e.parser
+        and e.context is not None
+        and e.problem.line > e.context.line
+        and e.problem.column > e.context.column
+    ):
+        return None
+    deeper = _key_at(e.problem_line, e.problem.column)
+    shallower = _key_at(e.context_line, e.context.column)
+    if deeper and shallower:
+        return (
+            f"'{deeper}:' is indented deeper than '{shallower}:' (line {e.context.line + 1}); "
+            f"keys of the same mapping must start in the same column"
+        )
+    return (
+        f"this line is indented deeper than the mapping that starts at line "
+        f"{e.context.line + 1}, column {e.context.column + 1}; keys of the same mapping "
+        f"must start in the same column"
+    )
+
+
+# Tried in order; the first rule that recognises the error gives the hint.
+_RULES: tuple[Callable[[_Error], str | None], ...] = (
+    _tabs,
+    _unclosed_quote,
+    _unclosed_flow,
+    _stray_colon,
+    _key_among_items,
+    _item_among_keys,
+    _key_indented_deeper,
+)
+
+
 def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) -> str | None:
     """A hint for a PyYAML error, from its marks; ``None`` when none applies.
 
@@ -107,99 +247,22 @@ def hint_for(exc: yaml.MarkedYAMLError, line_of: Callable[[int], str | None]) ->
     if problem is None:
         return None
     problem_line = line_of(problem.line)
-    problem_char = _char_at(problem_line, problem.column)
     context_line = line_of(context.line) if context is not None else None
-    context_char = _char_at(context_line, context.column) if context is not None else ""
-
-    if problem_char == "\t" or context_char == "\t":
-        return "YAML indentation must use spaces, not tabs"
-
-    if isinstance(exc, yaml.scanner.ScannerError) and context_char in ("'", '"'):
-        return (
-            f"the string quoted at line {context.line + 1}, column {context.column + 1} "
-            f"is never closed: add the closing {context_char}"
-        )
-
-    if isinstance(exc, yaml.parser.ParserError) and context_char in ("[", "{"):
-        closing = "]" if context_char == "[" else "}"
-        return (
-            f"the '{context_char}' at line {context.line + 1}, column {context.column + 1} "
-            f"is not closed, or two of its items lack a ',' between them: "
-            f"check for a missing '{closing}' or ','"
-        )
-
-    if problem_char == ":" and isinstance(exc, yaml.scanner.ScannerError):
-        same_line = _colon_inside_plain_value(problem_line, problem.column)
-        if same_line is not None:
-            return same_line
-        deeper = _deeper_than_previous_key(line_of, problem.line)
-        if deeper is not None:
-            return deeper
-        # The scanner read `word` + newline + `key:` as one multi-line key.
-        if context is not None and context.line < problem.line:
-            word_line = context.line
-            word = _word_at(context_line, context.column)
-        else:
-            above = _previous_content_line(line_of, problem.line)
-            word_line = above
-            text_above = line_of(above) if above is not None else None
-            word = (
-                _word_at(text_above, len(text_above) - len(text_above.lstrip()))
-                if text_above
-                else None
-            )
-            if word is not None and ":" in word:
-                word = None
-        if word:
-            return (
-                f"a key on the line above is missing its ':' — "
-                f"write '{word}:' (line {word_line + 1})"
-            )
-        return "a key on the line above is missing its ':'"
-
-    if (
-        isinstance(exc, yaml.parser.ParserError)
-        and context_char == "-"
-        and problem.line > context.line
-        and problem.column == context.column
-    ):
-        return (
-            f"the list that starts at line {context.line + 1} has its '- ' items in this "
-            f"column, and this line is not one: start it with '- ', or move it to the "
-            f"column of the key that holds the list"
-        )
-
-    if (
-        isinstance(exc, yaml.parser.ParserError)
-        and problem_char == "-"
-        and context is not None
-        and context_char != "-"
-        and problem.column == context.column
-    ):
-        return (
-            f"a '- ' list item cannot stand among the keys of the mapping that starts at "
-            f"line {context.line + 1}: put it under a key (indented), or make every entry "
-            f"a list item"
-        )
-
-    if (
-        isinstance(exc, yaml.parser.ParserError)
-        and context is not None
-        and problem.line > context.line
-        and problem.column > context.column
-    ):
-        deeper = _key_at(problem_line, problem.column)
-        shallower = _key_at(context_line, context.column)
-        if deeper and shallower:
-            return (
-                f"'{deeper}:' is indented deeper than '{shallower}:' (line {context.line + 1}); "
-                f"keys of the same mapping must start in the same column"
-            )
-        return (
-            f"this line is indented deeper than the mapping that starts at line "
-            f"{context.line + 1}, column {context.column + 1}; keys of the same mapping "
-            f"must start in the same column"
-        )
+    error = _Error(
+        scanner=isinstance(exc, yaml.scanner.ScannerError),
+        parser=isinstance(exc, yaml.parser.ParserError),
+        problem=problem,
+        context=context,
+        problem_line=problem_line,
+        context_line=context_line,
+        problem_char=_char_at(problem_line, problem.column),
+        context_char=_char_at(context_line, context.column) if context is not None else "",
+        line_of=line_of,
+    )
+    for rule in _RULES:
+        hint = rule(error)
+        if hint is not None:
+            return hint
     return None
 
 
