@@ -9,9 +9,15 @@ their messages differently but agree on the marks. Recognised mistakes:
 * a key indented deeper than the key before it in the same mapping (the
   roles seed's ``then:`` under ``condition:``): the parser stops at the
   deeper key, having started the mapping at the shallower one;
+* a key indented under a ``key: value`` line, a key among the ``- ``
+  items of a list, a ``- `` item among the keys of a mapping;
+* a value containing ``: `` (``msg: Error: failed``);
 * a tab used for indentation;
 * a quoted string that is never closed;
 * a flow collection (``[``/``{``) that is never closed or lacks a ``,``.
+
+Each mistake is one small rule in :data:`_RULES`; add a rule there (with a
+test in ``tests/source/test_hints.py`` run on both parsers).
 """
 
 from __future__ import annotations
