@@ -387,3 +387,26 @@ def test_functions_section_and_namespaced_import(tmp_path: Path) -> None:
     props = st.node_templates["n"].properties
     assert props["a"] == Call("twice", [2], namespace="ns")
     assert props["b"] == Call("local", [3])
+
+
+def test_registered_function_in_1x_and_complex_keys() -> None:
+    toskit.functions.register("shout", lambda text: text.upper())
+    try:
+        st = v1(
+            SERVER
+            + """
+topology_template:
+  node_templates:
+    s:
+      type: Server
+      properties:
+        name: {shout: hello}
+        traits: {[a, b]: [x]}
+"""
+        )
+    finally:
+        toskit.functions.unregister("shout")
+    assert st.node_templates["s"].properties["name"] == "HELLO"
+    (diag,) = errors(st)
+    assert diag.code == "type-mismatch" and "a key must be" in diag.message
+    assert diag.path.startswith("topology_template.node_templates.s.properties.traits")

@@ -132,7 +132,7 @@ def check_value(
     if may_call:
         if not contains_call(value):
             may_call = False
-        elif not isinstance(value, (Mapping, list)) or not _is_data_value(value, vt):
+        elif not isinstance(value, (dict, list)) or not _is_data_value(value, vt):
             return
     if vt is None or value is None:
         # Untyped, an unknown type (already reported), or null: a null value
@@ -172,7 +172,7 @@ def check_value(
 
 def _is_data_value(value: Any, vt: ValueType) -> bool:
     """A data-typed map (not itself a call): its call-free fields are still checked."""
-    return isinstance(value, Mapping) and isinstance(vt, Type) and vt.base_primitive is None
+    return isinstance(value, dict) and isinstance(vt, Type) and vt.base_primitive is None
 
 
 def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
@@ -210,7 +210,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
 
 def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: bool = True) -> bool:
     """Fields of a data value; ``False`` when it is not a map at all."""
-    if not isinstance(value, Mapping):
+    if not isinstance(value, dict):
         ctx.report(
             "type-mismatch",
             rel,
@@ -219,6 +219,8 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         return False
     fields = vt.properties
     for key in value:
+        if key not in fields and _complex_key(ctx, key, rel):
+            continue
         if key not in fields:
             ctx.report(
                 "unknown-property",
@@ -238,6 +240,20 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
                 f"required property '{_dotted((*rel, name))}' has no value",
                 at=rel,
             )
+    return True
+
+
+def _complex_key(ctx: CheckContext, key: Any, rel: tuple) -> bool:
+    """A map or list used as a key (not a call): ``type-mismatch`` at the key."""
+    if not isinstance(key, (Mapping, tuple)):
+        return False
+    ctx.report(
+        "type-mismatch",
+        (*rel, key),
+        f"property '{_dotted(rel)}': a key must be a string, number or boolean, "
+        f"got {'map' if isinstance(key, Mapping) else 'list'} {key!r}",
+        at_key=True,
+    )
     return True
 
 
@@ -271,7 +287,9 @@ def _check_primitive(
         evt = ctx.value_type(entry.type, None)
         for index, item in enumerate(value):
             check_value(ctx, item, entry, evt, (*rel, index), False)
-    elif prim == "map" and isinstance(value, Mapping) and schema is not None:
+    elif prim == "map" and isinstance(value, dict) and schema is not None:
+        for k in value:
+            _complex_key(ctx, k, rel)
         if schema.key_schema is not None:
             key = schema.key_schema
             kvt = ctx.value_type(key.type, None)
@@ -301,7 +319,7 @@ def _matches(value: Any, prim: str) -> bool:
     if prim == "list":
         return isinstance(value, list)
     if prim == "map":
-        return isinstance(value, Mapping)
+        return isinstance(value, dict)
     if prim == "timestamp":
         return special.parse_timestamp(value) is not None
     if prim == "version":

@@ -174,6 +174,8 @@ class _Build:
         self._parsed_clauses: dict[int, tuple[Any, Any]] = {}
         self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
         self.known_functions: list[str] = []
+        # Names that make a 1.x single-key map a call (built-ins and the registry).
+        self.call_names_1x = functions.INTRINSICS_1_X | functions.registered_names()
         self.imported_functions: list[tuple[Any, str | None, YamlDocument]] = []
         self.function_defs: dict[str, Any] = {}
         self.pending: list[tuple[CheckContext, PropertyDefinition, ValueType, Any]] = []
@@ -223,9 +225,7 @@ class _Build:
 
     def parse_value(self, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]) -> Any:
         """``value`` as a tree of calls (the file's function dialect); malformed calls reported."""
-        if value is None or isinstance(value, (bool, int, float)):
-            return value
-        if isinstance(value, str) and (self.grammar.major == 1 or not value.startswith("$")):
+        if not _may_hold_calls(value, self.grammar.major == 2, self.call_names_1x):
             return value
         try:
             parsed = functions.parse(
@@ -620,7 +620,11 @@ class _Build:
             vt = self.value_type(pdef.type, owner)
             value = merge_property(pdef, layer, vt, res, self)
             if (
-                (pname in parsed and functions.contains_call(parsed[pname]))
+                (
+                    pname in parsed
+                    and parsed[pname] is not template_values[pname]
+                    and functions.contains_call(parsed[pname])
+                )
                 or (pdef.default_layers and self.defaults_have_calls(pdef))
                 or self.inputs.has_calls
             ):
@@ -846,6 +850,34 @@ class _Build:
                         at_key=True,
                     )
                 )
+
+
+def _may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
+    """Whether ``value`` may parse to something other than itself (a quick scan).
+
+    Most property values are plain data; skipping ``functions.parse`` for them
+    keeps large templates fast. The scan is conservative: anything that might
+    be a call, an escape or a complex key goes through the parser.
+    """
+    if isinstance(value, str):
+        return v2 and value.startswith("$")
+    if isinstance(value, dict):
+        if not v2 and len(value) == 1:
+            (key,) = value
+            if not isinstance(key, str) or key in names_1x:
+                return True
+        for key, item in value.items():
+            if not isinstance(key, str) or (v2 and key.startswith("$")):
+                return True
+            if isinstance(item, (str, dict, list)) and _may_hold_calls(item, v2, names_1x):
+                return True
+        return False
+    if isinstance(value, list):
+        return any(
+            isinstance(item, (str, dict, list)) and _may_hold_calls(item, v2, names_1x)
+            for item in value
+        )
+    return False
 
 
 def _is_abstract(raw: Any) -> bool:
