@@ -127,3 +127,13 @@ def test_subclasses_of_plain_types(schemas):
     s = schemas["S1"]
     assert s.validate(value, "root") == []
     assert s.merge(value, {"num": 1}, "root") == {"str": "x", "items": [{"name": "a"}], "num": 1}
+
+
+def test_huge_ints_in_paths(schemas):
+    s = schemas["S1"]
+    huge = 10**5000  # beyond Python's default int -> text limit
+    (d,) = s.validate({"multi": [{"key": "a", "id": huge, "v": 1}]}, "root")
+    assert d.path.startswith(".multi[id=1000") and d.path.endswith(',key="a"].v')
+    paths = s.to_fieldset({"numSet": [huge, 1]}, "root")
+    assert s.remove({"numSet": [huge, 1]}, paths - {".numSet[=1]"}, "root") == {"numSet": [1]}
+    assert sys.get_int_max_str_digits() == 4300 or sys.get_int_max_str_digits() > 0

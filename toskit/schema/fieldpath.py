@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toskit.schema.values import canonical, render_literal
+from toskit.schema.values import canonical, render_literal, unlimited_int_digits
 
 __all__ = [
     "field_element",
@@ -139,7 +139,8 @@ def _parse_bracket(text: str, i: int, elements: list[tuple]) -> int:
 
 def _decode(text: str, i: int) -> tuple[Any, int]:
     try:
-        return _DECODER.raw_decode(text, i)
+        with unlimited_int_digits():  # a path may name an int of any size
+            return _DECODER.raw_decode(text, i)
     except json.JSONDecodeError:
         raise PathSyntaxError(
             f"bad path {text!r}: expected a JSON value at offset {i}"

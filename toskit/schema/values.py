@@ -165,7 +165,7 @@ def render_literal(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return str(int(value))
+        return int_text(int(value))
     if isinstance(value, float):
         if math.isfinite(value) and value == int(value):
             return str(int(value))
@@ -185,6 +185,27 @@ def render_literal(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(render_literal(v) for v in value) + "]"
     return json.dumps(f"<{type(value).__name__}>")
+
+
+def int_text(value: int) -> str:
+    """The decimal digits of any int, however long (Python refuses to print
+    ints over 4,300 digits by default; paths must still name them exactly)."""
+    try:
+        return str(value)
+    except ValueError:
+        with unlimited_int_digits():
+            return str(value)
+
+
+class unlimited_int_digits:  # noqa: N801 - used like a function
+    """Lift Python's limit on int ↔ decimal text conversion for a moment."""
+
+    def __enter__(self) -> None:
+        self._old = sys.get_int_max_str_digits()
+        sys.set_int_max_str_digits(0)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.set_int_max_str_digits(self._old)
 
 
 def short_repr(value: Any, limit: int = 60) -> str:
