@@ -21,11 +21,13 @@ HERE = Path(__file__).parent
 @pytest.mark.skipif(NODE is None, reason="needs the node executable to run the ES module")
 def test_tree_module_draws_types_and_a_click_selects(tmp_path):
     tree = TypeTree(sample_template(PAYLOAD))
+    tree.filter = "endpoint"  # Python filters; the module draws what it is sent
     module = tmp_path / "tree.mjs"
     module.write_text(tree._esm, encoding="utf-8")
     data = tmp_path / "state.json"
     target = f"my.Endpoint{PAYLOAD}"
-    data.write_text(json.dumps({"tree": tree.tree, "selected": None, "click": target}), encoding="utf-8")
+    state = {"tree": tree.tree, "selected": None, "click": target, "filter": "endpoint", "type": "root"}
+    data.write_text(json.dumps(state), encoding="utf-8")
     proc = subprocess.run(
         [NODE, str(HERE / "tree_harness.mjs"), str(module), str(data)],
         capture_output=True,
@@ -34,7 +36,9 @@ def test_tree_module_draws_types_and_a_click_selects(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
-    assert set(result["names"]) == set(tree.type_names)
+    assert result["names"] == ["tosca.datatypes.Root", target]  # the filtered tree
+    assert result["matches"] == 1
     assert result["selected"] == target
-    assert result["saves"] == 1
     assert result["selectedButtons"] == [target]
+    assert result["filter"] == "root"  # typing in the box sets the trait
+    assert result["saves"] == 2

@@ -142,3 +142,22 @@ def test_widgets_are_dom_widgets(st):
     assert issubclass(TypeTree, ipywidgets.DOMWidget)
     assert issubclass(PropertyExplorer, ipywidgets.DOMWidget)
     assert issubclass(ClusterSimulator, ipywidgets.DOMWidget)
+
+
+def test_filtering_the_tree(st):
+    tree = TypeTree(st)
+    tree.filter = "end"
+    groups = tree.tree
+    assert [g["kind"] for g in groups] == ["data"]
+    root = groups[0]["roots"][0]
+    assert root["name"] == "tosca.datatypes.Root" and "match" not in root and root["open"]
+    assert root["children"][0] == {
+        "name": "my.Endpoint", "kind": "data", "normative": False, "children": [], "match": True, "size": 1, "open": True,
+    }
+    html = body(tree.html)
+    assert 'class="toskit-user toskit-match"' in html and "my.Service" not in html
+    tree.filter = "no such type"
+    assert tree.tree == []
+    assert "no type matches &#x27;no such type&#x27;" in tree.html
+    tree.filter = ""
+    assert len(tree.tree) == 2

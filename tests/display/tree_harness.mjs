@@ -54,5 +54,12 @@ const names = buttons.map((b) => b.textContent);
 const target = buttons.find((b) => b.textContent === state.click);
 target.listeners.click({ preventDefault() {} });
 const selectedButtons = buttons.filter((b) => b.classList.contains("toskit-selected")).map((b) => b.textContent);
+const all = [];
+const collect = (node) => { all.push(node); node.children.forEach(collect); };
+collect(el);
+const matches = all.filter((n) => n.tagName === "LI" && n.classList.contains("toskit-match")).length;
+const search = all.find((n) => n.tagName === "INPUT");
+search.value = state.type;
+search.listeners.input({});
 
-console.log(JSON.stringify({ names, selected: state.selected, saves, selectedButtons }));
+console.log(JSON.stringify({ names, selected: state.selected, saves, selectedButtons, matches, filter: state.filter }));

@@ -31,6 +31,7 @@ from toskit.display.options import get as option
 from toskit.display.typetree import (
     TypeNode,
     build_forest,
+    filter_forest,
     is_normative,
     kinds_in_order,
     template_types,
@@ -300,7 +301,9 @@ def property_definition_html(defn: Any) -> str:
     return fragment(body, _fallback(defn), "property")
 
 
-def _tree_items(nodes: Sequence[TypeNode], depth: int, budget: list[int], selected: str | None) -> str:
+def _tree_items(
+    nodes: Sequence[TypeNode], depth: int, budget: list[int], selected: str | None, filtering: bool = False
+) -> str:
     """Nested list items; ``budget`` is the number of entries still allowed."""
     items: list[str] = []
     for index, node in enumerate(nodes):
@@ -312,6 +315,8 @@ def _tree_items(nodes: Sequence[TypeNode], depth: int, budget: list[int], select
         cls = "toskit-normative" if node.normative else "toskit-user"
         if node.name == selected:
             cls += " toskit-selected"
+        if node.match:
+            cls += " toskit-match"
         note = ""
         if node.cycle:
             note = '<span class="toskit-node-note">derivation cycle</span>'
@@ -324,9 +329,10 @@ def _tree_items(nodes: Sequence[TypeNode], depth: int, budget: list[int], select
             more = more_note(node.size() - 1, "more below")
             items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>')
             continue
-        # Open what leads to user types; normative-only branches start closed.
-        is_open = node.has_user
-        inner = _tree_items(node.children, depth + 1, budget, selected)
+        # Open what leads to user types (or, when filtering, to matches);
+        # normative-only branches start closed.
+        is_open = node.has_user or filtering
+        inner = _tree_items(node.children, depth + 1, budget, selected, filtering)
         state = " open" if is_open else ""
         items.append(
             f'<li class="{cls}"><details{state}><summary>{name_html}{count}</summary>'
@@ -335,12 +341,13 @@ def _tree_items(nodes: Sequence[TypeNode], depth: int, budget: list[int], select
     return "".join(items)
 
 
-def type_tree_html(types: Iterable[Any], *, selected: str | None = None) -> str:
+def type_tree_html(types: Iterable[Any], *, selected: str | None = None, filter_text: str = "") -> str:
     """The inheritance forest of ``types``, one collapsible group per kind.
 
     User-defined types are highlighted and the branches leading to them are
     open; normative branches are dimmed and closed. At most
-    ``display_max_tree_nodes`` entries are drawn.
+    ``display_max_tree_nodes`` entries are drawn. With ``filter_text`` only
+    the types whose names contain it (and their ancestors) are drawn, open.
     """
     types = list(types)
     by_kind: dict[str, list[Any]] = {}
@@ -349,15 +356,17 @@ def type_tree_html(types: Iterable[Any], *, selected: str | None = None) -> str:
     budget = [option("display_max_tree_nodes")]
     groups: list[str] = []
     for kind in kinds_in_order(by_kind):
-        forest = build_forest(by_kind[kind])
+        forest = filter_forest(build_forest(by_kind[kind]), filter_text)
+        if filter_text and not forest:
+            continue
         user = sum(1 for t in by_kind[kind] if not is_normative(t))
         label = f"{kind} types" if kind else "types"
         note = f"{user} yours, {len(by_kind[kind]) - user} normative"
         summary = f"{esc(label)} <span class='toskit-node-note'>{esc(note)}</span>"
-        inner = f'<ul class="toskit-tree">{_tree_items(forest, 0, budget, selected)}</ul>'
-        groups.append(details(summary, inner, open_=user > 0))
+        inner = f'<ul class="toskit-tree">{_tree_items(forest, 0, budget, selected, bool(filter_text))}</ul>'
+        groups.append(details(summary, inner, open_=user > 0 or bool(filter_text)))
     if not groups:
-        return '<div class="toskit-empty">no types</div>'
+        return f'<div class="toskit-empty">{"no type matches " + esc(repr(filter_text)) if filter_text else "no types"}</div>'
     return "".join(groups)
 
 

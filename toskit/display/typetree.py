@@ -12,7 +12,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["TypeNode", "build_forest", "is_normative", "kinds_in_order", "template_types"]
+__all__ = [
+    "TypeNode",
+    "build_forest",
+    "filter_forest",
+    "is_normative",
+    "kinds_in_order",
+    "template_types",
+]
 
 # Kinds in the order a reader expects them.
 _KIND_ORDER = ("node", "data", "capability", "relationship", "interface", "artifact", "group", "policy")
@@ -28,6 +35,7 @@ class TypeNode:
     children: list[TypeNode] = field(default_factory=list)
     cycle: bool = False  # its derivation loops (drawn as an extra root)
     type: Any = None  # the core Type object
+    match: bool = False  # its name matched a filter (see filter_forest)
 
     @property
     def has_user(self) -> bool:
@@ -58,6 +66,8 @@ class TypeNode:
             out.update(name=node.name, kind=node.kind, normative=node.normative, children=[])
             if node.cycle:
                 out["cycle"] = True
+            if node.match:
+                out["match"] = True
             for child in node.children:
                 child_out: dict[str, Any] = {}
                 out["children"].append(child_out)
@@ -155,3 +165,26 @@ def build_forest(types: Iterable[Any]) -> list[TypeNode]:
             roots.append(cycle_root)
             reached.add(id(node))
     return roots
+
+
+def filter_forest(roots: list[TypeNode], text: str) -> list[TypeNode]:
+    """The part of a forest whose names contain ``text`` (case-insensitive),
+    with the ancestors that lead to them; matching nodes are marked ``match``.
+
+    An empty ``text`` keeps everything. The result is a new forest (the
+    input is not modified).
+    """
+    needle = text.strip().lower()
+    if not needle:
+        return roots
+
+    def keep(node: TypeNode, depth: int) -> TypeNode | None:
+        # Depth-bounded like the views, so a pathological chain cannot recurse
+        # without end (the forest of build_forest has no cycles).
+        kids = [k for k in (keep(c, depth + 1) for c in node.children) if k is not None] if depth < 400 else []
+        matched = needle in node.name.lower()
+        if not matched and not kids:
+            return None
+        return TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, matched)
+
+    return [k for k in (keep(r, 0) for r in roots) if k is not None]

@@ -4,7 +4,7 @@
 
 function makeNode(node, depth, buttons, model) {
   const li = document.createElement("li");
-  li.className = node.normative ? "toskit-normative" : "toskit-user";
+  li.className = (node.normative ? "toskit-normative" : "toskit-user") + (node.match ? " toskit-match" : "");
   const button = document.createElement("button");
   button.type = "button";
   button.className = "toskit-tree-button toskit-node-name";
@@ -47,6 +47,18 @@ function render({ model, el }) {
   let buttons = new Map();
   const root = document.createElement("div");
   root.className = "toskit-wrap toskit-typetree";
+  // Filtering is done in Python: typing sets `filter`, Python sends a new `tree`.
+  const search = document.createElement("input");
+  search.type = "search";
+  search.className = "toskit-tree-filter";
+  search.placeholder = "filter types";
+  search.value = model.get("filter") || "";
+  search.addEventListener("input", () => {
+    model.set("filter", search.value);
+    model.save_changes();
+  });
+  const body = document.createElement("div");
+  root.append(search, body);
   el.append(root);
 
   const mark = () => {
@@ -58,7 +70,13 @@ function render({ model, el }) {
 
   const draw = () => {
     buttons = new Map();
-    root.replaceChildren();
+    body.replaceChildren();
+    if (!model.get("tree").length) {
+      const empty = document.createElement("div");
+      empty.className = "toskit-empty";
+      empty.textContent = model.get("filter") ? "no type matches the filter" : "no types";
+      body.append(empty);
+    }
     for (const group of model.get("tree")) {
       const details = document.createElement("details");
       details.className = "toskit-section";
@@ -73,17 +91,23 @@ function render({ model, el }) {
       ul.className = "toskit-tree";
       for (const node of group.roots) ul.append(makeNode(node, 0, buttons, model));
       details.append(summary, ul);
-      root.append(details);
+      body.append(details);
     }
     mark();
   };
 
+  const syncFilter = () => {
+    const value = model.get("filter") || "";
+    if (search.value !== value) search.value = value;
+  };
   model.on("change:tree", draw);
   model.on("change:selected", mark);
+  model.on("change:filter", syncFilter);
   draw();
   return () => {
     model.off("change:tree", draw);
     model.off("change:selected", mark);
+    model.off("change:filter", syncFilter);
   };
 }
 

@@ -11,7 +11,13 @@ import traitlets
 
 from toskit.display.html import css, fragment
 from toskit.display.tosca_views import type_tree_html
-from toskit.display.typetree import build_forest, is_normative, kinds_in_order, template_types
+from toskit.display.typetree import (
+    build_forest,
+    filter_forest,
+    is_normative,
+    kinds_in_order,
+    template_types,
+)
 from toskit.errors import ToskitError
 
 __all__ = ["TypeTree"]
@@ -22,13 +28,13 @@ def _esm() -> str:
     return resources.files("toskit.widgets").joinpath("type_tree.js").read_text(encoding="utf-8")
 
 
-def _annotate(node_dict: dict[str, Any], node: Any) -> None:
+def _annotate(node_dict: dict[str, Any], node: Any, filtering: bool = False) -> None:
     """Add ``open`` and ``size`` to the widget data, iteratively."""
     stack = [(node_dict, node)]
     while stack:
         out, n = stack.pop()
         out["size"] = n.size()
-        out["open"] = n.has_user
+        out["open"] = n.has_user or filtering
         stack.extend(zip(out["children"], n.children))
 
 
@@ -37,9 +43,11 @@ class TypeTree(anywidget.AnyWidget):
 
     Normative types are dimmed and user types highlighted; clicking a type
     selects it, which sets :attr:`selected` (synced with Python: set it, or
-    call :meth:`select`, to select from code). :attr:`selected_type` is the
+    call :meth:`select`, to select from code). Typing in the filter box sets
+    :attr:`filter`, and Python redraws :attr:`tree` with only the types whose
+    names contain it (and their ancestors). :attr:`selected_type` is the
     selected core ``Type`` object and :attr:`html` the static view of the
-    tree with the selection marked.
+    tree with the selection marked and the filter applied.
     """
 
     _esm = traitlets.Unicode().tag(sync=True)
@@ -47,6 +55,7 @@ class TypeTree(anywidget.AnyWidget):
     tree = traitlets.List().tag(sync=True)
     selected = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     kind = traitlets.Unicode(None, allow_none=True, read_only=True).tag(sync=True)
+    filter = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, st: Any, kind: str | None = None, **kwargs: Any) -> None:
         types = template_types(st)
@@ -72,25 +81,27 @@ class TypeTree(anywidget.AnyWidget):
         self.set_trait("kind", kind)
 
     @staticmethod
-    def _tree_data(types: list[Any]) -> list[dict[str, Any]]:
+    def _tree_data(types: list[Any], filter_text: str = "") -> list[dict[str, Any]]:
         by_kind: dict[str, list[Any]] = {}
         for t in types:
             by_kind.setdefault(str(getattr(t, "kind", "")), []).append(t)
         groups = []
         for kind in kinds_in_order(by_kind):
-            forest = build_forest(by_kind[kind])
+            forest = filter_forest(build_forest(by_kind[kind]), filter_text)
+            if filter_text and not forest:
+                continue
             user = sum(1 for t in by_kind[kind] if not is_normative(t))
             roots = []
             for node in forest:
                 data = node.to_dict()
-                _annotate(data, node)
+                _annotate(data, node, bool(filter_text))
                 roots.append(data)
             groups.append(
                 {
                     "kind": kind,
                     "label": f"{kind} types" if kind else "types",
                     "note": f"{user} yours, {len(by_kind[kind]) - user} normative",
-                    "open": user > 0,
+                    "open": user > 0 or bool(filter_text),
                     "roots": roots,
                 }
             )
@@ -105,6 +116,10 @@ class TypeTree(anywidget.AnyWidget):
             hint = did_you_mean(name, self._by_name)
             raise ToskitError(f"no type {name!r} in this tree" + (f"; {hint}" if hint else ""))
         return name
+
+    @traitlets.observe("filter")
+    def _on_filter(self, change: dict[str, Any]) -> None:
+        self.tree = self._tree_data(self._types, change["new"] or "")
 
     def select(self, name: str | None) -> None:
         """Select the type called ``name`` (``None`` clears the selection)."""
@@ -123,7 +138,8 @@ class TypeTree(anywidget.AnyWidget):
     @property
     def html(self) -> str:
         """The static HTML view of the tree, the selection marked."""
-        return fragment(type_tree_html(self._types, selected=self.selected), self._plain(), "type-tree")
+        tree = type_tree_html(self._types, selected=self.selected, filter_text=self.filter)
+        return fragment(tree, self._plain(), "type-tree")
 
     def _plain(self) -> str:
         return f"TypeTree({len(self._types)} types, selected={self.selected!r})"
