@@ -126,11 +126,9 @@ def canonical(value: Any) -> Any:
         return (_MAP, frozenset((canonical(k), canonical(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
         return (_LIST, tuple(canonical(v) for v in value))
-    try:
-        hash(value)
-    except TypeError:
-        return (_OTHER, id(value))
-    return (_OTHER, value)
+    # A foreign object is equal only to itself: its own __eq__/__hash__ are
+    # never called (they may be missing, or raise).
+    return (_OTHER, id(value))
 
 
 def values_equal(a: Any, b: Any) -> bool:
