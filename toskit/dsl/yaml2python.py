@@ -275,14 +275,12 @@ class _Generator:
 
     # -- annotations -------------------------------------------------------
 
-    def annotation(self, schema: Mapping[str, Any], owner: tuple[str, str]) -> tuple[str, bool, str | None]:
+    def annotation(self, schema: Mapping[str, Any]) -> tuple[str, bool, str | None]:
         """(annotation text, is a forward reference string, explicit type the annotation cannot say)."""
         type_name = schema.get("type")
         if type_name is None:
-            self.needs_any = True
             return "Any", False, None
         if not isinstance(type_name, str):
-            self.needs_any = True
             return "Any", False, None
         if type_name in _ANNOTATION_OF:
             return _ANNOTATION_OF[type_name], False, None
@@ -293,7 +291,7 @@ class _Generator:
             entry = {"type": entry} if isinstance(entry, str) else entry
             inner, forward, explicit = ("", False, None)
             if isinstance(entry, Mapping) and entry.get("type"):
-                inner, forward, explicit = self.annotation(entry, owner)
+                inner, forward, explicit = self.annotation(entry)
                 if explicit:
                     return ("list" if type_name == "list" else "dict"), False, None
             if type_name == "list":
@@ -302,7 +300,7 @@ class _Generator:
             key = {"type": key} if isinstance(key, str) else key
             key_text = "str"
             if isinstance(key, Mapping) and key.get("type") not in (None, "string"):
-                key_text, key_forward, key_explicit = self.annotation(key, owner)
+                key_text, key_forward, key_explicit = self.annotation(key)
                 forward = forward or key_forward
                 if key_explicit:
                     return "dict", False, None
@@ -312,7 +310,6 @@ class _Generator:
             forward = (("data", type_name) not in self.defined) and not ref.startswith("dsl.")
             return ref, forward, None
         # An unknown type or a primitive the DSL has no marker for: keep the name.
-        self.needs_any = True
         return "Any", False, type_name
 
     # -- classes -----------------------------------------------------------
@@ -440,7 +437,7 @@ class _Generator:
         for key in ("entry_schema", "key_schema"):
             if key in prop:
                 schema_keys[key] = prop[key]
-        annotation, forward, explicit_type = self.annotation(schema_keys, (kind, attr))
+        annotation, forward, explicit_type = self.annotation(schema_keys)
         required = prop.get("required", True) is not False
         extras: dict[str, Any] = {k: prop[k] for k in _PROPERTY_EXTRAS if k in prop}
         extras.update({k: v for k, v in prop.items() if k not in _PROPERTY_KEYS and k not in _PROPERTY_EXTRAS})
@@ -458,7 +455,9 @@ class _Generator:
         default = prop.get("default")
         default_code = self.value_code(default, prop) if has_default else None
         doc = self.field_doc(prop)
+        uses_any = re.search(r"\bAny\b", annotation) is not None
         if attribute:
+            self.needs_any = self.needs_any or uses_any
             args = [("default=", default_code)] if has_default else []
             args += self.property_args(extras)
             lead = f"{attr}: {self.optional(annotation, forward, True)} = "
@@ -468,6 +467,7 @@ class _Generator:
             # A refinement of an inherited property: only its default changes.
             lead = f"{attr} = "
             return [*self.wrap(lead + default_code.render(4, len(lead))), *self.spaced(doc)]
+        self.needs_any = self.needs_any or uses_any
         ann = self.optional(annotation, forward, required)
         says_optional = "| None" in ann
         if extras or (has_default and default is None) or (not required and not says_optional):
@@ -658,9 +658,6 @@ class _Generator:
             dsl_imports.append("from toskit.source import FrozenMap")
         body = [*classes, *templates]
         text_so_far = "\n".join(body)
-        if not re.search(r"\bAny\b", text_so_far):
-            imports = [i for i in imports if i != "from typing import Any"]
-            parts = [p for p in parts if p != "from typing import Any"]
         if "dsl." not in text_so_far:
             dsl_imports.remove("from toskit import dsl")
         if dsl_imports:
