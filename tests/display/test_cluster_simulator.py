@@ -189,3 +189,13 @@ def test_explore_a_roles_document(roles):
     assert sim.mode == "multinode"
     paired = explore((roles, conditions.Cluster("ha_compact", pool=POOL)))
     assert paired.mode == "ha_compact"
+
+
+def test_outcomes_as_a_data_frame(roles):
+    sim = _simulator(roles)
+    sim.select([11, 12])
+    frame = sim.to_frame()
+    assert list(frame.columns) == ["role", "allowed", "warnings", "conflicts"]
+    assert list(frame["role"]) == ["controller", "compute", "cinder", "zabbix-server"]
+    row = frame.set_index("role").loc["controller"]
+    assert (bool(row["allowed"]), row["warnings"]) == (False, [WMN])

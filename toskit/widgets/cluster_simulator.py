@@ -241,6 +241,17 @@ class ClusterSimulator(ipywidgets.VBox):
             raise ToskitError(f"unknown role {role!r}" + (f"; {hint}" if hint else ""))
         return self.outcomes[role]
 
+    def to_frame(self) -> Any:
+        """The outcomes as a pandas DataFrame: ``role``, ``allowed``,
+        ``warnings``, ``conflicts`` (pandas is imported on first use)."""
+        import pandas as pd
+
+        rows = [
+            {"role": name, "allowed": out.allowed, "warnings": list(out.warnings), "conflicts": list(out.conflicts)}
+            for name, out in self.outcomes.items()
+        ]
+        return pd.DataFrame(rows, columns=["role", "allowed", "warnings", "conflicts"])
+
     @property
     def html(self) -> str:
         """The outcome table and the cluster, as shown by the widget."""
