@@ -315,3 +315,40 @@ def test_unavailable_profile_namespace_is_not_an_error() -> None:
     )
     assert errors(st) == []
     assert [d.code for d in st.diagnostics] == ["unknown-profile"]
+
+
+def test_defaults_of_definitions_are_checked_where_written() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        data_types:
+          Port:
+            derived_from: integer
+          Pair:
+            properties:
+              a: {type: integer}
+              b: {type: integer}
+        node_types:
+          N:
+            properties:
+              p: {type: integer, default: eighty}
+              q: {type: Port, default: x}
+              d: {type: Pair, default: {a: 1}}
+            attributes:
+              a: {type: integer, default: zero}
+              b: {default: 1}
+        """
+    )
+    found = [(d.code, d.path) for d in errors(st)]
+    # A partial data-typed default ({a: 1}) is fine where written.
+    assert found == [
+        ("type-mismatch", "node_types.N.properties.p"),
+        ("type-mismatch", "node_types.N.properties.q"),
+        ("type-mismatch", "node_types.N.attributes.a"),
+        ("missing-type", "node_types.N.attributes.b"),
+    ]
+    assert (
+        errors(st)[0].message
+        == "node type 'N': property 'p': expected integer, got string 'eighty'"
+    )
+    assert errors(st)[0].line == 13

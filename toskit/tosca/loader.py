@@ -37,7 +37,7 @@ from toskit.tosca.graph import TemplateGraph
 from toskit.tosca.inputs import InputResolver
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.profile import normative_registry
-from toskit.tosca.registry import Registry, TypeSource
+from toskit.tosca.registry import KINDS, Registry, TypeSource
 from toskit.tosca.requirements import resolve_requirements
 from toskit.tosca.resolve import (
     ABSENT,
@@ -283,6 +283,7 @@ class _Build:
         self.registry = Registry(base=normative_registry(grammar.major))
         self.registry.opaque_prefixes = self.opaque_prefixes
         self.diags.extend(self.registry.add_sources(sources))
+        self._check_definitions()
 
         topology = root.get(grammar.topology_key)
         if not isinstance(topology, Mapping):
@@ -361,7 +362,7 @@ class _Build:
                 url = entry.get("url", entry.get("file"))
                 ns = entry.get("namespace", entry.get("namespace_prefix"))
                 if url is None and "profile" in entry:
-                    self._profile_import(doc, entry, ("imports", index))
+                    self._profile_import(doc, entry, ("imports", index), prefix)
                     continue
             parts = ("imports", index)
             try:
@@ -394,7 +395,7 @@ class _Build:
             sources.extend(_type_sources(loaded, iroot, full_prefix))
 
     def _profile_import(
-        self, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...]
+        self, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...], prefix: str | None
     ) -> None:
         """``- profile: name``: the normative profile is always loaded; others are not available."""
         name = entry.get("profile")
@@ -402,8 +403,11 @@ class _Build:
             return
         ns = entry.get("namespace")
         if isinstance(ns, str) and ns:
-            # Names in this namespace cannot be checked: not an error to use them.
+            # Names in this namespace cannot be checked: not an error to use them
+            # (seen from the importing file's own namespace, and from the top).
             self.opaque_prefixes.add(ns)
+            if prefix:
+                self.opaque_prefixes.add(f"{prefix}:{ns}")
         self.diags.append(
             doc.diagnostic(
                 "warning",
@@ -655,6 +659,81 @@ class _Build:
             res.values[key] = value
             res.origins[(key,)] = origin
         return res
+
+    def _check_definitions(self) -> None:
+        """Defaults of the document's own definitions, and 2.0 attributes' types.
+
+        A default of a primitive type (or a type derived from one) is checked
+        where it is written; data-typed defaults may be partial (their type's
+        defaults complete them), so they are checked in templates instead.
+        """
+        for kind in KINDS:
+            for t in self.registry.by_kind[kind].values():
+                if t.doc is None:
+                    continue
+                label = f"{kind} type '{t.name}'"
+                for pname, pdef in t.own_properties.items():
+                    if pdef.default_layers and pdef.default_layers[-1].type_name == t.name:
+                        layer = pdef.default_layers[-1]
+                        self._check_default(
+                            label, t, pname, layer.value, pdef.schema, layer.parts, "properties"
+                        )
+                attributes = t.definition.get("attributes")
+                if not isinstance(attributes, Mapping):
+                    continue
+                for aname, araw in attributes.items():
+                    parts = (*t.parts, "attributes", aname)
+                    if not isinstance(araw, Mapping):
+                        continue
+                    if self.grammar.major == 2 and araw.get("type") is None and t.parent is None:
+                        self.diags.append(
+                            t.doc.diagnostic(
+                                "error",
+                                "missing-type",
+                                f"{label}: attribute '{aname}' has no type",
+                                parts,
+                                at_key=True,
+                            )
+                        )
+                        continue
+                    if "default" in araw:
+                        schema = self.registry.schema_def(araw, t.doc, parts, t.prefix, self.diags)
+                        self._check_default(
+                            label,
+                            t,
+                            str(aname),
+                            araw["default"],
+                            schema,
+                            (*parts, "default"),
+                            "attributes",
+                        )
+
+    def _check_default(
+        self,
+        label: str,
+        t: Type,
+        name: str,
+        value: Any,
+        schema: Any,
+        parts: tuple[Hashable, ...],
+        section: str,
+    ) -> None:
+        vt = self.value_type(schema.type, t)
+        if vt is None or (isinstance(vt, Type) and vt.base_primitive is None):
+            return
+        assert t.doc is not None
+        tree = self.parse_value(value, t.doc, parts)
+        ctx = CheckContext(
+            label=label,
+            path_prefix=(*t.parts, section),
+            doc=t.doc,
+            anchor=parts,
+            origins={(name,): Origin("default", t.doc, parts)},
+            value_type=self.value_type,
+            diagnostics=self.diags,
+            reported=self.reported,
+        )
+        check_value(ctx, tree, schema, vt, (name,))
 
     def _check_all(self) -> None:
         """Type checks and validation of every merged, evaluated property."""

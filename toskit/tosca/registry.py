@@ -79,7 +79,8 @@ class Registry:
         """True for a name in the namespace of a profile that could not be loaded."""
         if not isinstance(name, str) or ":" not in name:
             return False
-        return name.split(":", 1)[0] in self.opaque_prefixes
+        namespace = name.rsplit(":", 1)[0]
+        return namespace in self.opaque_prefixes
 
     # -- lookups ---------------------------------------------------------
 
