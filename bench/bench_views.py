@@ -173,7 +173,11 @@ def main(argv: list[str] | None = None) -> int:
 
     roles = conditions.load_roles(ROLES)
     nodes = [
-        {"id": i, "roles": ["controller"] if i % 50 == 0 else ["compute"], "pending_deletion": i % 97 == 0}
+        {
+            "id": i,
+            "roles": ["controller"] if i % 50 == 0 else ["compute"],
+            "pending_deletion": i % 97 == 0,
+        }
         for i in range(1, 1001)
     ]
     sim = ClusterSimulator(roles, conditions.Cluster("multinode", nodes=nodes, pool=[{"id": 5000}]))
@@ -188,7 +192,11 @@ def main(argv: list[str] | None = None) -> int:
     def mode_change() -> None:
         sim.set_mode("ha_compact" if next(toggle) % 2 else "multinode")
 
-    for name, action in (("select", select_change), ("edit_roles", edit_change), ("mode", mode_change)):
+    for name, action in (
+        ("select", select_change),
+        ("edit_roles", edit_change),
+        ("mode", mode_change),
+    ):
         results[f"simulator_1000_nodes_{name}"] = {
             "seconds": median_seconds(action, max(args.runs, 11)),
             "limit_seconds": 0.05,
