@@ -437,3 +437,20 @@ def test_load_module_accepts_a_namespace_like_a_notebook() -> None:
     assert template.ok, [str(d) for d in template.diagnostics]
     assert template.node_templates["nb"].properties == {"data": {"size": 3}}
     assert template.types["NotebookNode"].properties["data"].type == "NotebookData"
+
+
+def test_templates_in_extra_stand_for_their_names(write_module) -> None:
+    path = write_module(
+        """\
+        import tosca
+
+        server = tosca.nodes.Compute("server")
+        db = tosca.nodes.DBMS("db", _extra={"requirements": [{"host": server}]})
+        """
+    )
+    template = dsl.load_module(path)
+    assert "unfulfilled-requirement" not in {d.code for d in template.diagnostics if "'db'" in d.message}
+    assert yaml.safe_load(template.dsl_yaml)["topology_template"]["node_templates"]["db"] == {
+        "type": "tosca.nodes.DBMS",
+        "requirements": [{"host": "server"}],
+    }

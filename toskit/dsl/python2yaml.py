@@ -111,6 +111,8 @@ class _Writer:
         self.written: dict[type, str] = {}
         self.names: dict[tuple[str, str], type] = {}
         self.queue: list[type[ToscaType]] = []
+        # Set while writing a template's _extra: id(template) -> name.
+        self.template_names: dict[int, str] | None = None
 
     # -- diagnostics -------------------------------------------------------
 
@@ -204,6 +206,11 @@ class _Writer:
         if isinstance(value, float):
             return float(value)
         stack = (*stack, id(value))
+        if isinstance(value, ToscaTemplate) and self.template_names is not None:
+            # Inside a template's _extra (requirements...), a template stands for its name.
+            name = value._name if value._name is not None else self.template_names.get(id(value))
+            if name is not None:
+                return name
         if isinstance(value, ToscaTemplate):
             self.diag(
                 "error",
@@ -527,8 +534,12 @@ class _Writer:
                 self.locate((*parts, "properties"), position)
             if requirements:
                 body["requirements"] = requirements
-            for key, value in template._extra.items():
-                body.setdefault(key, self.plain(value, (*parts, key), position))
+            self.template_names = names
+            try:
+                for key, value in template._extra.items():
+                    body.setdefault(key, self.plain(value, (*parts, key), position))
+            finally:
+                self.template_names = None
             topology.setdefault(section, {})[name] = body
 
     def drain(self) -> None:
