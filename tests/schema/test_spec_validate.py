@@ -151,3 +151,19 @@ def test_foreign_value_on_multi_kind_reports_map_first():
     assert d.message == "expected map, got set"
     (d,) = s.validate(5, "t")
     assert d.message.startswith("expected string, got")
+
+
+def test_locate_diagnostics_in_yaml(schemas):
+    from toskit.schema import locate_diagnostics
+    from toskit.source import load_yaml
+
+    text = "spec:\n  values:\n    items:\n    - name: a\n      port: eighty\n    foo: 1\n"
+    doc = load_yaml(text, name="v.yaml")
+    value = doc.value["spec"]["values"]
+    diags = schemas["S1"].validate(value, "root")
+    located = {d.path: d for d in locate_diagnostics(diags, value, doc, ("spec", "values"))}
+    port, foo = located['.items[name="a"].port'], located[".foo"]
+    assert port.message.startswith("expected numeric")
+    if port.line is not None:  # the located loader
+        assert (port.file, port.line, port.column) == ("v.yaml", 5, 13)
+        assert (foo.line, foo.column) == (6, 5)  # the key itself

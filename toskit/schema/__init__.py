@@ -15,6 +15,7 @@ from toskit.errors import SchemaError
 from toskit.schema.compare import Comparison
 from toskit.schema.layers import MergeResult
 from toskit.schema.load import load
+from toskit.schema.locate import locate_diagnostics
 from toskit.schema.model import (
     SCALAR_TYPES,
     UNTYPED_ATOMIC,
@@ -50,4 +51,5 @@ __all__ = [
     "Union",
     "UnionField",
     "load",
+    "locate_diagnostics",
 ]

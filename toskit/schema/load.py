@@ -18,7 +18,8 @@ from functools import lru_cache
 from typing import Any
 
 from toskit.diagnostics import Diagnostic
-from toskit.schema.fieldpath import FIELD, INDEX, SET, PathSyntaxError, parse_path, render_key
+from toskit.schema.fieldpath import render_key
+from toskit.schema.locate import locate_diagnostics
 from toskit.schema.model import (
     BUILTIN_TYPES,
     SCALAR_TYPES,
@@ -34,7 +35,7 @@ from toskit.schema.model import (
     schema_error,
     schema_error_message,
 )
-from toskit.schema.values import canonical, short_repr
+from toskit.schema.values import short_repr
 
 __all__ = ["check_schema", "check_typeref_data", "load", "schema_from_data", "typeref_from_data"]
 
@@ -210,69 +211,9 @@ def load(source: str | Mapping[str, Any] | Schema, *, name: str = "<schema>") ->
     if diagnostics:
         diagnostics = _dedupe(diagnostics)
         if doc is not None:
-            diagnostics = [_located(doc, data, d) for d in diagnostics]
+            diagnostics = locate_diagnostics(diagnostics, data, doc)
         raise schema_error(diagnostics)
     return schema
-
-
-def _located(doc: Any, data: Any, diagnostic: Diagnostic) -> Diagnostic:
-    """``diagnostic`` placed at its node in the YAML text (unchanged when the
-    path cannot be followed)."""
-    parts = _raw_parts(data, diagnostic.path)
-    if parts is None:
-        return diagnostic
-    try:
-        return doc.diagnostic(
-            diagnostic.severity,
-            diagnostic.code,
-            diagnostic.message,
-            parts,
-            at_key=diagnostic.message == "field not declared in schema",
-            path=diagnostic.path,
-        )
-    except Exception:  # noqa: BLE001 - a location is a nicety, never a new failure
-        return diagnostic
-
-
-def _raw_parts(data: Any, path: str) -> list[Any] | None:
-    """The keys and list indices of the node a field path names in ``data``."""
-    try:
-        elements = parse_path(path)
-    except PathSyntaxError:
-        return None
-    parts: list[Any] = []
-    cur = data
-    for kind, payload in elements:
-        if kind == FIELD:
-            parts.append(payload)
-            cur = cur.get(payload) if isinstance(cur, Mapping) else None
-            continue
-        if not isinstance(cur, list):
-            return parts
-        if kind == INDEX:
-            index = payload
-        else:
-            index = _find_item(cur, kind, payload)
-            if index is None:
-                return parts
-        if not 0 <= index < len(cur):
-            return parts
-        parts.append(index)
-        cur = cur[index]
-    return parts
-
-
-def _find_item(items: list, kind: str, payload: Any) -> int | None:
-    for i, item in enumerate(items):
-        if kind == SET:
-            if canonical(item) == payload:
-                return i
-        elif isinstance(item, Mapping):
-            names = [n for n, _ in payload]
-            key = tuple(sorted((n, canonical(item[n])) for n in names if n in item))
-            if key == payload:
-                return i
-    return None
 
 
 def check_typeref_data(data: Mapping[str, Any]) -> None:

@@ -1,0 +1,92 @@
+"""Placing schema diagnostics in YAML source text.
+
+Validation works on plain values, so its diagnostics carry field paths
+(``.items[name="a"].port``) and no file position. When the value came from
+a located YAML document (:mod:`toskit.source`), :func:`locate_diagnostics`
+follows each path through the value to the keys and list indices of the
+node and asks the document where that node is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
+from toskit.diagnostics import Diagnostic
+from toskit.schema.fieldpath import FIELD, INDEX, SET, PathSyntaxError, parse_path
+from toskit.schema.values import canonical
+
+__all__ = ["locate_diagnostics", "raw_parts"]
+
+
+def locate_diagnostics(
+    diagnostics: Iterable[Diagnostic],
+    value: Any,
+    doc: Any,
+    parts: Sequence[Hashable] = (),
+) -> list[Diagnostic]:
+    """``diagnostics`` (of ``value``) placed at their nodes in ``doc``.
+
+    ``doc`` is a :class:`toskit.source.YamlDocument` and ``parts`` the keys
+    and indices of ``value`` inside it (``()`` for the whole document).
+    ``field not declared in schema`` points at the key; everything else at
+    the value. A diagnostic whose path cannot be followed keeps no location;
+    paths and messages are unchanged.
+    """
+    out = []
+    for d in diagnostics:
+        inner = raw_parts(value, d.path)
+        if inner is None:
+            out.append(d)
+            continue
+        try:
+            located = doc.diagnostic(
+                d.severity,
+                d.code,
+                d.message,
+                [*parts, *inner],
+                hint=d.hint,
+                at_key=d.message == "field not declared in schema",
+                path=d.path,
+            )
+        except Exception:  # noqa: BLE001 - a location is a nicety, never a new failure
+            located = d
+        out.append(located)
+    return out
+
+
+def raw_parts(value: Any, path: str) -> list[Any] | None:
+    """The keys and list indices of the node a field path names in ``value``
+    (as far as the node exists), or ``None`` for a path that does not parse."""
+    try:
+        elements = parse_path(path)
+    except PathSyntaxError:
+        return None
+    parts: list[Any] = []
+    cur = value
+    for kind, payload in elements:
+        if kind == FIELD:
+            parts.append(payload)
+            cur = cur.get(payload) if isinstance(cur, Mapping) else None
+            continue
+        if not isinstance(cur, (list, tuple)):
+            return parts
+        index = payload if kind == INDEX else _find_item(cur, kind, payload)
+        if index is None or not 0 <= index < len(cur):
+            return parts
+        parts.append(index)
+        cur = cur[index]
+    return parts
+
+
+def _find_item(items: Sequence[Any], kind: str, payload: Any) -> int | None:
+    for i, item in enumerate(items):
+        if kind == SET:
+            if canonical(item) == payload:
+                return i
+        elif isinstance(item, Mapping):
+            names = [n for n, _ in payload]
+            key = tuple(sorted((n, canonical(item[n])) for n in names if n in item))
+            if key == payload:
+                return i
+    return None
