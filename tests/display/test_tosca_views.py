@@ -281,3 +281,19 @@ def test_node_view_lists_capabilities_with_their_properties(entities):
 def test_group_view_uses_the_entity_view_with_members(entities):
     text = _text(to_html(entities.groups["g"]))
     assert text.startswith("group template g tosca.groups.Root members server db")
+
+
+def test_node_diagnostics_find_dotted_node_names():
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "topology_template:\n  node_templates:\n"
+        "    web.frontend:\n      type: tosca.nodes.Root\n      properties: {nope: 1}\n"
+        "    web:\n      type: tosca.nodes.Root\n",
+        name="dots.yaml",
+    )
+    assert any(d.code == "unknown-property" for d in st.diagnostics)
+    from toskit.display.tosca_views import _node_diagnostics
+
+    grouped = _node_diagnostics(st)
+    assert [d.code for d in grouped["web.frontend"]] == ["unknown-property"]
+    assert "web" not in grouped

@@ -493,16 +493,31 @@ def node_template_html(node: Any) -> str:
 
 
 def _node_diagnostics(st: Any) -> dict[str, list[Any]]:
-    """Diagnostics grouped by the node template their path names."""
+    """Diagnostics grouped by the node template their path names.
+
+    Node names may contain dots (``web.frontend``), so the name is the
+    longest known node name that the rest of the path starts with, followed
+    by ``.``, ``[`` or the end.
+    """
+    names = {str(n) for n in (getattr(st, "node_templates", {}) or {})}
     out: dict[str, list[Any]] = {}
     for d in getattr(st, "diagnostics", []) or []:
         path = str(getattr(d, "path", "") or "")
         for prefix in ("topology_template.node_templates.", "service_template.node_templates."):
             if path.startswith(prefix):
-                name = path[len(prefix):].split(".", 1)[0].split("[", 1)[0]
-                out.setdefault(name, []).append(d)
+                name = _node_name_in(path[len(prefix):], names)
+                if name is not None:
+                    out.setdefault(name, []).append(d)
                 break
     return out
+
+
+def _node_name_in(rest: str, names: set[str]) -> str | None:
+    cuts = [i for i, c in enumerate(rest) if c in ".["] + [len(rest)]
+    for cut in reversed(cuts):
+        if rest[:cut] in names:
+            return rest[:cut]
+    return None
 
 
 def node_templates_block(st: Any, *, limit: int | None = None) -> str:
