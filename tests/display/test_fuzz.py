@@ -48,3 +48,25 @@ def test_any_outcome_text_renders_safely(warning, source):
     html = to_html(RoleOutcome(source, False, [warning], [source], trace))
     assert_safe(html)
     assert esc(warning) in html and esc(source) in html
+
+
+@settings(max_examples=200, deadline=None)
+@given(parents=st.lists(st.one_of(st.none(), st.integers(min_value=0, max_value=15)), min_size=1, max_size=16))
+def test_any_derivation_graph_gives_a_forest_with_every_type_once(parents):
+    from fakes import FakeType
+
+    from toskit.display.typetree import build_forest
+
+    types = [FakeType(f"t{i}") for i in range(len(parents))]
+    for t, parent in zip(types, parents):
+        t.parent = types[parent] if parent is not None and parent < len(types) else None
+    forest = build_forest(types)
+    seen = []
+    stack = list(forest)
+    while stack:
+        node = stack.pop()
+        seen.append(node.name)
+        stack.extend(node.children)
+    assert sorted(seen) == sorted(t.name for t in types)
+    html = tosca_views.type_tree_html(types)
+    assert_safe(html, styles=0)
