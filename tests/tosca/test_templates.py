@@ -348,3 +348,39 @@ def test_definition_checks() -> None:
         ("unknown-type", "node_types.N.requirements[0].r.capability"),
     ]
     assert errors(st)[3].hint == "did you mean 'Endpoint'?"
+
+
+def test_requirement_node_filter_picks_the_matching_target() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          node_templates:
+            small:
+              type: tosca.nodes.Compute
+              capabilities:
+                host: {properties: {num_cpus: 1, mem_size: 512 MB}}
+            big:
+              type: tosca.nodes.Compute
+              capabilities:
+                host: {properties: {num_cpus: 8, mem_size: 16 GB}}
+            app:
+              type: tosca.nodes.SoftwareComponent
+              requirements:
+                - host:
+                    node_filter:
+                      capabilities:
+                        - host:
+                            properties:
+                              - num_cpus: {in_range: [2, 16]}
+                              - mem_size: [{greater_or_equal: 4 GB}]
+            plain:
+              type: tosca.nodes.SoftwareComponent
+              requirements:
+                - host: {node: tosca.nodes.Compute}
+        """
+    )
+    assert errors(st) == []
+    nodes = st.node_templates
+    assert nodes["app"].requirement("host").target is nodes["big"]
+    assert nodes["plain"].requirement("host").target is nodes["small"]

@@ -27,7 +27,7 @@ from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
 
-__all__ = ["CheckContext", "check_value", "describe"]
+__all__ = ["CheckContext", "check_value", "compare_constraint", "describe"]
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 NULL_TYPES = frozenset({"null", "nil"})
@@ -356,7 +356,7 @@ def _length(value: Any) -> int | None:
     return len(value) if isinstance(value, (str, list, Mapping)) else None
 
 
-def _compare(op: str, value: Any, arg: Any, prim: str | None) -> bool | None:
+def compare_constraint(op: str, value: Any, arg: Any, prim: str | None) -> bool | None:
     """Evaluate one clause; ``None`` when the clause cannot apply to the value."""
     try:
         if op in ("equal",):
@@ -442,7 +442,7 @@ def _check_constraints(
             continue
         if op == "schema":
             continue  # an external JSON/XML schema: not checked (no network, no extra dependency)
-        result = _compare(op, value, arg, prim)
+        result = compare_constraint(op, value, arg, prim)
         if result is None:
             if op == "pattern" and isinstance(arg, str) and _bad_regex(arg):
                 _bad_constraint(

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.tosca.check import compare_constraint
+from toskit.tosca.definitions import Type
 from toskit.tosca.template import NodeTemplate, RelationshipTemplate, Requirement
 
 if TYPE_CHECKING:
@@ -88,7 +90,7 @@ def resolve_requirements(
             req.capability = capability if isinstance(capability, str) else None
             req.target_name = target_name if isinstance(target_name, str) else None
             req.target = _find_target(
-                node, req.target_name, req.capability, definition, nodes, registry
+                node, req.target_name, req.capability, definition, nodes, registry, req.node_filter
             )
             if req.target is None and req.target_name is not None:
                 known = nodes.get(req.target_name) or registry.lookup("node", req.target_name)
@@ -131,27 +133,94 @@ def _find_target(
     definition: Any,
     nodes: dict[str, NodeTemplate],
     registry: Any,
+    node_filter: Any = None,
 ) -> NodeTemplate | None:
+    """The first template that fits (see the module docstring)."""
+    if target_name is not None and target_name in nodes:
+        return nodes[target_name]
+    others = [n for n in nodes.values() if n is not node]
     if target_name is not None:
-        if target_name in nodes:
-            return nodes[target_name]
         ntype = registry.lookup("node", target_name)
         if ntype is None:
             return None
-        return next((n for n in nodes.values() if n is not node and n.type.is_a(ntype)), None)
-    if isinstance(definition, Mapping) and isinstance(definition.get("node"), str):
-        ntype = registry.lookup("node", definition["node"])
-        if ntype is not None:
-            found = next((n for n in nodes.values() if n is not node and n.type.is_a(ntype)), None)
-            if found is not None:
-                return found
-    if capability is not None:
-        ctype = registry.lookup("capability", capability)
-        if ctype is not None:
-            for other in nodes.values():
-                if other is node:
-                    continue
-                for cap in other.capabilities.values():
-                    if cap.type.is_a(ctype):
-                        return other
-    return None
+        candidates = [n for n in others if n.type.is_a(ntype)]
+    else:
+        candidates = others
+        if isinstance(definition, Mapping) and isinstance(definition.get("node"), str):
+            ntype = registry.lookup("node", definition["node"])
+            if ntype is not None:
+                candidates = [n for n in others if n.type.is_a(ntype)] or others
+        if capability is not None:
+            ctype = registry.lookup("capability", capability)
+            if ctype is not None:
+                candidates = [
+                    n
+                    for n in candidates
+                    if any(c.type.is_a(ctype) for c in n.capabilities.values())
+                ]
+    if node_filter is None and isinstance(definition, Mapping):
+        node_filter = definition.get("node_filter")
+    return next((n for n in candidates if _passes(n, node_filter, registry)), None)
+
+
+def _passes(candidate: NodeTemplate, node_filter: Any, registry: Any) -> bool:
+    """A 1.x node filter (property and capability constraints) holds for ``candidate``.
+
+    A 2.0 filter (a function expression) needs a running deployment's view
+    of the candidates and is not applied here: every candidate passes.
+    """
+    if not isinstance(node_filter, Mapping) or any(
+        isinstance(k, str) and k.startswith("$") for k in node_filter
+    ):
+        return True
+    if not _properties_pass(
+        candidate.properties,
+        candidate.property_definitions,
+        node_filter.get("properties"),
+        registry,
+    ):
+        return False
+    caps = node_filter.get("capabilities")
+    if isinstance(caps, list):
+        for entry in caps:
+            if not isinstance(entry, Mapping) or len(entry) != 1:
+                continue
+            ((cname, cfilter),) = entry.items()
+            cap = candidate.capabilities.get(cname)
+            if cap is None:
+                ctype = registry.lookup("capability", cname)
+                cap = next(
+                    (
+                        c
+                        for c in candidate.capabilities.values()
+                        if ctype is not None and c.type.is_a(ctype)
+                    ),
+                    None,
+                )
+            if cap is None:
+                return False
+            props = cfilter.get("properties") if isinstance(cfilter, Mapping) else None
+            if not _properties_pass(cap.properties, cap.property_definitions, props, registry):
+                return False
+    return True
+
+
+def _properties_pass(values: Mapping, definitions: Mapping, clauses: Any, registry: Any) -> bool:
+    if not isinstance(clauses, list):
+        return True
+    for entry in clauses:
+        if not isinstance(entry, Mapping) or len(entry) != 1:
+            continue
+        ((name, constraints),) = entry.items()
+        if name not in values:
+            return False
+        pdef = definitions.get(name)
+        vt = registry.value_type(pdef.type) if pdef is not None and pdef.type else None
+        prim = vt.base_primitive if isinstance(vt, Type) else vt
+        for clause in constraints if isinstance(constraints, list) else [constraints]:
+            if not isinstance(clause, Mapping) or len(clause) != 1:
+                continue
+            ((op, arg),) = clause.items()
+            if compare_constraint(str(op), values[name], arg, prim) is not True:
+                return False
+    return True
