@@ -158,7 +158,8 @@ class Release:
         # file's `'experimental' in version:feature_groups` restrictions
         # evaluate instead of failing as undefined.
         models.setdefault("version", {"feature_groups": []})
-        models["settings"] = apply_overrides(self.settings, settings_overrides or {})
+        base = models.get("settings", self.settings)  # explicit settings replace the defaults
+        models["settings"] = apply_overrides(base, settings_overrides or {})
         return Cluster(mode, nodes=nodes, models=models, **kwargs)
 
     def check(self, role: str, cluster: Cluster, **kwargs: Any) -> Any:
