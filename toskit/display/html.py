@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -19,8 +19,11 @@ from toskit.display.options import get as option
 
 __all__ = [
     "badge",
+    "bounded",
     "chip",
+    "code",
     "css",
+    "css_without_auto_dark",
     "details",
     "esc",
     "fragment",
@@ -28,6 +31,7 @@ __all__ = [
     "more_note",
     "table",
     "text_value",
+    "truncate",
 ]
 
 
@@ -228,23 +232,6 @@ def bounded(items: Iterable[Any], limit: int) -> tuple[list[Any], int]:
     return head, hidden
 
 
-def join_html(parts: Iterable[str], sep: str = "") -> str:
-    """Join already-safe markup."""
-    return sep.join(p for p in parts if p)
-
-
 def code(text: Any) -> str:
     """Inline code."""
     return f'<span class="toskit-code">{esc(text)}</span>'
-
-
-def safe_attr(getter: Callable[[], Any], default: Any = None) -> Any:
-    """The result of ``getter()``, or ``default`` when the object lacks it.
-
-    Views are duck-typed over the core objects; a missing attribute must not
-    turn a notebook display into a traceback.
-    """
-    try:
-        return getter()
-    except Exception:  # noqa: BLE001 - a view must still render
-        return default
