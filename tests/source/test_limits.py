@@ -68,11 +68,12 @@ def test_node_bound_without_aliases(parser):
     [
         "[" * 10_000 + "]" * 10_000,
         "{a: " * 10_000 + "}" * 10_000,
-        "".join(" " * i + "k:\n" for i in range(10_000)),
+        # 10,000 block levels need ~50 MB of indentation (over max_size): 1,000 here.
+        "".join(" " * i + "k:\n" for i in range(1_000)),
         "- " * 10_000 + "x\n",
         "a: " + "[" * 10_000,
     ],
-    ids=["flow-seq", "flow-map", "block-map", "block-seq", "unclosed-flow"],
+    ids=["flow-seq", "flow-map", "block-map-1000", "block-seq", "unclosed-flow"],
 )
 def test_ten_thousand_deep_is_limit_exceeded_fast(parser, text):
     start = time.process_time()
