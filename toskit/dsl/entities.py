@@ -25,7 +25,9 @@ the TOSCA definitions.
 from __future__ import annotations
 
 import contextvars
+import functools
 import sys
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -107,10 +109,10 @@ def _caller_position(depth: int = 2) -> SourcePosition | None:
         return None
     code = frame.f_code
     line, column = frame.f_lineno, None
-    positions = getattr(code, "co_positions", None)
+    positions = _positions(code)
     if positions is not None:
         try:
-            pos = list(positions())[frame.f_lasti // 2]
+            pos = positions[frame.f_lasti // 2]
             if pos[0] is not None:
                 line = pos[0]
             if pos[2] is not None:
@@ -118,6 +120,13 @@ def _caller_position(depth: int = 2) -> SourcePosition | None:
         except (IndexError, TypeError):
             pass
     return SourcePosition(code.co_filename, line, column)
+
+
+@functools.lru_cache(maxsize=256)
+def _positions(code: types.CodeType) -> tuple | None:
+    """The (line, end line, column, end column) of each instruction (3.11+), cached per code object."""
+    positions = getattr(code, "co_positions", None)
+    return tuple(positions()) if positions is not None else None
 
 
 class ToscaTypeRef(str):
