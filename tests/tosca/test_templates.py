@@ -384,3 +384,44 @@ def test_requirement_node_filter_picks_the_matching_target() -> None:
     nodes = st.node_templates
     assert nodes["app"].requirement("host").target is nodes["big"]
     assert nodes["plain"].requirement("host").target is nodes["small"]
+
+
+def test_requirement_relationship_properties() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        relationship_types:
+          Wire:
+            derived_from: tosca.relationships.ConnectsTo
+            properties:
+              speed: {type: integer, default: 100}
+              label: {type: string}
+        topology_template:
+          node_templates:
+            db: {type: tosca.nodes.Database, properties: {name: d}, requirements: [{host: dbms}]}
+            dbms: {type: tosca.nodes.DBMS, requirements: [{host: server}]}
+            server: {type: tosca.nodes.Compute}
+            app:
+              type: tosca.nodes.WebApplication
+              requirements:
+                - host: {node: server, relationship: {type: Wire, properties: {speed: fast}}}
+                - dependency: {node: db, relationship: link}
+          relationship_templates:
+            link: {type: Wire, properties: {label: L}}
+        """
+    )
+    (diag,) = errors(st)
+    assert diag.code == "type-mismatch"
+    assert (
+        diag.path
+        == "topology_template.node_templates.app.requirements[0].host.relationship.properties.speed"
+    )
+    app = st.node_templates["app"]
+    host = app.requirement("host")
+    assert host.relationship_type is st.types["Wire"]
+    # The written value is kept (and reported); a required property the
+    # orchestrator completes (label) is not required here.
+    assert host.properties == {"speed": "fast"}
+    link = app.requirement("dependency")
+    assert link.relationship_template is st.relationship_templates["link"]
+    assert link.properties == {"speed": 100, "label": "L"}

@@ -148,9 +148,11 @@ class RequirementView:
         self.source = source
         self.requirement = req
         self.target = graph.node(req.target.name) if req.target is not None else None
-        rel = req.relationship
-        props = rel.get("properties") if isinstance(rel, Mapping) else None
-        self._properties: dict[str, Any] = dict(props) if isinstance(props, Mapping) else {}
+        self._properties: dict[str, Any] = req.properties
+        rtype = req.relationship_type
+        self._types: dict[str, str | None] = (
+            {name: pdef.type for name, pdef in rtype.properties.items()} if rtype else {}
+        )
 
     @property
     def target_capability(self) -> CapabilityView | None:
@@ -170,7 +172,7 @@ class RequirementView:
         return list(self._properties)
 
     def property_type(self, name: str) -> str | None:
-        return None
+        return self._types.get(name)
 
     def property_value(self, name: str) -> Any:
         return self._properties.get(name, NO_DEFAULT)

@@ -105,6 +105,7 @@ def resolve_requirements(
                             hint=did_you_mean(req.target_name, nodes),
                         )
                     )
+            _relationship(build, node, req, definition, rels, parts)
             node.requirements.append(req)
         if major == 1 and node.type_known:
             counts: dict[str, int] = {}
@@ -124,6 +125,42 @@ def resolve_requirements(
                         )
                     )
     return diags
+
+
+def _relationship(
+    build: _Build,
+    node: NodeTemplate,
+    req: Requirement,
+    definition: Any,
+    rels: dict[str, RelationshipTemplate],
+    parts: tuple,
+) -> None:
+    """The relationship of a requirement: a relationship template, or a type
+    with the properties the assignment writes (checked, defaults merged)."""
+    written = req.relationship
+    if written is None and isinstance(definition, Mapping):
+        written = definition.get("relationship")
+    name = written.get("type") if isinstance(written, Mapping) else written
+    if isinstance(name, str) and name in rels:
+        req.relationship_template = rels[name]
+        req.properties = rels[name].properties
+        return
+    rtype = build.registry.lookup("relationship", name) if isinstance(name, str) else None
+    if rtype is None:
+        return
+    req.relationship_type = rtype
+    assigned = req.relationship if isinstance(req.relationship, Mapping) else None
+    props = assigned.get("properties") if assigned is not None else None
+    res = build.resolve_properties(
+        f"node template '{node.name}' requirement '{req.name}'",
+        rtype,
+        rtype.properties,
+        props,
+        (*parts, "relationship") if assigned is not None else parts,
+        # The orchestrator completes relationships; what is written is checked.
+        require_values=False,
+    )
+    req.properties = res.values
 
 
 def _find_target(

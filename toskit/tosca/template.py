@@ -244,6 +244,8 @@ class Requirement:
     node_filter: Any = None
     raw: Any = None
     properties: dict[str, Any] = field(default_factory=dict)
+    relationship_type: Type | None = None
+    relationship_template: RelationshipTemplate | None = None
 
     def __repr__(self) -> str:
         target = self.target.name if self.target else (self.target_name or "?")
