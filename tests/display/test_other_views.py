@@ -93,7 +93,7 @@ def test_role_set_view(roles):
     assert_safe(html)
     rows = re.findall(r"<tr>(.*?)</tr>", body(html))
     assert len(rows) == 1 + 4
-    assert "".join(parse(rows[4]).text) == "zabbix-server*0"
+    assert "".join(parse(rows[4]).text) == "zabbix-server* (every other role)0"
 
 
 def test_role_view(roles):

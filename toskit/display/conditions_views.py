@@ -208,7 +208,8 @@ def outcomes_table(outcomes: Mapping[str, Any], *, with_traces: bool = True) -> 
 
 
 def _role_conflicts(role: Any) -> list[str]:
-    return [str(c) for c in (getattr(role, "conflicts", ()) or ())]
+    # `'*'` (every other role) reads as words in a table.
+    return ["* (every other role)" if str(c) == "*" else str(c) for c in (getattr(role, "conflicts", ()) or ())]
 
 
 def _role_description(role: Any) -> str:
