@@ -153,3 +153,20 @@ def test_locate_any_path_gives_a_location_inside_the_text(data, path):
         assert found is not None
         assert doc.line_text(found.line) is not None
         assert 1 <= found.column <= len(doc.line_text(found.line)) + 1
+
+
+@SETTINGS
+@given(
+    plain_data,
+    st.integers(1, 6),
+    st.integers(1, 40),
+    st.sampled_from(PARSERS),
+)
+def test_small_bounds_give_limit_exceeded_or_the_full_value(data, depth, nodes, parser):
+    text = yaml.dump(data, Dumper=PlainDumper, allow_unicode=True)
+    doc = load_yaml(text, parser=parser, max_depth=depth, max_nodes=nodes)
+    if doc.diagnostics:
+        assert [d.code for d in doc.diagnostics] == ["limit-exceeded"]
+        assert doc.value is None
+    else:
+        assert doc.value == data
