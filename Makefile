@@ -82,7 +82,7 @@ browser: $(STAMP) chromium
 # here (its floor is enforced by `make conformance`).
 test: $(STAMP) chromium lint
 	@if [ -f bench/conformance.py ] && [ -f toskit/cli.py ]; then \
-	  $(PY) bench/conformance.py 2>&1 | grep '^conformance:' || true; \
+	  $(PY) bench/conformance.py 2>&1 | grep -E '^conformance|corpus not found' || true; \
 	fi
 	@$(call PYTEST,tests $(NBVAL_ARGS) notebooks)
 
