@@ -28,13 +28,19 @@ SCALAR_VALUES = {
 # -- schemas ---------------------------------------------------------------------------------
 
 
-def typeref(draw, later: list[str]) -> dict:
-    choices = ["scalar", "list"] + (["named"] * 3 if later else [])
+def typeref(draw, later: list[str], containers: set[str] | None = None) -> dict:
+    choices = ["scalar", "list", "deduced"] + (["named"] * 3 if later else [])
     kind = draw(st.sampled_from(choices))
     if kind == "scalar":
         return {"scalar": draw(st.sampled_from(SCALARS))}
+    if kind == "deduced":
+        return {"namedType": "__untyped_deduced_"}
     if kind == "named":
-        return {"namedType": draw(st.sampled_from(later))}
+        name = draw(st.sampled_from(later))
+        ref = {"namedType": name}
+        if containers and name in containers and draw(st.booleans()):
+            ref["elementRelationship"] = "atomic"  # the override of spec §1.4
+        return ref
     rel = draw(st.sampled_from([None, "atomic", "associative"]))
     lst: dict = {"elementType": {"scalar": draw(st.sampled_from(SCALARS))}}
     if rel:
@@ -43,7 +49,7 @@ def typeref(draw, later: list[str]) -> dict:
 
 
 @st.composite
-def typedef(draw, name: str, later: list[str]) -> dict:
+def typedef(draw, name: str, later: list[str], containers: set[str]) -> dict:
     kind = draw(st.sampled_from(["scalar", "map", "map", "list", "multi"]))
     if kind == "scalar":
         return {"name": name, "scalar": draw(st.sampled_from(SCALARS))}
@@ -56,27 +62,31 @@ def typedef(draw, name: str, later: list[str]) -> dict:
         }
     if kind == "map":
         names = draw(st.lists(st.sampled_from("abcd"), unique=True, max_size=3))
-        mp: dict = {"fields": [{"name": n, "type": typeref(draw, later)} for n in names]}
+        mp: dict = {"fields": [{"name": n, "type": typeref(draw, later, containers)} for n in names]}
         rel = draw(st.sampled_from([None, "separable", "atomic"]))
         if rel:
             mp["elementRelationship"] = rel
         if draw(st.booleans()):
-            mp["elementType"] = typeref(draw, later)
+            mp["elementType"] = typeref(draw, later, containers)
         return {"name": name, "map": mp}
     flavour = draw(st.sampled_from(["atomic", "unset", "set", "keyed"]))
     if flavour == "keyed":
         others = draw(st.lists(st.sampled_from("abc"), unique=True, max_size=2))
         fields = [{"name": "k", "type": {"scalar": "string"}}]
-        fields += [{"name": n, "type": typeref(draw, later)} for n in others]
+        keys = ["k"]
+        if draw(st.booleans()):  # a second key field with a default (spec §2.2)
+            fields.append({"name": "j", "type": {"scalar": "numeric"}, "default": 0})
+            keys.append("j")
+        fields += [{"name": n, "type": typeref(draw, later, containers)} for n in others]
         return {
             "name": name,
             "list": {
                 "elementType": {"map": {"fields": fields}},
                 "elementRelationship": "associative",
-                "keys": ["k"],
+                "keys": keys,
             },
         }
-    lst = {"elementType": typeref(draw, later) if flavour != "set" else {"scalar": draw(st.sampled_from(SCALARS))}}
+    lst = {"elementType": typeref(draw, later, containers) if flavour != "set" else {"scalar": draw(st.sampled_from(SCALARS))}}
     if flavour == "set":
         lst["elementRelationship"] = "associative"
     elif flavour == "atomic":
@@ -88,8 +98,12 @@ def typedef(draw, name: str, later: list[str]) -> dict:
 def schema_docs(draw) -> dict:
     n = draw(st.integers(1, 4))
     types = []
+    containers: set[str] = set()
     for i in reversed(range(n)):
-        types.append(draw(typedef(f"t{i}", [f"t{j}" for j in range(i + 1, n)])))
+        t = draw(typedef(f"t{i}", [f"t{j}" for j in range(i + 1, n)], containers))
+        if "map" in t or "list" in t:
+            containers.add(t["name"])
+        types.append(t)
     return {"types": types}
 
 
@@ -123,9 +137,15 @@ def value_for_atom(atom: dict, types: dict, top: bool = False) -> st.SearchStrat
         lst = atom["list"]
         elem = lst.get("elementType")
         if lst.get("elementRelationship") == "associative" and lst.get("keys"):
-            fields = {f["name"]: value_for_ref(f.get("type"), types) for f in elem["map"]["fields"] if f["name"] != "k"}
+            fields = {
+                f["name"]: value_for_ref(f.get("type"), types)
+                for f in elem["map"]["fields"]
+                if f["name"] not in ("k", "j")
+            }
+            if "j" in lst["keys"]:
+                fields["j"] = st.sampled_from([0, 1, 0.0])
             item = st.builds(lambda k, rest: {"k": k, **rest}, _STRINGS, st.fixed_dictionaries({}, optional=fields))
-            options.append(st.lists(item, max_size=4, unique_by=lambda d: d["k"]))
+            options.append(st.lists(item, max_size=4, unique_by=lambda d: (d["k"], d.get("j", 0))))
         elif lst.get("elementRelationship") == "associative":
             options.append(st.lists(SCALAR_VALUES[elem["scalar"]], max_size=4, unique_by=canonical))
         else:
@@ -304,3 +324,15 @@ def test_merge_order_invariants(lhs, rhs):
     for i, j in pairs:  # matched pairs really match
         if i is not None and j is not None:
             assert lhs[i] == rhs[j]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='.[]=,"\\0123456789abcnulltrue-eE{}:', max_size=25))
+def test_path_parser_fuzz(schemas, text):
+    s = schemas["S1"]
+    value = {"num": 1, "items": [{"name": "a"}], "set": ["a"], "numSet": [1]}
+    try:
+        s.remove(value, [text], "root")
+        s.extract(value, [text], "root")
+    except SchemaError as err:
+        assert err.diagnostics[0].message.startswith("bad path")
