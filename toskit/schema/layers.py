@@ -25,7 +25,8 @@ addressed by their position in the merged list.
   something appear). When a whole subtree was replaced (a kind change under
   a multi-kind type, such as a map replaced by a scalar), the entry holds
   the whole replaced subtree, labelled with the highest layer that had
-  contributed to it.
+  contributed to it (when the new value is itself a non-empty container,
+  say a map replaced by a list, there is no leaf at that path to hold it).
 
 A layer that gives ``None`` (or ``{}``/``[]``) for a non-empty separable
 map or associative list replaces nothing, as in ``merge``. Each step costs
