@@ -296,3 +296,31 @@ def test_to_data_round_trip(name):
         assert clone == s
         for value in ({"zz": 1}, [1], "x"):  # works after copying, and agrees
             assert clone.validate(value, s.types[0].name) == s.validate(value, s.types[0].name)
+
+
+def test_typeref_shortcuts_build_what_tosca_compiles_to():
+    """Spec §6 in Python: a data type as a separable struct, a TOSCA list as an
+    atomic list, a TOSCA map as an atomic map, an untyped property."""
+    s = Schema(
+        types=[
+            TypeDef(
+                "tosca.datatypes.Endpoint",
+                Atom(
+                    map=Map(
+                        fields=[
+                            StructField("port", TypeRef.scalar("numeric")),
+                            StructField("tags", TypeRef.of(Atom(list=List(TypeRef.scalar("string"), "atomic")))),
+                            StructField("meta", TypeRef.of(Atom(map=Map(element_type=TypeRef.scalar("string"), element_relationship="atomic")))),
+                            StructField("extra", TypeRef.named("__untyped_atomic_")),
+                            StructField("inner", TypeRef.named("tosca.datatypes.Endpoint", "atomic")),
+                        ]
+                    )
+                ),
+            )
+        ]
+    )
+    name = "tosca.datatypes.Endpoint"
+    assert s.validate({"port": 80, "tags": ["a"], "meta": {"k": "v"}, "extra": {"x": [1]}}, name) == []
+    merged = s.merge({"port": 80, "tags": ["a"], "meta": {"k": "v"}}, {"tags": ["b"], "meta": {"j": "w"}}, name)
+    assert merged == {"port": 80, "tags": ["b"], "meta": {"j": "w"}}
+    assert s.resolve(TypeRef.named(name, "atomic")).map.element_relationship == "atomic"

@@ -97,6 +97,21 @@ class TypeRef:
         """True for ``{}`` (treated as no reference at all)."""
         return self.named_type is None and self.inlined is None and self.element_relationship is None
 
+    @classmethod
+    def named(cls, name: str, element_relationship: str | None = None) -> TypeRef:
+        """``{namedType: name}`` (optionally with a relationship override)."""
+        return cls(named_type=name, element_relationship=element_relationship)
+
+    @classmethod
+    def scalar(cls, kind: str) -> TypeRef:
+        """``{scalar: kind}``: ``numeric``, ``string``, ``boolean`` or ``untyped``."""
+        return cls(inlined=Atom(scalar=kind))
+
+    @classmethod
+    def of(cls, atom: Atom, element_relationship: str | None = None) -> TypeRef:
+        """An inline atom."""
+        return cls(inlined=atom, element_relationship=element_relationship)
+
 
 @dataclass(frozen=True)
 class StructField:
