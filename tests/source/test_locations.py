@@ -129,3 +129,8 @@ def test_string_path_is_one_key(doc):
 def test_location_str():
     assert str(Location("a.yaml", 3, 7)) == "a.yaml:3:7"
     assert str(Location(None, 1, 1)) == "<unknown>:1:1"
+
+
+def test_diagnostic_with_a_string_path(doc):
+    diag = doc.diagnostic("error", "c", "m", "service")
+    assert (diag.path, diag.line, diag.column) == ("service", 5, 3)

@@ -165,7 +165,11 @@ class YamlDocument:
         at_key: bool = False,
         path: str | None = None,
     ) -> Diagnostic:
-        """A diagnostic located at the node (or key, with ``at_key``) of ``parts``."""
+        """A diagnostic located at the node (or key, with ``at_key``) of ``parts``.
+
+        ``path`` defaults to ``format_path(parts)``; a string ``parts`` is one key.
+        """
+        parts = _parts(parts)
         loc = self.locate_key(parts) if at_key else self.locate(parts)
         return Diagnostic(
             severity=severity,
