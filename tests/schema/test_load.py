@@ -324,3 +324,16 @@ def test_typeref_shortcuts_build_what_tosca_compiles_to():
     merged = s.merge({"port": 80, "tags": ["a"], "meta": {"k": "v"}}, {"tags": ["b"], "meta": {"j": "w"}}, name)
     assert merged == {"port": 80, "tags": ["b"], "meta": {"j": "w"}}
     assert s.resolve(TypeRef.named(name, "atomic")).map.element_relationship == "atomic"
+
+
+def test_load_from_a_path(tmp_path):
+    path = tmp_path / "s1.yaml"
+    path.write_text(SCHEMA_YAML["S1"], encoding="utf-8")
+    assert schema.load(path) == schema.load(SCHEMA_YAML["S1"])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("types: [{name: t, scalar: int}]", encoding="utf-8")
+    with pytest.raises(SchemaError) as err:
+        schema.load(bad)
+    assert err.value.diagnostics[0].file == str(bad)
+    with pytest.raises(toskit.ToskitError, match="no such file"):
+        schema.load(tmp_path / "missing.yaml")

@@ -12,6 +12,7 @@ and paths into the schema document such as
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
@@ -178,18 +179,22 @@ def meta_schema() -> Schema:
     return schema_from_data(_META_SCHEMA)
 
 
-def load(source: str | Mapping[str, Any] | Schema, *, name: str = "<schema>") -> Schema:
-    """Load a schema from YAML text or an already-parsed dict (spec §1.2).
+def load(
+    source: str | os.PathLike | Mapping[str, Any] | Schema, *, name: str = "<schema>"
+) -> Schema:
+    """Load a schema from YAML text, an already-parsed dict, or a file given as
+    a ``pathlib.Path`` (spec §1.2). ``name`` names YAML text in diagnostics.
 
     Raises :class:`toskit.SchemaError` listing every problem found.
     """
     if isinstance(source, Schema):
         return source
     doc = None
-    if isinstance(source, str):
-        from toskit.source import load_yaml
+    if isinstance(source, (str, os.PathLike)):
+        from toskit.source import load_yaml, load_yaml_file
 
-        doc = load_yaml(source, name=name)
+        # A path object names a file (ToskitError when it cannot be read).
+        doc = load_yaml(source, name=name) if isinstance(source, str) else load_yaml_file(source)
         errors = [d for d in doc.diagnostics if d.severity == "error"]
         if errors:
             raise schema_error(errors)
