@@ -199,3 +199,18 @@ def test_outcomes_as_a_data_frame(roles):
     assert list(frame["role"]) == ["controller", "compute", "cinder", "zabbix-server"]
     row = frame.set_index("role").loc["controller"]
     assert (bool(row["allowed"]), row["warnings"]) == (False, [WMN])
+
+
+def test_choice_labels_show_roles_on_small_clusters_only(roles):
+    small = _simulator(roles, nodes=[{"id": 1, "roles": ["controller"], "pending_roles": ["cinder"]}])
+    assert small._select_box.options[0] == ("1 · controller, cinder*", 1)
+    small.set_roles(1, ["compute"])
+    assert small._select_box.options[0] == ("1 · compute, cinder*", 1)
+    big = _simulator(roles, nodes=[{"id": i, "roles": ["compute"]} for i in range(100, 400)])
+    assert big._select_box.options[0] == ("100", 100)
+    assert big._select_box.options[-1] == ("12 · pool", 12)
+    before = big._select_box.options
+    big.set_roles(105, ["controller"])  # labels do not change: the list is left alone
+    assert big._select_box.options is before
+    node = big.add_node(["cinder"])
+    assert (str(node), node) in big._select_box.options

@@ -416,10 +416,21 @@ def _nodes_table(nodes: Sequence[Any], selected: Iterable[Any] = ()) -> str:
     )
 
 
-def cluster_body(cluster: Any, *, selected: Iterable[Any] = ()) -> str:
-    """A cluster: mode, attributes, nodes (bounded) and the pool."""
-    nodes = list(getattr(cluster, "nodes", []) or [])
-    pool = list(getattr(cluster, "pool", []) or [])
+def cluster_body(
+    cluster: Any,
+    *,
+    selected: Iterable[Any] = (),
+    nodes: Sequence[Any] | None = None,
+    pool: Sequence[Any] | None = None,
+) -> str:
+    """A cluster: mode, attributes, nodes (bounded) and the pool.
+
+    ``nodes``/``pool`` may be given when the caller already holds them as
+    mappings (the simulator does), which spares reading ``cluster.nodes``
+    (a fresh copy of every node) on each redraw.
+    """
+    nodes = list(getattr(cluster, "nodes", []) or []) if nodes is None else nodes
+    pool = list(getattr(cluster, "pool", []) or []) if pool is None else pool
     mode = getattr(cluster, "mode", "")
     attributes = getattr(cluster, "attributes", {}) or {}
     chips = [chip(f"{len(nodes)} nodes")]

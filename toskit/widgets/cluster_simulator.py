@@ -84,6 +84,7 @@ class ClusterSimulator(ipywidgets.VBox):
         self._cluster: Any = None
         self._outcomes: dict[str, Any] | None = None
         self._syncing = False
+        self._labelled: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None  # ids the lists were built for
         self._build_controls()
         super().__init__(children=self._layout(), **kwargs)
         self.set_trait("mode", str(getattr(cluster, "mode", "multinode")))
@@ -298,7 +299,13 @@ class ClusterSimulator(ipywidgets.VBox):
             f'<span class="toskit-title">{esc(self.mode)}</span>'
             f"{chip(f'{len(outcomes) - blocked} allowed')}{chip(f'{blocked} blocked')}</div>"
         )
-        body = head + summary + outcomes_table(outcomes) + cluster_body(self.cluster, selected=self.selected)
+        cluster = cluster_body(
+            self.cluster,
+            selected=self.selected,
+            nodes=list(self._nodes.values()),
+            pool=list(self._pool.values()),
+        )
+        body = head + summary + outcomes_table(outcomes) + cluster
         self._output.value = fragment(body, self._plain(), "simulator")
 
     def _plain(self) -> str:
@@ -378,11 +385,18 @@ class ClusterSimulator(ipywidgets.VBox):
             self._edit_pending.value = tuple(r for r in node["pending_roles"] if r in known)
             self._edit_deletion.value = bool(node["pending_deletion"])
 
-    @staticmethod
-    def _label(node: dict[str, Any], where: str = "") -> str:
+    # Above this many nodes the choice lists show ids only: then they change
+    # only when nodes come or go, not on every role edit (rebuilding a list of
+    # a thousand labels would cost more than re-checking every role).
+    DETAILED_LABELS_UP_TO = 200
+
+    def _label(self, node: dict[str, Any], where: str = "") -> str:
+        name = f" · {node['name']}" if node.get("name") else ""
+        if len(self._nodes) + len(self._pool) > self.DETAILED_LABELS_UP_TO:
+            return f"{node['id']}{name}{where}"
         roles = ", ".join(node["roles"] + [f"{r}*" for r in node["pending_roles"]]) or "no roles"
         flag = " (deleting)" if node["pending_deletion"] else ""
-        return f"{node['id']} · {roles}{flag}{where}"
+        return f"{node['id']}{name} · {roles}{flag}{where}"
 
     def _sync_controls(self, structure: bool) -> None:
         with self._quiet():
@@ -390,13 +404,19 @@ class ClusterSimulator(ipywidgets.VBox):
                 if self.mode not in self._mode_box.options:
                     self._mode_box.options = [*self._mode_box.options, self.mode]
                 self._mode_box.value = self.mode
-            if structure:
-                options = [(self._label(n), i) for i, n in self._nodes.items()]
-                options += [(self._label(n, " · pool"), i) for i, n in self._pool.items()]
-                self._select_box.options = options
-                edit_value = self._edit_node.value
-                self._edit_node.options = [(self._label(n), i) for i, n in self._nodes.items()]
-                self._edit_node.value = edit_value if edit_value in self._nodes else next(iter(self._nodes), None)
+            detailed = len(self._nodes) + len(self._pool) <= self.DETAILED_LABELS_UP_TO
+            membership = (tuple(self._nodes), tuple(self._pool))
+            if structure and (detailed or membership != self._labelled):
+                self._labelled = membership
+                node_options = tuple((self._label(n), i) for i, n in self._nodes.items())
+                options = node_options + tuple((self._label(n, " · pool"), i) for i, n in self._pool.items())
+                # Only replace lists whose labels changed.
+                if tuple(self._select_box.options) != options:
+                    self._select_box.options = options
+                if tuple(self._edit_node.options) != node_options:
+                    edit_value = self._edit_node.value
+                    self._edit_node.options = node_options
+                    self._edit_node.value = edit_value if edit_value in self._nodes else next(iter(self._nodes), None)
             self._select_box.value = tuple(self.selected)
             self._roles_box.value = tuple(self.selected_roles)
         self._load_editor()
