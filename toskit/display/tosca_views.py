@@ -91,6 +91,8 @@ class SourcePalette:
 
     def __init__(self) -> None:
         self._classes: dict[str, str] = {}
+        self._pills: dict[str, str] = {}  # rendered once per source
+        self._next = 0
 
     def css_class(self, source: Any) -> str:
         text = str(source)
@@ -103,15 +105,20 @@ class SourcePalette:
             elif text:
                 # `default: <type>` layers, and any other label (a schema
                 # merge's own layer names), take the palette in turn.
-                used = sum(1 for c in self._classes.values() if c[-1].isdigit())
-                cls = f"toskit-src-{used % self._SIZE}"
+                cls = f"toskit-src-{self._next % self._SIZE}"
+                self._next += 1
             else:
                 cls = "toskit-src-other"
             self._classes[text] = cls
         return cls
 
     def pill(self, source: Any) -> str:
-        return f'<span class="toskit-src {self.css_class(source)}">{esc(source)}</span>'
+        text = str(source)
+        html = self._pills.get(text)
+        if html is None:
+            html = f'<span class="toskit-src {self.css_class(text)}">{esc(text)}</span>'
+            self._pills[text] = html
+        return html
 
     def legend(self, sources: Iterable[Any] | None = None) -> str:
         """Swatches for ``sources`` (default: every source seen so far)."""
