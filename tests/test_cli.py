@@ -209,3 +209,55 @@ def test_json_format(files, capsys):
     ]
     assert report[1] == {"file": str(files / "good.yaml"), "kind": "tosca", "diagnostics": []}
     assert "no such file" in report[2]["error"]
+
+
+# Each kind of document reaches its own system's checker.
+KIND_CASES = {
+    "tosca-missing-property": (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "node_types:\n  App:\n    derived_from: tosca.nodes.Root\n"
+        "    properties:\n      port: {type: integer}\n"
+        "topology_template:\n  node_templates:\n    app: {type: App}\n",
+        "missing-property",
+    ),
+    "roles-bad-expression": (
+        "roles_metadata:\n  controller:\n    conditions:\n      - \"cluster:mode = 'x'\"\n",
+        "SyntaxError",
+    ),
+    "schema-typo": (
+        "types:\n- name: root\n  map:\n    fields:\n    - {name: a, type: {sclar: string}}\n",
+        "field not declared in schema",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(KIND_CASES))
+def test_each_kind_is_checked_by_its_system(case, tmp_path, capsys):
+    text, expected = KIND_CASES[case]
+    path = tmp_path / f"{case}.yaml"
+    path.write_text(text)
+    status, out, _ = run(["check", path], capsys)
+    assert status == 1
+    assert expected in out
+    assert f"{path}:" in out  # every diagnostic is located in the file
+
+
+def test_the_real_fuel_release_checks_clean(capsys):
+    from pathlib import Path
+
+    release = Path(__file__).parent / "conditions" / "data" / "fuel_openstack.yaml"
+    status, out, _ = run(["check", release], capsys)
+    assert (status, out) == (0, "")
+
+
+def test_checkers_are_imported_only_for_their_kind():
+    code = (
+        "import sys, io, contextlib\n"
+        "from toskit import cli\n"
+        "with contextlib.redirect_stderr(io.StringIO()):\n"
+        "    cli.check_text('a: 1\\n', 'x.yaml')\n"
+        "print(','.join(m for m in ('toskit.tosca', 'toskit.conditions', 'toskit.schema')"
+        " if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

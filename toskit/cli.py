@@ -15,8 +15,10 @@
 Kinds of document (see :func:`detect_kind`) and their checkers live in
 :data:`CHECKERS`, a table of ``check(text, name) -> list[Diagnostic]``
 functions. Every kind starts with the YAML-level checks (syntax, duplicate
-keys, bounds); the systems' own checkers replace them with
-:func:`register_checker` as they become available.
+keys, bounds); each system adds its own checks (``toskit.tosca``,
+``toskit.conditions`` for roles documents and Fuel releases,
+``toskit.schema``), imported only when a document of that kind is checked.
+:func:`register_checker` replaces a kind's checker.
 """
 
 from __future__ import annotations
@@ -97,11 +99,37 @@ def check_yaml(text: str, name: str) -> list[Diagnostic]:
     return load_yaml(text, name=name).diagnostics
 
 
+def check_schema(text: str, name: str) -> list[Diagnostic]:
+    """A structural schema document: YAML checks, then the schema-of-schemas checks."""
+    from toskit import schema
+    from toskit.errors import SchemaError
+
+    try:
+        schema.load(text, name=name)
+    except SchemaError as exc:
+        return list(exc.diagnostics)
+    return check_yaml(text, name)
+
+
+def _lazy(dotted: str) -> Checker:
+    """A checker imported on first use, so ``toskit check`` loads only what it needs."""
+    module_name, attribute = dotted.split(":")
+
+    def checker(text: str, name: str) -> list[Diagnostic]:
+        import importlib
+
+        return getattr(importlib.import_module(module_name), attribute)(text, name)
+
+    checker.__name__ = checker.__qualname__ = attribute
+    checker.__doc__ = f"The checker {dotted}."
+    return checker
+
+
 CHECKERS: dict[str, Checker] = {
-    "tosca": check_yaml,
-    "roles": check_yaml,
-    "fuel-release": check_yaml,
-    "schema": check_yaml,
+    "tosca": _lazy("toskit.tosca:check_text"),
+    "roles": _lazy("toskit.conditions:check_text"),
+    "fuel-release": _lazy("toskit.conditions:check_text"),
+    "schema": check_schema,
     "yaml": check_yaml,
 }
 
