@@ -336,3 +336,37 @@ def test_path_parser_fuzz(schemas, text):
         s.extract(value, [text], "root")
     except SchemaError as err:
         assert err.diagnostics[0].message.startswith("bad path")
+
+
+_S3_VALUES = st.fixed_dictionaries(
+    {},
+    optional={
+        "discriminator": st.sampled_from(["One", "TWO", "three", "random", ""]),
+        "letter": st.sampled_from(["A", "b", "q"]),
+        "one": st.one_of(st.none(), st.integers(0, 2)),
+        "two": st.one_of(st.none(), st.integers(0, 2)),
+        "three": st.integers(0, 2),
+        "a": st.integers(0, 2),
+        "b": st.one_of(st.none(), st.integers(0, 2)),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_S3_VALUES, _S3_VALUES)
+def test_union_rules_never_crash(schemas, old, new):
+    s = schemas["S3"]
+    for update, run in (
+        (True, lambda: s.normalize_union(old, new, "union")),
+        (False, lambda: s.normalize_union_apply(old, new, "union")),
+    ):
+        try:
+            result = run()
+        except SchemaError as err:
+            assert err.diagnostics[0].code == "union-conflict"
+            continue
+        assert s.validate(result, "union") == []
+        assert set(result) <= set(new) | {"discriminator"}
+        if update:  # after the update rules at most one field of each union is set
+            assert len([f for f in ("one", "two", "three") if result.get(f) is not None]) <= 1
+            assert len([f for f in ("a", "b") if result.get(f) is not None]) <= 1
