@@ -344,7 +344,7 @@ def _comparable(value: Any, prim: str | None) -> Any:
         return special.parse_version(value)
     if prim == "timestamp":
         return special.parse_timestamp(value)
-    if isinstance(value, str):
+    if prim is None and isinstance(value, str):
         # An untyped string may still be a scalar-unit (``0 MB``).
         scalar = special.parse_scalar_unit(value)
         if scalar is not None:

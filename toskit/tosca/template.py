@@ -199,8 +199,9 @@ class EntityTemplate:
     def source_of(self, path: str | tuple) -> str | None:
         """The layer that supplied the value at ``path`` (dotted or a tuple)."""
         rel = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
-        origin = self._resolution.origins.get(rel)
-        return origin.source if origin else None
+        if not rel or rel[0] not in self._resolution.values:
+            return None
+        return _origin_of(self._resolution, rel)
 
     def property_table(self, show_overridden: bool = False) -> PropertyTable:
         """One row per leaf value (built once and cached)."""
