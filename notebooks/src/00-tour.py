@@ -14,6 +14,7 @@
 # | `02-functions.ipynb` | the TOSCA 2.0 `$` function notation, escaping, built-in functions |
 # | `03-schema.ipynb` | a structural schema: validate, merge, compare, unions |
 # | `04-role-conditions.ipynb` | role conditions on a simulated cluster, and the flaws of a real proposal |
+# | `05-python-dsl.ipynb` | TOSCA types and templates as Python classes; YAML ⇄ Python |
 
 # %%
 import toskit
