@@ -92,8 +92,9 @@ PATHS = [
     ("incoming-via-capability",
      "{ $get_property: [ mysql_database, CAPABILITY, database_endpoint, RELATIONSHIP, 1, timeout ] }", 60),
     ("incoming-ALL-source",
-     "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE, CAPABILITY,"
-     " database_endpoint, port ] }", None),
+     "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE, RELATIONSHIP, host,"
+     " TARGET, root_password ] }",
+     ["pw", "pw"]),
     ("rel-target-capability",
      "{ $get_property: [ SELF, RELATIONSHIP, host, CAPABILITY, num_cpus ] }", 2),
     ("rel-capability-relationship",
@@ -113,12 +114,15 @@ PATHS = [
 
 @pytest.mark.parametrize(("text", "expected"), [pytest.param(t, e, id=i) for i, t, e in PATHS])
 def test_paths(graph: MemoryTemplate, text: str, expected: object) -> None:
-    if expected is None:  # the incoming-ALL case: mysql_database -> mysql_dbms host, wordpress host
-        with pytest.raises(FunctionError) as info:
-            run(graph, text)
-        assert info.value.kind == "PathError" and "wordpress" in str(info.value)
-        return
     assert run(graph, text) == expected
+
+
+def test_all_fans_out_and_every_branch_must_resolve(graph: MemoryTemplate) -> None:
+    # Incoming host relationships of mysql_dbms: from mysql_database and wordpress;
+    # only mysql_database has the database_endpoint capability.
+    err = error(graph, "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE,"
+                       " CAPABILITY, database_endpoint, port ] }")
+    assert err.kind == "PathError" and "wordpress" in str(err)
 
 
 def test_v14_self_in_a_relationship_template(graph: MemoryTemplate) -> None:
