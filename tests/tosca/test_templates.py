@@ -425,3 +425,38 @@ def test_requirement_relationship_properties() -> None:
     link = app.requirement("dependency")
     assert link.relationship_template is st.relationship_templates["link"]
     assert link.properties == {"speed": 100, "label": "L"}
+
+
+def test_requirement_counts() -> None:
+    body = """
+        tosca_definitions_version: {version}
+        node_types:
+          Server: {{capabilities: {{service: tosca:Root}}}}
+          Client:
+            requirements:
+              - service: {{capability: tosca:Root, {bounds}}}
+        {topology}:
+          node_templates:
+            s1: {{type: Server}}
+            s2: {{type: Server}}
+            s3: {{type: Server}}
+            c:
+              type: Client
+              requirements: [{reqs}]
+        """
+
+    def run(version: str, bounds: str, reqs: str) -> list[tuple[str, str]]:
+        topology = "service_template" if version == "tosca_2_0" else "topology_template"
+        key = "count_range" if version == "tosca_2_0" else "occurrences"
+        text = body.format(version=version, bounds=f"{key}: {bounds}", topology=topology, reqs=reqs)
+        return [(d.code, d.severity) for d in loads(text).diagnostics]
+
+    three = "{service: s1}, {service: s2}, {service: s3}"
+    assert run("tosca_2_0", "[1, 2]", three) == [("requirement-count", "error")]
+    assert run("tosca_2_0", "[3, 4]", "{service: s1}") == [("requirement-count", "error")]
+    assert run("tosca_2_0", "[3, 4]", "") == []  # the orchestrator fulfils it
+    assert run("tosca_2_0", "[1, UNBOUNDED]", three) == []
+    assert run("tosca_simple_yaml_1_3", "[1, 2]", three) == [("requirement-count", "error")]
+    assert run("tosca_simple_yaml_1_3", "[2, 2]", "{service: s1}") == [
+        ("unfulfilled-requirement", "warning")
+    ]

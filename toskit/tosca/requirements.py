@@ -107,24 +107,82 @@ def resolve_requirements(
                     )
             _relationship(build, node, req, definition, rels, parts)
             node.requirements.append(req)
-        if major == 1 and node.type_known:
-            counts: dict[str, int] = {}
-            for req in node.requirements:
-                counts[req.name] = counts.get(req.name, 0) + 1
-            for rname, definition in node.type.requirements:
-                lower = _lower_bound(definition, major)
-                if counts.get(rname, 0) < lower:
-                    diags.append(
-                        doc.diagnostic(
-                            "warning",
-                            "unfulfilled-requirement",
-                            f"node template '{node.name}': requirement '{rname}' needs at least "
-                            f"{lower} assignment{'s' if lower != 1 else ''}, has {counts.get(rname, 0)}",
-                            node.parts,
-                            at_key=True,
-                        )
-                    )
+        if node.type_known:
+            diags.extend(_check_counts(doc, node, major))
     return diags
+
+
+def _upper_bound(definition: Any, major: int) -> int | None:
+    """The upper occurrence bound when the definition writes one (``None``: no check).
+
+    Without written bounds nothing is enforced above: real templates (and the
+    TOSCA 2.0 conformance suite) assign an unbounded requirement several times.
+    """
+    if not isinstance(definition, Mapping):
+        return None
+    bounds = definition.get("count_range" if major == 2 else "occurrences")
+    if isinstance(bounds, list) and len(bounds) == 2:
+        upper = bounds[1]
+        if isinstance(upper, int) and not isinstance(upper, bool):
+            return upper
+    return None
+
+
+def _check_counts(doc: Any, node: NodeTemplate, major: int) -> list[Diagnostic]:
+    """Occurrence bounds of a template's requirement assignments.
+
+    Above the upper bound is an error in both versions. Below the lower
+    bound: 1.x warns (``unfulfilled-requirement``: the orchestrator completes
+    partial templates); 2.0 lets the orchestrator add the missing ones when
+    the template writes none, but a template that writes some and too few
+    is an error (as the TOSCA 2.0 conformance suite tests it).
+    """
+    out: list[Diagnostic] = []
+    counts: dict[str, int] = {}
+    for req in node.requirements:
+        value = req.raw
+        count = value.get("count", 1) if isinstance(value, Mapping) else 1
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            count = 1
+        counts[req.name] = counts.get(req.name, 0) + count
+    for rname, definition in node.type.requirements:
+        have = counts.get(rname, 0)
+        lower = _lower_bound(definition, major)
+        upper = _upper_bound(definition, major)
+        if upper is not None and have > upper:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "requirement-count",
+                    f"node template '{node.name}': requirement '{rname}' allows at most {upper} "
+                    f"assignment{'s' if upper != 1 else ''}, has {have}",
+                    (*node.parts, "requirements"),
+                    at_key=True,
+                )
+            )
+        elif have < lower and major == 1:
+            out.append(
+                doc.diagnostic(
+                    "warning",
+                    "unfulfilled-requirement",
+                    f"node template '{node.name}': requirement '{rname}' needs at least "
+                    f"{lower} assignment{'s' if lower != 1 else ''}, has {have}",
+                    node.parts,
+                    at_key=True,
+                )
+            )
+        elif 0 < have < lower:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "requirement-count",
+                    f"node template '{node.name}': requirement '{rname}' needs at least {lower} "
+                    f"assignments, has {have}",
+                    (*node.parts, "requirements"),
+                    at_key=True,
+                )
+            )
+    return out
 
 
 def _relationship(
