@@ -284,3 +284,11 @@ def test_1x_is_lenient_where_real_templates_are() -> None:
         """
     )
     assert ok.diagnostics == []
+
+
+def test_loader_bounds_are_keyword_arguments() -> None:
+    deep = "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: " + "[" * 40 + "]" * 40 + "}\n"
+    assert toskit.loads(deep).diagnostics == []
+    st = toskit.loads(deep, max_depth=10)
+    assert "limit-exceeded" in codes(st)
+    assert not st.ok
