@@ -88,9 +88,12 @@ test: $(STAMP) chromium lint
 
 # --- notebooks, demo -------------------------------------------------------
 
+# Jupyter refuses to run as root without --allow-root (CI machines and containers are root).
+ALLOW_ROOT = $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+
 lab: $(STAMP)
-	@echo "toskit: JupyterLab on notebooks/ at http://$(HOST):8888/lab (the token URL follows)"
-	$(BIN)/jupyter lab --no-browser --ServerApp.ip=$(HOST) --ServerApp.root_dir=notebooks
+	@echo "toskit: starting JupyterLab on notebooks/, bound to $(HOST); open the http://$(HOST):...?token=... URL it prints"
+	$(BIN)/jupyter lab --no-browser --ServerApp.ip=$(HOST) --ServerApp.root_dir=notebooks $(ALLOW_ROOT)
 
 demo: $(STAMP)
 	@echo "toskit: Voila on the tour at http://$(HOST):8866/"
