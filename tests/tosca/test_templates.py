@@ -460,3 +460,78 @@ def test_requirement_counts() -> None:
     assert run("tosca_simple_yaml_1_3", "[2, 2]", "{service: s1}") == [
         ("unfulfilled-requirement", "warning")
     ]
+
+
+KEYS = st_.sampled_from(
+    [
+        "derived_from",
+        "properties",
+        "type",
+        "default",
+        "required",
+        "entry_schema",
+        "key_schema",
+        "constraints",
+        "validation",
+        "requirements",
+        "capabilities",
+        "node",
+        "capability",
+        "relationship",
+        "occurrences",
+        "count_range",
+        "interfaces",
+        "attributes",
+        "members",
+        "targets",
+        "copy",
+        "directives",
+        "node_filter",
+        "value",
+        "A",
+        "B",
+        "get_input",
+        "$get_property",
+        "SELF",
+        "integer",
+        "string",
+        "list",
+        "map",
+        "tosca.nodes.Root",
+    ]
+)
+SCALARS = st_.none() | st_.booleans() | st_.integers(-3, 3) | KEYS
+TREES = st_.recursive(
+    SCALARS,
+    lambda children: st_.lists(children, max_size=3) | st_.dictionaries(KEYS, children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st_.sampled_from(["tosca_simple_yaml_1_3", "tosca_2_0"]),
+    st_.dictionaries(st_.sampled_from(["A", "B", "C"]), TREES, max_size=3),
+    st_.dictionaries(st_.sampled_from(["A", "B", "C"]), TREES, max_size=3),
+    st_.dictionaries(st_.sampled_from(["n", "m"]), TREES, max_size=2),
+)
+def test_fuzz_random_definitions_never_raise(
+    version: str, data: dict, nodes: dict, templates: dict
+) -> None:
+    import json
+
+    topology = "service_template" if version == "tosca_2_0" else "topology_template"
+    document = {
+        "tosca_definitions_version": version,
+        "data_types": data,
+        "node_types": nodes,
+        topology: {"node_templates": templates, "inputs": {"A": {"type": "integer", "default": 1}}},
+    }
+    st = toskit.loads(json.dumps(document))
+    for node in st.node_templates.values():
+        node.property_table(show_overridden=True)
+        for cap in node.capabilities.values():
+            cap.property_table()
+    assert isinstance(st.types, dict)
+    for diag in st.diagnostics:
+        assert diag.code and diag.message
