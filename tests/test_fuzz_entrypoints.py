@@ -1,0 +1,905 @@
+"""Hypothesis over the public entry points: nothing escapes but toskit's own errors.
+
+Every public entry point that takes user input is fed structured random
+input built from the real vocabulary (TOSCA keynames, normative type
+names, function names, expression tokens, schema keys). The contract
+(API.md, DESIGN.md): bad input gives a ``Diagnostic`` or a
+``toskit.ToskitError`` subclass — never ``KeyError``, ``TypeError``,
+``AttributeError``, ``RecursionError`` or a hang. Each call runs under a
+wall-clock alarm so a hang fails the test instead of stalling CI.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import string
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import toskit
+from toskit import Diagnostic
+
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+class Hang(Exception):
+    """Raised by the alarm: the call under test took too long."""
+
+
+@contextlib.contextmanager
+def bounded(seconds: float = 10.0):
+    """Fail (raise ``Hang``) if the block runs longer than ``seconds``."""
+
+    def on_alarm(signum, frame):
+        raise Hang(f"no result after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------
+
+TOP_KEYNAMES = [
+    "tosca_definitions_version",
+    "description",
+    "metadata",
+    "imports",
+    "repositories",
+    "dsl_definitions",
+    "data_types",
+    "node_types",
+    "capability_types",
+    "relationship_types",
+    "interface_types",
+    "artifact_types",
+    "group_types",
+    "policy_types",
+    "functions",
+    "topology_template",
+    "service_template",
+    "profile",
+    "node_type",  # a typo
+]
+VERSIONS = [
+    "tosca_simple_yaml_1_3",
+    "tosca_simple_yaml_1_0",
+    "tosca_simple_unfurl_1_0_0",
+    "tosca_2_0",
+    "tosca_3_0",
+    "",
+]
+TYPE_KEYNAMES = [
+    "derived_from",
+    "description",
+    "properties",
+    "attributes",
+    "requirements",
+    "capabilities",
+    "interfaces",
+    "artifacts",
+    "metadata",
+    "version",
+    "constraints",
+    "validation",
+    "key_schema",
+    "entry_schema",
+]
+PROP_KEYNAMES = [
+    "type",
+    "description",
+    "required",
+    "default",
+    "status",
+    "constraints",
+    "validation",
+    "key_schema",
+    "entry_schema",
+    "metadata",
+    "value",
+]
+TEMPLATE_KEYNAMES = [
+    "type",
+    "description",
+    "properties",
+    "attributes",
+    "requirements",
+    "capabilities",
+    "interfaces",
+    "artifacts",
+    "node_filter",
+    "copy",
+    "count",
+    "directives",
+    "metadata",
+]
+TYPE_NAMES = [
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "null",
+    "timestamp",
+    "version",
+    "range",
+    "list",
+    "map",
+    "scalar-unit.size",
+    "scalar-unit.time",
+    "bytes",
+    "tosca.nodes.Root",
+    "tosca.nodes.DBMS",
+    "DBMS",
+    "tosca:Compute",
+    "tosca.datatypes.Root",
+    "tosca.datatypes.Credential",
+    "tosca.capabilities.Endpoint",
+    "tosca.relationships.HostedOn",
+    "T0",
+    "T1",
+    "T2",
+    "D0",
+    "D1",
+    "Nope",
+]
+USER_TYPES = ["T0", "T1", "T2", "D0", "D1"]
+FUNCTION_NAMES = [
+    "concat",
+    "join",
+    "token",
+    "get_input",
+    "get_property",
+    "get_attribute",
+    "get_artifact",
+    "value",
+    "node_index",
+    "and",
+    "or",
+    "not",
+    "xor",
+    "equal",
+    "greater_than",
+    "less_or_equal",
+    "valid_values",
+    "matches",
+    "has_prefix",
+    "contains",
+    "has_entry",
+    "has_key",
+    "length",
+    "union",
+    "intersection",
+    "sum",
+    "difference",
+    "product",
+    "quotient",
+    "remainder",
+    "round",
+    "floor",
+    "ceil",
+    "frobnicate",
+    "ns:fn",
+]
+WORDS = [
+    "a",
+    "b",
+    "SELF",
+    "SOURCE",
+    "TARGET",
+    "CAPABILITY",
+    "RELATIONSHIP",
+    "ALL",
+    "x",
+    "port",
+    "ip",
+    "host",
+]
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.sampled_from(WORDS + TYPE_NAMES + ["$myid", "$$x", "$", "2 GB", "1.2.3", "yes", ""]),
+    st.text(max_size=8),
+)
+
+
+def function_key(name: str) -> str:
+    return "$" + name
+
+
+def function_values(depth: int = 3):
+    """Plain data in which some maps are (possibly malformed) `$` calls."""
+    return st.recursive(
+        scalars,
+        lambda children: st.one_of(
+            st.lists(children, max_size=4),
+            st.dictionaries(st.sampled_from(WORDS + ["$$k", "$"]), children, max_size=3),
+            st.builds(
+                lambda name, args: {function_key(name): args},
+                st.sampled_from(FUNCTION_NAMES),
+                st.one_of(children, st.lists(children, max_size=4)),
+            ),
+            st.builds(
+                lambda name, args, extra: {function_key(name): args, **extra},
+                st.sampled_from(FUNCTION_NAMES),
+                st.lists(children, max_size=2),
+                st.dictionaries(st.sampled_from(WORDS), children, min_size=1, max_size=2),
+            ),
+            st.builds(
+                lambda name, args: {name: args},
+                st.sampled_from(FUNCTION_NAMES),
+                st.lists(children, max_size=3),
+            ),  # 1.x bare form
+            st.builds(lambda name: function_key(name), st.sampled_from(FUNCTION_NAMES)),
+        ),
+        max_leaves=12,
+    )
+
+
+values = function_values()
+
+
+def mapping_of(keys, vals, max_size=4):
+    return st.dictionaries(st.sampled_from(keys), vals, max_size=max_size)
+
+
+property_definition = st.one_of(
+    mapping_of(
+        PROP_KEYNAMES,
+        st.one_of(st.sampled_from(TYPE_NAMES), values, st.booleans()),
+    ),
+    st.builds(
+        lambda t, req, d: {"type": t, "required": req, **({"default": d} if d is not None else {})},
+        st.sampled_from(TYPE_NAMES),
+        st.booleans(),
+        values,
+    ),
+    scalars,
+)
+
+type_definition = st.one_of(
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "derived_from": st.sampled_from(TYPE_NAMES),
+            "description": st.text(max_size=5),
+            "properties": st.dictionaries(
+                st.sampled_from(["p", "q", "port", "ip", "$$p"]), property_definition, max_size=3
+            ),
+            "requirements": st.lists(
+                st.dictionaries(st.sampled_from(["host", "db"]), values, max_size=1), max_size=2
+            ),
+        },
+    ),
+    mapping_of(TYPE_KEYNAMES, values),
+    scalars,
+)
+
+template_definition = st.one_of(
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(TYPE_NAMES)},
+        optional={
+            "properties": st.dictionaries(
+                st.sampled_from(["p", "q", "port", "ip", "endpoint"]), values, max_size=3
+            ),
+            "requirements": st.lists(
+                st.dictionaries(
+                    st.sampled_from(["host", "db"]), st.sampled_from(["n0", "n1", "nx"]), max_size=1
+                ),
+                max_size=2,
+            ),
+            "count": st.integers(-1, 3),
+        },
+    ),
+    mapping_of(TEMPLATE_KEYNAMES, values),
+    scalars,
+)
+
+topology = st.fixed_dictionaries(
+    {},
+    optional={
+        "inputs": st.dictionaries(st.sampled_from(["i", "j"]), property_definition, max_size=2),
+        "node_templates": st.dictionaries(
+            st.sampled_from(["n0", "n1", "n2"]), template_definition, max_size=3
+        ),
+        "relationship_templates": st.dictionaries(
+            st.sampled_from(["r0"]), template_definition, max_size=1
+        ),
+        "outputs": st.dictionaries(st.sampled_from(["o"]), values, max_size=1),
+        "groups": st.dictionaries(st.sampled_from(["g"]), values, max_size=1),
+    },
+)
+
+tosca_documents = st.fixed_dictionaries(
+    {},
+    optional={
+        "tosca_definitions_version": st.sampled_from(VERSIONS),
+        "description": st.one_of(st.text(max_size=5), values),
+        "data_types": st.one_of(
+            st.dictionaries(st.sampled_from(USER_TYPES), type_definition, max_size=3), scalars
+        ),
+        "node_types": st.one_of(
+            st.dictionaries(st.sampled_from(USER_TYPES), type_definition, max_size=3), scalars
+        ),
+        "capability_types": st.dictionaries(
+            st.sampled_from(USER_TYPES), type_definition, max_size=2
+        ),
+        "topology_template": st.one_of(topology, scalars),
+        "service_template": topology,
+        "imports": st.lists(
+            st.sampled_from(["missing.yaml", "https://example.invalid/x.yaml", 5]), max_size=1
+        ),
+        "node_type": values,
+        "functions": values,
+    },
+)
+
+
+def dump(doc) -> str:
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+
+
+def exercise_template(stt) -> None:
+    """Touch every public member of a loaded template, as a notebook would."""
+    assert isinstance(stt, toskit.ServiceTemplate)
+    assert isinstance(stt.ok, bool)
+    for diag in stt.diagnostics:
+        assert isinstance(diag, Diagnostic)
+        assert diag.severity in ("error", "warning", "info")
+        assert str(diag)
+    assert stt.ok == (not any(d.severity == "error" for d in stt.diagnostics))
+    assert isinstance(stt.version, str)
+    for name, typ in stt.types.items():
+        assert typ.name == name
+        typ.ancestors  # noqa: B018 - must not raise
+        for prop in typ.properties.values():
+            assert isinstance(prop.required, bool)
+    for node in stt.node_templates.values():
+        node.properties  # noqa: B018
+        node.property_table().to_frame()
+    dict(stt.inputs)
+    repr(stt)
+    try:
+        stt.raise_for_errors()
+    except toskit.TemplateError as err:
+        assert not stt.ok
+        assert err.diagnostics
+    else:
+        assert stt.ok
+
+
+# --------------------------------------------------------------------------
+# TOSCA
+# --------------------------------------------------------------------------
+
+
+@FUZZ
+@given(tosca_documents)
+def test_loads_random_tosca_documents(doc):
+    text = dump(doc)
+    with bounded():
+        stt = toskit.loads(text, name="fuzz.yaml")
+        exercise_template(stt)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tosca_documents)
+def test_html_of_random_tosca_documents(doc):
+    with bounded():
+        stt = toskit.loads(dump(doc))
+        html = stt._repr_html_()
+        assert "<script" not in html.lower()
+        for node in stt.node_templates.values():
+            assert "<script" not in node._repr_html_().lower()
+
+
+YAML_ALPHABET = string.ascii_letters[:6] + string.digits[:3] + " :-[]{},'\"&*!|>#%@`?\n\t$~.<="
+yaml_text = st.text(alphabet=YAML_ALPHABET, max_size=120)
+
+
+@FUZZ
+@given(yaml_text)
+def test_loads_random_yaml_text(text):
+    with bounded():
+        exercise_template(toskit.loads(text))
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "tosca_definitions_version: tosca_simple_yaml_1_3\n",
+                "tosca_definitions_version: tosca_2_0\n",
+                "node_types:\n",
+                "  A:\n",
+                "    derived_from: tosca.nodes.Root\n",
+                "    properties:\n",
+                "      p: {type: integer}\n",
+                "      p: {type: string, default: x}\n",
+                "topology_template\n",
+                "topology_template:\n",
+                "  node_templates:\n",
+                "    a:\n",
+                "      type: A\n",
+                "      properties: {p: abc}\n",
+                "      properties: {p: {$concat: [a, b]}}\n",
+                "x: &a [1, 2]\n",
+                "y: *a\n",
+                "z: *b\n",
+                "<<: {a: 1}\n",
+                "? [a, b]\n: 1\n",
+                "  \t bad indent\n",
+                "- item\n",
+                "!!python/object:os.system x\n",
+                "key: 'unterminated\n",
+            ]
+        ),
+        max_size=12,
+    )
+)
+def test_loads_random_line_soups(lines):
+    with bounded():
+        exercise_template(toskit.loads("".join(lines)))
+
+
+# --------------------------------------------------------------------------
+# Functions
+# --------------------------------------------------------------------------
+
+
+@FUZZ
+@given(values, st.sampled_from(["2.0", "1.3", "tosca_simple_unfurl_1_0_0"]))
+def test_functions_parse_and_evaluate_random_trees(value, version):
+    from toskit import functions
+
+    with bounded():
+        try:
+            tree = functions.parse(value, version=version)
+        except toskit.FunctionSyntaxError as err:
+            assert err.diagnostic.code == "malformed-function"
+            return
+        try:
+            functions.evaluate(tree, inputs={"a": 1, "b": [1, 2], "x": {"y": "z"}}, version=version)
+        except toskit.FunctionError as err:
+            assert isinstance(err.kind, str) and err.kind
+            assert err.diagnostic.code in ("function-error", "unknown-function")
+        str(tree)
+        if version == "2.0":
+            assert functions.parse(functions.unparse(tree)) == tree
+
+
+@FUZZ
+@given(values, scalars)
+def test_functions_validate_random_clause_data(clause, value):
+    """``validate`` also takes clause data as written in YAML (it parses it first)."""
+    from toskit import functions
+
+    with bounded():
+        try:
+            assert functions.validate(clause, value) is None
+        except (toskit.FunctionSyntaxError, toskit.FunctionError) as err:
+            assert err.diagnostic.code in (
+                "malformed-function",
+                "function-error",
+                "unknown-function",
+            )
+
+
+@FUZZ
+@given(st.text(max_size=12))
+def test_functions_register_random_names(name):
+    from toskit import functions
+
+    with bounded():
+        try:
+            functions.register(name, lambda *args: None)
+        except toskit.ToskitError:
+            return
+        functions.unregister(name)
+
+
+# --------------------------------------------------------------------------
+# Schema
+# --------------------------------------------------------------------------
+
+SCHEMA_KEYS = [
+    "scalar",
+    "list",
+    "map",
+    "namedType",
+    "elementType",
+    "elementRelationship",
+    "keys",
+    "fields",
+    "unions",
+    "name",
+    "type",
+    "default",
+    "discriminator",
+    "fieldName",
+    "discriminatorValue",
+    "deduceInvalidDiscriminator",
+    "sclar",
+]
+SCHEMA_WORDS = [
+    "numeric",
+    "string",
+    "boolean",
+    "untyped",
+    "int",
+    "atomic",
+    "associative",
+    "separable",
+    "root",
+    "inner",
+    "__untyped_atomic_",
+    "__untyped_deduced_",
+    "name",
+    "a",
+]
+
+schema_fragment = st.recursive(
+    st.one_of(st.sampled_from(SCHEMA_WORDS), st.none(), st.booleans(), st.integers(-2, 2)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(st.sampled_from(SCHEMA_KEYS), children, max_size=3),
+    ),
+    max_leaves=15,
+)
+
+field = st.fixed_dictionaries(
+    {"name": st.sampled_from(["a", "b", "name", "k"])},
+    optional={
+        "type": st.one_of(
+            st.fixed_dictionaries(
+                {"scalar": st.sampled_from(["numeric", "string", "boolean", "untyped"])}
+            ),
+            st.fixed_dictionaries({"namedType": st.sampled_from(["root", "inner", "nope"])}),
+            st.fixed_dictionaries(
+                {
+                    "list": st.fixed_dictionaries(
+                        {
+                            "elementType": st.fixed_dictionaries(
+                                {"namedType": st.sampled_from(["root", "inner"])}
+                            )
+                        },
+                        optional={
+                            "elementRelationship": st.sampled_from(["atomic", "associative"]),
+                            "keys": st.lists(st.sampled_from(["name", "k"]), max_size=2),
+                        },
+                    )
+                }
+            ),
+            schema_fragment,
+        ),
+        "default": st.one_of(st.none(), st.sampled_from(["x", 1])),
+    },
+)
+type_def = st.fixed_dictionaries(
+    {"name": st.sampled_from(["root", "inner"])},
+    optional={
+        "map": st.fixed_dictionaries(
+            {},
+            optional={
+                "fields": st.lists(field, max_size=4),
+                "elementType": st.one_of(st.just({"scalar": "untyped"}), schema_fragment),
+                "elementRelationship": st.sampled_from(["separable", "atomic", "associative"]),
+            },
+        ),
+        "scalar": st.sampled_from(["numeric", "string", "untyped", "int"]),
+    },
+)
+schema_documents = st.one_of(
+    st.fixed_dictionaries({"types": st.lists(type_def, max_size=3)}),
+    st.dictionaries(st.sampled_from(["types"] + SCHEMA_KEYS), schema_fragment, max_size=2),
+    schema_fragment,
+)
+plain_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(allow_nan=False),
+        st.sampled_from(["a", "x", "name"]),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(st.sampled_from(["a", "b", "name", "k", "zz"]), children, max_size=3),
+    ),
+    max_leaves=12,
+)
+
+
+@FUZZ
+@given(schema_documents, plain_values, plain_values)
+def test_schema_random_documents_and_values(doc, lhs, rhs):
+    from toskit import schema
+
+    with bounded():
+        try:
+            s = schema.load(doc)
+        except toskit.SchemaError as err:
+            assert err.diagnostics
+            assert all(isinstance(d, Diagnostic) for d in err.diagnostics)
+            return
+        for typedef in s.types:
+            name = typedef.name
+            for value in (lhs, rhs):
+                for diag in s.validate(value, name):
+                    assert isinstance(diag, Diagnostic) and diag.severity == "error"
+            for operation in (s.merge, s.compare):
+                with contextlib.suppress(toskit.SchemaError):
+                    operation(lhs, rhs, name)
+            with contextlib.suppress(toskit.SchemaError):
+                s.to_fieldset(lhs, name)
+            try:
+                s.normalize_union(lhs, rhs, name)
+                s.normalize_union_apply(lhs, rhs, name)
+            except toskit.SchemaError:
+                pass
+            s._repr_html_()
+
+
+@FUZZ
+@given(st.text(alphabet="types:- {}[],name\n scalrmp", max_size=80))
+def test_schema_random_yaml_text(text):
+    from toskit import schema
+
+    with bounded():
+        try:
+            schema.load(text)
+        except toskit.SchemaError as err:
+            assert isinstance(str(err), str)
+
+
+# --------------------------------------------------------------------------
+# Conditions
+# --------------------------------------------------------------------------
+
+EXPRESSION_TOKENS = [
+    "cluster:mode",
+    "cluster:nodes",
+    "settings:a.b",
+    "foo:x",
+    "selectedNodes",
+    "<node>",
+    "<value>",
+    "==",
+    "!=",
+    "<",
+    ">=",
+    " in ",
+    " not ",
+    " and ",
+    " or ",
+    "'multinode'",
+    '"x"',
+    "'",
+    "1",
+    "2.5",
+    "-3",
+    "true",
+    "null",
+    "(",
+    ")",
+    ".",
+    ",",
+    "._length",
+    "._pluck('id')",
+    "._hasRole('controller')",
+    "._withRole('compute')",
+    "._afterDeployment",
+    "._pending_deletion",
+    "._size",
+    "=",
+    "!",
+    ":",
+    " ",
+    "a",
+]
+expressions = st.lists(st.sampled_from(EXPRESSION_TOKENS), max_size=10).map("".join)
+
+
+def make_cluster():
+    from toskit import conditions
+
+    return conditions.Cluster(
+        mode="multinode",
+        nodes=[
+            {"id": 1, "roles": ["controller"]},
+            {"id": 2, "roles": ["compute"], "pending_deletion": True},
+        ],
+        pool=[{"id": 11}],
+    )
+
+
+@FUZZ
+@given(expressions, st.booleans())
+def test_conditions_random_expressions(text, strict):
+    from toskit import conditions
+
+    cluster = make_cluster()
+    with bounded():
+        try:
+            expr = conditions.compile_expression(text)
+        except toskit.ConditionError as err:
+            assert err.kind
+            assert err.position is None or 0 <= err.position <= len(text)
+            str(err)
+            return
+        try:
+            expr.evaluate(
+                cluster=cluster,
+                selected=[11],
+                variables={"node": {"id": 3}, "value": 2},
+                models={"settings": {"a": {"b": [1]}}},
+                strict=strict,
+            )
+        except toskit.ConditionError as err:
+            assert err.kind
+            str(err)
+
+
+condition_forms = st.recursive(
+    st.one_of(st.booleans(), expressions, st.none(), st.integers(0, 2)),
+    lambda children: st.one_of(
+        st.fixed_dictionaries(
+            {"condition": st.one_of(expressions, st.booleans())},
+            optional={"then": children, "else": children, "warning": st.sampled_from(["w", 5])},
+        ),
+        st.fixed_dictionaries(
+            {"all": st.lists(children, max_size=3)}, optional={"warning": st.just("w")}
+        ),
+        st.fixed_dictionaries({"any": st.lists(children, max_size=3)}),
+        st.fixed_dictionaries({"not": children}),
+        st.fixed_dictionaries(
+            {
+                "exists": st.fixed_dictionaries(
+                    {
+                        "where": st.sampled_from(
+                            ["cluster:nodes", "selectedNodes", "cluster:mode"]
+                        ),
+                        "variable": st.sampled_from(["node", "n", "1x"]),
+                        "condition": children,
+                    }
+                )
+            }
+        ),
+        st.fixed_dictionaries(
+            {
+                "recommended": st.fixed_dictionaries(
+                    {
+                        "expression": expressions,
+                        "value": st.one_of(st.integers(0, 3), expressions),
+                        "warning": st.just("at least <value>"),
+                    }
+                )
+            }
+        ),
+        st.lists(children, max_size=2),
+        st.dictionaries(st.sampled_from(["condition", "then", "bogus"]), children, max_size=2),
+    ),
+    max_leaves=8,
+)
+
+
+@FUZZ
+@given(condition_forms)
+def test_conditions_random_condition_trees(condition):
+    from toskit import conditions
+
+    cluster = make_cluster()
+    with bounded():
+        try:
+            outcome = conditions.evaluate(condition, cluster, selected=[11])
+        except toskit.ToskitError as err:
+            str(err)
+            return
+        assert isinstance(outcome.value, bool)
+        assert all(isinstance(w, str) for w in outcome.warnings)
+        outcome._repr_html_()
+
+
+@FUZZ
+@given(
+    st.dictionaries(
+        st.sampled_from(["controller", "compute", "cinder"]),
+        st.one_of(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "conflicts": st.one_of(
+                        st.just("*"),
+                        st.lists(
+                            st.sampled_from(["controller", "compute", "ghost", "*"]), max_size=2
+                        ),
+                    ),
+                    "conditions": st.one_of(st.lists(condition_forms, max_size=2), condition_forms),
+                    "name": st.text(max_size=4),
+                },
+            ),
+            st.none(),
+            st.integers(),
+        ),
+        max_size=3,
+    ),
+    st.lists(st.sampled_from(["controller", "compute", "cinder", "ghost"]), max_size=3),
+)
+def test_conditions_random_roles_documents(roles_doc, assignment):
+    from toskit import conditions
+
+    cluster = make_cluster()
+    with bounded():
+        try:
+            roles = conditions.load_roles(dump({"roles_metadata": roles_doc}))
+        except toskit.ToskitError as err:
+            str(err)
+            return
+        for name in roles:
+            try:
+                out = roles.check(name, cluster, selected=[11], selected_roles=assignment)
+            except toskit.ToskitError:
+                continue
+            assert isinstance(out.allowed, bool)
+        try:
+            roles.check_assignment(assignment)
+        except toskit.ToskitError as err:
+            str(err)
+        roles._repr_html_()
+
+
+@FUZZ
+@given(
+    st.lists(
+        st.one_of(
+            st.fixed_dictionaries(
+                {"id": st.one_of(st.integers(0, 4), st.sampled_from(["a", "b"]))},
+                optional={
+                    "roles": st.one_of(
+                        st.lists(st.sampled_from(["controller", "compute"]), max_size=2),
+                        st.text(max_size=2),
+                    ),
+                    "pending_deletion": st.one_of(st.booleans(), st.none()),
+                },
+            ),
+            st.dictionaries(st.sampled_from(["roles", "name"]), st.text(max_size=2), max_size=2),
+            st.integers(),
+        ),
+        max_size=4,
+    ),
+    st.lists(st.one_of(st.integers(0, 5), st.sampled_from(["a", "zz"])), max_size=3),
+)
+def test_conditions_random_clusters_and_selections(nodes, selected):
+    from toskit import conditions
+
+    with bounded():
+        try:
+            cluster = conditions.Cluster(mode="multinode", nodes=nodes)
+        except toskit.ToskitError as err:
+            str(err)
+            return
+        try:
+            conditions.evaluate(
+                "selectedNodes._pluck('id')._length >= 0 and cluster:nodes._withRole('controller')._length >= 0",
+                cluster,
+                selected=selected,
+            )
+        except toskit.ToskitError as err:
+            str(err)
+        cluster._repr_html_()
