@@ -287,7 +287,9 @@ def test_1x_is_lenient_where_real_templates_are() -> None:
 
 
 def test_loader_bounds_are_keyword_arguments() -> None:
-    deep = "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: " + "[" * 40 + "]" * 40 + "}\n"
+    deep = (
+        "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: " + "[" * 40 + "]" * 40 + "}\n"
+    )
     assert toskit.loads(deep).diagnostics == []
     st = toskit.loads(deep, max_depth=10)
     assert "limit-exceeded" in codes(st)

@@ -52,6 +52,8 @@ class CheckContext:
     # False for a template an orchestrator selects or substitutes (directives
     # ``select``/``substitute``): its required values need not be written.
     require_values: bool = True
+    # ``Type -> ScalarInfo`` for TOSCA 2.0 scalar types (toskit.tosca.scalars).
+    scalar_info: Callable[[Type], Any] | None = None
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -176,14 +178,8 @@ def _is_data_value(value: Any, vt: ValueType) -> bool:
 
 
 def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
-    """A TOSCA 2.0 scalar type: ``<number> <unit>`` with a unit the type declares."""
-    units: dict = {}
-    prefixes: dict = {}
-    for t in vt.chain:
-        if isinstance(t.definition.get("units"), Mapping):
-            units.update(t.definition["units"])
-        if isinstance(t.definition.get("prefixes"), Mapping):
-            prefixes.update(t.definition["prefixes"])
+    """A TOSCA 2.0 scalar type: ``<number> <unit>``, a unit it declares, its number type."""
+    info = ctx.scalar_info(vt) if ctx.scalar_info is not None else None
     match = _SCALAR.match(value) if isinstance(value, str) else None
     if match is None:
         ctx.report(
@@ -192,19 +188,28 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
             f"property '{_dotted(rel)}': expected {vt.name} ('<number> <unit>'), got {describe(value)}",
         )
         return False
-    unit = match.group(2)
-    if not units:
+    number, unit = match.group(1), match.group(2)
+    if info is None:
         return True
-    allowed = set(map(str, units))
-    allowed.update(f"{p}{u}" for p in map(str, prefixes) for u in map(str, units))
-    if unit not in allowed:
+    if info.units and unit not in info.units:
         ctx.report(
             "type-mismatch",
             rel,
             f"property '{_dotted(rel)}': unknown unit '{unit}' for {vt.name}",
-            hint=did_you_mean(unit, sorted(allowed)),
+            hint=did_you_mean(unit, sorted(info.units)),
         )
         return False
+    if info.number_type == "integer" and not re.fullmatch(r"[-+]?\d+", number):
+        ctx.report(
+            "type-mismatch",
+            rel,
+            f"property '{_dotted(rel)}': {vt.name} takes whole numbers, got {value!r}",
+        )
+        return False
+    if info.data_type is not None:
+        # The number must also be a valid value of the declared number type.
+        amount: Any = int(number) if info.number_type == "integer" else float(number)
+        check_value(ctx, amount, None, info.data_type, rel, False)
     return True
 
 

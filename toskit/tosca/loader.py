@@ -47,6 +47,7 @@ from toskit.tosca.resolve import (
     merge_property,
     missing_default_fields,
 )
+from toskit.tosca.scalars import check_scalar_definition, scalar_info
 from toskit.tosca.service import ServiceTemplate
 from toskit.tosca.template import (
     CapabilityTemplate,
@@ -172,6 +173,7 @@ class _Build:
             int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]
         ] = {}
         self._parsed_clauses: dict[int, tuple[Any, Any]] = {}
+        self._scalar_info: dict[int, tuple[Type, Any]] = {}
         self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
         self.known_functions: list[str] = []
         # Names that make a 1.x single-key map a call (built-ins and the registry).
@@ -609,6 +611,7 @@ class _Build:
             validator=self.validate_clauses if self.grammar.major == 2 else None,
             owner=res,
             require_values=require_values,
+            scalar_info=self.scalar_info,
         )
         template_values: Mapping = raw_props if has_props else {}
         if raw_props is not None and not has_props:
@@ -660,6 +663,13 @@ class _Build:
             res.origins[(key,)] = origin
         return res
 
+    def scalar_info(self, t: Type) -> Any:
+        """Units and number type of a 2.0 scalar type (cached per load)."""
+        info = self._scalar_info.get(id(t))
+        if info is None:
+            info = self._scalar_info[id(t)] = (t, scalar_info(t, self.registry))
+        return info[1]
+
     def _check_definitions(self) -> None:
         """Defaults of the document's own definitions, and 2.0 attributes' types.
 
@@ -672,6 +682,23 @@ class _Build:
                 if t.doc is None:
                     continue
                 label = f"{kind} type '{t.name}'"
+                if kind == "data" and self.grammar.major == 2:
+                    self.diags.extend(check_scalar_definition(t, self.registry))
+                for pname, pdef in t.own_properties.items():
+                    abstract = pdef.type == "scalar" or (
+                        pdef.entry_schema is not None and pdef.entry_schema.type == "scalar"
+                    )
+                    if abstract and pdef.schema.doc is not None:
+                        self.diags.append(
+                            t.doc.diagnostic(
+                                "error",
+                                "invalid-definition",
+                                f"{label}: property '{pname}' uses the abstract type 'scalar'; "
+                                "define a type derived from it",
+                                (*t.parts, "properties", pname),
+                                at_key=True,
+                            )
+                        )
                 for pname, pdef in t.own_properties.items():
                     if pdef.default_layers and pdef.default_layers[-1].type_name == t.name:
                         layer = pdef.default_layers[-1]
@@ -732,6 +759,7 @@ class _Build:
             value_type=self.value_type,
             diagnostics=self.diags,
             reported=self.reported,
+            scalar_info=self.scalar_info,
         )
         check_value(ctx, tree, schema, vt, (name,))
 

@@ -1,0 +1,190 @@
+"""TOSCA 2.0 user-defined scalar types (``derived_from: scalar``).
+
+A scalar type declares ``units`` (unit -> multiplier), optionally
+``prefixes`` (prefix -> multiplier),
+``canonical_unit`` and ``data_type`` (``float`` by default, or ``integer``,
+or a type derived from them). Values are ``"<number> <unit>"``.
+
+:func:`check_scalar_definition` reports definition mistakes
+(``invalid-definition``, ``unknown-type``) where they are written;
+:func:`scalar_info` gives what a value check needs (the allowed units and
+the number type), inherited down the type chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.tosca.definitions import Type
+from toskit.tosca.registry import Registry
+
+__all__ = ["SCALAR_KEYS", "ScalarInfo", "check_scalar_definition", "scalar_info"]
+
+SCALAR_KEYS = ("units", "prefixes", "canonical_unit", "data_type")
+
+
+@dataclass(frozen=True)
+class ScalarInfo:
+    """The effective units and number type of a scalar type."""
+
+    units: dict[str, float]  # unit (with prefix) -> multiplier
+    number_type: str  # "integer" or "float"
+    data_type: Type | None  # a data type the number must also satisfy (validation)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _effective(t: Type, key: str) -> Any:
+    for each in [t, *t.ancestors]:
+        if key in each.definition:
+            return each.definition[key]
+    return None
+
+
+def _number_type(
+    registry: Registry, name: Any, prefix: str | None
+) -> tuple[str | None, Type | None]:
+    """``("integer"|"float", data type or None)``, or ``(None, None)`` when not numeric."""
+    if name is None:
+        return "float", None
+    vt = registry.value_type(name, prefix)
+    if vt in ("integer", "float"):
+        return vt, None  # type: ignore[return-value]
+    if isinstance(vt, Type) and vt.base_primitive in ("integer", "float"):
+        return vt.base_primitive, vt
+    return None, None
+
+
+def scalar_info(t: Type, registry: Registry) -> ScalarInfo:
+    """Units (prefixed forms included) and number type in effect on ``t``."""
+    units: dict[str, float] = {}
+    prefixes: dict[str, float] = {}
+    for each in t.chain:
+        if isinstance(each.definition.get("units"), Mapping):
+            units.update({str(k): v for k, v in each.definition["units"].items() if _number(v)})
+        if isinstance(each.definition.get("prefixes"), Mapping):
+            prefixes.update(
+                {str(k): v for k, v in each.definition["prefixes"].items() if _number(v)}
+            )
+    allowed = dict(units)
+    for p, pm in prefixes.items():
+        for u, um in units.items():
+            allowed.setdefault(f"{p}{u}", pm * um)
+    number_type, data_type = _number_type(registry, _effective(t, "data_type"), t.prefix)
+    return ScalarInfo(allowed, number_type or "float", data_type)
+
+
+def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
+    """Definition mistakes of one of the document's own data types."""
+    out: list[Diagnostic] = []
+    raw = t.definition
+    doc = t.doc
+    if doc is None:
+        return out
+    written = [key for key in SCALAR_KEYS if key in raw]
+
+    def error(
+        message: str,
+        parts: tuple[Hashable, ...],
+        code: str = "invalid-definition",
+        hint: str | None = None,
+    ) -> None:
+        out.append(
+            doc.diagnostic(
+                "error", code, f"scalar type '{t.name}': {message}", (*t.parts, *parts), hint=hint
+            )
+        )
+
+    if t.base_primitive != "scalar":
+        if written:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"data type '{t.name}' does not derive from 'scalar', so it cannot have "
+                    f"'{written[0]}'",
+                    (*t.parts, written[0]),
+                    at_key=True,
+                )
+            )
+        return out
+
+    direct = t.parent is None  # derived_from: scalar itself
+    units = raw.get("units")
+    if direct and units is None:
+        error("a type derived from 'scalar' needs 'units'", ())
+    if units is not None and not isinstance(units, Mapping):
+        error("'units' must be a map of unit -> multiplier", ("units",))
+        units = None
+    if isinstance(units, Mapping):
+        for unit, multiplier in units.items():
+            if not _number(multiplier) or multiplier <= 0:
+                error(f"the multiplier of unit '{unit}' must be a positive number", ("units", unit))
+        ones = [u for u, m in units.items() if _number(m) and m == 1]
+        if direct and not ones:
+            error("one unit must have the multiplier 1", ("units",))
+        if len(ones) > 1 and "canonical_unit" not in raw:
+            error(
+                f"several units have the multiplier 1 ({', '.join(map(str, ones))}): name one as 'canonical_unit'",
+                ("units",),
+            )
+
+    prefixes = raw.get("prefixes")
+    if prefixes is not None:
+        if not isinstance(prefixes, Mapping):
+            error("'prefixes' must be a map of prefix -> multiplier", ("prefixes",))
+        else:
+            for p, multiplier in prefixes.items():
+                if not _number(multiplier) or multiplier <= 0:
+                    error(
+                        f"the multiplier of prefix '{p}' must be a positive number", ("prefixes", p)
+                    )
+            # Prefixes add up down the chain; together they need a multiplier-1 prefix.
+            effective: dict[Any, Any] = {}
+            for each in t.chain:
+                if isinstance(each.definition.get("prefixes"), Mapping):
+                    effective.update(each.definition["prefixes"])
+            if not any(_number(m) and m == 1 for m in effective.values()):
+                error(
+                    'one prefix must have the multiplier 1 (often the empty prefix "")',
+                    ("prefixes",),
+                )
+
+    canonical = raw.get("canonical_unit")
+    if canonical is not None:
+        allowed = scalar_info(t, registry).units
+        if canonical not in allowed:
+            error(
+                f"canonical unit '{canonical}' is not one of its units",
+                ("canonical_unit",),
+                hint=did_you_mean(str(canonical), allowed),
+            )
+        elif allowed[canonical] != 1:
+            error(f"canonical unit '{canonical}' must have the multiplier 1", ("canonical_unit",))
+
+    if "data_type" in raw:
+        name = raw["data_type"]
+        kind, _type = _number_type(registry, name, t.prefix)
+        if kind is None:
+            if registry.value_type(name, t.prefix) is None and isinstance(name, str):
+                error(f"unknown data type '{name}'", ("data_type",), code="unknown-type")
+            else:
+                error(
+                    f"'data_type' must be integer or float (or derive from them), not '{name}'",
+                    ("data_type",),
+                )
+        elif t.parent is not None:
+            parent_kind, _ = _number_type(
+                registry, _effective(t.parent, "data_type"), t.parent.prefix
+            )
+            if parent_kind == "float" and kind == "integer":
+                error(
+                    f"'data_type' {name} is not compatible with the inherited float numbers",
+                    ("data_type",),
+                )
+    return out
