@@ -476,3 +476,28 @@ def test_input_problems() -> None:
     ip = st.node_templates["n"].properties["endpoint"]["ip"]
     assert isinstance(ip, toskit.functions.Call) and ip.name == "get_input" and ip.args == ["ip"]
     assert st.node_templates["n"].property_table()["endpoint.ip"].value == str(ip)
+
+
+def test_list_and_map_types_carry_their_entry_schema() -> None:
+    types = """
+    data_types:
+      Ports:
+        derived_from: list
+        entry_schema: {type: integer}
+      Labels:
+        derived_from: map
+        key_schema: {type: string}
+        entry_schema: {type: string, constraints: [{max_length: 3}]}
+    node_types:
+      N:
+        properties:
+          ports: {type: Ports}
+          labels: {type: Labels}
+    """
+    st = toskit.loads(
+        template(types, "n:\n  type: N\n  properties:\n    ports: [1, x]\n    labels: {a: abcd}\n")
+    )
+    assert [(d.code, d.path.rsplit("properties.", 1)[-1]) for d in errors(st)] == [
+        ("type-mismatch", "ports[1]"),
+        ("constraint-violation", "labels.a"),
+    ]

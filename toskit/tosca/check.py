@@ -146,7 +146,10 @@ def check_value(
             if not _check_scalar(ctx, value, vt, rel):
                 return
         elif vt.base_primitive is not None:
-            if not _check_primitive(ctx, value, vt.base_primitive, schema, rel, type_name=vt.name):
+            # A list or map type's own entry_schema/key_schema apply unless the
+            # property definition writes its own.
+            entries = _with_type_schemas(schema, vt)
+            if not _check_primitive(ctx, value, vt.base_primitive, entries, rel, type_name=vt.name):
                 return
             for t in vt.chain:
                 _check_constraints(
@@ -170,6 +173,17 @@ def check_value(
                     clauses.append((t.schema.validation, t.schema))
         if clauses:
             ctx.validator(ctx, value, clauses, rel, prim)
+
+
+def _with_type_schemas(schema: SchemaDef | None, vt: Type) -> SchemaDef | None:
+    entry = schema.entry_schema if schema is not None else None
+    key = schema.key_schema if schema is not None else None
+    for t in reversed(vt.chain):
+        entry = entry or t.schema.entry_schema
+        key = key or t.schema.key_schema
+    if schema is not None and entry is schema.entry_schema and key is schema.key_schema:
+        return schema
+    return SchemaDef(schema.type if schema else vt.name, entry_schema=entry, key_schema=key)
 
 
 def _is_data_value(value: Any, vt: ValueType) -> bool:
