@@ -410,3 +410,38 @@ topology_template:
     (diag,) = errors(st)
     assert diag.code == "type-mismatch" and "a key must be" in diag.message
     assert diag.path.startswith("topology_template.node_templates.s.properties.traits")
+
+
+def test_unknown_function_in_a_clause_is_reported_once_where_written() -> None:
+    st = v2(
+        """
+data_types:
+  Limited:
+    derived_from: integer
+    validation: {$in_range: [$value, [0, 100]]}
+node_types:
+  N:
+    properties:
+      a: {type: Limited}
+      b: {type: Limited}
+service_template:
+  node_templates:
+    n: {type: N, properties: {a: 5, b: 500}}
+"""
+    )
+    (diag,) = errors(st)
+    assert diag.code == "unknown-function"
+    assert diag.path == "data_types.Limited.validation"
+    assert diag.line == line_of(st, "validation: {$in_range")
+
+
+def test_2_0_version_must_come_first() -> None:
+    st = toskit.loads("description: first\ntosca_definitions_version: tosca_2_0\n")
+    assert [d.code for d in st.diagnostics] == ["version-not-first"]
+    assert st.diagnostics[0].line == 2
+    assert (
+        toskit.loads(
+            "description: x\ntosca_definitions_version: tosca_simple_yaml_1_3\n"
+        ).diagnostics
+        == []
+    )

@@ -126,7 +126,20 @@ def detect_version(doc: YamlDocument, root: Mapping) -> tuple[str, Grammar, list
     diags: list[Diagnostic] = []
     written = root.get("tosca_definitions_version")
     if isinstance(written, str) and written in VERSIONS:
-        return written, VERSIONS[written], diags
+        grammar = VERSIONS[written]
+        if grammar.major == 2 and next(iter(root)) != "tosca_definitions_version":
+            # TOSCA 2.0: the version must come first, so tools can tell the grammar
+            # before reading the rest.
+            diags.append(
+                doc.diagnostic(
+                    "error",
+                    "version-not-first",
+                    "tosca_definitions_version must be the first keyname of a TOSCA 2.0 file",
+                    ("tosca_definitions_version",),
+                    at_key=True,
+                )
+            )
+        return written, grammar, diags
     inferred = (
         GRAMMAR_1 if "topology_template" in root and "service_template" not in root else GRAMMAR_2
     )
@@ -684,6 +697,8 @@ class _Build:
                 label = f"{kind} type '{t.name}'"
                 if kind == "data" and self.grammar.major == 2:
                     self.diags.extend(check_scalar_definition(t, self.registry))
+                if self.grammar.major == 2:
+                    self._definition_clauses(t)
                 for pname, pdef in t.own_properties.items():
                     abstract = pdef.type == "scalar" or (
                         pdef.entry_schema is not None and pdef.entry_schema.type == "scalar"
@@ -735,6 +750,20 @@ class _Build:
                             "attributes",
                         )
 
+    def _definition_clauses(self, t: Type) -> None:
+        """Parse the validation clauses a type writes (reports problems where written)."""
+        schemas = [t.schema] if t.kind == "data" else []
+        for pdef in t.own_properties.values():
+            schema = pdef.schema
+            while schema is not None:
+                schemas.append(schema)
+                if schema.key_schema is not None:
+                    schemas.append(schema.key_schema)
+                schema = schema.entry_schema
+        for schema in schemas:
+            if schema.validation is not None and schema.doc is t.doc:
+                self.clause_tree(schema.validation, schema)
+
     def _check_default(
         self,
         label: str,
@@ -770,6 +799,41 @@ class _Build:
             check_value(ctx, res.values[name], pdef.schema, vt, (name,), name in res.calls)
         self.pending = []
 
+    def clause_tree(self, raw: Any, schema: Any) -> Any:
+        """A validation clause parsed once per load; ``None`` when it cannot run.
+
+        A clause calling a function nobody knows is reported once, where it is
+        written (``unknown-function``), and then not run for every value.
+        """
+        key = id(raw)
+        cached = self._parsed_clauses.get(key)
+        if cached is None:
+            doc = schema.doc or self.doc
+            parts = (*schema.parts, "validation")
+            tree = self.parse_value(raw, doc, parts)
+            unknown = [c for c in _calls(tree) if not self._known_function(c)]
+            for call in unknown:
+                known = sorted({*functions.BUILTINS_2_0, *self.function_defs})
+                self.diags.append(
+                    doc.diagnostic(
+                        "error",
+                        "unknown-function",
+                        f"unknown function '{call.qualified_name}' in a validation clause",
+                        call.path or parts,
+                        hint=did_you_mean(call.qualified_name, known),
+                    )
+                )
+            cached = self._parsed_clauses[key] = (raw, None if unknown else tree)
+        return cached[1]
+
+    def _known_function(self, call: Any) -> bool:
+        name = call.qualified_name
+        return (
+            (call.namespace is None and name in functions.BUILTINS_2_0)
+            or name in self.function_defs
+            or name in functions.registered_names()
+        )
+
     def validate_clauses(
         self,
         ctx: CheckContext,
@@ -781,13 +845,11 @@ class _Build:
         """Run 2.0 ``validation`` clauses on a checked value (``validation-failed``)."""
         trees = []
         for raw, schema in clauses:
-            key = id(raw)
-            cached = self._parsed_clauses.get(key)
-            if cached is None:
-                doc = schema.doc or self.doc
-                tree = self.parse_value(raw, doc, (*schema.parts, "validation"))
-                cached = self._parsed_clauses[key] = (raw, tree)
-            trees.append(cached[1])
+            tree = self.clause_tree(raw, schema)
+            if tree is not None:
+                trees.append(tree)
+        if not trees:
+            return
         doc, parts = ctx.where(rel)
         entity = getattr(ctx.owner, "entity", None)
         self_view = self.graph.view_of(entity) if entity is not None else None
@@ -957,6 +1019,23 @@ class _Build:
                         at_key=True,
                     )
                 )
+
+
+def _calls(tree: Any) -> list[Any]:
+    """Every ``Call`` in a parsed tree (arguments included)."""
+    found: list[Any] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, functions.Call):
+            found.append(node)
+            stack.extend(node.args)
+        elif isinstance(node, dict):
+            stack.extend(node.keys())
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
 
 
 def _may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
