@@ -1,0 +1,1145 @@
+"""The README's example and the seeds' examples, end to end, through the public API only.
+
+Each seed example (the four texts the project was built from) is written
+here as the user would paste it, completed where the seed writes ``...``,
+and run through ``toskit`` / ``toskit.functions`` / ``toskit.schema`` /
+``toskit.conditions`` / ``toskit.dsl`` exactly as API.md documents them.
+Expected outcomes are those of spec/tosca.md §5, spec/functions.md §10,
+spec/schema.md §7 and spec/conditions.md §12.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import toskit
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def codes(st) -> list[str]:
+    return [d.code for d in st.diagnostics]
+
+
+def errors(st) -> list[str]:
+    return [d.code for d in st.diagnostics if d.severity == "error"]
+
+
+# ==========================================================================
+# README
+# ==========================================================================
+
+
+def test_readme_example_through_the_public_api():
+    path = ROOT / "notebooks" / "examples" / "service.yaml"
+    st = toskit.load(str(path))
+    problems = [(d.line, d.column, d.severity, d.code, d.hint) for d in st.diagnostics]
+    assert problems == [
+        (30, 17, "error", "missing-property", None),
+        (30, 18, "error", "unknown-property", "did you mean 'password'?"),
+    ]
+    assert "node template 'db': required property 'connection.auth.password' has no value" in str(
+        st.diagnostics[0]
+    )
+    assert str(st.diagnostics[0]).startswith(f"{path}:30:17: error[missing-property]: ")
+
+    text = path.read_text(encoding="utf-8").replace("pasword", "password")
+    db = toskit.loads(text).node_templates["db"]
+    assert db.properties == {
+        "connection": {
+            "endpoint": {"ip": "192.168.15.85", "port": 2233},
+            "auth": {"username": "admin", "password": "secret"},
+        }
+    }
+    frame = db.property_table().to_frame()[["path", "value", "source"]]
+    assert frame.values.tolist() == [
+        ["connection.endpoint.ip", "192.168.15.85", "template"],
+        ["connection.endpoint.port", 2233, "default: Endpoint"],
+        ["connection.auth.username", "admin", "default: Auth"],
+        ["connection.auth.password", "secret", "template"],
+    ]
+
+
+# ==========================================================================
+# Seed 001: TOSCA data types (spec/tosca.md §5) and their Python twins (§6)
+# ==========================================================================
+
+UNFURL = "tosca_definitions_version: tosca_simple_unfurl_1_0_0\n"
+
+ENDPOINT_TYPE = textwrap.indent(
+    textwrap.dedent(
+        """\
+      my.datatypes.Endpoint:
+        description: Socket endpoint details
+        properties:
+          ip:
+            description: the endpoint IP
+            type: string
+          port:
+            description: the endpoint port
+            type: integer
+    """
+    ),
+    "  ",
+)
+
+DB_SERVICE = textwrap.dedent(
+    """\
+    node_types:
+
+      DatabaseService:
+        derived_from: tosca.nodes.DBMS
+        properties:
+          endpoint:
+            type: my.datatypes.Endpoint
+    """
+)
+
+BASIC = (
+    UNFURL
+    + "\ndata_types:\n"
+    + ENDPOINT_TYPE
+    + "\n"
+    + DB_SERVICE
+    + textwrap.dedent(
+        """
+        topology_template:
+          node_templates:
+            my_db_service:
+              type: DatabaseService
+              properties:
+                endpoint:
+                  ip: 192.168.15.85
+                  port: 2233
+        """
+    )
+)
+
+
+def with_templates(base: str, templates: str) -> str:
+    """The basic document with its node_templates replaced by ``templates``."""
+    head = base.split("topology_template:")[0]
+    return (
+        head
+        + "topology_template:\n  node_templates:\n"
+        + textwrap.indent(textwrap.dedent(templates), "    ")
+    )
+
+
+MISSING_PORT = with_templates(
+    BASIC,
+    """\
+    my_db_service2:
+      type: DatabaseService
+      properties:
+        endpoint:
+          ip: 192.168.15.85
+    """,
+)
+
+EXTRA_PROPERTY = with_templates(
+    BASIC,
+    """\
+    my_db_service3:
+      type: DatabaseService
+      properties:
+        endpoint:
+          ip: 192.168.15.85
+          port: 2233
+          some_other_property: the_value
+    """,
+)
+
+INHERITANCE = (
+    UNFURL
+    + textwrap.dedent(
+        """\
+
+    data_types:
+    """
+    )
+    + ENDPOINT_TYPE
+    + textwrap.dedent(
+        """\
+
+      my.datatypes.ExtendedEndpoint:
+        derived_from: my.datatypes.Endpoint
+        properties:
+          username:
+            description: Username used to connect to the endpoint
+            type: string
+
+    node_types:
+
+      DatabaseService:
+        derived_from: tosca.nodes.DBMS
+        properties:
+          endpoint:
+            type: my.datatypes.ExtendedEndpoint
+
+    topology_template:
+      node_templates:
+
+          my_db_service:
+            type: DatabaseService
+            properties:
+              endpoint:
+                ip: 192.168.15.85
+                port: 2233
+                username: jimmy
+    """
+    )
+)
+
+COMPOSITION = (
+    UNFURL
+    + "data_types:\n"
+    + ENDPOINT_TYPE
+    + textwrap.dedent(
+        """\
+
+      my.datatypes.Connection:
+        properties:
+          endpoint:
+            type: my.datatypes.Endpoint
+          auth:
+            type: my.datatypes.Auth
+
+      my.datatypes.Auth:
+        properties:
+          username:
+            type: string
+          password:
+            type: string
+
+    node_types:
+
+      DatabaseService:
+        derived_from: cloudify.nodes.DBMS
+        properties:
+          connection:
+            type: my.datatypes.Connection
+
+    topology_template:
+      node_templates:
+
+        my_db_service:
+          type: DatabaseService
+          properties:
+            connection:
+              endpoint:
+                ip: 192.168.15.85
+                port: 2233
+              auth:
+                username: jimmy
+                password: secret
+    """
+    )
+)
+
+DEFAULTS = UNFURL + textwrap.dedent(
+    """\
+    data_types:
+      my.datatypes.Connection:
+        properties:
+          endpoint:
+            type: my.datatypes.Endpoint
+          auth:
+            type: my.datatypes.Auth
+
+      my.datatypes.Endpoint:
+        description: Socket endpoint details
+        properties:
+          ip:
+            description: the endpoint IP
+            type: string
+          port:
+            default: 2233
+            type: integer
+
+      my.datatypes.Auth:
+        properties:
+          username:
+            default: admin
+            type: string
+          password:
+            type: string
+
+    node_types:
+
+      DatabaseService:
+        derived_from: nodes.DBMS
+        properties:
+          connection:
+            type: my.datatypes.Connection
+
+    topology_template:
+      node_templates:
+
+        my_db_service:
+          type: DatabaseService
+          properties:
+            connection:
+              endpoint:
+                ip: 192.168.15.85
+              auth:
+                password: secret
+    """
+)
+
+OVERRIDING = with_templates(
+    DEFAULTS,
+    """\
+    my_db_service:
+      type: DatabaseService
+      properties:
+        connection:
+          endpoint:
+            ip: 192.168.15.85
+            port: 2244
+          auth:
+            password: secret
+    """,
+)
+
+DATA1 = textwrap.indent(
+    textwrap.dedent(
+        """\
+      datatypes.Data1:
+        properties:
+          prop1:
+            default: prop1_default
+          prop2:
+            default: prop2_default
+          prop3:
+            default: prop3_default
+    """
+    ),
+    "  ",
+)
+
+NESTED_MERGING = (
+    "data_types:\n"
+    + DATA1
+    + textwrap.dedent(
+        """\
+
+    node_types:
+
+      nodes.MyApp:
+        properties:
+          data1:
+            type: datatypes.Data1
+            default:
+              prop2: prop2_override
+
+    topology_template:
+        node_templates:
+
+          my_app:
+            type: nodes.MyApp
+            properties:
+              data1:
+                prop3: prop3_override
+    """
+    )
+)
+
+COMPOUND = (
+    "data_types:\n"
+    + DATA1
+    + textwrap.dedent(
+        """\
+
+      datatypes.Data2:
+        properties:
+          data1:
+            type: datatypes.Data1
+            default:
+              prop2: prop2_override
+
+    node_types:
+      nodes.Holder:
+        properties:
+          data2:
+            type: datatypes.Data2
+    topology_template:
+      node_templates:
+        holder:
+          type: nodes.Holder
+    """
+    )
+)
+
+NESTED_INHERITANCE_AS_WRITTEN = (
+    UNFURL
+    + "data_types:\n\n"
+    + DATA1
+    + textwrap.dedent(
+        """\
+
+    node_types:
+
+      nodes.MyApp:
+        properties:
+          data2:
+            type: datatypes.Data1
+            default:
+              prop2: prop2_override
+
+      nodes.DerivedFromMyApp:
+        derived_from: nodes.MyApp
+        properties:
+          data2:
+            type: datatypes.Data1
+            default:
+              prop3: prop3_override
+
+    topology_template
+      node_templates:
+
+        my_app:
+          type: nodes.DerivedFromMyApp
+    """
+    )
+)
+
+NESTED_INHERITANCE_FIXED = NESTED_INHERITANCE_AS_WRITTEN.replace(
+    "topology_template\n", "topology_template:\n"
+)
+
+
+def test_seed_basic_usage():
+    st = toskit.loads(BASIC, name="basic.yaml")
+    assert st.ok
+    assert set(codes(st)) <= {"unfulfilled-requirement"}
+    assert st.node_templates["my_db_service"].properties["endpoint"] == {
+        "ip": "192.168.15.85",
+        "port": 2233,
+    }
+
+
+def test_seed_missing_port():
+    st = toskit.loads(MISSING_PORT, name="missing.yaml")
+    (diag,) = [d for d in st.diagnostics if d.severity == "error"]
+    assert diag.code == "missing-property"
+    assert diag.path == "topology_template.node_templates.my_db_service2.properties.endpoint.port"
+    assert (
+        diag.message
+        == "node template 'my_db_service2': required property 'endpoint.port' has no value"
+    )
+    # located at the mapping that lacks the key: the `endpoint:` value (line of `ip:`)
+    lines = MISSING_PORT.splitlines()
+    assert lines[diag.line - 1].strip() == "ip: 192.168.15.85"
+
+
+def test_seed_missing_port_not_required():
+    text = MISSING_PORT.replace(
+        "      port:\n        description: the endpoint port\n        type: integer\n",
+        "      port:\n        description: the endpoint port\n        type: integer\n        required: false\n",
+    )
+    assert "required: false" in text
+    st = toskit.loads(text)
+    assert errors(st) == []
+    assert st.node_templates["my_db_service2"].properties["endpoint"] == {"ip": "192.168.15.85"}
+
+
+def test_seed_some_other_property():
+    st = toskit.loads(EXTRA_PROPERTY)
+    (diag,) = [d for d in st.diagnostics if d.severity == "error"]
+    assert diag.code == "unknown-property"
+    assert diag.path.endswith("my_db_service3.properties.endpoint.some_other_property")
+    assert "my_db_service3" in diag.message
+
+
+def test_seed_inheritance():
+    st = toskit.loads(INHERITANCE)
+    assert errors(st) == []
+    assert st.node_templates["my_db_service"].properties["endpoint"] == {
+        "ip": "192.168.15.85",
+        "port": 2233,
+        "username": "jimmy",
+    }
+    ext = st.types["my.datatypes.ExtendedEndpoint"]
+    assert ext.parent.name == "my.datatypes.Endpoint"
+    assert ext.properties["ip"].defined_in == "my.datatypes.Endpoint"
+    assert set(ext.own_properties) == {"username"}
+
+
+def test_seed_composition():
+    st = toskit.loads(COMPOSITION)
+    (diag,) = [d for d in st.diagnostics if d.severity == "error"]
+    assert diag.code == "unknown-type"
+    assert "cloudify.nodes.DBMS" in diag.message
+    assert diag.hint == "did you mean 'tosca.nodes.DBMS'?"
+    assert st.node_templates["my_db_service"].properties["connection"] == {
+        "endpoint": {"ip": "192.168.15.85", "port": 2233},
+        "auth": {"username": "jimmy", "password": "secret"},
+    }
+
+
+def test_seed_default_values():
+    st = toskit.loads(DEFAULTS)
+    assert errors(st) == ["unknown-type"]
+    (diag,) = [d for d in st.diagnostics if d.code == "unknown-type"]
+    assert diag.hint == "did you mean 'tosca.nodes.DBMS'?"
+    node = st.node_templates["my_db_service"]
+    assert node.properties["connection"]["endpoint"]["port"] == 2233
+    assert node.properties["connection"]["auth"]["username"] == "admin"
+    rows = {r.path: r.source for r in node.property_table().to_frame().itertuples()}
+    assert rows["connection.endpoint.port"] == "default: my.datatypes.Endpoint"
+    assert rows["connection.auth.username"] == "default: my.datatypes.Auth"
+    assert rows["connection.endpoint.ip"] == "template"
+    assert rows["connection.auth.password"] == "template"
+
+
+def test_seed_overriding_default_values():
+    st = toskit.loads(OVERRIDING)
+    node = st.node_templates["my_db_service"]
+    assert node.properties["connection"]["endpoint"]["port"] == 2244
+    rows = {r.path: r.source for r in node.property_table().to_frame().itertuples()}
+    assert rows["connection.endpoint.port"] == "template"
+    assert rows["connection.auth.username"] == "default: my.datatypes.Auth"
+
+
+def test_seed_nested_merging():
+    st = toskit.loads(NESTED_MERGING)
+    assert errors(st) == []
+    assert st.version == "tosca_simple_yaml_1_3"
+    assert "missing-version" in codes(st)
+    node = st.node_templates["my_app"]
+    assert node.properties["data1"] == {
+        "prop1": "prop1_default",
+        "prop2": "prop2_override",
+        "prop3": "prop3_override",
+    }
+    rows = {r.path: r.source for r in node.property_table().to_frame().itertuples()}
+    assert rows == {
+        "data1.prop1": "default: datatypes.Data1",
+        "data1.prop2": "default: nodes.MyApp",
+        "data1.prop3": "template",
+    }
+
+
+def test_seed_compound_data_types():
+    st = toskit.loads(COMPOUND)
+    assert errors(st) == []
+    assert st.node_templates["holder"].properties["data2"]["data1"] == {
+        "prop1": "prop1_default",
+        "prop2": "prop2_override",
+        "prop3": "prop3_default",
+    }
+
+
+def test_seed_nested_merging_and_inheritance_as_written():
+    st = toskit.loads(NESTED_INHERITANCE_AS_WRITTEN)
+    (diag,) = [d for d in st.diagnostics if d.severity == "error"]
+    assert diag.code == "yaml-syntax"
+    assert "missing its ':'" in diag.hint
+    assert "topology_template:" in diag.hint
+    assert NESTED_INHERITANCE_AS_WRITTEN.splitlines()[diag.line - 1].strip() == "node_templates:"
+
+
+def test_seed_nested_merging_and_inheritance_fixed():
+    st = toskit.loads(NESTED_INHERITANCE_FIXED)
+    assert errors(st) == []
+    assert st.node_templates["my_app"].properties["data2"] == {
+        "prop1": "prop1_default",
+        "prop2": "prop2_override",
+        "prop3": "prop3_override",
+    }
+    assert (
+        st.types["nodes.DerivedFromMyApp"].properties["data2"].defined_in
+        == "nodes.DerivedFromMyApp"
+    )
+
+
+# ---- the seed's Python twins (toskit.dsl), each with its YAML twin ----
+
+PY_HEADER = "import unfurl\nimport tosca\nfrom tosca import DataEntity\n\n"
+
+PY_BASIC = PY_HEADER + textwrap.dedent(
+    '''\
+    class my_datatypes_Endpoint(DataEntity):
+        """Socket endpoint details"""
+
+        _type_name = "my.datatypes.Endpoint"
+        ip: str
+        """the endpoint IP"""
+
+        port: int
+        """the endpoint port"""
+
+
+    class DatabaseService(tosca.nodes.DBMS):
+        endpoint: "my_datatypes_Endpoint"
+
+
+    my_db_service = DatabaseService(
+        "my_db_service",
+        endpoint=my_datatypes_Endpoint(
+            ip="192.168.15.85",
+            port=2233,
+        ),
+    )
+    '''
+)
+
+PY_COMPOSITION = PY_HEADER + textwrap.dedent(
+    """\
+    class Auth(tosca.datatypes.Root):
+        username: str
+        password: str
+
+    class Endpoint(tosca.datatypes.Root):
+        ip: str
+        port: int
+
+    class Connection(tosca.datatypes.Root):
+        endpoint: Endpoint
+        auth: Auth
+
+    class DatabaseService(tosca.nodes.DBMS):
+        connection: Connection
+
+    my_db_service = DatabaseService(
+        "my_db_service",
+        connection=Connection(
+            endpoint=Endpoint(
+                ip="192.168.15.85",
+                port=2233
+            ),
+            auth=Auth(
+                username="jimmy",
+                password="secret"
+            )
+        )
+    )
+
+    __all__ = ["Auth", "Endpoint", "Connection", "DatabaseService"]
+    """
+)
+
+PY_DEFAULTS = PY_HEADER + textwrap.dedent(
+    """\
+    class Auth(tosca.datatypes.Root):
+      username: str = "admin"
+      password: str
+
+    class Endpoint(tosca.datatypes.Root):
+        ip: str
+        port: int = 2233
+
+    class Connection(tosca.datatypes.Root):
+        endpoint: Endpoint
+        auth: Auth
+
+    class DatabaseService(tosca.nodes.DBMS):
+        connection: Connection
+
+    my_db_service = DatabaseService(
+        "my_db_service",
+        connection=Connection(
+            endpoint=Endpoint(
+                ip="192.168.15.85"
+            ),
+            auth=Auth(
+                password="secret"
+            )
+        )
+    )
+
+    __all__ = ["Auth", "Endpoint", "Connection", "DatabaseService"]
+    """
+)
+
+PY_NESTED = PY_HEADER + textwrap.dedent(
+    """\
+    class Data1(tosca.datatypes.Root):
+        prop1: str = "prop1_default"
+        prop2: str = "prop2_default"
+        prop3: str = "prop3_default"
+
+    class MyApp(tosca.nodes.Root):
+        data1: Data1 = Data1(prop2="prop2_override")
+
+    my_app = MyApp(
+        "my_app",
+        data1=Data1(
+            prop3="prop3_override"
+        )
+    )
+
+    __all__ = ["Data1", "MyApp"]
+    """
+)
+
+PY_NESTED_INHERITANCE = PY_HEADER + textwrap.dedent(
+    """\
+    class Data1(tosca.datatypes.Root):
+      prop1: str = "prop1_default"
+      prop2: str = "prop2_default"
+      prop3: str = "prop3_default"
+
+    class MyApp(tosca.nodes.Root):
+        data2: Data1 = Data1(prop2="prop2_override")
+
+    class DerivedFromMyApp(MyApp):
+        data2: Data1 = Data1(prop3="prop3_override")
+
+    my_app = DerivedFromMyApp("my_app")
+
+    __all__ = ["Data1", "MyApp", "DerivedFromMyApp"]
+    """
+)
+
+DSL_TWINS = {
+    "basic": (PY_BASIC, BASIC, "my_db_service"),
+    "composition": (
+        PY_COMPOSITION,
+        COMPOSITION.replace("cloudify.nodes.DBMS", "tosca.nodes.DBMS"),
+        "my_db_service",
+    ),
+    "defaults": (PY_DEFAULTS, DEFAULTS.replace("nodes.DBMS", "tosca.nodes.DBMS"), "my_db_service"),
+    "nested_merging": (PY_NESTED, NESTED_MERGING, "my_app"),
+    "nested_inheritance": (PY_NESTED_INHERITANCE, NESTED_INHERITANCE_FIXED, "my_app"),
+}
+
+
+@pytest.mark.parametrize("example", sorted(DSL_TWINS))
+def test_seed_python_twin_resolves_like_its_yaml(example, tmp_path):
+    from toskit import dsl
+
+    source, yaml_text, node = DSL_TWINS[example]
+    path = tmp_path / f"{example}.py"
+    path.write_text(source, encoding="utf-8")
+    from_python = dsl.load_module(str(path))
+    from_yaml = toskit.loads(yaml_text)
+    assert errors(from_python) == [], [str(d) for d in from_python.diagnostics]
+    assert from_python.version == "tosca_simple_unfurl_1_0_0"
+    assert from_python.node_templates[node].properties == from_yaml.node_templates[node].properties
+
+
+def test_seed_python_twin_loads_twice_without_a_global_registry(tmp_path):
+    from toskit import dsl
+
+    path = tmp_path / "basic.py"
+    path.write_text(PY_BASIC, encoding="utf-8")
+    first = dsl.load_module(str(path))
+    second = dsl.load_module(str(path))
+    assert (
+        first.node_templates["my_db_service"].properties
+        == second.node_templates["my_db_service"].properties
+    )
+    other = tmp_path / "nested.py"
+    other.write_text(PY_NESTED, encoding="utf-8")
+    nested = dsl.load_module(str(other))
+    assert "DatabaseService" not in nested.types
+    assert "my.datatypes.Endpoint" not in nested.types
+
+
+# ==========================================================================
+# Seed 002: the `$` function notation (spec/functions.md §10)
+# ==========================================================================
+
+SERVER_TYPES = textwrap.dedent(
+    """\
+    tosca_definitions_version: tosca_2_0
+    node_types:
+      Server:
+        properties:
+          traits:
+            type: map
+            entry_schema:
+              type: list
+              entry_schema: string
+    """
+)
+
+
+def test_seed_002_concat_map_is_now_a_value():
+    text = SERVER_TYPES + textwrap.dedent(
+        """\
+        service_template:
+          node_templates:
+            server:
+              type: Server
+              properties:
+                traits:
+                  concat: [ this, is, supposed, to, be, a, value ]
+        """
+    )
+    st = toskit.loads(text)
+    assert st.diagnostics == []
+    assert st.node_templates["server"].properties["traits"] == {
+        "concat": ["this", "is", "supposed", "to", "be", "a", "value"]
+    }
+
+
+def test_seed_002_misspelled_trait_is_unknown_property_only():
+    text = SERVER_TYPES + textwrap.dedent(
+        """\
+        service_template:
+          node_templates:
+            server:
+              type: Server
+              properties:
+                trait:
+                  concat: [ this, is, supposed, to, be, a, value ]
+        """
+    )
+    st = toskit.loads(text)
+    # `traits` is required and now missing; `trait` is unknown; nothing function-related.
+    assert sorted(codes(st)) == ["missing-property", "unknown-property"]
+    (unknown,) = [d for d in st.diagnostics if d.code == "unknown-property"]
+    assert unknown.hint == "did you mean 'traits'?"
+
+
+def test_seed_002_dollar_strings_and_escaped_keys():
+    text = textwrap.dedent(
+        """\
+        tosca_definitions_version: tosca_2_0
+        node_types:
+          T:
+            properties:
+              prop1: {type: string}
+              prop2: {type: string}
+              $$prop1: {type: string, required: false}
+        service_template:
+          node_templates:
+            a:
+              type: T
+              properties:
+                prop1: $myid
+                prop2: my_value
+                $$prop1: myid
+        """
+    )
+    st = toskit.loads(text)
+    assert st.ok
+    assert codes(st) == ["dollar-literal"]
+    assert "$$myid" in st.diagnostics[0].hint
+    assert st.node_templates["a"].properties == {
+        "prop1": "$myid",
+        "prop2": "my_value",
+        "$$prop1": "myid",
+    }
+
+
+def test_seed_002_unescaped_dollar_key_is_malformed():
+    from toskit import functions
+
+    with pytest.raises(toskit.FunctionSyntaxError) as info:
+        functions.parse({"$prop1": "myid", "prop2": "my_value"})
+    assert info.value.diagnostic.code == "malformed-function"
+    assert "$prop1" in str(info.value)
+
+
+def test_seed_002_map_argument_and_namespaced_names():
+    from toskit import functions
+
+    call = functions.parse({"$get_security_context": {"env": "staging", "role": "admin"}})
+    assert call == functions.Call("get_security_context", [{"env": "staging", "role": "admin"}])
+    ns = functions.parse({"$ubct:sqrt": [4]})
+    assert (ns.namespace, ns.name) == ("ubct", "sqrt")
+    functions.register("ubct:sqrt", lambda x: x**0.5)
+    try:
+        assert functions.evaluate(ns) == 2.0
+    finally:
+        functions.unregister("ubct:sqrt")
+
+
+# ==========================================================================
+# Seed 003: the structural schema model (spec/schema.md §7, a sample)
+# ==========================================================================
+
+S1 = textwrap.dedent(
+    """\
+    types:
+    - name: root
+      map:
+        fields:
+        - {name: num, type: {scalar: numeric}}
+        - {name: str, type: {scalar: string}}
+        - {name: set, type: {list: {elementType: {scalar: string}, elementRelationship: associative}}}
+        - {name: items, type: {list: {elementType: {namedType: item}, elementRelationship: associative, keys: [name]}}}
+        - {name: struct, type: {namedType: inner}}
+        - {name: ports, type: {list: {elementType: {namedType: port}, elementRelationship: associative, keys: [containerPort, protocol]}}}
+    - name: inner
+      map:
+        fields:
+        - {name: a, type: {scalar: string}}
+        - {name: b, type: {scalar: numeric}}
+        - {name: deep, type: {namedType: inner}}
+    - name: item
+      map:
+        fields:
+        - {name: name, type: {scalar: string}}
+        - {name: value, type: {scalar: string}}
+        - {name: port, type: {scalar: numeric}}
+    - name: port
+      map:
+        fields:
+        - {name: containerPort, type: {scalar: numeric}}
+        - {name: protocol, type: {scalar: string}, default: TCP}
+        - {name: name, type: {scalar: string}}
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def s1():
+    from toskit import schema
+
+    return schema.load(S1)
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        pytest.param(
+            {"items": [{"name": "a"}, {"name": "a"}]},
+            [(".items", 'duplicate entries for key [name="a"]')],
+            id="V12",
+        ),
+        pytest.param({"set": ["a", "a"]}, [(".set", 'duplicate entries for key [="a"]')], id="V16"),
+        pytest.param(
+            {"items": [{"name": "a", "port": "x"}]},
+            [('.items[name="a"].port', "expected numeric (int or float), got")],
+            id="V22",
+        ),
+        pytest.param(
+            {"ports": [{"containerPort": 80}, {"containerPort": 80, "protocol": "TCP"}]},
+            [(".ports", 'duplicate entries for key [containerPort=80,protocol="TCP"]')],
+            id="V26",
+        ),
+    ],
+)
+def test_seed_003_validation(s1, value, expected):
+    got = [(d.path, d.message) for d in s1.validate(value, "root")]
+    assert len(got) == len(expected)
+    for (path, message), (want_path, want_message) in zip(got, expected):
+        assert path == want_path
+        assert message.startswith(want_message)
+
+
+@pytest.mark.parametrize(
+    "lhs, rhs, result",
+    [
+        pytest.param(
+            {"set": ["a", "b", "c"]},
+            {"set": ["c", "d", "e", "f"]},
+            {"set": ["a", "b", "c", "d", "e", "f"]},
+            id="M04",
+        ),
+        pytest.param(
+            {"items": [{"name": "a"}, {"name": "b"}, {"name": "c"}]},
+            {"items": [{"name": "c"}, {"name": "b"}]},
+            {"items": [{"name": "a"}, {"name": "c"}, {"name": "b"}]},
+            id="M10",
+        ),
+        pytest.param(
+            {"ports": [{"containerPort": 80, "name": "x"}]},
+            {"ports": [{"containerPort": 80, "protocol": "TCP", "name": "p"}]},
+            {"ports": [{"containerPort": 80, "protocol": "TCP", "name": "p"}]},
+            id="M27",
+        ),
+    ],
+)
+def test_seed_003_merge(s1, lhs, rhs, result):
+    assert s1.merge(lhs, rhs, "root") == result
+
+
+def test_seed_003_compare_and_fieldset(s1):
+    cmp = s1.compare({"struct": {"deep": {"a": "x"}}}, {}, "root")
+    assert cmp.removed == {".struct", ".struct.deep", ".struct.deep.a"}
+    assert not cmp.added and not cmp.modified
+    assert s1.to_fieldset({"ports": [{"containerPort": 80}]}, "root") == {
+        '.ports[containerPort=80,protocol="TCP"]',
+        '.ports[containerPort=80,protocol="TCP"].containerPort',
+    }
+
+
+# ==========================================================================
+# Seed 004: role conditions (spec/conditions.md §9, §12)
+# ==========================================================================
+
+SEED_ROLES_AS_WRITTEN = textwrap.dedent(
+    """\
+    roles_metadata:
+      controller:
+        conflicts:
+          - compute
+        conditions:
+          - condition: "cluster:mode == 'multinode'"
+              then:
+                all:
+                  - condition: "selectedNodes._length <= 1"
+                    warning: "Multi-node environment cannot have more than one controller node."
+                  - not:
+                      exists:
+                        where: "cluster:nodes"
+                        variable: node
+                        condition:
+                          all:
+                            - not: "<node>.id in selectedNodes._pluck('id')"
+                            - condition: "<node>._hasRole('controller')"
+                            - not: "<node>._pending_deletion"
+              else: true
+          - condition: "cluster:mode == 'ha_compact'"
+            then:
+              recommended:
+                expression: "cluster:nodes._length >= <value>"
+                value: 3
+                warning: "At least <value> controller nodes are recommended for HA deployment."
+    """
+)
+
+
+def _fix_seed(text: str) -> str:
+    """Dedent the first rule's ``then:``/``else:`` blocks by two spaces (spec/conditions.md §9)."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("then:"))
+    end = next(i for i, line in enumerate(lines) if line.strip() == "else: true")
+    fixed = lines[:start] + [line[2:] for line in lines[start : end + 1]] + lines[end + 1 :]
+    return "\n".join(fixed) + "\n"
+
+
+SEED_ROLES = (
+    _fix_seed(SEED_ROLES_AS_WRITTEN)
+    + "  compute: {}\n  cinder: {}\n  zabbix-server:\n    conflicts: '*'\n"
+)
+
+WMN = "Multi-node environment cannot have more than one controller node."
+WHA = "At least 3 controller nodes are recommended for HA deployment."
+CONF = "This role cannot be combined with the selected roles."
+
+
+def _cluster(mode, nodes=()):
+    from toskit import conditions
+
+    return conditions.Cluster(mode=mode, nodes=list(nodes), pool=[{"id": 11}, {"id": 12}])
+
+
+CLUSTERS = {
+    "MN0": ("multinode", []),
+    "MN1": ("multinode", [{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}]),
+    "MN1P": (
+        "multinode",
+        [
+            {"id": 1, "roles": [], "pending_roles": ["controller"], "pending_addition": True},
+            {"id": 2, "roles": ["compute"]},
+        ],
+    ),
+    "MN1D": (
+        "multinode",
+        [
+            {"id": 1, "roles": ["controller"], "pending_deletion": True},
+            {"id": 2, "roles": ["compute"]},
+        ],
+    ),
+    "HA0": ("ha_compact", []),
+    "HA1C2": (
+        "ha_compact",
+        [
+            {"id": 1, "roles": ["controller"]},
+            {"id": 2, "roles": ["compute"]},
+            {"id": 3, "roles": ["compute"]},
+        ],
+    ),
+    "HA3": ("ha_compact", [{"id": i, "roles": ["controller"]} for i in (1, 2, 3)]),
+    "HAF": ("ha_full", []),
+}
+
+
+@pytest.fixture(scope="module")
+def seed_roles():
+    from toskit import conditions
+
+    return conditions.load_roles(SEED_ROLES)
+
+
+def test_seed_004_as_written_is_a_yaml_syntax_error():
+    from toskit import conditions
+
+    with pytest.raises(toskit.TemplateError) as info:
+        conditions.load_roles(SEED_ROLES_AS_WRITTEN)
+    (diag,) = info.value.diagnostics
+    assert diag.code == "yaml-syntax"
+    assert (diag.line, diag.column) == (7, 11)
+    assert "then:" in diag.hint and "condition:" in diag.hint
+    assert ":7:" in str(info.value) or "line 7" in str(info.value)
+
+
+def test_seed_004_fixed_loads(seed_roles):
+    controller = seed_roles["controller"]
+    assert controller.conflicts == ("compute",)
+    assert len(controller.conditions) == 2
+    assert seed_roles["zabbix-server"].conflicts == ("*",)
+
+
+@pytest.mark.parametrize(
+    "cluster, selected, allowed, warnings",
+    [
+        pytest.param("MN0", [11], True, [], id="S01"),
+        pytest.param("MN0", [11, 12], False, [WMN], id="S02"),
+        pytest.param("MN1", [11], False, [], id="S03"),
+        pytest.param("MN1", [1], True, [], id="S04"),
+        pytest.param("MN1P", [11], False, [], id="S06"),
+        pytest.param("HA0", [11], True, [WHA], id="S09"),
+        pytest.param("HA3", [11], True, [], id="S12"),
+        pytest.param("HA1C2", [11], True, [], id="S13"),
+        pytest.param("HAF", [11, 12], True, [], id="S16"),
+    ],
+)
+def test_seed_004_controller_rules(seed_roles, cluster, selected, allowed, warnings):
+    mode, nodes = CLUSTERS[cluster]
+    out = seed_roles.check("controller", _cluster(mode, nodes), selected=selected)
+    assert (out.allowed, out.warnings, out.conflicts) == (allowed, warnings, [])
+
+
+def test_seed_004_better_recommendation_s18():
+    from toskit import conditions
+
+    mode, nodes = CLUSTERS["HA1C2"]
+    r = conditions.evaluate(
+        {
+            "recommended": {
+                "expression": "cluster:nodes._afterDeployment._withRole('controller')._length >= <value>",
+                "value": 3,
+                "warning": "At least <value> controller nodes are recommended for HA deployment.",
+            }
+        },
+        _cluster(mode, nodes),
+        selected=[11],
+    )
+    assert (r.value, r.warnings) == (True, [WHA])
+
+
+def test_seed_004_conflicts(seed_roles):
+    mode, nodes = CLUSTERS["MN0"]
+    cluster = _cluster(mode, nodes)
+    k01 = seed_roles.check("controller", cluster, selected=[11], selected_roles=["compute"])
+    assert (k01.allowed, k01.warnings, k01.conflicts) == (False, [CONF], ["compute"])
+    k02 = seed_roles.check("compute", cluster, selected=[11], selected_roles=["controller"])
+    assert (k02.allowed, k02.warnings) == (False, [CONF])
+    with pytest.raises(toskit.ConditionError) as info:
+        seed_roles.check_assignment(["controller", "compute"])
+    assert info.value.kind == "RoleConflict"
+    assert info.value.position is None
+    assert "Role 'controller' in conflict with role 'compute'." in str(info.value)
+
+
+def test_seed_004_trace_explains_the_outcome(seed_roles):
+    mode, nodes = CLUSTERS["MN1"]
+    out = seed_roles.check("controller", _cluster(mode, nodes), selected=[11])
+    root = out.trace
+    assert root.form == "rules" and root.value is False
+    assert [c.form for c in root.children] == ["condition", "condition"]
+    first = root.children[0]
+    assert first.value is False and first.source == "cluster:mode == 'multinode'"
+    html = out._repr_html_()
+    assert "<script" not in html.lower()
