@@ -1,0 +1,127 @@
+"""The one place where toskit changes process-wide interpreter settings.
+
+Some of toskit's tree walks recurse a few Python frames per level of value
+nesting, and values may be nested up to the loader's depth bound (500), so
+a walk can need more frames than CPython's default recursion limit of 1000
+leaves. Large merges and loads allocate hundreds of thousands of small
+acyclic containers, on which the cyclic garbage collector's passes are pure
+overhead (merging 10,000 list items ran ~35% slower with it).
+
+:class:`deep_walk` provides both for the duration of a ``with`` block:
+
+* **Recursion room.** On entry the limit is raised (never lowered) so that
+  at least ``frames`` more Python frames fit above the *caller's* actual
+  depth. Since Python 3.11, Python-to-Python calls do not use the C stack,
+  so a higher limit cannot crash the interpreter; a walk that still recurses
+  too deeply gets a ``RecursionError`` that its caller turns into a toskit
+  error.
+* **Garbage collector paused** (``pause_gc=True``). Reference counting still
+  frees everything at once; only cycle detection waits.
+
+Both settings are process-wide, so the state is shared and counted under a
+lock: blocks may nest (re-entrant) and run in several threads at once. The
+limit only ever goes up while any block is active, so a block in one thread
+can never cut another thread's walk short, and the settings found before the
+first block are restored exactly when the last block ends, unless someone
+else changed them meanwhile (then theirs are kept). The garbage collector is
+re-enabled only if it was enabled when the first pausing block began.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import threading
+
+__all__ = ["active_walks", "deep_walk"]
+
+_LOCK = threading.Lock()
+
+
+class _State:
+    """The shared bookkeeping of all active :class:`deep_walk` blocks."""
+
+    active = 0  # blocks currently inside, in all threads
+    saved_limit = 0  # the recursion limit before the first block
+    raised_to: int | None = None  # the limit we last set (None: never raised)
+    gc_pausers = 0  # active blocks that asked for the collector to pause
+    gc_was_enabled = False  # the collector's state before the first pausing block
+
+
+def _restore_pending() -> bool:
+    """True when the limit is still the one we raised it to (not yet restored,
+    and nobody else changed it since)."""
+    return _State.raised_to is not None and sys.getrecursionlimit() == _State.raised_to
+
+
+def _depth() -> int:
+    """The number of Python frames on the calling thread's stack."""
+    depth = 0
+    frame = sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back  # type: ignore[assignment]
+    return depth
+
+
+class deep_walk:  # noqa: N801 - used like a function: ``with deep_walk(2000):``
+    """Room for ``frames`` more Python frames, and optionally the cyclic
+    garbage collector paused, while the block runs (see the module doc).
+
+    An instance holds only its settings, so one instance may be reused and
+    even entered by several threads at once. It is a class rather than a
+    generator-based context manager because it wraps every merge and
+    compare and must cost next to nothing (about a microsecond).
+    """
+
+    __slots__ = ("frames", "pause_gc")
+
+    def __init__(self, frames: int, *, pause_gc: bool = False) -> None:
+        if frames < 0:
+            raise ValueError(f"frames must be >= 0, got {frames}")
+        self.frames = frames
+        self.pause_gc = pause_gc
+
+    def __enter__(self) -> None:
+        needed = _depth() + self.frames
+        with _LOCK:
+            state = _State
+            if state.active == 0 and not _restore_pending():
+                state.saved_limit = sys.getrecursionlimit()
+                state.raised_to = None
+            state.active += 1
+            if needed > sys.getrecursionlimit():
+                sys.setrecursionlimit(needed)
+                state.raised_to = needed
+            if self.pause_gc:
+                if state.gc_pausers == 0:
+                    state.gc_was_enabled = gc.isenabled()
+                    gc.disable()
+                state.gc_pausers += 1
+
+    def __exit__(self, *exc: object) -> None:
+        with _LOCK:
+            state = _State
+            state.active -= 1
+            if state.active == 0 and _restore_pending():
+                try:
+                    sys.setrecursionlimit(state.saved_limit)
+                    state.raised_to = None
+                except RecursionError:
+                    # This thread is itself deeper than the old limit (it got
+                    # there while the limit was raised): keep the raised limit
+                    # for now; the next block to end restores it.
+                    pass
+            if self.pause_gc:
+                state.gc_pausers -= 1
+                if state.gc_pausers == 0 and state.gc_was_enabled:
+                    gc.enable()
+
+    def __repr__(self) -> str:
+        return f"deep_walk({self.frames}, pause_gc={self.pause_gc})"
+
+
+def active_walks() -> int:
+    """How many :class:`deep_walk` blocks are active right now, in all threads
+    (for tests and debugging)."""
+    return _State.active
