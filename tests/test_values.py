@@ -271,3 +271,32 @@ def test_scalar_class_problems(definition: dict, words: str) -> None:
     cls, problems = ScalarClass.define("InvalidScalar", **definition)
     assert cls is None and problems
     assert any(words in p for p in problems), problems
+
+
+_ANY = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)),
+    lambda c: st.one_of(st.lists(c, max_size=3), st.dictionaries(st.text(max_size=3), c, max_size=3)),
+    max_leaves=10,
+)
+
+
+_UNITS = st.one_of(
+    _ANY,
+    st.dictionaries(st.sampled_from(["g", "m", "bps", ""]), st.sampled_from([1, 1000, 0.5, -1]),
+                    min_size=1, max_size=3),
+)
+_VALUES = st.one_of(_ANY, st.builds("{} {}".format, st.integers(-5, 5), st.sampled_from(["g", "kg", "m"])))
+
+
+@settings(max_examples=200, deadline=None)
+@given(_UNITS, st.one_of(st.none(), _UNITS), st.one_of(st.none(), _ANY),
+       st.sampled_from([None, "integer", "float", "string"]), _VALUES)
+def test_scalar_class_define_never_raises(units, prefixes, canonical, data_type, value) -> None:
+    from toskit.values import ScalarClass
+
+    cls, problems = ScalarClass.define("T", units=units, prefixes=prefixes,
+                                       canonical_unit=canonical, data_type=data_type)
+    assert (cls is None) == bool(problems)
+    if cls is not None:
+        parsed = cls.parse(value)
+        assert parsed is None or (parsed.kind == "T" and parsed.unit in cls.units)
