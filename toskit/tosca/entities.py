@@ -1,0 +1,396 @@
+"""Templates of a topology: node templates, capabilities, relationship
+templates, groups and policies, with merged and checked properties.
+
+Part of the loading pipeline (:mod:`toskit.tosca.loader`):
+``EntitiesMixin`` resolves each template's type (``unknown-type`` recovers
+against the kind's root), applies ``copy``, merges its properties through
+the layers (:mod:`toskit.tosca.resolve`) and queues the checks
+(:mod:`toskit.tosca.check`) that run once calls are evaluated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from toskit import functions
+from toskit.diagnostics import did_you_mean
+from toskit.source import YamlDocument
+from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
+from toskit.tosca.definitions import PropertyDefinition, Type
+from toskit.tosca.resolve import (
+    ABSENT,
+    Origin,
+    Resolution,
+    ValueType,
+    merge_property,
+    missing_default_fields,
+)
+from toskit.tosca.template import (
+    CapabilityTemplate,
+    EntityTemplate,
+    GroupTemplate,
+    NodeTemplate,
+    PolicyTemplate,
+)
+
+
+class EntitiesMixin:
+    """Methods of the loader's ``_Build`` (see the module docstring).
+
+    The state they use (``registry``, ``diags``, ``grammar``, ``doc``…) is
+    set up by ``toskit.tosca.loader._Build``.
+    """
+
+    def _entities(
+        self,
+        topology: Mapping,
+        tparts: tuple[Hashable, ...],
+        section: str,
+        kind: str,
+        cls: type[EntityTemplate],
+        label: str,
+    ) -> dict[str, EntityTemplate]:
+        raw = topology.get(section)
+        out: dict[str, EntityTemplate] = {}
+        items: list[tuple[Any, Any, tuple[Hashable, ...]]] = []
+        if isinstance(raw, Mapping):
+            items = [(name, value, (*tparts, section, name)) for name, value in raw.items()]
+        elif isinstance(raw, list):  # 1.x policies: a list of single-key maps
+            for index, entry in enumerate(raw):
+                if isinstance(entry, Mapping) and len(entry) == 1:
+                    ((name, value),) = entry.items()
+                    items.append((name, value, (*tparts, section, index, name)))
+        by_name = {str(name): value for name, value, _ in items}
+        for name, value, parts in items:
+            if not isinstance(value, Mapping):
+                continue  # reported by the keyname check
+            if "copy" in value:
+                value = self._copied(by_name, str(name), value, parts, label)
+            out[str(name)] = self._entity(str(name), value, parts, kind, cls, f"{label} '{name}'")
+        return out
+
+    def _copied(
+        self,
+        by_name: Mapping[str, Any],
+        name: str,
+        raw: Mapping,
+        parts: tuple[Hashable, ...],
+        label: str,
+    ) -> Mapping:
+        """A template written with ``copy: other``: the other's keynames under its own."""
+        chain = [name]
+        source = raw
+        merged: dict[str, Any] = {}
+        while isinstance(source, Mapping) and "copy" in source:
+            other = source.get("copy")
+            if not isinstance(other, str) or other not in by_name or other in chain:
+                problem = "loops" if other in chain else f"names '{other}', which does not exist"
+                self.diags.append(
+                    self.doc.diagnostic(
+                        "error",
+                        "invalid-copy",
+                        f"{label} '{name}': copy {problem}",
+                        (*parts, "copy"),
+                        hint=did_you_mean(str(other), [n for n in by_name if n != name]),
+                    )
+                )
+                break
+            chain.append(other)
+            for key, item in source.items():
+                merged.setdefault(key, item)
+            source = by_name[other]
+        if isinstance(source, Mapping):
+            for key, item in source.items():
+                merged.setdefault(key, item)
+        merged.pop("copy", None)
+        return merged
+
+    def _resolve_type(
+        self, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
+    ) -> tuple[Type, bool]:
+        type_name = raw.get("type")
+        found = self.registry.lookup(kind, type_name) if type_name is not None else None
+        if found is not None:
+            return found, True
+        if self.registry.is_opaque(type_name):
+            pass  # a type from a profile toskit does not have: no error, nothing to check
+        elif type_name is None:
+            self.diags.append(
+                self.doc.diagnostic(
+                    "error", "missing-type", f"{label} has no type", parts, at_key=True
+                )
+            )
+        else:
+            self.diags.append(
+                self.doc.diagnostic(
+                    "error",
+                    "unknown-type",
+                    f"{label}: unknown {kind} type '{type_name}'",
+                    (*parts, "type"),
+                    hint=did_you_mean(str(type_name), self.registry.names(kind)),
+                )
+            )
+        root = self.registry.roots.get(kind)
+        return (root if root is not None else Type(str(type_name), kind)), False
+
+    def _entity(
+        self,
+        name: str,
+        raw: Mapping,
+        parts: tuple[Hashable, ...],
+        kind: str,
+        cls: type[EntityTemplate],
+        label: str,
+    ) -> EntityTemplate:
+        etype, known = self._resolve_type(kind, raw, parts, label)
+        definitions = etype.properties if known else {}
+        resolution = self.resolve_properties(
+            label,
+            etype,
+            definitions,
+            raw.get("properties"),
+            parts,
+            check_unknown=known,
+            require_values=not is_abstract(raw),
+        )
+        kwargs: dict[str, Any] = {}
+        if cls is GroupTemplate:
+            members = raw.get("members")
+            kwargs["members"] = (
+                [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+            )
+        if cls is PolicyTemplate:
+            targets = raw.get("targets")
+            kwargs["targets"] = (
+                [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
+            )
+        desc = raw.get("description")
+        entity = cls(
+            name,
+            etype,
+            definitions=definitions,
+            resolution=resolution,
+            value_type=self.value_type,
+            description=desc if isinstance(desc, str) else None,
+            metadata=raw.get("metadata"),
+            parts=parts,
+            type_known=known,
+            **kwargs,
+        )
+        if isinstance(entity, NodeTemplate):
+            directives = raw.get("directives")
+            entity.directives = (
+                [d for d in directives if isinstance(d, str)]
+                if isinstance(directives, list)
+                else []
+            )
+            count = raw.get("count", 1)
+            entity.count = (
+                count
+                if isinstance(count, int) and not isinstance(count, bool) and count >= 0
+                else 1
+            )
+            entity.raw = raw  # type: ignore[attr-defined]
+        return entity
+
+    def resolve_properties(
+        self,
+        label: str,
+        owner: Type | None,
+        definitions: Mapping[str, PropertyDefinition],
+        raw_props: Any,
+        entity_parts: tuple[Hashable, ...],
+        *,
+        check_unknown: bool = True,
+        doc: YamlDocument | None = None,
+        props_parts: tuple[Hashable, ...] | None = None,
+        require_values: bool = True,
+    ) -> Resolution:
+        """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`).
+
+        ``entity_parts`` locate the entity (where a missing property is
+        reported when nothing else fits); ``props_parts`` is the document
+        path of its properties (default: ``entity_parts`` + ``properties``).
+        """
+        doc = doc or self.doc
+        res = Resolution()
+        if props_parts is None:
+            props_parts = (*entity_parts, "properties")
+        has_props = isinstance(raw_props, Mapping)
+        anchor = props_parts if raw_props is not None else entity_parts
+        res.origins[()] = Origin("template", doc, anchor)
+        ctx = CheckContext(
+            label=label,
+            path_prefix=props_parts,
+            doc=doc,
+            anchor=anchor,
+            origins=res.origins,
+            value_type=self.value_type,
+            diagnostics=self.diags,
+            reported=self.reported,
+            validator=self.validate_clauses if self.grammar.major == 2 else None,
+            owner=res,
+            require_values=require_values,
+            scalar_info=self.scalar_info,
+        )
+        template_values: Mapping = raw_props if has_props else {}
+        if raw_props is not None and not has_props:
+            ctx.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
+        parsed = {
+            key: self.parse_value(item, doc, (*props_parts, key))
+            for key, item in template_values.items()
+        }
+        for pname, pdef in definitions.items():
+            layer = None
+            if pname in parsed:
+                layer = (parsed[pname], Origin("template", doc, (*props_parts, pname)))
+            vt = self.value_type(pdef.type, owner)
+            value = merge_property(pdef, layer, vt, res, self)
+            if (
+                (
+                    pname in parsed
+                    and parsed[pname] is not template_values[pname]
+                    and functions.contains_call(parsed[pname])
+                )
+                or (pdef.default_layers and self.defaults_have_calls(pdef))
+                or self.inputs.has_calls
+            ):
+                res.calls.add(pname)
+            if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
+                if value is None:
+                    res.values[pname] = None
+                if pdef.required and require_values:
+                    self._report_missing(ctx, pdef, vt)
+                continue
+            res.values[pname] = value
+            # Checked after evaluation (calls first become values): see _check_all.
+            self.pending.append((ctx, res, pdef, vt))
+        for key, item in parsed.items():
+            if key in definitions:
+                continue
+            if check_unknown:
+                ctx.report(
+                    "unknown-property",
+                    (key,),
+                    f"unknown property '{key}' (not declared by {owner.name if owner else 'its type'})",
+                    hint=did_you_mean(str(key), definitions),
+                    at_key=True,
+                )
+            value, origin = self.substitute(item, Origin("template", doc, (*props_parts, key)))
+            if functions.contains_call(value):
+                res.calls.add(str(key))
+            res.values[key] = value
+            res.origins[(key,)] = origin
+        return res
+
+    def _report_missing(self, ctx: CheckContext, pdef: PropertyDefinition, vt: ValueType) -> None:
+        detail = ""
+        if isinstance(vt, Type) and vt.base_primitive is None:
+            missing = missing_default_fields(vt, self.value_type)
+            if missing:
+                detail = f" (no default for {', '.join(repr(m) for m in missing)} in {vt.name})"
+        ctx.report(
+            "missing-property",
+            (pdef.name,),
+            f"required property '{pdef.name}' has no value{detail}",
+            at=(),
+        )
+
+    # -- capabilities ----------------------------------------------------------
+
+    def capability_definitions(
+        self, node_type: Type, cap_name: str
+    ) -> tuple[Type | None, dict[str, PropertyDefinition]]:
+        """The capability type and effective property definitions of one capability of a node type."""
+        key = (node_type.name, cap_name)
+        cached = self._cap_defs.get(key)
+        if cached is not None:
+            return cached
+        cap_type: Type | None = None
+        written: list[tuple[Type, Mapping]] = []  # (node type, capability definition), root first
+        for t in node_type.chain:
+            caps = t.definition.get("capabilities")
+            cdef = caps.get(cap_name) if isinstance(caps, Mapping) else None
+            if isinstance(cdef, str):
+                cdef = {"type": cdef}
+            if not isinstance(cdef, Mapping):
+                continue
+            written.append((t, cdef))
+            if cdef.get("type") is not None:
+                # The nearest written type is the one in effect (a refinement narrows it).
+                cap_type = self.registry.lookup("capability", cdef["type"], t.prefix) or cap_type
+        defs: dict[str, PropertyDefinition] = dict(cap_type.properties) if cap_type else {}
+        for t, cdef in written:
+            refinements = cdef.get("properties")
+            if not isinstance(refinements, Mapping):
+                continue
+            for pname, praw in refinements.items():
+                if isinstance(pname, str):
+                    parts = (*t.parts, "capabilities", cap_name, "properties", pname)
+                    defs[pname] = self.registry.property_definition(
+                        t, pname, praw, defs.get(pname), parts, []
+                    )
+        result = (cap_type, defs)
+        self._cap_defs[key] = result
+        return result
+
+    def _capabilities(self, node: NodeTemplate) -> None:
+        raw = getattr(node, "raw", {})
+        assigned = raw.get("capabilities") if isinstance(raw, Mapping) else None
+        if not isinstance(assigned, Mapping):
+            assigned = {}
+        known = node.type_known
+        for cap_name in node.type.capabilities:
+            cap_type, defs = self.capability_definitions(node.type, cap_name)
+            araw = assigned.get(cap_name)
+            cparts = (*node.parts, "capabilities", cap_name)
+            label = f"node template '{node.name}' capability '{cap_name}'"
+            # Assigned or not, a capability's required properties need values
+            # (TOSCA 2.0 conformance: an unassigned required property is an error).
+            props = araw.get("properties") if isinstance(araw, Mapping) else None
+            anchor = cparts if isinstance(araw, Mapping) else node.parts
+            res = self.resolve_properties(
+                label,
+                cap_type,
+                defs,
+                props,
+                anchor,
+                props_parts=(*cparts, "properties"),
+                require_values=not is_abstract(raw),
+            )
+            node.capabilities[cap_name] = CapabilityTemplate(
+                cap_name,
+                cap_type or Type(cap_name, "capability"),
+                definitions=defs,
+                resolution=res,
+                value_type=self.value_type,
+                parts=cparts,
+                node=node,
+            )
+        for cap_name in assigned:
+            if cap_name not in node.type.capabilities and known:
+                self.diags.append(
+                    self.doc.diagnostic(
+                        "error",
+                        "unknown-capability",
+                        f"node template '{node.name}': unknown capability '{cap_name}' "
+                        f"(not declared by {node.type.name})",
+                        (*node.parts, "capabilities", cap_name),
+                        hint=did_you_mean(str(cap_name), node.type.capabilities),
+                        at_key=True,
+                    )
+                )
+
+    def _check_all(self) -> None:
+        """Type checks and validation of every merged, evaluated property."""
+        for ctx, res, pdef, vt in self.pending:
+            name = pdef.name
+            check_value(ctx, res.values[name], pdef.schema, vt, (name,), name in res.calls)
+        self.pending = []
+
+
+def is_abstract(raw: Any) -> bool:
+    """A template the orchestrator selects or substitutes (its values may be incomplete)."""
+    directives = raw.get("directives") if isinstance(raw, Mapping) else None
+    return isinstance(directives, list) and any(d in ("select", "substitute") for d in directives)

@@ -1,0 +1,134 @@
+"""Imports of a TOSCA document: files (with namespaces) and profiles.
+
+Part of the loading pipeline (:mod:`toskit.tosca.loader`): ``ImportsMixin``
+loads every ``imports:`` entry through ``toskit.source.Importer``
+(``import-error``, ``import-cycle``), checks the imported file's keynames,
+and collects its type definitions, registered as ``ns:Name`` when the import
+has a ``namespace_prefix`` (1.x) or ``namespace`` (2.0). ``- profile:``
+imports of the normative profile are no-ops; other profiles are not
+available (``unknown-profile``) and names in their namespace are opaque.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from toskit.diagnostics import Diagnostic
+from toskit.source import YamlDocument
+from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS
+from toskit.tosca.keynames import check_keynames
+from toskit.tosca.registry import TypeSource
+from toskit.tosca.versions import detect_version
+
+# ``profile:`` imports of the normative types (always loaded anyway).
+NORMATIVE_PROFILE_PREFIXES = (
+    "org.oasis-open.simple",
+    "org.oasis-open.tosca.simple",
+    "tosca-simple",
+    "tosca.simple",
+)
+
+
+class ImportsMixin:
+    """Methods of the loader's ``_Build`` (see the module docstring).
+
+    The state they use (``registry``, ``diags``, ``grammar``, ``doc``…) is
+    set up by ``toskit.tosca.loader._Build``.
+    """
+
+    def _load_imports(
+        self,
+        doc: YamlDocument,
+        root: Mapping,
+        prefix: str | None,
+        chain: list[str],
+        sources: list[TypeSource],
+        seen: set[str],
+    ) -> None:
+        imports = root.get("imports")
+        if not isinstance(imports, list):
+            return
+        for index, entry in enumerate(imports):
+            url: Any = entry
+            ns: Any = None
+            if isinstance(entry, Mapping):
+                url = entry.get("url", entry.get("file"))
+                ns = entry.get("namespace", entry.get("namespace_prefix"))
+                if url is None and "profile" in entry:
+                    self._profile_import(doc, entry, ("imports", index), prefix)
+                    continue
+            parts = ("imports", index)
+            try:
+                loaded = self.importer.load_import(url, doc, chain, parts=parts)
+            except (NotImplementedError, TypeError) as exc:
+                self.diags.append(
+                    doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
+                )
+                continue
+            if isinstance(loaded, Diagnostic):
+                self.diags.append(loaded)
+                continue
+            full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
+            key = f"{loaded.name}|{full_prefix}"
+            if key in seen:
+                continue
+            seen.add(key)
+            self.diags.extend(loaded.diagnostics)
+            iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
+            iversion = iroot.get("tosca_definitions_version")
+            igrammar = (
+                VERSIONS.get(iversion, self.grammar) if isinstance(iversion, str) else self.grammar
+            )
+            if isinstance(iversion, str) and iversion not in VERSIONS:
+                self.diags.extend(detect_version(loaded, iroot)[2])
+            self.diags.extend(check_keynames(loaded, iroot, igrammar.document))
+            if igrammar.major == 2 and iroot.get("functions") is not None:
+                self.imported_functions.append((iroot["functions"], full_prefix, loaded))
+            self._load_imports(loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
+            sources.extend(type_sources(loaded, iroot, full_prefix))
+
+    def _profile_import(
+        self, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...], prefix: str | None
+    ) -> None:
+        """``- profile: name``: the normative profile is always loaded; others are not available."""
+        name = entry.get("profile")
+        if isinstance(name, str) and name.startswith(NORMATIVE_PROFILE_PREFIXES):
+            return
+        ns = entry.get("namespace")
+        if isinstance(ns, str) and ns:
+            # Names in this namespace cannot be checked: not an error to use them
+            # (seen from the importing file's own namespace, and from the top).
+            self.opaque_prefixes.add(ns)
+            if prefix:
+                self.opaque_prefixes.add(f"{prefix}:{ns}")
+        self.diags.append(
+            doc.diagnostic(
+                "warning",
+                "unknown-profile",
+                f"profile {name!r} is not available to toskit; its types cannot be checked",
+                (*parts, "profile"),
+            )
+        )
+
+    # -- templates -----------------------------------------------------------
+
+
+def join_prefix(outer: str | None, inner: str | None) -> str | None:
+    if outer and inner:
+        return f"{outer}:{inner}"
+    return inner or outer
+
+
+def type_sources(doc: YamlDocument, root: Mapping, prefix: str | None) -> list[TypeSource]:
+    out: list[TypeSource] = []
+    for section, kind in TYPE_SECTIONS.items():
+        defs = root.get(section)
+        if not isinstance(defs, Mapping):
+            continue
+        for name, raw in defs.items():
+            if not isinstance(name, str):
+                continue
+            full = f"{prefix}:{name}" if prefix else name
+            out.append(TypeSource(kind, full, raw, doc, (section, name), prefix=prefix))
+    return out
