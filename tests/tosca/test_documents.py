@@ -294,3 +294,8 @@ def test_loader_bounds_are_keyword_arguments() -> None:
     st = toskit.loads(deep, max_depth=10)
     assert "limit-exceeded" in codes(st)
     assert not st.ok
+
+
+def test_inputs_must_be_a_mapping() -> None:
+    with pytest.raises(toskit.ToskitError, match="inputs must be a mapping"):
+        toskit.loads("tosca_definitions_version: tosca_2_0\n", inputs=["port"])  # type: ignore[arg-type]

@@ -25,6 +25,7 @@ from typing import Any
 
 from toskit import functions
 from toskit.diagnostics import Diagnostic, sort_diagnostics
+from toskit.errors import ToskitError
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.tosca.check import CheckContext, describe
 from toskit.tosca.defchecks import DefinitionChecksMixin
@@ -117,6 +118,10 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
     ):
         self.doc = doc
         self.diags: list[Diagnostic] = list(doc.diagnostics)
+        if inputs is not None and not isinstance(inputs, Mapping):
+            raise ToskitError(
+                f"inputs must be a mapping of input names to values, not {type(inputs).__name__}"
+            )
         self.passed_inputs = dict(inputs or {})
         self.importer = Importer(resolver, **limits)
         self.reported: set = set()
