@@ -295,8 +295,13 @@ class ScalarClass:
                 continue
             for key, mult in raw.items():
                 number = _multiplier(mult)
-                if not isinstance(key, str):
-                    problems.append(f"{label[:-1]} {key!r} must be a string")
+                if not isinstance(key, str) or (label == "units" and not key) or (
+                    isinstance(key, str) and any(c.isspace() for c in key)
+                ):
+                    problems.append(
+                        f"{label[:-1]} {key!r} must be a string without spaces"
+                        + (" (and not empty)" if label == "units" else "")
+                    )
                 elif number is None:
                     problems.append(f"the multiplier of {label[:-1]} '{key}' must be a number, not {mult!r}")
                 elif number <= 0:
@@ -319,9 +324,9 @@ class ScalarClass:
         if merged_prefixes and len(merged_units) == 1:
             ((unit, umult),) = merged_units.items()
             expanded = {f"{p}{unit}": pmult * umult for p, pmult in merged_prefixes.items()}
-        ones = [u for u, m in merged_units.items() if m == 1.0]
-        if not ones:
+        if not any(m == 1.0 for m in merged_units.values()):
             problems.append("one unit must have the multiplier 1")
+        ones = [u for u, m in expanded.items() if m == 1.0]
         canonical = canonical_unit if canonical_unit is not None else (parent.canonical_unit if parent else None)
         if canonical is None:
             if len(ones) > 1:
