@@ -34,38 +34,15 @@ from pathlib import Path
 from typing import Any
 
 from toskit.conditions import Cluster, load_roles
+from toskit.conditions.examples import SEED_ROLES_FIXED
 
 LIMIT = 3.0
 WMN = "Multi-node environment cannot have more than one controller node."
 WHA = "At least {} controller nodes are recommended for HA deployment."
 
-SEED_ROLES = """\
-roles_metadata:
-  controller:
-    conflicts:
-      - compute
-    conditions:
-      - condition: "cluster:mode == 'multinode'"
-        then:
-          all:
-            - condition: "selectedNodes._length <= 1"
-              warning: "Multi-node environment cannot have more than one controller node."
-            - not:
-                exists:
-                  where: "cluster:nodes"
-                  variable: node
-                  condition:
-                    all:
-                      - not: "<node>.id in selectedNodes._pluck('id')"
-                      - condition: "<node>._hasRole('controller')"
-                      - not: "<node>._pending_deletion"
-        else: true
-      - condition: "cluster:mode == 'ha_compact'"
-        then:
-          recommended:
-            expression: "cluster:nodes._length >= <value>"
-            value: 3
-            warning: "At least <value> controller nodes are recommended for HA deployment."
+# The seed's controller rules (fixed indentation) plus a role made of the
+# controller's "no other controller" rule alone, for the hand-written check.
+SEED_ROLES = SEED_ROLES_FIXED + """\
   not-exists:
     conditions:
       - not:

@@ -5,29 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from toskit.conditions import Cluster, load_roles
+from toskit.conditions.examples import (
+    SEED_PROSE_AS_COMMENTS,
+    SEED_ROLES_AS_WRITTEN,
+    SEED_ROLES_FIXED,
+    SEED_ROLES_YAML,
+)
 
 DATA = Path(__file__).parent / "data"
-SEED_AS_WRITTEN = (DATA / "seed_roles_as_written.yaml").read_text(encoding="utf-8")
 
-
-def _fix_indentation(text: str) -> str:
-    """The seed's fix: dedent the first rule's `then:` block and `else:` by two."""
-    lines = text.splitlines()
-    out = []
-    inside = False
-    for line in lines:
-        if line.startswith("          then:"):
-            inside = True
-        if inside and line.startswith("          else: true"):
-            out.append(line[2:])
-            inside = False
-            continue
-        out.append(line[2:] if inside else line)
-    return "\n".join(out) + "\n"
-
-
-SEED_FIXED = _fix_indentation(SEED_AS_WRITTEN)
-ROLES_TEXT = SEED_FIXED + "  compute: {}\n  cinder: {}\n  zabbix-server: {conflicts: '*'}\n"
+# The seed's roles document with the seed's own line numbering (error at line 11).
+SEED_AS_WRITTEN = SEED_PROSE_AS_COMMENTS + SEED_ROLES_AS_WRITTEN
+SEED_FIXED = SEED_ROLES_FIXED
+ROLES_TEXT = SEED_ROLES_YAML
 
 WMN = "Multi-node environment cannot have more than one controller node."
 WHA = "At least 3 controller nodes are recommended for HA deployment."

@@ -2,38 +2,16 @@
 
 import pytest
 
+from toskit.conditions.examples import (
+    SEED_PROSE_AS_COMMENTS,
+    SEED_ROLES_AS_WRITTEN,
+    SEED_ROLES_FIXED,
+)
 from toskit.source import load_yaml
 
 # The roles seed (004) as written: the first rule's `then:`/`else:` are
 # indented two spaces deeper than `condition:` (spec/conditions.md §9).
-ROLES_SEED = """\
-roles_metadata:
-  controller:
-    conflicts:
-      - compute
-    conditions:
-      - condition: "cluster:mode == 'multinode'"
-          then:
-            all:
-              - condition: "selectedNodes._length <= 1"
-                warning: "Multi-node environment cannot have more than one controller node."
-              - not:
-                  exists:
-                    where: "cluster:nodes"
-                    variable: node
-                    condition:
-                      all:
-                        - not: "<node>.id in selectedNodes._pluck('id')"
-                        - condition: "<node>._hasRole('controller')"
-                        - not: "<node>._pending_deletion"
-          else: true
-      - condition: "cluster:mode == 'ha_compact'"
-        then:
-          recommended:
-            expression: "cluster:nodes._length >= <value>"
-            value: 3
-            warning: "At least <value> controller nodes are recommended for HA deployment."
-"""
+ROLES_SEED = SEED_ROLES_AS_WRITTEN
 
 # The TOSCA seed's (001) "Nested Merging and Inheritance" example as written.
 NESTED_MERGING_SEED = """\
@@ -92,20 +70,14 @@ def test_roles_seed_then_indented_deeper(parser):
 
 
 def test_roles_seed_with_the_seed_line_numbering(parser):
-    text = "# openstack.yaml proposal\n\n# openstack.yaml\n\n" + ROLES_SEED
+    text = SEED_PROSE_AS_COMMENTS + ROLES_SEED
     diag = only(load_yaml(text, parser=parser))
     assert (diag.line, diag.column) == (11, 11)
     assert "'condition:' (line 10)" in diag.hint
 
 
 def test_roles_seed_fixed_loads(parser):
-    fixed = ROLES_SEED.replace("          then:\n            all:", "        then:\n          all:")
-    lines = fixed.splitlines()
-    # dedent the `then:` block (lines 8..19 after `then:`) and `else:` by two spaces
-    out = []
-    for n, line in enumerate(lines, 1):
-        out.append(line[2:] if 9 <= n <= 20 else line)
-    doc = load_yaml("\n".join(out) + "\n", parser=parser)
+    doc = load_yaml(SEED_ROLES_FIXED, parser=parser)
     assert doc.diagnostics == []
     rule = doc.value["roles_metadata"]["controller"]["conditions"][0]
     assert set(rule) == {"condition", "then", "else"}
