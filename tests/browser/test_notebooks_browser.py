@@ -104,7 +104,8 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
     expect(explorer).to_contain_text("connection.endpoint.port")  # node template 'db'
     before = explorer.inner_text()
 
-    tree.locator("button.toskit-tree-button", has_text="Endpoint").first.click()
+    # Exactly "Endpoint" (the user data type), not tosca.capabilities.Endpoint.
+    tree.locator('button.toskit-tree-button:text-is("Endpoint")').click()
 
     expect(tree.locator("button.toskit-selected")).to_have_text("Endpoint")
     expect(explorer).not_to_contain_text("connection.endpoint.port")
