@@ -358,6 +358,18 @@ def test_inputs_resolved_from_defaults_and_given_values():
     assert toskit.loads(ENDPOINT_1X, inputs={"the_ip": "1.1.1.1"}).inputs == {"the_ip": "1.1.1.1"}
 
 
+def test_inputs_given_as_a_non_mapping_raise_toskit_error():
+    with pytest.raises(toskit.ToskitError):
+        toskit.loads(V13, inputs=[1, 2])
+
+
+def test_given_input_of_the_wrong_type_is_a_diagnostic():
+    text = V13 + "topology_template:\n  inputs:\n    port: {type: integer}\n  node_templates: {}\n"
+    st = toskit.loads(text, inputs={"port": "abc"})
+    assert "type-mismatch" in codes(st)
+    assert not st.ok
+
+
 # --------------------------------------------------------------------------
 # Type and PropertyDefinition
 # --------------------------------------------------------------------------
@@ -399,6 +411,28 @@ def test_property_definition_members_and_defaults():
     inherited = st.types["DatabaseService"].properties["root_password"]
     assert inherited.defined_in == "tosca.nodes.DBMS"
     assert inherited.required is False
+
+
+def test_entry_schema_of_a_list_data_type_applies():
+    text = V13 + textwrap.dedent(
+        """\
+        data_types:
+          Ints:
+            derived_from: list
+            entry_schema: {type: integer}
+        node_types:
+          N:
+            derived_from: tosca.nodes.Root
+            properties:
+              p: {type: Ints}
+        topology_template:
+          node_templates:
+            a: {type: N, properties: {p: [1, x]}}
+        """
+    )
+    st = toskit.loads(text)
+    found = [d for d in st.diagnostics if d.code == "type-mismatch"]
+    assert found and found[0].path.endswith("properties.p[1]")
 
 
 def test_property_definition_without_type_is_none():
@@ -1314,6 +1348,58 @@ def test_repr_html_is_self_contained(display_objects, name):
     )
     text = repr(obj)
     assert text and not text.startswith("<toskit.") and " object at 0x" not in text
+
+
+HOSTILE = '<script>alert(1)</script>"onmouseover=x </style>'
+
+
+def test_repr_html_escapes_user_text():
+    import yaml
+
+    from toskit import conditions, schema
+
+    x = HOSTILE
+    doc = {
+        "tosca_definitions_version": "tosca_simple_yaml_1_3",
+        "description": x,
+        "data_types": {x: {"derived_from": "tosca.datatypes.Root", "description": x}},
+        "node_types": {
+            "N": {
+                "derived_from": "tosca.nodes.Root",
+                "description": x,
+                "properties": {"q": {"type": "string", "default": x, "description": x}},
+            }
+        },
+        "topology_template": {"node_templates": {x: {"type": "N", "properties": {x: x}}}},
+    }
+    st = toskit.loads(yaml.safe_dump(doc), name=x)
+    s = schema.load(
+        {"types": [{"name": x, "map": {"fields": [{"name": x, "type": {"scalar": "string"}}]}}]}
+    )
+    roles = conditions.load_roles(
+        {"roles_metadata": {x: {"name": x, "conditions": [{"condition": "false", "warning": x}]}}}
+    )
+    cl = conditions.Cluster(mode=x, nodes=[{"id": x, "roles": [x], "name": x}])
+    objects = [
+        st,
+        st.types["N"],
+        st.types[x],
+        st.node_templates[x],
+        st.node_templates[x].property_table(),
+        s,
+        s.find(x),
+        s.compare({x: "a"}, {x: "b"}, x),
+        roles,
+        cl,
+        roles.check(x, cl, selected=[x]),
+        conditions.evaluate({"condition": "false", "warning": x}, cl),
+    ]
+    for obj in objects:
+        html = obj._repr_html_()
+        assert "<script" not in html.lower(), type(obj)
+        assert '"onmouseover' not in html, type(obj)
+        assert html.count("</style>") == 1, type(obj)
+        assert "&lt;script&gt;" in html, type(obj)
 
 
 def test_widgets_are_dom_widgets():
