@@ -36,6 +36,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SERVER_START_TIMEOUT = 90.0
+# CI has two busy cores: give widgets time to answer a click.
+EXPECT_TIMEOUT_MS = 20_000
+ACTION_TIMEOUT_MS = 60_000
 
 
 def _free_port() -> int:
@@ -98,7 +101,9 @@ def voila_url(artifacts_dir: Path) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     """Headless Debian Chromium driven by Playwright (never a downloaded browser)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
     if not CHROMIUM.exists():
         raise RuntimeError(
@@ -126,6 +131,7 @@ def page(browser, voila_url: str) -> Iterator[object]:
         else route.abort(),
     )
     page = context.new_page()
+    page.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
         yield page
     finally:
