@@ -1402,6 +1402,35 @@ def test_repr_html_escapes_user_text():
         assert "&lt;script&gt;" in html, type(obj)
 
 
+def _many_properties(count: int) -> str:
+    props = "".join(f"      x{i}: {{type: integer, default: {i}}}\n" for i in range(count))
+    return (
+        V13
+        + "node_types:\n  A:\n    derived_from: tosca.nodes.Root\n    properties:\n"
+        + "      p: {type: integer, default: 1}\n"
+        + props
+        + "topology_template:\n  node_templates:\n    a:\n      type: A\n      properties: {p: 2}\n"
+    )
+
+
+def test_property_table_show_overridden():
+    node = toskit.loads(_many_properties(1)).node_templates["a"]
+    frame = node.property_table(show_overridden=True).to_frame()
+    row = frame[frame.path == "p"].iloc[0]
+    assert (row.value, row.source) == (2, "template")
+    assert "overridden" in frame.columns
+    assert 1 in list(row.overridden) or "1" in str(row.overridden)
+
+
+def test_html_tables_are_bounded_by_display_max_rows():
+    assert toskit.options.display_max_rows == 50
+    node = toskit.loads(_many_properties(60)).node_templates["a"]
+    assert len(node.property_table().to_frame()) == 61  # the frame is complete
+    html = node.property_table()._repr_html_()
+    assert "11 more" in html
+    assert html.count("<tr") <= 52
+
+
 def test_widgets_are_dom_widgets():
     import ipywidgets
 
