@@ -11,7 +11,8 @@ overhead (merging 10,000 list items ran ~35% slower with it).
 
 * **Recursion room.** On entry the limit is raised (never lowered) so that
   at least ``frames`` more Python frames fit above the *caller's* actual
-  depth. Since Python 3.11, Python-to-Python calls do not use the C stack,
+  depth (the first block raises it by ``frames``; a nested or concurrent
+  block counts the caller's frames). Since Python 3.11, Python-to-Python calls do not use the C stack,
   so a higher limit cannot crash the interpreter; a walk that still recurses
   too deeply gets a ``RecursionError`` that its caller turns into a toskit
   error.
@@ -41,17 +42,23 @@ _LOCK = threading.Lock()
 class _State:
     """The shared bookkeeping of all active :class:`deep_walk` blocks."""
 
-    active = 0  # blocks currently inside, in all threads
-    saved_limit = 0  # the recursion limit before the first block
-    raised_to: int | None = None  # the limit we last set (None: never raised)
-    gc_pausers = 0  # active blocks that asked for the collector to pause
-    gc_was_enabled = False  # the collector's state before the first pausing block
+    __slots__ = ("active", "saved_limit", "raised_to", "gc_pausers", "gc_was_enabled")
+
+    def __init__(self) -> None:
+        self.active = 0  # blocks currently inside, in all threads
+        self.saved_limit = 0  # the recursion limit before the first block
+        self.raised_to: int | None = None  # the limit we last set (None: never raised)
+        self.gc_pausers = 0  # active blocks that asked for the collector to pause
+        self.gc_was_enabled = False  # the collector's state before the first pausing block
+
+
+_state = _State()
 
 
 def _restore_pending() -> bool:
     """True when the limit is still the one we raised it to (not yet restored,
     and nobody else changed it since)."""
-    return _State.raised_to is not None and sys.getrecursionlimit() == _State.raised_to
+    return _state.raised_to is not None and sys.getrecursionlimit() == _state.raised_to
 
 
 def _depth() -> int:
@@ -71,7 +78,8 @@ class deep_walk:  # noqa: N801 - used like a function: ``with deep_walk(2000):``
     An instance holds only its settings, so one instance may be reused and
     even entered by several threads at once. It is a class rather than a
     generator-based context manager because it wraps every merge and
-    compare and must cost next to nothing (about a microsecond).
+    compare and must cost next to nothing (a fraction of a microsecond for
+    an outermost block, a few for a nested one).
     """
 
     __slots__ = ("frames", "pause_gc")
@@ -83,12 +91,19 @@ class deep_walk:  # noqa: N801 - used like a function: ``with deep_walk(2000):``
         self.pause_gc = pause_gc
 
     def __enter__(self) -> None:
-        needed = _depth() + self.frames
         with _LOCK:
-            state = _State
-            if state.active == 0 and not _restore_pending():
-                state.saved_limit = sys.getrecursionlimit()
-                state.raised_to = None
+            state = _state
+            if state.active == 0:
+                if not _restore_pending():
+                    state.saved_limit = sys.getrecursionlimit()
+                    state.raised_to = None
+                # The caller runs, so it is less deep than the current limit:
+                # the limit plus ``frames`` is enough, without counting frames.
+                needed = sys.getrecursionlimit() + self.frames
+            else:
+                # Nested, or another thread's block is active (the limit may
+                # already be raised far above this caller): count exactly.
+                needed = _depth() + self.frames
             state.active += 1
             if needed > sys.getrecursionlimit():
                 sys.setrecursionlimit(needed)
@@ -101,7 +116,7 @@ class deep_walk:  # noqa: N801 - used like a function: ``with deep_walk(2000):``
 
     def __exit__(self, *exc: object) -> None:
         with _LOCK:
-            state = _State
+            state = _state
             state.active -= 1
             if state.active == 0 and _restore_pending():
                 try:
@@ -124,4 +139,4 @@ class deep_walk:  # noqa: N801 - used like a function: ``with deep_walk(2000):``
 def active_walks() -> int:
     """How many :class:`deep_walk` blocks are active right now, in all threads
     (for tests and debugging)."""
-    return _State.active
+    return _state.active

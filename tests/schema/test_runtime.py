@@ -56,8 +56,21 @@ def test_restored_after_an_exception():
 def test_never_lowers_the_limit():
     sys.setrecursionlimit(20_000)
     with deep_walk(10):
-        assert sys.getrecursionlimit() == 20_000
+        assert sys.getrecursionlimit() >= 20_000
+        with deep_walk(10):  # nested: the caller is shallow, no raise needed
+            assert sys.getrecursionlimit() >= 20_000
     assert sys.getrecursionlimit() == 20_000
+
+
+def test_nested_block_deep_in_an_outer_walk_gets_its_own_room():
+    def walk(n: int) -> int:
+        if n:
+            return walk(n - 1)
+        with deep_walk(2000):
+            return _recurse(1900)
+
+    with deep_walk(3000):
+        assert walk(2500) == 1900  # the inner block starts 2,500 frames deep
 
 
 def test_a_disabled_gc_stays_disabled():

@@ -25,7 +25,7 @@ from toskit.schema.fieldpath import (
 from toskit.schema.merge import container_kind, item_keys
 from toskit.schema.model import Schema, schema_error_message
 from toskit.schema.validate import item_key, validated_node
-from toskit.schema.values import ABSENT, canonical, copy_value, deep_stack
+from toskit.schema.values import ABSENT, canonical, copy_value, guarded_walk
 
 __all__ = ["Comparison", "compare", "extract", "remove", "to_fieldset"]
 
@@ -103,11 +103,8 @@ def compare(
         schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, allow_duplicates)]
     )
     walker = _Comparer()
-    with deep_stack():
-        try:
-            walker.walk(node, lhs, rhs, "")
-        except RecursionError:
-            raise schema_error_message("value nested too deeply to compare") from None
+    with guarded_walk("value nested too deeply to compare"):
+        walker.walk(node, lhs, rhs, "")
     return Comparison(frozenset(walker.added), frozenset(walker.removed), frozenset(walker.modified))
 
 
@@ -227,11 +224,8 @@ def to_fieldset(
     """The field paths a value sets (spec §4.2); the root ``''`` is never included."""
     node = validated_node(schema, name, [("value", value, allow_duplicates)])
     out: set[str] = set()
-    with deep_stack():
-        try:
-            _fieldset(node, value, "", out)
-        except RecursionError:
-            raise schema_error_message("value nested too deeply") from None
+    with guarded_walk():
+        _fieldset(node, value, "", out)
     out.discard("")
     return out
 
@@ -314,11 +308,8 @@ def remove(schema: Schema, value: Any, paths: Iterable[str], name: str) -> Any:
     trie = _trie(paths)
     if trie.terminal:
         return None
-    with deep_stack():
-        try:
-            return _remove(node, value, trie)
-        except RecursionError:
-            raise schema_error_message("value nested too deeply") from None
+    with guarded_walk():
+        return _remove(node, value, trie)
 
 
 def _remove(node: Node, value: Any, trie: _Trie) -> Any:
@@ -363,11 +354,8 @@ def extract(
     trie = _trie(paths)
     if trie.terminal:
         return copy_value(value)
-    with deep_stack():
-        try:
-            out = _extract(node, value, trie, append_key_fields)
-        except RecursionError:
-            raise schema_error_message("value nested too deeply") from None
+    with guarded_walk():
+        out = _extract(node, value, trie, append_key_fields)
     return None if out is _NOTHING else out
 
 

@@ -45,7 +45,7 @@ from toskit.schema.compiled import Node
 from toskit.schema.merge import _SCALARS, container_kind, item_keys, merge_order
 from toskit.schema.model import Schema, schema_error, schema_error_message
 from toskit.schema.validate import check_value
-from toskit.schema.values import ABSENT, copy_value, deep_stack
+from toskit.schema.values import ABSENT, copy_value, guarded_walk
 
 __all__ = ["MergeResult", "merge_layers"]
 
@@ -149,18 +149,15 @@ def merge_layers(
         present.append((value, label))
     if not present:
         return MergeResult(ABSENT, {}, {})
-    with deep_stack():
-        try:
-            first, first_label = present[0]
-            acc = copy_value(first)
-            prov = _fresh(node, acc, first_label)
-            for value, label in present[1:]:
-                acc, prov = _merge(node, acc, prov, value, label)
-            sources: dict[Path, str] = {}
-            overridden: dict[Path, list[tuple[str, Any]]] = {}
-            _emit(acc, prov, (), sources, overridden)
-        except RecursionError:
-            raise schema_error_message("value nested too deeply to merge") from None
+    with guarded_walk("value nested too deeply to merge"):
+        first, first_label = present[0]
+        acc = copy_value(first)
+        prov = _fresh(node, acc, first_label)
+        for value, label in present[1:]:
+            acc, prov = _merge(node, acc, prov, value, label)
+        sources: dict[Path, str] = {}
+        overridden: dict[Path, list[tuple[str, Any]]] = {}
+        _emit(acc, prov, (), sources, overridden)
     return MergeResult(acc, sources, overridden)
 
 

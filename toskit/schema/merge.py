@@ -12,9 +12,9 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from toskit.schema.compiled import Node
-from toskit.schema.model import Schema, schema_error_message
+from toskit.schema.model import Schema
 from toskit.schema.validate import item_key, validated_node
-from toskit.schema.values import ABSENT, canonical, copy_value, deep_stack
+from toskit.schema.values import ABSENT, canonical, copy_value, guarded_walk
 
 __all__ = ["container_kind", "item_keys", "merge", "merge_order", "merge_values"]
 
@@ -27,11 +27,8 @@ def merge(schema: Schema, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bo
     when ``name`` resolves to nothing.
     """
     node = validated_node(schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, False)])
-    with deep_stack():
-        try:
-            return merge_values(node, lhs, rhs)
-        except RecursionError:
-            raise schema_error_message("value nested too deeply to merge") from None
+    with guarded_walk("value nested too deeply to merge"):
+        return merge_values(node, lhs, rhs)
 
 
 def container_kind(value: Any) -> str | None:

@@ -19,7 +19,7 @@ from toskit.schema.compiled import Node
 from toskit.schema.merge import container_kind, item_keys
 from toskit.schema.model import Schema, Union, UnionField, schema_error_message
 from toskit.schema.validate import validated_node
-from toskit.schema.values import copy_value, deep_stack
+from toskit.schema.values import copy_value, guarded_walk
 
 __all__ = ["normalize_union", "normalize_union_apply"]
 
@@ -45,11 +45,8 @@ def normalize_union_apply(schema: Schema, applied: Any, merged: Any, name: str) 
 
 
 def _run(node: Node, other: Any, value: Any, rule: _Rule) -> Any:
-    with deep_stack():
-        try:
-            return _walk(node, other, value, "", rule)
-        except RecursionError:
-            raise schema_error_message("value nested too deeply") from None
+    with guarded_walk():
+        return _walk(node, other, value, "", rule)
 
 
 def _walk(node: Node, other: Any, value: Any, path: str, rule: _Rule) -> Any:

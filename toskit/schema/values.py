@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from toskit._runtime import deep_walk
+from toskit.schema.model import schema_error_message
 
 __all__ = [
     "ABSENT",
@@ -22,6 +23,7 @@ __all__ = [
     "canonical",
     "copy_value",
     "deep_stack",
+    "guarded_walk",
     "is_empty",
     "kind_of",
     "render_literal",
@@ -240,3 +242,24 @@ def deep_stack(*, pause_gc: bool = True) -> deep_walk:
     settings are shared and restored.
     """
     return deep_walk(WALK_FRAMES, pause_gc=pause_gc)
+
+
+class guarded_walk:  # noqa: N801 - used like a function: ``with guarded_walk("…"):``
+    """:func:`deep_stack` for a merge, compare, … walk, whose ``RecursionError``
+    (a value too deep even for that room) becomes a :class:`toskit.SchemaError`
+    with ``message``, the context dropped (the traceback would be thousands of
+    frames of the walker)."""
+
+    __slots__ = ("message", "_room")
+
+    def __init__(self, message: str = "value nested too deeply") -> None:
+        self.message = message
+        self._room = deep_stack()
+
+    def __enter__(self) -> None:
+        self._room.__enter__()
+
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
+        self._room.__exit__(exc_type, *exc)
+        if exc_type is not None and issubclass(exc_type, RecursionError):
+            raise schema_error_message(self.message) from None
