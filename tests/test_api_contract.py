@@ -345,6 +345,17 @@ def test_node_type_wins_a_name_clash_and_types_of_gives_each_kind():
     assert "tosca.capabilities.Endpoint" in st.types_of("capability")
 
 
+def test_types_of_a_2_0_document_prefer_the_node_type():
+    st = toskit.loads(V20)
+    assert "string" not in st.types and "tosca.nodes.Root" not in st.types
+    assert st.types["Root"].kind == "node"
+    assert st.types["Compute"].kind == "node"
+    assert st.types_of("capability")["Compute"].kind == "capability"
+    assert st.types_of("data")["Root"].kind == "data"
+    with pytest.raises(toskit.ToskitError):
+        st.types_of("bogus")
+
+
 def test_node_templates_mapping():
     st = toskit.loads(ENDPOINT_1X)
     assert list(st.node_templates) == ["my_db_service"]
@@ -1214,6 +1225,28 @@ def test_dsl_load_module_gives_a_service_template(dsl_module):
     assert endpoint.description == "Socket endpoint details"
     assert endpoint.properties["ip"].description == "the endpoint IP"
     assert "tosca" not in sys.modules and "unfurl" not in sys.modules
+
+
+def test_dsl_load_module_accepts_a_module_object(tmp_path, monkeypatch):
+    import importlib
+
+    from toskit import dsl
+
+    (tmp_path / "qa_contract_svc.py").write_text(
+        "from toskit import dsl\n\n\nclass Endpoint(dsl.DataEntity):\n    ip: str\n    port: int = 2233\n\n\n"
+        "class Db(dsl.nodes.Root):\n    endpoint: Endpoint\n\n\ndb = Db('db', endpoint=Endpoint(ip='1.2.3.4'))\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("qa_contract_svc")
+    try:
+        st = dsl.load_module(module)
+        assert st.node_templates["db"].properties == {"endpoint": {"ip": "1.2.3.4", "port": 2233}}
+        assert dsl.load_module(tmp_path / "qa_contract_svc.py").node_templates["db"].properties == {
+            "endpoint": {"ip": "1.2.3.4", "port": 2233}
+        }
+    finally:
+        sys.modules.pop("qa_contract_svc", None)
 
 
 # --------------------------------------------------------------------------
