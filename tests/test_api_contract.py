@@ -250,6 +250,73 @@ def test_raise_for_errors_raises_template_error_with_diagnostics():
     assert "type-mismatch" in str(err) or "expected integer" in str(err)
 
 
+def test_every_problem_is_reported_in_one_pass_and_listed_by_template_error():
+    text = V13 + textwrap.dedent(
+        """\
+        node_types:
+          A:
+            derived_from: tosca.nodes.Root
+            properties:
+              i: {type: integer}
+              j: {type: integer}
+        topology_template:
+          node_templates:
+            a: {type: A, properties: {i: x, j: y}}
+            b: {type: A, properties: {i: 1, j: 2, k: 3}}
+            c: {type: A}
+        """
+    )
+    st = toskit.loads(text, name="many.yaml")
+    found = [(d.code, d.path.rsplit(".", 3)[-3], d.path.rsplit(".", 1)[-1]) for d in st.diagnostics]
+    assert found == [
+        ("type-mismatch", "a", "i"),
+        ("type-mismatch", "a", "j"),
+        ("unknown-property", "b", "k"),
+        ("missing-property", "c", "i"),
+        ("missing-property", "c", "j"),
+    ]
+    with pytest.raises(toskit.TemplateError) as info:
+        st.raise_for_errors()
+    message = str(info.value)
+    for diag in st.diagnostics:
+        assert diag.message in message
+
+
+def test_yaml_1_2_scalars_through_loads():
+    text = V13 + textwrap.dedent(
+        """\
+        node_types:
+          A:
+            derived_from: tosca.nodes.Root
+            properties:
+              b: {type: boolean}
+              s: {type: string}
+              i: {type: integer}
+        topology_template:
+          node_templates:
+            a: {type: A, properties: {b: yes, s: no, i: 0o17}}
+        """
+    )
+    st = toskit.loads(text)
+    assert st.node_templates["a"].properties == {"b": "yes", "s": "no", "i": 15}
+    (diag,) = st.diagnostics
+    assert diag.code == "type-mismatch" and diag.hint and "true" in diag.hint
+
+
+def test_billion_laughs_is_bounded_by_default():
+    import time
+
+    lines = ["  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    for i in range(1, 9):
+        prev, cur = chr(96 + i), chr(97 + i)
+        lines.append(f"  {cur}: &{cur} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    text = V13 + "dsl_definitions:\n" + "\n".join(lines) + "\n"
+    start = time.process_time()
+    st = toskit.loads(text)
+    assert time.process_time() - start < 5
+    assert "limit-exceeded" in codes(st)
+
+
 def test_raise_for_errors_is_silent_when_ok():
     st = toskit.loads(ENDPOINT_1X)
     assert st.raise_for_errors() is None
