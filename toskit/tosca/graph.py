@@ -209,7 +209,6 @@ class TemplateGraph:
         self._views: dict[str, NodeView] = {}
         self._rel_views: dict[str, RelationshipTemplateView] = {}
         self._req_views: dict[int, RequirementView] = {}
-        self._done: set[tuple[int, str]] = set()
 
     # -- TemplateContext --------------------------------------------------------
 
@@ -273,11 +272,12 @@ class TemplateGraph:
         values = entity._resolution.values
         if name not in values:
             return NO_DEFAULT
-        key = (id(entity), name)
-        if key in self._done:
+        res = entity._resolution
+        # Only values that may hold calls need evaluating (once: ``evaluated``).
+        if name not in res.calls or name in res.evaluated:
             return values[name]
         value = values[name]
-        if name in entity._resolution.calls and contains_call(value):
+        if contains_call(value):
             self_view = (
                 self.view_of(entity) if view is None or isinstance(view, CapabilityView) else view
             )
@@ -293,11 +293,13 @@ class TemplateGraph:
                 definitions=self.build.function_defs,
             )
             values[name] = value
-        self._done.add(key)
+        # Marked only once done: a re-entry meanwhile is a reference cycle, which
+        # the path walker (it marks what it resolves) reports.
+        res.evaluated.add(name)
         return value
 
     def evaluate_all(self, entities: list[EntityTemplate]) -> None:
         """Evaluate every property of every entity (each once)."""
         for entity in entities:
-            for name in list(entity._resolution.values):
+            for name in list(entity._resolution.calls):
                 self.value(entity, name)

@@ -82,6 +82,7 @@ class Resolution:
     entity: Any = None  # the template object, once built
     # Top-level properties whose value may hold a function call (others skip the search).
     calls: set[str] = field(default_factory=set)
+    evaluated: set[str] = field(default_factory=set)  # of ``calls``, those done
 
 
 def _is_data(vt: ValueType) -> bool:
@@ -117,12 +118,20 @@ def merge_layers(
         fields = vt.properties  # type: ignore[union-attr]
         value_type = hooks.value_type
         for name, fdef in fields.items():
+            hits = [(value[name], origin) for value, origin in layers if name in value]
+            if len(hits) == 1 and not fdef.default_layers:
+                # The common case: one layer writes a plain leaf. Its origin is
+                # recorded only when it is not the map's own (lookups take the
+                # nearest recorded ancestor and extend its document path).
+                leaf, origin = hits[0]
+                if leaf.__class__ is not Call and not isinstance(leaf, dict):
+                    result[name] = leaf
+                    if origin is not top_origin:
+                        out.origins[(*path, name)] = origin.child(name)
+                    continue
             flayers = list(hooks.default_layers(fdef)) if fdef.default_layers else []
-            for value, origin in layers:
-                if name in value:
-                    flayers.append(
-                        (value[name], Origin(origin.source, origin.doc, (*origin.parts, name)))
-                    )
+            for value, origin in hits:
+                flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
             if flayers:
                 merged = merge_layers(flayers, value_type(fdef.type, vt), (*path, name), out, hooks)  # type: ignore[arg-type]
                 if merged is not ABSENT:
