@@ -79,7 +79,9 @@ def run(corpus: Path, verbose: bool = False) -> list[Result]:
         status, first = run_check(corpus / file)
         passed = status == EXPECTED_STATUS[expect]
         results.append(
-            Result(file, file.split("/")[0], expect, csar, status, passed, first if not passed else "")
+            Result(
+                file, file.split("/")[0], expect, csar, status, passed, first if not passed else ""
+            )
         )
         if verbose:
             print(f"{'ok  ' if passed else 'FAIL'} {file} (exit {status}, expected {expect})")
@@ -125,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:<50} {s['passed']:>4} / {s['total']:<4}")
     for m in summary["mismatches"]:
         tag = " [csar]" if m["needs_csar"] else ""
-        print(f"MISMATCH {m['file']}{tag}: exit {m['status']}, expected {m['expect']}  {m['first_error']}")
+        print(
+            f"MISMATCH {m['file']}{tag}: exit {m['status']}, expected {m['expect']}  {m['first_error']}"
+        )
     overall, csar = summary["overall"], summary["csar"]
     print(
         f"conformance: {overall['passed']} / {overall['total']} non-CSAR tests pass "
