@@ -246,3 +246,42 @@ def test_random_role_documents_raise_only_toskit_errors(doc):
             continue
         assert isinstance(out.allowed, bool)
         out.trace  # noqa: B018
+
+
+node_value = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.text(max_size=4)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                ["id", "roles", "pending_roles", "pending_deletion", "pending_addition", "name"]
+            ),
+            children,
+            max_size=4,
+        ),
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(st.text(max_size=3), node_value), node_value, node_value, node_value)
+def test_random_cluster_arguments_raise_only_toskit_errors(mode, nodes, pool, selected):
+    """Whatever a notebook passes to Cluster(...) and the selection, the answer
+    is a Cluster and an outcome, or a ToskitError naming the problem."""
+    from conditions_fixtures import ROLES
+
+    from toskit import ToskitError
+    from toskit.conditions import Cluster
+
+    try:
+        cluster = Cluster(mode, nodes=nodes, pool=pool)
+    except ToskitError as err:
+        assert str(err)
+        return
+    try:
+        out = ROLES.check("controller", cluster, selected=selected)
+    except ToskitError as err:  # ConditionError included
+        assert str(err)
+        return
+    assert isinstance(out.allowed, bool)

@@ -283,6 +283,18 @@ def test_hostile_values_never_crash(schemas, which, a, b):
             assert err.diagnostics
 
 
+@settings(max_examples=150, deadline=None)
+@given(hostile_values)
+def test_hostile_layer_lists_never_crash(schemas, layers):
+    """merge_layers takes any object for ``layers``: a result or a SchemaError."""
+    try:
+        result = schemas["S2"].merge_layers(layers, "any")
+    except SchemaError as err:
+        assert err.diagnostics
+        return
+    assert set(result.sources) >= set() and isinstance(result.overridden, dict)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.one_of(st.text(max_size=30), st.recursive(
     st.one_of(st.none(), st.text(max_size=4), st.integers(), st.booleans()),

@@ -102,8 +102,12 @@ class Cluster:
             raise ToskitError(
                 f"Cluster mode must be a non-empty string such as 'multinode', got {mode!r}"
             )
-        if isinstance(nodes, (str, Mapping)) or isinstance(pool, (str, Mapping)):
-            raise ToskitError("Cluster nodes and pool must be lists of node mappings")
+        for label, given in (("nodes", nodes), ("pool", pool)):
+            if isinstance(given, (str, Mapping)) or not isinstance(given, Iterable):
+                raise ToskitError(
+                    "Cluster nodes and pool must be lists of node mappings; "
+                    f"{label} is {type(given).__name__}"
+                )
         self._mode = mode
         self._nodes = tuple(normalize_node(n, f"nodes[{i}]") for i, n in enumerate(nodes))
         self._pool = tuple(normalize_node(n, f"pool[{i}]") for i, n in enumerate(pool))

@@ -93,8 +93,23 @@ class MergeResult:
         return to_html(self)
 
 
+def _safe_repr(label: Any) -> str:
+    """``repr(label)``, or its type name when its ``__repr__`` fails (labels
+    are the caller's objects)."""
+    try:
+        return repr(label)
+    except Exception:  # noqa: BLE001 - any failure of a foreign __repr__
+        return f"<{type(label).__name__}>"
+
+
+def _described(entry: Any) -> str:
+    if isinstance(entry, (tuple, list)):
+        return f"{type(entry).__name__} of {len(entry)}"
+    return type(entry).__name__
+
+
 def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
+    text = _safe_repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -133,19 +148,26 @@ def merge_layers(
     results, never a crash).
     """
     node = schema.node(name)
+    if isinstance(layers, (str, bytes, dict)) or not isinstance(layers, Iterable):
+        raise schema_error_message(
+            f"layers must be a list of (value, label) pairs, got {type(layers).__name__}"
+        )
     present = []
     for entry in layers:
-        try:
-            value, label = entry
-        except (TypeError, ValueError):
+        # A tuple or list of two, not any iterable: "ab" would unpack into a
+        # value "a" labelled "b".
+        if not isinstance(entry, (tuple, list)) or len(entry) != 2:
             raise schema_error_message(
-                f"each layer must be a (value, label) pair, got {type(entry).__name__}"
-            ) from None
+                f"each layer must be a (value, label) pair, got {_described(entry)}"
+            )
+        value, label = entry
         if value is ABSENT:
             continue
         diagnostics = check_value(node, value) if check else None
         if diagnostics:
-            raise schema_error(diagnostics, header=f"layer {label!r} is not a valid {name}:")
+            raise schema_error(
+                diagnostics, header=f"layer {_safe_repr(label)} is not a valid {name}:"
+            )
         present.append((value, label))
     if not present:
         return MergeResult(ABSENT, {}, {})
