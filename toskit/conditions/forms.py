@@ -672,6 +672,22 @@ class ConditionCompiler:
         form.guard_expr = guard_expr
         return form
 
+    def _check_body(self, form: str, body: Any, here: tuple, keys: tuple[str, ...]) -> None:
+        """The body of ``form`` must be a mapping with exactly ``keys``."""
+        if not isinstance(body, Mapping):
+            names = ", ".join(repr(k) for k in keys[:-1]) + f" and {keys[-1]!r}"
+            self.schema(here, f"{form!r} takes a mapping with {names}, got {type_name(body)}")
+        for key in keys:
+            if key not in body:
+                self.schema(here, f"{form!r} needs {key!r}")
+        for key in body:
+            if key not in keys:
+                hint = did_you_mean(str(key), keys)
+                self.schema(
+                    (*here, key),
+                    f"unknown key {key!r} in {form!r}" + (f" ({hint})" if hint else ""),
+                )
+
     def _exists(
         self,
         body: Any,
@@ -681,21 +697,7 @@ class ConditionCompiler:
         loop_vars: frozenset[str],
     ) -> Form:
         here = (*parts, "exists")
-        if not isinstance(body, Mapping):
-            self.schema(
-                here,
-                f"'exists' takes a mapping with 'where', 'variable' and 'condition', got {type_name(body)}",
-            )
-        for key in ("where", "variable", "condition"):
-            if key not in body:
-                self.schema(here, f"'exists' needs {key!r}")
-        for key in body:
-            if key not in ("where", "variable", "condition"):
-                hint = did_you_mean(str(key), ("where", "variable", "condition"))
-                self.schema(
-                    (*here, key),
-                    f"unknown key {key!r} in 'exists'" + (f" ({hint})" if hint else ""),
-                )
+        self._check_body("exists", body, here, ("where", "variable", "condition"))
         variable = body["variable"]
         if not isinstance(variable, str) or not _VARIABLE_NAME.match(variable):
             self.schema(
@@ -722,21 +724,7 @@ class ConditionCompiler:
                 f"'recommended' cannot appear inside {forbid!r}: it is advice that is always true, "
                 "so negating or OR-ing it means nothing",
             )
-        if not isinstance(body, Mapping):
-            self.schema(
-                here,
-                f"'recommended' takes a mapping with 'expression', 'value' and 'warning', got {type_name(body)}",
-            )
-        for key in ("expression", "value", "warning"):
-            if key not in body:
-                self.schema(here, f"'recommended' needs {key!r}")
-        for key in body:
-            if key not in ("expression", "value", "warning"):
-                hint = did_you_mean(str(key), ("expression", "value", "warning"))
-                self.schema(
-                    (*here, key),
-                    f"unknown key {key!r} in 'recommended'" + (f" ({hint})" if hint else ""),
-                )
+        self._check_body("recommended", body, here, ("expression", "value", "warning"))
         warning = body["warning"]
         if not isinstance(warning, str):
             self.schema((*here, "warning"), f"'warning' must be a string, got {type_name(warning)}")
