@@ -68,6 +68,33 @@ def run_peer(cls: object, path: str) -> tuple[float, float]:
     return time.perf_counter() - started, time.process_time() - cpu
 
 
+PEAK_CODE = {
+    "toskit": (
+        "import resource, sys, toskit\n"
+        "st = toskit.load(sys.argv[1])\n"
+        "[n.properties for n in st.node_templates.values()]\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    ),
+    "tosca-parser": (
+        "import logging, resource, sys\n"
+        "logging.disable(logging.CRITICAL)\n"
+        "from toscaparser.tosca_template import ToscaTemplate\n"
+        "ToscaTemplate(sys.argv[1])\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    ),
+}
+
+
+def peak_memory_mb(tool: str, path: str) -> float | None:
+    """Peak resident memory (MB) of a fresh interpreter loading ``path`` once."""
+    proc = subprocess.run(
+        [sys.executable, "-c", PEAK_CODE[tool], path], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        return None
+    return round(int(proc.stdout.split()[-1]) / 1024, 1)
+
+
 def import_time() -> float:
     """``import toskit`` in a fresh interpreter (best of 5)."""
     code = "import time; t = time.perf_counter(); import toskit; print(time.perf_counter() - t)"
@@ -110,8 +137,15 @@ def main(argv: list[str] | None = None) -> int:
             # CPU time too: on a shared, loaded machine it is the steadier figure.
             c_ours = statistics.median(c for _, c in ours)
             c_theirs = statistics.median(c for _, c in theirs) if theirs else None
+            memory = {}
+            if n == 5000:
+                memory = {
+                    "toskit_peak_mb": peak_memory_mb("toskit", path),
+                    "tosca_parser_peak_mb": peak_memory_mb("tosca-parser", path) if peer else None,
+                }
             rows.append(
                 {
+                    **memory,
                     "n": n,
                     "toskit_s": round(t_ours, 4),
                     "tosca_parser_s": round(t_theirs, 4) if t_theirs else None,
@@ -143,6 +177,10 @@ def main(argv: list[str] | None = None) -> int:
         linear = by_n[largest]["toskit_s"] / by_n[1000]["toskit_s"]
         print(f"linearity: t({largest})/t(1000) = {linear:.2f} (ideal {largest / 1000:.0f})")
     print(f"import toskit: {imported * 1000:.1f} ms (limit {IMPORT_LIMIT * 1000:.0f} ms)")
+    if 5000 in by_n and by_n[5000].get("toskit_peak_mb"):
+        ours_mb = by_n[5000]["toskit_peak_mb"]
+        theirs_mb = by_n[5000].get("tosca_parser_peak_mb")
+        print(f"peak memory at N=5000: toskit {ours_mb} MB, tosca-parser {theirs_mb or 'n/a'} MB")
 
     failures = []
     if 5000 in by_n and by_n[5000]["ratio"] is not None and by_n[5000]["ratio"] < FIRST_BAR:

@@ -298,6 +298,21 @@ class TemplateGraph:
         res.evaluated.add(name)
         return value
 
+    def release(self) -> None:
+        """Forget the loader and the views once loading is done.
+
+        Evaluation closures may keep the graph alive in a reference cycle until
+        the cyclic collector runs; without these references the template and
+        its documents do not wait for it.
+        """
+        self._views.clear()
+        self._rel_views.clear()
+        self._req_views.clear()
+        self.nodes = {}
+        self.relationships = {}
+        self.build = None  # type: ignore[assignment]
+        self.make_diagnostic = None  # type: ignore[assignment]
+
     def evaluate_all(self, entities: list[EntityTemplate]) -> None:
         """Evaluate every property of every entity (each once)."""
         for entity in entities:

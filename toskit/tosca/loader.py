@@ -138,23 +138,25 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
         self.imported_functions: list[tuple[Any, str | None, YamlDocument]] = []
         self.function_defs: dict[str, Any] = {}
         self.pending: list[tuple[CheckContext, PropertyDefinition, ValueType, Any]] = []
-        self._vt_cache: dict[tuple[str | None, str | None], ValueType] = {}
         self._cap_defs: dict[
             tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]
         ] = {}
 
     # -- value types -------------------------------------------------------
 
-    def value_type(self, name: str | None, owner: Type | None) -> ValueType:
-        prefix = owner.prefix if owner is not None else None
-        key = (name, prefix)
-        try:
-            return self._vt_cache[key]
-        except KeyError:
-            pass
-        vt = self.registry.value_type(name, prefix) if name is not None else None
-        self._vt_cache[key] = vt
-        return vt
+    def _release(self, entities: list[EntityTemplate]) -> None:
+        """Drop the back references only loading needs.
+
+        Without cycles, a template that is no longer used is freed at once by
+        reference counting instead of waiting for the cyclic collector (which
+        makes repeated loads of large templates slower and slower).
+        """
+        for entity in entities:
+            entity._resolution.entity = None
+        self.graph.release()
+        self.graph = None  # type: ignore[assignment]
+        self.pending = []
+        self.inputs.build = None  # type: ignore[assignment]
 
     # -- merge hooks (toskit.tosca.resolve.Hooks) ----------------------------
 
@@ -208,6 +210,8 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
         self._load_imports(doc, root, None, [doc.name], sources, set())
         sources.extend(type_sources(doc, root, None))
         self.registry = Registry(base=normative_registry(grammar.major))
+        # A plain function (not a bound method): result objects keep it.
+        self.value_type = self.registry.value_types()
         self.registry.opaque_prefixes = self.opaque_prefixes
         self.diags.extend(self.registry.add_sources(sources))
         self._check_definitions()
@@ -251,6 +255,7 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
         self._check_all()
         outputs = self._outputs(topology, tparts)
 
+        self._release(everything)
         desc = root.get("description")
         return ServiceTemplate(
             name=doc.name,

@@ -15,7 +15,7 @@ are shared, never modified.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,6 +129,25 @@ class Registry:
         for registry in reversed(chain):
             out.update(registry.by_kind[kind])
         return out
+
+    def value_types(self) -> Callable[[str | None, Type | None], Type | str | None]:
+        """A cached ``(type name, owner type) -> value type`` resolver for this registry.
+
+        Result objects keep this function (not the loader), so a loaded
+        template holds no reference cycle through its loader.
+        """
+        cache: dict[tuple[Any, Any], Type | str | None] = {}
+        lookup = self.value_type
+
+        def value_type(name: str | None, owner: Type | None) -> Type | str | None:
+            key = (name, owner.prefix if owner is not None else None)
+            try:
+                return cache[key]
+            except KeyError:
+                found = cache[key] = lookup(name, key[1]) if name is not None else None
+                return found
+
+        return value_type
 
     def value_type(self, name: Any, prefix: str | None = None) -> Type | str | None:
         """A property ``type``: a primitive name, a data ``Type``, or ``None`` when unknown."""

@@ -7,6 +7,7 @@ views render them through ``toskit.display.to_html``.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -230,7 +231,14 @@ class CapabilityTemplate(EntityTemplate):
 
     def __init__(self, *args: Any, node: NodeTemplate | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.node = node
+        # A weak reference: the node holds its capabilities, and a cycle would
+        # keep a dropped template alive until the cyclic collector runs.
+        self._node = weakref.ref(node) if node is not None else None
+
+    @property
+    def node(self) -> NodeTemplate | None:
+        """The node template that owns this capability."""
+        return self._node() if self._node is not None else None
 
 
 @dataclass
