@@ -926,6 +926,31 @@ def test_functions_registered_callable_errors_become_function_errors():
         functions.unregister("qa_contract:boom")
 
 
+def test_functions_parse_known_and_evaluate_keywords():
+    from toskit import functions
+
+    assert functions.parse("$ns:fn") == "$ns:fn"
+    assert functions.parse("$ns:fn", known=("ns:fn",)) == functions.Call("fn", [], namespace="ns")
+    assert functions.evaluate(functions.parse("$value"), value=5) == 5
+    with pytest.raises(toskit.FunctionError) as info:
+        functions.evaluate(functions.parse("$value"))
+    assert info.value.kind == "ContextError"
+    with pytest.raises(toskit.FunctionError) as info:
+        functions.evaluate(functions.parse({"$get_property": ["SELF", "x"]}))
+    assert info.value.kind == "ContextError"
+    with pytest.raises(toskit.FunctionError) as info:
+        functions.evaluate(functions.parse({"$get_input": "x"}), inputs={"x": NO_DEFAULT})
+    assert info.value.kind == "InputValueMissing"
+    # 1.x leniency: concat turns scalars into strings; 2.0 does not.
+    assert (
+        functions.evaluate(functions.parse({"concat": [1, "a"]}, version="1.3"), version="1.3")
+        == "1a"
+    )
+    with pytest.raises(toskit.FunctionError) as info:
+        functions.evaluate(functions.parse({"$concat": [1, "a"]}))
+    assert info.value.kind == "ArgType"
+
+
 def test_functions_call_attributes():
     from toskit import functions
 
