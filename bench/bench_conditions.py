@@ -138,6 +138,7 @@ def best_times(
     happens to allocate at that moment."""
     best = [float("inf"), float("inf")]
     gc.collect()
+    gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         for _ in range(repeats):
@@ -147,7 +148,8 @@ def best_times(
                     fn()
                 best[side] = min(best[side], (time.perf_counter() - start) / inner)
     finally:
-        gc.enable()
+        if gc_was_enabled:
+            gc.enable()
     return best[0], best[1]
 
 

@@ -250,7 +250,6 @@ def load_yaml(
     if not isinstance(text, str):
         raise ToskitError(f"{name}: expected YAML text (str), got {type(text).__name__}")
     doc = YamlDocument(name, text, None, [], limits=resolved, parser=parser)
-    doc._shadow_pending = False
     if _utf8_size_over(text, resolved["max_size"]):
         doc.diagnostics.append(
             Diagnostic(
