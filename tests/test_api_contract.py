@@ -1412,7 +1412,7 @@ def test_toskit_console_script_exists():
 
 
 def _display_objects():
-    from toskit import conditions, schema
+    from toskit import conditions, functions, schema
 
     st = toskit.loads(ENDPOINT_1X)
     node = st.node_templates["my_db_service"]
@@ -1431,6 +1431,11 @@ def _display_objects():
         "RoleOutcome": roles.check("controller", cl, selected=[1]),
         "Outcome": conditions.evaluate("cluster:mode == 'multinode'", cl),
         "Cluster": cl,
+        "Role": roles["controller"],
+        "TraceEntry": roles.check("controller", cl, selected=[1]).trace,
+        "Expression": conditions.compile_expression("cluster:mode == 'multinode'"),
+        "Call": functions.parse({"$concat": ["a", {"$get_input": "x"}]}),
+        "PropertyDefinition": st.types["my.datatypes.Endpoint"].properties["ip"],
     }
 
 
@@ -1446,6 +1451,11 @@ DISPLAY_NAMES = [
     "RoleOutcome",
     "Outcome",
     "Cluster",
+    "Role",
+    "TraceEntry",
+    "Expression",
+    "Call",
+    "PropertyDefinition",
 ]
 
 
