@@ -299,3 +299,15 @@ def test_a_broken_view_becomes_a_path_error(graph: MemoryTemplate) -> None:
 def test_requirement_messages_name_the_node(graph: MemoryTemplate) -> None:
     err = error(graph, "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, nope ] }")
     assert "requirement 'database_endpoint' of node 'wordpress'" in str(err)
+
+
+def test_long_reference_chains_hit_the_depth_bound_not_recursion() -> None:
+    tpl = MemoryTemplate()
+    for i in range(400):
+        tpl.add_node(f"n{i}", {"p": parse({"$get_property": [f"n{i + 1}", "p"]})})
+    tpl.add_node("n400", {"p": "end"})
+    assert tpl.node("n300").property_value("p") == "end"  # a chain of 100 resolves
+    with pytest.raises(FunctionError) as info:
+        tpl.node("n0").property_value("p")
+    assert info.value.kind == "LimitExceeded"
+    assert info.value.diagnostic.code == "limit-exceeded"
