@@ -129,6 +129,7 @@ class Cluster:
     # -- read-only views
     @property
     def mode(self) -> str:
+        """The deployment mode (``multinode``, ``ha_compact``, ``ha_full``, …)."""
         return self._mode
 
     @property
@@ -143,6 +144,7 @@ class Cluster:
 
     @property
     def attributes(self) -> Mapping[str, Any]:
+        """Extra cluster fields given as keywords (``status="new"``; a read-only copy)."""
         return MappingProxyType(copy.deepcopy(self._attributes))
 
     @property

@@ -85,9 +85,11 @@ class Form:
     test: Test
 
     def run(self, env: Env) -> tuple[bool, list[str]]:
+        """The form's value and the warnings it gives, in order."""
         raise NotImplementedError
 
     def trace(self, env: Env) -> TraceEntry:
+        """What :meth:`run` computes, with every step recorded (for the trace view)."""
         raise NotImplementedError
 
 
@@ -494,9 +496,11 @@ class ConditionCompiler:
 
     # -- errors
     def label(self, parts: tuple) -> str:
+        """The place named in messages: ``parts`` without the first ``skip``."""
         return format_path(parts[self.skip :])
 
     def fail(self, err: ConditionError, parts: tuple) -> None:
+        """Raise ``err`` (or, collecting, record it and skip this subtree)."""
         if err.path is None:
             err.path = self.label(parts)
             if hasattr(err, "add_note"):
@@ -507,11 +511,13 @@ class ConditionCompiler:
         raise err
 
     def schema(self, parts: tuple, message: str) -> None:
+        """Fail with a ``SchemaError`` at ``parts``."""
         where = self.label(parts)
         text = f"{where}: {message}" if where else message
         self.fail(ConditionError("SchemaError", text, path=where), parts)
 
     def expression(self, text: Any, parts: tuple, what: str = "an expression") -> Expression:
+        """The compiled expression at ``parts`` (errors located there)."""
         if not isinstance(text, str):
             self.schema(parts, f"expected {what} (a string), got {type_name(text)}")
         try:
@@ -559,6 +565,9 @@ class ConditionCompiler:
         forbid: str | None = None,
         loop_vars: frozenset[str] = frozenset(),
     ) -> Form:
+        """Compile one condition (any form). ``top``: a top-level rule;
+        ``forbid``: the enclosing form that rules out ``recommended``;
+        ``loop_vars``: the placeholders bound by enclosing ``exists``."""
         path = self.label(parts)
         if len(parts) > MAX_TREE_DEPTH:
             self.schema(

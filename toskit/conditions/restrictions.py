@@ -42,6 +42,8 @@ class Restriction:
         self.strict, self.path = strict, path
 
     def active(self, env: Env) -> bool:
+        """True when the restriction applies (its condition holds), evaluated
+        with its own ``strict`` setting when it has one."""
         if isinstance(self.condition, bool):
             return self.condition
         if self.strict is None or self.strict == env.strict:

@@ -64,6 +64,7 @@ class Role:
         return label if isinstance(label, str) and label else self.name
 
     def declares_conflict_with(self, other: str) -> bool:
+        """True when this role lists ``other`` (or ``'*'``) in its conflicts."""
         return other != self.name and ("*" in self.conflicts or other in self.conflicts)
 
     def __repr__(self) -> str:

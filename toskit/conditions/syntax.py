@@ -155,6 +155,8 @@ class Node:
 
 @dataclass(frozen=True)
 class Literal(Node):
+    """A constant: string, number, ``true``/``false`` or ``null``."""
+
     value: object
 
 
@@ -194,6 +196,8 @@ class Member(Node):
 
 @dataclass(frozen=True)
 class Not(Node):
+    """``not operand``."""
+
     operand: Node
 
 

@@ -78,6 +78,7 @@ class Node:
 
     @property
     def is_scalar_only(self) -> bool:
+        """True when the type allows a scalar and nothing else."""
         return self.scalar is not None and not self.has_list and not self.has_map
 
     def part_for(self, value: Any) -> str | None:

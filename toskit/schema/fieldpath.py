@@ -41,6 +41,7 @@ _DECODER = json.JSONDecoder()
 
 
 def render_field(name: Any) -> str:
+    """``.name`` (a non-string key as its JSON literal)."""
     return "." + (name if isinstance(name, str) else render_literal(name))
 
 
@@ -50,10 +51,12 @@ def render_key(pairs: list[tuple[str, Any]]) -> str:
 
 
 def render_set(value: Any) -> str:
+    """``[=v]``: the path element of a set item."""
     return "[=" + render_literal(value) + "]"
 
 
 def render_index(index: int) -> str:
+    """``[i]``: the path element of an atomic-list item."""
     return f"[{index}]"
 
 
@@ -62,18 +65,22 @@ def _first(pair: tuple[str, Any]) -> str:
 
 
 def field_element(name: Any) -> tuple:
+    """The parsed form of ``.name`` (as :func:`parse_path` gives it)."""
     return (FIELD, name)
 
 
 def key_element(pairs: list[tuple[str, Any]]) -> tuple:
+    """The parsed form of ``[k=v,…]`` (key fields sorted, values canonical)."""
     return (KEY, tuple(sorted(((n, canonical(v)) for n, v in pairs), key=_first)))
 
 
 def set_element(value: Any) -> tuple:
+    """The parsed form of ``[=v]`` (value canonical)."""
     return (SET, canonical(value))
 
 
 def index_element(index: int) -> tuple:
+    """The parsed form of ``[i]``."""
     return (INDEX, index)
 
 

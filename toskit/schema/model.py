@@ -167,6 +167,7 @@ class Atom:
 
     @property
     def is_empty(self) -> bool:
+        """True when the atom allows no kind at all."""
         return self.scalar is None and self.list is None and self.map is None
 
 
@@ -179,14 +180,17 @@ class TypeDef:
 
     @property
     def scalar(self) -> str | None:
+        """The atom's scalar kind, if any."""
         return self.atom.scalar if isinstance(self.atom, Atom) else None
 
     @property
     def list(self) -> List | None:
+        """The atom's list part, if any."""
         return self.atom.list if isinstance(self.atom, Atom) else None
 
     @property
     def map(self) -> Map | None:
+        """The atom's map part, if any."""
         return self.atom.map if isinstance(self.atom, Atom) else None
 
     def __repr__(self) -> str:
