@@ -32,7 +32,7 @@ class EvaluationMixin:
 
     def parse_value(self, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]) -> Any:
         """``value`` as a tree of calls (the file's function dialect); malformed calls reported."""
-        if not may_holdcalls_in(value, self.grammar.major == 2, self.call_names_1x):
+        if not may_hold_calls(value, self.grammar.major == 2, self.call_names_1x):
             return value
         try:
             parsed = functions.parse(
@@ -210,7 +210,7 @@ def calls_in(tree: Any) -> list[Any]:
     return found
 
 
-def may_holdcalls_in(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
+def may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
     """Whether ``value`` may parse to something other than itself (a quick scan).
 
     Most property values are plain data; skipping ``functions.parse`` for them
@@ -227,12 +227,12 @@ def may_holdcalls_in(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
         for key, item in value.items():
             if not isinstance(key, str) or (v2 and key.startswith("$")):
                 return True
-            if isinstance(item, (str, dict, list)) and may_holdcalls_in(item, v2, names_1x):
+            if isinstance(item, (str, dict, list)) and may_hold_calls(item, v2, names_1x):
                 return True
         return False
     if isinstance(value, list):
         return any(
-            isinstance(item, (str, dict, list)) and may_holdcalls_in(item, v2, names_1x)
+            isinstance(item, (str, dict, list)) and may_hold_calls(item, v2, names_1x)
             for item in value
         )
     return False
