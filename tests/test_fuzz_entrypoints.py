@@ -903,3 +903,30 @@ def test_conditions_random_clusters_and_selections(nodes, selected):
         except toskit.ToskitError as err:
             str(err)
         cluster._repr_html_()
+
+
+def _nest(kind: str, depth: int) -> str:
+    """A flow-style YAML value nested ``depth`` levels deep."""
+    if kind == "list":
+        return "[" * depth + "1" + "]" * depth
+    if kind == "map":
+        return "{a: " * depth + "1" + "}" * depth
+    if kind == "call-list":
+        return "{$get_attribute: [SELF, x, " + "[" * depth + "1" + "]" * depth + "]}"
+    return "{$concat: " + "[{$concat: " * depth + "[a]" + "}]" * depth + "}"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["list", "map", "call-list", "calls"]), st.integers(1, 150), st.booleans())
+def test_loads_moderately_deep_values(kind, depth, two):
+    """Values nested well inside the loader's depth bound load, resolve and render."""
+    version = "tosca_2_0" if two or kind.startswith("call") else "tosca_simple_yaml_1_3"
+    section = "service_template" if version == "tosca_2_0" else "topology_template"
+    text = (
+        f"tosca_definitions_version: {version}\n"
+        "node_types:\n  N:\n    properties:\n      p: {required: false}\n"
+        f"{section}:\n  node_templates:\n    a:\n      type: N\n      properties:\n        p: {_nest(kind, depth)}\n"
+    )
+    with bounded():
+        exercise_template(toskit.loads(text))
+        toskit.loads(text)._repr_html_()
