@@ -494,7 +494,7 @@ def _build(v2: bool) -> dict[str, Shape]:
             "requirements": ANY,
             "interfaces": ANY,
         },
-        {"substitution_filter": ANY} if v2 else {"node_filter": ANY},
+        {"substitution_filter": ANY} if v2 else {"substitution_filter": ANY, "node_filter": ANY},
     )
     function_defs = NamedMap(ANY)
     topology = _keys(
