@@ -191,7 +191,7 @@ class EntitiesMixin:
                 if isinstance(count, int) and not isinstance(count, bool) and count >= 0
                 else 1
             )
-            entity.raw = raw  # type: ignore[attr-defined]
+            entity.raw = raw
         return entity
 
     def resolve_properties(
@@ -336,7 +336,7 @@ class EntitiesMixin:
         return result
 
     def _capabilities(self, node: NodeTemplate) -> None:
-        raw = getattr(node, "raw", {})
+        raw = node.raw
         assigned = raw.get("capabilities") if isinstance(raw, Mapping) else None
         if not isinstance(assigned, Mapping):
             assigned = {}

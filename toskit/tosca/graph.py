@@ -70,7 +70,7 @@ class NodeView(_EntityView):
         self._caps: dict[str, CapabilityView] = {}
 
     def attribute_names(self) -> Collection[str]:
-        raw = getattr(self.entity, "raw", {})
+        raw = self.entity.raw
         own = raw.get("attributes") if isinstance(raw, Mapping) else None
         return list(dict.fromkeys([*_chain_keys(self.entity.type, "attributes"), *(own or {})]))
 
@@ -103,7 +103,7 @@ class NodeView(_EntityView):
             section = t.definition.get("artifacts")
             if isinstance(section, Mapping):
                 found.update(section)
-        raw = getattr(self.entity, "raw", {})
+        raw = self.entity.raw
         own = raw.get("artifacts") if isinstance(raw, Mapping) else None
         if isinstance(own, Mapping):
             found.update(own)

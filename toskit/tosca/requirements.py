@@ -51,7 +51,7 @@ def resolve_requirements(
     major = build.grammar.major
     registry = build.registry
     for node in nodes.values():
-        raw = getattr(node, "raw", {})
+        raw = node.raw
         assigned = raw.get("requirements") if isinstance(raw, Mapping) else None
         definitions = dict(node.type.requirements)
         entries = assigned if isinstance(assigned, list) else []

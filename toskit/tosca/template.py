@@ -272,6 +272,9 @@ class NodeTemplate(EntityTemplate):
         self.capabilities: dict[str, CapabilityTemplate] = {}
         self.directives: list[str] = []
         self.count: int = 1
+        # The template as written (after ``copy``), for requirements, capabilities
+        # and artifacts.
+        self.raw: Mapping[str, Any] = {}
 
     def requirement(self, name: str) -> Requirement | None:
         """The first requirement assignment called ``name``."""
