@@ -1143,3 +1143,147 @@ def test_seed_004_trace_explains_the_outcome(seed_roles):
     assert first.value is False and first.source == "cluster:mode == 'multinode'"
     html = out._repr_html_()
     assert "<script" not in html.lower()
+
+
+# ---- spec/functions.md §10.1: the parsing table, through the public API ----
+
+
+def _C(name, args, **kw):
+    from toskit import functions
+
+    return functions.Call(name, args, **kw)
+
+
+PARSE_TABLE = [
+    ("P3", {"$concat": ["a", "b"]}, lambda: _C("concat", ["a", "b"])),
+    ("P9", "$$$item", lambda: "$$item"),
+    ("P11a", {"$": 1}, lambda: {"$": 1}),
+    ("P11b", {"$": 1, "a": 2}, lambda: {"$": 1, "a": 2}),
+    (
+        "P13",
+        ["$value", {"$value": ["high"]}, "$$x", "$"],
+        lambda: [_C("value", []), _C("value", ["high"]), "$x", "$"],
+    ),
+    ("P15", {"a": {"b": [{"$$c": {"$d": []}}]}}, lambda: {"a": {"b": [{"$c": _C("d", [])}]}}),
+    (
+        "P21",
+        {"$get_security_context": {"env": "staging", "role": "admin"}},
+        lambda: _C("get_security_context", [{"env": "staging", "role": "admin"}]),
+    ),
+    (
+        "P23",
+        {"$namespace1:random_generator": [{"$get_input": ["seed"]}]},
+        lambda: _C("random_generator", [_C("get_input", ["seed"])], namespace="namespace1"),
+    ),
+    ("P25a", {"$f": None}, lambda: _C("f", [])),
+    ("P25b", {"$f": [None]}, lambda: _C("f", [None])),
+]
+
+
+@pytest.mark.parametrize("value, expected", [pytest.param(v, e, id=i) for i, v, e in PARSE_TABLE])
+def test_functions_parse_table(value, expected):
+    from toskit import functions
+
+    assert functions.parse(value) == expected()
+
+
+def test_functions_p13_bare_value_form():
+    from toskit import functions
+
+    tree = functions.parse(["$value", {"$value": ["high"]}])
+    assert [c.form for c in tree] == ["bare", "map"]
+
+
+def _template_20(props: str, prop_defs: str = "      p: {required: false}\n") -> str:
+    return (
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  T:\n    properties:\n"
+        + prop_defs
+        + "service_template:\n  node_templates:\n    a:\n      type: T\n      properties:\n"
+        + props
+    )
+
+
+def test_functions_p17_literal_dollar_property_names():
+    st = toskit.loads(_template_20("        $$myid1: v\n", "      $$myid1: {type: string}\n"))
+    assert st.diagnostics == []
+    assert st.node_templates["a"].properties == {"$$myid1": "v"}
+
+
+def test_functions_p19_equal_keys_are_duplicates():
+    st = toskit.loads(_template_20("        p: {1: a, true: b}\n"))
+    assert "duplicate-key" in codes(st)
+
+
+def test_functions_p27_key_variants_with_a_registered_function():
+    import itertools
+
+    from toskit import functions
+
+    counter = itertools.count()
+    functions.register("keygen", lambda kind: f"{kind}-{next(counter)}")
+    try:
+        st = toskit.loads(
+            _template_20(
+                "        p:\n"
+                "          ? {$keygen: [UUID]}\n          : 34\n"
+                "          ? {$keygen$1: [UUID]}\n          : 56\n"
+                "          ? {$keygen$2: [UUID]}\n          : 78\n"
+            )
+        )
+    finally:
+        functions.unregister("keygen")
+    assert errors(st) == [], [str(d) for d in st.diagnostics]
+    value = st.node_templates["a"].properties["p"]
+    assert sorted(value.values()) == [34, 56, 78]
+    assert len(set(value)) == 3
+
+
+def test_functions_p29_runtime_attributes_stay_calls():
+    from toskit import functions
+
+    st = toskit.loads(
+        _template_20(
+            "        p: { $concat: [ 'http://', $get_attribute: [ SELF, public_address ], ':',"
+            " $get_attribute: [ SELF, port ] ] }\n"
+        )
+    )
+    assert errors(st) == []
+    value = st.node_templates["a"].properties["p"]
+    assert value == functions.Call(
+        "concat",
+        [
+            "http://",
+            functions.Call("get_attribute", ["SELF", "public_address"]),
+            ":",
+            functions.Call("get_attribute", ["SELF", "port"]),
+        ],
+    )
+
+
+def test_functions_p31_price_is_a_literal_with_a_warning():
+    st = toskit.loads(_template_20("        p: '$5.00'\n"))
+    assert st.ok
+    assert st.node_templates["a"].properties["p"] == "$5.00"
+    (diag,) = st.diagnostics
+    assert diag.code == "dollar-literal" and "$$5.00" in diag.hint
+
+
+@pytest.mark.parametrize(
+    "version, expected_codes, value",
+    [
+        pytest.param("tosca_simple_yaml_1_3", [], 4, id="1.x-call"),
+        pytest.param("tosca_2_0", ["type-mismatch"], {"get_input": "cpus"}, id="2.0-plain-map"),
+    ],
+)
+def test_functions_p33_get_input_by_dialect(version, expected_codes, value):
+    section = "service_template" if version == "tosca_2_0" else "topology_template"
+    root = "" if version == "tosca_2_0" else "    derived_from: tosca.nodes.Root\n"
+    text = (
+        f"tosca_definitions_version: {version}\nnode_types:\n  T:\n{root}    properties:\n"
+        "      n: {type: integer}\n"
+        f"{section}:\n  inputs:\n    cpus: {{type: integer, default: 4}}\n"
+        "  node_templates:\n    a:\n      type: T\n      properties:\n        n: { get_input: cpus }\n"
+    )
+    st = toskit.loads(text)
+    assert errors(st) == expected_codes
+    assert st.node_templates["a"].properties["n"] == value
