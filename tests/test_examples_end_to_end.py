@@ -1287,3 +1287,86 @@ def test_functions_p33_get_input_by_dialect(version, expected_codes, value):
     st = toskit.loads(text)
     assert errors(st) == expected_codes
     assert st.node_templates["a"].properties["n"] == value
+
+
+# ---- spec/functions.md §10.2: the evaluation table (values and error kinds) ----
+
+EVAL_TABLE = [
+    ("V1", {"$concat": [[1, 2], [3]]}, [1, 2, 3]),
+    ("V3a", {"$join": [["a", "b", "c"], "-"]}, "a-b-c"),
+    ("V3b", {"$join": [["a", "b"]]}, "ab"),
+    ("V5a", {"$token": ["ip=10.0.0.2", "=", 1]}, "10.0.0.2"),
+    ("V5b", {"$token": ["a::b", ":", 1]}, ""),
+    ("V5c", {"$token": ["a", ":", 5]}, "PathError"),
+    ("V29a", {"$and": [True, False]}, False),
+    ("V29b", {"$or": [False, True]}, True),
+    ("V29c", {"$not": [True]}, False),
+    ("V29d", {"$xor": [True, True]}, False),
+    ("V31a", {"$equal": [1, "1"]}, "TypeMismatch"),
+    ("V31b", {"$equal": [[1, 2], [1, 2]]}, True),
+    ("V35a", {"$valid_values": ["b", ["a", "b", "c"]]}, True),
+    ("V35b", {"$has_entry": [["a", "b", "c"], "b"]}, True),
+    ("V35c", {"$has_entry": [{"x": "b"}, "b"]}, True),
+    ("V37a", {"$has_suffix": ["foobar", "bar"]}, True),
+    ("V37b", {"$has_suffix": [[1, 2, 3], [2, 3]]}, True),
+    ("V37c", {"$has_prefix": [[1, 2, 3], [1, 3]]}, False),
+    ("V39a", {"$has_key": [{"a": 1}, "a"]}, True),
+    ("V39b", {"$has_all_keys": [{"a": 1, "b": 2}, ["a", "b"]]}, True),
+    ("V39c", {"$has_any_key": [{"a": 1}, ["x", "y"]]}, False),
+    ("V39d", {"$has_all_entries": [[1, 2, 3], [3, 1]]}, True),
+    ("V39e", {"$has_any_entry": [{"a": 1, "b": 2}, [2, 9]]}, True),
+    ("V43a", {"$remainder": [7, 3]}, 1),
+    ("V43b", {"$remainder": [-7, 3]}, -1),
+    ("V43c", {"$remainder": [7.5, 2]}, "ArgType"),
+    ("V43d", {"$remainder": [7, 0]}, "DivisionByZero"),
+    ("V45a", {"$union": [[1, 7], [3, 4, 9], [15, 16]]}, [1, 7, 3, 4, 9, 15, 16]),
+    ("V45b", {"$union": [[1, 1, 2]]}, [1, 2]),
+    ("V45c", {"$intersection": [[1, 2, 3], [2, 3, 4]]}, [2, 3]),
+    ("V45d", {"$intersection": [[1, 1]]}, [1]),
+    ("V47", {"$frobnicate": [1]}, "UnknownFunction"),
+]
+
+ERROR_KINDS = {"PathError", "TypeMismatch", "ArgType", "DivisionByZero", "UnknownFunction"}
+
+
+@pytest.mark.parametrize("value, expected", [pytest.param(v, e, id=i) for i, v, e in EVAL_TABLE])
+def test_functions_evaluation_table(value, expected):
+    from toskit import functions
+
+    tree = functions.parse(value)
+    if isinstance(expected, str) and expected in ERROR_KINDS:
+        with pytest.raises(toskit.FunctionError) as info:
+            functions.evaluate(tree)
+        assert info.value.kind == expected
+    else:
+        result = functions.evaluate(tree)
+        assert result == expected and type(result) is type(expected)
+
+
+def test_functions_v21_validation_clause_in_a_template():
+    text = _template_20(
+        "        p: -1\n",
+        "      p: {type: integer, validation: {$greater_or_equal: [$value, 0]}}\n",
+    )
+    assert errors(toskit.loads(text)) == ["validation-failed"]
+    assert errors(toskit.loads(text.replace("p: -1", "p: 5"))) == []
+
+
+def test_functions_v27_value_outside_validation_is_a_context_error():
+    st = toskit.loads(_template_20("        p: $value\n"))
+    (diag,) = [d for d in st.diagnostics if d.severity == "error"]
+    assert diag.code == "function-error" and "ContextError" in diag.message
+
+
+def test_functions_v54_get_artifact():
+    text = (
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  T:\n    properties:\n"
+        "      p: {required: false}\n      q: {required: false}\n"
+        "service_template:\n  node_templates:\n    a:\n      type: T\n"
+        "      artifacts:\n        zip: {type: File, file: /data/wordpress.zip}\n"
+        "      properties:\n        p: {$get_artifact: [SELF, zip]}\n        q: {$get_artifact: [SELF, nozip]}\n"
+    )
+    st = toskit.loads(text)
+    assert st.node_templates["a"].properties["p"] == "/data/wordpress.zip"
+    (diag,) = [d for d in st.diagnostics if d.severity == "error"]
+    assert diag.code == "function-error" and "PathError" in diag.message
