@@ -253,11 +253,8 @@ class _Composer:
                 top = self.stack[-1] if self.stack else None
                 if top is not None and top.is_map and top.key is _NO_KEY:
                     return _MERGE
-            build: Callable[[], Any] = lambda: resolve_plain(text)  # noqa: E731
-        else:
-            build = lambda: construct_tagged(tag, text)  # noqa: E731
         try:
-            return build()
+            return resolve_plain(text) if tag is None else construct_tagged(tag, text)
         except ScalarError as exc:
             self.error(exc.code, str(exc), event.start_mark.line, event.start_mark.column)
             return None
