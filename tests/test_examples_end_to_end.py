@@ -1370,3 +1370,189 @@ def test_functions_v54_get_artifact():
     assert st.node_templates["a"].properties["p"] == "/data/wordpress.zip"
     (diag,) = [d for d in st.diagnostics if d.severity == "error"]
     assert diag.code == "function-error" and "PathError" in diag.message
+
+
+# ---- spec/conditions.md §12.1–12.2: expressions and condition forms ----
+
+MODELS = {
+    "version": {"feature_groups": ["experimental"]},
+    "settings": {"storage": {"osd_pool_size": {"value": 2}}},
+}
+
+EXPRESSIONS = [
+    ("E01", "true", {}, True),
+    ("E04", "1 == true", {}, False),
+    ("E06", "'it''s'", {}, ("SyntaxError", 4)),
+    ("E07", "'multinode", {}, ("SyntaxError", 0)),
+    ("E09", "cluster:mode == 'multinode'", {}, True),
+    ("E11", "cluster:mode", {}, "multinode"),
+    ("E13", "foo:bar == 1", {}, ("UnknownModel", 0)),
+    ("E14", "cluster:nonexistent == null", {}, ("Undefined", 0)),
+    ("E15", "cluster:nonexistent == null", {"strict": False}, True),
+    ("E16", "cluster:mode != 'multinode' and cluster:nonexistent == null", {}, False),
+    ("E17", "cluster.mode == 'multinode'", {}, ("UnboundVariable", 0)),
+    ("E19", "'experimental' in version:feature_groups", {}, True),
+    ("E21", "1 in cluster:mode", {}, ("TypeError", 2)),
+    ("E22", "true or true and false", {}, True),
+    ("E24", "not 1 == 2", {}, True),
+    ("E27", "not ('x' in version:feature_groups)", {}, True),
+    ("E29", "1 == 1 == true", {}, ("SyntaxError", 7)),
+    ("E31", "selectedNodes._length <= 1", {"selected": [11, 12]}, False),
+    ("E32", "cluster:nodes._pluck('id')", {}, [1, 2]),
+    ("E35", "cluster:mode._pluck('id')", {}, ("TypeError", 13)),
+    ("E38", "cluster:nodes._size", {}, ("UnknownSpecial", 14)),
+    ("E40", "cluster:mode ==", {}, ("SyntaxError", 15)),
+    ("E42", "cluster:mode = 'x'", {}, ("SyntaxError", 13)),
+]
+
+
+@pytest.mark.parametrize(
+    "text, options, expected", [pytest.param(t, o, e, id=i) for i, t, o, e in EXPRESSIONS]
+)
+def test_seed_004_expressions(text, options, expected):
+    from toskit import conditions
+
+    mode, nodes = CLUSTERS["MN1"]
+    kwargs = {"cluster": _cluster(mode, nodes), "models": MODELS, **options}
+    if isinstance(expected, tuple):
+        kind, position = expected
+        with pytest.raises(toskit.ConditionError) as info:
+            conditions.compile_expression(text).evaluate(**kwargs)
+        assert (info.value.kind, info.value.position) == (kind, position)
+    else:
+        result = conditions.compile_expression(text).evaluate(**kwargs)
+        assert result == expected and type(result) is type(expected)
+
+
+FORMS = [
+    ("C01", "MN1", [], True, True, []),
+    (
+        "C03",
+        "MN1",
+        [],
+        {"condition": "cluster:mode == 'ha_compact'", "warning": "HA only"},
+        False,
+        ["HA only"],
+    ),
+    (
+        "C05",
+        "MN1",
+        [],
+        {"all": [{"condition": "cluster:mode == 'ha_compact'", "then": True}]},
+        False,
+        [],
+    ),
+    (
+        "C07",
+        "MN1",
+        [],
+        {
+            "condition": "true",
+            "then": {"condition": "false", "warning": "inner"},
+            "warning": "outer",
+        },
+        False,
+        ["inner", "outer"],
+    ),
+    (
+        "C08",
+        "MN1",
+        [],
+        {"all": [{"condition": "false", "warning": "A"}, {"condition": "false", "warning": "B"}]},
+        False,
+        ["A"],
+    ),
+    (
+        "C11",
+        "MN1",
+        [11, 12],
+        {
+            "not": {"condition": "selectedNodes._length <= 1", "warning": "inner"},
+            "warning": "outer",
+        },
+        True,
+        [],
+    ),
+    (
+        "C13",
+        "MN1",
+        [],
+        {
+            "exists": {
+                "where": "cluster:nodes",
+                "variable": "n",
+                "condition": "<n>._hasRole('compute')",
+            }
+        },
+        True,
+        [],
+    ),
+    (
+        "C14",
+        "MN0",
+        [],
+        {
+            "exists": {"where": "cluster:nodes", "variable": "n", "condition": "true"},
+            "warning": "no nodes",
+        },
+        False,
+        ["no nodes"],
+    ),
+    (
+        "C16",
+        "MN1P",
+        [],
+        {
+            "exists": {
+                "where": "cluster:nodes",
+                "variable": "n",
+                "condition": "<n>._hasDeployedRole('controller')",
+            }
+        },
+        False,
+        [],
+    ),
+    (
+        "C26",
+        "MN1",
+        [],
+        {
+            "any": [
+                {"condition": "false", "warning": "A"},
+                {"condition": "cluster:mode == 'multinode'"},
+            ]
+        },
+        True,
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "cluster, selected, condition, value, warnings",
+    [pytest.param(c, s, cond, v, w, id=i) for i, c, s, cond, v, w in FORMS],
+)
+def test_seed_004_condition_forms(cluster, selected, condition, value, warnings):
+    from toskit import conditions
+
+    mode, nodes = CLUSTERS[cluster]
+    out = conditions.evaluate(condition, _cluster(mode, nodes), selected=selected)
+    assert (out.value, out.warnings) == (value, warnings)
+
+
+@pytest.mark.parametrize(
+    "condition",
+    [
+        pytest.param(
+            {"not": {"recommended": {"expression": "true", "value": 1, "warning": "R"}}}, id="C23"
+        ),
+        pytest.param({"condition": "true", "else": False}, id="C24"),
+    ],
+)
+def test_seed_004_schema_errors(condition):
+    from toskit import conditions
+
+    with pytest.raises(toskit.ConditionError) as info:
+        conditions.evaluate(condition, _cluster("multinode"))
+    assert info.value.kind == "SchemaError"
+    assert info.value.position is None
