@@ -295,3 +295,12 @@ def test_check_never_mutates_cluster():
 def test_bad_selected_roles():
     with pytest.raises(ToskitError):
         ROLES.check("controller", CLUSTERS["MN0"], selected=[11], selected_roles="compute")
+
+
+def test_unknown_role_by_subscript_is_a_toskit_error_and_a_key_error():
+    with pytest.raises(ToskitError, match="did you mean 'controller'"):
+        ROLES["controler"]
+    with pytest.raises(KeyError):
+        ROLES["nope"]
+    assert "nope" not in ROLES and ROLES.get("nope") is None
+    assert ROLES.get(["unhashable"]) is None

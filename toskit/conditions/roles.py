@@ -28,9 +28,16 @@ from toskit.conditions.values import type_name
 from toskit.diagnostics import has_errors
 from toskit.errors import ConditionError, TemplateError, ToskitError
 
-__all__ = ["Role", "RoleSet", "load_roles", "CONFLICT_WARNING", "read_source"]
+__all__ = ["Role", "RoleSet", "UnknownRole", "load_roles", "CONFLICT_WARNING", "read_source"]
 
 CONFLICT_WARNING = "This role cannot be combined with the selected roles."
+
+
+class UnknownRole(ToskitError, KeyError):
+    """No role of that name in the :class:`RoleSet` (also a ``KeyError``, as a
+    mapping's missing key must be)."""
+
+    __str__ = ToskitError.__str__  # the message, not KeyError's quoted repr
 
 
 class Role:
@@ -95,7 +102,10 @@ class RoleSet(Mapping):
 
     # -- mapping
     def __getitem__(self, name: str) -> Role:
-        return self._roles[name]
+        """The role called ``name``; an unknown name raises :class:`UnknownRole`
+        (a ``ToskitError`` that is also the ``KeyError`` a mapping raises,
+        so ``in`` and ``.get`` work as usual), with a did-you-mean hint."""
+        return self._role(name)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._roles)
@@ -111,7 +121,7 @@ class RoleSet(Mapping):
 
             hint = did_you_mean(str(name), self._roles) if isinstance(name, str) else None
             known = ", ".join(self._roles) or "none"
-            raise ToskitError(
+            raise UnknownRole(
                 f"unknown role {name!r}" + (f"; {hint}" if hint else f" (roles: {known})")
             ) from None
 
