@@ -1556,3 +1556,349 @@ def test_seed_004_schema_errors(condition):
         conditions.evaluate(condition, _cluster("multinode"))
     assert info.value.kind == "SchemaError"
     assert info.value.position is None
+
+
+# ---- spec/schema.md §7: the full example schemas and tables ----
+
+S1_FULL = textwrap.dedent(
+    """\
+    types:
+    - name: root
+      map:
+        fields:
+        - {name: num, type: {scalar: numeric}}
+        - {name: str, type: {scalar: string}}
+        - {name: bool, type: {scalar: boolean}}
+        - {name: any, type: {scalar: untyped}}
+        - {name: atomicList, type: {list: {elementType: {scalar: string}, elementRelationship: atomic}}}
+        - {name: plainList, type: {list: {elementType: {scalar: string}}}}
+        - {name: set, type: {list: {elementType: {scalar: string}, elementRelationship: associative}}}
+        - {name: numSet, type: {list: {elementType: {scalar: numeric}, elementRelationship: associative}}}
+        - {name: items, type: {list: {elementType: {namedType: item}, elementRelationship: associative, keys: [name]}}}
+        - {name: multi, type: {list: {elementType: {namedType: item2}, elementRelationship: associative, keys: [key, id]}}}
+        - {name: labels, type: {map: {elementType: {scalar: string}}}}
+        - {name: atomicMap, type: {map: {elementType: {scalar: string}, elementRelationship: atomic}}}
+        - {name: struct, type: {namedType: inner}}
+        - {name: atomicStruct, type: {namedType: inner, elementRelationship: atomic}}
+        - {name: ports, type: {list: {elementType: {namedType: port}, elementRelationship: associative, keys: [containerPort, protocol]}}}
+    - name: inner
+      map:
+        fields:
+        - {name: a, type: {scalar: string}}
+        - {name: b, type: {scalar: numeric}}
+        - {name: deep, type: {namedType: inner}}
+    - name: item
+      map:
+        fields:
+        - {name: name, type: {scalar: string}}
+        - {name: value, type: {scalar: string}}
+        - {name: port, type: {scalar: numeric}}
+        - {name: tags, type: {list: {elementType: {scalar: string}, elementRelationship: associative}}}
+    - name: item2
+      map:
+        fields:
+        - {name: key, type: {scalar: string}}
+        - {name: id, type: {scalar: numeric}}
+        - {name: v, type: {scalar: string}}
+    - name: port
+      map:
+        fields:
+        - {name: containerPort, type: {scalar: numeric}}
+        - {name: protocol, type: {scalar: string}, default: TCP}
+        - {name: name, type: {scalar: string}}
+    - name: any
+      scalar: untyped
+      list: {elementType: {namedType: anyAtomic}, elementRelationship: atomic}
+      map: {elementType: {namedType: any}}
+    - name: anyAtomic
+      scalar: untyped
+      list: {elementType: {namedType: anyAtomic}, elementRelationship: atomic}
+      map: {elementType: {namedType: anyAtomic}, elementRelationship: atomic}
+    - name: strOrList
+      scalar: string
+      list: {elementType: {scalar: string}, elementRelationship: atomic}
+    - name: union
+      map:
+        fields:
+        - {name: discriminator, type: {scalar: string}}
+        - {name: letter, type: {scalar: string}}
+        - {name: one, type: {scalar: numeric}}
+        - {name: two, type: {scalar: numeric}}
+        - {name: three, type: {scalar: numeric}}
+        - {name: a, type: {scalar: numeric}}
+        - {name: b, type: {scalar: numeric}}
+        unions:
+        - discriminator: discriminator
+          deduceInvalidDiscriminator: true
+          fields:
+          - {fieldName: one, discriminatorValue: One}
+          - {fieldName: two, discriminatorValue: TWO}
+          - {fieldName: three, discriminatorValue: three}
+        - discriminator: letter
+          fields:
+          - {fieldName: a, discriminatorValue: A}
+          - {fieldName: b, discriminatorValue: b}
+    - name: u
+      map:
+        fields:
+        - {name: type, type: {scalar: string}}
+        - {name: string, type: {scalar: string}}
+        - {name: fieldA, type: {scalar: string}}
+        - {name: fieldB, type: {scalar: string}}
+        - {name: numeric, type: {scalar: numeric}}
+        unions:
+        - discriminator: type
+          deduceInvalidDiscriminator: true
+          fields:
+          - {fieldName: numeric, discriminatorValue: Numeric}
+          - {fieldName: string, discriminatorValue: String}
+        - fields:
+          - {fieldName: fieldA, discriminatorValue: FieldA}
+          - {fieldName: fieldB, discriminatorValue: FieldB}
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def s_full():
+    from toskit import schema
+
+    return schema.load(S1_FULL)
+
+
+KEYS_MSG = (
+    'element {i}: associative list with keys has an element that omits all key fields ["name"]'
+    " (and doesn't have default values for any key fields)"
+)
+
+VALIDATION = [
+    (
+        "V01",
+        "root",
+        {
+            "num": 1,
+            "str": "x",
+            "bool": True,
+            "any": 2.5,
+            "atomicList": ["a", "a"],
+            "set": ["a", "b"],
+            "items": [{"name": "a", "value": "v"}],
+            "labels": {"k": "v"},
+            "struct": {"a": "x", "deep": {"b": 2}},
+        },
+        [],
+    ),
+    ("V02", "root", {"num": "1"}, [(".num", "expected numeric (int or float), got")]),
+    ("V04", "root", {"str": 1}, [(".str", "expected string, got")]),
+    ("V06", "root", {"num": None, "str": None, "bool": None, "items": None, "labels": None}, []),
+    ("V09", "root", {"foo": 1}, [(".foo", "field not declared in schema")]),
+    ("V13", "root", {"items": [{"value": "x"}]}, [(".items", KEYS_MSG.format(i=0))]),
+    (
+        "V14",
+        "root",
+        {"items": [None]},
+        [(".items", "element 0: associative list with keys may not have a null element")],
+    ),
+    (
+        "V17",
+        "root",
+        {"set": [{"a": 1}]},
+        [(".set", "element 0: associative list without keys has an element that's a map type")],
+    ),
+    ("V20", "root", {"atomicList": "x"}, [(".atomicList", "expected list, got")]),
+    (
+        "V23",
+        "root",
+        {"multi": [{"key": "a", "id": 1, "v": 2}]},
+        [('.multi[id=1,key="a"].v', "expected string, got")],
+    ),
+    ("V28", "root", {"plainList": ["a", "a"]}, []),
+    ("V29", "root", None, []),
+    ("V32", "root", {"set": ["a", 1]}, [(".set[=1]", "expected string, got")]),
+    ("V37", "strOrList", {"a": "b"}, [("", "expected string, got")]),
+]
+
+
+@pytest.mark.parametrize(
+    "name, value, expected", [pytest.param(n, v, e, id=i) for i, n, v, e in VALIDATION]
+)
+def test_seed_003_validation_table(s_full, name, value, expected):
+    got = sorted((d.path, d.message) for d in s_full.validate(value, name))
+    assert len(got) == len(expected), got
+    for (path, message), (want_path, want) in zip(got, sorted(expected)):
+        assert path == want_path
+        assert message.startswith(want), message
+
+
+def test_seed_003_v39_two_problems_in_list_order(s_full):
+    got = [
+        (d.path, d.message)
+        for d in s_full.validate({"items": [{"name": "a"}, {"name": "a"}, {"value": "q"}]}, "root")
+    ]
+    assert got == [
+        (".items", 'duplicate entries for key [name="a"]'),
+        (".items", KEYS_MSG.format(i=2)),
+    ]
+
+
+MERGES = [
+    (
+        "M01",
+        "root",
+        {"num": 1, "str": "x"},
+        {"num": 2, "bool": True},
+        {"num": 2, "str": "x", "bool": True},
+    ),
+    ("M02", "root", {"atomicList": ["a", "b", "c"]}, {"atomicList": ["b"]}, {"atomicList": ["b"]}),
+    (
+        "M06",
+        "root",
+        {"set": ["c", "d", "e", "f"]},
+        {"set": ["a", "c", "e"]},
+        {"set": ["a", "c", "d", "e", "f"]},
+    ),
+    (
+        "M09",
+        "root",
+        {"items": [{"name": "a", "value": "x"}]},
+        {"items": [{"name": "a", "port": 1}]},
+        {"items": [{"name": "a", "value": "x", "port": 1}]},
+    ),
+    (
+        "M13",
+        "root",
+        {"multi": [{"key": "a", "id": 1}]},
+        {"multi": [{"key": "a", "id": 2}]},
+        {"multi": [{"key": "a", "id": 1}, {"key": "a", "id": 2}]},
+    ),
+    (
+        "M15",
+        "root",
+        {"atomicMap": {"a": "x", "b": "p"}},
+        {"atomicMap": {"c": "z"}},
+        {"atomicMap": {"c": "z"}},
+    ),
+    (
+        "M17",
+        "root",
+        {"atomicStruct": {"a": "x", "b": 1}},
+        {"atomicStruct": {"b": 2}},
+        {"atomicStruct": {"b": 2}},
+    ),
+    ("M18", "root", {"num": 1}, {"num": None}, {"num": None}),
+    ("M19", "root", {"labels": {"a": "x"}}, {"labels": None}, {"labels": {"a": "x"}}),
+    ("M21", "root", {"labels": None}, {"labels": {}}, {"labels": {}}),
+    ("M24", "root", {"items": [{"name": "a"}]}, {"items": None}, {"items": [{"name": "a"}]}),
+    ("M26", "root", {"plainList": ["a"]}, {"plainList": ["b"]}, {"plainList": ["b"]}),
+    ("M30", "any", {"a": {"x": 1}}, {"a": 5}, {"a": 5}),
+    ("M33", "root", {"numSet": [1, 2, 3.5]}, {"numSet": [1, 2, 3]}, {"numSet": [1, 2, 3.5, 3]}),
+    ("M35", "root", {"items": [{"name": "a"}]}, {"items": []}, {"items": [{"name": "a"}]}),
+]
+
+
+@pytest.mark.parametrize(
+    "name, lhs, rhs, result", [pytest.param(n, a, b, r, id=i) for i, n, a, b, r in MERGES]
+)
+def test_seed_003_merge_table(s_full, name, lhs, rhs, result):
+    assert s_full.merge(lhs, rhs, name) == result
+
+
+def test_seed_003_compare_fieldset_remove_extract(s_full):
+    c01 = s_full.compare({"num": 1, "str": "x"}, {"num": 2, "bool": True}, "root")
+    assert (c01.added, c01.removed, c01.modified) == ({".bool"}, {".str"}, {".num"})
+    c03 = s_full.compare({"atomicList": ["a", "b"]}, {"atomicList": ["b", "a"]}, "root")
+    assert c03.modified == {".atomicList"}
+    c05 = s_full.compare({"set": ["a", "b"]}, {"set": ["b", "a"]}, "root")
+    assert not (c05.added or c05.removed or c05.modified)
+    assert s_full.to_fieldset(
+        {"num": 1, "struct": {"a": "x", "deep": {"b": 2}}, "labels": {"k": "v"}}, "root"
+    ) == {
+        ".labels.k",
+        ".num",
+        ".struct.a",
+        ".struct.deep.b",
+    }
+    assert s_full.to_fieldset(
+        {"struct": {}, "labels": None, "atomicMap": {"a": "b"}, "atomicStruct": {"a": "x"}}, "root"
+    ) == {".atomicMap", ".atomicStruct", ".labels", ".struct"}
+    assert s_full.remove(
+        {"num": 1, "str": "x", "struct": {"a": "x", "b": 1}}, {".str", ".struct.a"}, "root"
+    ) == {
+        "num": 1,
+        "struct": {"b": 1},
+    }
+    assert s_full.remove(
+        {"items": [{"name": "a", "value": "x"}, {"name": "b", "value": "p"}]},
+        {'.items[name="a"]'},
+        "root",
+    ) == {"items": [{"name": "b", "value": "p"}]}
+    assert s_full.remove({"struct": {"a": "x"}}, {".struct.a"}, "root") == {"struct": None}
+    assert s_full.extract(
+        {"num": 1, "str": "x", "items": [{"name": "a", "value": "x", "port": 1}, {"name": "b"}]},
+        {".str", '.items[name="a"].port'},
+        "root",
+    ) == {"str": "x", "items": [{"port": 1}]}
+
+
+UNIONS = [
+    ("U01", {"one": 1}, {"one": 1}, {"discriminator": "One", "one": 1}),
+    ("U03", {"one": 1}, {"two": 1}, {"discriminator": "TWO", "two": 1}),
+    ("U05", {"one": 1, "discriminator": "One"}, {}, {}),
+    (
+        "U07",
+        {"discriminator": "One", "one": 1},
+        {"discriminator": "random", "one": 1},
+        {"discriminator": "random"},
+    ),
+    ("U09", {"discriminator": "One", "one": 1}, {"one": 1}, {"discriminator": "One", "one": 1}),
+    ("U11", {"one": 1, "two": 1}, {"one": 1}, {"discriminator": "One", "one": 1}),
+    ("U13", {"one": 1}, {"one": 2, "two": 1}, "multiple fields set without discriminator change"),
+    (
+        "U15",
+        {},
+        {"one": 1, "discriminator": "Two"},
+        "discriminator (Two) and field changed (one) don't match",
+    ),
+    (
+        "U17",
+        {"one": 1, "two": 2},
+        {"one": 2, "two": 1},
+        "multiple fields set without discriminator change",
+    ),
+    ("U19", {}, {"discriminator": "TWO"}, {"discriminator": "TWO"}),
+]
+
+
+@pytest.mark.parametrize("old, new, result", [pytest.param(o, n, r, id=i) for i, o, n, r in UNIONS])
+def test_seed_003_normalize_union_table(s_full, old, new, result):
+    if isinstance(result, str):
+        with pytest.raises(toskit.SchemaError) as info:
+            s_full.normalize_union(old, new, "union")
+        assert result in str(info.value)
+    else:
+        assert s_full.normalize_union(old, new, "union") == result
+
+
+APPLIES = [
+    ("A01", {"numeric": 1}, {"numeric": 1, "string": "s"}, {"numeric": 1, "type": "Numeric"}),
+    (
+        "A03",
+        {"type": "Numeric", "string": "s"},
+        {"type": "Numeric", "string": "s"},
+        "applied discriminator (Numeric) doesn't match applied field (string)",
+    ),
+    ("A05", {"fieldB": "x"}, {"fieldA": "q", "fieldB": "x"}, {"fieldB": "x"}),
+    ("A07", {}, {"numeric": 1, "string": "s"}, {"numeric": 1, "string": "s"}),
+]
+
+
+@pytest.mark.parametrize(
+    "applied, merged, result", [pytest.param(a, m, r, id=i) for i, a, m, r in APPLIES]
+)
+def test_seed_003_normalize_union_apply_table(s_full, applied, merged, result):
+    if isinstance(result, str):
+        with pytest.raises(toskit.SchemaError) as info:
+            s_full.normalize_union_apply(applied, merged, "u")
+        assert result in str(info.value)
+    else:
+        assert s_full.normalize_union_apply(applied, merged, "u") == result
