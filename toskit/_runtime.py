@@ -12,10 +12,10 @@ overhead (merging 10,000 list items ran ~35% slower with it).
 * **Recursion room.** On entry the limit is raised (never lowered) so that
   at least ``frames`` more Python frames fit above the *caller's* actual
   depth (the first block raises it by ``frames``; a nested or concurrent
-  block counts the caller's frames). Since Python 3.11, Python-to-Python calls do not use the C stack,
-  so a higher limit cannot crash the interpreter; a walk that still recurses
-  too deeply gets a ``RecursionError`` that its caller turns into a toskit
-  error.
+  block counts the caller's frames). Since Python 3.11, Python-to-Python
+  calls do not use the C stack, so a limit a few thousand frames higher is
+  safe; a walk that still recurses too deeply gets a ``RecursionError``
+  that its caller turns into a toskit error.
 * **Garbage collector paused** (``pause_gc=True``). Reference counting still
   frees everything at once; only cycle detection waits.
 
@@ -26,6 +26,18 @@ can never cut another thread's walk short, and the settings found before the
 first block are restored exactly when the last block ends, unless someone
 else changed them meanwhile (then theirs are kept). The garbage collector is
 re-enabled only if it was enabled when the first pausing block began.
+
+Use it instead of calling ``sys.setrecursionlimit`` or ``gc.disable``
+anywhere else::
+
+    from toskit._runtime import deep_walk
+
+    with deep_walk(2248, pause_gc=True):  # schema merge: room + GC paused
+        ...
+    with deep_walk(0, pause_gc=True):  # a large load: the GC paused only
+        ...
+
+(:func:`toskit.schema.values.deep_stack` is the schema package's preset.)
 """
 
 from __future__ import annotations
