@@ -930,3 +930,35 @@ def test_loads_moderately_deep_values(kind, depth, two):
     with bounded():
         exercise_template(toskit.loads(text))
         toskit.loads(text)._repr_html_()
+
+
+@FUZZ
+@given(
+    st.one_of(
+        tosca_documents.map(dump),
+        yaml_text,
+        condition_forms.map(
+            lambda c: dump({"roles_metadata": {"controller": {"conditions": [c]}}})
+        ),
+        schema_documents.map(dump),
+    )
+)
+def test_cli_check_of_any_readable_file_exits_0_or_1(text):
+    """`toskit check` on a readable UTF-8 file: 0 or 1, never 2, never a traceback."""
+    import io
+    import os
+    import tempfile
+
+    from toskit import cli
+
+    fd, path = tempfile.mkstemp(suffix=".yaml")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        out, err = io.StringIO(), io.StringIO()
+        with bounded(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["check", path])
+        assert status in (0, 1), err.getvalue()
+        assert (status == 1) == ("error[" in out.getvalue())
+    finally:
+        os.unlink(path)
