@@ -501,3 +501,20 @@ def test_list_and_map_types_carry_their_entry_schema() -> None:
         ("type-mismatch", "ports[1]"),
         ("constraint-violation", "labels.a"),
     ]
+
+
+def test_recursive_data_type_with_a_default_of_itself_terminates() -> None:
+    types = """
+    data_types:
+      Tree:
+        properties:
+          child: {type: Tree, default: {}}
+          size: {type: integer, default: 1}
+    node_types:
+      N:
+        properties:
+          t: {type: Tree}
+    """
+    st = toskit.loads(template(types, "n:\n  type: N\n  properties:\n    t: {size: 5}\n"))
+    assert errors(st) == []
+    assert st.node_templates["n"].properties["t"] == {"child": {"child": {}, "size": 1}, "size": 5}

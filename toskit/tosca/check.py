@@ -252,7 +252,12 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         if name in value and (value[name] is not None or not fdef.required):
             fvt = ctx.value_type(fdef.type, vt)
             check_value(ctx, value[name], fdef.schema, fvt, (*rel, name), may_call)
-        elif fdef.required and fdef.type not in NULL_TYPES and ctx.require_values:
+        elif (
+            fdef.required
+            and not fdef.default_layers
+            and fdef.type not in NULL_TYPES
+            and ctx.require_values
+        ):
             ctx.report(
                 "missing-property",
                 (*rel, name),

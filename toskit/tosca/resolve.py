@@ -96,8 +96,14 @@ def merge_layers(
     path: tuple,
     out: Resolution,
     hooks: Hooks,
+    expanding: frozenset[int] = frozenset(),
 ) -> Any:
-    """Merge ``layers`` (lowest first, at least one) of a value of type ``vt``."""
+    """Merge ``layers`` (lowest first, at least one) of a value of type ``vt``.
+
+    ``expanding`` holds the data types being filled in from defaults alone on
+    the way here: a recursive data type whose default contains itself is
+    expanded once, not forever (the nested default is kept as written).
+    """
     for v, _ in layers:
         if v.__class__ is Call:
             layers = [hooks.substitute(v, o) if v.__class__ is Call else (v, o) for v, o in layers]
@@ -133,13 +139,23 @@ def merge_layers(
             for value, origin in hits:
                 flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
             if flayers:
-                merged = merge_layers(flayers, value_type(fdef.type, vt), (*path, name), out, hooks)  # type: ignore[arg-type]
+                fvt = value_type(fdef.type, vt)  # type: ignore[arg-type]
+                inner = expanding
+                if not hits:  # defaults alone: guard against a type that contains itself
+                    if id(fvt) in expanding:
+                        result[name], origin = flayers[-1]
+                        out.origins[(*path, name)] = origin
+                        continue
+                    inner = expanding | {id(vt)}
+                merged = merge_layers(flayers, fvt, (*path, name), out, hooks, inner)
                 if merged is not ABSENT:
                     result[name] = merged
             elif fdef.required:
                 fvt = value_type(fdef.type, vt)  # type: ignore[arg-type]
-                if _is_data(fvt):
-                    built = build_from_defaults(fvt, (*path, name), out, hooks)  # type: ignore[arg-type]
+                if _is_data(fvt) and id(fvt) not in expanding:
+                    built = build_from_defaults(
+                        fvt, (*path, name), out, hooks, expanding | {id(vt)}
+                    )  # type: ignore[arg-type]
                     if built is not ABSENT:
                         result[name] = built
         for value, origin in reversed(layers):
@@ -164,12 +180,13 @@ def build_from_defaults(
     path: tuple,
     out: Resolution,
     hooks: Hooks,
+    expanding: frozenset[int] = frozenset(),
 ) -> Any:
     """A data value made of the type's defaults, or ``ABSENT`` if a required field lacks one."""
     if missing_default_fields(vt, hooks.value_type):
         return ABSENT
     origin = Origin(f"default: {vt.name}", vt.doc, vt.parts)
-    return merge_layers([({}, origin)], vt, path, out, hooks)
+    return merge_layers([({}, origin)], vt, path, out, hooks, expanding | {id(vt)})
 
 
 def missing_default_fields(
