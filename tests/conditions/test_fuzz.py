@@ -285,3 +285,60 @@ def test_random_cluster_arguments_raise_only_toskit_errors(mode, nodes, pool, se
         assert str(err)
         return
     assert isinstance(out.allowed, bool)
+
+
+release_leaf = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 3), st.sampled_from(["r", "true", "x", ""])
+)
+release_value = st.recursive(
+    release_leaf,
+    lambda children: st.one_of(
+        st.lists(children, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "model", "pk", "fields", "extend", "name", "version", "modes",
+                    "modes_metadata", "roles_metadata", "attributes_metadata", "editable",
+                    "value", "restrictions", "limits", "conditions", "conflicts", "condition",
+                ]
+            ),
+            children,
+            max_size=4,
+        ),
+    ),
+    max_leaves=15,
+)
+release_fields = st.fixed_dictionaries(
+    {"name": st.sampled_from(["r", "s"])},
+    optional={
+        "roles_metadata": st.dictionaries(st.sampled_from(["controller", "x"]), meta_value, max_size=2),
+        "modes": release_value,
+        "modes_metadata": release_value,
+        "attributes_metadata": release_value,
+        "version": release_value,
+    },
+)
+release_record = st.fixed_dictionaries(
+    {
+        "model": st.sampled_from(["nailgun.release", "other"]),
+        "fields": st.one_of(release_fields, release_value),
+    },
+    optional={"pk": st.integers(0, 3), "extend": release_value},
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(release_value, st.lists(release_record, max_size=3)))
+def test_random_release_files_raise_only_toskit_errors(records):
+    """load_release/list_releases on anything shaped like a Fuel fixture file:
+    a Release, or a ToskitError that says what is wrong."""
+    from toskit import ToskitError
+    from toskit.conditions import list_releases, load_release
+
+    for attempt in (lambda: list_releases(records), lambda: load_release(records)):
+        try:
+            result = attempt()
+        except ToskitError as err:
+            assert str(err)
+            continue
+        assert result is not None
