@@ -352,3 +352,44 @@ def test_defaults_of_definitions_are_checked_where_written() -> None:
         == "node type 'N': property 'p': expected integer, got string 'eighty'"
     )
     assert errors(st)[0].line == 13
+
+
+def test_long_derivation_chains_and_deep_values_do_not_exhaust_recursion() -> None:
+    n = 3000
+    lines = [
+        "tosca_definitions_version: tosca_simple_yaml_1_3",
+        "node_types:",
+        "  T0: {derived_from: tosca.nodes.Root, properties: {p: {type: integer, default: 1}}}",
+    ]
+    lines += [f"  T{i}: {{derived_from: T{i - 1}}}" for i in range(1, n)]
+    lines += ["topology_template:", "  node_templates:", f"    x: {{type: T{n - 1}}}"]
+    st = toskit.loads("\n".join(lines) + "\n")
+    assert st.ok and st.node_templates["x"].properties == {"p": 1}
+    assert len(st.types[f"T{n - 1}"].ancestors) == n
+    deep = "[" * 450 + "]" * 450
+    for version, topology in (
+        ("tosca_simple_yaml_1_3", "topology_template"),
+        ("tosca_2_0", "service_template"),
+    ):
+        text = (
+            f"tosca_definitions_version: {version}\n"
+            "node_types:\n  N: {properties: {v: {required: false}, l: {type: list, required: false}}}\n"
+            f"{topology}:\n  node_templates:\n    x:\n      type: N\n      properties:\n"
+            f"        v: {deep}\n        l: {deep}\n"
+        )
+        loaded = toskit.loads(text)
+        assert loaded.ok
+        assert len(loaded.node_templates["x"].property_table().rows) == 2
+
+
+def test_normative_types_are_not_recomputed_per_load() -> None:
+    dbms = normative_registry(1).by_kind["node"]["tosca.nodes.DBMS"]
+    before = dict(dbms.properties)
+    loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        node_types:
+          Mine: {derived_from: tosca.nodes.DBMS}
+        """
+    )
+    assert all(before[k] is v for k, v in dbms.properties.items())

@@ -215,24 +215,25 @@ def may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
 
     Most property values are plain data; skipping ``functions.parse`` for them
     keeps large templates fast. The scan is conservative: anything that might
-    be a call, an escape or a complex key goes through the parser.
+    be a call, an escape or a complex key goes through the parser. It walks
+    with an explicit stack, so deeply nested values cannot exhaust recursion.
     """
-    if isinstance(value, str):
-        return v2 and value.startswith("$")
-    if isinstance(value, dict):
-        if not v2 and len(value) == 1:
-            (key,) = value
-            if not isinstance(key, str) or key in names_1x:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if v2 and node.startswith("$"):
                 return True
-        for key, item in value.items():
-            if not isinstance(key, str) or (v2 and key.startswith("$")):
-                return True
-            if isinstance(item, (str, dict, list)) and may_hold_calls(item, v2, names_1x):
-                return True
-        return False
-    if isinstance(value, list):
-        return any(
-            isinstance(item, (str, dict, list)) and may_hold_calls(item, v2, names_1x)
-            for item in value
-        )
+        elif isinstance(node, dict):
+            if not v2 and len(node) == 1:
+                (key,) = node
+                if not isinstance(key, str) or key in names_1x:
+                    return True
+            for key, item in node.items():
+                if not isinstance(key, str) or (v2 and key.startswith("$")):
+                    return True
+                if isinstance(item, (str, dict, list)):
+                    stack.append(item)
+        elif isinstance(node, list):
+            stack.extend(item for item in node if isinstance(item, (str, dict, list)))
     return False

@@ -26,6 +26,7 @@ from typing import Any
 from toskit import functions
 from toskit.diagnostics import Diagnostic, sort_diagnostics
 from toskit.errors import ToskitError
+from toskit.functions._limits import deep_recursion
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.tosca.check import CheckContext, describe
 from toskit.tosca.defchecks import DefinitionChecksMixin
@@ -65,7 +66,7 @@ def loads(
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template."""
-    with gc_paused():
+    with gc_paused(), deep_recursion():
         doc = load_yaml(text, name=name, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits)
 
@@ -78,7 +79,7 @@ def load(
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read."""
-    with gc_paused():
+    with gc_paused(), deep_recursion():
         doc = load_yaml_file(path, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits)
 

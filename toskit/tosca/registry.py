@@ -339,15 +339,25 @@ class Registry:
             node = node.parent
 
     def _complete(self, t: Type, done: set[int], diags: list[Diagnostic]) -> None:
-        """Compute effective properties (parents first)."""
-        if id(t) in done:
-            return
-        done.add(id(t))
+        """Compute effective properties, parents first (iteratively: chains may be long)."""
+        pending: list[Type] = []
+        node: Type | None = t
+        # Stop at types already done, and at the base registry's (shared, complete).
+        while (
+            node is not None
+            and id(node) not in done
+            and self.by_kind[node.kind].get(node.name) is node
+        ):
+            pending.append(node)
+            node = node.parent
+        for each in reversed(pending):
+            done.add(id(each))
+            self._complete_one(each, diags)
+
+    def _complete_one(self, t: Type, diags: list[Diagnostic]) -> None:
         parent = t.parent
-        if parent is not None:
-            self._complete(parent, done, diags)
-            if t.base_primitive is None:
-                t.base_primitive = parent.base_primitive
+        if parent is not None and t.base_primitive is None:
+            t.base_primitive = parent.base_primitive
         raw = t.definition
         own_props = raw.get("properties")
         inherited = dict(parent.properties) if parent else {}
