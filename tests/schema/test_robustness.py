@@ -138,3 +138,30 @@ def test_huge_ints_in_paths(schemas):
     paths = s.to_fieldset({"numSet": [huge, 1]}, "root")
     assert s.remove({"numSet": [huge, 1]}, paths - {".numSet[=1]"}, "root") == {"numSet": [1]}
     assert sys.get_int_max_str_digits() == limit  # restored
+
+
+def test_deep_merges_in_several_threads_at_once(schemas):
+    """The recursion room is process-wide: walks in overlapping threads each
+    keep theirs, and the limit is restored when the last one ends."""
+    import threading
+
+    limit = sys.getrecursionlimit()
+    value = _nested_maps(MAX_DEPTH - 5)
+    start = threading.Barrier(4)
+    results: list = []
+
+    def work() -> None:
+        start.wait(5)
+        for _ in range(5):
+            try:
+                results.append(schemas["S2"].merge(value, value, "any") == value)
+            except SchemaError as err:  # the failure this test exists to catch
+                results.append(str(err))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert results == [True] * 20
+    assert sys.getrecursionlimit() == limit
