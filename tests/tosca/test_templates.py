@@ -535,3 +535,34 @@ def test_fuzz_random_definitions_never_raise(
     assert isinstance(st.types, dict)
     for diag in st.diagnostics:
         assert diag.code and diag.message
+
+
+def test_attribute_assignments() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        node_types:
+          N:
+            derived_from: tosca.nodes.Root
+            properties:
+              size: {type: integer, default: 1}
+            attributes:
+              ready: {type: boolean}
+        topology_template:
+          node_templates:
+            n:
+              type: N
+              attributes:
+                ready: maybe
+                state: initial
+                size: 3
+                redy: true
+                tosca_id: {get_attribute: [SELF, tosca_name]}
+        """
+    )
+    found = errors(st)
+    assert [(d.code, d.path.rsplit(".", 1)[-1]) for d in found] == [
+        ("type-mismatch", "ready"),
+        ("unknown-attribute", "redy"),
+    ]
+    assert found[1].hint == "did you mean 'ready'?"

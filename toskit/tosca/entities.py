@@ -165,6 +165,8 @@ class EntitiesMixin:
             kwargs["targets"] = (
                 [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
             )
+        if known:
+            self._check_attributes(label, etype, raw.get("attributes"), (*parts, "attributes"))
         desc = raw.get("description")
         entity = cls(
             name,
@@ -193,6 +195,57 @@ class EntitiesMixin:
             )
             entity.raw = raw
         return entity
+
+    def _check_attributes(
+        self, label: str, etype: Type, raw: Any, parts: tuple[Hashable, ...]
+    ) -> None:
+        """Attribute assignments: declared names, and values of the declared type.
+
+        Properties count as attributes too (TOSCA reflects every property as
+        an attribute). A value that is a function call is not checked.
+        """
+        if not isinstance(raw, Mapping):
+            return
+        declared: dict[str, Any] = {}
+        for t in etype.chain:
+            section = t.definition.get("attributes")
+            if isinstance(section, Mapping):
+                for aname, adef in section.items():
+                    declared[str(aname)] = (t, adef)
+        for key, value in raw.items():
+            if key in declared:
+                t, adef = declared[key]
+                if not isinstance(adef, Mapping) or adef.get("type") is None:
+                    continue
+                tree = self.parse_value(value, self.doc, (*parts, key))
+                if functions.contains_call(tree):
+                    continue
+                schema = self.registry.schema_def(
+                    adef, t.doc, (*t.parts, "attributes", key), t.prefix, []
+                )
+                ctx = CheckContext(
+                    label=label,
+                    path_prefix=parts,
+                    doc=self.doc,
+                    anchor=parts,
+                    origins={(key,): Origin("template", self.doc, (*parts, key))},
+                    value_type=self.value_type,
+                    diagnostics=self.diags,
+                    reported=self.reported,
+                    scalar_info=self.scalar_info,
+                )
+                check_value(ctx, tree, schema, self.value_type(schema.type, t), (key,), False)
+            elif key not in etype.properties:
+                self.diags.append(
+                    self.doc.diagnostic(
+                        "error",
+                        "unknown-attribute",
+                        f"{label}: unknown attribute '{key}' (not declared by {etype.name})",
+                        (*parts, key),
+                        hint=did_you_mean(str(key), [*declared, *etype.properties]),
+                        at_key=True,
+                    )
+                )
 
     def resolve_properties(
         self,
