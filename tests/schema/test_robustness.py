@@ -165,3 +165,19 @@ def test_deep_merges_in_several_threads_at_once(schemas):
         t.join(60)
     assert results == [True] * 20
     assert sys.getrecursionlimit() == limit
+
+
+def test_type_refs_built_per_call_do_not_accumulate(schemas):
+    """A notebook loop that builds a TypeRef on every call must not grow the
+    schema's compiled-node cache (inline atoms are cached only while alive)."""
+    from toskit.schema import TypeRef
+
+    s = schemas["S2"]
+    s.validate("x", TypeRef.scalar("string"))
+    before = len(s._compiler._cache)
+    for _ in range(200):
+        assert s.validate("x", TypeRef.scalar("string")) == []
+        assert s.validate(1, TypeRef.scalar("string"))[0].code == "type-mismatch"
+    assert len(s._compiler._cache) <= before
+    kept = TypeRef.scalar("numeric")
+    assert s.validate(1, kept) == [] and s.validate(2, kept) == []  # cached while alive

@@ -13,6 +13,7 @@ for an invalid one.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -104,14 +105,19 @@ def _never(value: Any) -> bool:
     return False
 
 
+def _forget(compiler: weakref.ref[Compiler], key: tuple) -> None:
+    """Drop the cached node of an inline atom that no longer exists."""
+    alive = compiler()
+    if alive is not None:
+        alive._cache.pop(key, None)
+
+
 class Compiler:
     """Builds and caches the :class:`Node` of every reference of a schema."""
 
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
         self._cache: dict[tuple, Node] = {}
-        # Keeps inline atoms alive so that their ids stay unique cache keys.
-        self._keep: list[Atom] = []
 
     def node_for(self, ref: str | TypeRef) -> Node:
         """The node of a type name or ``TypeRef`` (``SchemaError`` if it names nothing)."""
@@ -139,7 +145,12 @@ class Compiler:
         if atom.is_empty:
             raise schema_error_message("invalid atom")
         if ref.inlined is not None:
-            self._keep.append(ref.inlined)
+            # Inline atoms are cached by identity for as long as they live (not
+            # by value: a default of 1 and one of true compare equal in Python
+            # but not in the schema). The entry goes with the atom, so a TypeRef
+            # built per call does not grow the cache, and an atom that later
+            # gets the same id finds nothing stale.
+            weakref.finalize(ref.inlined, _forget, weakref.ref(self), key)
         node = Node(label)
         # Registered before its children so that recursive types terminate.
         self._cache[key] = node
