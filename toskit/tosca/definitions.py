@@ -173,8 +173,10 @@ class Type:
     def ancestors(self) -> list[Type]:
         """Parents, nearest first (cycles are broken when the registry is built)."""
         out: list[Type] = []
+        seen = {id(self)}
         node = self.parent
-        while node is not None and node not in out and node is not self:
+        while node is not None and id(node) not in seen:
+            seen.add(id(node))
             out.append(node)
             node = node.parent
         return out

@@ -192,8 +192,9 @@ class Registry:
                     self._add_aliases(t, exact)
         for t in new:
             self._link_parent(t, diags)
+        acyclic: set[int] = set()
         for t in new:
-            self._break_cycle(t, diags)
+            self._break_cycle(t, diags, acyclic)
         for t in new:
             if (
                 t.normative
@@ -315,10 +316,16 @@ class Registry:
                 parent = None
         t.parent = parent
 
-    def _break_cycle(self, t: Type, diags: list[Diagnostic]) -> None:
+    def _break_cycle(self, t: Type, diags: list[Diagnostic], acyclic: set[int]) -> None:
+        """Report and cut a ``derived_from`` loop through ``t``.
+
+        ``acyclic`` collects types whose chain is known to end, so a long
+        chain is walked once overall, not once per type.
+        """
         seen: list[Type] = [t]
+        seen_ids = {id(t)}
         node = t.parent
-        while node is not None:
+        while node is not None and id(node) not in acyclic:
             if node is t:
                 loop = " -> ".join(x.name for x in [*seen, t])
                 if t.doc is not None:
@@ -332,11 +339,15 @@ class Registry:
                     )
                 # Cut the loop here so every other walk terminates.
                 t.parent = None
-                return
-            if node in seen:
+                break
+            if id(node) in seen_ids:
                 return  # a loop further up; reported when its own member is visited
             seen.append(node)
+            seen_ids.add(id(node))
             node = node.parent
+        # The chain from t now ends (or was cut at t): all of it is acyclic.
+        if t.parent is None or node is None or id(node) in acyclic:
+            acyclic.update(seen_ids)
 
     def _complete(self, t: Type, done: set[int], diags: list[Diagnostic]) -> None:
         """Compute effective properties, parents first (iteratively: chains may be long)."""
