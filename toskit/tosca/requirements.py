@@ -230,32 +230,39 @@ def _find_target(
     registry: Any,
     node_filter: Any = None,
 ) -> NodeTemplate | None:
-    """The first template that fits (see the module docstring)."""
+    """The first template that fits (see the module docstring).
+
+    Candidates are tried lazily, in declaration order, so a template with
+    thousands of nodes does not pay for every requirement on every node.
+    """
     if target_name is not None and target_name in nodes:
         return nodes[target_name]
-    others = [n for n in nodes.values() if n is not node]
-    if target_name is not None:
-        ntype = registry.lookup("node", target_name)
-        if ntype is None:
-            return None
-        candidates = [n for n in others if n.type.is_a(ntype)]
-    else:
-        candidates = others
-        if isinstance(definition, Mapping) and isinstance(definition.get("node"), str):
-            ntype = registry.lookup("node", definition["node"])
-            if ntype is not None:
-                candidates = [n for n in others if n.type.is_a(ntype)] or others
-        if capability is not None:
-            ctype = registry.lookup("capability", capability)
-            if ctype is not None:
-                candidates = [
-                    n
-                    for n in candidates
-                    if any(c.type.is_a(ctype) for c in n.capabilities.values())
-                ]
     if node_filter is None and isinstance(definition, Mapping):
         node_filter = definition.get("node_filter")
-    return next((n for n in candidates if _passes(n, node_filter, registry)), None)
+
+    def first(ntype: Type | None, ctype: Type | None) -> NodeTemplate | None:
+        for other in nodes.values():
+            if other is node or (ntype is not None and not other.type.is_a(ntype)):
+                continue
+            if ctype is not None and not any(
+                c.type.is_a(ctype) for c in other.capabilities.values()
+            ):
+                continue
+            if _passes(other, node_filter, registry):
+                return other
+        return None
+
+    if target_name is not None:
+        ntype = registry.lookup("node", target_name)
+        return first(ntype, None) if ntype is not None else None
+    ctype = registry.lookup("capability", capability) if capability is not None else None
+    if isinstance(definition, Mapping) and isinstance(definition.get("node"), str):
+        ntype = registry.lookup("node", definition["node"])
+        if ntype is not None:
+            found = first(ntype, ctype)
+            if found is not None:
+                return found
+    return first(None, ctype)
 
 
 def _passes(candidate: NodeTemplate, node_filter: Any, registry: Any) -> bool:
