@@ -17,16 +17,14 @@ Nothing here raises for a problem inside the template: everything becomes a
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Callable, Hashable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from toskit import functions
+from toskit._runtime import deep_walk
 from toskit.diagnostics import Diagnostic, sort_diagnostics
 from toskit.errors import ToskitError
-from toskit.functions._limits import deep_recursion
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.tosca.check import CheckContext, describe
 from toskit.tosca.defchecks import DefinitionChecksMixin
@@ -66,7 +64,7 @@ def loads(
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template."""
-    with gc_paused(), deep_recursion():
+    with _LOADING:
         doc = load_yaml(text, name=name, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits)
 
@@ -79,27 +77,19 @@ def load(
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read."""
-    with gc_paused(), deep_recursion():
+    with _LOADING:
         doc = load_yaml_file(path, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits)
 
 
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a template loads.
-
-    Loading allocates hundreds of thousands of small, acyclic objects; the
-    collector's repeated full passes over them made load time grow faster
-    than the template (2-3x slower at 5,000 node templates). Reference
-    counting still frees everything; the collector resumes afterwards.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+# Loading: room for deep walks (values nested up to the loader's depth bound),
+# and the cyclic garbage collector paused. A load allocates hundreds of
+# thousands of small acyclic objects; the collector's repeated passes over
+# them made load time grow faster than the template (2-3x slower at 5,000
+# node templates). Reference counting still frees everything, and a loaded
+# template holds no reference cycles. ``toskit._runtime.deep_walk`` is the
+# project's one keeper of these process-wide settings (re-entrant, threads).
+_LOADING = deep_walk(3000, pause_gc=True)
 
 
 def check_text(text: str, name: str = "<string>") -> list[Diagnostic]:
