@@ -52,6 +52,9 @@ class CheckContext:
     # False for a template an orchestrator selects or substitutes (directives
     # ``select``/``substitute``): its required values need not be written.
     require_values: bool = True
+    # What the checked values are called in messages ("property", "attribute");
+    # "" when the label already names the value (an input).
+    noun: str = "property"
     # ``Type -> ScalarInfo`` for TOSCA 2.0 scalar types (toskit.tosca.scalars).
     scalar_info: Callable[[Type], Any] | None = None
 
@@ -107,6 +110,13 @@ def describe(value: Any) -> str:
 
 def _dotted(rel: tuple) -> str:
     return format_path(rel)
+
+
+def _subject(ctx: CheckContext, rel: tuple) -> str:
+    """``property 'a.b': `` (or the context's noun), the start of a message."""
+    if ctx.noun:
+        return f"{ctx.noun} '{_dotted(rel)}': "
+    return f"field '{_dotted(rel[1:])}': " if len(rel) > 1 else ""
 
 
 def check_property(
@@ -199,7 +209,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
         ctx.report(
             "type-mismatch",
             rel,
-            f"property '{_dotted(rel)}': expected {vt.name} ('<number> <unit>'), got {describe(value)}",
+            f"{_subject(ctx, rel)}expected {vt.name} ('<number> <unit>'), got {describe(value)}",
         )
         return False
     number, unit = match.group(1), match.group(2)
@@ -209,7 +219,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
         ctx.report(
             "type-mismatch",
             rel,
-            f"property '{_dotted(rel)}': unknown unit '{unit}' for {vt.name}",
+            f"{_subject(ctx, rel)}unknown unit '{unit}' for {vt.name}",
             hint=did_you_mean(unit, sorted(info.units)),
         )
         return False
@@ -217,7 +227,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
         ctx.report(
             "type-mismatch",
             rel,
-            f"property '{_dotted(rel)}': {vt.name} takes whole numbers, got {value!r}",
+            f"{_subject(ctx, rel)}{vt.name} takes whole numbers, got {value!r}",
         )
         return False
     if info.data_type is not None:
@@ -233,7 +243,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         ctx.report(
             "type-mismatch",
             rel,
-            f"property '{_dotted(rel)}': expected {vt.name}, got {describe(value)}",
+            f"{_subject(ctx, rel)}expected {vt.name}, got {describe(value)}",
         )
         return False
     fields = vt.properties
@@ -274,7 +284,7 @@ def _complex_key(ctx: CheckContext, key: Any, rel: tuple) -> bool:
     ctx.report(
         "type-mismatch",
         (*rel, key),
-        f"property '{_dotted(rel)}': a key must be a string, number or boolean, "
+        f"{_subject(ctx, rel)}a key must be a string, number or boolean, "
         f"got {'map' if isinstance(key, Mapping) else 'list'} {key!r}",
         at_key=True,
     )
@@ -302,7 +312,7 @@ def _check_primitive(
         ctx.report(
             "type-mismatch",
             rel,
-            f"property '{_dotted(rel)}': expected {type_name or prim}, got {describe(value)}",
+            f"{_subject(ctx, rel)}expected {type_name or prim}, got {describe(value)}",
             hint=hint,
         )
         return False
@@ -477,7 +487,7 @@ def _check_constraints(
             ctx.report(
                 "constraint-violation",
                 rel,
-                f"property '{_dotted(rel)}': value {_show(value)} does not satisfy {op}: {_show(arg)}",
+                f"{_subject(ctx, rel)}value {_show(value)} does not satisfy {op}: {_show(arg)}",
             )
 
 

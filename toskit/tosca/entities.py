@@ -233,6 +233,7 @@ class EntitiesMixin:
                     diagnostics=self.diags,
                     reported=self.reported,
                     scalar_info=self.scalar_info,
+                    noun="attribute",
                 )
                 check_value(ctx, tree, schema, self.value_type(schema.type, t), (key,), False)
             elif key not in etype.properties:

@@ -88,6 +88,7 @@ class InputResolver:
             value_type=b.value_type,
             diagnostics=self.diagnostics,
             reported=b.reported,
+            noun="",
         )
         check_value(ctx, value, schema, b.value_type(type_name, None), (name,))
 
