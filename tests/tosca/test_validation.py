@@ -465,14 +465,15 @@ def test_input_problems() -> None:
     )
     st = toskit.loads(doc, inputs={"name": 5})
     found = errors(st)
-    assert [d.code for d in found] == ["type-mismatch", "function-error", "function-error"]
+    assert [d.code for d in found] == ["type-mismatch", "missing-input", "function-error"]
     assert found[0].message.startswith("input 'name'")
-    assert "UnknownInput" in found[1].message
-    assert found[1].path == f"{NODES}.n.properties.name"
-    # A declared input without value: InputValueMissing (spec/functions.md §6.3);
-    # the call stays in place, shown as a call.
-    assert "InputValueMissing" in found[2].message
-    assert found[2].path == f"{NODES}.n.properties.endpoint.ip"
+    assert "UnknownInput" in found[2].message
+    assert found[2].path == f"{NODES}.n.properties.name"
+    # A declared input without value, with an inputs mapping that lacks it:
+    # one missing-input error where it is declared (docs/tosca.md), no
+    # function-error; the call stays in place, shown as a call.
+    assert found[1].message.startswith("input 'ip' has no value and no default")
+    assert found[1].path == "topology_template.inputs.ip"
     ip = st.node_templates["n"].properties["endpoint"]["ip"]
     assert isinstance(ip, toskit.functions.Call) and ip.name == "get_input" and ip.args == ["ip"]
     assert st.node_templates["n"].property_table()["endpoint.ip"].value == str(ip)

@@ -121,6 +121,8 @@ def _get_input(ev: Evaluation, call: Call) -> Any:
         )
     value = ev.inputs[name]
     if value is NO_DEFAULT:
+        if ev.defer_missing_inputs:
+            raise Unevaluated  # a template check: supplied at deployment
         raise Failure("InputValueMissing", f"input '{name}' has no value and no default")
     steps = args[1:]
     result = paths.index_value(value, steps, f"input '{name}'")

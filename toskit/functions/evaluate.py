@@ -20,6 +20,11 @@ Extra keywords beyond the spec's ``(tree, inputs, value=, version=)``:
 ``definitions``
     declared functions (``functions:`` sections) by qualified name; by
     default ``context.function_definitions()``.
+``defer_missing_inputs``
+    when true, a ``get_input`` of an input whose value is ``NO_DEFAULT``
+    stays an unevaluated ``Call`` instead of raising ``InputValueMissing``:
+    checking a template is not deploying it (the TOSCA loader passes it and
+    reports the input once as ``missing-input``). Default false (§6.3).
 ``max_depth``
     bound on nested calls, counted across nested evaluations (a
     ``get_property`` that evaluates another property counts); exceeding it is
@@ -88,8 +93,10 @@ class Evaluation:
         input_types: Mapping[str, str] | None = None,
         definitions: Mapping[str, Any] | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
+        defer_missing_inputs: bool = False,
     ) -> None:
         self.inputs = inputs
+        self.defer_missing_inputs = defer_missing_inputs
         self.value = value
         self.value_type = value_type
         self.dialect = dialect_of(version)
@@ -312,6 +319,7 @@ def evaluate(
     input_types: Mapping[str, str] | None = None,
     definitions: Mapping[str, Any] | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    defer_missing_inputs: bool = False,
 ) -> Any:
     """Evaluate a parsed tree to plain data (see the module docstring).
 
@@ -329,6 +337,7 @@ def evaluate(
         input_types=input_types,
         definitions=definitions,
         max_depth=max_depth,
+        defer_missing_inputs=defer_missing_inputs,
     )
     try:
         with deep_recursion():

@@ -164,6 +164,7 @@ def check_value(
     path: Sequence[Hashable] = (),
     make_diagnostic: DiagnosticFactory | None = None,
     subject: str | None = None,
+    defer_missing_inputs: bool = False,
 ) -> list[Diagnostic]:
     """Run parsed validation clauses and raw 1.x constraints on a resolved value.
 
@@ -173,6 +174,8 @@ def check_value(
     for an error inside a clause, ``invalid-constraint`` for a constraint
     toskit cannot read. ``subject`` (e.g. ``node template 'db': property
     'port'``) prefixes every message. A value holding a ``Call`` is skipped.
+    ``defer_missing_inputs``: see :func:`toskit.functions.evaluate`; a clause
+    that then stays unevaluated is not reported.
     """
     if contains_call(value):
         return []
@@ -187,7 +190,8 @@ def check_value(
             out.append(Diagnostic("error", code, prefix + message, path=format_path(parts), hint=hint))
 
     ev = Evaluation(inputs=inputs, value=value, value_type=value_type, version=version,
-                    context=context, self_entity=self_entity)
+                    context=context, self_entity=self_entity,
+                    defer_missing_inputs=defer_missing_inputs)
     shown = _flow(unparse(value))
     for clause in validations:
         try:

@@ -127,6 +127,7 @@ class EvaluationMixin:
             path=parts,
             make_diagnostic=(doc or self.doc).diagnostic,
             subject=f"{ctx.label}: property '{format_path(rel)}'",
+            defer_missing_inputs=True,
         )
         path = format_path((*ctx.path_prefix, *rel))
         self.diags.extend(replace(d, path=path) for d in found)
@@ -152,6 +153,7 @@ class EvaluationMixin:
                     context=self.graph,
                     input_types=self.inputs.types,
                     definitions=self.function_defs,
+                    defer_missing_inputs=True,
                 )
             out[str(name)] = tree
         return out

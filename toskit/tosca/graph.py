@@ -291,6 +291,8 @@ class TemplateGraph:
                 self_entity=self_view,
                 input_types=self.build.inputs.types,
                 definitions=self.build.function_defs,
+                # An input without value is supplied at deployment (missing-input).
+                defer_missing_inputs=True,
             )
             values[name] = value
         # Marked only once done: a re-entry meanwhile is a reference cycle, which

@@ -4,6 +4,14 @@ Input values come from the caller (``load(..., inputs=...)``), else the
 declared ``default`` (or 2.0 ``value``); a declared input with neither has
 the value :data:`toskit.NO_DEFAULT` in ``ServiceTemplate.inputs``.
 
+Checking a template is not deploying it: such an input is reported once as
+``missing-input``, severity ``info`` when the caller gave no ``inputs``
+(it must be supplied at deployment) and ``error`` when the caller gave an
+``inputs`` mapping that lacks a required input (they asked for a resolved
+template). Either way its ``get_input`` calls stay unevaluated ``Call``
+objects (the evaluation runs with ``defer_missing_inputs``), and type checks
+and validation skip values holding them, as for other static calls.
+
 :meth:`InputResolver.resolve` replaces a parsed ``get_input`` call (1.x
 ``{get_input: name}``, 2.0 ``{$get_input: name}``, also ``[name, step…]``)
 by the input's value *during the merge*, with the origin ``input: <name>``,
@@ -57,6 +65,7 @@ class InputResolver:
                 value = build.parse_value(d["default"], self.doc, (*parts, name, "default"))
             else:
                 value = NO_DEFAULT
+                self._report_missing(name, d)
             self.values[name] = value
         # An input default may itself be a call (rare): then any property may hold one.
         self.has_calls = any(functions.contains_call(v) for v in self.values.values())
@@ -72,6 +81,32 @@ class InputResolver:
                     )
                 )
                 self.values[str(name)] = passed[name]
+
+    def _report_missing(self, name: str, definition: Mapping) -> None:
+        """One ``missing-input`` for a declared input with no value and no default."""
+        required = definition.get("required", True) is not False
+        if self.build.inputs_given and required:
+            severity = "error"
+            message = (
+                f"input '{name}' has no value and no default, and the inputs given "
+                "do not supply it"
+            )
+            hint = f"pass inputs={{'{name}': ...}}"
+        elif required:
+            severity = "info"
+            message = (
+                f"input '{name}' has no value and no default; it must be supplied at deployment"
+            )
+            hint = None
+        else:
+            severity = "info"
+            message = f"optional input '{name}' has no value and no default"
+            hint = None
+        self.diagnostics.append(
+            self.doc.diagnostic(
+                severity, "missing-input", message, (*self.parts, name), hint=hint, at_key=True
+            )
+        )
 
     def _check(self, name: str, definition: Mapping, value: Any) -> None:
         type_name = definition.get("type")

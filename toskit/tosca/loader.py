@@ -114,6 +114,9 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
                 f"inputs must be a mapping of input names to values, not {type(inputs).__name__}"
             )
         self.passed_inputs = dict(inputs or {})
+        # ``None``: a template check (a missing input is ``info``); a mapping:
+        # the caller asked for a resolved template (a missing one is an error).
+        self.inputs_given = inputs is not None
         self.importer = Importer(resolver, **limits)
         self.reported: set = set()
         self.opaque_prefixes: set[str] = set()
