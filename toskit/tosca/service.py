@@ -114,6 +114,18 @@ class ServiceTemplate:
         """Resolve a type name as the template would (short and prefixed names too)."""
         return self.registry.lookup(kind, name)
 
+    def to_yaml(self) -> str:
+        """YAML text of this template's own types and templates (``toskit.dsl``)."""
+        from toskit.dsl import template_to_yaml  # the DSL sits above this package
+
+        return template_to_yaml(self)
+
+    def to_python(self) -> str:
+        """Python source for this template using ``toskit.dsl`` classes."""
+        from toskit.dsl import template_to_python
+
+        return template_to_python(self)
+
     def __repr__(self) -> str:
         state = "ok" if self.ok else f"{len(self.errors)} errors"
         warn = f", {len(self.warnings)} warnings" if self.warnings else ""
