@@ -65,9 +65,8 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
     # Duck-typed too, so that DSL-built templates and wrappers qualify.
     if name == "ServiceTemplate" or (hasattr(obj, "node_templates") and hasattr(obj, "types")):
         return TemplateExplorer(obj, **kwargs)
-    if name == "Release":  # a Fuel release: its roles on a cluster of its own
-        cluster = args[0] if args else obj.cluster()
-        return ClusterSimulator(obj.roles, cluster, **kwargs)
+    if name == "Release":  # a Fuel release: its modes, settings panel and roles
+        return ClusterSimulator(obj, *args, **kwargs)
     if name == "RoleSet" or (hasattr(obj, "check") and hasattr(obj, "check_assignment")):
         return ClusterSimulator(obj, *args, **kwargs)
     from toskit.display import to_html

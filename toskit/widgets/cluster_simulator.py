@@ -18,7 +18,8 @@ import traitlets
 
 from toskit.display.conditions_views import cluster_body, outcomes_table
 from toskit.display.html import chip, esc, fragment
-from toskit.errors import ToskitError
+from toskit.errors import ConditionError, ToskitError
+from toskit.widgets.fuel_settings import SettingField, setting_fields, short_path
 
 __all__ = ["ClusterSimulator"]
 
@@ -40,6 +41,88 @@ def _node_dict(node: Any) -> dict[str, Any]:
     return data
 
 
+def _is_release(obj: Any) -> bool:
+    """A Fuel ``Release`` (duck-typed: roles, settings, modes and ``cluster()``)."""
+    return all(hasattr(obj, a) for a in ("roles", "settings", "modes")) and callable(getattr(obj, "cluster", None))
+
+
+class _FailedOutcome:
+    """Stands in for a role whose check raised (say, a restriction reading a
+    setting the release does not define): blocked, the error as its warning."""
+
+    def __init__(self, role: str, error: Exception) -> None:
+        self.role = role
+        self.allowed = False
+        self.hidden = False
+        self.warnings = [f"check failed: {error}"]
+        self.conflicts: list[str] = []
+        self.restrictions: list[str] = []
+        self.limits = None
+        self.trace = None
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"RoleOutcome({self.role!r}, allowed=False, error={str(self.error)!r})"
+
+
+def _coerce(field: SettingField, value: Any) -> Any:
+    """``value`` checked against the kind of ``field`` (see ``set_setting``)."""
+    kind = field.kind
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "bool" and isinstance(value, bool):
+        return value
+    if kind == "int" and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if kind == "float" and is_number:
+        return float(value)
+    if kind == "choice" and value in field.choices:
+        return value
+    if kind == "text" and (isinstance(value, str) or is_number):
+        # Fuel keeps numbers of text settings as text ("3"); so do we.
+        return value if isinstance(value, str) else str(value)
+    if kind == "other":
+        return value
+    expected = {
+        "bool": "true or false",
+        "int": "an integer",
+        "float": "a number",
+        "choice": "one of " + ", ".join(repr(c) for c in field.choices),
+        "text": "a string",
+    }[kind]
+    raise ToskitError(f"setting {field.name!r} ({field.label}) takes {expected}, got {value!r}")
+
+
+def _setting_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def _setting_box(field: SettingField) -> Any:
+    """The control that edits one setting: a checkbox, a number box, a
+    dropdown of its ``values``, a text box, or (any other type, or a setting
+    the model lacks) a read-only text of its value."""
+    description = f"{field.label} ({field.name})" if field.label != field.name else field.name
+    common = {"description": description, "style": {"description_width": "initial"}}
+    layout = ipywidgets.Layout(width="auto")
+    if field.kind == "bool":
+        box = ipywidgets.Checkbox(value=field.default, indent=False, layout=layout, **common)
+    elif field.kind == "int":
+        box = ipywidgets.IntText(value=field.default, **common)
+    elif field.kind == "float":
+        box = ipywidgets.FloatText(value=field.default, **common)
+    elif field.kind == "choice":
+        options = list(dict.fromkeys([*field.choices, field.default]))
+        box = ipywidgets.Dropdown(options=[(_setting_text(o), o) for o in options], value=field.default, **common)
+    elif field.kind == "text":
+        box = ipywidgets.Text(value=field.default, continuous_update=False, **common)
+    else:
+        box = ipywidgets.Text(value=_setting_text(field.default), disabled=True, **common)
+    # What _sync_controls needs to show the current value.
+    box.toskit_default, box.toskit_kind = field.default, field.kind
+    return box
+
+
 def _names(roles: Iterable[Any] | str) -> list[str]:
     if isinstance(roles, str):
         return [roles]
@@ -49,8 +132,18 @@ def _names(roles: Iterable[Any] | str) -> list[str]:
 class ClusterSimulator(ipywidgets.VBox):
     """A simulated cluster the user edits live, with every role's outcome.
 
-    ``roles`` is a ``RoleSet`` (``conditions.load_roles``); ``cluster`` a
-    ``conditions.Cluster`` (default: an empty ``multinode`` cluster).
+    ``ClusterSimulator(roles, cluster=None)``: ``roles`` is a ``RoleSet``
+    (``conditions.load_roles``), ``cluster`` a ``conditions.Cluster``
+    (default: an empty ``multinode`` cluster).
+
+    ``ClusterSimulator(release, cluster=None)``: a Fuel ``Release``
+    (``conditions.load_release``); ``cluster`` defaults to
+    ``release.cluster()``. The mode control then offers the release's modes
+    only, and a settings panel edits every setting the roles' restrictions
+    and limits read (:attr:`setting_fields`); :meth:`set_setting` does the
+    same from Python. Roles whose outcome is ``hidden`` are left out of the
+    shown list (a note counts them); :attr:`outcomes` still has them all.
+
     :attr:`outcomes` maps each role to its ``RoleOutcome`` for the current
     cluster, selection and roles to assign; :attr:`html` is what the widget
     shows.
@@ -61,6 +154,11 @@ class ClusterSimulator(ipywidgets.VBox):
     selected_roles = traitlets.List()
 
     def __init__(self, roles: Any, cluster: Any = None, *, selected: Iterable[Any] = (), **kwargs: Any) -> None:
+        self._release = roles if _is_release(roles) else None
+        if self._release is not None:
+            roles = self._release.roles
+            if cluster is None:
+                cluster = self._release.cluster()
         self._roles = roles
         self._role_names = [str(name) for name in roles]
         if cluster is None:
@@ -81,13 +179,23 @@ class ClusterSimulator(ipywidgets.VBox):
         self._attributes: dict[str, Any] = dict(attributes) if isinstance(attributes, Mapping) else {}
         models = getattr(cluster, "models", None)
         self._models: dict[str, Any] | None = dict(models) if isinstance(models, Mapping) and models else None
+        initial_mode = str(getattr(cluster, "mode", "multinode"))
+        if self._release is not None:
+            # The release's modes; a cluster given in another mode keeps it too.
+            self._modes: tuple[str, ...] = tuple(dict.fromkeys([*self._release.modes, initial_mode]))
+            settings = (self._models or {}).get("settings", self._release.settings)
+            self._setting_fields = setting_fields(roles, settings)
+        else:
+            self._modes = tuple(dict.fromkeys([*MODES, initial_mode]))
+            self._setting_fields = []
+        self._overrides: dict[str, Any] = {}  # full leaf path -> value, in edit order
         self._cluster: Any = None
         self._outcomes: dict[str, Any] | None = None
         self._syncing = False
         self._labelled: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None  # ids the lists were built for
         self._build_controls()
         super().__init__(children=self._layout(), **kwargs)
-        self.set_trait("mode", str(getattr(cluster, "mode", "multinode")))
+        self.set_trait("mode", initial_mode)
         self.selected = list(selected)
         self._changed(structure=True)
 
@@ -117,6 +225,14 @@ class ClusterSimulator(ipywidgets.VBox):
         mode = proposal["value"]
         if not isinstance(mode, str) or not mode:
             raise ToskitError("a cluster mode is a non-empty string such as 'multinode'")
+        if self._release is not None and mode not in self._modes:
+            from toskit.diagnostics import did_you_mean
+
+            hint = did_you_mean(mode, self._modes)
+            raise ToskitError(
+                f"{mode!r} is not a mode of release {self._release.name!r} "
+                f"(modes: {', '.join(self._modes)})" + (f"; {hint}" if hint else "")
+            )
         return mode
 
     @traitlets.observe("mode", "selected", "selected_roles")
@@ -131,8 +247,81 @@ class ClusterSimulator(ipywidgets.VBox):
         return node
 
     def set_mode(self, mode: str) -> None:
-        """Switch the cluster mode (``multinode``, ``ha_compact``, …)."""
+        """Switch the cluster mode (``multinode``, ``ha_compact``, …; for a
+        release, one of its modes)."""
         self.mode = mode
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The modes the mode control offers."""
+        return self._modes
+
+    @property
+    def release(self) -> Any:
+        """The Fuel ``Release`` simulated, or None for a roles document."""
+        return self._release
+
+    @property
+    def setting_fields(self) -> list[SettingField]:
+        """The settings panel's entries: every setting the roles'
+        restrictions and limits read (empty without a release)."""
+        return list(self._setting_fields)
+
+    def _field(self, path: str) -> SettingField:
+        if not isinstance(path, str):
+            raise ToskitError(f"a setting is named by a dotted path such as 'storage.volumes_ceph', got {path!r}")
+        for field in self._setting_fields:
+            if path in (field.path, field.name):
+                return field
+        if self._release is None:
+            raise ToskitError("this simulator has no settings (it was built from a roles document, not a release)")
+        from toskit.diagnostics import did_you_mean
+
+        names = [f.name for f in self._setting_fields]
+        hint = did_you_mean(short_path(path), names)
+        raise ToskitError(
+            f"no setting {path!r} is read by the roles' restrictions or limits"
+            + (f"; {hint}" if hint else f" (settings: {', '.join(names) or 'none'})")
+        )
+
+    def setting(self, path: str) -> Any:
+        """The current value of a panel setting (``"storage.volumes_ceph"``
+        or its full path ``"storage.volumes_ceph.value"``)."""
+        field = self._field(path)
+        return self._overrides.get(field.path, field.default)
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """Every panel setting's current value, by name (``storage.volumes_ceph``)."""
+        return {f.name: self._overrides.get(f.path, f.default) for f in self._setting_fields}
+
+    @property
+    def settings_overrides(self) -> dict[str, Any]:
+        """The settings changed from the starting values, as the dotted
+        paths ``Release.cluster(settings_overrides=…)`` takes."""
+        return dict(self._overrides)
+
+    def set_setting(self, path: str, value: Any) -> None:
+        """Change a setting (``set_setting("storage.volumes_ceph", True)``;
+        the full path ``storage.volumes_ceph.value`` works too), rebuild the
+        cluster's ``settings`` model and re-check every role.
+
+        The value must suit the setting: a boolean for a checkbox, a number
+        for a number (integer text such as ``"3"`` for a text setting is
+        kept as text), one of the setting's ``values`` for a choice.
+        """
+        field = self._field(path)
+        value = _coerce(field, value)
+        if value == field.default and type(value) is type(field.default):
+            self._overrides.pop(field.path, None)
+        else:
+            self._overrides[field.path] = value
+        self._changed(structure=False)
+
+    def reset_settings(self) -> None:
+        """Every setting back to its starting value."""
+        self._overrides.clear()
+        self._changed(structure=False)
 
     def add_node(
         self,
@@ -218,20 +407,34 @@ class ClusterSimulator(ipywidgets.VBox):
                 models=self._models,
                 **self._attributes,
             )
+            if self._overrides:
+                self._cluster = self._cluster.with_settings(self._overrides)
         return self._cluster
 
     @property
     def outcomes(self) -> dict[str, Any]:
         """Role name → ``RoleOutcome`` for the current cluster and selection."""
         if self._outcomes is None:
-            cluster = self.cluster
-            self._outcomes = {
-                name: self._roles.check(
-                    name, cluster, selected=list(self.selected), selected_roles=list(self.selected_roles)
-                )
-                for name in self._role_names
-            }
+            self._outcomes = self._check_all()
         return self._outcomes
+
+    def _check_all(self) -> dict[str, Any]:
+        cluster = self.cluster
+        selected, assign = list(self.selected), list(self.selected_roles)
+        check_all = getattr(self._roles, "check_all", None)
+        if check_all is not None:
+            try:
+                # One shared context: invariants are computed once for all roles.
+                return dict(check_all(cluster, selected=selected, selected_roles=assign))
+            except ConditionError:
+                pass  # find the role that fails, below; the others still show
+        outcomes: dict[str, Any] = {}
+        for name in self._role_names:
+            try:
+                outcomes[name] = self._roles.check(name, cluster, selected=selected, selected_roles=assign)
+            except ConditionError as error:
+                outcomes[name] = _FailedOutcome(name, error)
+        return outcomes
 
     def outcome(self, role: str) -> Any:
         """The ``RoleOutcome`` of one role."""
@@ -242,16 +445,37 @@ class ClusterSimulator(ipywidgets.VBox):
             raise ToskitError(f"unknown role {role!r}" + (f"; {hint}" if hint else ""))
         return self.outcomes[role]
 
+    @property
+    def hidden_roles(self) -> list[str]:
+        """Roles whose outcome is hidden (a Fuel ``hide`` restriction is active)."""
+        return [name for name, out in self.outcomes.items() if getattr(out, "hidden", False)]
+
+    @property
+    def shown_outcomes(self) -> dict[str, Any]:
+        """The outcomes the widget lists: every role that is not hidden."""
+        return {name: out for name, out in self.outcomes.items() if not getattr(out, "hidden", False)}
+
     def to_frame(self) -> Any:
         """The outcomes as a pandas DataFrame: ``role``, ``allowed``,
-        ``warnings``, ``conflicts`` (pandas is imported on first use)."""
+        ``warnings``, ``conflicts``, and for a release also ``hidden`` and
+        the limit columns ``count``, ``min``, ``max``, ``recommended``
+        (pandas is imported on first use)."""
         import pandas as pd
 
-        rows = [
-            {"role": name, "allowed": out.allowed, "warnings": list(out.warnings), "conflicts": list(out.conflicts)}
-            for name, out in self.outcomes.items()
-        ]
-        return pd.DataFrame(rows, columns=["role", "allowed", "warnings", "conflicts"])
+        columns = ["role", "allowed", "warnings", "conflicts"]
+        fuel = self._release is not None
+        if fuel:
+            columns += ["hidden", "count", "min", "max", "recommended"]
+        rows = []
+        for name, out in self.outcomes.items():
+            row = {"role": name, "allowed": out.allowed, "warnings": list(out.warnings), "conflicts": list(out.conflicts)}
+            if fuel:
+                limits = getattr(out, "limits", None)
+                row["hidden"] = bool(getattr(out, "hidden", False))
+                for bound in ("count", "min", "max", "recommended"):
+                    row[bound] = getattr(limits, bound, None)
+            rows.append(row)
+        return pd.DataFrame(rows, columns=columns)
 
     @property
     def html(self) -> str:
@@ -293,25 +517,46 @@ class ClusterSimulator(ipywidgets.VBox):
             f'<span class="toskit-mono">{esc(chosen)}</span>'
             f'<span class="toskit-muted">roles to assign</span>{assign}</div>'
         )
-        blocked = sum(1 for o in outcomes.values() if not getattr(o, "allowed", False))
+        shown = {n: o for n, o in outcomes.items() if not getattr(o, "hidden", False)}
+        hidden = [n for n in outcomes if n not in shown]
+        blocked = sum(1 for o in shown.values() if not getattr(o, "allowed", False))
+        chips = chip(f"{len(shown) - blocked} allowed") + chip(f"{blocked} blocked")
+        if hidden:
+            chips += chip(f"{len(hidden)} hidden")
+        release = ""
+        if self._release is not None:
+            release = f'<span class="toskit-muted">{esc(self._release.name)}</span>'
         head = (
             f'<div class="toskit-header"><span class="toskit-kind">role outcomes</span>'
-            f'<span class="toskit-title">{esc(self.mode)}</span>'
-            f"{chip(f'{len(outcomes) - blocked} allowed')}{chip(f'{blocked} blocked')}</div>"
+            f'<span class="toskit-title">{esc(self.mode)}</span>{release}{chips}</div>'
         )
+        if hidden:
+            summary += (
+                f'<div class="toskit-summary-line"><span class="toskit-muted">{len(hidden)} hidden</span>'
+                f'<span class="toskit-faint">{esc(", ".join(hidden))}</span></div>'
+            )
+        if self._overrides:
+            changed = "".join(
+                chip(f"{short_path(path)}: {_setting_text(value)}") for path, value in self._overrides.items()
+            )
+            summary += (
+                f'<div class="toskit-summary-line"><span class="toskit-muted">changed settings</span>{changed}</div>'
+            )
         cluster = cluster_body(
             self.cluster,
             selected=self.selected,
             nodes=list(self._nodes.values()),
             pool=list(self._pool.values()),
         )
-        body = head + summary + outcomes_table(outcomes) + cluster
+        body = head + summary + outcomes_table(shown) + cluster
         self._output.value = fragment(body, self._plain(), "simulator")
 
     def _plain(self) -> str:
+        release = f"release={self._release.name!r}, " if self._release is not None else ""
+        settings = f", settings_overrides={self._overrides!r}" if self._overrides else ""
         return (
-            f"ClusterSimulator(mode={self.mode!r}, nodes={len(self._nodes)}, "
-            f"selected={list(self.selected)!r}, selected_roles={list(self.selected_roles)!r})"
+            f"ClusterSimulator({release}mode={self.mode!r}, nodes={len(self._nodes)}, "
+            f"selected={list(self.selected)!r}, selected_roles={list(self.selected_roles)!r}{settings})"
         )
 
     def __repr__(self) -> str:
@@ -321,7 +566,7 @@ class ClusterSimulator(ipywidgets.VBox):
 
     def _build_controls(self) -> None:
         wide = {"description_width": "initial"}
-        self._mode_box = ipywidgets.Dropdown(options=list(MODES), description="mode", style=wide)
+        self._mode_box = ipywidgets.Dropdown(options=list(self._modes), description="mode", style=wide)
         self._select_box = ipywidgets.SelectMultiple(description="selected nodes", rows=6, style=wide)
         self._roles_box = ipywidgets.SelectMultiple(
             options=self._role_names, description="roles to assign", rows=6, style=wide
@@ -347,6 +592,11 @@ class ClusterSimulator(ipywidgets.VBox):
         self._edit_deletion.observe(lambda c: self._edit(self.set_pending_deletion, c["new"]), "value")
         self._add_button.on_click(lambda _b: self._add_from_ui())
         self._remove_button.on_click(lambda _b: self._remove_from_ui())
+        self._setting_boxes: dict[str, Any] = {}
+        for field in self._setting_fields:
+            box = _setting_box(field)
+            box.observe(lambda c, p=field.path: self._from_ui(lambda v: self.set_setting(p, v), c["new"]), "value")
+            self._setting_boxes[field.path] = box
 
     def _layout(self) -> list[Any]:
         editor = ipywidgets.VBox(
@@ -356,7 +606,11 @@ class ClusterSimulator(ipywidgets.VBox):
             ]
         )
         top = ipywidgets.HBox([self._mode_box, self._select_box, self._roles_box])
-        return [top, editor, self._output]
+        if not self._setting_boxes:
+            return [top, editor, self._output]
+        heading = ipywidgets.HTML("<b>settings</b> (those the roles' restrictions and limits read)")
+        panel = ipywidgets.VBox([heading, *self._setting_boxes.values()])
+        return [top, panel, editor, self._output]
 
     def _from_ui(self, method: Any, value: Any) -> None:
         if not self._syncing:
@@ -400,6 +654,11 @@ class ClusterSimulator(ipywidgets.VBox):
 
     def _sync_controls(self, structure: bool) -> None:
         with self._quiet():
+            for path, box in self._setting_boxes.items():
+                value = self._overrides.get(path, box.toskit_default)
+                shown = value if box.toskit_kind != "other" else _setting_text(value)
+                if box.value != shown:
+                    box.value = shown
             if self._mode_box.value != self.mode:
                 if self.mode not in self._mode_box.options:
                     self._mode_box.options = [*self._mode_box.options, self.mode]

@@ -1,0 +1,356 @@
+"""ClusterSimulator on a real Fuel release (spec/fuel-release.md §4, issue 11),
+driven from Python: the release's modes, the settings panel, hidden roles,
+limit counts."""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from pathlib import Path
+
+import ipywidgets
+import pytest
+import yaml
+from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, assert_safe, body
+
+import toskit
+from toskit import conditions
+from toskit.errors import ToskitError
+from toskit.widgets import ClusterSimulator, explore
+from toskit.widgets.fuel_settings import expression_settings, referenced_settings
+
+RELEASE_FILE = Path(__file__).parents[1] / "conditions" / "data" / "fuel_openstack.yaml"
+NEWTON = "Newton on Ubuntu 16.04"
+CEPH_MESSAGE = "Ceph should be enabled in the environment settings."
+
+_ROW = re.compile(r'<tr class="toskit-role-(allowed|blocked)"><td class="toskit-path">(.*?)</td>(.*?)</tr>', re.S)
+
+
+def shown_rows(page: str) -> dict[str, tuple[str, str]]:
+    """Role name → (allowed|blocked, the rest of its row) as the widget shows them."""
+    return {html_lib.unescape(name): (status, rest) for status, name, rest in _ROW.findall(body(page))}
+
+
+@pytest.fixture(scope="module")
+def release():
+    return conditions.load_release(RELEASE_FILE, NEWTON)
+
+
+def simulator(release, **overrides):
+    """§4's setting: ha_compact, an empty cluster, one selected node."""
+    cluster = release.cluster(mode="ha_compact", pool=[{"id": 1}], settings_overrides=overrides or None)
+    return ClusterSimulator(release, cluster, selected=[1])
+
+
+# ---------------------------------------------------------------- §4 table
+
+SECTION_4 = [
+    # role, allowed, hidden, first warning (None: no warning)
+    ("controller", True, False, "It is recommended to have at least 3 Controller nodes (1 selected currently)."),
+    ("compute", True, False, None),
+    ("cinder", True, False, None),
+    ("cinder-block-device", False, False, "Cinder Block Device driver should be enabled in the environment settings."),
+    ("mongo", False, True, "Ceilometer should be enabled in the environment settings."),
+]
+
+
+@pytest.mark.parametrize(("role", "allowed", "hidden", "warning"), SECTION_4, ids=[row[0] for row in SECTION_4])
+def test_section_4_outcomes_show_in_the_simulator(release, role, allowed, hidden, warning):
+    sim = simulator(release)
+    out = sim.outcome(role)
+    assert (out.allowed, out.hidden) == (allowed, hidden)
+    if warning is None:
+        assert out.warnings == []
+    else:
+        assert out.warnings[0] == warning
+    rows = shown_rows(sim.html)
+    if hidden:
+        assert role not in rows
+        assert role in sim.hidden_roles
+        assert role not in sim.shown_outcomes
+    else:
+        status, rest = rows[role]
+        assert status == ("allowed" if allowed else "blocked")
+        if warning is not None:
+            assert html_lib.escape(warning) in rest
+
+
+def test_hidden_roles_are_counted_in_a_note(release):
+    sim = simulator(release)
+    hidden = [name for name, out in release.check_all(sim.cluster, selected=[1]).items() if out.hidden]
+    assert hidden and sim.hidden_roles == hidden
+    view = body(sim.html)
+    assert f"{len(hidden)} hidden" in view
+    assert set(shown_rows(sim.html)) == set(release.roles) - set(hidden)
+
+
+def test_limit_counts_are_shown(release):
+    sim = simulator(release)
+    limits = sim.outcome("controller").limits
+    assert (limits.count, limits.min, limits.max, limits.recommended) == (1, 1, None, 3)
+    assert "count 1 (min 1, recommended 3)" in shown_rows(sim.html)["controller"][1]
+    frame = sim.to_frame().set_index("role")
+    assert frame.loc["controller", "count"] == 1 and frame.loc["controller", "recommended"] == 3
+    assert bool(frame.loc["mongo", "hidden"]) is True
+
+
+# ---------------------------------------------------------------- settings
+
+
+def test_enabling_ceph_unblocks_ceph_osd_and_disabling_blocks_it_again(release):
+    sim = simulator(release)
+    out = sim.outcome("ceph-osd")
+    assert out.allowed is False and out.warnings[0] == CEPH_MESSAGE
+    assert shown_rows(sim.html)["ceph-osd"][0] == "blocked"
+
+    sim.set_setting("storage.volumes_ceph", True)
+    out = sim.outcome("ceph-osd")
+    assert out.allowed is True and CEPH_MESSAGE not in out.warnings
+    assert sim.cluster.models["settings"]["storage"]["volumes_ceph"]["value"] is True
+    status, rest = shown_rows(sim.html)["ceph-osd"]
+    assert status == "allowed" and html_lib.escape(CEPH_MESSAGE) not in rest
+
+    sim.set_setting("storage.volumes_ceph.value", False)  # the full path works too
+    assert sim.outcome("ceph-osd").allowed is False
+    assert shown_rows(sim.html)["ceph-osd"][0] == "blocked"
+    assert sim.settings_overrides == {}
+
+
+def test_the_checkbox_drives_the_same_logic(release):
+    sim = simulator(release)
+    box = sim._setting_boxes["storage.volumes_ceph.value"]
+    assert isinstance(box, ipywidgets.Checkbox) and box.value is False
+    box.value = True  # what ticking it in the browser does
+    assert sim.setting("storage.volumes_ceph") is True
+    assert sim.outcome("ceph-osd").allowed is True
+    # Ceph for volumes excludes Cinder LVM and the block device (their restrictions).
+    assert sim.outcome("cinder").allowed is False
+    assert "Ceph RBD cannot be used with Cinder" in sim.outcome("cinder").warnings
+    sim.set_setting("storage.volumes_ceph", False)
+    assert box.value is False  # the control follows a change made from Python
+
+
+@pytest.mark.parametrize("setting", ["storage.images_ceph", "storage.ephemeral_ceph", "storage.objects_ceph"])
+def test_any_ceph_backend_unblocks_ceph_osd(release, setting):
+    sim = simulator(release)
+    sim.set_setting(setting, True)
+    assert sim.outcome("ceph-osd").allowed is True
+
+
+def test_simulator_agrees_with_release_cluster_overrides(release):
+    sim = simulator(release)
+    sim.set_setting("additional_components.ceilometer", True)
+    sim.set_setting("storage.osd_pool_size", 2)  # a text setting: kept as text, like Fuel
+    assert sim.setting("storage.osd_pool_size") == "2"
+    expected = release.check_all(
+        release.cluster(mode="ha_compact", pool=[{"id": 1}], settings_overrides=sim.settings_overrides), selected=[1]
+    )
+    assert {n: (o.allowed, o.hidden, o.warnings) for n, o in sim.outcomes.items()} == {
+        n: (o.allowed, o.hidden, o.warnings) for n, o in expected.items()
+    }
+    assert sim.outcome("ceph-osd").limits.min == 2
+    assert "Ceilometer should be enabled in the environment settings." not in sim.outcome("mongo").warnings
+
+
+def _regex_settings(release) -> set[str]:
+    """An independent reading: every `settings:group.attr` in the role
+    metadata's restrictions and limits, found in the raw text."""
+    texts: list[str] = []
+
+    def strings(value):
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                strings(k)
+                strings(v)
+        elif isinstance(value, list):
+            for v in value:
+                strings(v)
+
+    for meta in release.fields["roles_metadata"].values():
+        strings((meta or {}).get("restrictions"))
+        strings((meta or {}).get("limits"))
+    return {m for t in texts for m in re.findall(r"settings:([\w-]+\.[\w-]+)", t)}
+
+
+def test_the_panel_lists_exactly_the_settings_the_roles_read(release):
+    sim = simulator(release)
+    names = [f.name for f in sim.setting_fields]
+    assert len(names) == len(set(names))
+    assert set(names) == _regex_settings(release)
+    assert "storage.volumes_ceph" in names and "common.libvirt_type" not in names
+    assert set(sim._setting_boxes) == {f.path for f in sim.setting_fields}
+
+
+def test_controls_start_from_the_release_defaults(release):
+    sim = simulator(release)
+    for field in sim.setting_fields:
+        group, attr, leaf = field.path.split(".")
+        default = release.settings[group][attr][leaf]
+        assert field.default == default
+        assert sim._setting_boxes[field.path].value == default
+    assert isinstance(sim._setting_boxes["storage.osd_pool_size.value"], ipywidgets.Text)
+    assert sim.setting("storage.volumes_lvm") is True
+
+
+def test_a_cluster_with_overrides_starts_the_panel_there(release):
+    sim = simulator(release, **{"storage.volumes_ceph.value": True})
+    assert sim.setting("storage.volumes_ceph") is True
+    assert sim.outcome("ceph-osd").allowed is True
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "fragment"),
+    [
+        ("storage.volumes_cepf", True, "did you mean 'storage.volumes_ceph'"),
+        ("common.libvirt_type", "kvm", "is read by the roles"),
+        ("storage.volumes_ceph", "yes", "takes true or false"),
+        ("storage.volumes_ceph", 1, "takes true or false"),
+        ("storage.osd_pool_size", ["3"], "takes a string"),
+        (None, True, "dotted path"),
+    ],
+    ids=["typo", "unreferenced", "string-for-bool", "int-for-bool", "list-for-text", "not-a-path"],
+)
+def test_bad_setting_edits_raise_clear_errors(release, path, value, fragment):
+    sim = simulator(release)
+    with pytest.raises(ToskitError, match=re.escape(fragment)):
+        sim.set_setting(path, value)
+    assert sim.settings_overrides == {}
+
+
+def test_a_roles_document_simulator_has_no_settings():
+    sim = ClusterSimulator(conditions.load_roles("roles_metadata:\n  compute: {}\n"))
+    assert sim.setting_fields == [] and sim.release is None
+    with pytest.raises(ToskitError, match="no settings"):
+        sim.set_setting("storage.volumes_ceph", True)
+
+
+# ---------------------------------------------------------------- modes, explore
+
+
+def test_the_mode_list_equals_the_release_modes(release):
+    sim = simulator(release)
+    assert list(sim._mode_box.options) == list(release.modes) == list(sim.modes)
+    with pytest.raises(ToskitError, match="not a mode of release"):
+        sim.set_mode("multinode")
+    assert sim.mode == "ha_compact"
+
+
+def test_explore_opens_the_simulator_on_a_release(release):
+    sim = toskit.explore(release)
+    assert isinstance(sim, ClusterSimulator) and sim.release is release
+    assert sim.mode == release.modes[0] and sim.setting_fields
+    given = release.cluster(pool=[{"id": 7}])
+    assert explore(release, given).cluster.pool[0]["id"] == 7
+
+
+# ---------------------------------------------------------------- small releases
+
+RADIO_RELEASE = """\
+- pk: 1
+  model: nailgun.release
+  fields:
+    name: Radio
+    modes: [ha_compact, multinode]
+    roles_metadata:
+      compute:
+        restrictions:
+          - condition: "settings:common.libvirt_type.value == 'kvm'"
+            message: "KVM only on bare metal"
+      storage:
+        limits:
+          max: "settings:common.max_storage.value"
+      ghost:
+        restrictions: ["settings:nowhere.flag.value == true"]
+    attributes_metadata:
+      editable:
+        common:
+          libvirt_type:
+            value: qemu
+            label: Hypervisor
+            type: radio
+            values: [{data: kvm, label: KVM}, {data: qemu, label: QEMU}]
+          max_storage: {value: 2, label: Max storage nodes, type: number}
+"""
+
+
+@pytest.fixture()
+def radio():
+    return conditions.load_release(RADIO_RELEASE)
+
+
+def test_choice_number_and_undefined_settings(radio):
+    sim = ClusterSimulator(radio, radio.cluster(pool=[{"id": 1}, {"id": 2}, {"id": 3}]), selected=[1, 2, 3])
+    kinds = {f.name: f.kind for f in sim.setting_fields}
+    assert kinds == {"common.libvirt_type": "choice", "common.max_storage": "int", "nowhere.flag": "other"}
+    dropdown = sim._setting_boxes["common.libvirt_type.value"]
+    assert isinstance(dropdown, ipywidgets.Dropdown) and [v for _, v in dropdown.options] == ["kvm", "qemu"]
+    assert sim.outcome("compute").allowed is True
+    dropdown.value = "kvm"
+    assert sim.outcome("compute").allowed is False
+    with pytest.raises(ToskitError, match="one of 'kvm', 'qemu'"):
+        sim.set_setting("common.libvirt_type", "xen")
+
+    number = sim._setting_boxes["common.max_storage.value"]
+    assert isinstance(number, ipywidgets.IntText)
+    assert sim.outcome("storage").allowed is False  # 3 selected, at most 2
+    number.value = 3
+    assert sim.outcome("storage").allowed is True and sim.outcome("storage").limits.max == 3
+
+    # A setting the model lacks: the check fails for that role only, visibly.
+    ghost = sim.outcome("ghost")
+    assert ghost.allowed is False and "check failed" in ghost.warnings[0]
+    assert shown_rows(sim.html)["ghost"][0] == "blocked"
+    sim.set_setting("nowhere.flag", False)
+    assert sim.outcome("ghost").allowed is True
+
+
+def test_hostile_strings_are_escaped():
+    data = yaml.safe_load(RADIO_RELEASE)
+    fields = data[0]["fields"]
+    fields["name"] = PAYLOAD
+    roles = fields["roles_metadata"]
+    roles[PAYLOAD] = {"restrictions": [{"condition": "true", "message": PAYLOAD}]}
+    roles["compute"]["restrictions"][0]["message"] = PAYLOAD
+    fields["attributes_metadata"]["editable"]["common"]["libvirt_type"]["label"] = PAYLOAD
+    fields["attributes_metadata"]["editable"]["common"]["text"] = {"value": "x", "label": PAYLOAD}
+    roles["storage"]["restrictions"] = ["settings:common.text.value == 'y'"]
+    release = conditions.load_release(data)
+    sim = ClusterSimulator(release, release.cluster(pool=[{"id": 1}]), selected=[1])
+    sim.set_setting("common.libvirt_type", "kvm")
+    sim.set_setting("common.text", PAYLOAD)
+    page = sim.html
+    assert_payload_is_text(page)
+    assert_safe(page)
+    assert PAYLOAD in shown_rows(page)
+    for box in sim._setting_boxes.values():  # labels reach the browser as text, never HTML
+        assert box.description_allow_html is False
+    assert all(piece in repr(sim) for piece in HOSTILE)
+
+
+# ---------------------------------------------------------------- the walk
+
+
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        ("settings:storage.volumes_ceph.value == true", ["storage.volumes_ceph.value"]),
+        ("settings:a.b.value == settings:c.d.value", ["a.b.value", "c.d.value"]),
+        ("not (settings:a.b.value and cluster:mode == 'x')", ["a.b.value"]),
+        ("'settings:a.b.value' == 'x'", []),  # inside a string: not a reference
+        ("settings:a.b._length > 0", ["a.b"]),  # a chain stops at a special member
+        ("settings:storage == 1", []),  # a whole group is not one setting
+        ("version:feature_groups", []),
+        ("'x' in settings:a.b.value or settings:c.d.value", ["a.b.value", "c.d.value"]),
+    ],
+    ids=["one", "two", "nested", "in-string", "special", "group", "other-model", "membership"],
+)
+def test_expression_settings(text, paths):
+    assert expression_settings(conditions.compile_expression(text)) == paths
+
+
+def test_referenced_settings_covers_limit_overrides(release):
+    found = referenced_settings(release.roles)
+    assert "neutron_advanced_configuration.neutron_l3_ha.value" in found  # an override condition
+    assert "storage.osd_pool_size.value" in found  # a bound
