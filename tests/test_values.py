@@ -144,6 +144,32 @@ def test_not_timestamps(text: object) -> None:
     assert parse_timestamp(text) is None
 
 
+RFC3339 = [
+    ("date-only", "2000-02-29", True),
+    ("fraction-z", "2025-04-12T23:20:50.52Z", True),
+    ("offset", "1996-12-19T16:39:57-08:00", True),
+    ("lowercase-t-z", "1996-12-19t16:39:57z", True),
+    ("leap-second", "1990-12-31T15:59:60-08:00", True),
+    ("space-separator", "2001-12-14 21:59:43.10", False),
+    ("one-digit-hour", "2001-12-15T2:59:43Z", False),
+    ("offset-without-colon", "2001-12-14T21:59:43-0500", False),
+    ("spaced-offset", "2001-12-14T21:59:43 -05:00", False),
+]
+
+
+@pytest.mark.parametrize(("text", "ok"), [r[1:] for r in RFC3339], ids=[r[0] for r in RFC3339])
+def test_rfc3339_timestamps(text: str, ok: bool) -> None:
+    assert (parse_timestamp(text, rfc3339=True) is not None) is ok
+    # The YAML forms stay readable without rfc3339 (TOSCA 1.x).
+    assert parse_timestamp(text) is not None
+
+
+def test_a_leap_second_orders_inside_its_minute() -> None:
+    leap = parse_timestamp("1990-12-31T23:59:60Z")
+    assert leap is not None
+    assert parse_timestamp("1990-12-31T23:59:59Z") < leap < parse_timestamp("1991-01-01T00:00:00Z")
+
+
 def test_timestamp_objects() -> None:
     assert parse_timestamp(dt.date(2020, 1, 2)) == dt.datetime(2020, 1, 2, tzinfo=UTC)
     assert parse_timestamp(dt.datetime(2020, 1, 2, 3)).tzinfo is UTC

@@ -34,7 +34,13 @@ Timestamps (``parse_timestamp``)
     ``2001-12-14t21:59:43.10-05:00``, ``2001-12-14 21:59:43.10 -5``,
     ``2002-12-14``), also ``datetime``/``date`` objects. The result is an
     aware :class:`datetime.datetime`; a time without offset is UTC, a bare
-    date is midnight UTC. Comparison is by instant.
+    date is midnight UTC. Comparison is by instant. ``rfc3339=True`` (TOSCA
+    2.0, whose timestamps are RFC 3339 strings) accepts only a full date,
+    optionally followed by ``T`` (or ``t``), a two-digit time, a fraction and
+    ``Z`` or a ``±hh:mm`` offset: no space separator, no one-digit fields.
+    A leap second (``:60``, RFC 3339 §5.7) is accepted in both modes and read
+    as the last microsecond of its minute (``:59.999999``), so it orders
+    after ``:59`` and before the next minute (datetime has no second 60).
 
 Ranges (``parse_range``)
     ``[lower, upper]``: two integers (or scalar-unit strings of one class),
@@ -442,19 +448,31 @@ _TIMESTAMP_RE = re.compile(
     (?:(?:[Tt]|[ \t]+)
        (?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2}):(?P<second>[0-9]{2})
        (?:\.(?P<fraction>[0-9]*))?
-       (?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9]{1,2})(?::?(?P<tz_minute>[0-9]{2}))?))?
+       (?:[ \t]*(?P<tz>[Zz]|(?P<tz_sign>[-+])(?P<tz_hour>[0-9]{1,2})(?::?(?P<tz_minute>[0-9]{2}))?))?
     )?$""",
     re.VERBOSE,
 )
 
 
-def parse_timestamp(value: Any) -> _dt.datetime | None:
-    """Read a YAML/ISO 8601 timestamp as an aware ``datetime``, or ``None``."""
+_RFC3339_RE = re.compile(
+    r"""^[0-9]{4}-[0-9]{2}-[0-9]{2}
+    (?:[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]+)?(?:[Zz]|[-+][0-9]{2}:[0-9]{2})?)?$""",
+    re.VERBOSE,
+)
+
+
+def parse_timestamp(value: Any, *, rfc3339: bool = False) -> _dt.datetime | None:
+    """Read a YAML/ISO 8601 timestamp as an aware ``datetime``, or ``None``.
+
+    ``rfc3339``: accept only RFC 3339 text (TOSCA 2.0; see the module docstring).
+    """
     if isinstance(value, _dt.datetime):
         return value if value.tzinfo else value.replace(tzinfo=_dt.timezone.utc)
     if isinstance(value, _dt.date):
         return _dt.datetime(value.year, value.month, value.day, tzinfo=_dt.timezone.utc)
     if not isinstance(value, str) or len(value) > 100:
+        return None
+    if rfc3339 and not _RFC3339_RE.match(value):
         return None
     match = _TIMESTAMP_RE.match(value.strip())
     if not match:
@@ -465,6 +483,9 @@ def parse_timestamp(value: Any) -> _dt.datetime | None:
             return _dt.datetime(int(g["year"]), int(g["month"]), int(g["day"]),
                                 tzinfo=_dt.timezone.utc)
         fraction = (g["fraction"] or "0")[:6].ljust(6, "0")
+        second = int(g["second"])
+        if second == 60:  # a leap second: the last instant of its minute
+            second, fraction = 59, "999999"
         tz = _dt.timezone.utc
         if g["tz_sign"]:
             offset = _dt.timedelta(hours=int(g["tz_hour"]), minutes=int(g["tz_minute"] or 0))
@@ -473,7 +494,7 @@ def parse_timestamp(value: Any) -> _dt.datetime | None:
             tz = _dt.timezone(offset)
         return _dt.datetime(
             int(g["year"]), int(g["month"]), int(g["day"]),
-            int(g["hour"]), int(g["minute"]), int(g["second"]), int(fraction), tzinfo=tz,
+            int(g["hour"]), int(g["minute"]), second, int(fraction), tzinfo=tz,
         )
     except ValueError:  # day 31 of February, an offset of 30 hours, ...
         return None

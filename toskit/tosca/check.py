@@ -57,6 +57,8 @@ class CheckContext:
     noun: str = "property"
     # ``Type -> ScalarInfo`` for TOSCA 2.0 scalar types (toskit.tosca.scalars).
     scalar_info: Callable[[Type], Any] | None = None
+    # TOSCA 2.0 timestamps are RFC 3339 strings (no space separator).
+    rfc3339_timestamps: bool = False
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -301,7 +303,7 @@ def _check_primitive(
     type_name: str | None = None,
 ) -> bool:
     """Report a mismatch; returns whether the value has the right type."""
-    ok = _matches(value, prim)
+    ok = _matches(value, prim, ctx.rfc3339_timestamps)
     if not ok:
         hint = None
         if prim == "boolean" and isinstance(value, str) and value.lower() in _YAML11_BOOLEANS:
@@ -337,7 +339,7 @@ def _check_primitive(
     return True
 
 
-def _matches(value: Any, prim: str) -> bool:
+def _matches(value: Any, prim: str, rfc3339: bool = False) -> bool:
     if prim == "string":
         return isinstance(value, str)
     if prim == "integer":
@@ -355,7 +357,7 @@ def _matches(value: Any, prim: str) -> bool:
     if prim == "map":
         return isinstance(value, dict)
     if prim == "timestamp":
-        return special.parse_timestamp(value) is not None
+        return special.parse_timestamp(value, rfc3339=rfc3339) is not None
     if prim == "version":
         return not isinstance(value, bool) and special.parse_version(value) is not None
     if prim == "range":

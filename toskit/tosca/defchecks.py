@@ -131,5 +131,6 @@ class DefinitionChecksMixin:
             diagnostics=self.diags,
             reported=self.reported,
             scalar_info=self.scalar_info,
+            rfc3339_timestamps=self.grammar.major == 2,
         )
         check_value(ctx, tree, schema, vt, (name,))

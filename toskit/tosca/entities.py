@@ -233,6 +233,7 @@ class EntitiesMixin:
                     diagnostics=self.diags,
                     reported=self.reported,
                     scalar_info=self.scalar_info,
+                    rfc3339_timestamps=self.grammar.major == 2,
                     noun="attribute",
                 )
                 check_value(ctx, tree, schema, self.value_type(schema.type, t), (key,), False)
@@ -287,6 +288,7 @@ class EntitiesMixin:
             owner=res,
             require_values=require_values,
             scalar_info=self.scalar_info,
+            rfc3339_timestamps=self.grammar.major == 2,
         )
         template_values: Mapping = raw_props if has_props else {}
         if raw_props is not None and not has_props:

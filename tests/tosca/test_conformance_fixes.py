@@ -1,0 +1,66 @@
+"""Grammar and semantics the OASIS TOSCA 2.0 suite exercises (docs/conformance.md).
+
+Each test is the behaviour a suite case checks, written small, with the
+diagnostic toskit gives (code, place, wording), so a regression names the rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import toskit
+
+
+def errors(st: toskit.ServiceTemplate) -> list[toskit.Diagnostic]:
+    return [d for d in st.diagnostics if d.severity == "error"]
+
+
+TIMESTAMP_2_0 = """\
+tosca_definitions_version: {version}
+node_types:
+  Node:
+    {derived}properties:
+      when: {{type: timestamp}}
+{topology}:
+  node_templates:
+    node:
+      type: Node
+      properties:
+        when: "{value}"
+"""
+
+
+def timestamp_template(value: str, major: int) -> str:
+    if major == 2:
+        return TIMESTAMP_2_0.format(
+            version="tosca_2_0", derived="", topology="service_template", value=value
+        )
+    return TIMESTAMP_2_0.format(
+        version="tosca_simple_yaml_1_3",
+        derived="derived_from: tosca.nodes.Root\n    ",
+        topology="topology_template",
+        value=value,
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "major", "ok"),
+    [
+        ("1990-12-31T15:59:60-08:00", 2, True),
+        ("2025-04-12T23:20:50.52Z", 2, True),
+        ("2000-02-29", 2, True),
+        ("2001-12-14 21:59:43.10", 2, False),
+        ("2001-12-14 21:59:43.10", 1, True),
+        ("2001-02-29", 2, False),
+    ],
+    ids=["leap-second", "fraction-z", "date", "space-2.0", "space-1.3", "no-such-day"],
+)
+def test_timestamps_are_rfc3339_in_tosca_2_0(value: str, major: int, ok: bool) -> None:
+    st = toskit.loads(timestamp_template(value, major))
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = errors(st)
+        assert diag.code == "type-mismatch"
+        assert diag.message.endswith(f"expected timestamp, got string '{value}'")
+        assert diag.path.endswith("node_templates.node.properties.when")
