@@ -9,7 +9,10 @@ Measures, on real objects built by toskit:
 * ``ClusterSimulator`` re-checking every role of the seed's roles document
   on a 1,000-node cluster after one change (target: median < 50 ms), for
   three kinds of change: selecting a node, editing a node's roles, and
-  switching the mode.
+  switching the mode;
+* ``ClusterSimulator`` on the real Fuel release (Newton, ``openstack.yaml``)
+  with 1,000 nodes, after selecting a node and after toggling a setting in
+  the settings panel (same target).
 
 Loading is outside the timed part. Each figure is the median of ``--runs``
 runs; the script exits 1 when a target is missed.
@@ -26,11 +29,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import toskit
 from toskit import conditions
 from toskit.display import render_page
 from toskit.widgets import ClusterSimulator
+
+RELEASE_FILE = Path(__file__).resolve().parents[1] / "tests" / "conditions" / "data" / "fuel_openstack.yaml"
+FUEL_ROLES = ("controller", "compute", "compute", "ceph-osd", "cinder")
 
 ROLES = """\
 roles_metadata:
@@ -198,6 +205,24 @@ def main(argv: list[str] | None = None) -> int:
         ("mode", mode_change),
     ):
         results[f"simulator_1000_nodes_{name}"] = {
+            "seconds": median_seconds(action, max(args.runs, 11)),
+            "limit_seconds": 0.05,
+        }
+
+    release = conditions.load_release(RELEASE_FILE, "Newton on Ubuntu 16.04")
+    fuel_nodes = [
+        {"id": i, "roles": [FUEL_ROLES[i % len(FUEL_ROLES)]], "pending_deletion": i % 97 == 0} for i in range(1, 1001)
+    ]
+    fuel = ClusterSimulator(release, release.cluster(mode="ha_compact", nodes=fuel_nodes, pool=[{"id": 5000}]))
+
+    def fuel_select() -> None:
+        fuel.select([5000] if next(toggle) % 2 else [5000, 1])
+
+    def fuel_setting() -> None:
+        fuel.set_setting("storage.volumes_ceph", bool(next(toggle) % 2))
+
+    for name, action in (("select", fuel_select), ("setting", fuel_setting)):
+        results[f"fuel_simulator_1000_nodes_{name}"] = {
             "seconds": median_seconds(action, max(args.runs, 11)),
             "limit_seconds": 0.05,
         }

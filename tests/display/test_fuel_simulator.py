@@ -12,6 +12,8 @@ import ipywidgets
 import pytest
 import yaml
 from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, assert_safe, body
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toskit
 from toskit import conditions
@@ -354,3 +356,38 @@ def test_referenced_settings_covers_limit_overrides(release):
     found = referenced_settings(release.roles)
     assert "neutron_advanced_configuration.neutron_l3_ha.value" in found  # an override condition
     assert "storage.osd_pool_size.value" in found  # a bound
+
+
+# ---------------------------------------------------------------- property
+
+_NEWTON = conditions.load_release(RELEASE_FILE, NEWTON)
+_BOOLEAN_SETTINGS = [f.name for f in simulator(_NEWTON).setting_fields if f.kind == "bool"]
+_edits = st.lists(
+    st.one_of(
+        st.tuples(st.sampled_from(_BOOLEAN_SETTINGS), st.booleans()),
+        st.tuples(st.just("storage.osd_pool_size"), st.integers(min_value=1, max_value=5).map(str)),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(edits=_edits, selected=st.lists(st.sampled_from([1, 2, 3]), min_size=1, unique=True))
+def test_any_settings_edits_agree_with_a_fresh_cluster(edits, selected):
+    """After any edits, the simulator's outcomes are the engine's on
+    ``release.cluster(settings_overrides=<the edits>)``, and the widget lists
+    every role that is not hidden."""
+    sim = ClusterSimulator(_NEWTON, _NEWTON.cluster(mode="ha_compact", pool=[{"id": i} for i in (1, 2, 3)]))
+    sim.select(selected)
+    for name, value in edits:
+        sim.set_setting(name, value)
+    final = {f"{name}.value": value for name, value in edits}
+    cluster = _NEWTON.cluster(mode="ha_compact", pool=[{"id": i} for i in (1, 2, 3)], settings_overrides=final)
+    expected = _NEWTON.check_all(cluster, selected=selected)
+    assert {n: (o.allowed, o.hidden, o.warnings) for n, o in sim.outcomes.items()} == {
+        n: (o.allowed, o.hidden, o.warnings) for n, o in expected.items()
+    }
+    assert set(shown_rows(sim.html)) == {n for n, o in expected.items() if not o.hidden}
+    for name, value in final.items():
+        assert sim.setting(name) == value
+        assert sim._setting_boxes[name].value == value
