@@ -64,3 +64,32 @@ def test_timestamps_are_rfc3339_in_tosca_2_0(value: str, major: int, ok: bool) -
         assert diag.code == "type-mismatch"
         assert diag.message.endswith(f"expected timestamp, got string '{value}'")
         assert diag.path.endswith("node_templates.node.properties.when")
+
+
+@pytest.mark.parametrize(
+    ("written", "message", "line", "column"),
+    [
+        ("", "'substitution_mappings' has no value: a substitution mappings needs 'node_type'", 4, 3),
+        ("{}", "a substitution mappings needs 'node_type'", 4, 26),
+    ],
+    ids=["null", "empty-map"],
+)
+def test_substitution_mappings_need_a_node_type(
+    written: str, message: str, line: int, column: int
+) -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_2_0\nservice_template:\n  node_templates: {}\n"
+        f"  substitution_mappings: {written}\n"
+    )
+    (diag,) = errors(st)
+    assert (diag.code, diag.message) == ("missing-keyname", message)
+    assert (diag.line, diag.column) == (line, column)
+    assert diag.path == "service_template.substitution_mappings"
+
+
+def test_substitution_mappings_with_a_node_type_pass_the_keyname_check() -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n"
+        "  substitution_mappings: {node_type: tosca.nodes.Root}\n"
+    )
+    assert errors(st) == []

@@ -496,6 +496,10 @@ def _build(v2: bool) -> dict[str, Shape]:
         },
         {"substitution_filter": ANY} if v2 else {"substitution_filter": ANY, "node_filter": ANY},
     )
+    # The node type the topology implements is what makes it a substitution.
+    substitution = Keys(
+        substitution.name, substitution.keys, substitution.extra, required=("node_type",)
+    )
     function_defs = NamedMap(ANY)
     topology = _keys(
         "service template" if v2 else "topology template",

@@ -46,6 +46,18 @@ def _walk(
                     at_key=True,
                 )
             )
+        elif isinstance(shape, Keys) and shape.required and parts:
+            # Nothing written where keynames are required (``substitution_mappings:``).
+            needed = ", ".join(f"'{k}'" for k in shape.required)
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "missing-keyname",
+                    f"'{parts[-1]}' has no value: a {shape.name} needs {needed}",
+                    parts,
+                    at_key=True,
+                )
+            )
         return
     if isinstance(shape, Short):
         if isinstance(value, shape.short) and not isinstance(value, dict):
