@@ -19,7 +19,11 @@ import toskit
 from toskit import conditions
 from toskit.errors import ToskitError
 from toskit.widgets import ClusterSimulator, explore
-from toskit.widgets.fuel_settings import expression_settings, referenced_settings
+from toskit.widgets.fuel_settings import (
+    expression_feature_groups,
+    expression_settings,
+    referenced_settings,
+)
 
 RELEASE_FILE = Path(__file__).parents[1] / "conditions" / "data" / "fuel_openstack.yaml"
 NEWTON = "Newton on Ubuntu 16.04"
@@ -372,8 +376,12 @@ _edits = st.lists(
 
 
 @settings(max_examples=100, deadline=None)
-@given(edits=_edits, selected=st.lists(st.sampled_from([1, 2, 3]), min_size=1, unique=True))
-def test_any_settings_edits_agree_with_a_fresh_cluster(edits, selected):
+@given(
+    edits=_edits,
+    selected=st.lists(st.sampled_from([1, 2, 3]), min_size=1, unique=True),
+    groups=st.lists(st.sampled_from(["experimental", "advanced"]), unique=True),
+)
+def test_any_settings_edits_agree_with_a_fresh_cluster(edits, selected, groups):
     """After any edits, the simulator's outcomes are the engine's on
     ``release.cluster(settings_overrides=<the edits>)``, and the widget lists
     every role that is not hidden."""
@@ -381,8 +389,14 @@ def test_any_settings_edits_agree_with_a_fresh_cluster(edits, selected):
     sim.select(selected)
     for name, value in edits:
         sim.set_setting(name, value)
+    sim.set_feature_groups(groups)
     final = {f"{name}.value": value for name, value in edits}
-    cluster = _NEWTON.cluster(mode="ha_compact", pool=[{"id": i} for i in (1, 2, 3)], settings_overrides=final)
+    cluster = _NEWTON.cluster(
+        mode="ha_compact",
+        pool=[{"id": i} for i in (1, 2, 3)],
+        settings_overrides=final,
+        models={"version": {"feature_groups": groups}},
+    )
     expected = _NEWTON.check_all(cluster, selected=selected)
     assert {n: (o.allowed, o.hidden, o.warnings) for n, o in sim.outcomes.items()} == {
         n: (o.allowed, o.hidden, o.warnings) for n, o in expected.items()
@@ -391,3 +405,34 @@ def test_any_settings_edits_agree_with_a_fresh_cluster(edits, selected):
     for name, value in final.items():
         assert sim.setting(name) == value
         assert sim._setting_boxes[name].value == value
+
+
+def test_feature_groups_reveal_hidden_roles(release):
+    sim = simulator(release)
+    assert sim.feature_groups == [] and set(sim.feature_group_names) == {"experimental", "advanced"}
+    assert "mongo" in sim.hidden_roles
+    sim._feature_boxes["experimental"].value = True  # the checkbox in the settings panel
+    assert sim.feature_groups == ["experimental"]
+    assert sim.cluster.models["version"]["feature_groups"] == ["experimental"]
+    assert "mongo" not in sim.hidden_roles and "mongo" in shown_rows(sim.html)
+    assert "virt" in sim.hidden_roles  # it needs 'advanced'
+    sim.set_feature_groups(["experimental", "advanced"])
+    assert sim.hidden_roles == [] and sim._feature_boxes["advanced"].value is True
+    sim.set_feature_groups([])
+    assert "mongo" in sim.hidden_roles and sim._feature_boxes["experimental"].value is False
+    with pytest.raises(ToskitError, match="list of names"):
+        sim.set_feature_groups("experimental")
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("not ('experimental' in version:feature_groups)", ["experimental"]),
+        ("'a' in version:feature_groups and 'b' not in version:feature_groups", ["a", "b"]),
+        ("'a' in settings:x.y.value", []),
+        ("'a' in version:other", []),
+    ],
+    ids=["not-in", "two", "settings", "other-key"],
+)
+def test_expression_feature_groups(text, groups):
+    assert expression_feature_groups(conditions.compile_expression(text)) == groups

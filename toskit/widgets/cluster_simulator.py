@@ -19,7 +19,12 @@ import traitlets
 from toskit.display.conditions_views import cluster_body, outcomes_table
 from toskit.display.html import chip, esc, fragment
 from toskit.errors import ConditionError, ToskitError
-from toskit.widgets.fuel_settings import SettingField, setting_fields, short_path
+from toskit.widgets.fuel_settings import (
+    SettingField,
+    referenced_feature_groups,
+    setting_fields,
+    short_path,
+)
 
 __all__ = ["ClusterSimulator"]
 
@@ -123,6 +128,16 @@ def _setting_box(field: SettingField) -> Any:
     return box
 
 
+def _string_list(values: Any, what: str) -> list[str]:
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise ToskitError(f"{what} are a list of names such as ['experimental'], got {values!r}")
+    names = list(dict.fromkeys(values))
+    bad = [v for v in names if not isinstance(v, str)]
+    if bad:
+        raise ToskitError(f"{what} are names (strings), got {bad[0]!r}")
+    return names
+
+
 def _names(roles: Iterable[Any] | str) -> list[str]:
     if isinstance(roles, str):
         return [roles]
@@ -185,9 +200,15 @@ class ClusterSimulator(ipywidgets.VBox):
             self._modes: tuple[str, ...] = tuple(dict.fromkeys([*self._release.modes, initial_mode]))
             settings = (self._models or {}).get("settings", self._release.settings)
             self._setting_fields = setting_fields(roles, settings)
+            self._feature_group_names = referenced_feature_groups(roles)
+            version = (self._models or {}).get("version")
+            groups = version.get("feature_groups") if isinstance(version, Mapping) else None
+            self._feature_groups: list[str] = _string_list(groups or [], "feature groups")
         else:
             self._modes = tuple(dict.fromkeys([*MODES, initial_mode]))
             self._setting_fields = []
+            self._feature_group_names = []
+            self._feature_groups = []
         self._overrides: dict[str, Any] = {}  # full leaf path -> value, in edit order
         self._cluster: Any = None
         self._outcomes: dict[str, Any] | None = None
@@ -318,6 +339,26 @@ class ClusterSimulator(ipywidgets.VBox):
             self._overrides[field.path] = value
         self._changed(structure=False)
 
+    @property
+    def feature_groups(self) -> list[str]:
+        """The master node's feature groups (``version:feature_groups``) the
+        release's roles are checked with; none by default."""
+        return list(self._feature_groups)
+
+    @property
+    def feature_group_names(self) -> list[str]:
+        """The feature groups the roles test (``experimental``, ``advanced``):
+        one checkbox each in the settings panel."""
+        return list(self._feature_group_names)
+
+    def set_feature_groups(self, groups: Iterable[str]) -> None:
+        """Set the master node's feature groups (``["experimental"]``) and
+        re-check every role (only for a release)."""
+        if self._release is None:
+            raise ToskitError("feature groups belong to a Fuel release; this simulator has a roles document")
+        self._feature_groups = _string_list(groups, "feature groups")
+        self._changed(structure=False)
+
     def reset_settings(self) -> None:
         """Every setting back to its starting value."""
         self._overrides.clear()
@@ -400,11 +441,17 @@ class ClusterSimulator(ipywidgets.VBox):
     def cluster(self) -> Any:
         """The current state as a ``conditions.Cluster`` (rebuilt after a change)."""
         if self._cluster is None:
+            models = self._models
+            if self._release is not None:
+                version = (models or {}).get("version")
+                version = dict(version) if isinstance(version, Mapping) else {}
+                version["feature_groups"] = list(self._feature_groups)
+                models = {**(models or {}), "version": version}
             self._cluster = self._cluster_class(
                 mode=self.mode,
                 nodes=[dict(n) for n in self._nodes.values()],
                 pool=[dict(n) for n in self._pool.values()],
-                models=self._models,
+                models=models,
                 **self._attributes,
             )
             if self._overrides:
@@ -535,6 +582,9 @@ class ClusterSimulator(ipywidgets.VBox):
                 f'<div class="toskit-summary-line"><span class="toskit-muted">{len(hidden)} hidden</span>'
                 f'<span class="toskit-faint">{esc(", ".join(hidden))}</span></div>'
             )
+        if self._feature_groups:
+            groups = "".join(chip(g) for g in self._feature_groups)
+            summary += f'<div class="toskit-summary-line"><span class="toskit-muted">feature groups</span>{groups}</div>'
         if self._overrides:
             changed = "".join(
                 chip(f"{short_path(path)}: {_setting_text(value)}") for path, value in self._overrides.items()
@@ -554,6 +604,8 @@ class ClusterSimulator(ipywidgets.VBox):
     def _plain(self) -> str:
         release = f"release={self._release.name!r}, " if self._release is not None else ""
         settings = f", settings_overrides={self._overrides!r}" if self._overrides else ""
+        if self._feature_groups:
+            settings += f", feature_groups={self._feature_groups!r}"
         return (
             f"ClusterSimulator({release}mode={self.mode!r}, nodes={len(self._nodes)}, "
             f"selected={list(self.selected)!r}, selected_roles={list(self.selected_roles)!r}{settings})"
@@ -597,6 +649,11 @@ class ClusterSimulator(ipywidgets.VBox):
             box = _setting_box(field)
             box.observe(lambda c, p=field.path: self._from_ui(lambda v: self.set_setting(p, v), c["new"]), "value")
             self._setting_boxes[field.path] = box
+        self._feature_boxes: dict[str, Any] = {}
+        for group in self._feature_group_names:
+            box = ipywidgets.Checkbox(description=f"feature group: {group}", indent=False)
+            box.observe(lambda c, g=group: self._from_ui(lambda v: self._toggle_feature(g, v), c["new"]), "value")
+            self._feature_boxes[group] = box
 
     def _layout(self) -> list[Any]:
         editor = ipywidgets.VBox(
@@ -606,11 +663,15 @@ class ClusterSimulator(ipywidgets.VBox):
             ]
         )
         top = ipywidgets.HBox([self._mode_box, self._select_box, self._roles_box])
-        if not self._setting_boxes:
+        if not self._setting_boxes and not self._feature_boxes:
             return [top, editor, self._output]
         heading = ipywidgets.HTML("<b>settings</b> (those the roles' restrictions and limits read)")
-        panel = ipywidgets.VBox([heading, *self._setting_boxes.values()])
+        panel = ipywidgets.VBox([heading, *self._feature_boxes.values(), *self._setting_boxes.values()])
         return [top, panel, editor, self._output]
+
+    def _toggle_feature(self, group: str, on: bool) -> None:
+        groups = [g for g in self._feature_groups if g != group]
+        self.set_feature_groups([*groups, group] if on else groups)
 
     def _from_ui(self, method: Any, value: Any) -> None:
         if not self._syncing:
@@ -654,6 +715,8 @@ class ClusterSimulator(ipywidgets.VBox):
 
     def _sync_controls(self, structure: bool) -> None:
         with self._quiet():
+            for group, box in self._feature_boxes.items():
+                box.value = group in self._feature_groups
             for path, box in self._setting_boxes.items():
                 value = self._overrides.get(path, box.toskit_default)
                 shown = value if box.toskit_kind != "other" else _setting_text(value)

@@ -26,7 +26,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["SettingField", "expression_settings", "referenced_settings", "setting_fields", "short_path"]
+__all__ = [
+    "SettingField",
+    "expression_feature_groups",
+    "expression_settings",
+    "referenced_feature_groups",
+    "referenced_settings",
+    "setting_fields",
+    "short_path",
+]
 
 
 def _chain(node: Any) -> list[str] | None:
@@ -76,6 +84,37 @@ def expression_settings(expression: Any) -> list[str]:
     return found
 
 
+def expression_feature_groups(expression: Any) -> list[str]:
+    """The feature group names one expression tests with
+    ``'<name>' in version:feature_groups`` (or ``not in``), in text order."""
+    from toskit.conditions.syntax import BoolOp, Compare, Literal, Member, ModelRef, Not
+
+    node = getattr(expression, "node", None)
+    found: list[str] = []
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if isinstance(current, Compare):
+            left, right = current.left, current.right
+            if (
+                current.op in ("in", "not in")
+                and isinstance(left, Literal)
+                and isinstance(left.value, str)
+                and isinstance(right, ModelRef)
+                and (right.model, right.key) == ("version", "feature_groups")
+            ):
+                found.append(left.value)
+            stack.extend((right, left))
+        elif isinstance(current, Not):
+            stack.append(current.operand)
+        elif isinstance(current, BoolOp):
+            stack.extend(reversed(current.operands))
+        elif isinstance(current, Member):
+            stack.extend(reversed(current.args or ()))
+            stack.append(current.obj)
+    return found
+
+
 def _role_expressions(role: Any) -> Iterable[Any]:
     for restriction in getattr(role, "restrictions", ()) or ():
         yield getattr(restriction, "condition", None)
@@ -97,6 +136,17 @@ def referenced_settings(roles: Mapping[str, Any]) -> list[str]:
     for role in roles.values():
         for expression in _role_expressions(role):
             found.extend(expression_settings(expression))
+    return list(dict.fromkeys(found))
+
+
+def referenced_feature_groups(roles: Mapping[str, Any]) -> list[str]:
+    """Every feature group (``experimental``, ``advanced``) whose presence in
+    ``version:feature_groups`` the roles' restrictions and limits test, each
+    once, in order of first reference."""
+    found: list[str] = []
+    for role in roles.values():
+        for expression in _role_expressions(role):
+            found.extend(expression_feature_groups(expression))
     return list(dict.fromkeys(found))
 
 
