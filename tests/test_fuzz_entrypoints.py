@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import string
+import textwrap
 
 import yaml
 from hypothesis import HealthCheck, given, settings
@@ -962,3 +963,72 @@ def test_cli_check_of_any_readable_file_exits_0_or_1(text):
         assert (status == 1) == ("error[" in out.getvalue())
     finally:
         os.unlink(path)
+
+
+# ---- regressions found by fuzzing (kept as plain cases) ----
+
+V13 = "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+
+RECURSIVE_REQUIRED = V13 + textwrap.dedent(
+    """\
+    data_types:
+      D0:
+        derived_from: tosca.datatypes.Root
+        properties:
+          d: {type: D0}
+    node_types:
+      N:
+        derived_from: tosca.nodes.Root
+        properties:
+          p: {type: D0}
+    topology_template:
+      node_templates:
+        n: {type: N}
+    """
+)
+
+DEEP_1X = V13 + textwrap.dedent(
+    """\
+    node_types:
+      N:
+        derived_from: tosca.nodes.Root
+        properties:
+          p: {required: false}
+    topology_template:
+      node_templates:
+        a:
+          type: N
+          properties:
+            p: """
+)
+
+DEEP_20 = textwrap.dedent(
+    """\
+    tosca_definitions_version: tosca_2_0
+    node_types:
+      N:
+        properties:
+          p: {required: false}
+    service_template:
+      node_templates:
+        a:
+          type: N
+          properties:
+            p: """
+)
+
+
+def test_recursive_required_data_type_is_a_diagnostic_not_a_recursion_error():
+    with bounded():
+        stt = toskit.loads(RECURSIVE_REQUIRED)
+        exercise_template(stt)
+    assert not stt.ok
+    assert "missing-property" in [d.code for d in stt.diagnostics]
+
+
+def test_loads_a_list_nested_400_deep_within_the_depth_bound():
+    """A 400-deep flow list is under max_depth=500; loads raised RecursionError."""
+    for head in (DEEP_1X, DEEP_20):
+        with bounded():
+            stt = toskit.loads(head + "[" * 400 + "1" + "]" * 400 + "\n")
+            exercise_template(stt)
