@@ -1473,6 +1473,8 @@ def test_repr_html_is_self_contained(display_objects, name):
     assert "<script" not in html.lower()
     assert "<link" not in html.lower() and "@import" not in html
     assert "--jp-" in html
+    assert "<pre" in html  # plain-text fallback for viewers that strip <style>
+    assert obj._repr_html_() == html  # deterministic (no random ids), so nbval can pin it
     classes = {c for attr in re.findall(r'class="([^"]*)"', html) for c in attr.split()}
     assert classes and all(c.startswith("toskit") for c in classes), sorted(classes)[:10]
     style = html[html.index("<style") : html.index("</style>")]
