@@ -436,3 +436,19 @@ def test_feature_groups_reveal_hidden_roles(release):
 )
 def test_expression_feature_groups(text, groups):
     assert expression_feature_groups(conditions.compile_expression(text)) == groups
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "fragment"),
+    [
+        ("roles_metadata:\n  a: {}\n", None, "load the text first"),
+        (None, None, "needs a RoleSet"),
+        ({"a": {}}, None, "needs a RoleSet"),
+        ("release", "not a cluster", "needs a conditions.Cluster"),
+    ],
+    ids=["yaml-text", "none", "plain-dict", "bad-cluster"],
+)
+def test_misused_constructor_raises_toskit_error(release, first, second, fragment):
+    first = release if first == "release" else first
+    with pytest.raises(ToskitError, match=re.escape(fragment)):
+        ClusterSimulator(first, second)

@@ -174,12 +174,20 @@ class ClusterSimulator(ipywidgets.VBox):
             roles = self._release.roles
             if cluster is None:
                 cluster = self._release.cluster()
+        if not (isinstance(roles, Mapping) and callable(getattr(roles, "check", None))):
+            hint = " (load the text first with toskit.conditions.load_roles)" if isinstance(roles, str) else ""
+            raise ToskitError(
+                "ClusterSimulator needs a RoleSet (conditions.load_roles) or a Fuel Release "
+                f"(conditions.load_release), got {type(roles).__name__}{hint}"
+            )
         self._roles = roles
         self._role_names = [str(name) for name in roles]
         if cluster is None:
             from toskit import conditions
 
             cluster = conditions.Cluster(mode="multinode")
+        elif not isinstance(getattr(cluster, "mode", None), str) or not hasattr(cluster, "nodes"):
+            raise ToskitError(f"ClusterSimulator needs a conditions.Cluster, got {type(cluster).__name__}")
         # Rebuild clusters with the class we were given (a Cluster subclass stays one).
         self._cluster_class = type(cluster)
         self._nodes: dict[Any, dict[str, Any]] = {}
