@@ -1341,6 +1341,47 @@ def test_dsl_load_module_accepts_a_module_object(tmp_path, monkeypatch):
         sys.modules.pop("qa_contract_svc", None)
 
 
+def test_service_template_to_yaml(dsl_module):
+    from toskit import dsl
+
+    st = dsl.load_module(str(dsl_module))
+    text = st.to_yaml()
+    again = toskit.loads(text)
+    assert (
+        again.node_templates["my_db_service"].properties
+        == st.node_templates["my_db_service"].properties
+    )
+    assert "my.datatypes.Endpoint" in again.types
+
+
+def test_service_template_to_python(dsl_module, tmp_path):
+    from toskit import dsl
+
+    st = dsl.load_module(str(dsl_module))
+    source = st.to_python()
+    assert "toskit" in source or "tosca" in source
+    path = tmp_path / "again.py"
+    path.write_text(source, encoding="utf-8")
+    again = dsl.load_module(str(path))
+    assert (
+        again.node_templates["my_db_service"].properties
+        == st.node_templates["my_db_service"].properties
+    )
+
+
+def test_yaml_template_to_python_roundtrip(tmp_path):
+    from toskit import dsl
+
+    st = toskit.loads(ENDPOINT_1X.replace("{get_input: the_ip}", "10.0.0.9"))
+    path = tmp_path / "from_yaml.py"
+    path.write_text(st.to_python(), encoding="utf-8")
+    again = dsl.load_module(str(path))
+    assert (
+        again.node_templates["my_db_service"].properties
+        == st.node_templates["my_db_service"].properties
+    )
+
+
 # --------------------------------------------------------------------------
 # Command line
 # --------------------------------------------------------------------------
