@@ -93,3 +93,70 @@ def test_substitution_mappings_with_a_node_type_pass_the_keyname_check() -> None
         "  substitution_mappings: {node_type: tosca.nodes.Root}\n"
     )
     assert errors(st) == []
+
+
+REQ_WITH_RANGE = """\
+tosca_definitions_version: {version}
+capability_types:
+  Host: {{{cap_derived}}}
+node_types:
+  App:
+    {derived}requirements:
+      - host:
+          capability: {capability}
+          {key}: {bounds}
+"""
+
+COUNT_RANGES = [
+    ("[1, 2]", True),
+    ("[0, UNBOUNDED]", True),
+    ("[2, 2]", True),
+    ("[1.0, 2.5]", False),
+    ("[2, 1]", False),
+    ("[-1, 3]", False),
+    ("[1]", False),
+    ("[true, 2]", False),
+    ("'1..2'", False),
+    ("[1, unbounded]", False),
+]
+
+
+@pytest.mark.parametrize(("bounds", "ok"), COUNT_RANGES, ids=[b for b, _ in COUNT_RANGES])
+@pytest.mark.parametrize("major", [2, 1], ids=["count_range-2.0", "occurrences-1.3"])
+def test_requirement_count_ranges_are_integer_ranges(bounds: str, ok: bool, major: int) -> None:
+    text = REQ_WITH_RANGE.format(
+        version="tosca_2_0" if major == 2 else "tosca_simple_yaml_1_3",
+        derived="" if major == 2 else "derived_from: tosca.nodes.Root\n    ",
+        cap_derived="" if major == 2 else "derived_from: tosca.capabilities.Root",
+        capability="Host",
+        key="count_range" if major == 2 else "occurrences",
+        bounds=bounds,
+    )
+    found = errors(toskit.loads(text))
+    if ok:
+        assert found == []
+    else:
+        (diag,) = found
+        assert diag.code == "invalid-definition"
+        key = "count_range" if major == 2 else "occurrences"
+        assert diag.message.startswith(f"'{key}' must be a range [lower, upper] of non-negative")
+        assert diag.path == f"node_types.App.requirements[0].host.{key}"
+
+
+@pytest.mark.parametrize(
+    ("written", "ok"),
+    [("[App]", True), ("{App: null}", False), ("App", False), ("[App, 3]", False)],
+    ids=["list", "map", "bare-name", "number-in-list"],
+)
+def test_valid_source_node_types_is_a_list_of_names(written: str, ok: bool) -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  App: {}\ncapability_types:\n"
+        f"  Feature:\n    valid_source_node_types: {written}\n"
+    )
+    found = [d for d in errors(st) if d.code == "invalid-definition"]
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = found
+        assert diag.message.startswith("'valid_source_node_types' must be a list of type names")
+        assert diag.path == "capability_types.Feature.valid_source_node_types"

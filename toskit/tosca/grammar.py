@@ -131,6 +131,11 @@ def _keys(
     return Keys(name, merged, extra, renamed or {})
 
 
+# ``valid_*_types``: a list of type names.
+TYPE_NAMES = Value("type-names")
+# ``count_range`` (2.0) / ``occurrences`` (1.x): ``[lower, upper]`` integers.
+COUNT_RANGE = Value("count-range")
+
 _COMMON_TYPE = {"derived_from": ANY, "version": ANY, "metadata": ANY, "description": ANY}
 
 
@@ -258,12 +263,12 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "description": ANY,
                 "properties": NamedMap(prop_def),
                 "attributes": NamedMap(attr_def),
-                "occurrences": ANY,
+                "occurrences": COUNT_RANGE,
                 "metadata": ANY,
             },
-            {"valid_source_node_types": ANY, "valid_relationship_types": ANY}
+            {"valid_source_node_types": TYPE_NAMES, "valid_relationship_types": TYPE_NAMES}
             if v2
-            else {"valid_source_types": ANY},
+            else {"valid_source_types": TYPE_NAMES},
         )
     )
     relationship_in_req = Short(
@@ -283,7 +288,7 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "relationship": relationship_in_req,
                 "node_filter": ANY,
             },
-            {"count_range": ANY, "allocation": ANY} if v2 else {"occurrences": ANY},
+            {"count_range": COUNT_RANGE, "allocation": ANY} if v2 else {"occurrences": COUNT_RANGE},
         )
     )
 
@@ -315,9 +320,9 @@ def _build(v2: bool) -> dict[str, Shape]:
         "capability type",
         props,
         attrs,
-        {"valid_source_node_types": ANY, "valid_relationship_types": ANY}
+        {"valid_source_node_types": TYPE_NAMES, "valid_relationship_types": TYPE_NAMES}
         if v2
-        else {"valid_source_types": ANY},
+        else {"valid_source_types": TYPE_NAMES},
     )
     relationship_type = entity_type(
         "relationship type",
@@ -325,12 +330,12 @@ def _build(v2: bool) -> dict[str, Shape]:
         attrs,
         {"interfaces": NamedMap(interface_def)},
         {
-            "valid_capability_types": ANY,
-            "valid_target_node_types": ANY,
-            "valid_source_node_types": ANY,
+            "valid_capability_types": TYPE_NAMES,
+            "valid_target_node_types": TYPE_NAMES,
+            "valid_source_node_types": TYPE_NAMES,
         }
         if v2
-        else {"valid_target_types": ANY},
+        else {"valid_target_types": TYPE_NAMES},
     )
     interface_type = _keys(
         "interface type",
@@ -397,7 +402,7 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "metadata": ANY,
             }
             if v2
-            else {"occurrences": ANY, "metadata": ANY},
+            else {"occurrences": COUNT_RANGE, "metadata": ANY},
         ),
         # ``- req: node_name`` and 2.0's ``- req: [node_name, index]``.
         short=(str, list) if v2 else (str,),
@@ -405,7 +410,7 @@ def _build(v2: bool) -> dict[str, Shape]:
     capability_assign = _keys(
         "capability assignment",
         {"properties": prop_assign, "attributes": prop_assign},
-        {"directives": ANY, "description": ANY, "metadata": ANY} if v2 else {"occurrences": ANY},
+        {"directives": ANY, "description": ANY, "metadata": ANY} if v2 else {"occurrences": COUNT_RANGE},
     )
     node_template = _keys(
         "node template",

@@ -160,6 +160,15 @@ def _check_value(
         problem = "must be a version (major.minor[.fix[.qualifier[-build]]])"
     elif kind == "map" and not isinstance(value, dict):
         problem = "must be a map"
+    elif kind == "type-names" and not (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    ):
+        problem = "must be a list of type names"
+    elif kind == "count-range" and not _is_count_range(value):
+        problem = (
+            "must be a range [lower, upper] of non-negative integers "
+            "(upper may be UNBOUNDED, lower <= upper)"
+        )
     elif kind == "metadata":
         if not isinstance(value, dict):
             problem = "must be a map"
@@ -185,6 +194,20 @@ def _check_value(
                 "error", "invalid-definition", f"'{name}' {problem}, got {_describe(value)}", parts
             )
         )
+
+
+def _is_count_range(value: Any) -> bool:
+    """``[lower, upper]``: integers ``0 <= lower <= upper``, or ``upper`` ``UNBOUNDED``."""
+    if not (isinstance(value, list) and len(value) == 2):
+        return False
+    lower, upper = value
+
+    def count(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+    if not count(lower):
+        return False
+    return upper == "UNBOUNDED" or (count(upper) and lower <= upper)
 
 
 _TEXT_METADATA = frozenset({"template_name", "template_author"})
