@@ -452,3 +452,15 @@ def test_misused_constructor_raises_toskit_error(release, first, second, fragmen
     first = release if first == "release" else first
     with pytest.raises(ToskitError, match=re.escape(fragment)):
         ClusterSimulator(first, second)
+
+
+def test_a_choice_whose_default_is_not_among_its_values_can_go_back(radio):
+    data = yaml.safe_load(RADIO_RELEASE)
+    data[0]["fields"]["attributes_metadata"]["editable"]["common"]["libvirt_type"]["value"] = "lxc"
+    release = conditions.load_release(data)
+    sim = ClusterSimulator(release)
+    box = sim._setting_boxes["common.libvirt_type.value"]
+    assert [v for _, v in box.options] == ["kvm", "qemu", "lxc"] and box.value == "lxc"
+    sim.set_setting("common.libvirt_type", "kvm")
+    sim.set_setting("common.libvirt_type", "lxc")
+    assert sim.settings_overrides == {} and box.value == "lxc"

@@ -80,7 +80,7 @@ def _coerce(field: SettingField, value: Any) -> Any:
         return value
     if kind == "float" and is_number:
         return float(value)
-    if kind == "choice" and value in field.choices:
+    if kind == "choice" and (value in field.choices or value == field.default):
         return value
     if kind == "text" and (isinstance(value, str) or is_number):
         # Fuel keeps numbers of text settings as text ("3"); so do we.
@@ -94,7 +94,8 @@ def _coerce(field: SettingField, value: Any) -> Any:
         "choice": "one of " + ", ".join(repr(c) for c in field.choices),
         "text": "a string",
     }[kind]
-    raise ToskitError(f"setting {field.name!r} ({field.label}) takes {expected}, got {value!r}")
+    label = f" ({field.label})" if field.label != field.name else ""
+    raise ToskitError(f"setting {field.name!r}{label} takes {expected}, got {value!r}")
 
 
 def _setting_text(value: Any) -> str:
