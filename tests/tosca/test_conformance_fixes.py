@@ -160,3 +160,49 @@ def test_valid_source_node_types_is_a_list_of_names(written: str, ok: bool) -> N
         (diag,) = found
         assert diag.message.startswith("'valid_source_node_types' must be a list of type names")
         assert diag.path == "capability_types.Feature.valid_source_node_types"
+
+
+INTERFACE_TYPE = """\
+tosca_definitions_version: {version}
+interface_types:
+  Base:
+    {derived}inputs:
+      timeout: {timeout}
+    operations:
+      start:
+        description: starts it
+        {extra}
+"""
+
+
+def interface_type(major: int, timeout: str = "{type: integer}", extra: str = "") -> str:
+    return INTERFACE_TYPE.format(
+        version="tosca_2_0" if major == 2 else "tosca_simple_yaml_1_3",
+        derived="" if major == 2 else "derived_from: tosca.interfaces.Root\n    ",
+        timeout=timeout,
+        extra=extra,
+    )
+
+
+def test_an_interface_type_declaring_operations_and_inputs_is_fine() -> None:
+    assert errors(toskit.loads(interface_type(2))) == []
+
+
+def test_an_interface_type_may_not_implement_an_operation_in_tosca_2_0() -> None:
+    st = toskit.loads(interface_type(2, extra="implementation: scripts/start.sh"))
+    (diag,) = errors(st)
+    assert diag.code == "invalid-definition"
+    assert diag.message.startswith("'implementation' is not allowed here: an interface type")
+    assert diag.path == "interface_types.Base.operations.start.implementation"
+    # TOSCA 1.x profiles in the wild do it; toskit keeps reading them.
+    assert errors(toskit.loads(interface_type(1, extra="implementation: start.sh"))) == []
+
+
+def test_interface_type_inputs_are_parameter_definitions_in_tosca_2_0() -> None:
+    st = toskit.loads(interface_type(2, timeout="a bare value"))
+    (diag,) = errors(st)
+    assert (diag.code, diag.message) == (
+        "invalid-definition",
+        "a parameter definition must be a map, got str 'a bare value'",
+    )
+    assert diag.path == "interface_types.Base.inputs.timeout"

@@ -63,6 +63,8 @@ class Keys:
     renamed: dict[str, str] = field(default_factory=dict)
     # Keynames that must be present.
     required: tuple[str, ...] = ()
+    # Keynames this shape forbids, with the reason (``invalid-definition``).
+    forbidden: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -344,6 +346,38 @@ def _build(v2: bool) -> dict[str, Shape]:
         operations,
         extra=interface_extra,
     )
+    if v2:
+        # TOSCA 2.0 §interface type: its inputs are parameter definitions (maps),
+        # and an operation is implemented where it is used (a node or
+        # relationship type or template), never in the interface type itself.
+        param_full = param_def.full
+        op_full = operation_def.full
+        assert isinstance(param_full, Keys) and isinstance(op_full, Keys)
+        type_operation = Short(
+            Keys(
+                op_full.name,
+                {k: v for k, v in op_full.keys.items() if k != "implementation"},
+                forbidden={
+                    "implementation": "an interface type only declares its operations; "
+                    "implement them in a node or relationship type or template"
+                },
+            )
+        )
+        note_full = notification_def.full
+        assert isinstance(note_full, Keys)
+        type_notification = Short(
+            Keys(
+                note_full.name,
+                {k: v for k, v in note_full.keys.items() if k != "implementation"},
+                forbidden={
+                    "implementation": "an interface type only declares its notifications; "
+                    "implement them in a node or relationship type or template"
+                },
+            )
+        )
+        interface_type.keys["inputs"] = NamedMap(param_full)
+        interface_type.keys["operations"] = NamedMap(type_operation)
+        interface_type.keys["notifications"] = NamedMap(type_notification)
     artifact_type = entity_type("artifact type", props, {"mime_type": ANY, "file_ext": ANY})
     group_type = entity_type(
         "group type",

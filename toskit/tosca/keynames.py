@@ -80,6 +80,17 @@ def _walk(
                 )
         for key, item in value.items():
             sub = shape.keys.get(key) if isinstance(key, str) else None
+            if sub is None and key in shape.forbidden:
+                out.append(
+                    doc.diagnostic(
+                        "error",
+                        "invalid-definition",
+                        f"'{key}' is not allowed here: {shape.forbidden[key]}",
+                        (*parts, key),
+                        at_key=True,
+                    )
+                )
+                continue
             if sub is None:
                 sub = shape.extra
             if sub is None:
