@@ -48,6 +48,7 @@ from toskit.tosca.template import (
     RelationshipTemplate,
 )
 from toskit.tosca.versions import detect_version
+from toskit.tosca.workflows import check_workflows
 
 __all__ = ["load", "loads", "check_text", "build"]
 
@@ -247,6 +248,8 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
             everything.extend(node.capabilities.values())  # type: ignore[attr-defined]
         self.graph.evaluate_all(everything)
         self._check_all()
+        if grammar.major == 2:
+            self.diags.extend(check_workflows(self, topology, tparts, nodes))
         outputs = self._outputs(topology, tparts)
 
         self._release(everything)
