@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from typing import Any
+from urllib.parse import unquote
 
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.source import YamlDocument
+from toskit.source.imports import is_url
 from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.registry import TypeSource
@@ -59,6 +61,12 @@ class ImportsMixin:
                     self._profile_import(doc, entry, ("imports", index), prefix)
                     continue
             parts = ("imports", index)
+            if isinstance(entry, Mapping) and entry.get("repository") is not None:
+                url = self._in_repository(doc, root, url, entry["repository"], parts)
+                if url is None:
+                    continue
+            if isinstance(url, str):
+                url = local_file_url(url)
             try:
                 loaded = self.importer.load_import(url, doc, chain, parts=parts)
             except (NotImplementedError, TypeError) as exc:
@@ -88,6 +96,29 @@ class ImportsMixin:
             self._load_imports(loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
             sources.extend(type_sources(loaded, iroot, full_prefix))
 
+    def _in_repository(
+        self, doc: YamlDocument, root: Mapping, url: Any, repository: Any, parts: tuple
+    ) -> str | None:
+        """``url`` relative to the named repository's URL (``None``: reported)."""
+        repos = root.get("repositories")
+        repo = repos.get(repository) if isinstance(repos, Mapping) else None
+        base = repo.get("url") if isinstance(repo, Mapping) else repo
+        if not isinstance(base, str):
+            known = list(repos) if isinstance(repos, Mapping) else []
+            self.diags.append(
+                doc.diagnostic(
+                    "error",
+                    "import-error",
+                    f"cannot import {url!r}: no repository {repository!r} is defined",
+                    (*parts, "repository"),
+                    hint=did_you_mean(str(repository), known),
+                )
+            )
+            return None
+        if not isinstance(url, str) or is_url(url) or url.startswith("file:"):
+            return url  # absolute: the repository does not apply
+        return base if not url else base.rstrip("/") + "/" + url.lstrip("/")
+
     def _profile_import(
         self, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...], prefix: str | None
     ) -> None:
@@ -112,6 +143,26 @@ class ImportsMixin:
         )
 
     # -- templates -----------------------------------------------------------
+
+
+def local_file_url(url: str) -> str:
+    """A ``file:`` URL as the local path it names; any other reference unchanged.
+
+    ``file:///abs/x.yaml`` and ``file://localhost/abs/x.yaml`` name
+    ``/abs/x.yaml``; ``file:rel/x.yaml`` names ``rel/x.yaml`` (relative to
+    the importing file, like a plain path). Reading a local file is not
+    network access; a ``file://otherhost/...`` URL stays a URL, so it is an
+    ``import-error`` like any remote import. Percent escapes are decoded.
+    """
+    if not url.lower().startswith("file:"):
+        return url
+    rest = url[5:]
+    if rest.startswith("//"):
+        host, slash, path = rest[2:].partition("/")
+        if host not in ("", "localhost"):
+            return url
+        return unquote(slash + path)
+    return unquote(rest)
 
 
 def join_prefix(outer: str | None, inner: str | None) -> str | None:
