@@ -438,3 +438,100 @@ simulator.select([1, 11])
 print(simulator.outcome("controller").allowed, simulator.outcome("controller").warnings)
 simulator.select([1])
 print(simulator.outcome("controller").allowed, simulator.outcome("controller").warnings)
+
+# %% [markdown]
+# ## 8. A real Fuel release: restrictions, limits and settings
+#
+# OpenStack Fuel never shipped the proposal's `conditions`. What it shipped
+# is, on each role, a list of **restrictions** (a role is disabled — or
+# hidden — while a restriction's condition is *true*, the opposite polarity
+# of a `warning`) and **limits** (`min`, `max`, `recommended` node counts,
+# some read from the settings), all evaluated against the release's
+# **settings**. `conditions.load_release` reads a real release file
+# (`examples/fuel-openstack.yaml`, from fuel-web's fixtures, Apache 2.0) with
+# the same expression engine as above.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+RELEASE_FILE = "examples/fuel-openstack.yaml"
+for name, version, os_name, state in conditions.list_releases(RELEASE_FILE):
+    print(f"{name:28} {version:14} {os_name:8} {state}")
+
+release = conditions.load_release(RELEASE_FILE, "Newton on Ubuntu 16.04")
+print(release.modes)
+
+# %% [markdown]
+# A default cluster of this release (mode `ha_compact`), no nodes yet, and
+# one node from the pool selected: which roles could it get, and why not?
+# `check_all` checks every role at once; `hidden` roles are the ones Fuel's
+# UI would not even list (they need a feature group the master node does
+# not have), and `limits` holds the counted nodes against the bounds.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+cluster = release.cluster(mode="ha_compact", pool=[{"id": 1}])
+for role, out in release.check_all(cluster, selected=[1]).items():
+    status = "hidden " if out.hidden else ("allowed" if out.allowed else "blocked")
+    limits = ""
+    if out.limits is not None:
+        bounds = [
+            f"{kind} {getattr(out.limits, kind)}"
+            for kind in ("min", "max", "recommended")
+            if getattr(out.limits, kind) is not None
+        ]
+        limits = f"  [count {out.limits.count}: {', '.join(bounds)}]"
+    print(f"{role:20} {status}{limits}")
+    for warning in out.warnings:
+        print(f"{'':22}- {warning}")
+
+# %% [markdown]
+# `ceph-osd` is blocked: its restriction reads four storage settings
+# (`settings:storage.volumes_ceph.value == false and
+# settings:storage.images_ceph.value == false and …`), all off by default.
+# Settings are overridden by their dotted path. With Ceph RBD for volumes
+# on, that restriction no longer holds — and the Cinder role, whose
+# restriction forbids Ceph for volumes, is blocked instead:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+with_ceph = release.cluster(
+    mode="ha_compact", pool=[{"id": 1}], settings_overrides={"storage.volumes_ceph.value": True}
+)
+for role in ("ceph-osd", "cinder", "cinder-block-device"):
+    before = release.check(role, cluster, selected=[1])
+    after = release.check(role, with_ceph, selected=[1])
+    print(
+        f"{role:20} default: {'allowed' if before.allowed else 'blocked'}"
+        f"   with Ceph: {'allowed' if after.allowed else 'blocked'}"
+    )
+
+# %% [markdown]
+# ## 9. The release in the cluster simulator
+#
+# `toskit.explore(release, cluster)` opens the simulator on the release: the
+# mode list holds the release's modes, a settings panel lists exactly the
+# settings that the roles' restrictions and limits read (checkboxes, number
+# and text boxes, starting at the release's defaults) plus the feature
+# groups they test, hidden roles are left out of the list (a note counts
+# them) and every role shows its limit counts. Tick "Ceph RBD for volumes"
+# and watch `ceph-osd` become allowed; tick the feature group
+# `experimental` and `mongo` appears.
+
+# %%
+fuel_simulator = toskit.explore(release, cluster)
+fuel_simulator.select([1])
+fuel_simulator
+
+# %% [markdown]
+# The panel's controls call the same Python methods that toskit's tests use:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print("hidden:", fuel_simulator.hidden_roles)
+fuel_simulator.set_setting("storage.volumes_ceph", True)
+print("ceph-osd with Ceph:   ", fuel_simulator.outcome("ceph-osd").allowed)
+fuel_simulator.set_setting("storage.volumes_ceph", False)
+print("ceph-osd without Ceph:", fuel_simulator.outcome("ceph-osd").allowed)
+fuel_simulator.set_feature_groups(["experimental"])
+print("hidden with 'experimental':", fuel_simulator.hidden_roles)
+fuel_simulator.set_feature_groups([])
