@@ -26,6 +26,7 @@ from toskit._runtime import deep_walk
 from toskit.diagnostics import Diagnostic, sort_diagnostics
 from toskit.errors import ToskitError
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
+from toskit.tosca.anchors import check_dsl_anchors
 from toskit.tosca.check import CheckContext, describe
 from toskit.tosca.defchecks import DefinitionChecksMixin
 from toskit.tosca.definitions import PropertyDefinition, Type
@@ -200,6 +201,7 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
             # A document that did not parse at all has no version to miss.
             self.diags.extend(vdiags)
         self.diags.extend(check_keynames(doc, root, grammar.document))
+        self.diags.extend(check_dsl_anchors(doc, root, grammar.major))
 
         sources: list[TypeSource] = []
         self._load_imports(doc, root, None, [doc.name], sources, set())
