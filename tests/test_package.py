@@ -81,3 +81,22 @@ def test_import_is_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_a_diagnostic_renders_as_escaped_html() -> None:
+    d = toskit.Diagnostic("error", "type-mismatch", "got '<script>x</script>'", file="a.yaml", line=1)
+    html = d._repr_html_()
+    assert "type-mismatch" in html
+    assert "<script" not in html.lower()
+
+
+def test_schema_validation_results_render_as_html() -> None:
+    from toskit import schema
+    from toskit.diagnostics import DiagnosticList
+
+    s = schema.load("types:\n- name: r\n  scalar: numeric\n")
+    result = s.validate("x", "r")
+    assert isinstance(result, DiagnosticList) and not result.ok
+    assert result == list(result)  # still a plain list for programs
+    assert "expected numeric" in result._repr_html_()
+    assert s.validate(1, "r") == []

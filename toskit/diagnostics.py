@@ -86,6 +86,11 @@ class Diagnostic:
         """A copy placed at another location."""
         return replace(self, file=file, line=line, column=column, source_line=source_line)
 
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
     def __str__(self) -> str:
         lines = [self.headline()]
         if self.hint:

@@ -447,10 +447,16 @@ class Schema:
     # -- operations (implemented in sibling modules) -----------------------
 
     def validate(self, value: Any, name: str, *, allow_duplicates: bool = False) -> list[Diagnostic]:
-        """Diagnostics for ``value`` against type ``name`` (empty when valid). See spec §2."""
+        """Diagnostics for ``value`` against type ``name`` (empty when valid). See spec §2.
+
+        The list is a :class:`toskit.diagnostics.DiagnosticList` (a ``list``
+        with an HTML view for notebooks).
+        """
+        from toskit.diagnostics import DiagnosticList
         from toskit.schema.validate import validate
 
-        return validate(self, value, name, allow_duplicates=allow_duplicates)
+        # A DiagnosticList is a plain list that a notebook shows as HTML.
+        return DiagnosticList(validate(self, value, name, allow_duplicates=allow_duplicates))
 
     def merge(self, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False) -> Any:
         """``rhs`` laid over ``lhs`` (a new value; inputs untouched). See spec §3."""
