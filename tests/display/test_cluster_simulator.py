@@ -214,3 +214,20 @@ def test_choice_labels_show_roles_on_small_clusters_only(roles):
     assert big._select_box.options is before
     node = big.add_node(["cinder"])
     assert (str(node), node) in big._select_box.options
+
+
+def test_a_selection_given_to_the_constructor_is_shown_and_checked():
+    import toskit
+    from toskit import conditions
+    from toskit.conditions.examples import SEED_ROLES_YAML
+
+    roles = conditions.load_roles(SEED_ROLES_YAML)
+    cluster = conditions.Cluster(
+        mode="multinode", nodes=[{"id": 1, "roles": ["compute"]}], pool=[{"id": 11}, {"id": 12}]
+    )
+    simulator = toskit.explore(roles, cluster, selected=[11, 12])
+    assert simulator.selected == [11, 12]
+    assert not simulator.outcome("controller").allowed
+    assert simulator.outcome("controller").warnings == [
+        "Multi-node environment cannot have more than one controller node."
+    ]

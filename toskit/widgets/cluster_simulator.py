@@ -226,8 +226,10 @@ class ClusterSimulator(ipywidgets.VBox):
         self._build_controls()
         super().__init__(children=self._layout(), **kwargs)
         self.set_trait("mode", initial_mode)
-        self.selected = list(selected)
+        # Build the node lists first: setting ``selected`` syncs the selection
+        # box, whose options must already hold the selected ids.
         self._changed(structure=True)
+        self.selected = list(selected)
 
     # -- state ------------------------------------------------------------------
 
