@@ -344,3 +344,24 @@ def test_unannotated_plain_attribute_is_a_warning(write_module) -> None:
 def test_missing_file_raises_toskit_error(tmp_path) -> None:
     with pytest.raises(ToskitError):
         dsl.load_module(tmp_path / "nope.py")
+
+
+def test_a_module_calling_sys_exit_is_a_diagnostic(tmp_path):
+    import toskit
+    from toskit import dsl
+
+    path = tmp_path / "quits.py"
+    path.write_text("import sys\nsys.exit(3)\n")
+    st = dsl.load_module(path)
+    assert isinstance(st, toskit.ServiceTemplate)
+    (diag,) = [d for d in st.diagnostics if d.code == "python-error"]
+    assert "SystemExit" in diag.message and diag.line == 2
+
+
+@pytest.mark.parametrize("bad", [None, 5, b"x.py"])
+def test_load_module_refuses_what_is_not_a_module_path_or_namespace(bad):
+    import toskit
+    from toskit import dsl
+
+    with pytest.raises(toskit.ToskitError, match="load_module takes"):
+        dsl.load_module(bad)

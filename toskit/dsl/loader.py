@@ -32,6 +32,7 @@ from toskit.dsl.entities import _COLLECTOR
 from toskit.dsl.python2yaml import Emitted, to_yaml_data
 from toskit.dsl.sourcemap import index_for
 from toskit.dsl.yamltext import dump_yaml
+from toskit.errors import ToskitError
 
 __all__ = ["load_module", "run_module"]
 
@@ -127,9 +128,9 @@ def run_module(path: str | os.PathLike) -> _ModuleRun:
                 # Running the user's module is what load_module is for; no
                 # template or condition text is ever executed.
                 exec(code, namespace)  # noqa: S102
-            except RecursionError as exc:
-                diagnostics.append(_python_error(filename, exc))
-            except Exception as exc:
+            except (Exception, SystemExit) as exc:
+                # A module that fails, or calls sys.exit(), is a diagnostic of
+                # its own file, never an exception out of load_module.
                 diagnostics.append(_python_error(filename, exc))
         finally:
             _COLLECTOR.reset(token)
@@ -179,10 +180,16 @@ def load_module(module_or_path: Any, *, inputs: dict | None = None, **limits: An
     notebook's ``globals()`` (both read as they are). The template holds the
     types the module defines and imports (plus the types they use), and
     its templates. Its version is ``tosca_simple_unfurl_1_0_0``.
-    Raises ``toskit.ToskitError`` only when the file cannot be read.
+    Raises ``toskit.ToskitError`` only when the file cannot be read or the
+    argument is none of those three.
     """
     import toskit
 
+    if not isinstance(module_or_path, (types.ModuleType, Mapping, str, os.PathLike)):
+        raise ToskitError(
+            "load_module takes a path to a .py file, a module or a namespace mapping, "
+            f"not {type(module_or_path).__name__}"
+        )
     if isinstance(module_or_path, types.ModuleType):
         filename = getattr(module_or_path, "__file__", None) or f"<module {module_or_path.__name__}>"
         run = _ModuleRun(filename, vars(module_or_path), [], [])
