@@ -33,42 +33,15 @@ from pathlib import Path
 
 import toskit
 from toskit import conditions
+from toskit.conditions.examples import SEED_ROLES_YAML
 from toskit.display import render_page
 from toskit.widgets import ClusterSimulator
 
 RELEASE_FILE = Path(__file__).resolve().parents[1] / "tests" / "conditions" / "data" / "fuel_openstack.yaml"
 FUEL_ROLES = ("controller", "compute", "compute", "ceph-osd", "cinder")
 
-ROLES = """\
-roles_metadata:
-  controller:
-    conflicts: [compute]
-    conditions:
-      - condition: "cluster:mode == 'multinode'"
-        then:
-          all:
-            - condition: "selectedNodes._length <= 1"
-              warning: "Multi-node environment cannot have more than one controller node."
-            - not:
-                exists:
-                  where: "cluster:nodes"
-                  variable: node
-                  condition:
-                    all:
-                      - not: "<node>.id in selectedNodes._pluck('id')"
-                      - condition: "<node>._hasRole('controller')"
-                      - not: "<node>._pending_deletion"
-        else: true
-      - condition: "cluster:mode == 'ha_compact'"
-        then:
-          recommended:
-            expression: "cluster:nodes._length >= <value>"
-            value: 3
-            warning: "At least <value> controller nodes are recommended for HA deployment."
-  compute: {}
-  cinder: {}
-  zabbix-server: {conflicts: '*'}
-"""
+# The seed's controller rules (indentation fixed) with compute, cinder, zabbix-server.
+ROLES = SEED_ROLES_YAML
 
 
 def many_nodes_template(count: int) -> str:

@@ -8,39 +8,12 @@ from htmlcheck import assert_safe, body
 
 import toskit
 from toskit import conditions
+from toskit.conditions.examples import SEED_ROLES_YAML
 from toskit.widgets import ClusterSimulator, explore
 
-SEED_ROLES = """\
-roles_metadata:
-  controller:
-    conflicts:
-      - compute
-    conditions:
-      - condition: "cluster:mode == 'multinode'"
-        then:
-          all:
-            - condition: "selectedNodes._length <= 1"
-              warning: "Multi-node environment cannot have more than one controller node."
-            - not:
-                exists:
-                  where: "cluster:nodes"
-                  variable: node
-                  condition:
-                    all:
-                      - not: "<node>.id in selectedNodes._pluck('id')"
-                      - condition: "<node>._hasRole('controller')"
-                      - not: "<node>._pending_deletion"
-        else: true
-      - condition: "cluster:mode == 'ha_compact'"
-        then:
-          recommended:
-            expression: "cluster:nodes._length >= <value>"
-            value: 3
-            warning: "At least <value> controller nodes are recommended for HA deployment."
-  compute: {}
-  cinder: {}
-  zabbix-server: {conflicts: '*'}
-"""
+# The seed's roles document with its indentation fixed, plus compute, cinder and
+# zabbix-server (spec/conditions.md §12).
+SEED_ROLES = SEED_ROLES_YAML
 WMN = "Multi-node environment cannot have more than one controller node."
 WHA = "At least 3 controller nodes are recommended for HA deployment."
 CONF = "This role cannot be combined with the selected roles."
