@@ -289,7 +289,7 @@ def test_1x_is_lenient_where_real_templates_are() -> None:
 
 def test_loader_bounds_are_keyword_arguments() -> None:
     deep = (
-        "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: " + "[" * 40 + "]" * 40 + "}\n"
+        "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: &a " + "[" * 40 + "]" * 40 + "}\n"
     )
     assert toskit.loads(deep).diagnostics == []
     st = toskit.loads(deep, max_depth=10)
