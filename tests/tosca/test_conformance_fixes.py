@@ -206,3 +206,31 @@ def test_interface_type_inputs_are_parameter_definitions_in_tosca_2_0() -> None:
         "a parameter definition must be a map, got str 'a bare value'",
     )
     assert diag.path == "interface_types.Base.inputs.timeout"
+
+
+@pytest.mark.parametrize(
+    ("key_schema", "ok"),
+    [
+        ("string", True),
+        ("Name", True),
+        ("{type: string}", True),
+        ("integer", False),
+        ("{type: integer}", False),
+        ("Point", False),
+    ],
+    ids=["string", "derived-from-string", "long-form", "integer", "long-integer", "complex"],
+)
+def test_a_map_key_schema_must_be_a_string_type(key_schema: str, ok: bool) -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Name: {derived_from: string}\n"
+        "  Point:\n    properties: {x: {type: integer}}\n"
+        "node_types:\n  S:\n    properties:\n      m:\n        type: map\n"
+        f"        key_schema: {key_schema}\n        entry_schema: integer\n"
+    )
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = errors(st)
+        assert diag.code == "invalid-definition"
+        assert diag.message.startswith("a map's key_schema must be string or derive from it")
+        assert (diag.line, diag.path) == (11, "node_types.S.properties.m.key_schema")

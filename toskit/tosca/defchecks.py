@@ -101,10 +101,30 @@ class DefinitionChecksMixin:
                 schemas.append(schema)
                 if schema.key_schema is not None:
                     schemas.append(schema.key_schema)
+                    self._check_key_schema(t, schema.key_schema)
                 schema = schema.entry_schema
         for schema in schemas:
             if schema.validation is not None and schema.doc is t.doc:
                 self.clause_tree(schema.validation, schema)
+
+    def _check_key_schema(self, t: Type, key: Any) -> None:
+        """A map's keys are strings: its ``key_schema`` must be ``string`` or derive from it."""
+        if key.doc is not t.doc or key.doc is None:
+            return  # reported where it is written (own types only)
+        vt = self.value_type(key.type, t)
+        if vt is None:
+            return  # unknown-type is reported elsewhere
+        primitive = vt if isinstance(vt, str) else vt.base_primitive
+        if primitive == "string":
+            return
+        self.diags.append(
+            key.doc.diagnostic(
+                "error",
+                "invalid-definition",
+                f"a map's key_schema must be string or derive from it, not '{key.type}'",
+                key.parts,
+            )
+        )
 
     def _check_default(
         self,
