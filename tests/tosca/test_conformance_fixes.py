@@ -234,3 +234,31 @@ def test_a_map_key_schema_must_be_a_string_type(key_schema: str, ok: bool) -> No
         assert diag.code == "invalid-definition"
         assert diag.message.startswith("a map's key_schema must be string or derive from it")
         assert (diag.line, diag.path) == (11, "node_types.S.properties.m.key_schema")
+
+
+@pytest.mark.parametrize(
+    ("version", "node_type", "ok"),
+    [
+        ("tosca_2_0", "Service", True),
+        ("tosca_2_0", "Servise", False),
+        ("tosca_simple_yaml_1_3", "tosca.nodes.Root", True),
+        ("tosca_simple_yaml_1_3", "tosca.nodes.Rot", False),
+    ],
+    ids=["2.0-known", "2.0-typo", "1.3-normative", "1.3-typo"],
+)
+def test_substitution_mappings_node_type_must_exist(version: str, node_type: str, ok: bool) -> None:
+    topology = "service_template" if version == "tosca_2_0" else "topology_template"
+    derived = "" if version == "tosca_2_0" else "derived_from: tosca.nodes.Root"
+    st = toskit.loads(
+        f"tosca_definitions_version: {version}\nnode_types:\n  Service: {{{derived}}}\n"
+        f"{topology}:\n  node_templates:\n    s: {{type: Service}}\n"
+        f"  substitution_mappings: {{node_type: {node_type}}}\n"
+    )
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = errors(st)
+        assert diag.code == "unknown-type"
+        assert diag.message == f"substitution mappings: unknown node type '{node_type}'"
+        assert diag.path == f"{topology}.substitution_mappings.node_type"
+        assert diag.hint is not None and "did you mean" in diag.hint

@@ -23,7 +23,7 @@ from typing import Any
 
 from toskit import functions
 from toskit._runtime import deep_walk
-from toskit.diagnostics import Diagnostic, sort_diagnostics
+from toskit.diagnostics import Diagnostic, did_you_mean, sort_diagnostics
 from toskit.errors import ToskitError
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.tosca.anchors import check_dsl_anchors
@@ -252,6 +252,7 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
         self._check_all()
         if grammar.major == 2:
             self.diags.extend(check_workflows(self, topology, tparts, nodes))
+        self._substitution_type(topology, tparts)
         outputs = self._outputs(topology, tparts)
 
         self._release(everything)
@@ -270,6 +271,24 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
             description=desc if isinstance(desc, str) else None,
             metadata=root.get("metadata") if isinstance(root.get("metadata"), Mapping) else None,
             document=doc,
+        )
+
+    def _substitution_type(self, topology: Mapping, tparts: tuple[Hashable, ...]) -> None:
+        """``substitution_mappings.node_type`` names a node type (``unknown-type``)."""
+        mappings = topology.get("substitution_mappings")
+        name = mappings.get("node_type") if isinstance(mappings, Mapping) else None
+        if not isinstance(name, str) or self.registry.lookup("node", name) is not None:
+            return
+        if self.registry.is_opaque(name):
+            return  # a type from a profile toskit does not have
+        self.diags.append(
+            self.doc.diagnostic(
+                "error",
+                "unknown-type",
+                f"substitution mappings: unknown node type '{name}'",
+                (*tparts, "substitution_mappings", "node_type"),
+                hint=did_you_mean(name, self.registry.names("node")),
+            )
         )
 
     # -- imports -----------------------------------------------------------
