@@ -70,8 +70,18 @@ def test_a_remote_repository_is_never_fetched(tmp_path: Path) -> None:
     )))
     (diag,) = import_errors(st)
     assert diag.code == "import-error"
-    assert "https://example.com/base/t.yaml" in diag.message
-    assert "remote imports are disabled" in diag.message
+    assert diag.message.startswith(
+        "cannot import 't.yaml' (read as 'https://example.com/base/t.yaml'): "
+        "remote imports are disabled"
+    )
+
+
+def test_a_missing_file_url_names_the_import_as_written(tmp_path: Path) -> None:
+    st = toskit.load(str(write(tmp_path, "imports:\n- url: file:nowhere/t.yaml\n")))
+    (diag,) = import_errors(st)
+    assert diag.code == "import-error"
+    assert diag.message.startswith("cannot import 'file:nowhere/t.yaml' (read as 'nowhere/t.yaml')")
+    assert "no such file" in diag.message
 
 
 def test_an_undefined_repository_is_an_import_error(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ available (``unknown-profile``) and names in their namespace are opaque.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
 
@@ -61,6 +62,7 @@ class ImportsMixin:
                     self._profile_import(doc, entry, ("imports", index), prefix)
                     continue
             parts = ("imports", index)
+            written = url
             if isinstance(entry, Mapping) and entry.get("repository") is not None:
                 url = self._in_repository(doc, root, url, entry["repository"], parts)
                 if url is None:
@@ -75,6 +77,14 @@ class ImportsMixin:
                 )
                 continue
             if isinstance(loaded, Diagnostic):
+                if written != url and isinstance(written, str):
+                    # Name the import as written, and what it was read as.
+                    loaded = replace(
+                        loaded,
+                        message=loaded.message.replace(
+                            f"'{url}'", f"'{written}' (read as '{url}')", 1
+                        ),
+                    )
                 self.diags.append(loaded)
                 continue
             full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
