@@ -94,10 +94,19 @@ class Call:
         form: str = "map",
         path: Sequence[Hashable] = (),
     ) -> None:
+        if not isinstance(name, str) or not name:
+            raise ToskitError(f"a Call's name must be a non-empty string, not {name!r}")
+        if namespace is not None and (not isinstance(namespace, str) or not namespace):
+            raise ToskitError(f"a Call's namespace must be None or a non-empty string, not {namespace!r}")
+        if key_variant is not None and not isinstance(key_variant, str):
+            raise ToskitError(f"a Call's key_variant must be None or a string, not {key_variant!r}")
         if form not in ("map", "bare"):
             raise ToskitError(f"Call form must be 'map' or 'bare', not {form!r}")
-        if isinstance(args, (str, bytes, Mapping)):
-            raise ToskitError(f"Call args must be a list of arguments, not {type(args).__name__}")
+        if isinstance(args, (str, bytes, Mapping)) or not isinstance(args, Iterable):
+            raise ToskitError(
+                f"Call args must be a list of arguments, not {type(args).__name__} "
+                f"(write Call({name!r}, [{args!r}]) for a single argument)"
+            )
         self.name = name
         self.args = list(args)
         self.namespace = namespace
@@ -114,18 +123,11 @@ class Call:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Call):
             return NotImplemented
-        return (
-            self.name == other.name
-            and self.namespace == other.namespace
-            and self.key_variant == other.key_variant
-            and self.args == other.args
-        )
+        return _trees_equal(self, other)
 
     def __hash__(self) -> int:
         if self._hash is None:
-            self._hash = hash(
-                ("Call", self.name, self.namespace, self.key_variant, freeze(self.args))
-            )
+            self._hash = _tree_hash(self)
         return self._hash
 
     def __repr__(self) -> str:
@@ -139,11 +141,7 @@ class Call:
         return f"Call({self.name!r}, {self.args!r}{extra})"
 
     def __str__(self) -> str:
-        plain = unparse(self)
-        if isinstance(plain, str):
-            return plain
-        ((key, args),) = plain.items()
-        return f"{_flow(key)}: {_flow(args)}"
+        return _call_text(self)
 
     def _repr_html_(self) -> str:
         from toskit.display import to_html
@@ -152,14 +150,116 @@ class Call:
 
 
 def contains_call(value: Any) -> bool:
-    """Whether a tree holds a :class:`Call` anywhere (keys included)."""
-    if isinstance(value, Call):
-        return True
-    if isinstance(value, Mapping):
-        return any(contains_call(k) or contains_call(v) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return any(contains_call(v) for v in value)
+    """Whether a tree holds a :class:`Call` anywhere (keys included).
+
+    Walks with an explicit stack, so trees of any depth are fine.
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Call):
+            return True
+        if isinstance(item, Mapping):
+            for key, sub in item.items():
+                stack.append(key)
+                stack.append(sub)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
     return False
+
+
+# ------------------------------------------------- equality and hash of call trees
+# Both walk with an explicit stack: a parsed tree may nest calls a thousand
+# levels deep, and Python's own recursive list/dict comparison would raise
+# RecursionError there.
+
+
+def _trees_equal(a: Any, b: Any) -> bool:
+    """Structural equality of two trees, as ``==`` on the containers would give."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x is y:
+            continue
+        if isinstance(x, Call) or isinstance(y, Call):
+            if not (isinstance(x, Call) and isinstance(y, Call)):
+                return False
+            if (
+                x.name != y.name
+                or x.namespace != y.namespace
+                or x.key_variant != y.key_variant
+                or len(x.args) != len(y.args)
+                or (x._hash is not None and y._hash is not None and x._hash != y._hash)
+            ):
+                return False
+            stack.extend(zip(x.args, y.args))
+        elif (isinstance(x, list) and isinstance(y, list)) or (
+            isinstance(x, tuple) and isinstance(y, tuple)
+        ):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif isinstance(x, Mapping) and isinstance(y, Mapping):
+            if len(x) != len(y):
+                return False
+            for key, sub in x.items():
+                if key not in y:
+                    return False
+                stack.append((sub, y[key]))
+        elif x != y:
+            return False
+    return True
+
+
+_OPEN = object()  # marks, on the hash stack, where a container's children start
+
+
+def _tree_hash(root: Any) -> int:
+    """A hash consistent with :func:`_trees_equal` (equal trees, equal hashes)."""
+    results: list[Any] = []
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        item, done = stack.pop()
+        if not done:
+            if isinstance(item, Call) and item._hash is not None:
+                results.append(item._hash)
+            elif isinstance(item, (Call, Mapping, list, tuple)):
+                stack.append((item, True))
+                results.append(_OPEN)
+                if isinstance(item, Call):
+                    stack.extend((arg, False) for arg in reversed(item.args))
+                elif isinstance(item, Mapping):
+                    for key, sub in item.items():
+                        stack.append((sub, False))
+                        stack.append((key, False))
+                else:
+                    stack.extend((sub, False) for sub in reversed(item))
+            else:
+                results.append(_scalar_hash(item))
+            continue
+        start = len(results) - 1
+        while results[start] is not _OPEN:
+            start -= 1
+        children = results[start + 1 :]
+        del results[start:]
+        if isinstance(item, Call):
+            value = hash(("Call", item.name, item.namespace, item.key_variant, tuple(children)))
+            item._hash = value
+        elif isinstance(item, Mapping):
+            value = hash(("__map__", frozenset(zip(children[::2], children[1::2]))))
+        else:
+            value = hash(tuple(children))
+        results.append(value)
+    return results[0]
+
+
+def _scalar_hash(value: Any) -> int:
+    try:
+        return hash(value)
+    except TypeError:
+        if isinstance(value, (set, frozenset)):
+            return hash(frozenset(_tree_hash(v) for v in value))
+        return hash(("__unhashable__", repr(value)))
 
 
 # ------------------------------------------------------------------------------ parse
@@ -438,8 +538,77 @@ _PLAIN = re.compile(r"^[A-Za-z_/$][A-Za-z0-9_ ./$@+:-]*$")
 _RESERVED = {"true", "false", "null", "~", "yes", "no", "on", "off", "y", "n"}
 
 
-def _flow(value: Any) -> str:
-    """Render plain data in YAML flow style (what ``str(Call)`` shows)."""
+def _flow(value: Any, *, max_chars: int | None = None) -> str:
+    """Render plain data in YAML flow style (what ``str(Call)`` shows).
+
+    ``max_chars`` cuts the text there with ``…`` (error messages use it, so a
+    huge or very deep value cannot make a message unreadable).
+    """
+    return _render(value, tree=False, max_chars=max_chars)
+
+
+def _call_key(call: Call) -> str:
+    """The 2.0 key of a call (``$ns:fn$variant``), as ``unparse`` writes it."""
+    variant = f"${call.key_variant}" if call.key_variant is not None else ""
+    return f"${call.qualified_name}{variant}"
+
+
+def _call_text(call: Call, max_chars: int | None = None) -> str:
+    """``str(call)``: ``$f: [args]`` (``$f`` for a bare call without arguments).
+
+    Rendered iteratively (see :func:`_render`), so any depth works.
+    """
+    if call.form == "bare" and not call.args:
+        return _call_key(call)
+    return f"{_flow(_call_key(call))}: {_render(call.args, tree=True, max_chars=max_chars)}"
+
+
+def _render(root: Any, *, tree: bool, max_chars: int | None = None) -> str:
+    """YAML flow text of ``root``, built with an explicit stack (any depth).
+
+    ``tree=True`` renders a parsed tree the way ``_flow(unparse(tree))``
+    would: calls in 2.0 notation, literal ``$`` strings escaped.
+    """
+    out: list[str] = []
+    size = 0
+    # Stack entries: a str is text to emit as is; a 1-tuple holds a value to render.
+    stack: list[Any] = [(root,)]
+    while stack:
+        entry = stack.pop()
+        if isinstance(entry, str):
+            out.append(entry)
+            size += len(entry)
+        else:
+            (value,) = entry
+            if tree and isinstance(value, Call):
+                if value.form == "bare" and not value.args:
+                    stack.append(_call_key(value))
+                else:
+                    stack.extend(("}", (value.args,), ": ", _flow(_call_key(value)), "{"))
+            elif tree and isinstance(value, str) and value.startswith("$") and value != "$":
+                stack.append(_scalar_flow("$" + value))
+            elif isinstance(value, Mapping):
+                pieces: list[Any] = ["{"]
+                for i, (key, sub) in enumerate(value.items()):
+                    pieces.extend(((key,), ": ", (sub,), ", " if i < len(value) - 1 else "}"))
+                if len(pieces) == 1:
+                    pieces.append("}")
+                stack.extend(reversed(pieces))
+            elif isinstance(value, (list, tuple)):
+                pieces = ["["]
+                for i, sub in enumerate(value):
+                    pieces.extend(((sub,), ", " if i < len(value) - 1 else "]"))
+                if len(pieces) == 1:
+                    pieces.append("]")
+                stack.extend(reversed(pieces))
+            else:
+                stack.append(_scalar_flow(value))
+        if max_chars is not None and size > max_chars:
+            return "".join(out)[:max_chars] + "…"
+    return "".join(out)
+
+
+def _scalar_flow(value: Any) -> str:
     if isinstance(value, str):
         if (
             _PLAIN.match(value)
@@ -464,10 +633,6 @@ def _flow(value: Any) -> str:
         return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
     if isinstance(value, int):
         return repr(value)
-    if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_flow(k)}: {_flow(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_flow(v) for v in value) + "]"
     return _quote(str(value))
 
 

@@ -23,7 +23,15 @@ from toskit.errors import FunctionError, FunctionSyntaxError, ToskitError
 from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import function_error
 from toskit.functions.evaluate import Evaluation
-from toskit.functions.notation import Call, DiagnosticFactory, _flow, contains_call, parse, unparse
+from toskit.functions.notation import (
+    Call,
+    DiagnosticFactory,
+    _call_text,
+    _flow,
+    _render,
+    contains_call,
+    parse,
+)
 from toskit.values import UNBOUNDED
 
 __all__ = ["CONSTRAINT_OPERATORS", "check_value", "constraint_clause", "run_clause", "validate"]
@@ -44,10 +52,15 @@ CONSTRAINT_OPERATORS = (
 """The 1.x constraint operators toskit checks (§4.4)."""
 
 
+SHOWN_CHARS = 300
+"""Messages show a value or clause up to this many characters (then ``…``)."""
+
+
 def _show(tree: Any) -> str:
+    """A tree in 2.0 flow notation for a message (iterative, so any depth; abbreviated)."""
     if isinstance(tree, Call):
-        return str(tree)
-    return _flow(unparse(tree))
+        return _call_text(tree, max_chars=SHOWN_CHARS)
+    return _render(tree, tree=True, max_chars=SHOWN_CHARS)
 
 
 def run_clause(ev: Evaluation, clause: Any) -> Any:
@@ -66,12 +79,16 @@ def _decide(result: Any, clause: Any, value: Any) -> None:
         return
     if result is False:
         raise function_error(
-            "ValidationFailed", f"value {_flow(unparse(value))} fails {_show(clause)}", function
+            "ValidationFailed", f"value {_show(value)} fails {_show(clause)}", function
         )
     raise function_error(
         "ValidationNotBoolean",
-        f"the clause {_show(clause)} gave {_flow(unparse(result))}, not a boolean",
+        f"the clause {_show(clause)} gave {_show(result)}, not a boolean",
         function,
+        hint=None if contains_call(clause) else (
+            "the clause holds no function call: validate() takes a parsed clause "
+            "(functions.parse(...)), or pass raw=True for YAML data"
+        ),
     )
 
 
@@ -84,6 +101,7 @@ def validate(
     value_type: str | None = None,
     context: Any = None,
     self_entity: Any = None,
+    raw: bool = False,
 ) -> None:
     """Check ``value`` against a parsed clause (``$value`` bound to it).
 
@@ -92,11 +110,15 @@ def validate(
     ``ValidationNotBoolean`` when not a boolean; errors inside the clause
     propagate with their own kind.
 
-    A clause that holds no ``Call`` at all is taken to be unparsed data (as
-    written in YAML) and is parsed first, so
-    ``validate({"$greater_than": ["$value", 1]}, 5)`` works too.
+    ``clause`` is a tree that came out of :func:`parse` and is evaluated as
+    it is: it is never parsed a second time, so a literal it holds (the
+    string ``"$value"`` that ``"$$value"`` parses to, a ``"$k"`` key) stays
+    literal. For convenience, ``raw=True`` takes the clause as written in
+    YAML and parses it first (in ``version``), so
+    ``validate({"$greater_than": ["$value", 1]}, 5, raw=True)`` works; a
+    malformed call then raises ``FunctionSyntaxError``.
     """
-    if not contains_call(clause):
+    if raw:
         clause = parse(clause, version)
     ev = Evaluation(
         inputs=inputs,
@@ -192,7 +214,7 @@ def check_value(
     ev = Evaluation(inputs=inputs, value=value, value_type=value_type, version=version,
                     context=context, self_entity=self_entity,
                     defer_missing_inputs=defer_missing_inputs)
-    shown = _flow(unparse(value))
+    shown = _show(value)
     for clause in validations:
         try:
             _decide(run_clause(ev, clause), clause, value)

@@ -1,0 +1,204 @@
+"""Robustness of toskit.functions: parsed clauses, deep trees, bad Call arguments, hostile regexes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import toskit
+from toskit.functions import Call, FunctionError, evaluate, parse, unparse, validate
+
+
+def deep_call(depth: int, leaf: object = 1) -> object:
+    value = leaf
+    for _ in range(depth):
+        value = {"$concat": [value]}
+    return value
+
+
+# ---- 1. validate never re-parses a parsed clause ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw_clause", "value"),
+    [
+        pytest.param("$$value", True, id="escaped-value-string"),
+        pytest.param({"a": None, "$$k": None}, None, id="escaped-key-beside-others"),
+        pytest.param({"$$greater_than": ["$$value", 1]}, 5, id="escaped-call-lookalike"),
+        pytest.param(["$$value"], True, id="escaped-in-list"),
+    ],
+)
+def test_validate_evaluates_a_parsed_literal_as_a_literal(raw_clause, value) -> None:
+    tree = parse(raw_clause)
+    with pytest.raises(FunctionError) as info:
+        validate(tree, value)
+    assert info.value.kind == "ValidationNotBoolean"
+    assert "raw=True" in info.value.diagnostic.hint
+
+
+def test_validate_raw_keyword_parses_yaml_data_first() -> None:
+    assert validate({"$greater_than": ["$value", 1]}, 5, raw=True) is None
+    with pytest.raises(FunctionError) as info:
+        validate({"$greater_than": ["$value", 1]}, 0, raw=True)
+    assert info.value.kind == "ValidationFailed"
+    assert validate({"get_input": "flag"}, 5, version="1.3", raw=True, inputs={"flag": True}) is None
+    with pytest.raises(toskit.FunctionSyntaxError):
+        validate({"a": 1, "$b": 2}, 0, raw=True)
+
+
+def test_validate_without_raw_does_not_read_call_syntax_in_plain_data() -> None:
+    with pytest.raises(FunctionError) as info:
+        validate({"$greater_than": ["$value", 1]}, 5)
+    assert info.value.kind == "ValidationNotBoolean"
+
+
+def test_validate_parsed_calls_still_work() -> None:
+    assert validate(parse({"$greater_than": ["$value", 1]}), 5) is None
+    assert validate(parse("$value"), True) is None
+
+
+literal_trees = st.recursive(
+    st.one_of(st.none(), st.integers(), st.sampled_from(["a", "$$k", "$$value", "$"])),
+    lambda c: st.one_of(
+        st.lists(c, max_size=3),
+        st.dictionaries(st.sampled_from(["a", "$$k", "$$value"]), c, max_size=3),
+    ),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(literal_trees, st.integers())
+def test_validate_any_parsed_call_free_tree_is_not_boolean(clause, value) -> None:
+    tree = parse(clause)
+    with pytest.raises(FunctionError) as info:
+        validate(tree, value)
+    assert info.value.kind == "ValidationNotBoolean"
+
+
+# ---- 2. deep call trees: no RecursionError -----------------------------------------
+
+
+@pytest.mark.parametrize("depth", [200, 900])
+def test_str_hash_eq_of_deep_parsed_calls(depth: int) -> None:
+    tree = parse(deep_call(depth))
+    other = parse(deep_call(depth))
+    text = str(tree)
+    assert text.startswith("$concat: [{$concat: [")
+    assert text.count("$concat") == depth
+    assert hash(tree) == hash(other)
+    assert tree == other
+    assert tree != parse(deep_call(depth, leaf=2))
+    assert tree != parse(deep_call(depth - 1))
+
+
+def test_hand_built_very_deep_call_str_hash_eq() -> None:
+    def build(depth: int) -> Call:
+        call = Call("concat", [1])
+        for _ in range(depth):
+            call = Call("concat", [[call]])
+        return call
+
+    a, b = build(20000), build(20000)
+    assert a == b and hash(a) == hash(b)
+    assert str(a).startswith("$concat: [[{$concat: [[")
+    assert {a: 1}[b] == 1
+
+
+def test_str_matches_unparse_for_nested_values() -> None:
+    tree = parse({"$concat": ["$$lit", {"$get_input": "x"}, {"k": [1, None, True]}, "$value"]})
+    assert str(tree) == '$concat: [$$lit, {$get_input: [x]}, {k: [1, null, true]}, $value]'
+    assert parse(unparse(tree)) == tree
+
+
+def test_eq_and_hash_follow_the_contract() -> None:
+    a = Call("concat", ["a", {"k": [1, 2]}])
+    b = Call("concat", ["a", {"k": [1, 2]}], form="bare")
+    assert a == b and hash(a) == hash(b)  # form is not compared
+    assert a != Call("concat", ["a", {"k": [1, 3]}])
+    assert a != Call("concat", ["a", {"k": (1, 2)}])  # a list is not a tuple
+    assert a != Call("concat", ["a", {"k": [1, 2]}], "ns")
+    assert Call("f", [1]) == Call("f", [1.0]) and hash(Call("f", [1])) == hash(Call("f", [1.0]))
+    assert (a == "concat") is False
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(
+    st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["a", "$$b"])),
+    lambda c: st.one_of(
+        st.lists(c, max_size=3),
+        st.dictionaries(st.sampled_from(["x", "y"]), c, max_size=2),
+        st.builds(lambda args: {"$concat": args}, st.lists(c, max_size=2)),
+    ),
+    max_leaves=10,
+))
+def test_equality_and_hash_agree_with_plain_data(raw) -> None:
+    a, b = parse(raw), parse(raw)
+    assert a == b
+    if isinstance(a, Call):
+        assert hash(a) == hash(b)
+        assert parse(yaml_round_trip(str(a))) == a
+
+
+def yaml_round_trip(text: str) -> object:
+    import yaml
+
+    return yaml.safe_load("{" + text + "}")
+
+
+@pytest.mark.parametrize("depth", [900, 5000])
+def test_validate_deep_raw_clause_is_a_toskit_error(depth: int) -> None:
+    with pytest.raises(toskit.ToskitError):
+        validate(deep_call(depth), 1, raw=True)
+    with pytest.raises(FunctionError) as info:
+        validate(deep_call(depth), 1)  # evaluated as literal data
+    assert info.value.kind in ("ValidationNotBoolean", "LimitExceeded")
+    assert len(str(info.value)) < 1000  # messages abbreviate huge values
+
+
+def test_deep_clause_message_is_abbreviated() -> None:
+    tree: object = "x"
+    for _ in range(600):
+        tree = [tree]
+    with pytest.raises(FunctionError) as info:
+        validate(tree, 1)
+    assert info.value.kind == "ValidationNotBoolean"
+    assert "…" in str(info.value) and len(str(info.value)) < 1000
+
+
+def test_contains_call_on_deep_data() -> None:
+    from toskit.functions import contains_call
+
+    data: object = "$x"
+    for _ in range(5000):
+        data = [data]
+    assert contains_call(data) is False
+    assert contains_call([data, Call("value")]) is True
+
+
+# ---- 3. Call constructor arguments ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "fragment"),
+    [
+        pytest.param(("x", 5), {}, "list of arguments", id="int-args"),
+        pytest.param(("x", None), {}, "list of arguments", id="none-args"),
+        pytest.param(("x", "ab"), {}, "list of arguments", id="string-args"),
+        pytest.param(("x", {"a": 1}), {}, "list of arguments", id="map-args"),
+        pytest.param((5, []), {}, "name", id="int-name"),
+        pytest.param(("", []), {}, "name", id="empty-name"),
+        pytest.param(("x", [], 3), {}, "namespace", id="int-namespace"),
+        pytest.param(("x", []), {"key_variant": 1}, "key_variant", id="int-variant"),
+        pytest.param(("x", []), {"form": "flow"}, "form", id="bad-form"),
+    ],
+)
+def test_bad_call_arguments_raise_toskit_error(args, kwargs, fragment) -> None:
+    with pytest.raises(toskit.ToskitError, match=fragment):
+        Call(*args, **kwargs)
+
+
+def test_call_accepts_any_iterable_of_arguments() -> None:
+    assert Call("concat", ("a", "b")) == Call("concat", ["a", "b"])
+    assert evaluate(Call("concat", iter(["a", "b"]))) == "ab"
