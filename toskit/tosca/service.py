@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, has_errors
+from toskit.diagnostics import Diagnostic, DiagnosticList, has_errors
 from toskit.errors import TemplateError
 from toskit.tosca.definitions import Type
 from toskit.tosca.registry import KINDS, Registry
@@ -43,7 +43,8 @@ class ServiceTemplate:
         self.name = name
         self.version = version
         self.registry = registry
-        self.diagnostics = diagnostics
+        # A list subclass with an HTML view (notebooks.md §1 "Diagnostic lists").
+        self.diagnostics = DiagnosticList(diagnostics)
         self.node_templates = node_templates
         self.relationship_templates = relationship_templates
         self.groups = groups
@@ -62,12 +63,14 @@ class ServiceTemplate:
         return not has_errors(self.diagnostics)
 
     @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "error"]
+    def errors(self) -> DiagnosticList:
+        """The diagnostics whose severity is ``error``."""
+        return DiagnosticList(d for d in self.diagnostics if d.severity == "error")
 
     @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity == "warning"]
+    def warnings(self) -> DiagnosticList:
+        """The diagnostics whose severity is ``warning``."""
+        return DiagnosticList(d for d in self.diagnostics if d.severity == "warning")
 
     def raise_for_errors(self) -> None:
         """Raise :class:`toskit.TemplateError` listing the errors, if there are any."""
