@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -202,3 +204,109 @@ def test_bad_call_arguments_raise_toskit_error(args, kwargs, fragment) -> None:
 def test_call_accepts_any_iterable_of_arguments() -> None:
     assert Call("concat", ("a", "b")) == Call("concat", ["a", "b"])
     assert evaluate(Call("concat", iter(["a", "b"]))) == "ab"
+
+
+# ---- 4. catastrophic regular expressions --------------------------------------------
+
+CONFORMANCE_PATTERNS = [
+    r"^(https?:\/\/)?([\da-z\.-]+)\.([a-z\.]{2,6})([\/\w \.-]*)*\/?$",
+    r"^(?:(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.){3}(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)$",
+    r"^[a-zA-Z_][a-zA-Z0-9_]*$",
+]
+
+
+def _matches(text: str, pattern: str) -> object:
+    return evaluate(parse({"$matches": [text, pattern]}))
+
+
+def _within(seconds: float, func, *args):
+    start = time.perf_counter()
+    result = func(*args)
+    assert time.perf_counter() - start < seconds
+    return result
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "expected"),
+    [
+        pytest.param(r"(a+)+$", "a" * 45 + "b", False, id="nested-plus-fails-fast"),
+        pytest.param(r"(a+)+$", "b" + "a" * 45, True, id="nested-plus-matches"),
+        pytest.param(r"^(a*)*b$", "a" * 45 + "c", False, id="nested-star"),
+        pytest.param(r"^(a{2,})*$", "a" * 45 + "c", False, id="nested-min-two"),
+        pytest.param(r"^(a{2,})*$", "a", False, id="nested-min-two-short"),
+        pytest.param(r"^(a{2,})*$", "", True, id="nested-min-two-empty"),
+        pytest.param(r"^(a+){2,3}$", "a", False, id="bounded-outer-too-short"),
+        pytest.param(r"^(a+){2,3}$", "aaaaa", True, id="bounded-outer"),
+        pytest.param(CONFORMANCE_PATTERNS[0], "http://ab.cd/" + "a" * 60 + "!", False,
+                     id="oasis-url-hostile"),
+        pytest.param(CONFORMANCE_PATTERNS[0], "https://example.com/a/b c", True, id="oasis-url"),
+        pytest.param(CONFORMANCE_PATTERNS[1], "192.168.1.250", True, id="oasis-ipv4"),
+        pytest.param(CONFORMANCE_PATTERNS[1], "192.168.1.256", False, id="oasis-ipv4-bad"),
+        pytest.param(CONFORMANCE_PATTERNS[2], "_abc9", True, id="oasis-identifier"),
+        pytest.param(r"^([a-z0-9]+(-[a-z0-9]+)*)$", "a-b-" + "c" * 40 + "!", False, id="dns-label"),
+        pytest.param(r"(a++)+$", "a" * 45 + "b", False, id="possessive"),
+        pytest.param(r"(?>a+)+$", "a" * 45 + "b", False, id="atomic"),
+        pytest.param(r"(x)\1", "xx", True, id="backreference-untouched"),
+    ],
+)
+def test_matches_is_bounded_and_correct(pattern: str, text: str, expected: bool) -> None:
+    import re
+
+    assert _within(0.5, _matches, text, pattern) is expected
+    if len(text) < 20:  # small enough for plain `re` to agree quickly
+        assert (re.search(pattern, text) is not None) is expected
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        pytest.param(r"(\w+\s?)*$", id="optional-separator"),
+        pytest.param(r"(?:x*y?)+", id="nullable-rest"),
+        pytest.param(r"(a+|b)*$", id="repeat-in-branch"),
+        pytest.param(r"((a+)b?)*c", id="nested-group"),
+    ],
+)
+def test_ambiguous_nested_repeats_are_invalid_regex(pattern: str) -> None:
+    with pytest.raises(FunctionError) as info:
+        _within(0.5, _matches, "a" * 45 + "!", pattern)
+    assert info.value.kind == "InvalidRegex"
+    assert "catastrophically" in str(info.value)
+    assert "possessive" in info.value.diagnostic.hint
+
+
+def test_invalid_regex_still_reported() -> None:
+    with pytest.raises(FunctionError) as info:
+        _matches("a", "(")
+    assert info.value.kind == "InvalidRegex"
+    assert "not a valid regular expression" in str(info.value)
+
+
+def test_pattern_constraint_is_bounded() -> None:
+    from toskit.functions import check_value
+
+    diags = _within(1.0, lambda: check_value("a" * 45 + "b", constraints=[{"pattern": "(a+)+$"}],
+                                             version="1.3"))
+    assert [d.code for d in diags] == ["constraint-violation"]
+    assert check_value("aaa", constraints=[{"pattern": "(a+)+$"}], version="1.3") == []
+    diags = check_value("aaa", constraints=[{"pattern": r"(\w+\s?)*$"}], version="1.3")
+    assert [d.code for d in diags] == ["function-error"]
+    assert "catastrophically" in diags[0].message
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(["a", "b", "(", ")", "(?:", "+", "*", "?", "{2,}", "|", "\\1", "$"]),
+         max_size=10).map("".join),
+    st.text(alphabet="ab", max_size=12),
+)
+def test_bounded_regex_agrees_with_re(pattern: str, text: str) -> None:
+    """Whatever compile_bounded accepts matches exactly the texts `re` matches."""
+    import re
+
+    from toskit.functions.regex import RegexRejected, compile_bounded
+
+    try:
+        compiled = compile_bounded(pattern)
+    except RegexRejected:
+        return
+    assert (compiled.search(text) is not None) == (re.search(pattern, text) is not None)

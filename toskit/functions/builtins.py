@@ -25,6 +25,7 @@ from toskit.functions.compare import (
 from toskit.functions.errors import Failure, Unevaluated
 from toskit.functions.evaluate import ABSENT, Evaluation, Typed
 from toskit.functions.notation import Call
+from toskit.functions.regex import RegexRejected, compile_bounded
 from toskit.functions.registry import BUILTINS_2_0, INTRINSICS_1_X
 from toskit.sentinels import NO_DEFAULT
 from toskit.values import (
@@ -282,9 +283,11 @@ def _matches(ev: Evaluation, call: Call) -> Any:
     text = _string(args[0], "the first argument")
     pattern = _string(args[1], "the regular expression")
     try:
-        compiled = re.compile(pattern)
-    except (re.error, RecursionError, OverflowError) as exc:
-        raise Failure("InvalidRegex", f"'{pattern}' is not a valid regular expression: {exc}") from None
+        # Bounded: patterns that could backtrack catastrophically are simplified
+        # or rejected (toskit.functions.regex), so a template cannot hang the loader.
+        compiled = compile_bounded(pattern)
+    except RegexRejected as exc:
+        raise Failure("InvalidRegex", str(exc), exc.hint) from None
     return compiled.search(text) is not None
 
 
