@@ -32,3 +32,67 @@ def test_errors_and_warnings_are_diagnostic_lists_and_still_lists():
     assert st.diagnostics == list(st.diagnostics)  # compares as a plain list
     assert len(st.errors) + len(st.warnings) <= len(st.diagnostics)
     assert st.diagnostics.ok == st.ok
+
+
+# ---- 2. data-type defaults inside list and map entries ----
+
+ENTRIES = _text(
+    """\
+    data_types:
+      E:
+        derived_from: tosca.datatypes.Root
+        properties:
+          ip: {type: string}
+          port: {type: integer, default: 80}
+      Holder:
+        derived_from: tosca.datatypes.Root
+        properties:
+          eps: {type: list, entry_schema: {type: E}}
+      EList:
+        derived_from: list
+        entry_schema: {type: E}
+    node_types:
+      N:
+        derived_from: tosca.nodes.Root
+        properties:
+          eps: {type: list, entry_schema: {type: E}, required: false}
+          labels: {type: map, entry_schema: {type: E}, required: false}
+          holder: {type: Holder, required: false}
+          typed: {type: EList, required: false}
+          dflt: {type: list, entry_schema: {type: E}, default: [{ip: z}]}
+    topology_template:
+      node_templates:
+        a:
+          type: N
+          properties:
+            eps: [{ip: a}, {ip: b, port: 8}]
+            labels: {k: {ip: c}}
+            holder: {eps: [{ip: d}]}
+            typed: [{ip: e}]
+    """
+)
+
+
+def test_defaults_fill_in_inside_list_and_map_entries():
+    st = toskit.loads(ENTRIES)
+    assert [d.code for d in st.diagnostics] == []
+    props = st.node_templates["a"].properties
+    assert props["eps"] == [{"ip": "a", "port": 80}, {"ip": "b", "port": 8}]
+    assert props["labels"] == {"k": {"ip": "c", "port": 80}}
+    assert props["holder"] == {"eps": [{"ip": "d", "port": 80}]}
+    assert props["typed"] == [{"ip": "e", "port": 80}]
+    assert props["dflt"] == [{"ip": "z", "port": 80}]
+
+
+def test_entry_defaults_record_their_source():
+    node = toskit.loads(ENTRIES).node_templates["a"]
+    assert node.source_of("eps[0].port") == "default: E"
+    assert node.source_of("eps[1].port") == "template"
+    assert node.source_of("labels.k.port") == "default: E"
+    assert node.source_of("eps[0].ip") == "template"
+
+
+def test_entry_with_a_wrong_value_is_still_reported():
+    text = ENTRIES.replace("eps: [{ip: a}, {ip: b, port: 8}]", "eps: [{port: x}, 5]")
+    codes = sorted(d.code for d in toskit.loads(text).diagnostics)
+    assert codes and all(c in {"type-mismatch", "missing-property"} for c in codes)

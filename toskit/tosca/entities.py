@@ -302,7 +302,7 @@ class EntitiesMixin:
             if pname in parsed:
                 layer = (parsed[pname], Origin("template", doc, (*props_parts, pname)))
             vt = self.value_type(pdef.type, owner)
-            value = merge_property(pdef, layer, vt, res, self)
+            value = merge_property(pdef, layer, vt, res, self, owner)
             if (
                 (
                     pname in parsed

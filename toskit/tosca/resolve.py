@@ -21,7 +21,7 @@ from typing import Any, NamedTuple, Protocol
 
 from toskit.functions import Call
 from toskit.source import YamlDocument
-from toskit.tosca.definitions import PropertyDefinition, Type
+from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 
 __all__ = ["ABSENT", "Hooks", "Origin", "Resolution", "merge_layers", "merge_property"]
 
@@ -90,6 +90,61 @@ def _is_data(vt: ValueType) -> bool:
     return isinstance(vt, Type) and vt.base_primitive is None
 
 
+def entry_data_type(
+    schema: SchemaDef | None, vt: ValueType, owner: Type | None, hooks: Hooks
+) -> Type | None:
+    """The data type of a list's or map's entries, when they are data values.
+
+    The property definition's own ``entry_schema`` wins over the one a
+    derived list/map type declares. ``None`` for anything else (primitive
+    entries, no entry schema, not a collection).
+    """
+    if vt.__class__ is str:
+        if vt not in ("list", "map"):
+            return None
+        entry = schema.entry_schema if schema is not None else None
+    elif vt.__class__ is Type and vt.base_primitive in ("list", "map"):  # type: ignore[union-attr]
+        entry = schema.entry_schema if schema is not None else None
+        for t in reversed(vt.chain):  # type: ignore[union-attr]
+            entry = entry or t.schema.entry_schema
+    else:
+        return None
+    if entry is None or entry.type is None:
+        return None
+    et = hooks.value_type(entry.type, owner)
+    return et if _is_data(et) else None  # type: ignore[return-value]
+
+
+def _fill_entries(
+    value: Any,
+    et: Type,
+    path: tuple,
+    origin: Origin,
+    out: Resolution,
+    hooks: Hooks,
+    expanding: frozenset[int],
+) -> Any:
+    """A list's or map's data entries with their type's field defaults filled in.
+
+    spec/tosca.md §4 layer 1: a data type's defaults apply inside every data
+    value, entries of collections included. Non-map entries (a function
+    call, a wrong value the checker reports) are kept as written.
+    """
+    if value.__class__ is list:
+        return [
+            merge_layers([(item, origin.child(i))], et, (*path, i), out, hooks, expanding)
+            if isinstance(item, dict)
+            else item
+            for i, item in enumerate(value)
+        ]
+    return {
+        key: merge_layers([(item, origin.child(key))], et, (*path, key), out, hooks, expanding)
+        if isinstance(item, dict)
+        else item
+        for key, item in value.items()
+    }
+
+
 def merge_layers(
     layers: list[Layer],
     vt: ValueType,
@@ -97,12 +152,15 @@ def merge_layers(
     out: Resolution,
     hooks: Hooks,
     expanding: frozenset[int] = frozenset(),
+    entry: Type | None = None,
 ) -> Any:
     """Merge ``layers`` (lowest first, at least one) of a value of type ``vt``.
 
     ``expanding`` holds the data types being filled in from defaults alone on
     the way here: a recursive data type whose default contains itself is
     expanded once, not forever (the nested default is kept as written).
+    ``entry`` is the data type of the entries when ``vt`` is a list or map of
+    data values (see :func:`entry_data_type`): their defaults are filled in.
     """
     for v, _ in layers:
         if v.__class__ is Call:
@@ -130,7 +188,7 @@ def merge_layers(
                 # recorded only when it is not the map's own (lookups take the
                 # nearest recorded ancestor and extend its document path).
                 leaf, origin = hits[0]
-                if leaf.__class__ is not Call and not isinstance(leaf, dict):
+                if leaf.__class__ is not Call and not isinstance(leaf, (dict, list)):
                     result[name] = leaf
                     if origin is not top_origin:
                         out.origins[(*path, name)] = origin.child(name)
@@ -147,7 +205,8 @@ def merge_layers(
                         out.origins[(*path, name)] = origin
                         continue
                     inner = expanding | {id(vt)}
-                merged = merge_layers(flayers, fvt, (*path, name), out, hooks, inner)
+                fentry = entry_data_type(fdef.schema, fvt, vt, hooks)  # type: ignore[arg-type]
+                merged = merge_layers(flayers, fvt, (*path, name), out, hooks, inner, fentry)
                 if merged is not ABSENT:
                     result[name] = merged
             elif fdef.required:
@@ -168,6 +227,8 @@ def merge_layers(
     out.origins[path] = top_origin
     if len(layers) > 1:
         out.overridden[path] = [(v, o.source) for v, o in layers[:-1]]
+    if entry is not None and (top_value.__class__ is list or top_value.__class__ is dict):
+        return _fill_entries(top_value, entry, path, top_origin, out, hooks, expanding)
     return top_value
 
 
@@ -217,13 +278,18 @@ def merge_property(
     vt: ValueType,
     out: Resolution,
     hooks: Hooks,
+    owner: Type | None = None,
 ) -> Any:
-    """The merged value of one property (``ABSENT`` when it has none)."""
+    """The merged value of one property (``ABSENT`` when it has none).
+
+    ``owner`` is the type that declares ``pdef`` (resolves its entry type).
+    """
     layers = _default_layers(pdef, hooks)
     if template_layer is not None:
         layers.append(template_layer)
     if layers:
-        return merge_layers(layers, vt, (pdef.name,), out, hooks)
+        entry = entry_data_type(pdef.schema, vt, owner, hooks)
+        return merge_layers(layers, vt, (pdef.name,), out, hooks, entry=entry)
     if pdef.required and _is_data(vt):
         assert isinstance(vt, Type)
         return build_from_defaults(vt, (pdef.name,), out, hooks)

@@ -7,6 +7,7 @@ views render them through ``toskit.display.to_html``.
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -149,6 +150,16 @@ def build_rows(
     return rows
 
 
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _parse_path(path: str) -> tuple:
+    """``"eps[0].port"`` -> ``("eps", 0, "port")``: the inverse of ``format_path``."""
+    return tuple(
+        int(index) if index else key for key, index in _PATH_PART.findall(path)
+    )
+
+
 def _origin_of(resolution: Resolution, rel: tuple) -> str:
     for i in range(len(rel), -1, -1):
         origin = resolution.origins.get(rel[:i])
@@ -198,8 +209,8 @@ class EntityTemplate:
         return self._definitions
 
     def source_of(self, path: str | tuple) -> str | None:
-        """The layer that supplied the value at ``path`` (dotted or a tuple)."""
-        rel = tuple(path.split(".")) if isinstance(path, str) else tuple(path)
+        """The layer that supplied the value at ``path`` (``"eps[0].port"`` or a tuple)."""
+        rel = _parse_path(path) if isinstance(path, str) else tuple(path)
         if not rel or rel[0] not in self._resolution.values:
             return None
         return _origin_of(self._resolution, rel)
