@@ -3,6 +3,7 @@ inside collection entries, unshared values, recursive data types, misused entry 
 
 from __future__ import annotations
 
+import copy
 import textwrap
 
 import toskit
@@ -96,3 +97,75 @@ def test_entry_with_a_wrong_value_is_still_reported():
     text = ENTRIES.replace("eps: [{ip: a}, {ip: b, port: 8}]", "eps: [{port: x}, 5]")
     codes = sorted(d.code for d in toskit.loads(text).diagnostics)
     assert codes and all(c in {"type-mismatch", "missing-property"} for c in codes)
+
+
+# ---- 3. result values are not shared ----
+
+SHARED = _text(
+    """\
+    data_types:
+      D:
+        derived_from: tosca.datatypes.Root
+        properties:
+          m: {type: map, default: {k: 1}}
+          l: {type: list, default: [1]}
+    node_types:
+      N:
+        derived_from: tosca.nodes.Root
+        properties:
+          p: {type: map, default: {a: 1}}
+          d: {type: D, default: {}}
+          q: {type: list, required: false}
+          r: {type: list, required: false}
+    topology_template:
+      inputs:
+        items: {type: list, default: [1, 2]}
+      node_templates:
+        a:
+          type: N
+          properties:
+            q: {get_input: items}
+        b:
+          type: N
+          properties:
+            q: {get_input: items}
+            r: {get_property: [a, q]}
+    """
+)
+
+
+def _mutate_all(value):
+    """Change every map and list inside ``value`` in place."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _mutate_all(item)
+        value["mutated"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _mutate_all(item)
+        value.append("mutated")
+
+
+def test_editing_one_templates_values_changes_nothing_else():
+    st = toskit.loads(SHARED)
+    assert st.ok, st.diagnostics
+    b_before = copy.deepcopy(st.node_templates["b"].properties)
+    input_before = copy.deepcopy(st.inputs)
+    _mutate_all(st.node_templates["a"].properties)
+    assert st.node_templates["b"].properties == b_before
+    assert st.inputs == input_before
+    assert st.types["N"].properties["p"].default == {"a": 1}
+    assert st.types["D"].properties["m"].default == {"k": 1}
+    assert st.types["D"].properties["l"].default == [1]
+    assert b_before["r"] == [1, 2]  # get_property of a's value, copied before a was edited
+
+
+def test_copy_data_copies_containers_and_keeps_leaves():
+    from toskit.tosca.resolve import copy_data
+
+    leaf = ("t",)
+    value = {"a": [{"b": 1}, leaf], "c": "s"}
+    copied = copy_data(value)
+    assert copied == value and copied is not value
+    assert copied["a"] is not value["a"] and copied["a"][0] is not value["a"][0]
+    assert copied["a"][1] is leaf

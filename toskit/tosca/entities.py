@@ -23,6 +23,7 @@ from toskit.tosca.resolve import (
     Origin,
     Resolution,
     ValueType,
+    copy_data,
     merge_property,
     missing_default_fields,
 )
@@ -336,7 +337,7 @@ class EntitiesMixin:
             value, origin = self.substitute(item, Origin("template", doc, (*props_parts, key)))
             if functions.contains_call(value):
                 res.calls.add(str(key))
-            res.values[key] = value
+            res.values[key] = copy_data(value)
             res.origins[(key,)] = origin
         return res
 

@@ -20,6 +20,7 @@ from toskit.functions import contains_call
 from toskit.functions.evaluate import evaluate_calls
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.definitions import Type
+from toskit.tosca.resolve import copy_data
 from toskit.tosca.template import EntityTemplate, NodeTemplate, RelationshipTemplate, Requirement
 
 if TYPE_CHECKING:
@@ -294,7 +295,8 @@ class TemplateGraph:
                 # An input without value is supplied at deployment (missing-input).
                 defer_missing_inputs=True,
             )
-            values[name] = value
+            # A get_property/get_input result may be another value's object.
+            value = values[name] = copy_data(value)
         # Marked only once done: a re-entry meanwhile is a reference cycle, which
         # the path walker (it marks what it resolves) reports.
         res.evaluated.add(name)

@@ -23,7 +23,15 @@ from toskit.functions import Call
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 
-__all__ = ["ABSENT", "Hooks", "Origin", "Resolution", "merge_layers", "merge_property"]
+__all__ = [
+    "ABSENT",
+    "Hooks",
+    "Origin",
+    "Resolution",
+    "copy_data",
+    "merge_layers",
+    "merge_property",
+]
 
 
 class _Absent:
@@ -90,6 +98,26 @@ def _is_data(vt: ValueType) -> bool:
     return isinstance(vt, Type) and vt.base_primitive is None
 
 
+def copy_data(value: Any) -> Any:
+    """A copy of ``value``'s maps and lists (leaves and calls are shared, being immutable).
+
+    Merged values are handed out as plain, mutable Python data; copying the
+    containers keeps one template's value from being the object of another
+    template, of a type's ``default`` or of an input (editing one in a
+    notebook must not change the others). Values are bounded in depth by the
+    loader, so the recursion is too.
+    """
+    cls = value.__class__
+    if cls is dict:
+        return {
+            k: copy_data(v) if v.__class__ is dict or v.__class__ is list else v
+            for k, v in value.items()
+        }
+    if cls is list:
+        return [copy_data(v) if v.__class__ is dict or v.__class__ is list else v for v in value]
+    return value
+
+
 def entry_data_type(
     schema: SchemaDef | None, vt: ValueType, owner: Type | None, hooks: Hooks
 ) -> Type | None:
@@ -134,13 +162,13 @@ def _fill_entries(
         return [
             merge_layers([(item, origin.child(i))], et, (*path, i), out, hooks, expanding)
             if isinstance(item, dict)
-            else item
+            else copy_data(item)
             for i, item in enumerate(value)
         ]
     return {
         key: merge_layers([(item, origin.child(key))], et, (*path, key), out, hooks, expanding)
         if isinstance(item, dict)
-        else item
+        else copy_data(item)
         for key, item in value.items()
     }
 
@@ -221,14 +249,16 @@ def merge_layers(
             if len(value) > len(result) or any(key not in fields for key in value):
                 for key, item in value.items():
                     if key not in fields and key not in result:
-                        result[key] = item
+                        result[key] = copy_data(item)
                         out.origins[(*path, key)] = origin.child(key)
         return result
     out.origins[path] = top_origin
     if len(layers) > 1:
         out.overridden[path] = [(v, o.source) for v, o in layers[:-1]]
-    if entry is not None and (top_value.__class__ is list or top_value.__class__ is dict):
-        return _fill_entries(top_value, entry, path, top_origin, out, hooks, expanding)
+    if top_value.__class__ is list or top_value.__class__ is dict:
+        if entry is not None:
+            return _fill_entries(top_value, entry, path, top_origin, out, hooks, expanding)
+        return copy_data(top_value)
     return top_value
 
 
