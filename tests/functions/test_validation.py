@@ -231,13 +231,21 @@ def test_v27_value_in_a_property_is_context_error() -> None:
     assert info.value.kind == "ContextError"
 
 
-def test_validate_parses_raw_clauses() -> None:
-    assert validate({"$greater_than": ["$value", 1]}, 5) is None
+def test_validate_parses_raw_clauses_when_asked() -> None:
+    assert validate({"$greater_than": ["$value", 1]}, 5, raw=True) is None
     with pytest.raises(FunctionError) as info:
-        validate({"$greater_than": ["$value", 1]}, 0)
+        validate({"$greater_than": ["$value", 1]}, 0, raw=True)
     assert info.value.kind == "ValidationFailed"
     with pytest.raises(FunctionError) as info:
-        validate({"greater_than": ["$value", 1]}, 0, version="1.3")
+        validate({"greater_than": ["$value", 1]}, 0, version="1.3", raw=True)
+    assert info.value.kind == "ValidationNotBoolean"
+
+
+def test_validate_never_parses_a_parsed_clause_again() -> None:
+    # spec/functions.md §1.4: validate takes a parsed clause; without raw=True
+    # a plain map is data, not a call.
+    with pytest.raises(FunctionError) as info:
+        validate({"$greater_than": ["$value", 1]}, 5)
     assert info.value.kind == "ValidationNotBoolean"
 
 
