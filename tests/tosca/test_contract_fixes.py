@@ -6,6 +6,11 @@ from __future__ import annotations
 import copy
 import textwrap
 
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+
 import toskit
 from toskit.diagnostics import DiagnosticList
 
@@ -169,3 +174,143 @@ def test_copy_data_copies_containers_and_keeps_leaves():
     assert copied == value and copied is not value
     assert copied["a"] is not value["a"] and copied["a"][0] is not value["a"][0]
     assert copied["a"][1] is leaf
+
+
+# ---- 4. recursive data types load (bounded expansion, never RecursionError) ----
+
+
+def _recursive(data_types: str, prop: str, value: str = "") -> str:
+    body = textwrap.indent(textwrap.dedent(data_types), "  ")
+    node = f"n: {{type: N{', properties: {p: ' + value + '}' if value else ''}}}"
+    return _text(
+        "data_types:\n"
+        + body
+        + "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
+        + f"      p: {prop}\n"
+        + "topology_template:\n  node_templates:\n    "
+        + node
+        + "\n"
+    )
+
+
+RECURSIVE_CASES = {
+    "default-contains-itself": (
+        """\
+        D0:
+          derived_from: tosca.datatypes.Root
+          properties:
+            d: {type: D0, default: {d: {}}}
+            x: {type: integer, default: 1}
+        """,
+        "{type: D0, default: {}}",
+        "",
+        {"d": {"d": {}, "x": 1}, "x": 1},
+    ),
+    "list-of-itself-default": (
+        """\
+        D0:
+          derived_from: tosca.datatypes.Root
+          properties:
+            l: {type: list, entry_schema: {type: D0}, default: [{}]}
+            x: {type: integer, default: 1}
+        """,
+        "{type: D0, default: {}}",
+        "",
+        {"l": [{"l": [{}], "x": 1}], "x": 1},
+    ),
+    "mutual-defaults": (
+        """\
+        A:
+          derived_from: tosca.datatypes.Root
+          properties:
+            b: {type: B, default: {a: {}}}
+        B:
+          derived_from: tosca.datatypes.Root
+          properties:
+            a: {type: A, default: {b: {}}}
+        """,
+        "{type: A}",
+        "{}",
+        {"b": {"a": {}}},  # A's defaults are not applied again inside A's own default
+    ),
+    "template-value-deeper-than-defaults": (
+        """\
+        D0:
+          derived_from: tosca.datatypes.Root
+          properties:
+            d: {type: D0, required: false}
+            x: {type: integer, default: 1}
+        """,
+        "{type: D0}",
+        "{d: {d: {d: {}}}}",
+        {"d": {"d": {"d": {"x": 1}, "x": 1}, "x": 1}, "x": 1},
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("data_types", "prop", "value", "expected"),
+    list(RECURSIVE_CASES.values()),
+    ids=list(RECURSIVE_CASES),
+)
+def test_recursive_data_types_expand_a_bounded_number_of_times(data_types, prop, value, expected):
+    st = toskit.loads(_recursive(data_types, prop, value))
+    assert [d.code for d in st.diagnostics if d.severity == "error"] == []
+    assert st.node_templates["n"].properties["p"] == expected
+
+
+def test_recursive_required_field_without_default_is_missing_not_a_crash():
+    text = _recursive(
+        "D0:\n  derived_from: tosca.datatypes.Root\n  properties:\n    d: {type: D0}\n",
+        "{type: D0}",
+    )
+    st = toskit.loads(text)
+    assert [d.code for d in st.diagnostics] == ["missing-property"]
+
+
+_TYPE_NAMES = st_.sampled_from(["D0", "D1", "D2"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st_.dictionaries(
+        _TYPE_NAMES,
+        st_.dictionaries(
+            st_.sampled_from(["a", "b"]),
+            st_.fixed_dictionaries(
+                {"type": st_.sampled_from(["D0", "D1", "D2", "integer", "list"])},
+                optional={
+                    "required": st_.booleans(),
+                    "default": st_.sampled_from([{}, {"a": {}}, {"b": {"a": {}}}, [{}], 1, None]),
+                    "entry_schema": st_.fixed_dictionaries({"type": _TYPE_NAMES}),
+                },
+            ),
+            max_size=2,
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st_.recursive(
+        st_.integers(0, 3),
+        lambda c: st_.dictionaries(st_.sampled_from(["a", "b"]), c, max_size=2)
+        | st_.lists(c, max_size=2),
+        max_leaves=6,
+    ),
+)
+def test_data_types_referring_to_each_other_always_load(data_types, value):
+    doc = {
+        "tosca_definitions_version": "tosca_simple_yaml_1_3",
+        "data_types": {
+            name: {"derived_from": "tosca.datatypes.Root", "properties": props}
+            for name, props in data_types.items()
+        },
+        "node_types": {
+            "N": {"derived_from": "tosca.nodes.Root", "properties": {"p": {"type": "D0"}}}
+        },
+        "topology_template": {"node_templates": {"n": {"type": "N", "properties": {"p": value}}}},
+    }
+    result = toskit.loads(yaml.safe_dump(doc))
+    node = result.node_templates["n"]
+    assert all(isinstance(d.code, str) and d.message for d in result.diagnostics)
+    node.property_table()  # provenance of every leaf is computable
+    repr(result)

@@ -226,14 +226,18 @@ def merge_layers(
                 flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
             if flayers:
                 fvt = value_type(fdef.type, vt)  # type: ignore[arg-type]
+                fentry = entry_data_type(fdef.schema, fvt, vt, hooks)  # type: ignore[arg-type]
                 inner = expanding
-                if not hits:  # defaults alone: guard against a type that contains itself
-                    if id(fvt) in expanding:
-                        result[name], origin = flayers[-1]
+                # Defaults alone (no template or input value reaches this far):
+                # guard against a type whose default contains itself, directly
+                # or through a list/map of it, which would expand forever.
+                if all(o.source.startswith("default") for _, o in hits):
+                    if id(fentry if fentry is not None else fvt) in expanding:
+                        value, origin = flayers[-1]
+                        result[name] = copy_data(value)
                         out.origins[(*path, name)] = origin
                         continue
                     inner = expanding | {id(vt)}
-                fentry = entry_data_type(fdef.schema, fvt, vt, hooks)  # type: ignore[arg-type]
                 merged = merge_layers(flayers, fvt, (*path, name), out, hooks, inner, fentry)
                 if merged is not ABSENT:
                     result[name] = merged
