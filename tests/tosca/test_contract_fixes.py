@@ -4,6 +4,7 @@ inside collection entries, unshared values, recursive data types, misused entry 
 from __future__ import annotations
 
 import copy
+import pathlib
 import textwrap
 
 import pytest
@@ -314,3 +315,33 @@ def test_data_types_referring_to_each_other_always_load(data_types, value):
     assert all(isinstance(d.code, str) and d.message for d in result.diagnostics)
     node.property_table()  # provenance of every leaf is computable
     repr(result)
+
+
+# ---- 5. misused entry points raise ToskitError ----
+
+MISUSES = {
+    "load(None)": (lambda: toskit.load(None), "expects a file path"),
+    "load(5) is not a file descriptor": (lambda: toskit.load(5), "got int"),
+    "load(bytes)": (lambda: toskit.load(b"a: 1"), "toskit.loads(text)"),
+    "loads(None)": (lambda: toskit.loads(None), "expects YAML text"),
+    "loads(Path)": (lambda: toskit.loads(pathlib.Path("x.yaml")), "toskit.load(path)"),
+    "loads(bogus=1)": (lambda: toskit.loads("a: 1", bogus=1), "max_depth, max_size"),
+    "loads(max_dept=1)": (lambda: toskit.loads("a: 1", max_dept=1), "did you mean 'max_depth'"),
+    "loads(max_depth=-1)": (lambda: toskit.loads("a: 1", max_depth=-1), "positive integer"),
+    "loads(max_nodes='10')": (lambda: toskit.loads("a: 1", max_nodes="10"), "positive integer"),
+    "load(path, max_depth=0)": (lambda: toskit.load("x.yaml", max_depth=0), "positive integer"),
+    "loads(resolver=5)": (lambda: toskit.loads("a: 1", resolver=5), "resolver must be"),
+    "loads(name=5)": (lambda: toskit.loads("a: 1", name=5), "name"),
+}
+
+
+@pytest.mark.parametrize(("call", "message"), list(MISUSES.values()), ids=list(MISUSES))
+def test_misused_entry_points_raise_toskit_error(call, message):
+    with pytest.raises(toskit.ToskitError) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_valid_limits_are_still_accepted():
+    st = toskit.loads(V13, max_depth=50, max_nodes=None)
+    assert st.ok

@@ -26,6 +26,7 @@ from toskit._runtime import deep_walk
 from toskit.diagnostics import Diagnostic, did_you_mean, sort_diagnostics
 from toskit.errors import ToskitError
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
+from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.anchors import check_dsl_anchors
 from toskit.tosca.check import CheckContext, describe
 from toskit.tosca.defchecks import DefinitionChecksMixin
@@ -65,7 +66,20 @@ def loads(
     resolver: Resolver | None = None,
     **limits: int,
 ) -> ServiceTemplate:
-    """Load a TOSCA template from text. Never raises for problems in the template."""
+    """Load a TOSCA template from text. Never raises for problems in the template.
+
+    Misuse (``text`` not a ``str``, an unknown limit keyword, a limit that is
+    not a positive integer, a resolver that is not callable) is a
+    :class:`toskit.ToskitError`.
+    """
+    if not isinstance(text, str):
+        raise ToskitError(
+            f"loads() expects YAML text (str), got {type(text).__name__}"
+            + ("; to read a file use toskit.load(path)" if isinstance(text, os.PathLike) else "")
+        )
+    if not isinstance(name, str):
+        raise ToskitError(f"loads(name=...) must be a str, got {type(name).__name__}")
+    _check_options(resolver, limits)
     with _LOADING:
         doc = load_yaml(text, name=name, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits)
@@ -78,10 +92,40 @@ def load(
     resolver: Resolver | None = None,
     **limits: int,
 ) -> ServiceTemplate:
-    """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read."""
+    """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read.
+
+    ``path`` must be a ``str`` or ``os.PathLike`` (an ``int`` is refused rather
+    than read as a file descriptor); bad options are a ``ToskitError`` as for
+    :func:`loads`.
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise ToskitError(
+            f"load() expects a file path (str or os.PathLike), got {type(path).__name__}"
+            + ("; to load YAML text use toskit.loads(text)" if isinstance(path, bytes) else "")
+        )
+    _check_options(resolver, limits)
     with _LOADING:
         doc = load_yaml_file(path, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+
+
+def _check_options(resolver: Any, limits: dict[str, Any]) -> None:
+    """Refuse a resolver that cannot be called and bad loader limits (``ToskitError``)."""
+    if resolver is not None and not callable(resolver):
+        raise ToskitError(
+            f"resolver must be a function (url, base) -> text, got {type(resolver).__name__}"
+        )
+    for key in limits:
+        if key not in LIMIT_DEFAULTS:
+            hint = did_you_mean(key, LIMIT_DEFAULTS)
+            raise ToskitError(
+                f"unknown keyword argument {key!r}: the loader limits are "
+                f"{', '.join(LIMIT_DEFAULTS)}" + (f" ({hint})" if hint else "")
+            )
+    try:
+        resolve_limits(limits)
+    except (TypeError, ValueError) as exc:
+        raise ToskitError(str(exc)) from None
 
 
 # Loading: room for deep walks (values nested up to the loader's depth bound),
