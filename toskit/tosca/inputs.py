@@ -30,12 +30,16 @@ from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.functions import Call
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.check import CheckContext, check_value
-from toskit.tosca.resolve import Layer, Origin
+from toskit.tosca.resolve import Layer, Origin, copy_data
 
 if TYPE_CHECKING:
     from toskit.tosca.loader import _Build
 
 __all__ = ["InputResolver"]
+
+# How many inputs a chain of get_input defaults may pass through (keeps the
+# resolution's recursion far below Python's limit).
+_MAX_INPUT_CHAIN = 200
 
 
 class InputResolver:
@@ -51,6 +55,8 @@ class InputResolver:
         )
         self.values: dict[str, Any] = {}
         self.types: dict[str, str] = {}
+        # Where an input's value or default is written (for get_input among inputs).
+        self._written_at: dict[str, tuple[Hashable, ...]] = {}
         passed = build.passed_inputs
         for name, definition in self.definitions.items():
             d = definition if isinstance(definition, Mapping) else {}
@@ -61,12 +67,15 @@ class InputResolver:
                 self._check(name, d, value)
             elif "value" in d:
                 value = build.parse_value(d["value"], self.doc, (*parts, name, "value"))
+                self._written_at[name] = (*parts, name, "value")
             elif "default" in d:
                 value = build.parse_value(d["default"], self.doc, (*parts, name, "default"))
+                self._written_at[name] = (*parts, name, "default")
             else:
                 value = NO_DEFAULT
                 self._report_missing(name, d)
             self.values[name] = value
+        self._resolve_input_references()
         # An input default may itself be a call (rare): then any property may hold one.
         self.has_calls = any(functions.contains_call(v) for v in self.values.values())
         for name in passed:
@@ -81,6 +90,89 @@ class InputResolver:
                     )
                 )
                 self.values[str(name)] = passed[name]
+
+    # -- get_input among input defaults -------------------------------------
+
+    def _resolve_input_references(self) -> None:
+        """Replace ``get_input`` calls in input defaults by the inputs' values.
+
+        ``inputs: {url: {default: {get_input: host}}}`` takes ``host``'s value
+        (after ``host``'s own references). A cycle (``a`` -> ``b`` -> ``a``)
+        is a ``function-error`` naming it, like a ``get_property`` cycle, and
+        its calls stay unevaluated; other functions are left to the
+        evaluation pass.
+        """
+        self._done: set[str] = set()
+        self._cycles_reported: set[frozenset[str]] = set()
+        for name in list(self._written_at):
+            self._resolve_input(name, [])
+
+    def _resolve_input(self, name: str, stack: list[str]) -> None:
+        if name in self._done or name not in self._written_at:
+            return
+        value = self.values[name]
+        if functions.contains_call(value):
+            stack.append(name)
+            self.values[name] = self._substitute(value, stack, self._written_at[name])
+            stack.pop()
+        self._done.add(name)
+
+    def _substitute(self, value: Any, stack: list[str], parts: tuple[Hashable, ...]) -> Any:
+        if isinstance(value, Call):
+            return self._input_reference(value, stack, parts)
+        if value.__class__ is dict:
+            return {k: self._substitute(v, stack, (*parts, k)) for k, v in value.items()}
+        if value.__class__ is list:
+            return [self._substitute(v, stack, (*parts, i)) for i, v in enumerate(value)]
+        return value
+
+    def _input_reference(self, call: Call, stack: list[str], parts: tuple[Hashable, ...]) -> Any:
+        """The value a ``get_input`` in an input default refers to (the call if unknown yet)."""
+        if call.name != "get_input" or call.namespace is not None:
+            return call
+        args = call.args
+        if not args or not isinstance(args[0], str) or args[0] not in self.values:
+            return call  # the evaluation pass reports a bad or unknown input
+        target = args[0]
+        if target in stack:
+            self._report_cycle([*stack[stack.index(target) :], target], parts)
+            return call
+        if len(stack) >= _MAX_INPUT_CHAIN:
+            self.diagnostics.append(
+                self.doc.diagnostic(
+                    "error",
+                    "limit-exceeded",
+                    f"get_input: inputs refer to each other more than {_MAX_INPUT_CHAIN} deep; "
+                    "the rest is left unevaluated",
+                    parts,
+                )
+            )
+            return call
+        self._resolve_input(target, stack)
+        result = self.values[target]
+        if result is NO_DEFAULT or functions.contains_call(result):
+            return call
+        for step in args[1:]:
+            if not _has_step(result, step):
+                return call  # the evaluation pass reports the bad step
+            result = result[step]
+        return copy_data(result)
+
+    def _report_cycle(self, cycle: list[str], parts: tuple[Hashable, ...]) -> None:
+        key = frozenset(cycle)
+        if key in self._cycles_reported:
+            return  # one diagnostic per cycle, at the input where it closes
+        self._cycles_reported.add(key)
+        names = " -> ".join(f"input '{n}'" for n in cycle)
+        self.diagnostics.append(
+            self.doc.diagnostic(
+                "error",
+                "function-error",
+                f"get_input: PathError: reference cycle: {names}",
+                parts,
+                hint="give one of these inputs a plain default, or a value when loading",
+            )
+        )
 
     def _report_missing(self, name: str, definition: Mapping) -> None:
         """One ``missing-input`` for a declared input with no value and no default."""
