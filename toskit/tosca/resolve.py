@@ -231,7 +231,9 @@ def merge_layers(
                 # Defaults alone (no template or input value reaches this far):
                 # guard against a type whose default contains itself, directly
                 # or through a list/map of it, which would expand forever.
-                if all(o.source.startswith("default") for _, o in hits):
+                if (fentry is not None or fvt.__class__ is Type) and all(
+                    o.source.startswith("default") for _, o in hits
+                ):
                     if id(fentry if fentry is not None else fvt) in expanding:
                         value, origin = flayers[-1]
                         result[name] = copy_data(value)
