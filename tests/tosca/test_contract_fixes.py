@@ -412,3 +412,34 @@ def test_a_long_chain_of_input_references_is_bounded():
     st = toskit.loads(_inputs_text("1.3", "\n".join(lines) + "\n"))
     assert {d.code for d in st.diagnostics} <= {"limit-exceeded"}
     assert st.inputs["i150"] == 1
+
+
+# ---- pattern constraints cannot hang the loader ----
+
+PATTERN_CASES = {
+    "nested-repeat-simplified": (r"(a+)+$", "a" * 45 + "b", ["constraint-violation"]),
+    "nested-repeat-matches": (r"(a+)+$", "a" * 45, []),
+    "ambiguous-repeat-refused": (r"(\w+\s?)*$", "word " * 12 + "!", ["invalid-constraint"]),
+    "invalid-regex": ("(a+b", "x", ["invalid-constraint"]),
+    "plain-pattern": ("[a-z]+", "AB", ["constraint-violation"]),
+}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "value", "codes"), list(PATTERN_CASES.values()), ids=list(PATTERN_CASES)
+)
+def test_pattern_constraints_are_bounded(pattern, value, codes):
+    doc = {
+        "tosca_definitions_version": "tosca_simple_yaml_1_3",
+        "node_types": {
+            "N": {
+                "derived_from": "tosca.nodes.Root",
+                "properties": {"s": {"type": "string", "constraints": [{"pattern": pattern}]}},
+            }
+        },
+        "topology_template": {"node_templates": {"a": {"type": "N", "properties": {"s": value}}}},
+    }
+    st = toskit.loads(yaml.safe_dump(doc))
+    assert [d.code for d in st.diagnostics] == codes
+    if codes == ["invalid-constraint"]:
+        assert "pattern" in st.diagnostics[0].message

@@ -14,6 +14,7 @@ locations).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Hashable, Mapping
@@ -23,6 +24,7 @@ from typing import Any
 from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.functions import contains_call
+from toskit.functions.regex import RegexRejected, compile_bounded
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
@@ -428,7 +430,10 @@ def compare_constraint(op: str, value: Any, arg: Any, prim: str | None) -> bool 
         if op == "pattern":
             if not isinstance(value, str) or not isinstance(arg, str):
                 return None
-            return re.fullmatch(arg, value) is not None
+            compiled = _bounded_pattern(arg)
+            if isinstance(compiled, RegexRejected):
+                return None  # reported where the constraint is checked
+            return compiled.fullmatch(value) is not None
     except (TypeError, ValueError, re.error, OverflowError):
         return None
     return None
@@ -480,10 +485,10 @@ def _check_constraints(
             continue  # an external JSON/XML schema: not checked (no network, no extra dependency)
         result = compare_constraint(op, value, arg, prim)
         if result is None:
-            if op == "pattern" and isinstance(arg, str) and _bad_regex(arg):
-                _bad_constraint(
-                    ctx, schema, index, f"invalid regular expression {arg!r} in pattern"
-                )
+            if op == "pattern" and isinstance(arg, str):
+                problem = _bounded_pattern(arg)
+                if isinstance(problem, RegexRejected):
+                    _bad_constraint(ctx, schema, index, f"pattern: {problem}", hint=problem.hint)
             continue
         if not result:
             ctx.report(
@@ -493,12 +498,20 @@ def _check_constraints(
             )
 
 
-def _bad_regex(text: str) -> bool:
+@functools.lru_cache(maxsize=256)
+def _bounded_pattern(text: str) -> re.Pattern[str] | RegexRejected:
+    """``text`` compiled for matching, or why it is refused.
+
+    Through ``toskit.functions.regex.compile_bounded``: a template's pattern
+    is untrusted, and Python's backtracking ``re`` would run for hours on
+    ``(a+)+$``. A refused pattern is an ``invalid-constraint`` (with the
+    rewrite hint), never a hang. Cached: a pattern is checked once per
+    process, not once per value.
+    """
     try:
-        re.compile(text)
-    except re.error:
-        return True
-    return False
+        return compile_bounded(text)
+    except RegexRejected as exc:
+        return exc
 
 
 def _bad_constraint(
