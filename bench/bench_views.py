@@ -37,7 +37,7 @@ from toskit.conditions.examples import SEED_ROLES_YAML
 from toskit.display import render_page
 from toskit.widgets import ClusterSimulator
 
-RELEASE_FILE = Path(__file__).resolve().parents[1] / "tests" / "conditions" / "data" / "fuel_openstack.yaml"
+RELEASE_FILE = Path(__file__).resolve().parents[1] / "conformance" / "fuel" / "openstack.yaml"
 FUEL_ROLES = ("controller", "compute", "compute", "ceph-osd", "cinder")
 
 # The seed's controller rules (indentation fixed) with compute, cinder, zabbix-server.

@@ -448,12 +448,12 @@ print(simulator.outcome("controller").allowed, simulator.outcome("controller").w
 # of a `warning`) and **limits** (`min`, `max`, `recommended` node counts,
 # some read from the settings), all evaluated against the release's
 # **settings**. `conditions.load_release` reads a real release file
-# (`examples/fuel-openstack.yaml`, from fuel-web's fixtures, Apache 2.0) with
+# (`../conformance/fuel/openstack.yaml`, from fuel-web's fixtures, Apache 2.0) with
 # the same expression engine as above.
 
 # %%
 # NBVAL_CHECK_OUTPUT
-RELEASE_FILE = "examples/fuel-openstack.yaml"
+RELEASE_FILE = "../conformance/fuel/openstack.yaml"
 for name, version, os_name, state in conditions.list_releases(RELEASE_FILE):
     print(f"{name:28} {version:14} {os_name:8} {state}")
 

@@ -16,7 +16,7 @@ from toskit.conditions import (
     load_roles,
 )
 
-FUEL = DATA / "fuel_openstack.yaml"
+FUEL = DATA.parents[2] / "conformance" / "fuel" / "openstack.yaml"  # the one copy, with its LICENSE
 NEWTON = "Newton on Ubuntu 16.04"
 NO_FEATURES = {"version": {"feature_groups": []}}
 

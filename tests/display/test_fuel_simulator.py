@@ -25,7 +25,7 @@ from toskit.widgets.fuel_settings import (
     referenced_settings,
 )
 
-RELEASE_FILE = Path(__file__).parents[1] / "conditions" / "data" / "fuel_openstack.yaml"
+RELEASE_FILE = Path(__file__).resolve().parents[2] / "conformance" / "fuel" / "openstack.yaml"
 NEWTON = "Newton on Ubuntu 16.04"
 CEPH_MESSAGE = "Ceph should be enabled in the environment settings."
 
