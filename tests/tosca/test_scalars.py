@@ -154,3 +154,57 @@ def test_unknown_data_type_and_abstract_scalar_property() -> None:
         ("invalid-definition", "node_types.T.properties.u"),
         ("invalid-definition", "node_types.T.properties.l"),
     ]
+
+
+# The OASIS conformance case scalar/scalar-derive.yaml, cut to what matters:
+# a scalar type derived from another, limited by a validation clause written
+# in the parent's units. ``$value`` is read in the declared type, so grams
+# and kilograms compare by amount (issue 15: 500 g was rejected).
+MASS_LIMITED = """
+tosca_definitions_version: tosca_2_0
+data_types:
+  Mass:
+    derived_from: scalar
+    units: { g: 1 }
+    prefixes: { "": 1.0, k: 1000 }
+  Mass_limited:
+    derived_from: Mass
+    validation: { $less_or_equal: [$value, 10 kg] }
+node_types:
+  Box:
+    properties:
+      weight: { type: Mass_limited }
+service_template:
+  node_templates:
+    box: { type: Box, properties: { weight: %s } }
+"""
+
+
+@pytest.mark.parametrize(
+    ("weight", "valid"),
+    [("500 g", True), ("9 kg", True), ("10 kg", True), ("10000 g", True),
+     ("10001 g", False), ("11 kg", False)],
+)
+def test_derived_scalar_validation_compares_in_the_declared_units(weight: str, valid: bool) -> None:
+    st = toskit.loads(MASS_LIMITED % weight)
+    codes = [d.code for d in st.diagnostics]
+    assert codes == ([] if valid else ["validation-failed"])
+    assert st.node_templates["box"].properties["weight"] == weight
+
+
+def test_scalar_comparison_in_a_clause_reads_both_sides_in_the_type() -> None:
+    # 9 g < 1 kg: both literals of a declared scalar type compare by amount.
+    text = MASS_LIMITED.replace(
+        "$less_or_equal: [$value, 10 kg]", "$and: [{$less_than: [$value, 1 kg]}, {$greater_than: [$value, 1 g]}]"
+    )
+    assert toskit.loads(text % "9 g").ok
+    assert [d.code for d in toskit.loads(text % "2 kg").diagnostics] == ["validation-failed"]
+
+
+def test_the_loaded_template_offers_the_scalar_class_hook() -> None:
+    from toskit.functions import TemplateContext
+    from toskit.tosca.graph import TemplateGraph
+
+    # A missing hook is a type error: the protocol declares it, the loader's context has it.
+    assert "scalar_class" in TemplateContext.__dict__
+    assert callable(getattr(TemplateGraph, "scalar_class", None))

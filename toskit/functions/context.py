@@ -36,6 +36,10 @@ Types
 :meth:`TemplateContext.primitive_type` maps a type name to the primitive it
 derives from (``"version"``, ``"timestamp"``, ``"scalar-unit.size"``…), which
 is how comparisons read an operand "in that type" (§6.1, typed operands).
+:meth:`TemplateContext.scalar_class` gives the
+:class:`~toskit.values.ScalarClass` of a TOSCA 2.0 scalar type
+(``derived_from: scalar``), so a value of that type is read in its units; a
+context whose templates declare no such types returns ``None``.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from toskit.functions.signatures import FunctionDefinition
+    from toskit.values import ScalarClass
 
 __all__ = [
     "PRIMITIVE_TYPES",
@@ -197,11 +202,16 @@ class TemplateContext(Protocol):
         """Functions declared in ``functions:`` sections, by qualified name (``ns:fn``)."""
         ...
 
+    def scalar_class(self, type_name: str) -> ScalarClass | None:
+        """The class of a TOSCA 2.0 scalar type (``derived_from: scalar``), else ``None``.
 
-# Optional hooks a TemplateContext may also offer (looked up with getattr):
-#   scalar_class(type_name) -> toskit.values.ScalarClass | None
-#       a TOSCA 2.0 scalar type (derived_from: scalar), so comparisons and
-#       arithmetic read operands of that declared type in its units;
+        Comparisons and arithmetic read operands of that declared type in its
+        units (``500 g <= 10 kg``).
+        """
+        ...
+
+
+# An optional hook a TemplateContext may also offer (looked up with getattr):
 #   value_matches_type(value, type_name) -> bool
 #       whether a value is of a (data) type, for declared function signatures.
 

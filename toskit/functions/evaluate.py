@@ -136,8 +136,9 @@ class Evaluation:
         """How a value of a declared type is read in comparisons and arithmetic.
 
         A :class:`~toskit.values.ScalarClass` when the context knows the type
-        as a TOSCA 2.0 scalar type (optional hook ``context.scalar_class``),
-        else the primitive type name (or ``None``).
+        as a TOSCA 2.0 scalar type (``TemplateContext.scalar_class``), else
+        the primitive type name (or ``None``). A context written before the
+        hook was declared (without it) reads no declared scalar types.
         """
         if type_name is None:
             return None

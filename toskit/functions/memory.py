@@ -250,5 +250,5 @@ class MemoryTemplate:
         return self.functions
 
     def scalar_class(self, type_name: str) -> Any:
-        """Optional hook: the ``ScalarClass`` of a TOSCA 2.0 scalar type, or ``None``."""
+        """The ``ScalarClass`` of a TOSCA 2.0 scalar type, or ``None``."""
         return self.scalars.get(type_name)

@@ -28,6 +28,7 @@ from toskit.functions.regex import RegexRejected, compile_bounded
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
+from toskit.tosca.scalars import ScalarTypes
 
 __all__ = ["CheckContext", "check_value", "compare_constraint", "describe"]
 
@@ -57,8 +58,8 @@ class CheckContext:
     # What the checked values are called in messages ("property", "attribute");
     # "" when the label already names the value (an input).
     noun: str = "property"
-    # ``Type -> ScalarInfo`` for TOSCA 2.0 scalar types (toskit.tosca.scalars).
-    scalar_info: Callable[[Type], Any] | None = None
+    # The load's TOSCA 2.0 scalar types (toskit.tosca.scalars.ScalarTypes).
+    scalars: ScalarTypes | None = None
     # TOSCA 2.0 timestamps are RFC 3339 strings (no space separator).
     rfc3339_timestamps: bool = False
 
@@ -186,7 +187,10 @@ def check_value(
                 if t.schema.validation is not None:
                     clauses.append((t.schema.validation, t.schema))
         if clauses:
-            ctx.validator(ctx, value, clauses, rel, prim)
+            # A 2.0 scalar value is read in its own type (its units), by name:
+            # the evaluation asks the template's ``scalar_class`` hook.
+            scalar = isinstance(vt, Type) and vt.base_primitive == "scalar"
+            ctx.validator(ctx, value, clauses, rel, vt.name if scalar else prim)
 
 
 def _with_type_schemas(schema: SchemaDef | None, vt: Type) -> SchemaDef | None:
@@ -207,7 +211,6 @@ def _is_data_value(value: Any, vt: ValueType) -> bool:
 
 def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
     """A TOSCA 2.0 scalar type: ``<number> <unit>``, a unit it declares, its number type."""
-    info = ctx.scalar_info(vt) if ctx.scalar_info is not None else None
     match = _SCALAR.match(value) if isinstance(value, str) else None
     if match is None:
         ctx.report(
@@ -217,8 +220,9 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
         )
         return False
     number, unit = match.group(1), match.group(2)
-    if info is None:
+    if ctx.scalars is None:
         return True
+    info = ctx.scalars.scalar_class(vt)
     if info.units and unit not in info.units:
         ctx.report(
             "type-mismatch",
@@ -227,17 +231,18 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
             hint=did_you_mean(unit, sorted(info.units)),
         )
         return False
-    if info.number_type == "integer" and not re.fullmatch(r"[-+]?\d+", number):
+    if info.data_type == "integer" and not re.fullmatch(r"[-+]?\d+", number):
         ctx.report(
             "type-mismatch",
             rel,
             f"{_subject(ctx, rel)}{vt.name} takes whole numbers, got {value!r}",
         )
         return False
-    if info.data_type is not None:
+    number_type = ctx.scalars.number_data_type(vt)
+    if number_type is not None:
         # The number must also be a valid value of the declared number type.
-        amount: Any = int(number) if info.number_type == "integer" else float(number)
-        check_value(ctx, amount, None, info.data_type, rel, False)
+        amount: Any = int(number) if info.data_type == "integer" else float(number)
+        check_value(ctx, amount, None, number_type, rel, False)
     return True
 
 

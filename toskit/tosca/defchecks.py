@@ -150,7 +150,7 @@ class DefinitionChecksMixin:
             value_type=self.value_type,
             diagnostics=self.diags,
             reported=self.reported,
-            scalar_info=self.scalar_info,
+            scalars=self.scalars,
             rfc3339_timestamps=self.grammar.major == 2,
         )
         check_value(ctx, tree, schema, vt, (name,))

@@ -233,7 +233,7 @@ class EntitiesMixin:
                     value_type=self.value_type,
                     diagnostics=self.diags,
                     reported=self.reported,
-                    scalar_info=self.scalar_info,
+                    scalars=self.scalars,
                     rfc3339_timestamps=self.grammar.major == 2,
                     noun="attribute",
                 )
@@ -288,7 +288,7 @@ class EntitiesMixin:
             validator=self.validate_clauses if self.grammar.major == 2 else None,
             owner=res,
             require_values=require_values,
-            scalar_info=self.scalar_info,
+            scalars=self.scalars,
             rfc3339_timestamps=self.grammar.major == 2,
         )
         template_values: Mapping = raw_props if has_props else {}

@@ -19,8 +19,6 @@ from toskit.errors import FunctionSyntaxError
 from toskit.functions.evaluate import evaluate_calls
 from toskit.source import YamlDocument
 from toskit.tosca.check import CheckContext
-from toskit.tosca.definitions import Type
-from toskit.tosca.scalars import scalar_info
 
 
 class EvaluationMixin:
@@ -186,13 +184,6 @@ class EvaluationMixin:
                     functions.refine(base, definition) if base else definition
                 )
         self.known_functions = list(self.function_defs)
-
-    def scalar_info(self, t: Type) -> Any:
-        """Units and number type of a 2.0 scalar type (cached per load)."""
-        info = self._scalar_info.get(id(t))
-        if info is None:
-            info = self._scalar_info[id(t)] = (t, scalar_info(t, self.registry))
-        return info[1]
 
 
 def calls_in(tree: Any) -> list[Any]:

@@ -22,6 +22,7 @@ from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.definitions import Type
 from toskit.tosca.resolve import copy_data
 from toskit.tosca.template import EntityTemplate, NodeTemplate, RelationshipTemplate, Requirement
+from toskit.values import ScalarClass
 
 if TYPE_CHECKING:
     from toskit.tosca.loader import _Build
@@ -248,6 +249,9 @@ class TemplateGraph:
 
     def function_definitions(self) -> Mapping[str, Any]:
         return self.build.function_defs
+
+    def scalar_class(self, type_name: str) -> ScalarClass | None:
+        return self.build.scalars.by_name(type_name)
 
     # -- evaluation ---------------------------------------------------------------
 

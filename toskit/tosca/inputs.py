@@ -216,7 +216,7 @@ class InputResolver:
             diagnostics=self.diagnostics,
             reported=b.reported,
             noun="",
-            scalar_info=b.scalar_info,
+            scalars=b.scalars,
             rfc3339_timestamps=b.grammar.major == 2,
         )
         check_value(ctx, value, schema, b.value_type(type_name, None), (name,))

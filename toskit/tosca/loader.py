@@ -41,6 +41,7 @@ from toskit.tosca.profile import normative_registry
 from toskit.tosca.registry import Registry, TypeSource
 from toskit.tosca.requirements import resolve_requirements
 from toskit.tosca.resolve import Origin, ValueType
+from toskit.tosca.scalars import ScalarTypes
 from toskit.tosca.service import ServiceTemplate
 from toskit.tosca.template import (
     EntityTemplate,
@@ -170,7 +171,6 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
             int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]
         ] = {}
         self._parsed_clauses: dict[int, tuple[Any, Any]] = {}
-        self._scalar_info: dict[int, tuple[Type, Any]] = {}
         self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
         self.known_functions: list[str] = []
         # Names that make a 1.x single-key map a call (built-ins and the registry).
@@ -254,6 +254,7 @@ class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin
         # A plain function (not a bound method): result objects keep it.
         self.value_type = self.registry.value_types()
         self.registry.opaque_prefixes = self.opaque_prefixes
+        self.scalars = ScalarTypes(self.registry)
         self.diags.extend(self.registry.add_sources(sources))
         self._check_definitions()
 

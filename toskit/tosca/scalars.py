@@ -7,32 +7,33 @@ or a type derived from them). Values are ``"<number> <unit>"``.
 
 :func:`check_scalar_definition` reports definition mistakes
 (``invalid-definition``, ``unknown-type``) where they are written;
-:func:`scalar_info` gives what a value check needs (the allowed units and
-the number type), inherited down the type chain.
+:func:`scalar_class` gives the type's one model, a
+:class:`toskit.values.ScalarClass` (the allowed units and the number type,
+inherited down the type chain), which both the loader's value checks and
+``toskit.functions`` (comparisons, arithmetic, through the
+``TemplateContext.scalar_class`` hook) read values with;
+:func:`number_data_type` the data type its numbers must also satisfy.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.tosca.definitions import Type
 from toskit.tosca.registry import Registry
+from toskit.values import ScalarClass
 
-__all__ = ["SCALAR_KEYS", "ScalarInfo", "check_scalar_definition", "scalar_info"]
+__all__ = [
+    "SCALAR_KEYS",
+    "ScalarTypes",
+    "check_scalar_definition",
+    "number_data_type",
+    "scalar_class",
+]
 
 SCALAR_KEYS = ("units", "prefixes", "canonical_unit", "data_type")
-
-
-@dataclass(frozen=True)
-class ScalarInfo:
-    """The effective units and number type of a scalar type."""
-
-    units: dict[str, float]  # unit (with prefix) -> multiplier
-    number_type: str  # "integer" or "float"
-    data_type: Type | None  # a data type the number must also satisfy (validation)
 
 
 def _number(value: Any) -> bool:
@@ -60,8 +61,14 @@ def _number_type(
     return None, None
 
 
-def scalar_info(t: Type, registry: Registry) -> ScalarInfo:
-    """Units (prefixed forms included) and number type in effect on ``t``."""
+def scalar_class(t: Type, registry: Registry) -> ScalarClass:
+    """The :class:`~toskit.values.ScalarClass` of ``t``: units (prefixed forms
+    included), canonical unit and number type in effect down its chain.
+
+    Definition mistakes are reported by :func:`check_scalar_definition`; here
+    a broken definition still gives a class (the units that are well formed),
+    so that values are checked against what the author meant.
+    """
     units: dict[str, float] = {}
     prefixes: dict[str, float] = {}
     for each in t.chain:
@@ -75,8 +82,23 @@ def scalar_info(t: Type, registry: Registry) -> ScalarInfo:
     for p, pm in prefixes.items():
         for u, um in units.items():
             allowed.setdefault(f"{p}{u}", pm * um)
-    number_type, data_type = _number_type(registry, _effective(t, "data_type"), t.prefix)
-    return ScalarInfo(allowed, number_type or "float", data_type)
+    number_type, _ = _number_type(registry, _effective(t, "data_type"), t.prefix)
+    canonical = _effective(t, "canonical_unit")
+    if not isinstance(canonical, str) or canonical not in allowed:
+        canonical = next((u for u, m in allowed.items() if m == 1), next(iter(allowed), ""))
+    return ScalarClass(
+        t.name,
+        {u: float(m) for u, m in allowed.items()},
+        canonical,
+        number_type or "float",
+        {u: float(m) for u, m in units.items()},
+        {p: float(m) for p, m in prefixes.items()},
+    )
+
+
+def number_data_type(t: Type, registry: Registry) -> Type | None:
+    """The declared data type (``data_type: PositiveInteger``) its numbers must satisfy."""
+    return _number_type(registry, _effective(t, "data_type"), t.prefix)[1]
 
 
 def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
@@ -157,7 +179,7 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
 
     canonical = raw.get("canonical_unit")
     if canonical is not None:
-        allowed = scalar_info(t, registry).units
+        allowed = scalar_class(t, registry).units
         if canonical not in allowed:
             error(
                 f"canonical unit '{canonical}' is not one of its units",
@@ -188,3 +210,42 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
                     ("data_type",),
                 )
     return out
+
+
+class ScalarTypes:
+    """The scalar classes of one load, computed once per type.
+
+    The loader's value checks (``CheckContext.scalars``) and the
+    ``TemplateContext.scalar_class`` hook of the loaded template both read
+    through this, so a value and a validation clause see the same units.
+    """
+
+    def __init__(self, registry: Registry) -> None:
+        self.registry = registry
+        # id(type) -> (type, class, number data type); the type is kept so the id stays unique.
+        self._cache: dict[int, tuple[Type, ScalarClass, Type | None]] = {}
+
+    def _entry(self, t: Type) -> tuple[Type, ScalarClass, Type | None]:
+        found = self._cache.get(id(t))
+        if found is None:
+            found = self._cache[id(t)] = (
+                t,
+                scalar_class(t, self.registry),
+                number_data_type(t, self.registry),
+            )
+        return found
+
+    def scalar_class(self, t: Type) -> ScalarClass:
+        """The :class:`~toskit.values.ScalarClass` of a scalar type."""
+        return self._entry(t)[1]
+
+    def number_data_type(self, t: Type) -> Type | None:
+        """The data type the numbers of ``t`` must also satisfy, if any."""
+        return self._entry(t)[2]
+
+    def by_name(self, type_name: str) -> ScalarClass | None:
+        """The class of the scalar type called ``type_name``; ``None`` for other types."""
+        vt = self.registry.value_type(type_name)
+        if isinstance(vt, Type) and vt.base_primitive == "scalar":
+            return self.scalar_class(vt)
+        return None
