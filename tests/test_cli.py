@@ -245,7 +245,7 @@ def test_each_kind_is_checked_by_its_system(case, tmp_path, capsys):
 def test_the_real_fuel_release_checks_clean(capsys):
     from pathlib import Path
 
-    release = Path(__file__).parent / "conditions" / "data" / "fuel_openstack.yaml"
+    release = Path(__file__).resolve().parents[1] / "conformance" / "fuel" / "openstack.yaml"
     status, out, _ = run(["check", release], capsys)
     assert (status, out) == (0, "")
 
