@@ -337,3 +337,65 @@ def test_load_from_a_path(tmp_path):
     assert err.value.diagnostics[0].file == str(bad)
     with pytest.raises(toskit.ToskitError, match="no such file"):
         schema.load(tmp_path / "missing.yaml")
+
+
+# -- messages (issue #21) ------------------------------------------------------------
+
+
+def test_yaml_syntax_error_message_carries_its_line():
+    with pytest.raises(SchemaError) as err:
+        schema.load("types:\n- name: a\n  map: {fields: [\n", name="bad.yaml")
+    (d,) = err.value.diagnostics
+    assert d.code == "yaml-syntax" and d.line is not None
+    assert f"bad.yaml:{d.line}:" in str(err.value)
+
+
+def test_both_invalid_merge_inputs_say_which_side():
+    s = schema.load("types: [{name: r, map: {fields: [{name: a, type: {scalar: string}}]}}]")
+    with pytest.raises(SchemaError) as err:
+        s.merge({"a": 1}, {"a": [2]}, "r")
+    lhs, rhs = err.value.diagnostics
+    assert lhs.message.startswith("lhs: ") and "numeric 1" in lhs.message
+    assert rhs.message.startswith("rhs: ") and "list" in rhs.message
+    text = str(err.value)
+    assert text.index("lhs is not a valid r") < text.index("lhs: expected")
+    assert text.index("rhs is not a valid r") < text.index("rhs: expected")
+
+
+def test_one_invalid_value_message_has_no_side_prefix():
+    s = schema.load("types: [{name: r, map: {fields: [{name: a, type: {scalar: string}}]}}]")
+    with pytest.raises(SchemaError) as err:
+        s.remove({"a": 1}, [".a"], "r")
+    assert err.value.diagnostics[0].message.startswith("expected string")
+
+
+def test_depth_limit_path_is_abbreviated():
+    s = schema.load("types: [{name: n, map: {elementType: {namedType: n}}}]")
+    value: dict = {}
+    cur = value
+    for _ in range(2000):
+        cur["k"] = {}
+        cur = cur["k"]
+    (d,) = s.validate(value, "n")
+    assert d.code == "limit-exceeded"
+    assert d.path.startswith(".k.k.k.k…(") and d.path.endswith(")….k.k.k")
+    assert len(d.path) < 40
+    with pytest.raises(SchemaError) as err:
+        s.merge(value, {}, "n")
+    assert len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("", ""),
+        (".a.b", ".a.b"),
+        (".a[0].b[=\"x.y\"].c[k=\"[.]\"].d.e.f.g",
+         ".a[0].b[=\"x.y\"]…(3 more)….e.f.g"),
+    ],
+    ids=["root", "short", "brackets-and-strings"],
+)
+def test_abbreviate_path(path, expected):
+    from toskit.schema.validate import abbreviate_path
+
+    assert abbreviate_path(path) == expected

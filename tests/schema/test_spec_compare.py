@@ -176,3 +176,209 @@ def test_bad_paths(schemas, bad):
     with pytest.raises(SchemaError) as err:
         schemas["S1"].remove({"num": 1}, [bad], "root")
     assert err.value.diagnostics[0].message
+
+
+# -- structured-merge-diff's own tables --------------------------------------------
+#
+# Checked against kubernetes-sigs/structured-merge-diff `typed/symdiff_test.go`
+# (commit a1f0e958d663e4fb0e3314048dec9be424b53d96, the version whose
+# `symdiffTestCase.test` parses both sides with `typed.AllowDuplicates`): the
+# "associative list" schema (`myRoot`, keys [key, id]) and the rows with
+# repeated items below. SMD checks each row both ways (removed <-> added);
+# so do we. The root rows are issue #21's (schema `r`); SMD never reports the
+# root path of a map value.
+
+SMD_ROOT = """\
+types:
+- name: myRoot
+  map:
+    fields:
+    - {name: list, type: {namedType: myList}}
+    - {name: atomicList, type: {namedType: mySequence}}
+- name: myList
+  list: {elementType: {namedType: myElement}, elementRelationship: associative, keys: [key, id]}
+- name: mySequence
+  list: {elementType: {scalar: string}, elementRelationship: atomic}
+- name: myElement
+  map:
+    fields:
+    - {name: key, type: {scalar: string}}
+    - {name: id, type: {scalar: numeric}}
+    - {name: value, type: {namedType: myValue}}
+    - {name: bv, type: {scalar: boolean}}
+    - {name: nv, type: {scalar: numeric}}
+- name: myValue
+  map: {elementType: {scalar: string}}
+- name: setRoot
+  map:
+    fields:
+    - {name: setStr, type: {list: {elementType: {scalar: string}, elementRelationship: associative}}}
+    - {name: setBool, type: {list: {elementType: {scalar: boolean}, elementRelationship: associative}}}
+    - {name: setNumeric, type: {list: {elementType: {scalar: numeric}, elementRelationship: associative}}}
+"""
+
+A1 = '.list[id=1,key="a"]'
+A2 = '.list[id=2,key="a"]'
+B1 = '.list[id=1,key="b"]'
+
+SMD = [
+    # (id, type, lhs, rhs, added, removed, modified)
+    ("assoc-add-list", "myRoot", "{}", '{list: [{key: a, id: 1, value: {a: a}}]}',
+     {".list", A1, A1 + ".key", A1 + ".id", A1 + ".value", A1 + ".value.a"}, set(), set()),
+    ("assoc-same", "myRoot", '{list: [{key: a, id: 1, value: {a: a}}]}',
+     '{list: [{key: a, id: 1, value: {a: a}}]}', set(), set(), set()),
+    ("assoc-deep-modified", "myRoot", '{list: [{key: a, id: 1, value: {a: a}}]}',
+     '{list: [{key: a, id: 1, value: {a: b}}]}', set(), set(), {A1 + ".value.a"}),
+    ("assoc-key-changed", "myRoot", "{list: [{key: a, id: 1}, {key: b, id: 1}]}",
+     "{list: [{key: a, id: 1}, {key: a, id: 2}]}",
+     {A2, A2 + ".key", A2 + ".id"}, {B1, B1 + ".key", B1 + ".id"}, set()),
+    ("atomic-list-to-null", "myRoot", "{atomicList: [a, a, a]}", "{atomicList: null}",
+     set(), set(), {".atomicList"}),
+    ("atomic-list-shorter", "myRoot", "{atomicList: [a, a, a]}", "{atomicList: [a, a]}",
+     set(), set(), {".atomicList"}),
+    # Repeated items (AllowDuplicates): a repeated item is one atomic entry.
+    ("dup-becomes-single", "myRoot",
+     "{list: [{key: a, id: 1, nv: 2}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+     "{list: [{key: a, id: 1}, {key: a, id: 2}]}",
+     {A1, A1 + ".key", A1 + ".id", A2, A2 + ".key", A2 + ".id"},
+     {B1, B1 + ".key", B1 + ".id", A1}, set()),
+    ("dup-content-changed", "myRoot",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true, nv: 1}]}",
+     set(), set(), {A1}),
+    ("dup-unchanged", "myRoot",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+     set(), set(), set()),
+    ("dup-beside-changed-single", "myRoot",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+     "{list: [{key: a, id: 1}, {key: b, id: 1, bv: true}, {key: a, id: 1, bv: true}]}",
+     {B1 + ".bv"}, set(), set()),
+    ("dup-unrelated-field", "myRoot",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}], atomicList: [unrelated]}",
+     {".atomicList"}, set(), set()),
+    ("dup-set-emptied", "setRoot", "{setStr: [a, b, b, c, a]}", "{setStr: []}",
+     set(), {'.setStr[="a"]', '.setStr[="b"]', '.setStr[="c"]'}, set()),
+    ("dup-set-bool", "setRoot", "{setBool: [true, true]}", "{setBool: [false]}",
+     {".setBool[=false]"}, {".setBool[=true]"}, set()),
+    ("dup-set-numeric", "setRoot", "{setNumeric: [1, 2, 2, 3.14159, 1]}", "{setNumeric: [1, 2, 3]}",
+     {".setNumeric[=1]", ".setNumeric[=2]", ".setNumeric[=3]"},
+     {".setNumeric[=1]", ".setNumeric[=2]", ".setNumeric[=3.14159]"}, set()),
+]
+
+
+@pytest.fixture(scope="module")
+def smd_schema():
+    from toskit import schema
+
+    return schema.load(SMD_ROOT)
+
+
+@pytest.mark.parametrize(
+    ("name", "lhs", "rhs", "added", "removed", "modified"), [r[1:] for r in SMD], ids=[r[0] for r in SMD]
+)
+def test_smd_symdiff_table(smd_schema, name, lhs, rhs, added, removed, modified):
+    got = smd_schema.compare(v(lhs), v(rhs), name, allow_duplicates=True)
+    assert (set(got.added), set(got.removed), set(got.modified)) == (added, removed, modified)
+    back = smd_schema.compare(v(rhs), v(lhs), name, allow_duplicates=True)
+    assert (set(back.added), set(back.removed), set(back.modified)) == (removed, added, modified)
+
+
+ISSUE_SCHEMA = """\
+types:
+- name: r
+  map:
+    fields:
+    - {name: a, type: {scalar: string}}
+    - {name: list, type: {list: {elementType: {namedType: it}, elementRelationship: associative, keys: [name]}}}
+- name: it
+  map:
+    fields:
+    - {name: name, type: {scalar: string}}
+    - {name: v, type: {scalar: numeric}}
+"""
+
+
+def test_root_path_is_never_reported():
+    from toskit import schema
+
+    s = schema.load(ISSUE_SCHEMA)
+    c = s.compare(None, {"a": "x"}, "r")
+    assert (c.added, c.removed, c.modified) == ({".a"}, set(), set())
+    assert s.compare(None, {}, "r").is_same
+    assert s.compare({}, None, "r").is_same
+    c = s.compare({"a": "x"}, None, "r")
+    assert (c.added, c.removed, c.modified) == (set(), {".a"}, set())
+
+
+def test_scalar_root_keeps_its_change():
+    from toskit import schema
+
+    s = schema.load("types: [{name: n, scalar: numeric}]")
+    assert s.compare(1, 2, "n").modified == {""}
+    assert s.compare(1, 1.0, "n").is_same
+
+
+@pytest.mark.parametrize("lhs", [{}, None, {"list": []}], ids=["empty-map", "null", "empty-list"])
+def test_duplicates_added_are_one_entry(lhs):
+    """Issue #21: SMD (and spec §4.1) give `{.list, .list[name="a"]}` -- nothing
+    below the repeated item; with `list: []` on the left only the item."""
+    from toskit import schema
+
+    s = schema.load(ISSUE_SCHEMA)
+    rhs = {"list": [{"name": "a", "v": 1}, {"name": "a", "v": 2}]}
+    c = s.compare(lhs, rhs, "r", allow_duplicates=True)
+    expected = {'.list[name="a"]'} if lhs == {"list": []} else {".list", '.list[name="a"]'}
+    assert (c.added, c.removed, c.modified) == (expected, set(), set())
+    back = s.compare(rhs, lhs, "r", allow_duplicates=True)
+    assert (back.added, back.removed) == (set(), expected)
+
+
+# -- remove and extract with repeated items -----------------------------------------
+
+DUPS = "{items: [{name: a, value: x}, {name: a, value: y}, {name: b, value: p}], num: 1}"
+
+
+def test_remove_and_extract_refuse_duplicates_by_default(schemas):
+    with pytest.raises(SchemaError, match="duplicate entries"):
+        schemas["S1"].remove(v(DUPS), [".num"], "root")
+    with pytest.raises(SchemaError, match="duplicate entries"):
+        schemas["S1"].extract(v(DUPS), [".num"], "root")
+
+
+RD = [
+    ("other-field", [".num"], "{items: [{name: a, value: x}, {name: a, value: y}, {name: b, value: p}]}"),
+    ("repeated-item", ['.items[name="a"]'], "{items: [{name: b, value: p}], num: 1}"),
+    ("inside-repeated-item", ['.items[name="a"].value'], DUPS),
+    ("inside-single-item", ['.items[name="b"].value'],
+     "{items: [{name: a, value: x}, {name: a, value: y}, {name: b}], num: 1}"),
+]
+
+
+@pytest.mark.parametrize(("paths", "result"), [r[1:] for r in RD], ids=[r[0] for r in RD])
+def test_remove_allow_duplicates(schemas, paths, result):
+    got = schemas["S1"].remove(v(DUPS), paths, "root", allow_duplicates=True)
+    assert got == v(result)
+
+
+XD = [
+    ("repeated-item", ['.items[name="a"]'], "{items: [{name: a, value: x}, {name: a, value: y}]}"),
+    ("inside-repeated-item", ['.items[name="a"].value'],
+     "{items: [{name: a, value: x}, {name: a, value: y}]}"),
+    ("single-item-field", ['.items[name="b"].value'], "{items: [{value: p}]}"),
+]
+
+
+@pytest.mark.parametrize(("paths", "result"), [r[1:] for r in XD], ids=[r[0] for r in XD])
+def test_extract_allow_duplicates(schemas, paths, result):
+    got = schemas["S1"].extract(v(DUPS), paths, "root", allow_duplicates=True)
+    assert got == v(result)
+
+
+def test_fieldset_remove_roundtrip_with_duplicates(schemas):
+    s = schemas["S1"]
+    value = v(DUPS)
+    fields = s.to_fieldset(value, "root", allow_duplicates=True)
+    assert s.remove(value, fields, "root", allow_duplicates=True) == v("{items: null}")
+    assert s.extract(value, fields, "root", allow_duplicates=True) == value

@@ -105,6 +105,15 @@ def compare(
     walker = _Comparer()
     with guarded_walk("value nested too deeply to compare"):
         walker.walk(node, lhs, rhs, "")
+    if container_kind(lhs) is not None or container_kind(rhs) is not None or (
+        lhs is None and rhs is None
+    ):
+        # The root of a map or list value is never a path of its own, as in
+        # structured-merge-diff (`compare(None, {"a": "x"})` adds only `.a`,
+        # `compare(None, {})` reports nothing). A scalar root keeps `''`, or
+        # `compare(1, 2)` on a scalar type would claim nothing changed.
+        for paths in (walker.added, walker.removed, walker.modified):
+            paths.discard("")
     return Comparison(frozenset(walker.added), frozenset(walker.removed), frozenset(walker.modified))
 
 
@@ -176,10 +185,19 @@ class _Comparer:
                     self.removed.add(segment)
                 else:
                     self.everything(elem, litems[0], segment, self.removed)
-            elif len(litems) > 1 or len(ritems) > 1:
+            elif len(litems) > 1 and len(ritems) > 1:
                 # A repeated item is one atomic entry.
                 if canonical(litems) != canonical(ritems):
                     self.modified.add(segment)
+            elif len(litems) > 1:
+                # Repeated on the left only: the atomic entry is removed and the
+                # single item added with all below it (structured-merge-diff's
+                # symdiff table, "associative list" with AllowDuplicates).
+                self.removed.add(segment)
+                self.everything(elem, ritems[0], segment, self.added)
+            elif len(ritems) > 1:
+                self.everything(elem, litems[0], segment, self.removed)
+                self.added.add(segment)
             elif node.list_kind == "keyed":
                 self.walk(elem, litems[0], ritems[0], segment)
         for key, ritems in rgroups.items():
@@ -199,13 +217,15 @@ class _Comparer:
         if _separable_map(node, value):
             for k, v in value.items():
                 self.everything(node.field_node(k), v, f"{path}.{k}", into)  # type: ignore[arg-type]
-        elif _associative_list(node, value) and node.list_kind == "keyed":
-            elem = node.list_elem
-            for item in value:
-                self.everything(elem, item, path + item_segment(node, item), into)  # type: ignore[arg-type]
         elif _associative_list(node, value):
-            for item in value:
-                into.add(path + item_segment(node, item))
+            elem = node.list_elem
+            for items in _groups(node, value).values():
+                segment = path + item_segment(node, items[0])
+                if len(items) > 1 or node.list_kind != "keyed":
+                    # A repeated item is one atomic entry: nothing below it.
+                    into.add(segment)
+                else:
+                    self.everything(elem, items[0], segment, into)  # type: ignore[arg-type]
 
 
 def _groups(node: Node, items: Any) -> dict[Any, list[Any]]:
@@ -298,18 +318,32 @@ def _element(node: Node, item: Any) -> tuple:
     return set_element(item)
 
 
-def remove(schema: Schema, value: Any, paths: Iterable[str], name: str) -> Any:
+def remove(
+    schema: Schema, value: Any, paths: Iterable[str], name: str, *, allow_duplicates: bool = False
+) -> Any:
     """``value`` without the nodes at ``paths`` (spec §4.3).
 
     A separable map or associative list that loses all its entries becomes
-    ``None``; paths inside atomic values remove nothing.
+    ``None``; paths inside atomic values remove nothing. With
+    ``allow_duplicates`` a repeated item is one atomic entry: its item path
+    removes every copy, paths below it remove nothing.
     """
-    node = validated_node(schema, name, [("value", value, False)])
+    node = validated_node(schema, name, [("value", value, allow_duplicates)])
     trie = _trie(paths)
     if trie.terminal:
         return None
     with guarded_walk():
         return _remove(node, value, trie)
+
+
+def _repeated(node: Node, items: Any) -> tuple[list[Any], set[Any]]:
+    """The identity of each item and the identities that occur more than once."""
+    keys = item_keys(node, items)
+    seen: set[Any] = set()
+    repeated: set[Any] = set()
+    for key in keys:
+        (repeated if key in seen else seen).add(key)
+    return keys, repeated
 
 
 def _remove(node: Node, value: Any, trie: _Trie) -> Any:
@@ -327,10 +361,11 @@ def _remove(node: Node, value: Any, trie: _Trie) -> Any:
     if _associative_list(node, value):
         elem = node.list_elem
         items = []
-        for item in value:
+        keys, repeated = _repeated(node, value)
+        for key, item in zip(keys, value):
             sub = trie.children.get(_element(node, item))
-            if sub is None:
-                items.append(copy_value(item))
+            if sub is None or (not sub.terminal and key in repeated):
+                items.append(copy_value(item))  # a repeated item is atomic
             elif not sub.terminal:
                 items.append(_remove(elem, item, sub))  # type: ignore[arg-type]
         return items or None
@@ -341,16 +376,23 @@ _NOTHING = object()
 
 
 def extract(
-    schema: Schema, value: Any, paths: Iterable[str], name: str, *, append_key_fields: bool = False
+    schema: Schema,
+    value: Any,
+    paths: Iterable[str],
+    name: str,
+    *,
+    append_key_fields: bool = False,
+    allow_duplicates: bool = False,
 ) -> Any:
     """Only the nodes of ``value`` at ``paths`` and on the way to them (spec §4.3).
 
     A node selected by a path is kept whole. A container reached only on the
     way to paths that select nothing in it is dropped; when nothing at all is
     selected the result is ``None``. Paths inside an atomic value keep that
-    value whole.
+    value whole. With ``allow_duplicates`` a repeated item is one atomic
+    entry: a path at or below it keeps every copy whole.
     """
-    node = validated_node(schema, name, [("value", value, False)])
+    node = validated_node(schema, name, [("value", value, allow_duplicates)])
     trie = _trie(paths)
     if trie.terminal:
         return copy_value(value)
@@ -376,11 +418,12 @@ def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
     if _associative_list(node, value):
         elem = node.list_elem
         items = []
-        for item in value:
+        keys, repeated = _repeated(node, value)
+        for key, item in zip(keys, value):
             sub = trie.children.get(_element(node, item))
             if sub is None:
                 continue
-            if sub.terminal:
+            if sub.terminal or key in repeated:
                 items.append(copy_value(item))
                 continue
             kept = _extract(elem, item, sub, append_keys)  # type: ignore[arg-type]

@@ -494,19 +494,30 @@ class Schema:
 
         return to_fieldset(self, value, name, allow_duplicates=allow_duplicates)
 
-    def remove(self, value: Any, paths: Iterable[str], name: str) -> Any:
+    def remove(
+        self, value: Any, paths: Iterable[str], name: str, *, allow_duplicates: bool = False
+    ) -> Any:
         """``value`` without the nodes at ``paths``. See spec §4.3."""
         from toskit.schema.compare import remove
 
-        return remove(self, value, paths, name)
+        return remove(self, value, paths, name, allow_duplicates=allow_duplicates)
 
     def extract(
-        self, value: Any, paths: Iterable[str], name: str, *, append_key_fields: bool = False
+        self,
+        value: Any,
+        paths: Iterable[str],
+        name: str,
+        *,
+        append_key_fields: bool = False,
+        allow_duplicates: bool = False,
     ) -> Any:
         """Only the nodes of ``value`` at ``paths`` (and on the way). See spec §4.3."""
         from toskit.schema.compare import extract
 
-        return extract(self, value, paths, name, append_key_fields=append_key_fields)
+        return extract(
+            self, value, paths, name,
+            append_key_fields=append_key_fields, allow_duplicates=allow_duplicates,
+        )
 
     def normalize_union(self, old: Any, new: Any, name: str) -> Any:
         """Apply the union rules to an update ``old`` → ``new``. See spec §5.1."""
@@ -576,7 +587,14 @@ def resolve_ref(schema: Schema, ref: TypeRef) -> Atom:
 def schema_error(diagnostics: list[Diagnostic], header: str | None = None) -> SchemaError:
     """A ``SchemaError`` whose message lists ``<path>: <message>`` per diagnostic."""
     lines = [header] if header else []
-    lines.extend(f"{d.path}: {d.message}" if d.path else d.message for d in diagnostics)
+    for d in diagnostics:
+        if d.path:
+            lines.append(f"{d.path}: {d.message}")
+        elif d.line is not None:
+            # A YAML syntax error has no path: its line and column locate it.
+            lines.append(f"{d.file or '<schema>'}:{d.line}:{d.column or 1}: {d.message}")
+        else:
+            lines.append(d.message)
     return SchemaError("\n".join(lines), list(diagnostics))
 
 

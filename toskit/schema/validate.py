@@ -9,15 +9,17 @@ cyclic) values get one ``limit-exceeded`` diagnostic instead of a
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic
+from toskit.errors import SchemaError
 from toskit.schema.compiled import Node
 from toskit.schema.fieldpath import render_field, render_index, render_key, render_set
-from toskit.schema.model import Schema, schema_error
+from toskit.schema.model import Schema
 from toskit.schema.values import MAX_DEPTH, canonical, deep_stack, short_repr
 
-__all__ = ["check_value", "item_key", "validate", "validated_node"]
+__all__ = ["abbreviate_path", "check_value", "item_key", "validate", "validated_node"]
 
 _SCALAR_MESSAGES = {
     "numeric": "expected numeric (int or float), got ",
@@ -69,14 +71,20 @@ def validated_node(
     """
     node = schema.node(name)
     problems: list[Diagnostic] = []
-    headers: list[str] = []
+    lines: list[str] = []
     for label, value, allow_dups in values:
         diags = check_value(node, value, allow_duplicates=allow_dups)
-        if diags:
-            headers.append(f"{label} is not a valid {name}:")
-            problems.extend(diags)
+        if not diags:
+            continue
+        if len(values) > 1:
+            # Two inputs (merge, compare, unions): each diagnostic names the
+            # side it is from, as structured-merge-diff's "lhs: …" does.
+            diags = [replace(d, message=f"{label}: {d.message}") for d in diags]
+        lines.append(f"{label} is not a valid {name}:")
+        lines.extend(f"  {d.path}: {d.message}" if d.path else f"  {d.message}" for d in diags)
+        problems.extend(diags)
     if problems:
-        raise schema_error(problems, header=" ".join(headers))
+        raise SchemaError("\n".join(lines), problems)
     return node
 
 
@@ -98,11 +106,50 @@ def _error(code: str, message: str, path: str) -> Diagnostic:
 
 
 def _too_deep(path: str) -> Diagnostic:
+    # The full path is hundreds of levels long: the message would bury the
+    # point under it, so the diagnostic keeps its first and last elements.
     return _error(
         "limit-exceeded",
         f"value nested too deeply (more than {MAX_DEPTH} levels; is it cyclic?)",
-        path,
+        abbreviate_path(path),
     )
+
+
+def _element_starts(path: str) -> list[int]:
+    """Offsets where each element of a field path starts (``.`` or ``[`` at
+    the top level, outside brackets and JSON strings)."""
+    starts: list[int] = []
+    depth = 0
+    in_string = escaped = False
+    for i, c in enumerate(path):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif c == "\\":
+                escaped = True
+            elif c == '"':
+                in_string = False
+        elif c == '"' and depth:
+            in_string = True
+        elif c == "[":
+            if depth == 0:
+                starts.append(i)
+            depth += 1
+        elif c == "]":
+            depth = max(depth - 1, 0)
+        elif c == "." and depth == 0:
+            starts.append(i)
+    return starts
+
+
+def abbreviate_path(path: str, head: int = 4, tail: int = 3) -> str:
+    """``path`` with its middle elements replaced by ``…(N more)…`` when it has
+    more than ``head + tail`` elements; shorter paths are returned unchanged."""
+    starts = _element_starts(path)
+    if len(starts) <= head + tail:
+        return path
+    hidden = len(starts) - head - tail
+    return f"{path[: starts[head]]}…({hidden} more)…{path[starts[-tail]:]}"
 
 
 def _check(
