@@ -419,7 +419,8 @@ def test_a_long_chain_of_input_references_is_bounded():
 PATTERN_CASES = {
     "nested-repeat-simplified": (r"(a+)+$", "a" * 45 + "b", ["constraint-violation"]),
     "nested-repeat-matches": (r"(a+)+$", "a" * 45, []),
-    "ambiguous-repeat-refused": (r"(\w+\s?)*$", "word " * 12 + "!", ["invalid-constraint"]),
+    "ambiguous-repeat-linear": (r"(\w+\s?)*$", "word " * 12 + "!", ["constraint-violation"]),
+    "backreference-refused": (r"(a)\1", "aa", ["invalid-constraint"]),
     "invalid-regex": ("(a+b", "x", ["invalid-constraint"]),
     "plain-pattern": ("[a-z]+", "AB", ["constraint-violation"]),
 }

@@ -283,8 +283,8 @@ def _matches(ev: Evaluation, call: Call) -> Any:
     text = _string(args[0], "the first argument")
     pattern = _string(args[1], "the regular expression")
     try:
-        # Bounded: patterns that could backtrack catastrophically are simplified
-        # or rejected (toskit.functions.regex), so a template cannot hang the loader.
+        # RE2 (toskit.functions.regex): linear-time matching, so neither the
+        # pattern nor the text of a template can hang the loader.
         compiled = compile_bounded(pattern)
     except RegexRejected as exc:
         raise Failure("InvalidRegex", str(exc), exc.hint) from None

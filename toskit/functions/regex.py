@@ -1,53 +1,59 @@
-"""Regular expressions for ``$matches`` and the 1.x ``pattern`` constraint, with bounded cost.
+"""Regular expressions from templates, run in linear time (RE2).
 
-Python's ``re`` backtracks, so a pattern that can match the same text in
-exponentially many ways (``(a+)+$`` against ``"a" * 45 + "b"``) runs for
-hours. Templates are untrusted input, so :func:`compile_bounded` compiles a
-pattern only after two steps on its parse tree (``re._parser``, the tree
-``re.compile`` itself builds):
+``$matches``, the 1.x ``pattern`` constraint and 2.0 validation clauses take
+their patterns *and* their subject strings from the template, which is
+untrusted. Python's ``re`` backtracks: ``(a|aa)+$``, ``\\d*\\d*\\d*x`` or
+``.*=.*=.*;`` run for minutes on a 40-character value. So template patterns
+compile with `google-re2 <https://github.com/google/re2>`_, whose matching
+time is linear in the subject (and whose compiled program is bounded in
+memory: :data:`MAX_PROGRAM_BYTES`).
 
-1. **Simplify directly nested repeats.** ``$matches`` only asks *whether*
-   the text matches, and a repeat of a repeat matches the same texts as a
-   single repeat: ``(X{m,}){n,k}`` is ``X{m·n,}`` for ``n ≥ 1``, and for
-   ``n = 0`` it is ``X*`` (``m ≤ 1``) or ``(?:X{m,})?``. So ``(a+)+`` runs
-   as ``(a+)``, and the OASIS sample ``([\\/\\w \\.-]*)*`` as
-   ``([\\/\\w \\.-]*)``. (Skipped when the pattern uses a backreference,
-   whose captured text could change.)
-2. **Reject what is still ambiguous** with ``InvalidRegex`` and a hint: a
-   repeat (more than once) whose body holds an unbounded repeat while
-   everything else in the body can match the empty string, e.g.
-   ``(\\w+\\s?)*$`` or ``(?:x*y?)+``. A mandatory separator makes it safe
-   again (``(\\w+\\.)*`` is accepted), as does a possessive quantifier
-   (``a++``) or an atomic group (``(?>…)``), which never backtrack.
-
-Known limits (documented in docs/functions.md): overlapping alternatives
-under a repeat (``(a|aa)+$``) and polynomial patterns (``.*.*.*=``) are not
-detected.
+RE2's syntax is Python's without the constructs that need backtracking: a
+pattern using a back-reference (``\\1``, ``(?P=name)``), a lookaround
+(``(?=``, ``(?!``, ``(?<=``, ``(?<!``), an atomic group (``(?>``), a
+possessive repeat (``a++``), a conditional group (``(?(1)…)``) or verbose
+mode (``(?x)``) is refused with :class:`RegexRejected`, whose message names
+the construct. The one Python spelling that is translated is ``\\Z`` (end of
+text), which RE2 writes ``\\z``. Other dialect differences (``\\d``, ``\\w``
+and ``\\b`` are ASCII-only; ``$`` without ``(?m)`` matches only at the very
+end) are listed in docs/functions.md.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+from typing import Any, Protocol
 
-try:  # Python 3.11+
-    from re import _compiler as _sre_compile
-    from re import _constants as _sre_constants
-    from re import _parser as _sre_parse
-except ImportError:  # pragma: no cover - older interpreters
-    import sre_compile as _sre_compile  # type: ignore[no-redef]
-    import sre_constants as _sre_constants  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+import re2
 
-__all__ = ["RegexRejected", "compile_bounded"]
+__all__ = ["MAX_PATTERN_LENGTH", "MAX_PROGRAM_BYTES", "BoundedPattern", "RegexRejected",
+           "compile_bounded"]
 
-_c = _sre_constants
-_MAXREPEAT = _c.MAXREPEAT
-_REPEATS = {_c.MAX_REPEAT, _c.MIN_REPEAT}  # backtracking repeats
-_POSSESSIVE = getattr(_c, "POSSESSIVE_REPEAT", None)
-_ATOMIC = getattr(_c, "ATOMIC_GROUP", None)
-_CONSUMING = {_c.LITERAL, _c.NOT_LITERAL, _c.ANY, _c.IN}
+#: Longest pattern text accepted (characters). Template patterns are short;
+#: the bound keeps a hostile one from costing more than its compile budget.
+MAX_PATTERN_LENGTH = 10_000
+#: Memory RE2 may use for one compiled pattern (its ``max_mem`` option).
+MAX_PROGRAM_BYTES = 8 << 20
+
+_SYNTAX_HINT = (
+    "template patterns use RE2 syntax (linear-time matching, no backtracking): "
+    "see https://github.com/google/re2/wiki/Syntax"
+)
+
+# Constructs RE2 refuses, recognised by what follows a "(" or a "\\".
+_GROUP_CONSTRUCTS = (
+    ("(?<=", "a lookbehind '(?<=...)'"),
+    ("(?<!", "a negative lookbehind '(?<!...)'"),
+    ("(?=", "a lookahead '(?=...)'"),
+    ("(?!", "a negative lookahead '(?!...)'"),
+    ("(?>", "an atomic group '(?>...)'"),
+    ("(?P=", "a named back-reference '(?P=name)'"),
+    ("(?(", "a conditional group '(?(...)...)'"),
+    ("(?#", "a comment group '(?#...)'"),
+)
+# "(?imsx)" or "(?imsx-imsx:" (our own, fixed pattern: Python's re is safe here).
+_FLAG_GROUP = re.compile(r"\(\?([a-zA-Z-]*)[:)]")
 
 
 class RegexRejected(ValueError):
@@ -58,138 +64,116 @@ class RegexRejected(ValueError):
         self.hint = hint
 
 
+class BoundedPattern(Protocol):
+    """What :func:`compile_bounded` returns: an RE2 pattern (``re``-like methods)."""
+
+    def search(self, text: str) -> Any: ...  # noqa: D102
+
+    def fullmatch(self, text: str) -> Any: ...  # noqa: D102
+
+    def match(self, text: str) -> Any: ...  # noqa: D102
+
+
+def _options() -> Any:
+    options = re2.Options()
+    options.log_errors = False  # RE2 would print every refused pattern on stderr
+    options.max_mem = MAX_PROGRAM_BYTES
+    return options
+
+
+_OPTIONS = _options()
+
+
 @functools.lru_cache(maxsize=512)
-def compile_bounded(pattern: str) -> re.Pattern[str]:
-    """Compile ``pattern`` for a yes/no match, refusing catastrophic backtracking.
+def compile_bounded(pattern: str) -> BoundedPattern:
+    """Compile a template's ``pattern`` with RE2 (linear-time matching).
 
-    Raises :class:`RegexRejected` for an invalid pattern or one whose cost
-    could explode (see the module doc). The compiled pattern is only fit for
-    asking *whether* a text matches: its groups may capture differently.
+    Raises :class:`RegexRejected` for a pattern that is invalid, longer than
+    :data:`MAX_PATTERN_LENGTH`, or uses a construct RE2 cannot run (the
+    message names it: back-reference, lookaround, ...). ``\\Z`` is read as
+    RE2's ``\\z``.
     """
+    if not isinstance(pattern, str):
+        raise RegexRejected(f"a regular expression is a string, not {type(pattern).__name__}")
+    if len(pattern) > MAX_PATTERN_LENGTH:
+        raise RegexRejected(
+            f"the regular expression is {len(pattern)} characters long, over the limit of "
+            f"{MAX_PATTERN_LENGTH}",
+            hint="toskit.functions.regex.MAX_PATTERN_LENGTH holds the limit",
+        )
+    translated = _translate(pattern)
     try:
-        tree = _sre_parse.parse(pattern)
-        if not _has(tree, {_c.GROUPREF, _c.GROUPREF_EXISTS}):
-            _simplify(tree)
-        if _ambiguous_repeat(tree):
-            raise RegexRejected(
-                f"'{pattern}' can backtrack catastrophically: it repeats a part that can "
-                "itself match the same text in many ways (an unbounded repeat inside a "
-                "repeat, with nothing else required between repetitions)",
-                hint="rewrite it so each repetition must consume a separator (e.g. "
-                r"'(\w+\.)*'), or make the inner repeat possessive ('a++') or "
-                "atomic ('(?>...)')",
-            )
-        return _sre_compile.compile(tree, tree.state.flags)
-    except re.error as exc:
-        raise RegexRejected(f"'{pattern}' is not a valid regular expression: {exc}") from None
-    except (RecursionError, OverflowError, ValueError) as exc:
-        if isinstance(exc, RegexRejected):
-            raise
-        raise RegexRejected(f"'{pattern}' is not a valid regular expression: {exc}") from None
+        return re2.compile(translated, _OPTIONS)  # type: ignore[no-any-return]
+    except re2.error as exc:
+        raise RegexRejected(_explain(pattern, exc), hint=_SYNTAX_HINT) from None
+    except (ValueError, TypeError, OverflowError, MemoryError) as exc:
+        raise RegexRejected(f"'{_short(pattern)}' cannot be compiled: {exc}",
+                            hint=_SYNTAX_HINT) from None
 
 
-def _children(op: Any, av: Any) -> list[Any]:
-    """The sub-sequences of one parse-tree item."""
-    if op in _REPEATS or op == _POSSESSIVE:
-        return [av[2]]
-    if op == _c.SUBPATTERN:
-        return [av[3]]
-    if op == _c.BRANCH:
-        return list(av[1])
-    if op in (_c.ASSERT, _c.ASSERT_NOT):
-        return [av[1]]
-    if op == _ATOMIC:
-        return [av]
-    if op == _c.GROUPREF_EXISTS:
-        return [p for p in av[1:] if p is not None]
-    return []
+def _translate(pattern: str) -> str:
+    """Python spellings RE2 writes differently, outside character classes: ``\\Z`` → ``\\z``."""
+    if "\\Z" not in pattern:
+        return pattern
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            pair = pattern[i : i + 2]
+            out.append("\\z" if pair == "\\Z" and not in_class else pair)
+            i += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+        elif char == "]" and in_class:
+            in_class = False
+        out.append(char)
+        i += 1
+    return "".join(out)
 
 
-def _has(seq: Any, ops: set[Any]) -> bool:
-    return any(op in ops or any(_has(sub, ops) for sub in _children(op, av)) for op, av in seq)
+def _short(pattern: str, limit: int = 80) -> str:
+    return pattern if len(pattern) <= limit else pattern[: limit - 3] + "..."
 
 
-def _single_unbounded_repeat(seq: Any) -> tuple[Any, Any] | None:
-    """``(op, av)`` when ``seq`` is one unbounded backtracking repeat, maybe in a plain group."""
-    if len(seq) != 1:
-        return None
-    op, av = seq[0]
-    if op == _c.SUBPATTERN and not av[1] and not av[2]:  # a group that changes no flags
-        return _single_unbounded_repeat(av[3])
-    if op in _REPEATS and av[1] == _MAXREPEAT:
-        return op, av
+def _construct(pattern: str) -> str | None:
+    """The first construct of ``pattern`` that needs backtracking, named for people."""
+    i, in_class = 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            if nxt in "123456789" and not in_class:
+                return f"a back-reference '\\{nxt}'"
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+            i += 1
+            continue
+        if char == "[":
+            in_class = True
+        elif char == "(":
+            for prefix, name in _GROUP_CONSTRUCTS:
+                if pattern.startswith(prefix, i):
+                    return name
+            flags = _FLAG_GROUP.match(pattern, i)
+            if flags is not None and "x" in flags.group(1):
+                return "verbose mode '(?x)'"
+        if char in "*+?}" and i + 1 < len(pattern) and pattern[i + 1] == "+":
+            return f"a possessive repeat '{char}+'"
+        i += 1
     return None
 
 
-def _simplify(seq: Any) -> None:
-    """Collapse directly nested repeats in place (module doc, step 1)."""
-    for index, (op, av) in enumerate(seq.data if hasattr(seq, "data") else seq):
-        for sub in _children(op, av):
-            _simplify(sub)
-        if op not in _REPEATS:
-            continue
-        low, high, body = av
-        inner = _single_unbounded_repeat(body)
-        if inner is None or high == 0:
-            continue
-        inner_op, (inner_low, _, inner_body) = inner
-        if low >= 1:
-            # (X{m,}){n,k} == X{m·n,}: keep the group (so numbering holds), drop the outer repeat.
-            _replace_innermost(body, (inner_op, (inner_low * low, _MAXREPEAT, inner_body)))
-            seq[index] = (_c.SUBPATTERN, (None, 0, 0, body)) if len(body) == 1 else (op, (1, 1, body))
-        elif inner_low <= 1:
-            _replace_innermost(body, (inner_op, (0, _MAXREPEAT, inner_body)))
-            seq[index] = (op, (1, 1, body))
-        else:
-            seq[index] = (op, (0, 1, body))
-
-
-def _replace_innermost(seq: Any, item: tuple[Any, Any]) -> None:
-    op, av = seq[0]
-    if op == _c.SUBPATTERN:
-        _replace_innermost(av[3], item)
-    else:
-        seq[0] = item
-
-
-def _nullable(seq: Any) -> bool:
-    """Whether a sequence can match the empty string (conservatively: True when unsure)."""
-    for op, av in seq:
-        if op in _CONSUMING:
-            return False
-        if (op in _REPEATS or op == _POSSESSIVE) and av[0] >= 1 and not _nullable(av[2]):
-            return False
-        if op == _c.SUBPATTERN and not _nullable(av[3]):
-            return False
-        if op == _ATOMIC and not _nullable(av):
-            return False
-        if op == _c.BRANCH and not any(_nullable(alt) for alt in av[1]):
-            return False
-    return True
-
-
-def _free_unbounded(seq: Any) -> bool:
-    """Whether ``seq`` can be "just an unbounded backtracking repeat" plus empty matches."""
-    for i, (op, av) in enumerate(seq):
-        rest = [item for j, item in enumerate(seq) if j != i]
-        if not _nullable(rest):
-            continue
-        if op in _REPEATS and av[1] == _MAXREPEAT and not _nullable(av[2]):
-            return True
-        if op == _c.SUBPATTERN and _free_unbounded(av[3]):
-            return True
-        if op == _c.BRANCH and any(_free_unbounded(alt) for alt in av[1]):
-            return True
-    return False
-
-
-def _ambiguous_repeat(seq: Any) -> bool:
-    """Whether some repeat's body is ambiguous (module doc, step 2)."""
-    for op, av in seq:
-        if op in (_ATOMIC, _POSSESSIVE):
-            continue  # never backtracks into its body
-        if op in _REPEATS and av[1] >= 2 and _free_unbounded(av[2]):
-            return True
-        if any(_ambiguous_repeat(sub) for sub in _children(op, av)):
-            return True
-    return False
+def _explain(pattern: str, exc: Exception) -> str:
+    """The refusal message: the construct RE2 lacks, or RE2's own reason."""
+    reason = exc.args[0] if exc.args else exc
+    if isinstance(reason, bytes):
+        reason = reason.decode("utf-8", "replace")
+    construct = _construct(pattern)
+    if construct is not None:
+        return (f"'{_short(pattern)}' uses {construct}, which RE2 (the linear-time engine "
+                "toskit runs template patterns with) does not support")
+    return f"'{_short(pattern)}' is not a valid regular expression: {_short(str(reason), 120)}"
