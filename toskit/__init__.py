@@ -1,7 +1,7 @@
 """toskit: explore, validate and teach typed configuration templates.
 
 The public surface is listed in ``API.md``. Heavy parts (the TOSCA
-resolver, pandas, ipywidgets, lark) load lazily on first use so that
+resolver, pandas, ipywidgets) load lazily on first use so that
 ``import toskit`` stays fast.
 """
 
