@@ -1,15 +1,19 @@
 """Templates of a topology: node templates, capabilities, relationship
 templates, groups and policies, with merged and checked properties.
 
-Part of the loading pipeline (:mod:`toskit.tosca.loader`):
-``EntitiesMixin`` resolves each template's type (``unknown-type`` recovers
-against the kind's root), applies ``copy``, merges its properties through
-the layers (:mod:`toskit.tosca.resolve`) and queues the checks
-(:mod:`toskit.tosca.check`) that run once calls are evaluated.
+The entities phase of the loading pipeline (:mod:`toskit.tosca.loader`),
+functions over a :class:`~toskit.tosca.context.LoadContext`:
+:func:`build_entities` resolves each template's type (``unknown-type``
+recovers against the kind's root), applies ``copy``, merges its properties
+through the layers (:mod:`toskit.tosca.resolve`) and queues the checks
+(:mod:`toskit.tosca.check`) that :func:`check_pending` runs once calls are
+evaluated; :func:`build_capabilities` does the same for a node's
+capabilities.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -17,9 +21,12 @@ from toskit import functions
 from toskit.diagnostics import did_you_mean
 from toskit.source import YamlDocument
 from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
+from toskit.tosca.context import LoadContext
 from toskit.tosca.definitions import PropertyDefinition, Type
+from toskit.tosca.evaluation import parse_value, validate_clauses
 from toskit.tosca.resolve import (
     ABSENT,
+    Layer,
     Origin,
     Resolution,
     ValueType,
@@ -35,416 +42,463 @@ from toskit.tosca.template import (
     PolicyTemplate,
 )
 
+__all__ = [
+    "build_capabilities",
+    "build_entities",
+    "capability_definitions",
+    "check_pending",
+    "is_abstract",
+    "resolve_properties",
+]
 
-class EntitiesMixin:
-    """Methods of the loader's ``_Build`` (see the module docstring).
 
-    The state they use (``registry``, ``diags``, ``grammar``, ``doc``…) is
-    set up by ``toskit.tosca.loader._Build``.
-    """
+def build_entities(
+    ctx: LoadContext,
+    topology: Mapping,
+    tparts: tuple[Hashable, ...],
+    section: str,
+    kind: str,
+    cls: type[EntityTemplate],
+    label: str,
+) -> dict[str, EntityTemplate]:
+    raw = topology.get(section)
+    out: dict[str, EntityTemplate] = {}
+    items: list[tuple[Any, Any, tuple[Hashable, ...]]] = []
+    if isinstance(raw, Mapping):
+        items = [(name, value, (*tparts, section, name)) for name, value in raw.items()]
+    elif isinstance(raw, list):  # 1.x policies: a list of single-key maps
+        for index, entry in enumerate(raw):
+            if isinstance(entry, Mapping) and len(entry) == 1:
+                ((name, value),) = entry.items()
+                items.append((name, value, (*tparts, section, index, name)))
+    by_name = {str(name): value for name, value, _ in items}
+    for name, value, parts in items:
+        if not isinstance(value, Mapping):
+            continue  # reported by the keyname check
+        if "copy" in value:
+            value = _copied(ctx, by_name, str(name), value, parts, label)
+        out[str(name)] = _entity(ctx, str(name), value, parts, kind, cls, f"{label} '{name}'")
+    return out
 
-    def _entities(
-        self,
-        topology: Mapping,
-        tparts: tuple[Hashable, ...],
-        section: str,
-        kind: str,
-        cls: type[EntityTemplate],
-        label: str,
-    ) -> dict[str, EntityTemplate]:
-        raw = topology.get(section)
-        out: dict[str, EntityTemplate] = {}
-        items: list[tuple[Any, Any, tuple[Hashable, ...]]] = []
-        if isinstance(raw, Mapping):
-            items = [(name, value, (*tparts, section, name)) for name, value in raw.items()]
-        elif isinstance(raw, list):  # 1.x policies: a list of single-key maps
-            for index, entry in enumerate(raw):
-                if isinstance(entry, Mapping) and len(entry) == 1:
-                    ((name, value),) = entry.items()
-                    items.append((name, value, (*tparts, section, index, name)))
-        by_name = {str(name): value for name, value, _ in items}
-        for name, value, parts in items:
-            if not isinstance(value, Mapping):
-                continue  # reported by the keyname check
-            if "copy" in value:
-                value = self._copied(by_name, str(name), value, parts, label)
-            out[str(name)] = self._entity(str(name), value, parts, kind, cls, f"{label} '{name}'")
-        return out
 
-    def _copied(
-        self,
-        by_name: Mapping[str, Any],
-        name: str,
-        raw: Mapping,
-        parts: tuple[Hashable, ...],
-        label: str,
-    ) -> Mapping:
-        """A template written with ``copy: other``: the other's keynames under its own."""
-        chain = [name]
-        source = raw
-        merged: dict[str, Any] = {}
-        while isinstance(source, Mapping) and "copy" in source:
-            other = source.get("copy")
-            if not isinstance(other, str) or other not in by_name or other in chain:
-                problem = "loops" if other in chain else f"names '{other}', which does not exist"
-                self.diags.append(
-                    self.doc.diagnostic(
-                        "error",
-                        "invalid-copy",
-                        f"{label} '{name}': copy {problem}",
-                        (*parts, "copy"),
-                        hint=did_you_mean(str(other), [n for n in by_name if n != name]),
-                    )
-                )
-                break
-            chain.append(other)
-            for key, item in source.items():
-                merged.setdefault(key, item)
-            source = by_name[other]
-        if isinstance(source, Mapping):
-            for key, item in source.items():
-                merged.setdefault(key, item)
-        merged.pop("copy", None)
-        return merged
-
-    def _resolve_type(
-        self, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
-    ) -> tuple[Type, bool]:
-        type_name = raw.get("type")
-        found = self.registry.lookup(kind, type_name) if type_name is not None else None
-        if found is not None:
-            return found, True
-        if self.registry.is_opaque(type_name):
-            pass  # a type from a profile toskit does not have: no error, nothing to check
-        elif type_name is None:
-            self.diags.append(
-                self.doc.diagnostic(
-                    "error", "missing-type", f"{label} has no type", parts, at_key=True
-                )
-            )
-        else:
-            self.diags.append(
-                self.doc.diagnostic(
+def _copied(
+    ctx: LoadContext,
+    by_name: Mapping[str, Any],
+    name: str,
+    raw: Mapping,
+    parts: tuple[Hashable, ...],
+    label: str,
+) -> Mapping:
+    """A template written with ``copy: other``: the other's keynames under its own."""
+    chain = [name]
+    source = raw
+    merged: dict[str, Any] = {}
+    while isinstance(source, Mapping) and "copy" in source:
+        other = source.get("copy")
+        if not isinstance(other, str) or other not in by_name or other in chain:
+            problem = "loops" if other in chain else f"names '{other}', which does not exist"
+            ctx.diags.append(
+                ctx.doc.diagnostic(
                     "error",
-                    "unknown-type",
-                    f"{label}: unknown {kind} type '{type_name}'",
-                    (*parts, "type"),
-                    hint=did_you_mean(str(type_name), self.registry.names(kind)),
+                    "invalid-copy",
+                    f"{label} '{name}': copy {problem}",
+                    (*parts, "copy"),
+                    hint=did_you_mean(str(other), [n for n in by_name if n != name]),
                 )
             )
-        root = self.registry.roots.get(kind)
-        return (root if root is not None else Type(str(type_name), kind)), False
+            break
+        chain.append(other)
+        for key, item in source.items():
+            merged.setdefault(key, item)
+        source = by_name[other]
+    if isinstance(source, Mapping):
+        for key, item in source.items():
+            merged.setdefault(key, item)
+    merged.pop("copy", None)
+    return merged
 
-    def _entity(
-        self,
-        name: str,
-        raw: Mapping,
-        parts: tuple[Hashable, ...],
-        kind: str,
-        cls: type[EntityTemplate],
-        label: str,
-    ) -> EntityTemplate:
-        etype, known = self._resolve_type(kind, raw, parts, label)
-        definitions = etype.properties if known else {}
-        resolution = self.resolve_properties(
-            label,
-            etype,
-            definitions,
-            raw.get("properties"),
-            parts,
-            check_unknown=known,
-            require_values=not is_abstract(raw),
+
+def _resolve_type(
+    ctx: LoadContext, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
+) -> tuple[Type, bool]:
+    type_name = raw.get("type")
+    found = ctx.registry.lookup(kind, type_name) if type_name is not None else None
+    if found is not None:
+        return found, True
+    if ctx.registry.is_opaque(type_name):
+        pass  # a type from a profile toskit does not have: no error, nothing to check
+    elif type_name is None:
+        ctx.diags.append(
+            ctx.doc.diagnostic("error", "missing-type", f"{label} has no type", parts, at_key=True)
         )
-        kwargs: dict[str, Any] = {}
-        if cls is GroupTemplate:
-            members = raw.get("members")
-            kwargs["members"] = (
-                [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+    else:
+        ctx.diags.append(
+            ctx.doc.diagnostic(
+                "error",
+                "unknown-type",
+                f"{label}: unknown {kind} type '{type_name}'",
+                (*parts, "type"),
+                hint=did_you_mean(str(type_name), ctx.registry.names(kind)),
             )
-        if cls is PolicyTemplate:
-            targets = raw.get("targets")
-            kwargs["targets"] = (
-                [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
-            )
-        if known:
-            self._check_attributes(label, etype, raw.get("attributes"), (*parts, "attributes"))
-        desc = raw.get("description")
-        entity = cls(
-            name,
-            etype,
-            definitions=definitions,
-            resolution=resolution,
-            value_type=self.value_type,
-            description=desc if isinstance(desc, str) else None,
-            metadata=raw.get("metadata"),
-            parts=parts,
-            type_known=known,
-            **kwargs,
         )
-        if isinstance(entity, NodeTemplate):
-            directives = raw.get("directives")
-            entity.directives = (
-                [d for d in directives if isinstance(d, str)]
-                if isinstance(directives, list)
-                else []
-            )
-            count = raw.get("count", 1)
-            entity.count = (
-                count
-                if isinstance(count, int) and not isinstance(count, bool) and count >= 0
-                else 1
-            )
-            entity.raw = raw
-        return entity
+    root = ctx.registry.roots.get(kind)
+    return (root if root is not None else Type(str(type_name), kind)), False
 
-    def _check_attributes(
-        self, label: str, etype: Type, raw: Any, parts: tuple[Hashable, ...]
-    ) -> None:
-        """Attribute assignments: declared names, and values of the declared type.
 
-        Properties count as attributes too (TOSCA reflects every property as
-        an attribute). A value that is a function call is not checked.
-        """
-        if not isinstance(raw, Mapping):
-            return
-        declared: dict[str, Any] = {}
-        for t in etype.chain:
-            section = t.definition.get("attributes")
-            if isinstance(section, Mapping):
-                for aname, adef in section.items():
-                    declared[str(aname)] = (t, adef)
-        for key, value in raw.items():
-            if key in declared:
-                t, adef = declared[key]
-                if not isinstance(adef, Mapping) or adef.get("type") is None:
-                    continue
-                tree = self.parse_value(value, self.doc, (*parts, key))
-                if functions.contains_call(tree):
-                    continue
-                schema = self.registry.schema_def(
-                    adef, t.doc, (*t.parts, "attributes", key), t.prefix, []
-                )
-                ctx = CheckContext(
-                    label=label,
-                    path_prefix=parts,
-                    doc=self.doc,
-                    anchor=parts,
-                    origins={(key,): Origin("template", self.doc, (*parts, key))},
-                    value_type=self.value_type,
-                    diagnostics=self.diags,
-                    reported=self.reported,
-                    scalars=self.scalars,
-                    rfc3339_timestamps=self.grammar.major == 2,
-                    noun="attribute",
-                )
-                check_value(ctx, tree, schema, self.value_type(schema.type, t), (key,), False)
-            elif key not in etype.properties:
-                self.diags.append(
-                    self.doc.diagnostic(
-                        "error",
-                        "unknown-attribute",
-                        f"{label}: unknown attribute '{key}' (not declared by {etype.name})",
-                        (*parts, key),
-                        hint=did_you_mean(str(key), [*declared, *etype.properties]),
-                        at_key=True,
-                    )
-                )
-
-    def resolve_properties(
-        self,
-        label: str,
-        owner: Type | None,
-        definitions: Mapping[str, PropertyDefinition],
-        raw_props: Any,
-        entity_parts: tuple[Hashable, ...],
-        *,
-        check_unknown: bool = True,
-        doc: YamlDocument | None = None,
-        props_parts: tuple[Hashable, ...] | None = None,
-        require_values: bool = True,
-    ) -> Resolution:
-        """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`).
-
-        ``entity_parts`` locate the entity (where a missing property is
-        reported when nothing else fits); ``props_parts`` is the document
-        path of its properties (default: ``entity_parts`` + ``properties``).
-        """
-        doc = doc or self.doc
-        res = Resolution()
-        if props_parts is None:
-            props_parts = (*entity_parts, "properties")
-        has_props = isinstance(raw_props, Mapping)
-        anchor = props_parts if raw_props is not None else entity_parts
-        res.origins[()] = Origin("template", doc, anchor)
-        ctx = CheckContext(
-            label=label,
-            path_prefix=props_parts,
-            doc=doc,
-            anchor=anchor,
-            origins=res.origins,
-            value_type=self.value_type,
-            diagnostics=self.diags,
-            reported=self.reported,
-            validator=self.validate_clauses if self.grammar.major == 2 else None,
-            owner=res,
-            require_values=require_values,
-            scalars=self.scalars,
-            rfc3339_timestamps=self.grammar.major == 2,
+def _entity(
+    ctx: LoadContext,
+    name: str,
+    raw: Mapping,
+    parts: tuple[Hashable, ...],
+    kind: str,
+    cls: type[EntityTemplate],
+    label: str,
+) -> EntityTemplate:
+    etype, known = _resolve_type(ctx, kind, raw, parts, label)
+    definitions = etype.properties if known else {}
+    resolution = resolve_properties(
+        ctx,
+        label,
+        etype,
+        definitions,
+        raw.get("properties"),
+        parts,
+        check_unknown=known,
+        require_values=not is_abstract(raw),
+    )
+    kwargs: dict[str, Any] = {}
+    if cls is GroupTemplate:
+        members = raw.get("members")
+        kwargs["members"] = (
+            [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
         )
-        template_values: Mapping = raw_props if has_props else {}
-        if raw_props is not None and not has_props:
-            ctx.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
-        parsed = {
-            key: self.parse_value(item, doc, (*props_parts, key))
-            for key, item in template_values.items()
-        }
-        for pname, pdef in definitions.items():
-            layer = None
-            if pname in parsed:
-                layer = (parsed[pname], Origin("template", doc, (*props_parts, pname)))
-            vt = self.value_type(pdef.type, owner)
-            value = merge_property(pdef, layer, vt, res, self, owner)
-            if (
-                (
-                    pname in parsed
-                    and parsed[pname] is not template_values[pname]
-                    and functions.contains_call(parsed[pname])
-                )
-                or (pdef.default_layers and self.defaults_have_calls(pdef))
-                or self.inputs.has_calls
-            ):
-                res.calls.add(pname)
-            if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
-                if value is None:
-                    res.values[pname] = None
-                if pdef.required and require_values:
-                    self._report_missing(ctx, pdef, vt)
+    if cls is PolicyTemplate:
+        targets = raw.get("targets")
+        kwargs["targets"] = (
+            [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
+        )
+    if known:
+        _check_attributes(ctx, label, etype, raw.get("attributes"), (*parts, "attributes"))
+    desc = raw.get("description")
+    entity = cls(
+        name,
+        etype,
+        definitions=definitions,
+        resolution=resolution,
+        value_type=ctx.value_type,
+        description=desc if isinstance(desc, str) else None,
+        metadata=raw.get("metadata"),
+        parts=parts,
+        type_known=known,
+        **kwargs,
+    )
+    if isinstance(entity, NodeTemplate):
+        directives = raw.get("directives")
+        entity.directives = (
+            [d for d in directives if isinstance(d, str)] if isinstance(directives, list) else []
+        )
+        count = raw.get("count", 1)
+        entity.count = (
+            count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 1
+        )
+        entity.raw = raw
+    return entity
+
+
+def _check_attributes(
+    ctx: LoadContext, label: str, etype: Type, raw: Any, parts: tuple[Hashable, ...]
+) -> None:
+    """Attribute assignments: declared names, and values of the declared type.
+
+    Properties count as attributes too (TOSCA reflects every property as
+    an attribute). A value that is a function call is not checked.
+    """
+    if not isinstance(raw, Mapping):
+        return
+    declared: dict[str, Any] = {}
+    for t in etype.chain:
+        section = t.definition.get("attributes")
+        if isinstance(section, Mapping):
+            for aname, adef in section.items():
+                declared[str(aname)] = (t, adef)
+    for key, value in raw.items():
+        if key in declared:
+            t, adef = declared[key]
+            if not isinstance(adef, Mapping) or adef.get("type") is None:
                 continue
-            res.values[pname] = value
-            # Checked after evaluation (calls first become values): see _check_all.
-            self.pending.append((ctx, res, pdef, vt))
-        for key, item in parsed.items():
-            if key in definitions:
+            tree = parse_value(ctx, value, ctx.doc, (*parts, key))
+            if functions.contains_call(tree):
                 continue
-            if check_unknown:
-                ctx.report(
-                    "unknown-property",
-                    (key,),
-                    f"unknown property '{key}' (not declared by {owner.name if owner else 'its type'})",
-                    hint=did_you_mean(str(key), definitions),
+            schema = ctx.registry.schema_def(
+                adef, t.doc, (*t.parts, "attributes", key), t.prefix, []
+            )
+            check = CheckContext(
+                label=label,
+                path_prefix=parts,
+                doc=ctx.doc,
+                anchor=parts,
+                origins={(key,): Origin("template", ctx.doc, (*parts, key))},
+                value_type=ctx.value_type,
+                diagnostics=ctx.diags,
+                reported=ctx.reported,
+                scalars=ctx.scalars,
+                rfc3339_timestamps=ctx.grammar.major == 2,
+                noun="attribute",
+            )
+            check_value(check, tree, schema, ctx.value_type(schema.type, t), (key,), False)
+        elif key not in etype.properties:
+            ctx.diags.append(
+                ctx.doc.diagnostic(
+                    "error",
+                    "unknown-attribute",
+                    f"{label}: unknown attribute '{key}' (not declared by {etype.name})",
+                    (*parts, key),
+                    hint=did_you_mean(str(key), [*declared, *etype.properties]),
                     at_key=True,
                 )
-            value, origin = self.substitute(item, Origin("template", doc, (*props_parts, key)))
-            if functions.contains_call(value):
-                res.calls.add(str(key))
-            res.values[key] = copy_data(value)
-            res.origins[(key,)] = origin
-        return res
-
-    def _report_missing(self, ctx: CheckContext, pdef: PropertyDefinition, vt: ValueType) -> None:
-        detail = ""
-        if isinstance(vt, Type) and vt.base_primitive is None:
-            missing = missing_default_fields(vt, self.value_type)
-            if missing:
-                detail = f" (no default for {', '.join(repr(m) for m in missing)} in {vt.name})"
-        ctx.report(
-            "missing-property",
-            (pdef.name,),
-            f"required property '{pdef.name}' has no value{detail}",
-            at=(),
-        )
-
-    # -- capabilities ----------------------------------------------------------
-
-    def capability_definitions(
-        self, node_type: Type, cap_name: str
-    ) -> tuple[Type | None, dict[str, PropertyDefinition]]:
-        """The capability type and effective property definitions of one capability of a node type."""
-        key = (node_type.name, cap_name)
-        cached = self._cap_defs.get(key)
-        if cached is not None:
-            return cached
-        cap_type: Type | None = None
-        written: list[tuple[Type, Mapping]] = []  # (node type, capability definition), root first
-        for t in node_type.chain:
-            caps = t.definition.get("capabilities")
-            cdef = caps.get(cap_name) if isinstance(caps, Mapping) else None
-            if isinstance(cdef, str):
-                cdef = {"type": cdef}
-            if not isinstance(cdef, Mapping):
-                continue
-            written.append((t, cdef))
-            if cdef.get("type") is not None:
-                # The nearest written type is the one in effect (a refinement narrows it).
-                cap_type = self.registry.lookup("capability", cdef["type"], t.prefix) or cap_type
-        defs: dict[str, PropertyDefinition] = dict(cap_type.properties) if cap_type else {}
-        for t, cdef in written:
-            refinements = cdef.get("properties")
-            if not isinstance(refinements, Mapping):
-                continue
-            for pname, praw in refinements.items():
-                if isinstance(pname, str):
-                    parts = (*t.parts, "capabilities", cap_name, "properties", pname)
-                    defs[pname] = self.registry.property_definition(
-                        t, pname, praw, defs.get(pname), parts, []
-                    )
-        result = (cap_type, defs)
-        self._cap_defs[key] = result
-        return result
-
-    def _capabilities(self, node: NodeTemplate) -> None:
-        raw = node.raw
-        assigned = raw.get("capabilities") if isinstance(raw, Mapping) else None
-        if not isinstance(assigned, Mapping):
-            assigned = {}
-        known = node.type_known
-        for cap_name in node.type.capabilities:
-            cap_type, defs = self.capability_definitions(node.type, cap_name)
-            araw = assigned.get(cap_name)
-            cparts = (*node.parts, "capabilities", cap_name)
-            label = f"node template '{node.name}' capability '{cap_name}'"
-            # Assigned or not, a capability's required properties need values
-            # (TOSCA 2.0 conformance: an unassigned required property is an error).
-            props = araw.get("properties") if isinstance(araw, Mapping) else None
-            anchor = cparts if isinstance(araw, Mapping) else node.parts
-            res = self.resolve_properties(
-                label,
-                cap_type,
-                defs,
-                props,
-                anchor,
-                props_parts=(*cparts, "properties"),
-                require_values=not is_abstract(raw),
             )
-            node.capabilities[cap_name] = CapabilityTemplate(
-                cap_name,
-                cap_type or Type(cap_name, "capability"),
-                definitions=defs,
-                resolution=res,
-                value_type=self.value_type,
-                parts=cparts,
-                node=node,
+
+
+def resolve_properties(
+    ctx: LoadContext,
+    label: str,
+    owner: Type | None,
+    definitions: Mapping[str, PropertyDefinition],
+    raw_props: Any,
+    entity_parts: tuple[Hashable, ...],
+    *,
+    check_unknown: bool = True,
+    doc: YamlDocument | None = None,
+    props_parts: tuple[Hashable, ...] | None = None,
+    require_values: bool = True,
+) -> Resolution:
+    """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`).
+
+    ``entity_parts`` locate the entity (where a missing property is
+    reported when nothing else fits); ``props_parts`` is the document
+    path of its properties (default: ``entity_parts`` + ``properties``).
+    """
+    doc = doc or ctx.doc
+    res = Resolution()
+    if props_parts is None:
+        props_parts = (*entity_parts, "properties")
+    has_props = isinstance(raw_props, Mapping)
+    anchor = props_parts if raw_props is not None else entity_parts
+    res.origins[()] = Origin("template", doc, anchor)
+    check = CheckContext(
+        label=label,
+        path_prefix=props_parts,
+        doc=doc,
+        anchor=anchor,
+        origins=res.origins,
+        value_type=ctx.value_type,
+        diagnostics=ctx.diags,
+        reported=ctx.reported,
+        validator=functools.partial(validate_clauses, ctx) if ctx.grammar.major == 2 else None,
+        owner=res,
+        require_values=require_values,
+        scalars=ctx.scalars,
+        rfc3339_timestamps=ctx.grammar.major == 2,
+    )
+    template_values: Mapping = raw_props if has_props else {}
+    if raw_props is not None and not has_props:
+        check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
+    parsed = {
+        key: parse_value(ctx, item, doc, (*props_parts, key))
+        for key, item in template_values.items()
+    }
+    hooks = _MergeHooks(ctx)
+    for pname, pdef in definitions.items():
+        layer = None
+        if pname in parsed:
+            layer = (parsed[pname], Origin("template", doc, (*props_parts, pname)))
+        vt = ctx.value_type(pdef.type, owner)
+        value = merge_property(pdef, layer, vt, res, hooks, owner)
+        if (
+            (
+                pname in parsed
+                and parsed[pname] is not template_values[pname]
+                and functions.contains_call(parsed[pname])
             )
-        for cap_name in assigned:
-            if cap_name not in node.type.capabilities and known:
-                self.diags.append(
-                    self.doc.diagnostic(
-                        "error",
-                        "unknown-capability",
-                        f"node template '{node.name}': unknown capability '{cap_name}' "
-                        f"(not declared by {node.type.name})",
-                        (*node.parts, "capabilities", cap_name),
-                        hint=did_you_mean(str(cap_name), node.type.capabilities),
-                        at_key=True,
-                    )
+            or (pdef.default_layers and defaults_have_calls(ctx, pdef))
+            or ctx.inputs.has_calls
+        ):
+            res.calls.add(pname)
+        if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
+            if value is None:
+                res.values[pname] = None
+            if pdef.required and require_values:
+                _report_missing(ctx, check, pdef, vt)
+            continue
+        res.values[pname] = value
+        # Checked after evaluation (calls first become values): see _check_all.
+        ctx.pending.append((check, res, pdef, vt))
+    for key, item in parsed.items():
+        if key in definitions:
+            continue
+        if check_unknown:
+            check.report(
+                "unknown-property",
+                (key,),
+                f"unknown property '{key}' (not declared by {owner.name if owner else 'its type'})",
+                hint=did_you_mean(str(key), definitions),
+                at_key=True,
+            )
+        value, origin = ctx.inputs.resolve(item, Origin("template", doc, (*props_parts, key)))
+        if functions.contains_call(value):
+            res.calls.add(str(key))
+        res.values[key] = copy_data(value)
+        res.origins[(key,)] = origin
+    return res
+
+
+def _report_missing(
+    ctx: LoadContext, check: CheckContext, pdef: PropertyDefinition, vt: ValueType
+) -> None:
+    detail = ""
+    if isinstance(vt, Type) and vt.base_primitive is None:
+        missing = missing_default_fields(vt, ctx.value_type)
+        if missing:
+            detail = f" (no default for {', '.join(repr(m) for m in missing)} in {vt.name})"
+    check.report(
+        "missing-property",
+        (pdef.name,),
+        f"required property '{pdef.name}' has no value{detail}",
+        at=(),
+    )
+
+
+# -- capabilities ----------------------------------------------------------
+
+
+def capability_definitions(
+    ctx: LoadContext, node_type: Type, cap_name: str
+) -> tuple[Type | None, dict[str, PropertyDefinition]]:
+    """The capability type and effective property definitions of one capability of a node type."""
+    key = (node_type.name, cap_name)
+    cached = ctx.cap_defs.get(key)
+    if cached is not None:
+        return cached
+    cap_type: Type | None = None
+    written: list[tuple[Type, Mapping]] = []  # (node type, capability definition), root first
+    for t in node_type.chain:
+        caps = t.definition.get("capabilities")
+        cdef = caps.get(cap_name) if isinstance(caps, Mapping) else None
+        if isinstance(cdef, str):
+            cdef = {"type": cdef}
+        if not isinstance(cdef, Mapping):
+            continue
+        written.append((t, cdef))
+        if cdef.get("type") is not None:
+            # The nearest written type is the one in effect (a refinement narrows it).
+            cap_type = ctx.registry.lookup("capability", cdef["type"], t.prefix) or cap_type
+    defs: dict[str, PropertyDefinition] = dict(cap_type.properties) if cap_type else {}
+    for t, cdef in written:
+        refinements = cdef.get("properties")
+        if not isinstance(refinements, Mapping):
+            continue
+        for pname, praw in refinements.items():
+            if isinstance(pname, str):
+                parts = (*t.parts, "capabilities", cap_name, "properties", pname)
+                defs[pname] = ctx.registry.property_definition(
+                    t, pname, praw, defs.get(pname), parts, []
                 )
+    result = (cap_type, defs)
+    ctx.cap_defs[key] = result
+    return result
 
-    def _check_all(self) -> None:
-        """Type checks and validation of every merged, evaluated property."""
-        for ctx, res, pdef, vt in self.pending:
-            name = pdef.name
-            check_value(ctx, res.values[name], pdef.schema, vt, (name,), name in res.calls)
-        self.pending = []
+
+def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
+    raw = node.raw
+    assigned = raw.get("capabilities") if isinstance(raw, Mapping) else None
+    if not isinstance(assigned, Mapping):
+        assigned = {}
+    known = node.type_known
+    for cap_name in node.type.capabilities:
+        cap_type, defs = capability_definitions(ctx, node.type, cap_name)
+        araw = assigned.get(cap_name)
+        cparts = (*node.parts, "capabilities", cap_name)
+        label = f"node template '{node.name}' capability '{cap_name}'"
+        # Assigned or not, a capability's required properties need values
+        # (TOSCA 2.0 conformance: an unassigned required property is an error).
+        props = araw.get("properties") if isinstance(araw, Mapping) else None
+        anchor = cparts if isinstance(araw, Mapping) else node.parts
+        res = resolve_properties(
+            ctx,
+            label,
+            cap_type,
+            defs,
+            props,
+            anchor,
+            props_parts=(*cparts, "properties"),
+            require_values=not is_abstract(raw),
+        )
+        node.capabilities[cap_name] = CapabilityTemplate(
+            cap_name,
+            cap_type or Type(cap_name, "capability"),
+            definitions=defs,
+            resolution=res,
+            value_type=ctx.value_type,
+            parts=cparts,
+            node=node,
+        )
+    for cap_name in assigned:
+        if cap_name not in node.type.capabilities and known:
+            ctx.diags.append(
+                ctx.doc.diagnostic(
+                    "error",
+                    "unknown-capability",
+                    f"node template '{node.name}': unknown capability '{cap_name}' "
+                    f"(not declared by {node.type.name})",
+                    (*node.parts, "capabilities", cap_name),
+                    hint=did_you_mean(str(cap_name), node.type.capabilities),
+                    at_key=True,
+                )
+            )
+
+
+def check_pending(ctx: LoadContext) -> None:
+    """Type checks and validation of every merged, evaluated property."""
+    for check, res, pdef, vt in ctx.pending:
+        name = pdef.name
+        check_value(check, res.values[name], pdef.schema, vt, (name,), name in res.calls)
+    ctx.pending = []
+
+
+class _MergeHooks:
+    """``toskit.tosca.resolve.Hooks`` over one load (inputs and parsed defaults)."""
+
+    def __init__(self, ctx: LoadContext) -> None:
+        self.ctx = ctx
+        self.value_type = ctx.value_type
+
+    def substitute(self, value: Any, origin: Origin) -> Layer:
+        return self.ctx.inputs.resolve(value, origin)
+
+    def default_layers(self, pdef: PropertyDefinition) -> list[Layer]:
+        return default_layers(self.ctx, pdef)
+
+
+def default_layers(ctx: LoadContext, pdef: PropertyDefinition) -> list[Layer]:
+    """``pdef``'s defaults down its type chain, parsed, with origins (once per load)."""
+    key = id(pdef)
+    cached = ctx.default_layers.get(key)
+    if cached is None:
+        layers = []
+        for layer in pdef.default_layers:
+            doc = layer.doc or ctx.doc
+            value = parse_value(ctx, layer.value, doc, layer.parts)
+            layers.append((value, Origin(f"default: {layer.type_name}", layer.doc, layer.parts)))
+        has_call = any(functions.contains_call(v) for v, _ in layers)
+        # Keep pdef alive with its entry, so the id stays unique during this load.
+        cached = ctx.default_layers[key] = (pdef, layers, has_call)
+    return cached[1]
+
+
+def defaults_have_calls(ctx: LoadContext, pdef: PropertyDefinition) -> bool:
+    """Whether a default of ``pdef`` (down its type chain) holds a function call."""
+    default_layers(ctx, pdef)
+    return ctx.default_layers[id(pdef)][2]
 
 
 def is_abstract(raw: Any) -> bool:

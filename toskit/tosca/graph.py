@@ -13,7 +13,7 @@ path walker, which marks every property it is resolving.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Collection, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit.functions import contains_call
@@ -25,7 +25,7 @@ from toskit.tosca.template import EntityTemplate, NodeTemplate, RelationshipTemp
 from toskit.values import ScalarClass
 
 if TYPE_CHECKING:
-    from toskit.tosca.loader import _Build
+    from toskit.tosca.context import LoadContext
 
 __all__ = ["TemplateGraph"]
 
@@ -164,7 +164,7 @@ class RequirementView:
         if name and self.target.capability(name) is not None:
             return self.target.capability(name)
         # A capability named by type: the target's first capability of that type.
-        ctype = self.graph.build.registry.lookup("capability", name) if name else None
+        ctype = self.graph.load.registry.lookup("capability", name) if name else None
         for cap_name, cap in self.target.entity.capabilities.items():
             if ctype is not None and cap.type.is_a(ctype):
                 return self.target.capability(cap_name)
@@ -199,18 +199,24 @@ class TemplateGraph:
 
     def __init__(
         self,
-        build: _Build,
+        ctx: LoadContext,
         nodes: Mapping[str, NodeTemplate],
         relationships: Mapping[str, RelationshipTemplate],
-        make_diagnostic: Callable[..., Any],
     ) -> None:
-        self.build = build
+        # The load's context; ``release`` drops it once loading is done.
+        self.ctx: LoadContext | None = ctx
         self.nodes = nodes
         self.relationships = relationships
-        self.make_diagnostic = make_diagnostic
         self._views: dict[str, NodeView] = {}
         self._rel_views: dict[str, RelationshipTemplateView] = {}
         self._req_views: dict[int, RequirementView] = {}
+
+    @property
+    def load(self) -> LoadContext:
+        """The load being evaluated (a released graph answers nothing more)."""
+        if self.ctx is None:
+            raise RuntimeError("this template graph was released after loading")
+        return self.ctx
 
     # -- TemplateContext --------------------------------------------------------
 
@@ -236,22 +242,22 @@ class TemplateGraph:
         return view
 
     def input_type(self, name: str) -> str | None:
-        definition = self.build.inputs.definitions.get(name)
+        definition = self.load.inputs.definitions.get(name)
         if isinstance(definition, Mapping) and isinstance(definition.get("type"), str):
             return definition["type"]
         return None
 
     def primitive_type(self, type_name: str) -> str | None:
-        vt = self.build.registry.value_type(type_name)
+        vt = self.load.registry.value_type(type_name)
         if isinstance(vt, Type):
             return vt.base_primitive
         return vt
 
     def function_definitions(self) -> Mapping[str, Any]:
-        return self.build.function_defs
+        return self.load.function_defs
 
     def scalar_class(self, type_name: str) -> ScalarClass | None:
-        return self.build.scalars.by_name(type_name)
+        return self.load.scalars.by_name(type_name)
 
     # -- evaluation ---------------------------------------------------------------
 
@@ -283,19 +289,20 @@ class TemplateGraph:
             return values[name]
         value = values[name]
         if contains_call(value):
+            ctx = self.load
             self_view = (
                 self.view_of(entity) if view is None or isinstance(view, CapabilityView) else view
             )
             value = evaluate_calls(
                 value,
-                self.build.inputs.values,
-                diagnostics=self.build.diags,
-                make_diagnostic=self.make_diagnostic,
-                version=self.build.grammar.functions_version,
+                ctx.inputs.values,
+                diagnostics=ctx.diags,
+                make_diagnostic=ctx.make_diagnostic,
+                version=ctx.grammar.functions_version,
                 context=self,
                 self_entity=self_view,
-                input_types=self.build.inputs.types,
-                definitions=self.build.function_defs,
+                input_types=ctx.inputs.types,
+                definitions=ctx.function_defs,
                 # An input without value is supplied at deployment (missing-input).
                 defer_missing_inputs=True,
             )
@@ -318,8 +325,7 @@ class TemplateGraph:
         self._req_views.clear()
         self.nodes = {}
         self.relationships = {}
-        self.build = None  # type: ignore[assignment]
-        self.make_diagnostic = None  # type: ignore[assignment]
+        self.ctx = None
 
     def evaluate_all(self, entities: list[EntityTemplate]) -> None:
         """Evaluate every property of every entity (each once)."""

@@ -1,7 +1,7 @@
 """Imports of a TOSCA document: files (with namespaces) and profiles.
 
-Part of the loading pipeline (:mod:`toskit.tosca.loader`): ``ImportsMixin``
-loads every ``imports:`` entry through ``toskit.source.Importer``
+The first phase of the loading pipeline (:mod:`toskit.tosca.loader`):
+:func:`load_imports` loads every ``imports:`` entry through ``toskit.source.Importer``
 (``import-error``, ``import-cycle``), checks the imported file's keynames,
 and collects its type definitions, registered as ``ns:Name`` when the import
 has a ``namespace_prefix`` (1.x) or ``namespace`` (2.0). ``- profile:``
@@ -12,14 +12,14 @@ available (``unknown-profile``) and names in their namespace are opaque.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
 from toskit.diagnostics import Diagnostic, did_you_mean
-from toskit.source import YamlDocument
+from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
-from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS
+from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.registry import TypeSource
 from toskit.tosca.versions import detect_version
@@ -32,127 +32,159 @@ NORMATIVE_PROFILE_PREFIXES = (
     "tosca.simple",
 )
 
+__all__ = ["Imports", "join_prefix", "load_imports", "local_file_url", "type_sources"]
 
-class ImportsMixin:
-    """Methods of the loader's ``_Build`` (see the module docstring).
 
-    The state they use (``registry``, ``diags``, ``grammar``, ``doc``…) is
-    set up by ``toskit.tosca.loader._Build``.
+@dataclass
+class Imports:
+    """What the imports phase collects (before the registry exists)."""
+
+    # Type definitions of the imported files (in import order), then the document's own.
+    sources: list[TypeSource] = field(default_factory=list)
+    # Namespaces of profiles toskit does not have: names in them are not checked.
+    opaque_prefixes: set[str] = field(default_factory=set)
+    # ``functions:`` sections of imported 2.0 files: (section, namespace, document).
+    functions: list[tuple[Any, str | None, YamlDocument]] = field(default_factory=list)
+
+
+@dataclass
+class _Walk:
+    """The imports phase's inputs and result, passed down the import tree."""
+
+    importer: Importer
+    grammar: Grammar
+    diags: list[Diagnostic]
+    found: Imports
+
+
+def load_imports(
+    doc: YamlDocument,
+    root: Mapping,
+    grammar: Grammar,
+    importer: Importer,
+    diags: list[Diagnostic],
+) -> Imports:
+    """Load the imports of ``doc`` (recursively) and collect every type definition.
+
+    Problems are appended to ``diags``; the document's own types come last.
     """
+    walk = _Walk(importer, grammar, diags, Imports())
+    _load(walk, doc, root, None, [doc.name], walk.found.sources, set())
+    walk.found.sources.extend(type_sources(doc, root, None))
+    return walk.found
 
-    def _load_imports(
-        self,
-        doc: YamlDocument,
-        root: Mapping,
-        prefix: str | None,
-        chain: list[str],
-        sources: list[TypeSource],
-        seen: set[str],
-    ) -> None:
-        imports = root.get("imports")
-        if not isinstance(imports, list):
-            return
-        for index, entry in enumerate(imports):
-            url: Any = entry
-            ns: Any = None
-            if isinstance(entry, Mapping):
-                url = entry.get("url", entry.get("file"))
-                ns = entry.get("namespace", entry.get("namespace_prefix"))
-                if url is None and "profile" in entry:
-                    self._profile_import(doc, entry, ("imports", index), prefix)
-                    continue
-            parts = ("imports", index)
-            written = url
-            if isinstance(entry, Mapping) and entry.get("repository") is not None:
-                url = self._in_repository(doc, root, url, entry["repository"], parts)
-                if url is None:
-                    continue
-            if isinstance(url, str):
-                url = local_file_url(url)
-            try:
-                loaded = self.importer.load_import(url, doc, chain, parts=parts)
-            except (NotImplementedError, TypeError) as exc:
-                self.diags.append(
-                    doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
-                )
+
+def _load(
+    walk: _Walk,
+    doc: YamlDocument,
+    root: Mapping,
+    prefix: str | None,
+    chain: list[str],
+    sources: list[TypeSource],
+    seen: set[str],
+) -> None:
+    imports = root.get("imports")
+    if not isinstance(imports, list):
+        return
+    for index, entry in enumerate(imports):
+        url: Any = entry
+        ns: Any = None
+        if isinstance(entry, Mapping):
+            url = entry.get("url", entry.get("file"))
+            ns = entry.get("namespace", entry.get("namespace_prefix"))
+            if url is None and "profile" in entry:
+                _profile_import(walk, doc, entry, ("imports", index), prefix)
                 continue
-            if isinstance(loaded, Diagnostic):
-                if written != url and isinstance(written, str):
-                    # Name the import as written, and what it was read as.
-                    loaded = replace(
-                        loaded,
-                        message=loaded.message.replace(
-                            f"'{url}'", f"'{written}' (read as '{url}')", 1
-                        ),
-                    )
-                self.diags.append(loaded)
+        parts = ("imports", index)
+        written = url
+        if isinstance(entry, Mapping) and entry.get("repository") is not None:
+            url = _in_repository(walk, doc, root, url, entry["repository"], parts)
+            if url is None:
                 continue
-            full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
-            key = f"{loaded.name}|{full_prefix}"
-            if key in seen:
-                continue
-            seen.add(key)
-            self.diags.extend(loaded.diagnostics)
-            iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
-            iversion = iroot.get("tosca_definitions_version")
-            igrammar = (
-                VERSIONS.get(iversion, self.grammar) if isinstance(iversion, str) else self.grammar
+        if isinstance(url, str):
+            url = local_file_url(url)
+        try:
+            loaded = walk.importer.load_import(url, doc, chain, parts=parts)
+        except (NotImplementedError, TypeError) as exc:
+            walk.diags.append(
+                doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
             )
-            if isinstance(iversion, str) and iversion not in VERSIONS:
-                self.diags.extend(detect_version(loaded, iroot)[2])
-            self.diags.extend(check_keynames(loaded, iroot, igrammar.document))
-            if igrammar.major == 2 and iroot.get("functions") is not None:
-                self.imported_functions.append((iroot["functions"], full_prefix, loaded))
-            self._load_imports(loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
-            sources.extend(type_sources(loaded, iroot, full_prefix))
-
-    def _in_repository(
-        self, doc: YamlDocument, root: Mapping, url: Any, repository: Any, parts: tuple
-    ) -> str | None:
-        """``url`` relative to the named repository's URL (``None``: reported)."""
-        repos = root.get("repositories")
-        repo = repos.get(repository) if isinstance(repos, Mapping) else None
-        base = repo.get("url") if isinstance(repo, Mapping) else repo
-        if not isinstance(base, str):
-            known = list(repos) if isinstance(repos, Mapping) else []
-            self.diags.append(
-                doc.diagnostic(
-                    "error",
-                    "import-error",
-                    f"cannot import {url!r}: no repository {repository!r} is defined",
-                    (*parts, "repository"),
-                    hint=did_you_mean(str(repository), known),
+            continue
+        if isinstance(loaded, Diagnostic):
+            if written != url and isinstance(written, str):
+                # Name the import as written, and what it was read as.
+                loaded = replace(
+                    loaded,
+                    message=loaded.message.replace(f"'{url}'", f"'{written}' (read as '{url}')", 1),
                 )
-            )
-            return None
-        if not isinstance(url, str) or is_url(url) or url.startswith("file:"):
-            return url  # absolute: the repository does not apply
-        return base if not url else base.rstrip("/") + "/" + url.lstrip("/")
+            walk.diags.append(loaded)
+            continue
+        full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
+        key = f"{loaded.name}|{full_prefix}"
+        if key in seen:
+            continue
+        seen.add(key)
+        walk.diags.extend(loaded.diagnostics)
+        iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
+        iversion = iroot.get("tosca_definitions_version")
+        igrammar = (
+            VERSIONS.get(iversion, walk.grammar) if isinstance(iversion, str) else walk.grammar
+        )
+        if isinstance(iversion, str) and iversion not in VERSIONS:
+            walk.diags.extend(detect_version(loaded, iroot)[2])
+        walk.diags.extend(check_keynames(loaded, iroot, igrammar.document))
+        if igrammar.major == 2 and iroot.get("functions") is not None:
+            walk.found.functions.append((iroot["functions"], full_prefix, loaded))
+        _load(walk, loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
+        sources.extend(type_sources(loaded, iroot, full_prefix))
 
-    def _profile_import(
-        self, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...], prefix: str | None
-    ) -> None:
-        """``- profile: name``: the normative profile is always loaded; others are not available."""
-        name = entry.get("profile")
-        if isinstance(name, str) and name.startswith(NORMATIVE_PROFILE_PREFIXES):
-            return
-        ns = entry.get("namespace")
-        if isinstance(ns, str) and ns:
-            # Names in this namespace cannot be checked: not an error to use them
-            # (seen from the importing file's own namespace, and from the top).
-            self.opaque_prefixes.add(ns)
-            if prefix:
-                self.opaque_prefixes.add(f"{prefix}:{ns}")
-        self.diags.append(
+
+def _in_repository(
+    walk: _Walk, doc: YamlDocument, root: Mapping, url: Any, repository: Any, parts: tuple
+) -> str | None:
+    """``url`` relative to the named repository's URL (``None``: reported)."""
+    repos = root.get("repositories")
+    repo = repos.get(repository) if isinstance(repos, Mapping) else None
+    base = repo.get("url") if isinstance(repo, Mapping) else repo
+    if not isinstance(base, str):
+        known = list(repos) if isinstance(repos, Mapping) else []
+        walk.diags.append(
             doc.diagnostic(
-                "warning",
-                "unknown-profile",
-                f"profile {name!r} is not available to toskit; its types cannot be checked",
-                (*parts, "profile"),
+                "error",
+                "import-error",
+                f"cannot import {url!r}: no repository {repository!r} is defined",
+                (*parts, "repository"),
+                hint=did_you_mean(str(repository), known),
             )
         )
+        return None
+    if not isinstance(url, str) or is_url(url) or url.startswith("file:"):
+        return url  # absolute: the repository does not apply
+    return base if not url else base.rstrip("/") + "/" + url.lstrip("/")
 
-    # -- templates -----------------------------------------------------------
+
+def _profile_import(
+    walk: _Walk, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...], prefix: str | None
+) -> None:
+    """``- profile: name``: the normative profile is always loaded; others are not available."""
+    name = entry.get("profile")
+    if isinstance(name, str) and name.startswith(NORMATIVE_PROFILE_PREFIXES):
+        return
+    ns = entry.get("namespace")
+    if isinstance(ns, str) and ns:
+        # Names in this namespace cannot be checked: not an error to use them
+        # (seen from the importing file's own namespace, and from the top).
+        walk.found.opaque_prefixes.add(ns)
+        if prefix:
+            walk.found.opaque_prefixes.add(f"{prefix}:{ns}")
+    walk.diags.append(
+        doc.diagnostic(
+            "warning",
+            "unknown-profile",
+            f"profile {name!r} is not available to toskit; its types cannot be checked",
+            (*parts, "profile"),
+        )
+    )
 
 
 def local_file_url(url: str) -> str:

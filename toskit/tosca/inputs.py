@@ -30,10 +30,11 @@ from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.functions import Call
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.check import CheckContext, check_value
+from toskit.tosca.evaluation import parse_value
 from toskit.tosca.resolve import Layer, Origin, copy_data
 
 if TYPE_CHECKING:
-    from toskit.tosca.loader import _Build
+    from toskit.tosca.context import LoadContext
 
 __all__ = ["InputResolver"]
 
@@ -45,9 +46,11 @@ _MAX_INPUT_CHAIN = 200
 class InputResolver:
     """Input values of one load, and ``get_input`` evaluation during the merge."""
 
-    def __init__(self, build: _Build, raw: Any, parts: tuple[Hashable, ...]) -> None:
-        self.build = build
-        self.doc = build.doc
+    def __init__(self, ctx: LoadContext, raw: Any, parts: tuple[Hashable, ...]) -> None:
+        # The load's context; dropped by ``release`` once loading is done.
+        self.build: LoadContext | None = ctx
+        self.inputs_given = ctx.inputs_given
+        self.doc = ctx.doc
         self.parts = parts
         self.diagnostics: list[Diagnostic] = []
         self.definitions: dict[str, Any] = (
@@ -57,7 +60,7 @@ class InputResolver:
         self.types: dict[str, str] = {}
         # Where an input's value or default is written (for get_input among inputs).
         self._written_at: dict[str, tuple[Hashable, ...]] = {}
-        passed = build.passed_inputs
+        passed = ctx.passed_inputs
         for name, definition in self.definitions.items():
             d = definition if isinstance(definition, Mapping) else {}
             if isinstance(d.get("type"), str):
@@ -66,10 +69,10 @@ class InputResolver:
                 value = passed[name]
                 self._check(name, d, value)
             elif "value" in d:
-                value = build.parse_value(d["value"], self.doc, (*parts, name, "value"))
+                value = parse_value(ctx, d["value"], self.doc, (*parts, name, "value"))
                 self._written_at[name] = (*parts, name, "value")
             elif "default" in d:
-                value = build.parse_value(d["default"], self.doc, (*parts, name, "default"))
+                value = parse_value(ctx, d["default"], self.doc, (*parts, name, "default"))
                 self._written_at[name] = (*parts, name, "default")
             else:
                 value = NO_DEFAULT
@@ -177,11 +180,10 @@ class InputResolver:
     def _report_missing(self, name: str, definition: Mapping) -> None:
         """One ``missing-input`` for a declared input with no value and no default."""
         required = definition.get("required", True) is not False
-        if self.build.inputs_given and required:
+        if self.inputs_given and required:
             severity = "error"
             message = (
-                f"input '{name}' has no value and no default, and the inputs given "
-                "do not supply it"
+                f"input '{name}' has no value and no default, and the inputs given do not supply it"
             )
             hint = f"pass inputs={{'{name}': ...}}"
         elif required:
@@ -205,6 +207,7 @@ class InputResolver:
         if type_name is None:
             return
         b = self.build
+        assert b is not None, "inputs are checked while loading"
         schema = b.registry.schema_def(definition, self.doc, (*self.parts, name), None, [])
         ctx = CheckContext(
             label=f"input '{name}'",

@@ -28,19 +28,19 @@ from toskit.errors import ToskitError
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.anchors import check_dsl_anchors
-from toskit.tosca.check import CheckContext, describe
-from toskit.tosca.defchecks import DefinitionChecksMixin
-from toskit.tosca.definitions import PropertyDefinition, Type
-from toskit.tosca.entities import EntitiesMixin
-from toskit.tosca.evaluation import EvaluationMixin
+from toskit.tosca.check import describe
+from toskit.tosca.context import LoadContext
+from toskit.tosca.defchecks import check_definitions
+from toskit.tosca.entities import build_capabilities, build_entities, check_pending
+from toskit.tosca.evaluation import evaluate_outputs, load_function_definitions
+from toskit.tosca.grammar import Grammar
 from toskit.tosca.graph import TemplateGraph
-from toskit.tosca.imports import ImportsMixin, type_sources
+from toskit.tosca.imports import load_imports
 from toskit.tosca.inputs import InputResolver
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.profile import normative_registry
-from toskit.tosca.registry import Registry, TypeSource
+from toskit.tosca.registry import Registry
 from toskit.tosca.requirements import resolve_requirements
-from toskit.tosca.resolve import Origin, ValueType
 from toskit.tosca.scalars import ScalarTypes
 from toskit.tosca.service import ServiceTemplate
 from toskit.tosca.template import (
@@ -53,7 +53,7 @@ from toskit.tosca.template import (
 from toskit.tosca.versions import detect_version
 from toskit.tosca.workflows import check_workflows
 
-__all__ = ["load", "loads", "check_text", "build"]
+__all__ = ["load", "loads", "check_text", "build", "run"]
 
 
 Resolver = Callable[[str, "str | None"], str]
@@ -144,201 +144,6 @@ def check_text(text: str, name: str = "<string>") -> list[Diagnostic]:
     return loads(text, name=name).diagnostics
 
 
-class _Build(ImportsMixin, EntitiesMixin, DefinitionChecksMixin, EvaluationMixin):
-    """State of one load (one top-level document and its imports)."""
-
-    def __init__(
-        self,
-        doc: YamlDocument,
-        inputs: Mapping[str, Any] | None,
-        resolver: Resolver | None,
-        limits: dict,
-    ):
-        self.doc = doc
-        self.diags: list[Diagnostic] = list(doc.diagnostics)
-        if inputs is not None and not isinstance(inputs, Mapping):
-            raise ToskitError(
-                f"inputs must be a mapping of input names to values, not {type(inputs).__name__}"
-            )
-        self.passed_inputs = dict(inputs or {})
-        # ``None``: a template check (a missing input is ``info``); a mapping:
-        # the caller asked for a resolved template (a missing one is an error).
-        self.inputs_given = inputs is not None
-        self.importer = Importer(resolver, **limits)
-        self.reported: set = set()
-        self.opaque_prefixes: set[str] = set()
-        self._default_layers: dict[
-            int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]
-        ] = {}
-        self._parsed_clauses: dict[int, tuple[Any, Any]] = {}
-        self.foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = []
-        self.known_functions: list[str] = []
-        # Names that make a 1.x single-key map a call (built-ins and the registry).
-        self.call_names_1x = functions.INTRINSICS_1_X | functions.registered_names()
-        self.imported_functions: list[tuple[Any, str | None, YamlDocument]] = []
-        self.function_defs: dict[str, Any] = {}
-        self.pending: list[tuple[CheckContext, PropertyDefinition, ValueType, Any]] = []
-        self._cap_defs: dict[
-            tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]
-        ] = {}
-
-    # -- value types -------------------------------------------------------
-
-    def _release(self, entities: list[EntityTemplate]) -> None:
-        """Drop the back references only loading needs.
-
-        Without cycles, a template that is no longer used is freed at once by
-        reference counting instead of waiting for the cyclic collector (which
-        makes repeated loads of large templates slower and slower).
-        """
-        for entity in entities:
-            entity._resolution.entity = None
-        self.graph.release()
-        self.graph = None  # type: ignore[assignment]
-        self.pending = []
-        self.inputs.build = None  # type: ignore[assignment]
-
-    # -- merge hooks (toskit.tosca.resolve.Hooks) ----------------------------
-
-    def substitute(self, value: Any, origin: Origin) -> tuple[Any, Origin]:
-        return self.inputs.resolve(value, origin)
-
-    def default_layers(self, pdef: PropertyDefinition) -> list[tuple[Any, Origin]]:
-        """``pdef``'s defaults down its type chain, parsed, with origins (once per load)."""
-        key = id(pdef)
-        cached = self._default_layers.get(key)
-        if cached is None:
-            layers = []
-            for layer in pdef.default_layers:
-                doc = layer.doc or self.doc
-                value = self.parse_value(layer.value, doc, layer.parts)
-                layers.append(
-                    (value, Origin(f"default: {layer.type_name}", layer.doc, layer.parts))
-                )
-            has_call = any(functions.contains_call(v) for v, _ in layers)
-            # Keep pdef alive with its entry, so the id stays unique during this load.
-            cached = self._default_layers[key] = (pdef, layers, has_call)
-        return cached[1]
-
-    def defaults_have_calls(self, pdef: PropertyDefinition) -> bool:
-        self.default_layers(pdef)
-        return self._default_layers[id(pdef)][2]
-
-    def run(self) -> ServiceTemplate:
-        doc = self.doc
-        root = doc.value
-        if root is None:
-            root = {}
-        if not isinstance(root, Mapping):
-            self.diags.append(
-                doc.diagnostic(
-                    "error",
-                    "invalid-definition",
-                    f"a TOSCA document must be a map, got {describe(root)}",
-                    (),
-                )
-            )
-            root = {}
-        version, grammar, vdiags = detect_version(doc, root)
-        self.grammar = grammar
-        if isinstance(doc.value, Mapping) or not doc.diagnostics and doc.value is None:
-            # A document that did not parse at all has no version to miss.
-            self.diags.extend(vdiags)
-        self.diags.extend(check_keynames(doc, root, grammar.document))
-        self.diags.extend(check_dsl_anchors(doc, root, grammar.major))
-
-        sources: list[TypeSource] = []
-        self._load_imports(doc, root, None, [doc.name], sources, set())
-        sources.extend(type_sources(doc, root, None))
-        self.registry = Registry(base=normative_registry(grammar.major))
-        # A plain function (not a bound method): result objects keep it.
-        self.value_type = self.registry.value_types()
-        self.registry.opaque_prefixes = self.opaque_prefixes
-        self.scalars = ScalarTypes(self.registry)
-        self.diags.extend(self.registry.add_sources(sources))
-        self._check_definitions()
-
-        topology = root.get(grammar.topology_key)
-        if not isinstance(topology, Mapping):
-            topology = {}
-        tparts: tuple[Hashable, ...] = (grammar.topology_key,)
-
-        if grammar.major == 2:
-            self._function_definitions(root, topology, tparts)
-        self.inputs = InputResolver(self, topology.get("inputs"), (*tparts, "inputs"))
-        nodes = self._entities(
-            topology, tparts, "node_templates", "node", NodeTemplate, "node template"
-        )
-        rels = self._entities(
-            topology,
-            tparts,
-            "relationship_templates",
-            "relationship",
-            RelationshipTemplate,
-            "relationship template",
-        )
-        groups = self._entities(topology, tparts, "groups", "group", GroupTemplate, "group")
-        policies = self._entities(topology, tparts, "policies", "policy", PolicyTemplate, "policy")
-        for node in nodes.values():
-            assert isinstance(node, NodeTemplate)
-            self._capabilities(node)
-        self.diags.extend(resolve_requirements(self, nodes, rels))  # type: ignore[arg-type]
-        self.diags.extend(self.inputs.diagnostics)
-        self.graph = TemplateGraph(self, nodes, rels, self.make_diagnostic)  # type: ignore[arg-type]
-        everything: list[EntityTemplate] = [
-            *nodes.values(),
-            *rels.values(),
-            *groups.values(),
-            *policies.values(),
-        ]
-        for node in nodes.values():
-            everything.extend(node.capabilities.values())  # type: ignore[attr-defined]
-        self.graph.evaluate_all(everything)
-        self._check_all()
-        if grammar.major == 2:
-            self.diags.extend(check_workflows(self, topology, tparts, nodes))
-        self._substitution_type(topology, tparts)
-        outputs = self._outputs(topology, tparts)
-
-        self._release(everything)
-        desc = root.get("description")
-        return ServiceTemplate(
-            name=doc.name,
-            version=version,
-            registry=self.registry,
-            diagnostics=sort_diagnostics(self.diags),
-            node_templates=nodes,  # type: ignore[arg-type]
-            relationship_templates=rels,  # type: ignore[arg-type]
-            groups=groups,  # type: ignore[arg-type]
-            policies=policies,  # type: ignore[arg-type]
-            inputs=self.inputs.values,
-            outputs=outputs,
-            description=desc if isinstance(desc, str) else None,
-            metadata=root.get("metadata") if isinstance(root.get("metadata"), Mapping) else None,
-            document=doc,
-        )
-
-    def _substitution_type(self, topology: Mapping, tparts: tuple[Hashable, ...]) -> None:
-        """``substitution_mappings.node_type`` names a node type (``unknown-type``)."""
-        mappings = topology.get("substitution_mappings")
-        name = mappings.get("node_type") if isinstance(mappings, Mapping) else None
-        if not isinstance(name, str) or self.registry.lookup("node", name) is not None:
-            return
-        if self.registry.is_opaque(name):
-            return  # a type from a profile toskit does not have
-        self.diags.append(
-            self.doc.diagnostic(
-                "error",
-                "unknown-type",
-                f"substitution mappings: unknown node type '{name}'",
-                (*tparts, "substitution_mappings", "node_type"),
-                hint=did_you_mean(name, self.registry.names("node")),
-            )
-        )
-
-    # -- imports -----------------------------------------------------------
-
-
 def build(
     doc: YamlDocument,
     *,
@@ -347,4 +152,155 @@ def build(
     limits: dict | None = None,
 ) -> ServiceTemplate:
     """Build a :class:`ServiceTemplate` from a loaded YAML document."""
-    return _Build(doc, inputs, resolver, limits or {}).run()
+    if inputs is not None and not isinstance(inputs, Mapping):
+        raise ToskitError(
+            f"inputs must be a mapping of input names to values, not {type(inputs).__name__}"
+        )
+    return run(doc, inputs, Importer(resolver, **(limits or {})))
+
+
+def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer) -> ServiceTemplate:
+    """The pipeline: document checks, imports, definitions, inputs, entities,
+    requirements, evaluation, workflows, outputs (see the module docstring)."""
+    diags: list[Diagnostic] = list(doc.diagnostics)
+    root, version, grammar = _document(doc, diags)
+
+    imported = load_imports(doc, root, grammar, importer, diags)
+    registry = Registry(base=normative_registry(grammar.major))
+    registry.opaque_prefixes = imported.opaque_prefixes
+    diags.extend(registry.add_sources(imported.sources))
+    ctx = LoadContext(
+        doc=doc,
+        grammar=grammar,
+        registry=registry,
+        scalars=ScalarTypes(registry),
+        value_type=registry.value_types(),
+        diags=diags,
+        passed_inputs=dict(inputs or {}),
+        # ``None``: a template check (a missing input is ``info``); a mapping:
+        # the caller asked for a resolved template (a missing one is an error).
+        inputs_given=inputs is not None,
+        call_names_1x=functions.INTRINSICS_1_X | functions.registered_names(),
+    )
+    check_definitions(ctx)
+
+    topology = root.get(grammar.topology_key)
+    if not isinstance(topology, Mapping):
+        topology = {}
+    tparts: tuple[Hashable, ...] = (grammar.topology_key,)
+    if grammar.major == 2:
+        load_function_definitions(ctx, imported.functions, root, topology, tparts)
+    ctx.input_resolver = InputResolver(ctx, topology.get("inputs"), (*tparts, "inputs"))
+
+    nodes = build_entities(
+        ctx, topology, tparts, "node_templates", "node", NodeTemplate, "node template"
+    )
+    rels = build_entities(
+        ctx,
+        topology,
+        tparts,
+        "relationship_templates",
+        "relationship",
+        RelationshipTemplate,
+        "relationship template",
+    )
+    groups = build_entities(ctx, topology, tparts, "groups", "group", GroupTemplate, "group")
+    policies = build_entities(ctx, topology, tparts, "policies", "policy", PolicyTemplate, "policy")
+    for node in nodes.values():
+        build_capabilities(ctx, node)
+
+    diags.extend(resolve_requirements(ctx, nodes, rels))
+    diags.extend(ctx.inputs.diagnostics)
+
+    graph = ctx.template_graph = TemplateGraph(ctx, nodes, rels)
+    everything: list[EntityTemplate] = [
+        *nodes.values(),
+        *rels.values(),
+        *groups.values(),
+        *policies.values(),
+    ]
+    for node in nodes.values():
+        everything.extend(node.capabilities.values())
+    graph.evaluate_all(everything)
+    check_pending(ctx)
+
+    if grammar.major == 2:
+        diags.extend(check_workflows(ctx, topology, tparts, nodes))
+    _substitution_type(ctx, topology, tparts)
+    outputs = evaluate_outputs(ctx, topology, tparts)
+
+    _release(ctx, everything)
+    desc = root.get("description")
+    return ServiceTemplate(
+        name=doc.name,
+        version=version,
+        registry=registry,
+        diagnostics=sort_diagnostics(diags),
+        node_templates=nodes,
+        relationship_templates=rels,
+        groups=groups,
+        policies=policies,
+        inputs=ctx.inputs.values,
+        outputs=outputs,
+        description=desc if isinstance(desc, str) else None,
+        metadata=root.get("metadata") if isinstance(root.get("metadata"), Mapping) else None,
+        document=doc,
+    )
+
+
+def _document(doc: YamlDocument, diags: list[Diagnostic]) -> tuple[Mapping, Any, Grammar]:
+    """The document's root map, version and grammar; checks of keynames and anchors."""
+    root = doc.value
+    if root is None:
+        root = {}
+    if not isinstance(root, Mapping):
+        diags.append(
+            doc.diagnostic(
+                "error",
+                "invalid-definition",
+                f"a TOSCA document must be a map, got {describe(root)}",
+                (),
+            )
+        )
+        root = {}
+    version, grammar, vdiags = detect_version(doc, root)
+    if isinstance(doc.value, Mapping) or not doc.diagnostics and doc.value is None:
+        # A document that did not parse at all has no version to miss.
+        diags.extend(vdiags)
+    diags.extend(check_keynames(doc, root, grammar.document))
+    diags.extend(check_dsl_anchors(doc, root, grammar.major))
+    return root, version, grammar
+
+
+def _substitution_type(ctx: LoadContext, topology: Mapping, tparts: tuple[Hashable, ...]) -> None:
+    """``substitution_mappings.node_type`` names a node type (``unknown-type``)."""
+    mappings = topology.get("substitution_mappings")
+    name = mappings.get("node_type") if isinstance(mappings, Mapping) else None
+    if not isinstance(name, str) or ctx.registry.lookup("node", name) is not None:
+        return
+    if ctx.registry.is_opaque(name):
+        return  # a type from a profile toskit does not have
+    ctx.diags.append(
+        ctx.doc.diagnostic(
+            "error",
+            "unknown-type",
+            f"substitution mappings: unknown node type '{name}'",
+            (*tparts, "substitution_mappings", "node_type"),
+            hint=did_you_mean(name, ctx.registry.names("node")),
+        )
+    )
+
+
+def _release(ctx: LoadContext, entities: list[EntityTemplate]) -> None:
+    """Drop the back references only loading needs.
+
+    Without cycles, a template that is no longer used is freed at once by
+    reference counting instead of waiting for the cyclic collector (which
+    makes repeated loads of large templates slower and slower).
+    """
+    for entity in entities:
+        entity._resolution.entity = None
+    ctx.graph.release()
+    ctx.template_graph = None
+    ctx.pending = []
+    ctx.inputs.build = None

@@ -20,10 +20,11 @@ from typing import TYPE_CHECKING, Any
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.tosca.check import compare_constraint
 from toskit.tosca.definitions import Type
+from toskit.tosca.entities import resolve_properties
 from toskit.tosca.template import NodeTemplate, RelationshipTemplate, Requirement
 
 if TYPE_CHECKING:
-    from toskit.tosca.loader import _Build
+    from toskit.tosca.context import LoadContext
 
 __all__ = ["resolve_requirements"]
 
@@ -43,13 +44,13 @@ def _lower_bound(definition: Any, major: int) -> int:
 
 
 def resolve_requirements(
-    build: _Build, nodes: dict[str, NodeTemplate], rels: dict[str, RelationshipTemplate]
+    ctx: LoadContext, nodes: dict[str, NodeTemplate], rels: dict[str, RelationshipTemplate]
 ) -> list[Diagnostic]:
     """Fill ``requirements`` of every node template; returns diagnostics."""
     diags: list[Diagnostic] = []
-    doc = build.doc
-    major = build.grammar.major
-    registry = build.registry
+    doc = ctx.doc
+    major = ctx.grammar.major
+    registry = ctx.registry
     for node in nodes.values():
         raw = node.raw
         assigned = raw.get("requirements") if isinstance(raw, Mapping) else None
@@ -105,7 +106,7 @@ def resolve_requirements(
                             hint=did_you_mean(req.target_name, nodes),
                         )
                     )
-            _relationship(build, node, req, definition, rels, parts)
+            _relationship(ctx, node, req, definition, rels, parts)
             node.requirements.append(req)
         if node.type_known:
             diags.extend(_check_counts(doc, node, major))
@@ -186,7 +187,7 @@ def _check_counts(doc: Any, node: NodeTemplate, major: int) -> list[Diagnostic]:
 
 
 def _relationship(
-    build: _Build,
+    ctx: LoadContext,
     node: NodeTemplate,
     req: Requirement,
     definition: Any,
@@ -203,13 +204,14 @@ def _relationship(
         req.relationship_template = rels[name]
         req.properties = rels[name].properties
         return
-    rtype = build.registry.lookup("relationship", name) if isinstance(name, str) else None
+    rtype = ctx.registry.lookup("relationship", name) if isinstance(name, str) else None
     if rtype is None:
         return
     req.relationship_type = rtype
     assigned = req.relationship if isinstance(req.relationship, Mapping) else None
     props = assigned.get("properties") if assigned is not None else None
-    res = build.resolve_properties(
+    res = resolve_properties(
+        ctx,
         f"node template '{node.name}' requirement '{req.name}'",
         rtype,
         rtype.properties,

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from toskit.diagnostics import Diagnostic, did_you_mean
 
 if TYPE_CHECKING:
-    from toskit.tosca.loader import _Build
+    from toskit.tosca.context import LoadContext
     from toskit.tosca.template import NodeTemplate
 
 __all__ = ["check_workflows"]
@@ -40,7 +40,7 @@ _NUMBER_TYPES = {"integer", "float"}
 
 
 def check_workflows(
-    build: _Build, topology: Mapping, tparts: tuple[Hashable, ...], nodes: Mapping[str, Any]
+    ctx: LoadContext, topology: Mapping, tparts: tuple[Hashable, ...], nodes: Mapping[str, Any]
 ) -> list[Diagnostic]:
     """Diagnostics of every ``call_operation`` activity (see the module docstring)."""
     out: list[Diagnostic] = []
@@ -60,14 +60,22 @@ def check_workflows(
             for index, activity in enumerate(step["activities"]):
                 if not isinstance(activity, Mapping) or "call_operation" not in activity:
                     continue
-                parts = (*tparts, "workflows", wname, "steps", sname, "activities", index,
-                         "call_operation")
-                out.extend(_check_call(build, node, activity["call_operation"], winputs, parts))
+                parts = (
+                    *tparts,
+                    "workflows",
+                    wname,
+                    "steps",
+                    sname,
+                    "activities",
+                    index,
+                    "call_operation",
+                )
+                out.extend(_check_call(ctx, node, activity["call_operation"], winputs, parts))
     return out
 
 
 def _check_call(
-    build: _Build, node: NodeTemplate, call: Any, winputs: Mapping, parts: tuple[Hashable, ...]
+    ctx: LoadContext, node: NodeTemplate, call: Any, winputs: Mapping, parts: tuple[Hashable, ...]
 ) -> list[Diagnostic]:
     if isinstance(call, str):
         name, given = call, {}
@@ -77,22 +85,26 @@ def _check_call(
     else:
         return []
     iface, _, op = name.partition(".")
-    declared = _declared_inputs(build, node, iface, op)
+    declared = _declared_inputs(ctx, node, iface, op)
     if declared is None:
         return []
     definitions, assigned = declared
     assigned |= _template_assigned(node, iface, op)
-    doc = build.doc
+    doc = ctx.doc
     out: list[Diagnostic] = []
     label = f"call_operation '{name}' on node template '{node.name}'"
     for key, value in given.items():
         if key not in definitions and key not in assigned:
-            out.append(doc.diagnostic(
-                "error", "unknown-operation-input",
-                f"{label}: operation '{name}' has no input '{key}'",
-                (*parts, "inputs", key), at_key=True,
-                hint=did_you_mean(str(key), [*definitions, *assigned]),
-            ))
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "unknown-operation-input",
+                    f"{label}: operation '{name}' has no input '{key}'",
+                    (*parts, "inputs", key),
+                    at_key=True,
+                    hint=did_you_mean(str(key), [*definitions, *assigned]),
+                )
+            )
             continue
         definition = definitions.get(key)
         source = _workflow_input(value, winputs)
@@ -100,34 +112,43 @@ def _check_call(
             continue
         wname, wdef = source
         wtype, otype = wdef.get("type"), definition.get("type")
-        if _clash(build, wtype, otype):
-            out.append(doc.diagnostic(
-                "error", "type-mismatch",
-                f"{label}: input '{key}' expects {otype}, but workflow input '{wname}' is {wtype}",
-                (*parts, "inputs", key),
-            ))
+        if _clash(ctx, wtype, otype):
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "type-mismatch",
+                    f"{label}: input '{key}' expects {otype}, but workflow input '{wname}' is {wtype}",
+                    (*parts, "inputs", key),
+                )
+            )
         elif _required(definition) and wdef.get("required", True) is False and not _has_value(wdef):
-            out.append(doc.diagnostic(
-                "error", "missing-operation-input",
-                f"{label}: input '{key}' is required, but workflow input '{wname}' that "
-                "feeds it is optional",
-                (*parts, "inputs", key),
-                hint=f"make workflow input '{wname}' required or give it a default",
-            ))
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "missing-operation-input",
+                    f"{label}: input '{key}' is required, but workflow input '{wname}' that "
+                    "feeds it is optional",
+                    (*parts, "inputs", key),
+                    hint=f"make workflow input '{wname}' required or give it a default",
+                )
+            )
     for key, definition in definitions.items():
         if key in given or key in assigned or not _required(definition):
             continue
-        out.append(doc.diagnostic(
-            "error", "missing-operation-input",
-            f"{label}: the required input '{key}' of operation '{name}' has no value",
-            parts,
-            hint=f"give it under 'inputs:' of the call_operation ({key}: ...)",
-        ))
+        out.append(
+            doc.diagnostic(
+                "error",
+                "missing-operation-input",
+                f"{label}: the required input '{key}' of operation '{name}' has no value",
+                parts,
+                hint=f"give it under 'inputs:' of the call_operation ({key}: ...)",
+            )
+        )
     return out
 
 
 def _declared_inputs(
-    build: _Build, node: NodeTemplate, iface: str, op: str
+    ctx: LoadContext, node: NodeTemplate, iface: str, op: str
 ) -> tuple[dict[str, Mapping], set[str]] | None:
     """Parameter definitions and assigned names of ``iface.op``; ``None``: not found."""
     definitions: dict[str, Mapping] = {}
@@ -138,7 +159,7 @@ def _declared_inputs(
         idef = interfaces.get(iface) if isinstance(interfaces, Mapping) else None
         if not isinstance(idef, Mapping):
             continue
-        itype = build.registry.lookup("interface", idef.get("type"), t.prefix)
+        itype = ctx.registry.lookup("interface", idef.get("type"), t.prefix)
         sections: list[Any] = []
         for each in itype.chain if itype is not None else []:
             sections.append(each.definition.get("inputs"))
@@ -203,19 +224,19 @@ def _has_value(definition: Mapping) -> bool:
     return "default" in definition or "value" in definition
 
 
-def _clash(build: _Build, given: Any, expected: Any) -> bool:
+def _clash(ctx: LoadContext, given: Any, expected: Any) -> bool:
     """Whether a value of type ``given`` cannot be one of type ``expected`` (primitives)."""
     if not (isinstance(given, str) and isinstance(expected, str)) or given == expected:
         return False
-    a, b = _primitive(build, given), _primitive(build, expected)
+    a, b = _primitive(ctx, given), _primitive(ctx, expected)
     if a is None or b is None or a == b:
         return False
     return not (a == "integer" and b == "float")
 
 
-def _primitive(build: _Build, name: str) -> str | None:
+def _primitive(ctx: LoadContext, name: str) -> str | None:
     """The primitive a type name is or derives from (``None``: unknown or complex)."""
-    vt = build.value_type(name, None)
+    vt = ctx.value_type(name, None)
     if isinstance(vt, str):
         return vt
     prim = getattr(vt, "base_primitive", None)
