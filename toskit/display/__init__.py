@@ -36,9 +36,11 @@ _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     # Capability, relationship, group and policy templates share the node view.
     ("tosca", "EntityTemplate"): ("toskit.display.tosca_views", "node_template_html"),
     ("dsl", "ServiceTemplate"): ("toskit.display.tosca_views", "service_template_html"),
+    ("tosca", "Topology"): ("toskit.display.topology_view", "topology_html"),
     ("schema", "Schema"): ("toskit.display.schema_views", "schema_html"),
     ("schema", "TypeDef"): ("toskit.display.schema_views", "typedef_html"),
     ("schema", "Comparison"): ("toskit.display.schema_views", "comparison_html"),
+    ("compare", "TemplateDiff"): ("toskit.display.compare_view", "template_diff_html"),
     ("schema", "MergeResult"): ("toskit.display.schema_views", "merge_result_html"),
     ("functions", "Call"): ("toskit.display.schema_views", "call_html"),
     ("conditions", "RoleSet"): ("toskit.display.conditions_views", "role_set_html"),

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.tosca import node_filters
 from toskit.tosca.check import compare_constraint
 from toskit.tosca.definitions import Type
 from toskit.tosca.entities import resolve_properties
@@ -250,7 +251,11 @@ def _find_target(
                 c.type.is_a(ctype) for c in other.capabilities.values()
             ):
                 continue
-            if _passes(other, node_filter, registry):
+            # Node filters (1.3 clauses and 2.0 conditions) take part in choosing
+            # the target: toskit.tosca.node_filters judges each candidate.
+            if node_filters.passes(
+                other, node_filter, registry, source=node, capability=ctype or capability
+            ):
                 return other
         return None
 

@@ -10,6 +10,7 @@ from toskit.errors import TemplateError
 from toskit.tosca.definitions import Type
 from toskit.tosca.registry import KINDS, Registry
 from toskit.tosca.template import GroupTemplate, NodeTemplate, PolicyTemplate, RelationshipTemplate
+from toskit.tosca.validity import attach
 
 __all__ = ["ServiceTemplate"]
 
@@ -56,6 +57,7 @@ class ServiceTemplate:
         self.document = document
         self._types: dict[str, Type] | None = None
         self._schema: Any = None
+        attach(self)  # entities find their diagnostics (property row states, validity.py)
 
     @property
     def ok(self) -> bool:
@@ -128,6 +130,12 @@ class ServiceTemplate:
         from toskit.dsl import template_to_python
 
         return template_to_python(self)
+
+    def topology(self) -> Any:
+        """Node templates and their requirements as a graph (``toskit.tosca.topology.Topology``)."""
+        from toskit.tosca.topology import build_topology
+
+        return build_topology(self)
 
     def __repr__(self) -> str:
         state = "ok" if self.ok else f"{len(self.errors)} errors"

@@ -1,0 +1,144 @@
+"""The static HTML view of a topology: the drawn graph and its tables.
+
+``Topology._repr_html_`` and the ``toskit show`` report use it. The graph is
+an inline SVG (no script: it works in stored notebooks, on GitHub and in
+the report), coloured through the ``--toskit-*`` variables that follow the
+notebook theme; the SVG's own texts are escaped where it is drawn
+(:mod:`toskit.tosca.topology_layout`) and everything here goes through
+:func:`~toskit.display.html.esc`. Hovering a box or an arrow shows its
+``<title>``: the requirement, the relationship type and why that target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from toskit.display.html import badge, chip, details, esc, fragment, header, table
+
+__all__ = ["topology_body", "topology_html", "topology_svg_block"]
+
+LARGE = 150
+"""Above this many boxes the view suggests ``grouped()`` / ``collapse_hosting()``."""
+
+
+def topology_svg_block(topology: Any) -> str:
+    """The drawing in a scrollable box (the SVG's texts are escaped when drawn)."""
+    try:
+        svg = topology.to_svg(standalone=False)
+    except Exception as exc:  # noqa: BLE001 - a layout failure must not break the view
+        return f'<div class="toskit-view-error">topology could not be drawn: {esc(exc)}</div>'
+    return (
+        '<div class="toskit-topology-drawing" style="overflow:auto;max-height:720px;'
+        'border:1px solid var(--toskit-border);border-radius:6px;padding:4px">'
+        f"{svg}</div>"
+    )
+
+
+def _legend() -> str:
+    return (
+        '<div class="toskit-topology-legend" style="color:var(--toskit-fg-muted);font-size:12px;margin:4px 0">'
+        "Arrows go from the node that needs to the node that fulfils: thick = hosted on, "
+        "thin = other relationships, dashed "
+        '<span style="color:var(--toskit-error)">red</span> = unresolved, dashed '
+        '<span style="color:var(--toskit-warn)">orange</span> = ambiguous. '
+        "Hover an arrow for the requirement, the relationship and why that target.</div>"
+    )
+
+
+def _candidates_html(candidates: Iterable[Any]) -> str:
+    items = []
+    for c in candidates:
+        variant = {"chosen": "ok", "passed": "info", "excluded": "blocked"}.get(c.outcome, "warning")
+        items.append(f"{badge(c.outcome, variant, small=True)} {esc(c.candidate)}: {esc(c.reason)}")
+    return "<br>".join(items)
+
+
+def _problems_table(topology: Any) -> str:
+    def rows() -> Iterable[Any]:
+        for p in topology.problems:
+            variant = "warning" if p.kind == "ambiguous" else "error"
+            code = p.diagnostic.code if p.diagnostic is not None else ""
+            yield [
+                ("", badge(p.kind, variant, small=True)),
+                ("", esc(p.source)),
+                ("", esc(p.requirement)),
+                ("", esc(p.message) + (f" {chip(code)}" if code else "")),
+                ("", _candidates_html(p.candidates)),
+            ]
+
+    return table(
+        ["problem", "node", "requirement", "message", "candidates"],
+        rows(),
+        total=len(topology.problems),
+    )
+
+
+def _edges_table(topology: Any) -> str:
+    def rows() -> Iterable[Any]:
+        for e in topology.edges:
+            yield [
+                ("", esc(e.source)),
+                ("", esc(e.requirement) + (f" ×{e.count}" if e.count > 1 else "")),
+                ("", esc(e.target)),
+                ("", esc(e.relationship or "")),
+                ("", esc(e.capability or "")),
+                ("", esc(e.reason) + ("<br>" + esc(f"filter: {e.node_filter}") if e.node_filter else "")),
+            ]
+
+    return table(
+        ["node", "requirement", "target", "relationship", "capability", "why this target"],
+        rows(),
+        total=len(topology.edges),
+    )
+
+
+def _boundary_html(boundary: Any) -> str:
+    def rows() -> Iterable[Any]:
+        for kind, section in (("capability", boundary.capabilities), ("requirement", boundary.requirements)):
+            for outer, node, inner in section:
+                yield [
+                    ("", esc(kind)),
+                    ("", esc(outer)),
+                    ("", esc(node) + (f".{esc(inner)}" if inner else "")),
+                ]
+        for name in boundary.properties:
+            yield [("", "property"), ("", esc(name)), ("", "")]
+
+    return (
+        f"<div>substitutes for node type {chip(boundary.node_type or '?')}</div>"
+        + table(["mapped", "outer name", "inner"], rows(), empty="no mappings")
+    )
+
+
+def topology_body(topology: Any, *, open_tables: bool = False) -> str:
+    """Header, drawing, legend and the tables (problems, edges, boundary)."""
+    problems = list(topology.problems)
+    extras = [chip(f"{len(topology.nodes):,} nodes"), chip(f"{len(topology.edges):,} edges")]
+    if topology.view != "templates":
+        extras.append(chip(topology.view))
+    unresolved = sum(1 for p in problems if p.kind != "ambiguous")
+    ambiguous = len(problems) - unresolved
+    if unresolved:
+        extras.append(badge(f"{unresolved} unresolved", "error"))
+    if ambiguous:
+        extras.append(badge(f"{ambiguous} ambiguous", "warning"))
+    parts = [header("topology", topology.name, *extras)]
+    if len(topology.nodes) > LARGE:
+        parts.append(
+            '<div class="toskit-more">a large topology: <code>.grouped()</code> draws one box per '
+            "node type, <code>.collapse_hosting()</code> one box per hosting chain</div>"
+        )
+    parts.append(topology_svg_block(topology))
+    parts.append(_legend())
+    if problems:
+        parts.append(details("Unresolved and ambiguous requirements", _problems_table(topology), open_=True, count=len(problems)))
+    parts.append(details("Requirements", _edges_table(topology), open_=open_tables, count=len(topology.edges)))
+    if topology.boundary is not None:
+        parts.append(details("Substitution mappings", _boundary_html(topology.boundary), open_=True))
+    return "".join(parts)
+
+
+def topology_html(topology: Any) -> str:
+    """The notebook view of a ``Topology`` (``_repr_html_``)."""
+    return fragment(topology_body(topology), repr(topology), "topology")

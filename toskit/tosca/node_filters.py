@@ -1,0 +1,473 @@
+"""Node filters: which candidate node templates may fulfil a requirement, and why.
+
+Two notations exist:
+
+* **TOSCA 1.3** ``node_filter``: ``properties`` (a list of ``{name:
+  constraint(s)}``) and ``capabilities`` (a list of ``{capability name or
+  type: {properties: [...]}}``), each clause a 1.x constraint. A candidate
+  passes when every clause holds; a property the candidate lacks fails.
+* **TOSCA 2.0** ``node_filter``: one boolean condition written in ``$``
+  function notation (``$and``, ``$greater_or_equal``, ``$get_property`` …).
+  In a requirement's filter ``SELF`` is the relationship being formed: its
+  ``TARGET`` is the candidate and ``CAPABILITY`` the candidate's capability
+  the requirement points at (``[SELF, CAPABILITY, num-cpus]``). A filter
+  written node-style (``[SELF, num_cpus]``) that does not read as a
+  relationship path is read once more with ``SELF`` the candidate node.
+
+A 2.0 condition that cannot be decided statically (it reads an attribute,
+or a property whose value is only known at deployment) is *undetermined*:
+the candidate is not excluded, since the orchestrator decides then.
+
+:func:`passes` is what target selection asks (the hook in
+:mod:`toskit.tosca.requirements`); :func:`check` gives the verdict with the
+clause that decided it, and :func:`explain` lists every candidate of a
+loaded requirement with its verdict (the topology view shows them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from toskit.sentinels import NO_DEFAULT
+from toskit.tosca.check import compare_constraint
+from toskit.tosca.definitions import Type
+
+if TYPE_CHECKING:
+    from toskit.tosca.service import ServiceTemplate
+    from toskit.tosca.template import CapabilityTemplate, NodeTemplate, Requirement
+
+__all__ = [
+    "CandidateVerdict",
+    "FilterResult",
+    "check",
+    "explain",
+    "filter_text",
+    "is_condition",
+    "passes",
+]
+
+# Verdict outcomes (stable strings: views and tests use them).
+PASSED = "passed"
+EXCLUDED = "excluded"
+UNDETERMINED = "undetermined"
+
+
+@dataclass(frozen=True)
+class FilterResult:
+    """A filter's verdict on one candidate.
+
+    ``outcome`` is ``"passed"``, ``"excluded"`` or ``"undetermined"``;
+    ``clause`` the clause that decided (as written, abbreviated) and
+    ``reason`` a sentence a person can read.
+    """
+
+    outcome: str
+    reason: str
+    clause: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the candidate stays a candidate (undetermined counts as ok)."""
+        return self.outcome != EXCLUDED
+
+
+@dataclass(frozen=True)
+class CandidateVerdict:
+    """One candidate target of a requirement and what happened to it.
+
+    ``outcome`` is ``"chosen"`` for the target the loader picked, else the
+    filter's outcome (``"passed"``: it fitted but an earlier one was
+    chosen; ``"excluded"``; ``"undetermined"``).
+    """
+
+    candidate: str
+    outcome: str
+    reason: str
+    clause: str | None = None
+
+
+def is_condition(node_filter: Any) -> bool:
+    """A TOSCA 2.0 filter: a map with a ``$``-function key."""
+    return isinstance(node_filter, Mapping) and any(
+        isinstance(k, str) and k.startswith("$") and not k.startswith("$$") for k in node_filter
+    )
+
+
+def filter_text(node_filter: Any, limit: int = 160) -> str:
+    """A one-line rendering of a filter (or clause) for labels and tooltips."""
+    text = _flow(node_filter)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _flow(value: Any, depth: int = 0) -> str:
+    if depth > 12:
+        return "…"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k}: {_flow(v, depth + 1)}" for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(v, depth + 1) for v in value) + "]"
+    return str(value)
+
+
+def passes(
+    candidate: NodeTemplate,
+    node_filter: Any,
+    registry: Any,
+    *,
+    source: NodeTemplate | None = None,
+    capability: Type | str | None = None,
+) -> bool:
+    """Whether ``candidate`` may fulfil a requirement with ``node_filter``.
+
+    ``source`` is the node holding the requirement and ``capability`` the
+    capability (type or name) it asks for; both matter only to 2.0 filters.
+    """
+    return check(candidate, node_filter, registry, source=source, capability=capability).ok
+
+
+def check(
+    candidate: NodeTemplate,
+    node_filter: Any,
+    registry: Any,
+    *,
+    source: NodeTemplate | None = None,
+    capability: Type | str | None = None,
+) -> FilterResult:
+    """The verdict of ``node_filter`` on ``candidate`` (see the module docstring)."""
+    if node_filter is None:
+        return FilterResult(PASSED, "no node filter")
+    if is_condition(node_filter):
+        return _check_condition(candidate, node_filter, registry, source, capability)
+    if not isinstance(node_filter, Mapping):
+        return FilterResult(PASSED, "the node filter is not a map; nothing to check")
+    return _check_1x(candidate, node_filter, registry)
+
+
+# ---------------------------------------------------------------------- 1.3
+
+
+def _clauses(section: Any) -> Iterator[tuple[Any, Any]]:
+    """``[{name: constraints}, ...]`` or ``{name: constraints}`` as pairs."""
+    if isinstance(section, Mapping):
+        yield from section.items()
+    elif isinstance(section, list):
+        for entry in section:
+            if isinstance(entry, Mapping) and len(entry) == 1:
+                yield from entry.items()
+
+
+def _check_1x(candidate: NodeTemplate, node_filter: Mapping, registry: Any) -> FilterResult:
+    failed = _properties_verdict(
+        f"'{candidate.name}'",
+        candidate.properties,
+        candidate.property_definitions,
+        node_filter.get("properties"),
+        registry,
+        "properties",
+    )
+    if failed is not None:
+        return failed
+    for cname, cfilter in _clauses(node_filter.get("capabilities")):
+        cap = _capability_of(candidate, cname, registry)
+        if cap is None:
+            return FilterResult(
+                EXCLUDED,
+                f"'{candidate.name}' has no capability '{cname}'",
+                f"capabilities.{cname}",
+            )
+        props = cfilter.get("properties") if isinstance(cfilter, Mapping) else None
+        failed = _properties_verdict(
+            f"capability '{cap.name}' of '{candidate.name}'",
+            cap.properties,
+            cap.property_definitions,
+            props,
+            registry,
+            f"capabilities.{cname}.properties",
+        )
+        if failed is not None:
+            return failed
+    return FilterResult(PASSED, "every node filter clause holds")
+
+
+def _capability_of(candidate: NodeTemplate, name: Any, registry: Any) -> CapabilityTemplate | None:
+    cap = candidate.capabilities.get(name)
+    if cap is not None:
+        return cap
+    ctype = registry.lookup("capability", name) if isinstance(name, str) else None
+    if ctype is None:
+        return None
+    return next((c for c in candidate.capabilities.values() if c.type.is_a(ctype)), None)
+
+
+def _properties_verdict(
+    who: str,
+    values: Mapping,
+    definitions: Mapping,
+    clauses: Any,
+    registry: Any,
+    where: str,
+) -> FilterResult | None:
+    """The first failing clause as an ``excluded`` result, or ``None`` when all hold."""
+    for name, constraints in _clauses(clauses):
+        label = f"{where}.{name}"
+        if name not in values:
+            return FilterResult(EXCLUDED, f"{who} has no value for '{name}'", label)
+        pdef = definitions.get(name)
+        vt = registry.value_type(pdef.type) if pdef is not None and pdef.type else None
+        prim = vt.base_primitive if isinstance(vt, Type) else vt
+        for clause in constraints if isinstance(constraints, list) else [constraints]:
+            if not isinstance(clause, Mapping) or len(clause) != 1:
+                continue
+            ((op, arg),) = clause.items()
+            if compare_constraint(str(op), values[name], arg, prim) is not True:
+                return FilterResult(
+                    EXCLUDED,
+                    f"{who}: {name} = {_flow(values[name])} fails {op} {_flow(arg)}",
+                    f"{label}: {filter_text(clause, 80)}",
+                )
+    return None
+
+
+# ---------------------------------------------------------------------- 2.0
+
+
+def _check_condition(
+    candidate: NodeTemplate,
+    node_filter: Mapping,
+    registry: Any,
+    source: NodeTemplate | None,
+    capability: Type | str | None,
+) -> FilterResult:
+    from toskit import functions
+    from toskit.errors import FunctionError
+
+    clause = filter_text(node_filter, 120)
+    try:
+        tree = functions.parse(node_filter, version="2.0")
+    except FunctionError as exc:
+        return FilterResult(UNDETERMINED, f"the node filter does not parse: {exc}", clause)
+    context = _Context(registry)
+    target = _NodeView(context, candidate)
+    cap = _target_capability(candidate, capability, registry)
+    relationship = _RelationshipView(
+        context, _NodeView(context, source) if source is not None else None, target, cap
+    )
+    outcome: Any = None
+    error: FunctionError | None = None
+    for self_entity in (relationship, target):
+        try:
+            outcome = functions.evaluate(
+                tree, context=context, self_entity=self_entity, version="2.0"
+            )
+            error = None
+            break
+        except FunctionError as exc:  # retried node-style, see the module docstring
+            error = exc
+    if error is not None:
+        return FilterResult(
+            UNDETERMINED, f"cannot be decided before deployment: {error}", clause
+        )
+    if outcome is True:
+        return FilterResult(PASSED, "the node filter condition holds", clause)
+    if outcome is False:
+        return FilterResult(EXCLUDED, f"the node filter condition is false for '{candidate.name}'", clause)
+    return FilterResult(
+        UNDETERMINED, "the condition depends on values known only at deployment", clause
+    )
+
+
+def _target_capability(
+    candidate: NodeTemplate, capability: Type | str | None, registry: Any
+) -> CapabilityTemplate | None:
+    if isinstance(capability, str):
+        cap = candidate.capabilities.get(capability)
+        if cap is not None:
+            return cap
+        capability = registry.lookup("capability", capability)
+    if isinstance(capability, Type):
+        return next(
+            (c for c in candidate.capabilities.values() if c.type.is_a(capability)), None
+        )
+    return None
+
+
+class _Context:
+    """The part of ``functions.TemplateContext`` a filter needs (no other nodes)."""
+
+    def __init__(self, registry: Any) -> None:
+        self.registry = registry
+
+    def node(self, name: str) -> None:
+        return None  # a filter judges one candidate; other templates are not in scope
+
+    def node_names(self) -> Collection[str]:
+        return []
+
+    def relationship_template(self, name: str) -> None:
+        return None
+
+    def input_type(self, name: str) -> str | None:
+        return None
+
+    def primitive_type(self, type_name: str) -> str | None:
+        vt = self.registry.value_type(type_name)
+        return vt.base_primitive if isinstance(vt, Type) else vt
+
+    def function_definitions(self) -> Mapping[str, Any]:
+        return {}
+
+
+class _Holder:
+    """Properties of a loaded entity, as evaluation reads them."""
+
+    def __init__(self, context: _Context, entity: Any) -> None:
+        self.context = context
+        self.entity = entity
+        self.name = entity.name
+
+    def property_names(self) -> Collection[str]:
+        return list(dict.fromkeys([*self.entity.property_definitions, *self.entity.properties]))
+
+    def property_type(self, name: str) -> str | None:
+        pdef = self.entity.property_definitions.get(name)
+        return pdef.type if pdef is not None else None
+
+    def property_value(self, name: str) -> Any:
+        return self.entity.properties.get(name, NO_DEFAULT)
+
+    def attribute_names(self) -> Collection[str]:
+        return []
+
+
+class _CapabilityView(_Holder):
+    def __init__(self, context: _Context, entity: Any, node: _NodeView) -> None:
+        super().__init__(context, entity)
+        self.node = node
+
+
+class _NodeView(_Holder):
+    def __init__(self, context: _Context, entity: NodeTemplate) -> None:
+        super().__init__(context, entity)
+        self.count = entity.count
+
+    def capability(self, name: str) -> _CapabilityView | None:
+        cap = self.entity.capabilities.get(name)
+        return _CapabilityView(self.context, cap, self) if cap is not None else None
+
+    def capability_names(self) -> Collection[str]:
+        return list(self.entity.capabilities)
+
+    def requirements(self) -> list[Any]:
+        return []
+
+    def incoming(self) -> list[Any]:
+        return []
+
+    def artifact(self, name: str) -> str | None:
+        return None
+
+    def artifact_names(self) -> Collection[str]:
+        return []
+
+    def host(self) -> None:
+        return None
+
+
+class _RelationshipView:
+    """The relationship a requirement would form with the candidate."""
+
+    name = "node_filter"
+
+    def __init__(
+        self,
+        context: _Context,
+        source: _NodeView | None,
+        target: _NodeView,
+        capability: CapabilityTemplate | None,
+    ) -> None:
+        self.source = source
+        self.target = target
+        self.target_capability = (
+            _CapabilityView(context, capability, target) if capability is not None else None
+        )
+
+    def property_names(self) -> Collection[str]:
+        return []
+
+    def property_type(self, name: str) -> str | None:
+        return None
+
+    def property_value(self, name: str) -> Any:
+        return NO_DEFAULT
+
+    def attribute_names(self) -> Collection[str]:
+        return []
+
+
+# ---------------------------------------------------------------------- explain
+
+
+def effective_filter(node: NodeTemplate, req: Requirement) -> Any:
+    """The filter that applies to ``req``: the assignment's, else the definition's."""
+    if req.node_filter is not None:
+        return req.node_filter
+    definition = dict(node.type.requirements).get(req.name)
+    return definition.get("node_filter") if isinstance(definition, Mapping) else None
+
+
+def explain(
+    service: ServiceTemplate, node: NodeTemplate, req: Requirement, limit: int = 50
+) -> list[CandidateVerdict]:
+    """Every candidate target of ``req`` (of the right node type and capability),
+    in declaration order, with its verdict; the loader's choice is ``"chosen"``.
+
+    At most ``limit`` candidates are judged (large templates). A target
+    named directly is listed alone, with the filter's verdict in its reason.
+    """
+    registry = service.registry
+    node_filter = effective_filter(node, req)
+    definition = dict(node.type.requirements).get(req.name)
+    nodes = service.node_templates
+    ctype = registry.lookup("capability", req.capability) if req.capability else None
+    if req.target_name is not None and req.target_name in nodes:
+        target = nodes[req.target_name]
+        verdict = check(target, node_filter, registry, source=node, capability=ctype)
+        reason = f"named by the requirement ('{req.target_name}')"
+        if node_filter is not None:
+            reason += f"; node filter: {verdict.outcome} ({verdict.reason})"
+        outcome = "chosen" if req.target is target else verdict.outcome
+        return [CandidateVerdict(target.name, outcome, reason, verdict.clause)]
+    ntype_name = req.target_name
+    if ntype_name is None and isinstance(definition, Mapping):
+        written = definition.get("node")
+        ntype_name = written if isinstance(written, str) else None
+    ntype = registry.lookup("node", ntype_name) if ntype_name else None
+    out: list[CandidateVerdict] = []
+    for other in nodes.values():
+        if other is node:
+            continue
+        if ntype is not None and not other.type.is_a(ntype):
+            continue
+        # A requirement naming a node type is matched on the type alone (as the loader does).
+        if (
+            ctype is not None
+            and req.target_name is None
+            and not any(c.type.is_a(ctype) for c in other.capabilities.values())
+        ):
+            continue
+        if len(out) >= limit:
+            break
+        verdict = check(other, node_filter, registry, source=node, capability=ctype)
+        if req.target is other:
+            fits = f"of type {other.type.name}" + (
+                f" with a {ctype.name} capability" if ctype is not None else ""
+            )
+            reason = f"the first candidate {fits} that the filter admits" if node_filter is not None else f"the first candidate {fits}"
+            if verdict.outcome == UNDETERMINED:
+                reason += f" (filter undetermined: {verdict.reason})"
+            out.append(CandidateVerdict(other.name, "chosen", reason, verdict.clause))
+        else:
+            out.append(CandidateVerdict(other.name, verdict.outcome, verdict.reason, verdict.clause))
+    return out

@@ -1,0 +1,398 @@
+"""Layout and SVG drawing of a :class:`~toskit.tosca.topology.Topology`.
+
+The layout is grandalf's layered Sugiyama layout (ranking, dummy vertices
+for long edges, crossing reduction), computed in Python: no network and no
+JavaScript. Each connected component is laid out on its own and the
+components are packed in rows. A requirement points down: the node that
+needs sits above the node that is needed (web app above web server above
+compute), as in the TOSCA specification's figures.
+
+Unresolved requirements get a small stub vertex of their own, so the
+layout leaves room for the dashed arrow "to nowhere" they are drawn as.
+
+The SVG uses class names (``toskit-t-node``, ``toskit-t-edge``, ``toskit-t-hosting``,
+``toskit-t-problem``…) styled through CSS variables (``--jp-*`` with fallbacks),
+so the notebook's theme applies; every text is escaped. Nodes carry
+``data-node`` and edges ``data-source``/``data-requirement`` attributes for
+the explorer widget, and each has a ``<title>`` (the hover text).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toskit.tosca.topology import Topology
+
+__all__ = ["Box", "Layout", "Path", "layout", "render_svg"]
+
+CHAR_WIDTH = 7.0  # px per character at the 12px font used in boxes
+LINE_HEIGHT = 15.0
+PAD = 8.0
+MIN_WIDTH = 90.0
+MAX_WIDTH = 240.0
+STUB = 14.0  # size of an unresolved requirement's stub vertex
+ROW_WIDTH = 1400.0  # components are packed in rows up to about this width
+GAP = 40.0
+MARGIN = 24.0
+LABEL_CHARS = int((MAX_WIDTH - 2 * PAD) / CHAR_WIDTH)
+
+
+@dataclass
+class Box:
+    """A laid-out vertex: centre ``x``, ``y`` and size ``w``×``h``."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass
+class Path:
+    """A laid-out edge: the polyline from the source box to the target."""
+
+    points: list[tuple[float, float]]
+    index: int  # into Topology.edges, or into Topology.problems for stubs
+
+
+@dataclass
+class Layout:
+    """Where everything goes; ``width``×``height`` is the drawing's size."""
+
+    boxes: dict[str, Box] = field(default_factory=dict)
+    edges: list[Path] = field(default_factory=list)
+    stubs: list[tuple[Box, Path]] = field(default_factory=list)
+    width: float = 0.0
+    height: float = 0.0
+
+
+def _clip(text: str, limit: int = LABEL_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _lines(topology: Topology, name: str) -> list[str]:
+    node = topology.nodes[name]
+    lines = [_clip(node.name), _clip(node.type)]
+    lines += [_clip(f"{k}: {v}") for k, v in node.properties]
+    if node.directives:
+        lines.append(_clip("directives: " + ", ".join(node.directives)))
+    return lines
+
+
+def _size(lines: list[str]) -> tuple[float, float]:
+    widest = max(len(line) for line in lines)
+    w = min(MAX_WIDTH, max(MIN_WIDTH, widest * CHAR_WIDTH + 2 * PAD))
+    return w, len(lines) * LINE_HEIGHT + 2 * PAD
+
+
+class _View:
+    def __init__(self, w: float, h: float) -> None:
+        self.w = w
+        self.h = h
+        self.xy = (0.0, 0.0)
+
+
+class _EdgeView:
+    def __init__(self) -> None:
+        self.points: list[tuple[float, float]] = []
+
+    def setpath(self, points: list[Any]) -> None:
+        self.points = [(float(x), float(y)) for x, y in points]
+
+
+def layout(topology: Topology) -> Layout:
+    """Lay ``topology`` out with grandalf (see the module docstring)."""
+    # Imported here: grandalf is only needed once something is drawn.
+    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout
+
+    vertices: dict[str, Any] = {}
+    for name in topology.nodes:
+        v = Vertex(name)
+        v.view = _View(*_size(_lines(topology, name)))
+        vertices[name] = v
+    pairs: dict[tuple[str, str], Any] = {}
+    for e in topology.edges:
+        if e.source == e.target or (e.source, e.target) in pairs:
+            continue  # self loops are drawn apart; parallel edges share one path
+        if e.source not in vertices or e.target not in vertices:
+            continue
+        edge = Edge(vertices[e.source], vertices[e.target])
+        edge.view = _EdgeView()
+        pairs[(e.source, e.target)] = edge
+    stub_edges: list[tuple[int, Any, Any]] = []
+    for i, p in enumerate(topology.problems):
+        if p.kind == "ambiguous" or p.source not in vertices:
+            continue
+        v = Vertex(("?", i))
+        v.view = _View(STUB, STUB)
+        edge = Edge(vertices[p.source], v)
+        edge.view = _EdgeView()
+        stub_edges.append((i, v, edge))
+    graph = Graph(
+        list(vertices.values()) + [v for _, v, _ in stub_edges],
+        list(pairs.values()) + [e for _, _, e in stub_edges],
+    )
+    out = Layout()
+    x0, y0, row_height = MARGIN, MARGIN, 0.0
+    for component in sorted(graph.C, key=lambda c: -c.order()):
+        if component.order() > 1:
+            sug = SugiyamaLayout(component)
+            sug.xspace, sug.yspace = 30, 60
+            sug.init_all()
+            sug.draw(3)
+        else:
+            (only,) = list(component.sV)
+            only.view.xy = (only.view.w / 2, only.view.h / 2)
+        xs = [v.view.xy[0] - v.view.w / 2 for v in component.sV]
+        ys = [v.view.xy[1] - v.view.h / 2 for v in component.sV]
+        w = max(v.view.xy[0] + v.view.w / 2 for v in component.sV) - min(xs)
+        h = max(v.view.xy[1] + v.view.h / 2 for v in component.sV) - min(ys)
+        if x0 > MARGIN and x0 + w > ROW_WIDTH:
+            x0, y0, row_height = MARGIN, y0 + row_height + GAP, 0.0
+        dx, dy = x0 - min(xs), y0 - min(ys)
+        for v in component.sV:
+            v.view.xy = (v.view.xy[0] + dx, v.view.xy[1] + dy)
+        for e in component.sE:
+            e.view.points = [(x + dx, y + dy) for x, y in e.view.points]
+        x0 += w + GAP
+        row_height = max(row_height, h)
+        out.width = max(out.width, x0 - GAP + MARGIN)
+    out.height = y0 + row_height + MARGIN
+    for name, v in vertices.items():
+        out.boxes[name] = Box(v.view.xy[0], v.view.xy[1], v.view.w, v.view.h)
+    for i, e in enumerate(topology.edges):
+        edge = pairs.get((e.source, e.target))
+        if edge is not None:
+            out.edges.append(Path(_route(edge, out.boxes[e.source], out.boxes[e.target]), i))
+    for i, v, edge in stub_edges:
+        stub = Box(v.view.xy[0], v.view.xy[1], STUB, STUB)
+        out.stubs.append((stub, Path(_route(edge, out.boxes[topology.problems[i].source], stub), i)))
+    return out
+
+
+def _border(box: Box, toward: tuple[float, float]) -> tuple[float, float]:
+    """Where the segment from ``box``'s centre toward a point leaves the box."""
+    dx, dy = toward[0] - box.x, toward[1] - box.y
+    if dx == 0 and dy == 0:
+        return box.x, box.y
+    sx = (box.w / 2) / abs(dx) if dx else float("inf")
+    sy = (box.h / 2) / abs(dy) if dy else float("inf")
+    s = min(sx, sy, 1.0)
+    return box.x + dx * s, box.y + dy * s
+
+
+def _route(edge: Any, source: Box, target: Box) -> list[tuple[float, float]]:
+    points = list(edge.view.points) or [(source.x, source.y), (target.x, target.y)]
+    # grandalf routes from the upper to the lower vertex: an inverted (cycle)
+    # edge comes back reversed.
+    start, end = points[0], points[-1]
+    if (start[0] - target.x) ** 2 + (start[1] - target.y) ** 2 < (start[0] - source.x) ** 2 + (
+        start[1] - source.y
+    ) ** 2 and (end[0], end[1]) != (target.x, target.y):
+        points.reverse()
+    inner = points[1:-1]
+    first = inner[0] if inner else (target.x, target.y)
+    last = inner[-1] if inner else (source.x, source.y)
+    return [_border(source, first), *inner, _border(target, last)]
+
+
+# ---------------------------------------------------------------------------- SVG
+
+SVG_STYLE = """
+.toskit-t-svg { font-family: var(--toskit-font, system-ui, sans-serif); font-size: 12px; }
+.toskit-t-svg .toskit-t-node rect { fill: var(--toskit-bg-alt, #f3f4f6); stroke: var(--toskit-fg-faint, #8a8a8a); stroke-width: 1.2; }
+.toskit-t-svg .toskit-t-node.toskit-t-group rect { stroke-dasharray: 5 3; }
+.toskit-t-svg .toskit-t-node.toskit-t-selected rect { stroke: var(--toskit-accent, #1a73e8); stroke-width: 2.5; }
+.toskit-t-svg .toskit-t-node:hover rect, .toskit-t-svg .toskit-t-node:focus rect { stroke: var(--toskit-accent, #1a73e8); }
+.toskit-t-svg .toskit-t-node text { fill: var(--toskit-fg, #1a1a1a); }
+.toskit-t-svg .toskit-t-node text.toskit-t-name { font-weight: 600; }
+.toskit-t-svg .toskit-t-node text.toskit-t-type { fill: var(--toskit-accent, #1a73e8); }
+.toskit-t-svg .toskit-t-node text.toskit-t-prop { fill: var(--toskit-fg-muted, #555); font-size: 11px; }
+.toskit-t-svg .toskit-t-node { cursor: pointer; }
+.toskit-t-svg .toskit-t-edge path { fill: none; stroke: var(--toskit-fg-muted, #666); stroke-width: 1.4; }
+.toskit-t-svg .toskit-t-edge.toskit-t-hosting path.toskit-t-line { stroke: var(--toskit-fg, #333); stroke-width: 2.4; }
+.toskit-t-svg .toskit-t-edge.toskit-t-ambiguous path.toskit-t-line { stroke: var(--toskit-warn, #b45309); stroke-dasharray: 3 3; }
+.toskit-t-svg .toskit-t-edge path.toskit-t-hit { stroke: transparent; stroke-width: 10; }
+.toskit-t-svg .toskit-t-edge:hover path.toskit-t-line { stroke: var(--toskit-accent, #1a73e8); }
+.toskit-t-svg .toskit-t-edge text { fill: var(--toskit-fg-muted, #555); font-size: 11px; }
+.toskit-t-svg .toskit-t-arrow { fill: var(--toskit-fg-muted, #666); }
+.toskit-t-svg .toskit-t-problem path { fill: none; stroke: var(--toskit-error, #c62828); stroke-width: 1.6; stroke-dasharray: 6 4; }
+.toskit-t-svg .toskit-t-problem circle { fill: none; stroke: var(--toskit-error, #c62828); }
+.toskit-t-svg .toskit-t-problem text { fill: var(--toskit-error, #c62828); font-size: 11px; }
+.toskit-t-svg .toskit-t-arrow-error { fill: var(--toskit-error, #c62828); }
+.toskit-t-svg .toskit-t-boundary rect { fill: none; stroke: var(--toskit-fg-faint, #999); stroke-width: 1.2; stroke-dasharray: 8 4; }
+.toskit-t-svg .toskit-t-boundary text { fill: var(--toskit-fg-muted, #555); font-style: italic; }
+.toskit-t-svg .toskit-t-port path { fill: none; stroke: var(--toskit-fg-faint, #999); stroke-dasharray: 2 3; }
+.toskit-t-svg .toskit-t-port rect { fill: var(--toskit-bg, #fff); stroke: var(--toskit-fg-faint, #999); }
+.toskit-t-svg .toskit-t-port text { fill: var(--toskit-fg, #1a1a1a); font-size: 11px; }
+"""
+
+
+def _f(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _path_d(points: list[tuple[float, float]]) -> str:
+    return "M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in points)
+
+
+def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
+    if len(points) % 2 == 1:
+        return points[len(points) // 2]
+    a, b = points[len(points) // 2 - 1], points[len(points) // 2]
+    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
+
+
+def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> str:
+    return (
+        f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}">'
+        f"{escape(text)}</text>"
+    )
+
+
+def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> str:
+    """SVG text of a laid-out topology (see the module docstring)."""
+    boundary = topology.boundary
+    # Marker ids must not clash between drawings on one page; deterministic.
+    uid = hashlib.sha1(
+        f"{topology.name}|{topology.view}|{len(lay.boxes)}|{len(lay.edges)}".encode()
+    ).hexdigest()[:8]
+    top = 34.0 if boundary is not None else 0.0
+    bottom = 34.0 if boundary is not None and boundary.requirements else 0.0
+    width = max(lay.width, 200.0)
+    height = lay.height + top + bottom
+    ns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
+    out = [
+        f'<svg{ns} class="toskit-t-svg" role="img" width="{_f(width)}" height="{_f(height)}" '
+        f'viewBox="0 0 {_f(width)} {_f(height)}">',
+        f"<title>{escape(f'Topology of {topology.name}')}</title>",
+    ]
+    # The style travels with the drawing (scoped by the toskit-t- classes); its
+    # colours are --toskit-* variables, which a notebook view sets per theme
+    # and a standalone file leaves to the light fallbacks.
+    out.append(f"<style>{SVG_STYLE}</style>")
+    out.append(
+        "<defs>"
+        f'<marker id="toskit-t-arrow-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path class="toskit-t-arrow" d="M0,0 L10,5 L0,10 z"/></marker>'
+        f'<marker id="toskit-t-err-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path class="toskit-t-arrow-error" d="M0,0 L10,5 L0,10 z"/></marker>'
+        "</defs>"
+    )
+    out.append(f'<g transform="translate(0,{_f(top)})">')
+    ambiguous = {(p.source, p.requirement) for p in topology.ambiguous}
+    for path in lay.edges:
+        e = topology.edges[path.index]
+        classes = ["toskit-t-edge"]
+        if e.hosting:
+            classes.append("toskit-t-hosting")
+        if (e.source, e.requirement) in ambiguous:
+            classes.append("toskit-t-ambiguous")
+        d = _path_d(path.points)
+        mx, my = _midpoint(path.points)
+        label = e.requirement + (f" ×{e.count}" if e.count > 1 else "")
+        out.append(
+            f'<g class="{" ".join(classes)}" data-source="{escape(e.source)}" '
+            f'data-target="{escape(e.target)}" data-requirement="{escape(e.requirement)}">'
+            f"<title>{escape(e.tooltip)}</title>"
+            f'<path class="toskit-t-hit" d="{d}"/>'
+            f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
+            + _text(mx + 4, my - 3, _clip(label, 28), "toskit-t-label", "start")
+            + "</g>"
+        )
+    for e in topology.edges:
+        if e.source == e.target and e.source in lay.boxes:
+            b = lay.boxes[e.source]
+            x, y = b.x + b.w / 2, b.y
+            d = f"M{_f(x)},{_f(y - 6)} C{_f(x + 30)},{_f(y - 20)} {_f(x + 30)},{_f(y + 20)} {_f(x)},{_f(y + 6)}"
+            out.append(
+                f'<g class="toskit-t-edge" data-source="{escape(e.source)}" data-target="{escape(e.target)}" '
+                f'data-requirement="{escape(e.requirement)}"><title>{escape(e.tooltip)}</title>'
+                f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
+                + _text(x + 32, y, _clip(e.requirement, 28), "toskit-t-label", "start")
+                + "</g>"
+            )
+    for stub, path in lay.stubs:
+        p = topology.problems[path.index]
+        mx, my = _midpoint(path.points)
+        out.append(
+            f'<g class="toskit-t-problem toskit-t-{escape(p.kind)}" data-source="{escape(p.source)}" '
+            f'data-requirement="{escape(p.requirement)}"><title>{escape(p.tooltip)}</title>'
+            f'<path d="{_path_d(path.points)}" marker-end="url(#toskit-t-err-{uid})"/>'
+            f'<circle cx="{_f(stub.x)}" cy="{_f(stub.y)}" r="{_f(STUB / 2)}"/>'
+            + _text(stub.x, stub.y + 4, "?", "toskit-t-q")
+            + _text(mx + 4, my - 3, _clip(p.requirement, 28), "toskit-t-label", "start")
+            + "</g>"
+        )
+    for name, box in lay.boxes.items():
+        node = topology.nodes[name]
+        lines = _lines(topology, name)
+        classes = "toskit-t-node toskit-t-group" if node.is_group else "toskit-t-node"
+        left, ytop = box.x - box.w / 2, box.y - box.h / 2
+        tip = [f"{node.name}: {node.type}"]
+        if node.description:
+            tip.append(node.description)
+        if node.is_group:
+            tip.append(f"{len(node.members)} node templates: " + ", ".join(node.members[:20]))
+        parts = [
+            f'<g class="{classes}" data-node="{escape(name)}" tabindex="0">',
+            f"<title>{escape(chr(10).join(tip))}</title>",
+            f'<rect x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
+        ]
+        for i, line in enumerate(lines):
+            cls = "toskit-t-name" if i == 0 else "toskit-t-type" if i == 1 else "toskit-t-prop"
+            parts.append(_text(box.x, ytop + PAD + LINE_HEIGHT * (i + 1) - 4, line, cls))
+        parts.append("</g>")
+        out.append("".join(parts))
+    out.append("</g>")
+    if boundary is not None:
+        out.append(_boundary_svg(topology, lay, width, height, top))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, top: float) -> str:
+    boundary = topology.boundary
+    assert boundary is not None
+    out = ['<g class="toskit-t-boundary">']
+    out.append(
+        f'<rect x="4" y="4" width="{_f(width - 8)}" height="{_f(height - 8)}" rx="10"/>'
+    )
+    out.append(
+        _text(14, 20, _clip(f"substitutes for {boundary.node_type or '?'}", 80), "toskit-t-boundary-label", "start")
+    )
+    out.append("</g>")
+    x = min(width - 120, 14 + CHAR_WIDTH * min(80, 16 + len(boundary.node_type or "?")))
+
+    def port(label: str, node: str, inner: str | None, py: float, at_top: bool, kind: str) -> None:
+        nonlocal x
+        text = _clip(label, 24)
+        w = len(text) * CHAR_WIDTH + 12
+        if x + w > width - 8:
+            return  # no room: the HTML view lists every mapping
+        parts = [f'<g class="toskit-t-port toskit-t-port-{kind}" data-node="{escape(node)}">']
+        where = f"{node}.{inner}" if inner else node
+        parts.append(f"<title>{escape(f'{kind} {label} → {where}')}</title>")
+        box = lay.boxes.get(node)
+        if box is not None:
+            ny = box.y + top + (-box.h / 2 if at_top else box.h / 2)
+            parts.append(
+                f'<path d="M{_f(x + w / 2)},{_f(py + (9 if at_top else -9))} L{_f(box.x)},{_f(ny)}"/>'
+            )
+        parts.append(f'<rect x="{_f(x)}" y="{_f(py - 9)}" width="{_f(w)}" height="18" rx="4"/>')
+        parts.append(_text(x + w / 2, py + 4, text, "toskit-t-port-label"))
+        parts.append("</g>")
+        out.append("".join(parts))
+        x += w + 8
+
+    for outer, node, inner in boundary.capabilities:
+        port(outer, node, inner, 18, True, "capability")
+    x = 14.0
+    for outer, node, inner in boundary.requirements:
+        port(outer, node, inner, height - 18, False, "requirement")
+    return "\n".join(out)
