@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from toskit.functions import Call
+from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 
@@ -34,13 +35,7 @@ __all__ = [
 ]
 
 
-class _Absent:
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT = _Absent()
-"""No value at all (an optional property without value or default)."""
+# ABSENT (toskit.sentinels): no value at all (an optional property without value or default).
 
 
 class Origin(NamedTuple):
