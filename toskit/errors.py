@@ -90,7 +90,10 @@ class ConditionError(ToskitError):
     ``UnboundVariable``, ``TypeError``, ``UnknownSpecial``, ``SchemaError``,
     ``RoleConflict``; ``position`` a 0-based offset into ``expression`` (or
     ``None``). ``str(err)`` shows the expression with a caret under the
-    offending character.
+    offending character. ``diagnostic`` is the same error as a
+    :class:`Diagnostic` (like :class:`FunctionError`'s): code
+    ``condition-schema``, ``expression-syntax`` or ``expression-error``, the
+    ``path``, and a hint that repeats the expression with the position.
     """
 
     def __init__(
@@ -101,6 +104,7 @@ class ConditionError(ToskitError):
         expression: str | None = None,
         position: int | None = None,
         path: str | None = None,
+        diagnostic: Diagnostic | None = None,
     ) -> None:
         self.kind = kind
         self.message = message
@@ -108,7 +112,35 @@ class ConditionError(ToskitError):
         self.position = position
         #: where the expression sits in its document (``controller.conditions[0]``), if known
         self.path = path
+        self._diagnostic = diagnostic
         super().__init__(self._render())
+
+    @property
+    def diagnostic(self) -> Diagnostic:
+        """This error as a :class:`Diagnostic` (built from the current
+        ``kind``, ``message``, ``path`` and position unless one was given)."""
+        if self._diagnostic is not None:
+            return self._diagnostic
+        from toskit.diagnostics import Diagnostic
+
+        if self.kind == "SchemaError":
+            code = "condition-schema"
+        elif self.kind == "SyntaxError":
+            code = "expression-syntax"
+        else:
+            code = "expression-error"
+        hint = None
+        if self.expression is not None and self.position is not None:
+            shown = self.expression.replace("\r", " ").replace("\n", " ")
+            hint = f"in the expression {shown!r} at position {self.position}"
+            if self.position < len(self.expression):
+                hint += f" ({self.expression[self.position]!r})"
+        message = self.message if self.kind == "SchemaError" else f"{self.kind}: {self.message}"
+        return Diagnostic("error", code, message, self.path or "", hint=hint)
+
+    @diagnostic.setter
+    def diagnostic(self, value: Diagnostic | None) -> None:
+        self._diagnostic = value
 
     def _render(self) -> str:
         text = f"{self.kind}: {self.message}"

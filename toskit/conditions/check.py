@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from toskit.conditions.forms import ConditionCompiler
-from toskit.conditions.restrictions import compile_restrictions
+from toskit.conditions.fuel import WIZARD_MODEL
+from toskit.conditions.restrictions import compile_depends, compile_restrictions
 from toskit.conditions.roles import build_roleset
 from toskit.diagnostics import Diagnostic, format_path, has_errors, sort_diagnostics
 from toskit.errors import ConditionError, ToskitError
@@ -101,25 +102,45 @@ def _check_fuel(doc: Any, compiler: ConditionCompiler, diagnostics: list[Diagnos
             _run(
                 lambda r=roles, b=base: build_roleset(r, (*b, "roles_metadata"), compiler), compiler
             )
-        for parts, value in _restriction_lists(fields, base, depth=0):
-            if parts[2:3] == ("roles_metadata",):
-                continue  # checked with the roles
-            _run(lambda v=value, p=parts: compile_restrictions(v, p, compiler), compiler)
+        for key, parts, value in _restriction_lists(fields, base, depth=0):
+            if key == "restrictions":
+                if parts[2:3] == ("roles_metadata",):
+                    continue  # checked with the roles
+                # The setup wizard's bare paths (`Compute.vcenter`) belong
+                # to its own model, as in fuel-ui.
+                default = WIZARD_MODEL if parts[2:3] == ("wizard_metadata",) else None
+                _run(
+                    lambda v=value, p=parts, d=default: compile_restrictions(v, p, compiler, d),
+                    compiler,
+                )
+            elif key == "depends" or _is_condition_list(value):
+                # 5.0's `depends`, and `conflicts` written as conditions
+                # (`- "settings:common.libvirt_type.value": "vcenter"`).
+                _run(lambda v=value, p=parts: compile_depends(v, p, compiler), compiler)
     try:
         release_records(doc.value)
     except ToskitError as err:
         diagnostics.append(doc.diagnostic("error", "fuel-release", str(err), ()))
 
 
+def _is_condition_list(value: Any) -> bool:
+    """A ``conflicts`` list of conditions (mappings), not of role names."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, Mapping) for v in value)
+
+
 def _restriction_lists(value: Any, parts: tuple, depth: int):
-    """``(parts, value)`` of every ``restrictions`` key below ``value``."""
+    """``(key, parts, value)`` of every ``restrictions`` and ``depends``
+    key below ``value``, and of every ``conflicts`` key that holds
+    conditions."""
     if depth > 60:
         return
     if isinstance(value, Mapping):
         for key, child in value.items():
             here = (*parts, key)
-            if key == "restrictions":
-                yield here, child
+            if key in ("restrictions", "depends"):
+                yield key, here, child
+            elif key == "conflicts" and _is_condition_list(child):
+                yield key, here, child
             else:
                 yield from _restriction_lists(child, here, depth + 1)
     elif isinstance(value, list):
@@ -128,19 +149,30 @@ def _restriction_lists(value: Any, parts: tuple, depth: int):
 
 
 def _diagnostic(doc: Any, err: ConditionError, parts: tuple) -> Diagnostic:
+    """``err`` placed in the document: at the YAML node of ``parts`` and, for
+    an expression written on one line, at its offending character. A
+    short-form restriction (``- "<condition>": "<message>"``) has its
+    condition as the mapping key, so its errors are placed at the key, not
+    at the message."""
+    base = err.diagnostic
+    at_key = (
+        err.kind != "SchemaError"
+        and err.expression is not None
+        and bool(parts)
+        and parts[-1] == err.expression
+    )
+    diag = doc.diagnostic(
+        "error",
+        base.code,
+        base.message,
+        parts,
+        hint=base.hint,
+        path=format_path(parts),
+        at_key=at_key,
+    )
     if err.kind == "SchemaError":
-        return doc.diagnostic("error", "condition-schema", err.message, parts)
-    code = "expression-syntax" if err.kind == "SyntaxError" else "expression-error"
-    expression, position = err.expression, err.position
-    message = f"{err.kind}: {err.message}"
-    hint = None
-    if expression is not None and position is not None:
-        shown = expression.replace("\n", " ")
-        hint = f"in the expression {shown!r} at position {position}"
-        if position < len(expression):
-            hint += f" ({expression[position]!r})"
-    diag = doc.diagnostic("error", code, message, parts, hint=hint, path=format_path(parts))
-    return _point_into_scalar(doc, diag, expression, position)
+        return diag
+    return _point_into_scalar(doc, diag, err.expression, err.position)
 
 
 def _point_into_scalar(

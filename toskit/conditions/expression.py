@@ -164,7 +164,7 @@ class _Compiler:
             value = node.value
             return lambda env: value
         if isinstance(node, (ModelRef, Placeholder, Variable)):
-            return self._chain(node, [])
+            return self._chain(node, [], lenient=getattr(node, "lenient", False))
         if isinstance(node, Member):
             return self._member(node)
         if isinstance(node, Not):
@@ -209,11 +209,18 @@ class _Compiler:
             return model_ref
         return self.compile(node)
 
-    def _chain(self, base: Node, keys: list[tuple[str, int]], base_fn: Fn | None = None) -> Fn:
+    def _chain(
+        self,
+        base: Node,
+        keys: list[tuple[str, int]],
+        base_fn: Fn | None = None,
+        lenient: bool = False,
+    ) -> Fn:
         """``base`` followed by data members ``keys`` (name, end offset).
 
         A model reference contributes its first key. The whole chain is one
-        closure: a missing key is Undefined (strict) or null.
+        closure: a missing key is Undefined (strict) or null; with
+        ``lenient`` (a ``?`` after the chain) it is null in any mode.
         """
         steps: list[tuple[str, str]] = []
         start = base.start
@@ -240,7 +247,7 @@ class _Compiler:
                     found = value.get(key, _MISSING)
                     if found is not _MISSING:
                         return found
-                if env.strict:
+                if env.strict and not lenient:
                     raise undefined(label)
                 return None
 
@@ -254,7 +261,7 @@ class _Compiler:
                     if found is not _MISSING:
                         value = found
                         continue
-                if env.strict:
+                if env.strict and not lenient:
                     raise undefined(label)
                 return None
             return value
@@ -264,18 +271,29 @@ class _Compiler:
     def _member(self, node: Member) -> Fn:
         if node.name.startswith("_"):
             return self._special(node)
-        # Collect a run of data members down to its base.
+        # Collect a run of data members down to its base. The run stops at
+        # parentheses: `(<n>.id).id` is a chain on top of the parenthesised
+        # `<n>.id` (its own chain, starting after the '('), so that an
+        # Undefined is reported where the outer chain starts.
         keys: list[tuple[str, int]] = []
         cur: Node = node
-        while isinstance(cur, Member) and not cur.name.startswith("_"):
+        while (
+            isinstance(cur, Member)
+            and not cur.name.startswith("_")
+            and cur.chain_start == node.chain_start
+        ):
             keys.append((cur.name, cur.name_pos + len(cur.name)))
             cur = cur.obj
         keys.reverse()
-        if isinstance(cur, (ModelRef, Placeholder, Variable)):
-            return self._chain(cur, keys)
+        if isinstance(cur, (ModelRef, Placeholder, Variable)) and cur.start == node.chain_start:
+            if isinstance(cur, ModelRef) and cur.lenient:
+                # `model:key?` in parentheses, then members: the `?` covers
+                # only the inner path.
+                return self._chain(cur, keys, base_fn=self.compile(cur), lenient=node.lenient)
+            return self._chain(cur, keys, lenient=node.lenient)
         # A chain on top of a special member or a parenthesised expression:
         # compile the inner part on its own; labels start where the chain does.
-        return self._chain(cur, keys, base_fn=self.compile(cur))
+        return self._chain(cur, keys, base_fn=self.compile(cur), lenient=node.lenient)
 
     # -- special members
     def _special(self, node: Member) -> Fn:
@@ -575,20 +593,44 @@ class Expression:
         return hash(self.text)
 
 
-_CACHE: dict[str, Expression] = {}
-_CACHE_LIMIT = 4096
+# The cache is bounded by the total length of the cached texts, not by
+# their count: a count bound lets a handful of huge expressions (and their
+# closures) stay alive for good. Texts longer than _CACHE_ITEM_CHARS are
+# compiled but never cached; when the total passes _CACHE_CHARS the oldest
+# entries are dropped first (dicts keep insertion order).
+_CACHE: dict[tuple[str, str | None], Expression] = {}
+_CACHE_CHARS = 1_000_000
+_CACHE_ITEM_CHARS = 20_000
+_cache_size = 0
 
 
-def compile_expression(text: str) -> Expression:
+def compile_expression(text: str, default_model: str | None = None) -> Expression:
     """Parse and compile ``text`` once (cached by text); raises
-    ``ConditionError`` for syntax and other static errors."""
+    ``ConditionError`` for syntax and other static errors.
+
+    ``default_model`` names the model of bare paths (``Compute.vcenter``),
+    as fuel-ui's setup wizard read them; without it a bare name is a
+    context variable (only ``selectedNodes`` exists)."""
+    global _cache_size
     if not isinstance(text, str):
         raise ConditionError("TypeError", f"an expression must be a string, got {type_name(text)}")
-    found = _CACHE.get(text)
+    key = (text, default_model)
+    found = _CACHE.get(key)
     if found is not None:
         return found
-    expr = Expression(text, parse(text))
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[text] = expr
+    expr = Expression(text, parse(text, default_model))
+    size = len(text) + 1
+    if size > _CACHE_ITEM_CHARS:
+        return expr
+    while _CACHE and _cache_size + size > _CACHE_CHARS:
+        oldest = next(iter(_CACHE))
+        _cache_size -= len(oldest[0]) + 1
+        del _CACHE[oldest]
+    _CACHE[key] = expr
+    _cache_size += size
     return expr
+
+
+def cache_chars() -> int:
+    """Total length of the expression texts held by the compile cache."""
+    return _cache_size

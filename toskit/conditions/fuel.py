@@ -6,6 +6,14 @@ is ``nailgun.release`` (or that ``extend``s such a record) is a release;
 ``fields`` and merges the record's own ``fields`` over them recursively.
 Records without a ``name`` after merging are templates (the file's
 ``&base_release``), not releases.
+
+What the release gives an evaluation is what nailgun's restriction context
+had: a ``cluster`` model with nailgun's cluster fields and defaults
+(:data:`CLUSTER_DEFAULTS`), the release's ``settings``, the whole
+``release`` record, ``version`` (the master node's feature groups) and
+``networking_parameters``. The setup wizard's conditions (bare paths such
+as ``Compute.vcenter``) are read against :attr:`Release.wizard`, a model
+built from the wizard's own fields, as fuel-ui did.
 """
 
 from __future__ import annotations
@@ -20,10 +28,44 @@ from toskit.conditions.roles import RoleSet, build_roleset, read_source
 from toskit.conditions.values import type_name
 from toskit.errors import ConditionError, ToskitError
 
-__all__ = ["Release", "load_release", "list_releases", "release_records", "merge_fields"]
+__all__ = [
+    "CLUSTER_DEFAULTS",
+    "Release",
+    "WIZARD_MODEL",
+    "default_release",
+    "depends_as_restrictions",
+    "list_releases",
+    "load_release",
+    "merge_fields",
+    "release_records",
+    "wizard_model",
+]
 
 RELEASE_MODEL = "nailgun.release"
 _MAX_EXTEND = 50
+
+#: nailgun's ``Cluster`` columns that restrictions read, with their defaults
+#: (``nailgun/db/sqlalchemy/models/cluster.py``): a new cluster's status is
+#: ``new``, its network provider ``nova_network``, nodes grouped by roles.
+CLUSTER_DEFAULTS: dict[str, Any] = {
+    "id": 1,
+    "name": "cluster",
+    "status": "new",
+    "net_provider": "nova_network",
+    "grouping": "roles",
+    "is_customized": False,
+    "is_locked": False,
+}
+
+#: nailgun's ``networking_parameters`` defaults, per network provider.
+NETWORKING_DEFAULTS: dict[str, dict[str, Any]] = {
+    "nova_network": {"net_manager": "FlatDHCPManager"},
+    "neutron": {"segmentation_type": "vlan", "net_l23_provider": "ovs"},
+}
+
+#: The model name of bare paths in setup-wizard conditions (fuel-ui's
+#: ``default``); the wizard model is also reachable as ``wizard:``.
+WIZARD_MODEL = "default"
 
 
 def merge_fields(base: Any, over: Any) -> Any:
@@ -109,6 +151,93 @@ def _settings(fields: Mapping) -> dict:
     return copy.deepcopy(dict(editable))
 
 
+def _field_default(field: Any) -> Any:
+    """A wizard field's initial value: its ``value``; else ``false`` for a
+    checkbox, the first choice's ``data`` for a radio or select, ``""`` for
+    text, and null for anything else."""
+    if not isinstance(field, Mapping):
+        return None
+    if "value" in field:
+        return copy.deepcopy(field["value"])
+    kind = field.get("type")
+    if kind == "checkbox":
+        return False
+    if kind in ("radio", "select"):
+        values = field.get("values")
+        if isinstance(values, list) and values and isinstance(values[0], Mapping):
+            return values[0].get("data")
+        return None
+    if kind in ("text", "password", "textarea"):
+        return ""
+    return None
+
+
+def wizard_model(fields: Mapping[str, Any], roles: Iterable[str] = ()) -> dict:
+    """fuel-ui's setup-wizard model: for each pane of ``wizard_metadata``
+    every field's initial value, plus the pane fuel-ui adds itself,
+    ``NameAndRelease`` (``name``, ``release``, ``release_name``,
+    ``release_operating_system``, ``release_roles``)."""
+    meta = fields.get("wizard_metadata")
+    model: dict[str, Any] = {
+        "NameAndRelease": {
+            "name": "",
+            "release": fields.get("name"),
+            "release_name": fields.get("name"),
+            "release_operating_system": fields.get("operating_system"),
+            "release_roles": list(roles),
+        }
+    }
+    if isinstance(meta, Mapping):
+        for pane, pane_fields in meta.items():
+            if isinstance(pane_fields, Mapping):
+                model[str(pane)] = {
+                    str(name): _field_default(field) for name, field in pane_fields.items()
+                }
+    return model
+
+
+def depends_as_restrictions(roles_meta: Any) -> Any:
+    """A copy of ``roles_metadata`` where each role's pre-5.1 ``depends`` list
+    (Fuel 5.0) is also written as restrictions of the opposite polarity, so
+    the role check applies it; ``depends`` itself is kept as written."""
+    if not isinstance(roles_meta, Mapping):
+        return roles_meta
+    out = dict(roles_meta)
+    for name, meta in roles_meta.items():
+        if not isinstance(meta, Mapping) or not isinstance(meta.get("depends"), list):
+            continue
+        extra = []
+        for item in meta["depends"]:
+            converted = _depends_item(item)
+            if converted is None:
+                return roles_meta  # malformed: reported by the check as written
+            extra.append(converted)
+        restrictions = meta.get("restrictions") or []
+        if not isinstance(restrictions, list):
+            return roles_meta
+        out[name] = {**meta, "restrictions": [*restrictions, *extra]}
+    return out
+
+
+def _depends_item(item: Any) -> dict | None:
+    from toskit.conditions.restrictions import depends_condition_text
+
+    if not isinstance(item, Mapping):
+        return None
+    full = "condition" in item
+    text = depends_condition_text(item["condition"] if full else item)
+    if text is None:
+        return None
+    restriction: dict[str, Any] = {
+        "condition": f"not ({text})",
+        "action": item.get("action", "disable") if full else "disable",
+    }
+    message = item.get("warning", item.get("message")) if full else None
+    if message is not None:
+        restriction["message"] = message
+    return restriction
+
+
 class Release:
     """One Fuel release: ``name``, ``version``, ``operating_system``,
     ``state``, ``modes``, ``roles`` (a :class:`RoleSet` with Fuel's
@@ -125,17 +254,27 @@ class Release:
         self.modes = _modes(fields)
         self.roles = roles
         self.settings = _settings(fields)
+        #: the setup wizard's model (see :func:`wizard_model`)
+        self.wizard = wizard_model(fields, list(roles))
+        self._release_model: dict | None = None
 
     @property
     def release_model(self) -> dict:
-        """The ``release`` model: the release's scalar facts."""
-        return {
-            "name": self.name,
-            "version": self.version,
-            "operating_system": self.operating_system,
-            "state": self.state,
-            "modes": list(self.modes),
-        }
+        """The ``release`` model, as nailgun's: every field of the release
+        record (``roles_metadata``, ``attributes_metadata``, …) with
+        ``modes`` as a list. Built once and shared by the clusters of this
+        release (the evaluator never changes a model)."""
+        if self._release_model is None:
+            model = copy.deepcopy(self.fields)
+            model.update(
+                name=self.name,
+                version=self.version,
+                operating_system=self.operating_system,
+                state=self.state,
+                modes=list(self.modes),
+            )
+            self._release_model = model
+        return self._release_model
 
     def cluster(
         self,
@@ -146,14 +285,28 @@ class Release:
     ) -> Cluster:
         """A :class:`Cluster` whose ``settings`` model is this release's
         defaults with dotted-path overrides (``{"storage.volumes_ceph.value":
-        True}``); ``mode`` defaults to the release's first mode; a ``release``
-        model and a ``version`` model without feature groups are added unless
-        given in ``models``. Other arguments (``pool``, cluster attributes)
+        True}``); ``mode`` defaults to the release's first mode; the cluster
+        attributes default to nailgun's (:data:`CLUSTER_DEFAULTS`: ``status``
+        ``new``, ``net_provider`` ``nova_network``, …; pass ``status=…`` to
+        change one); a ``release`` model, a ``version`` model without
+        feature groups, a ``networking_parameters`` model with nailgun's
+        defaults for the network provider and the setup ``wizard`` model
+        are added unless given in ``models``. Other arguments (``pool``)
         go to Cluster."""
         if mode is None:
             mode = self.modes[0] if self.modes else "ha_compact"
+        for key, value in CLUSTER_DEFAULTS.items():
+            kwargs.setdefault(key, value)
         models = dict(kwargs.pop("models", None) or {})
         models.setdefault("release", self.release_model)
+        provider = kwargs.get("net_provider")
+        models.setdefault(
+            "networking_parameters",
+            copy.deepcopy(NETWORKING_DEFAULTS.get(provider, {}))
+            if isinstance(provider, str)
+            else {},
+        )
+        models.setdefault("wizard", self.wizard)
         # The master node's feature groups: none unless given, so that the
         # file's `'experimental' in version:feature_groups` restrictions
         # evaluate instead of failing as undefined.
@@ -182,6 +335,15 @@ class Release:
         return to_html(self)
 
 
+def default_release(records: list[tuple[int, dict]]) -> tuple[int, dict]:
+    """The release a file opens on: the last whose ``state`` is
+    ``available``, or the last one when none is."""
+    for index, fields in reversed(records):
+        if fields.get("state") == "available":
+            return index, fields
+    return records[-1]
+
+
 def _choose(
     records: list[tuple[int, dict]], release: str | None, source_name: str
 ) -> tuple[int, dict]:
@@ -190,7 +352,7 @@ def _choose(
             f"{source_name}: no Fuel release (a record with model '{RELEASE_MODEL}' and a name)"
         )
     if release is None:
-        return records[-1]
+        return default_release(records)
     for index, fields in records:
         if fields["name"] == release:
             return index, fields
@@ -200,11 +362,12 @@ def _choose(
 
 def load_release(source: Any, release: str | None = None) -> Release:
     """Load one release of a Fuel release file (a path, YAML text or loaded
-    data): the one named ``release``, or the last one. Malformed role
-    metadata raises ``ConditionError`` naming its path."""
+    data): the one named ``release``, or by default the last whose state is
+    ``available`` (the last one if none is). Malformed role metadata raises
+    ``ConditionError`` naming its path."""
     value, name = read_source(source, "Fuel release file")
     index, fields = _choose(release_records(value), release, name)
-    roles_meta = fields.get("roles_metadata")
+    roles_meta = depends_as_restrictions(fields.get("roles_metadata"))
     compiler = ConditionCompiler(skip=0)
     try:
         roles = build_roleset(roles_meta, ("roles_metadata",), compiler, fields["name"])

@@ -3,6 +3,14 @@
 Both are compiled on the same expression engine as the seed's conditions.
 A restriction is *active* when its condition is true (the opposite polarity
 of a seed ``warning``); limits bound how many nodes may have a role.
+
+The pre-5.1 ``depends`` lists (Fuel 5.0: ``- "settings:x.value": true`` or
+``- {condition: {...}, warning: "..."}``) are read by
+:func:`compile_depends` as restrictions with the opposite polarity: the
+element needs the condition, so the restriction is active when it fails.
+
+:meth:`Restriction.evaluate` and :meth:`Limits.explain` report what an
+evaluation read (``RestrictionResult``, ``BoundResult``) for traces.
 """
 
 from __future__ import annotations
@@ -11,15 +19,28 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from toskit.conditions.expression import Env, Expression
+from toskit.conditions.expression import Env, Expression, compile_expression, compile_node
 from toskit.conditions.forms import ConditionCompiler, _Skip
 from toskit.conditions.results import LimitsOutcome
-from toskit.conditions.values import is_number, type_name
+from toskit.conditions.syntax import BoolOp, Compare, Member, ModelRef, Node, Not
+from toskit.conditions.values import is_number, to_plain, type_name
 from toskit.errors import ConditionError
 
-__all__ = ["Restriction", "Limits", "compile_restrictions", "compile_limits", "count_for_limits"]
+__all__ = [
+    "BoundResult",
+    "Limits",
+    "Restriction",
+    "RestrictionResult",
+    "compile_depends",
+    "compile_limits",
+    "compile_restrictions",
+    "count_for_limits",
+    "model_reads",
+]
 
-ACTIONS = ("disable", "hide", "none")
+# `enable` is nailgun's action for attributes (the value must then be
+# true); on a role it neither blocks nor hides: only its message shows.
+ACTIONS = ("disable", "hide", "none", "enable")
 BOUNDS = ("min", "max", "recommended")
 _INTEGER_TEXT = re.compile(r"\s*-?[0-9]+\s*\Z")
 
@@ -55,15 +76,123 @@ class Restriction:
         finally:
             env.strict = saved
 
+    @property
+    def text(self) -> str | None:
+        """The condition's expression text (``None`` for a boolean condition)."""
+        return self.condition.text if isinstance(self.condition, Expression) else None
+
+    def evaluate(self, env: Env) -> RestrictionResult:
+        """Evaluate the restriction and report it: the expression text, the
+        model paths it read with their values, and whether it is active.
+        An evaluation error is raised, as by :meth:`active`."""
+        active = self.active(env)
+        reads = model_reads(self.condition, env) if isinstance(self.condition, Expression) else {}
+        return RestrictionResult(self, active, reads)
+
     def __repr__(self) -> str:
         cond = self.condition.text if isinstance(self.condition, Expression) else self.condition
         return f"Restriction({cond!r}, action={self.action!r}, message={self.message!r})"
 
 
+class RestrictionResult:
+    """One evaluated restriction: ``restriction``, ``text`` (its expression,
+    or ``None`` for a boolean condition), ``active``, ``reads`` (model path
+    → value, e.g. ``{"settings:storage.volumes_ceph.value": False}``; a
+    path that is not there reads as ``None``), ``action`` and ``message``."""
+
+    __slots__ = ("restriction", "active", "reads")
+
+    def __init__(self, restriction: Restriction, active: bool, reads: dict[str, Any]) -> None:
+        self.restriction, self.active, self.reads = restriction, active, reads
+
+    @property
+    def text(self) -> str | None:
+        return self.restriction.text
+
+    @property
+    def action(self) -> str:
+        return self.restriction.action
+
+    @property
+    def message(self) -> str | None:
+        return self.restriction.message
+
+    def __repr__(self) -> str:
+        return f"RestrictionResult({self.text!r}, active={self.active}, reads={self.reads!r})"
+
+
+class BoundResult:
+    """One evaluated piece of a role's limits: ``kind`` (``min``, ``max``,
+    ``recommended`` or ``override``), ``text`` (the expression, or ``None``
+    for a number), ``value`` (the bound, or the override condition's truth)
+    and ``reads`` (model path → value)."""
+
+    __slots__ = ("kind", "text", "value", "reads")
+
+    def __init__(self, kind: str, text: str | None, value: Any, reads: dict[str, Any]) -> None:
+        self.kind, self.text, self.value, self.reads = kind, text, value, reads
+
+    def __repr__(self) -> str:
+        return f"BoundResult({self.kind!r}, {self.text!r}, value={self.value!r})"
+
+
+def _model_paths(node: Node, out: list[Node]) -> None:
+    """The maximal ``model:a.b.c`` data chains of a tree, in text order."""
+    if isinstance(node, ModelRef):
+        out.append(node)
+    elif isinstance(node, Member):
+        if node.args is None and not node.name.startswith("_") and _is_data_chain(node):
+            out.append(node)
+            return
+        _model_paths(node.obj, out)
+        for arg in node.args or ():
+            _model_paths(arg, out)
+    elif isinstance(node, Not):
+        _model_paths(node.operand, out)
+    elif isinstance(node, BoolOp):
+        for operand in node.operands:
+            _model_paths(operand, out)
+    elif isinstance(node, Compare):
+        _model_paths(node.left, out)
+        _model_paths(node.right, out)
+
+
+def _is_data_chain(node: Node) -> bool:
+    while isinstance(node, Member):
+        if node.args is not None or node.name.startswith("_"):
+            return False
+        node = node.obj
+    return isinstance(node, ModelRef)
+
+
+def model_reads(expression: Expression, env: Env) -> dict[str, Any]:
+    """``{path text: value}`` of every model path ``expression`` reads,
+    looked up leniently (a missing path is ``None``, an unknown model is
+    left out): what a trace shows next to the expression."""
+    found: list[Node] = []
+    _model_paths(expression.node, found)
+    reads: dict[str, Any] = {}
+    saved = env.strict
+    env.strict = False
+    try:
+        for node in found:
+            label = expression.text[node.start : node.end].strip("()?")
+            if label in reads:
+                continue
+            try:
+                reads[label] = to_plain(compile_node(expression.text, node)(env))
+            except ConditionError:
+                continue
+    finally:
+        env.strict = saved
+    return reads
+
+
 def compile_restrictions(
-    value: Any, parts: tuple, compiler: ConditionCompiler
+    value: Any, parts: tuple, compiler: ConditionCompiler, default_model: str | None = None
 ) -> tuple[Restriction, ...]:
-    """Check and compile a ``restrictions`` list (the three forms of §2)."""
+    """Check and compile a ``restrictions`` list (the three forms of §2).
+    ``default_model``: the model of bare paths (fuel-ui's setup wizard)."""
     if value is None:
         return ()
     if not isinstance(value, list):
@@ -72,16 +201,38 @@ def compile_restrictions(
     for i, item in enumerate(value):
         here = (*parts, i)
         try:
-            out.append(_restriction(item, here, compiler))
+            out.append(_restriction(item, here, compiler, default_model))
         except _Skip:  # recorded by a collecting compiler; check the others
             continue
     return tuple(out)
 
 
-def _restriction(item: Any, here: tuple, compiler: ConditionCompiler) -> Restriction:
+def _expression(
+    compiler: ConditionCompiler,
+    text: Any,
+    parts: tuple,
+    default_model: str | None,
+    what: str = "an expression",
+) -> Expression:
+    if default_model is None:
+        return compiler.expression(text, parts, what)
+    if not isinstance(text, str):
+        compiler.schema(parts, f"expected {what} (a string), got {type_name(text)}")
+    try:
+        return compile_expression(text, default_model)
+    except ConditionError as err:
+        compiler.fail(err, parts)
+        raise AssertionError("unreachable") from None
+
+
+def _restriction(
+    item: Any, here: tuple, compiler: ConditionCompiler, default_model: str | None = None
+) -> Restriction:
     path = compiler.label(here)
     if isinstance(item, str):
-        return Restriction(compiler.expression(item, here), None, "disable", None, path)
+        return Restriction(
+            _expression(compiler, item, here, default_model), None, "disable", None, path
+        )
     if not isinstance(item, Mapping):
         compiler.schema(here, f"a restriction is a string or a mapping, got {type_name(item)}")
     if "condition" not in item:
@@ -93,12 +244,19 @@ def _restriction(item: Any, here: tuple, compiler: ConditionCompiler) -> Restric
                 "{'<condition>': '<message>'} with exactly one key)",
             )
         ((cond, message),) = item.items()
-        if not isinstance(message, str):
+        # nailgun accepts any value there; a boolean or null is no message.
+        if isinstance(message, bool) or message is None:
+            message = None
+        elif not isinstance(message, str):
             compiler.schema(
                 (*here, cond), f"a restriction message must be a string, got {type_name(message)}"
             )
         return Restriction(
-            compiler.expression(cond, (*here, cond), "a condition"), message, "disable", None, path
+            _expression(compiler, cond, (*here, cond), default_model, "a condition"),
+            message,
+            "disable",
+            None,
+            path,
         )
     for key in item:
         if key not in ("condition", "message", "action", "strict"):
@@ -114,7 +272,9 @@ def _restriction(item: Any, here: tuple, compiler: ConditionCompiler) -> Restric
     condition = (
         cond
         if isinstance(cond, bool)
-        else compiler.attempt(lambda: compiler.expression(cond, (*here, "condition")))
+        else compiler.attempt(
+            lambda: _expression(compiler, cond, (*here, "condition"), default_model)
+        )
     )
     problems: list[tuple[tuple, str]] = []
     if message is not None and not isinstance(message, str):
@@ -132,6 +292,121 @@ def _restriction(item: Any, here: tuple, compiler: ConditionCompiler) -> Restric
     if condition is None or problems:
         raise _Skip
     return Restriction(condition, message, action, strict, path)
+
+
+def literal_text(value: Any) -> str | None:
+    """``value`` written in the expression language, or ``None`` when it
+    cannot be (a list, a mapping, a string holding both kinds of quote)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if is_number(value):
+        return repr(value)
+    if isinstance(value, str):
+        if "'" not in value:
+            return f"'{value}'"
+        if '"' not in value:
+            return f'"{value}"'
+    return None
+
+
+def _path_term(path: str) -> str:
+    """``path`` as the left side of ``==``: parenthesised unless it is one
+    model path, so that ``a or b`` cannot bind to the comparison."""
+    try:
+        node = compile_expression(path).node
+    except ConditionError:
+        return f"({path})"
+    return path if isinstance(node, (ModelRef, Member)) else f"({path})"
+
+
+def depends_condition_text(cond: Any) -> str | None:
+    """The expression a ``depends`` condition stands for: a string as it is;
+    a mapping ``{path: value, ...}`` as ``path == value and ...``; ``None``
+    when it is neither."""
+    if isinstance(cond, str):
+        return cond
+    if not isinstance(cond, Mapping) or not cond:
+        return None
+    terms = []
+    for path, value in cond.items():
+        text = literal_text(value)
+        if not isinstance(path, str) or text is None:
+            return None
+        terms.append(f"{_path_term(path)} == {text}")
+    return " and ".join(terms)
+
+
+def _depends_condition(cond: Any, here: tuple, compiler: ConditionCompiler) -> Expression:
+    """The compiled ``depends`` condition; each path of the mapping form is
+    compiled on its own first, so that a broken one is reported at its key."""
+    if isinstance(cond, str):
+        return compiler.expression(cond, here, "a condition")
+    if not isinstance(cond, Mapping) or not cond:
+        compiler.schema(
+            here,
+            f"a 'depends' condition is an expression or a mapping of path to value, got {type_name(cond)}",
+        )
+    for path, value in cond.items():
+        if not isinstance(path, str):
+            compiler.schema(here, f"a 'depends' path must be a string, got {type_name(path)}")
+        compiler.expression(path, (*here, path), "a model path")
+        if literal_text(value) is None:
+            compiler.schema(
+                (*here, path),
+                f"a 'depends' value must be null, a boolean, a number or a string, got {type_name(value)}",
+            )
+    text = depends_condition_text(cond)
+    assert text is not None  # every part was checked above
+    return compiler.expression(text, here, "a condition")
+
+
+def compile_depends(
+    value: Any, parts: tuple, compiler: ConditionCompiler
+) -> tuple[Restriction, ...]:
+    """The pre-5.1 ``depends`` list as restrictions. Each item is
+    ``{"<path>": <value>}`` or ``{condition: <expression or mapping>,
+    warning?: <message>, action?: <action>}``; the element depends on the
+    condition, so the restriction (condition ``not (…)``) is active when the
+    condition fails, with the ``warning`` as its message."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        compiler.schema(parts, f"'depends' must be a list, got {type_name(value)}")
+    out = []
+    for i, item in enumerate(value):
+        here = (*parts, i)
+        try:
+            out.append(_depends(item, here, compiler))
+        except _Skip:
+            continue
+    return tuple(out)
+
+
+def _depends(item: Any, here: tuple, compiler: ConditionCompiler) -> Restriction:
+    if not isinstance(item, Mapping):
+        compiler.schema(here, f"a 'depends' item must be a mapping, got {type_name(item)}")
+    if "condition" in item:
+        for key in item:
+            if key not in ("condition", "warning", "message", "action"):
+                compiler.schema((*here, key), f"unknown key {key!r} in a 'depends' item")
+        needed = _depends_condition(item["condition"], (*here, "condition"), compiler)
+        message = item.get("warning", item.get("message"))
+        if message is not None and not isinstance(message, str):
+            compiler.schema(
+                (*here, "warning"), f"'warning' must be a string, got {type_name(message)}"
+            )
+        action = item.get("action", "disable")
+        if action not in ACTIONS:
+            compiler.schema(
+                (*here, "action"), f"'action' must be one of {', '.join(ACTIONS)}, got {action!r}"
+            )
+    else:
+        needed = _depends_condition(item, here, compiler)
+        message, action = None, "disable"
+    condition = compile_expression(f"not ({needed.text})")
+    return Restriction(condition, message, action, None, compiler.label(here))
 
 
 class _Bound:
@@ -169,19 +444,46 @@ class _Override:
 
 
 class Limits:
-    """A role's ``limits``: ``min``/``max``/``recommended`` bounds and the
-    ``overrides`` that replace them (in order) when their condition holds."""
+    """A role's ``limits``: ``min``/``max``/``recommended`` bounds, the
+    ``overrides`` that replace them (in order) when their condition holds,
+    and ``message``, the text shown when a top-level bound is not met
+    (fuel-ui's; the default texts otherwise)."""
 
-    __slots__ = ("bounds", "overrides", "path")
+    __slots__ = ("bounds", "overrides", "path", "message")
 
-    def __init__(self, bounds: dict[str, _Bound], overrides: list[_Override], path: str) -> None:
+    def __init__(
+        self,
+        bounds: dict[str, _Bound],
+        overrides: list[_Override],
+        path: str,
+        message: str | None = None,
+    ) -> None:
         self.bounds, self.overrides, self.path = bounds, overrides, path
+        self.message = message
+
+    def explain(self, env: Env) -> list[BoundResult]:
+        """Every bound and override condition evaluated, with the model paths
+        each read: what a trace shows for the limits. Errors are raised as
+        by :meth:`evaluate`."""
+        out = []
+        for kind, bound in self.bounds.items():
+            out.append(_bound_result(kind, bound, env))
+        for override in self.overrides:
+            cond = override.condition
+            if isinstance(cond, bool):
+                out.append(BoundResult("override", None, cond, {}))
+                continue
+            holds = bool(cond.function()(env))
+            out.append(BoundResult("override", cond.text, holds, model_reads(cond, env)))
+            if holds:
+                out.extend(_bound_result(k, b, env) for k, b in override.bounds.items())
+        return out
 
     def evaluate(self, env: Env, count: int, label: str) -> tuple[LimitsOutcome, list[str], bool]:
         """The evaluated bounds, the limit messages (min, max, recommended)
         and whether the max is exceeded."""
         current: dict[str, tuple[Any, str | None]] = {
-            kind: (bound.evaluate(env), None) for kind, bound in self.bounds.items()
+            kind: (bound.evaluate(env), self.message) for kind, bound in self.bounds.items()
         }
         for override in self.overrides:
             cond = override.condition
@@ -215,6 +517,13 @@ class Limits:
         return outcome, messages, exceeded
 
 
+def _bound_result(kind: str, bound: _Bound, env: Env) -> BoundResult:
+    value = bound.evaluate(env)
+    if bound.expression is None:
+        return BoundResult(kind, None, value, {})
+    return BoundResult(kind, bound.expression.text, value, model_reads(bound.expression, env))
+
+
 def _bound(kind: str, value: Any, here: tuple, compiler: ConditionCompiler) -> _Bound:
     if isinstance(value, str):
         return _Bound(kind, None, compiler.expression(value, here))
@@ -233,9 +542,20 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
         compiler.schema(parts, f"'limits' must be a mapping, got {type_name(value)}")
     bounds: dict[str, _Bound] = {}
     overrides: list[_Override] = []
+    message: str | None = None
     broken = False
     for key, item in value.items():
-        if key in BOUNDS:
+        if key == "message":
+            if isinstance(item, str) or item is None:
+                message = item
+            else:
+                broken = True
+                compiler.attempt(
+                    lambda i=item: compiler.schema(
+                        (*parts, "message"), f"'message' must be a string, got {type_name(i)}"
+                    )
+                )
+        elif key in BOUNDS:
             bound = compiler.attempt(lambda k=key, v=item: _bound(k, v, (*parts, k), compiler))
             if bound is None:
                 broken = True
@@ -254,12 +574,12 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
             compiler.attempt(
                 lambda k=key: compiler.schema(
                     (*parts, k),
-                    f"unknown key {k!r} in 'limits' (allowed: min, max, recommended, overrides)",
+                    f"unknown key {k!r} in 'limits' (allowed: min, max, recommended, overrides, message)",
                 )
             )
     if broken:
         raise _Skip
-    return Limits(bounds, overrides, compiler.label(parts))
+    return Limits(bounds, overrides, compiler.label(parts), message)
 
 
 def _override(item: Any, here: tuple, compiler: ConditionCompiler) -> _Override:

@@ -355,6 +355,7 @@ def build_roleset(
 def read_source(source: Any, what: str = "document") -> tuple[Any, str]:
     """The plain data of ``source`` (a path, YAML text or loaded data) and its
     name. YAML errors raise ``TemplateError``; a missing file ``ToskitError``."""
+    from toskit.conditions.source_text import is_yaml_text
     from toskit.source import load_yaml, load_yaml_file
 
     if isinstance(source, (Mapping, list)):
@@ -362,7 +363,9 @@ def read_source(source: Any, what: str = "document") -> tuple[Any, str]:
     if isinstance(source, (Path, os.PathLike)):
         doc = load_yaml_file(source)
     elif isinstance(source, str):
-        doc = load_yaml(source, name="<string>") if "\n" in source else load_yaml_file(source)
+        # Text or path by the rule of conditions.source_text (documented there).
+        text = is_yaml_text(source)
+        doc = load_yaml(source, name="<string>") if text else load_yaml_file(source)
     else:
         raise ToskitError(
             f"expected a path, YAML text or a mapping for the {what}, got {type(source).__name__}"

@@ -12,9 +12,19 @@ Grammar, lowest precedence first (Python's precedence, not Fuel's)::
     not_expr    := "not" not_expr | comparison
     comparison  := postfix [ comp_op postfix ]          # at most one operator
     comp_op     := "==" | "!=" | "<" | "<=" | ">" | ">=" | "in" | "not" "in"
-    postfix     := primary ( "." NAME [ "(" [ expression ( "," expression )* ] ")" ] )*
+    postfix     := primary ( "." NAME [ "(" [ expression ( "," expression )* ] ")" ] )* [ "?" ]
     primary     := NUMBER | STRING | "true" | "false" | "null"
                  | MODEL NAME | PLACEHOLDER | NAME | "(" expression ")"
+
+A ``?`` written right after a model path (``settings:foo.bar.value?``,
+fuel-web's and fuel-ui's per-path non-strict lookup) makes that one data
+chain lenient: a missing key gives null even in strict mode. It may only
+follow a model reference or a data member of one (no space before it).
+
+``parse(text, default_model="wizard")`` reads a bare name other than a
+context variable (``Compute.vcenter``) as a key of that model, the way
+fuel-ui evaluated its setup-wizard conditions (a path without a model
+name belongs to the ``default`` model).
 
 The parser is hand-written recursive descent so that a syntax error is
 reported at the first token at which the text stops being the beginning of a
@@ -134,12 +144,28 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("WORD", m.group(), pos, m.end(), m.group()))
             pos = m.end()
             continue
-        if c in "().,":
+        if c in "().,?":
             tokens.append(Token("PUNCT", c, pos, pos + 1, c))
             pos += 1
             continue
-        tokens.append(Token("ERROR", f"Illegal character '{c}'", pos, pos + 1, c))
+        tokens.append(Token("ERROR", f"Illegal character {describe_char(c)}", pos, pos + 1, c))
         return tokens
+
+
+def describe_char(c: str) -> str:
+    """``'c'`` for a visible character; an escape and its code point for an
+    invisible one (``'\\x00' (U+0000)``, ``'\\u200b' (U+200B)``), so that a
+    message never carries a control or zero-width character raw."""
+    if c.isprintable() and not c.isspace():
+        return f"'{c}'"
+    code = ord(c)
+    if code <= 0xFF:
+        escape = f"\\x{code:02x}"
+    elif code <= 0xFFFF:
+        escape = f"\\u{code:04x}"
+    else:
+        escape = f"\\U{code:08x}"
+    return f"'{escape}' (U+{code:04X})"
 
 
 # --------------------------------------------------------------------------- tree
@@ -166,6 +192,8 @@ class ModelRef(Node):
 
     model: str
     key: str
+    #: ``model:key?``: a missing key is null even in strict mode
+    lenient: bool = False
 
 
 @dataclass(frozen=True)
@@ -192,6 +220,8 @@ class Member(Node):
     name_pos: int
     args: tuple[Node, ...] | None  # None: not called
     chain_start: int
+    #: ``?`` after the chain: a missing key is null even in strict mode
+    lenient: bool = False
 
 
 @dataclass(frozen=True)
@@ -224,8 +254,9 @@ class Compare(Node):
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, default_model: str | None = None) -> None:
         self.text = text
+        self.default_model = default_model
         self.tokens = tokenize(text)
         self.i = 0
         self.depth = 0
@@ -389,7 +420,23 @@ class _Parser:
                 chain_start, end, node, str(name_tok.value), name_tok.pos, args, chain_start
             )
         self.depth -= links
+        mark = self.peek()
+        if self.is_punct(mark, "?"):
+            return self.lenient(node, mark)
         return node
+
+    def lenient(self, node: Node, mark: Token) -> Node:
+        """``node`` marked lenient by the ``?`` right after it (fuel's
+        per-path non-strict lookup); only a model path may carry one."""
+        previous = self.tokens[self.i - 1]
+        if previous.end != mark.pos:
+            self.unexpected(mark, " ('?' must follow a model path directly, without a space)")
+        if not _is_model_path(node, self.text):
+            self.unexpected(mark, " ('?' can only follow a model path such as settings:a.b.value)")
+        self.next()
+        from dataclasses import replace
+
+        return replace(node, end=mark.end, lenient=True)
 
     def primary(self) -> Node:
         tok = self.peek()
@@ -415,6 +462,9 @@ class _Parser:
             if word in KEYWORDS:
                 self.unexpected(tok)
             self.next()
+            if self.default_model is not None and word not in CONTEXT_VARIABLES:
+                # fuel-ui: a path without `model:` belongs to the default model.
+                return ModelRef(tok.pos, tok.end, self.default_model, str(word))
             return Variable(tok.pos, tok.end, str(word))
         if self.is_punct(tok, "("):
             self.next()
@@ -428,6 +478,21 @@ class _Parser:
             return _regroup(inner, tok.pos, close.end)
         self.unexpected(tok)
         raise AssertionError("unreachable")
+
+
+def _is_model_path(node: Node, text: str) -> bool:
+    """A model reference followed only by data members (no call, no special
+    member, no parentheses in between)."""
+    chain_start = node.start
+    while isinstance(node, Member):
+        if node.args is not None or node.name.startswith("_") or node.chain_start != chain_start:
+            return False
+        node = node.obj
+    return (
+        isinstance(node, ModelRef)
+        and node.start == chain_start
+        and text[node.start : node.start + 1] != "("
+    )
 
 
 def _regroup(node: Node, start: int, end: int) -> Node:
@@ -497,14 +562,15 @@ def _check(node: Node, text: str) -> None:
         _check(node.right, text)
 
 
-def parse(text: str) -> Node:
+def parse(text: str, default_model: str | None = None) -> Node:
     """Parse ``text`` into a syntax tree; raise ``ConditionError`` for a syntax
-    error or a static error (§8)."""
+    error or a static error (§8). With ``default_model``, a bare name other
+    than a context variable is a key of that model (fuel-ui's wizard)."""
     if not isinstance(text, str):
         raise ConditionError(
             "TypeError", f"an expression must be a string, got {type(text).__name__}"
         )
-    node = _Parser(text).parse()
+    node = _Parser(text, default_model).parse()
     _check(node, text)
     return node
 

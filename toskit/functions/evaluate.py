@@ -44,7 +44,6 @@ from toskit.functions import registry
 from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
-from toskit.sentinels import ABSENT
 from toskit.values import is_number
 
 __all__ = ["ABSENT", "DEFAULT_MAX_DEPTH", "Evaluation", "Typed", "evaluate", "evaluate_calls"]
@@ -52,7 +51,16 @@ __all__ = ["ABSENT", "DEFAULT_MAX_DEPTH", "Evaluation", "Typed", "evaluate", "ev
 DEFAULT_MAX_DEPTH = 200
 
 
-# ABSENT (toskit.sentinels) marks "no ``value=`` was given" (``$value`` is then a ``ContextError``).
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+ABSENT: Any = _Absent()
+"""Marks "no ``value=`` was given" (``$value`` is then a ``ContextError``)."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.functions import contains_call
 from toskit.functions.regex import RegexRejected, compile_bounded
-from toskit.functions.validation import CONSTRAINT_OPERATORS
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
@@ -445,10 +444,22 @@ def compare_constraint(op: str, value: Any, arg: Any, prim: str | None) -> bool 
     return None
 
 
-# The 1.x constraint operators: the one list lives in toskit.functions
-# (CONSTRAINT_OPERATORS); ``schema`` (1.3, a constraint on a value's schema)
-# is checked here only.
-KNOWN_CONSTRAINTS = frozenset({*CONSTRAINT_OPERATORS, "schema"})
+KNOWN_CONSTRAINTS = frozenset(
+    {
+        "equal",
+        "greater_than",
+        "greater_or_equal",
+        "less_than",
+        "less_or_equal",
+        "in_range",
+        "valid_values",
+        "length",
+        "min_length",
+        "max_length",
+        "pattern",
+        "schema",
+    }
+)
 
 
 def _check_constraints(

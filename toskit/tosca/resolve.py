@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from toskit.functions import Call
-from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 
@@ -35,7 +34,13 @@ __all__ = [
 ]
 
 
-# ABSENT (toskit.sentinels): no value at all (an optional property without value or default).
+class _Absent:
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT = _Absent()
+"""No value at all (an optional property without value or default)."""
 
 
 class Origin(NamedTuple):
