@@ -34,8 +34,9 @@ _LAZY_ATTRIBUTES: dict[str, str] = {
     "PropertyTable": "toskit.tosca",
     "options": "toskit.display.options",
     "explore": "toskit.widgets",
+    "TemplateDiff": "toskit.compare",
 }
-_LAZY_SUBMODULES = {"functions", "schema", "conditions", "dsl", "widgets", "display", "tosca", "source"}
+_LAZY_SUBMODULES = {"functions", "schema", "conditions", "dsl", "widgets", "display", "tosca", "source", "compare"}
 
 __all__ = [
     "NO_DEFAULT",

@@ -1,0 +1,111 @@
+"""`toskit diff OLD NEW`: formats, --fail-on, git:REV:PATH, errors (exit 2)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from compare_fixtures import BASE
+
+from toskit import cli
+
+
+@pytest.fixture
+def pair(tmp_path):
+    old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
+    old.write_text(BASE)
+    new.write_text(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: two"))
+    return old, new
+
+
+def run(argv, capsys):
+    status = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_text_is_the_default(pair, capsys):
+    status, out, err = run(["diff", *pair], capsys)
+    assert status == 0
+    assert out.startswith(f"diff {pair[0]} → {pair[1]}")
+    assert "~ endpoint.port: 5432 → 6543  (default: my.Endpoint)" in out
+    assert "+ error[type-mismatch]" in out
+
+
+def test_json_format(pair, capsys):
+    status, out, _ = run(["diff", *pair, "--format", "json"], capsys)
+    assert status == 0
+    data = json.loads(out)
+    assert data["summary"]["introduced"] == 1
+    assert any(v["path"] == "endpoint.port" for v in data["values"])
+
+
+def test_html_format_is_a_standalone_page(pair, tmp_path, capsys):
+    page = tmp_path / "diff.html"
+    status, out, err = run(["diff", *pair, "--format", "html", "-o", page], capsys)
+    assert status == 0 and out == "" and f"wrote {page}" in err
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and "toskit diff" in text
+    assert "<script" not in text.lower()
+    assert "6543" in text
+
+
+def test_fail_on_new_errors(pair, capsys):
+    status, _, err = run(["diff", *pair, "--fail-on", "new-errors"], capsys)
+    assert status == 1 and "introduces 1 error" in err
+    # The other way round the error is fixed: nothing new, exit 0.
+    status, _, _ = run(["diff", pair[1], pair[0], "--fail-on", "new-errors"], capsys)
+    assert status == 0
+
+
+def test_fail_on_changes(pair, capsys):
+    assert run(["diff", pair[0], pair[0], "--fail-on", "changes"], capsys)[0] == 0
+    assert run(["diff", *pair, "--fail-on", "changes"], capsys)[0] == 1
+
+
+def test_missing_file_exits_2(pair, tmp_path, capsys):
+    status, out, err = run(["diff", pair[0], tmp_path / "nope.yaml"], capsys)
+    assert status == 2 and out == "" and err.startswith("toskit diff: ")
+
+
+def test_usage_error_exits_2(capsys):
+    assert cli.main(["diff", "only-one.yaml"]) == 2
+    assert cli.main(["diff", "a", "b", "--format", "xml"]) == 2
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_git_revision_side(tmp_path, monkeypatch, capsys):
+    repo = tmp_path / "repo"
+    (repo / "sub").mkdir(parents=True)
+    svc = repo / "sub" / "svc.yaml"
+    svc.write_text(BASE)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "add", "sub/svc.yaml"], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
+    svc.write_text(BASE.replace("replicas: 2", "replicas: 7"))
+    monkeypatch.chdir(repo / "sub")  # PATH is relative to the current directory
+    status, out, err = run(["diff", "git:main:svc.yaml", "svc.yaml"], capsys)
+    assert status == 0, err
+    assert out.startswith("diff git:main:svc.yaml → svc.yaml")
+    assert "~ replicas: 2 → 7  (template)" in out
+    status, _, err = run(["diff", "git:nosuchrev:svc.yaml", "svc.yaml"], capsys)
+    assert status == 2 and "git:nosuchrev:svc.yaml" in err
+
+
+@pytest.mark.parametrize("spec", ["git:main", "git::svc.yaml", "git:--output=x:svc.yaml"])
+def test_bad_git_specs_exit_2(spec, pair, capsys):
+    status, _, err = run(["diff", spec, pair[1]], capsys)
+    assert status == 2 and "toskit diff:" in err
+
+
+def test_python_dash_m(pair):
+    done = subprocess.run(
+        [sys.executable, "-m", "toskit", "diff", str(pair[0]), str(pair[1]), "--fail-on", "new-errors"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 1
+    assert "endpoint.port" in done.stdout
