@@ -94,7 +94,7 @@ def test_limit_counts_are_shown(release):
     sim = simulator(release)
     limits = sim.outcome("controller").limits
     assert (limits.count, limits.min, limits.max, limits.recommended) == (1, 1, None, 3)
-    assert "count 1 (min 1, recommended 3)" in shown_rows(sim.html)["controller"][1]
+    assert "1 / min 1 / rec 3" in shown_rows(sim.html)["controller"][1]
     frame = sim.to_frame().set_index("role")
     assert frame.loc["controller", "count"] == 1 and frame.loc["controller", "recommended"] == 3
     assert bool(frame.loc["mongo", "hidden"]) is True

@@ -111,12 +111,13 @@ def test_blocked_outcome_shows_warning_and_trace(roles):
     view = body(html)
     assert "toskit-badge-blocked" in view
     assert f"<li>{WMN}</li>" in view
-    # The trace: each condition with its value, nested as evaluated.
-    assert view.count('class="toskit-badge toskit-badge-false') >= 3
+    # The trace: each condition states its facts (guard TRUE → then: FALSE, …).
+    assert view.count('class="toskit-f"') >= 3 and 'class="toskit-t"' in view
     assert "selectedNodes._length &lt;= 1" in view
-    # The warning shows in the list above the trace and, in the trace, only
-    # at the condition that raised it (not again at every enclosing node).
-    assert view.count(WMN) == 2
+    # The warning shows in the reason, in the list above the trace and, in
+    # the trace, only at the condition that raised it (not again at every
+    # enclosing node).
+    assert view.count(WMN) == 3
     leaf = view.index("selectedNodes._length &lt;= 1")
     assert view.index(WMN, view.index("Why: evaluation trace")) > leaf
 
@@ -218,7 +219,7 @@ def test_fuel_outcome_shows_limits_and_advice(release):
     html = to_html(out)
     assert_safe(html)
     text = _text(html)
-    assert "count 1 (min 1, recommended 3)" in text
+    assert "1 / min 1 / rec 3" in text  # the count against its limits
     assert "toskit-badge-advice" in body(html)
     limits = to_html(out.limits)
     assert _text(limits) == "limits count 1 bound value min 1 recommended 3"

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toskit.conditions.batch import Fallback, compile_select
+from toskit.conditions.explain import describe_node, mark_decisive, reads
 from toskit.conditions.expression import Env, Expression, compile_expression
 from toskit.conditions.results import TraceEntry
 from toskit.conditions.syntax import (
@@ -54,6 +55,10 @@ _BATCH_MIN, _BATCH_FIRST, _BATCH_MAX = 16, 64, 8192
 MAX_TREE_DEPTH = 200
 
 Test = Callable[[Env], bool]
+
+
+def _tf(value: Any) -> str:
+    return "TRUE" if value else "FALSE"
 
 
 def _returns_bool(expr: Expression) -> bool:
@@ -106,7 +111,9 @@ class LiteralForm(Form):
         return self.value, []
 
     def trace(self, env: Env) -> TraceEntry:
-        return TraceEntry("literal", self.value, [], None, [], self.path)
+        return TraceEntry(
+            "literal", self.value, [], None, [], self.path, detail=_tf(self.value) + " (literal)"
+        )
 
 
 class ExprForm(Form):
@@ -123,7 +130,17 @@ class ExprForm(Form):
         return bool(self.fn(env)), []
 
     def trace(self, env: Env) -> TraceEntry:
-        return TraceEntry("expression", bool(self.fn(env)), [], self.expr.text, [], self.path)
+        value = bool(self.fn(env))
+        return TraceEntry(
+            "expression",
+            value,
+            [],
+            self.expr.text,
+            [],
+            self.path,
+            reads=reads(self.expr, env),
+            detail=_tf(value),
+        )
 
 
 class ConditionForm(Form):
@@ -181,21 +198,50 @@ class ConditionForm(Form):
 
     def trace(self, env: Env) -> TraceEntry:
         children: list[TraceEntry] = []
+        read = reads(self.guard_expr, env)
+        guard = bool(self.guard(env))
         if self.then is None:
-            value, warnings = self.guard(env), []
+            value, warnings = guard, []
+            detail = _tf(value)
+            taken = None
         else:
             branch, applies = self._branch(env)
+            taken = "then" if guard else ("else" if self.else_ is not None else None)
             if not applies:
-                return TraceEntry("condition", True, [], self.guard_text, [], self.path)
+                return TraceEntry(
+                    "condition",
+                    True,
+                    [],
+                    self.guard_text,
+                    [],
+                    self.path,
+                    guard=False,
+                    applies=False,
+                    reads=read,
+                    detail="guard FALSE → rule does not apply (no else)",
+                )
             if branch is not None:
                 child = branch.trace(env)
                 children.append(child)
                 value, warnings = child.value, list(child.warnings)
+                detail = f"guard {_tf(guard)} → {taken}: {_tf(value)}"
             else:
                 value, warnings = False, []
+                detail = f"guard {_tf(guard)} → no else: FALSE"
         if not value and self.warning is not None:
             warnings.append(self.warning)
-        return TraceEntry("condition", value, warnings, self.guard_text, children, self.path)
+        return TraceEntry(
+            "condition",
+            value,
+            warnings,
+            self.guard_text,
+            children,
+            self.path,
+            guard=guard if self.then is not None else None,
+            branch=taken,
+            reads=read,
+            detail=detail,
+        )
 
 
 class AllForm(Form):
@@ -240,7 +286,11 @@ class AllForm(Form):
                 if self.warning is not None:
                     warnings.append(self.warning)
                 break
-        return TraceEntry("all", value, warnings, None, children, self.path)
+        if value:
+            detail = f"all {len(children)} items TRUE"
+        else:
+            detail = f"item {len(children)} of {len(self.items)} is FALSE → FALSE (stopped)"
+        return TraceEntry("all", value, warnings, None, children, self.path, detail=detail)
 
 
 class AnyForm(Form):
@@ -270,11 +320,15 @@ class AnyForm(Form):
             child = item.trace(env)
             children.append(child)
             if child.value:
-                return TraceEntry("any", True, list(child.warnings), None, children, self.path)
+                detail = f"item {len(children)} of {len(self.items)} is TRUE → TRUE (stopped)"
+                return TraceEntry(
+                    "any", True, list(child.warnings), None, children, self.path, detail=detail
+                )
             warnings.extend(child.warnings)
         if self.warning is not None:
             warnings.append(self.warning)
-        return TraceEntry("any", False, warnings, None, children, self.path)
+        detail = f"none of {len(children)} items is TRUE → FALSE"
+        return TraceEntry("any", False, warnings, None, children, self.path, detail=detail)
 
 
 class NotForm(Form):
@@ -296,7 +350,8 @@ class NotForm(Form):
         child = self.operand.trace(env)
         value = not child.value
         warnings = [] if value or self.warning is None else [self.warning]
-        return TraceEntry("not", value, warnings, None, [child], self.path)
+        detail = f"operand {_tf(child.value)} → {_tf(value)}"
+        return TraceEntry("not", value, warnings, None, [child], self.path, detail=detail)
 
 
 class ExistsForm(Form):
@@ -384,9 +439,11 @@ class ExistsForm(Form):
     def trace(self, env: Env) -> TraceEntry:
         index = self._match(env)
         children: list[TraceEntry] = []
+        items = self._items(env)
+        item = None
         if index >= 0:
             # Re-run the matching item in tracing mode (pure, same result).
-            item = self._items(env)[index]
+            item = items[index]
             variables = env.vars
             saved = variables.get(self.variable, _MISSING)
             variables[self.variable] = item
@@ -399,7 +456,21 @@ class ExistsForm(Form):
                     variables[self.variable] = saved
         value = index >= 0
         warnings = [] if value or self.warning is None else [self.warning]
-        return TraceEntry("exists", value, warnings, self.where_text, children, self.path)
+        if value:
+            detail = f"<{self.variable}> = {describe_node(item)} matched (item {index + 1} of {len(items)}) → TRUE"
+        else:
+            detail = f"no match among {len(items)} items → FALSE"
+        return TraceEntry(
+            "exists",
+            value,
+            warnings,
+            self.where_text,
+            children,
+            self.path,
+            item=item,
+            detail=detail,
+            facts={"variable": self.variable, "index": index, "count": len(items)},
+        )
 
 
 class RecommendedForm(Form):
@@ -421,18 +492,24 @@ class RecommendedForm(Form):
         self.warning, self.path = warning, path
         self.test = lambda env: True
 
-    def _warnings(self, env: Env) -> list[str]:
+    def _evaluate(self, env: Env, tracing: bool = False) -> tuple[Any, Any, list]:
+        """The bound ``<value>``, the expression's value, and (tracing) what it read."""
         value = self.value_expression.function()(env) if self.value_expression else self.value
         variables = env.vars
         saved = variables.get("value", _MISSING)
         variables["value"] = value
         try:
             ok = self.expression.function()(env)
+            read = reads(self.expression, env) if tracing else []
         finally:
             if saved is _MISSING:
                 variables.pop("value", None)
             else:
                 variables["value"] = saved
+        return value, ok, read
+
+    def _warnings(self, env: Env) -> list[str]:
+        value, ok, _ = self._evaluate(env)
         if ok:
             return []
         return [self.warning.replace("<value>", value_text(value))]
@@ -441,8 +518,22 @@ class RecommendedForm(Form):
         return True, self._warnings(env)
 
     def trace(self, env: Env) -> TraceEntry:
+        value, ok, read = self._evaluate(env, tracing=True)
+        fired = not ok
+        warnings = [self.warning.replace("<value>", value_text(value))] if fired else []
+        filled = self.expression.text.replace("<value>", value_text(value))
+        detail = f"{filled} is {_tf(ok)} → " + ("advice raised" if fired else "no advice needed")
         return TraceEntry(
-            "recommended", True, self._warnings(env), self.expression.text, [], self.path
+            "recommended",
+            True,
+            warnings,
+            self.expression.text,
+            [],
+            self.path,
+            fired=fired,
+            reads=read,
+            detail=detail,
+            facts={"value": value},
         )
 
 
@@ -473,7 +564,15 @@ class Rules(Form):
         children = [rule.trace(env) for rule in self.rules]
         value = all(c.value for c in children)
         warnings = [w for c in children for w in c.warnings]
-        return TraceEntry("rules", value, warnings, None, children, self.path)
+        failed = [i + 1 for i, c in enumerate(children) if not c.value]
+        detail = (
+            f"all {len(children)} rules TRUE"
+            if value
+            else f"rule{'s' if len(failed) > 1 else ''} {', '.join(map(str, failed))} FALSE → FALSE"
+        )
+        root = TraceEntry("rules", value, warnings, None, children, self.path, detail=detail)
+        mark_decisive(root)
+        return root
 
 
 # --------------------------------------------------------------------------- compiler

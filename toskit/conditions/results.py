@@ -6,7 +6,7 @@ They are plain, read-only value objects with a readable ``__repr__`` and the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["TraceEntry", "Outcome", "RoleOutcome", "LimitsOutcome"]
@@ -24,12 +24,51 @@ class _Displayable:
 class TraceEntry(_Displayable):
     """One evaluated condition: ``form`` (``rules``, ``literal``,
     ``expression``, ``condition``, ``all``, ``any``, ``not``, ``exists``,
-    ``recommended``), ``value``, ``warnings`` (this node's outcome),
-    ``source`` (expression text or ``None``), ``children`` (the
-    sub-conditions actually evaluated) and ``path`` (where the condition
-    sits in its document, e.g. ``conditions[0].then``)."""
+    ``recommended``; for Fuel roles also ``restriction`` and ``limits``),
+    ``value``, ``warnings`` (this node's outcome), ``source`` (expression
+    text or ``None``), ``children`` (the sub-conditions actually evaluated)
+    and ``path`` (where the condition sits in its document, e.g.
+    ``conditions[0].then``).
 
-    __slots__ = ("form", "value", "warnings", "source", "children", "path")
+    The facts that explain the value, each with its own value:
+
+    * ``guard`` (``condition`` with ``then``): the guard's value, and
+      ``branch``: ``"then"``, ``"else"`` or ``None`` (no branch ran);
+      ``applies`` is False for a top-level rule whose guard is false and
+      that has no ``else`` (it does not apply);
+    * ``fired`` (``recommended``): whether the advice was raised;
+    * ``item`` (``exists``): the item (node) that matched, or ``None``;
+    * ``reads``: ``(reference text, value)`` for every reference the
+      expression read (``selectedNodes._length``, ``<value>``,
+      ``settings:storage.volumes_ceph.value``);
+    * ``detail``: those facts in one line (``guard TRUE → then: FALSE``);
+    * ``facts``: form-specific data (a restriction's ``action``,
+      ``message``, ``active``; limits' ``count``, ``min``, ``max``,
+      ``recommended``, ``overrides``);
+    * ``decisive``: this entry decided a false value or raised advice.
+
+    For ``restriction`` and ``limits`` entries ``value`` is True unless the
+    entry blocks the role (an active ``disable`` restriction, a count above
+    ``max``).
+    """
+
+    __slots__ = (
+        "form",
+        "value",
+        "warnings",
+        "source",
+        "children",
+        "path",
+        "guard",
+        "branch",
+        "applies",
+        "fired",
+        "item",
+        "reads",
+        "detail",
+        "facts",
+        "decisive",
+    )
 
     def __init__(
         self,
@@ -39,6 +78,16 @@ class TraceEntry(_Displayable):
         source: str | None = None,
         children: list[TraceEntry] | None = None,
         path: str = "",
+        *,
+        guard: bool | None = None,
+        branch: str | None = None,
+        applies: bool = True,
+        fired: bool | None = None,
+        item: Any = None,
+        reads: list[tuple[str, Any]] | None = None,
+        detail: str = "",
+        facts: dict[str, Any] | None = None,
+        decisive: bool = False,
     ) -> None:
         self.form = form
         self.value = value
@@ -46,24 +95,47 @@ class TraceEntry(_Displayable):
         self.source = source
         self.children = list(children or [])
         self.path = path
+        self.guard = guard
+        self.branch = branch
+        self.applies = applies
+        self.fired = fired
+        self.item = item
+        self.reads = list(reads or [])
+        self.detail = detail
+        self.facts = dict(facts or {})
+        self.decisive = decisive
 
-    def walk(self):
+    def walk(self) -> Iterator[TraceEntry]:
         """This entry and every descendant, depth first."""
-        yield self
-        for child in self.children:
-            yield from child.walk()
+        stack = [self]
+        while stack:
+            entry = stack.pop()
+            yield entry
+            stack.extend(reversed(entry.children))
 
-    def lines(self, indent: int = 0) -> list[str]:
-        """A plain-text tree, one line per entry."""
-        head = f"{'  ' * indent}{self.form}"
+    def line(self) -> str:
+        """This entry alone, in one line of text (its facts, not its children)."""
+        from toskit.conditions.explain import describe_value
+
+        head = ("▶ " if self.decisive else "") + self.form
         if self.source is not None:
-            head += f" {self.source!r}"
-        head += f" -> {'true' if self.value else 'false'}"
+            head += f" {self.source}"
+        head += ": " + (self.detail or ("TRUE" if self.value else "FALSE"))
+        shown = [(t, v) for t, v in self.reads if t != self.source]
+        if shown:
+            head += " [" + ", ".join(f"{t} = {describe_value(v)}" for t, v in shown) + "]"
         if self.warnings:
             head += f" {self.warnings!r}"
-        out = [head]
-        for child in self.children:
-            out.extend(child.lines(indent + 1))
+        return head
+
+    def lines(self, indent: int = 0) -> list[str]:
+        """A plain-text tree, one line per entry (``▶`` marks deciding entries)."""
+        out: list[str] = []
+        stack: list[tuple[TraceEntry, int]] = [(self, indent)]
+        while stack:
+            entry, depth = stack.pop()
+            out.append("  " * depth + entry.line())
+            stack.extend((child, depth + 1) for child in reversed(entry.children))
         return out
 
     def __str__(self) -> str:
@@ -131,8 +203,19 @@ class Outcome(_LazyTrace, _Displayable):
     def __bool__(self) -> bool:
         return self.value
 
+    @property
+    def reason(self) -> str:
+        """One sentence saying why the value is false or carries advice
+        (empty when it is plainly true); see :func:`toskit.conditions.explain.reason`."""
+        from toskit.conditions.explain import reason
+
+        return reason(self)
+
     def __repr__(self) -> str:
         return f"Outcome(value={self.value}, warnings={self.warnings!r})"
+
+    def __str__(self) -> str:
+        return _text(repr(self), self.reason, self.trace)
 
 
 class LimitsOutcome(_Displayable):
@@ -211,6 +294,51 @@ class RoleOutcome(_LazyTrace, _Displayable):
         else:
             self._trace_value, self._trace_thunk = None, trace
 
+    @property
+    def reason(self) -> str:
+        """One sentence for a role that is not plainly allowed (blocked,
+        hidden, or allowed with advice), built from the deciding trace
+        entries when the rule has no warning text, e.g. ``blocked: rule 1
+        (cluster:mode == 'multinode'): node 1 (roles: controller) matches
+        the exists over cluster:nodes``; empty for a plainly allowed role."""
+        from toskit.conditions.explain import reason
+
+        return reason(self)
+
+    @property
+    def status(self) -> str:
+        """``allowed``, ``advice`` (allowed with warnings), ``blocked`` or ``hidden``."""
+        if self.hidden:
+            return "hidden"
+        if not self.allowed:
+            return "blocked"
+        return "advice" if self.warnings else "allowed"
+
+    def to_frame(self) -> Any:
+        """A one-row pandas DataFrame: role, allowed, status, reason,
+        warnings, conflicts (pandas is imported on first use)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.row()])
+
+    def row(self) -> dict[str, Any]:
+        """This outcome as one table row (what ``to_frame`` shows)."""
+        row: dict[str, Any] = {
+            "role": self.role,
+            "allowed": self.allowed,
+            "status": self.status,
+            "reason": self.reason,
+            "warnings": list(self.warnings),
+            "conflicts": list(self.conflicts),
+        }
+        if self.limits is not None:
+            for bound in ("count", "min", "max", "recommended"):
+                row[bound] = getattr(self.limits, bound)
+        return row
+
+    def __str__(self) -> str:
+        return _text(f"{self.role}: {self.status}", self.reason, self.trace)
+
     def __repr__(self) -> str:
         parts = [repr(self.role), f"allowed={self.allowed}"]
         if self.hidden:
@@ -221,3 +349,17 @@ class RoleOutcome(_LazyTrace, _Displayable):
         if self.limits is not None:
             parts.append(f"limits={self.limits!r}")
         return f"RoleOutcome({', '.join(parts)})"
+
+
+def _text(head: str, reason: str, trace: TraceEntry | None) -> str:
+    """The plain-text form of an outcome: the verdict, the reason, and the
+    trace entries that decided it (``▶``), each with its facts."""
+    lines = [head]
+    if reason:
+        lines.append(f"reason: {reason}")
+    if trace is not None:
+        decisive = [e for e in trace.walk() if e.decisive and e is not trace]
+        if decisive:
+            lines.append("deciding entries:")
+            lines.extend(f"  {e.line()}" for e in decisive)
+    return "\n".join(lines)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from toskit.conditions.cluster import Cluster
+from toskit.conditions.explain import role_trace
 from toskit.conditions.expression import Env, make_env
 from toskit.conditions.forms import ConditionCompiler, Form, Rules, _Skip
 from toskit.conditions.restrictions import (
@@ -216,13 +217,12 @@ class RoleSet(Mapping):
         warnings.extend(more)
         if conflicts and not fuel_order:
             warnings.append(CONFLICT_WARNING)
-        rules = role.rules
         return RoleOutcome(
             role.name,
             value and not conflicts and not blocked,
             warnings,
             conflicts,
-            lambda: rules.trace(env),
+            lambda: role_trace(role, env, limits),
             hidden=hidden,
             limits=limits,
             restrictions=active,

@@ -60,16 +60,42 @@ def _warnings_list(warnings: Sequence[Any]) -> str:
 # ---------------------------------------------------------------- trace
 
 
+def _truth_words(text: str) -> str:
+    """Escape ``text`` and colour its TRUE / FALSE words."""
+    out = esc(text)
+    out = out.replace("TRUE", '<span class="toskit-t">TRUE</span>')
+    return out.replace("FALSE", '<span class="toskit-f">FALSE</span>')
+
+
+def _reads_html(entry: Any) -> str:
+    from toskit.conditions.explain import describe_value
+
+    source = getattr(entry, "source", None)
+    shown = [(t, v) for t, v in (getattr(entry, "reads", None) or []) if t != source]
+    if not shown:
+        return ""
+    items = "".join(
+        f'<span class="toskit-read">{code(f"{t} = {describe_value(v)}")}</span>' for t, v in shown
+    )
+    return f'<span class="toskit-reads">{items}</span>'
+
+
 def _trace_label(entry: Any) -> str:
     value = bool(getattr(entry, "value", False))
     form = str(getattr(entry, "form", "") or "")
     source = getattr(entry, "source", None)
-    parts = [
-        badge("true" if value else "false", "true" if value else "false", small=True),
-        f'<span class="toskit-trace-form">{esc(form)}</span>',
-    ]
+    detail = getattr(entry, "detail", "") or ""
+    parts = []
+    if getattr(entry, "decisive", False):
+        parts.append('<span class="toskit-decisive" title="this entry decided the outcome">▶</span>')
+    if not detail:
+        parts.append(badge("true" if value else "false", "true" if value else "false", small=True))
+    parts.append(f'<span class="toskit-trace-form">{esc(form)}</span>')
     if source is not None:
         parts.append(code(source))
+    if detail:
+        parts.append(f'<span class="toskit-trace-detail">{_truth_words(detail)}</span>')
+    parts.append(_reads_html(entry))
     # Each warning is shown where it is raised: a warning that a child
     # already carries (and this entry merely passes up) is not repeated.
     passed_up = {w for child in getattr(entry, "children", []) or [] for w in getattr(child, "warnings", []) or []}
@@ -77,13 +103,15 @@ def _trace_label(entry: Any) -> str:
         if w not in passed_up:
             parts.append(f'<span class="toskit-trace-warning">{esc(w)}</span>')
     path = getattr(entry, "path", None)
-    if path:
-        # Where the condition sits in its document, on hover.
-        return f'<span title="{esc(path)}">{"".join(parts)}</span>'
-    return "".join(parts)
+    cls = "toskit-trace-label" + (" toskit-trace-decisive" if getattr(entry, "decisive", False) else "")
+    title = f' title="{esc(path)}"' if path else ""
+    # Where the condition sits in its document, on hover.
+    return f'<span class="{cls}"{title}>{"".join(parts)}</span>'
 
 
-def _trace_items(entries: Sequence[Any], depth: int, budget: list[int]) -> str:
+def _trace_items(
+    entries: Sequence[Any], depth: int, budget: list[int], key: str | None, open_keys: frozenset[str]
+) -> str:
     items: list[str] = []
     for index, entry in enumerate(entries):
         if budget[0] <= 0:
@@ -92,6 +120,7 @@ def _trace_items(entries: Sequence[Any], depth: int, budget: list[int]) -> str:
         budget[0] -= 1
         label = _trace_label(entry)
         children = list(getattr(entry, "children", []) or [])
+        here = None if key is None else f"{key}/{index}"
         if not children:
             items.append(f'<li><div class="toskit-leaf">{label}</div></li>')
         elif depth + 1 >= option("display_max_depth"):
@@ -100,22 +129,33 @@ def _trace_items(entries: Sequence[Any], depth: int, budget: list[int]) -> str:
                 f"{more_note(len(children), 'more below')}</li>"
             )
         else:
-            state = " open" if depth < option("display_expand_depth") else ""
-            inner = _trace_items(children, depth + 1, budget)
-            items.append(f"<li><details{state}><summary>{label}</summary><ul>{inner}</ul></details></li>")
+            is_open = depth < option("display_expand_depth") or (
+                here is not None and here in open_keys
+            )
+            state = " open" if is_open else ""
+            attr = f' data-toskit-key="{esc(here)}"' if here is not None else ""
+            inner = _trace_items(children, depth + 1, budget, here, open_keys)
+            items.append(f"<li><details{attr}{state}><summary>{label}</summary><ul>{inner}</ul></details></li>")
     return "".join(items)
 
 
-def trace_html(trace: Any) -> str:
-    """The evaluation trace as a nested tree, each condition with its value.
+def trace_html(trace: Any, *, key: str | None = None, open_keys: Iterable[str] = ()) -> str:
+    """The evaluation trace as a nested tree: each entry states its facts
+    (guard value and branch taken, the node an ``exists`` matched, the
+    values its expression read, filled placeholders), ``▶`` marking the
+    entries that decided the outcome.
 
     The root (form ``rules``) is drawn open; trees deeper than
     ``display_max_depth`` or larger than ``display_max_tree_nodes`` are cut.
+    ``key`` gives every collapsible entry a stable ``data-toskit-key``
+    (``key/0/1``) and ``open_keys`` lists those drawn open (the simulator
+    keeps what the user opened across redraws).
     """
     if trace is None:
         return '<div class="toskit-empty">no trace</div>'
     budget = [option("display_max_tree_nodes")]
-    return f'<ul class="toskit-tree toskit-trace">{_trace_items([trace], 0, budget)}</ul>'
+    items = _trace_items([trace], 0, budget, key, frozenset(open_keys))
+    return f'<ul class="toskit-tree toskit-trace">{items}</ul>'
 
 
 def trace_entry_html(entry: Any) -> str:
@@ -127,8 +167,18 @@ def trace_entry_html(entry: Any) -> str:
 # ---------------------------------------------------------------- outcomes
 
 
+def _reason_html(outcome: Any) -> str:
+    try:
+        reason = getattr(outcome, "reason", "")
+    except Exception as error:  # noqa: BLE001 - a view never fails on a broken outcome
+        reason = f"(no reason: {error})"
+    if not reason:
+        return ""
+    return f'<div class="toskit-reason">{esc(reason)}</div>'
+
+
 def outcome_body(outcome: Any, *, title: str | None = None) -> str:
-    """An outcome: badge, warnings, conflicts, and the trace (collapsed)."""
+    """An outcome: badge, reason, warnings, conflicts, and the trace."""
     is_role = hasattr(outcome, "allowed")
     value = bool(getattr(outcome, "allowed" if is_role else "value", False))
     warnings = list(getattr(outcome, "warnings", []) or [])
@@ -137,6 +187,7 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     kind = "role check" if is_role else "condition"
     head_badge = outcome_badge(value, warnings) if is_role else badge(str(value).lower(), str(value).lower())
     parts = [header(kind, role or ("outcome" if is_role else "evaluation"), head_badge)]
+    parts.append(_reason_html(outcome))
     parts.append(_warnings_list(warnings))
     parts.append(_fuel_extras(outcome))
     if conflicts:
@@ -146,6 +197,38 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     if trace is not None:
         parts.append(details("Why: evaluation trace", trace_html(trace), open_=True))
     return "".join(parts)
+
+
+def limits_gauge(limits: Any) -> str:
+    """The count against its limits at a glance: ``2 / min 1 / rec 3`` with a
+    small bar (filled to the count, marks at min and recommended, red above max)."""
+    count = getattr(limits, "count", None)
+    if not isinstance(count, int):
+        return ""
+    lo, hi, rec = (getattr(limits, n, None) for n in ("min", "max", "recommended"))
+    words = [str(count)]
+    for name, bound in (("min", lo), ("max", hi), ("rec", rec)):
+        if isinstance(bound, (int, float)) and not isinstance(bound, bool):
+            words.append(f"{name} {text_value(bound)}")
+    numbers = [b for b in (lo, hi, rec, count) if isinstance(b, (int, float)) and not isinstance(b, bool)]
+    scale = max([*numbers, 1])
+    state = "ok"
+    if isinstance(hi, (int, float)) and count > hi:
+        state = "over"
+    elif (isinstance(lo, (int, float)) and count < lo) or (isinstance(rec, (int, float)) and count < rec):
+        state = "under"
+    # Positions in tenths, as classes: views carry no inline style.
+    width = min(10, round(10 * count / scale))
+    marks = "".join(
+        f'<span class="toskit-gauge-mark toskit-at{min(10, round(10 * b / scale))}" title="{name} {esc(text_value(b))}"></span>'
+        for name, b in (("min", lo), ("recommended", rec), ("max", hi))
+        if isinstance(b, (int, float)) and not isinstance(b, bool)
+    )
+    bar = (
+        f'<span class="toskit-gauge toskit-gauge-{state}">'
+        f'<span class="toskit-gauge-fill toskit-w{width}"></span>{marks}</span>'
+    )
+    return f'<span class="toskit-limits" title="nodes with the role after the assignment">{bar}{esc(" / ".join(words))}</span>'
 
 
 def _fuel_extras(outcome: Any) -> str:
@@ -161,12 +244,7 @@ def _fuel_extras(outcome: Any) -> str:
         )
     limits = getattr(outcome, "limits", None)
     if limits is not None:
-        bounds = [
-            f"{name} {text_value(value)}"
-            for name in ("min", "max", "recommended")
-            if (value := getattr(limits, name, None)) is not None
-        ]
-        parts.append(chip(f"count {getattr(limits, 'count', '?')}" + (f" ({', '.join(bounds)})" if bounds else "")))
+        parts.append(limits_gauge(limits))
     if not parts:
         return ""
     return f'<div class="toskit-summary-line">{"".join(parts)}</div>'
@@ -178,19 +256,39 @@ def outcome_html(outcome: Any) -> str:
     return fragment(outcome_body(outcome), _fallback(outcome), kind)
 
 
-def outcomes_table(outcomes: Mapping[str, Any], *, with_traces: bool = True) -> str:
-    """One row per role: allowed/blocked, warnings, conflicts (and the trace,
-    collapsed, under the warnings)."""
+def outcomes_table(
+    outcomes: Mapping[str, Any],
+    *,
+    with_traces: bool = True,
+    keyed: bool = False,
+    open_keys: Iterable[str] = (),
+) -> str:
+    """One row per role: status, reason and warnings (with the limits gauge
+    and the trace, collapsed), conflicts. ``keyed`` gives every trace a
+    stable ``data-toskit-key`` (``trace:<role>``) and ``open_keys`` lists
+    the ones drawn open (see :func:`trace_html`)."""
+    opened = frozenset(open_keys)
 
     def rows() -> Iterable[Any]:
         for name, out in outcomes.items():
             allowed = bool(getattr(out, "allowed", False))
             warnings = list(getattr(out, "warnings", []) or [])
             conflicts = list(getattr(out, "conflicts", []) or [])
-            why = _warnings_list(warnings) + _fuel_extras(out)
+            reason = _reason_html(out)
+            # The reason already quotes a lone warning: do not list it twice.
+            listed = [w for w in warnings if w not in (getattr(out, "reason", "") or "")]
+            why = reason + _warnings_list(listed) + _fuel_extras(out)
             trace = getattr(out, "trace", None)
             if with_traces and trace is not None:
-                why += details('<span class="toskit-muted">trace</span>', trace_html(trace))
+                key = f"trace:{name}" if keyed else None
+                tree = trace_html(trace, key=key, open_keys=opened)
+                state = " open" if key is not None and key in opened else ""
+                attr = f' data-toskit-key="{esc(key)}"' if key is not None else ""
+                why += (
+                    f'<details class="toskit-section toskit-trace-section"{attr}{state}>'
+                    f'<summary><span class="toskit-muted">trace</span></summary>'
+                    f'<div class="toskit-section-body">{tree}</div></details>'
+                )
             yield (
                 "toskit-role-allowed" if allowed else "toskit-role-blocked",
                 [
@@ -201,7 +299,7 @@ def outcomes_table(outcomes: Mapping[str, Any], *, with_traces: bool = True) -> 
                 ],
             )
 
-    return table(("role", "status", "warnings", "conflicts"), rows(), total=len(outcomes), empty="no roles")
+    return table(("role", "status", "why", "conflicts"), rows(), total=len(outcomes), empty="no roles")
 
 
 # ---------------------------------------------------------------- roles

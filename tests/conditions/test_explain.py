@@ -1,0 +1,313 @@
+"""Issue 16: traces state facts (guard values, branch taken, the node an
+``exists`` matched, filled placeholders, the values an expression read),
+Fuel restrictions and limits are trace entries, and every outcome that is
+not plainly allowed carries a one-sentence reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conditions_fixtures import CLUSTERS, CONF, POOL, ROLES, WHA, WMN
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toskit.conditions import Cluster, evaluate, load_release, load_roles
+
+FUEL = Path(__file__).resolve().parents[2] / "conformance" / "fuel" / "openstack.yaml"
+NEWTON = "Newton on Ubuntu 16.04"
+
+
+def check(cluster: str, selected: list, role: str = "controller", **kw):
+    return ROLES.check(role, CLUSTERS[cluster], selected=selected, **kw)
+
+
+def facts(entry):
+    """The facts of one entry, as a tuple that reads well in a failure."""
+    return (entry.form, entry.value, entry.guard, entry.branch, entry.applies, entry.detail)
+
+
+# ---------------------------------------------------------------- the seed's forms, each branch
+
+
+def test_rule_guard_true_then_branch_false_names_the_node_that_exists():
+    out = check("MN1", [11])
+    rule1, rule2 = out.trace.children
+    assert facts(rule1) == (
+        "condition", False, True, "then", True, "guard TRUE → then: FALSE"
+    )
+    assert rule1.reads == [("cluster:mode", "multinode")]
+    all_entry = rule1.children[0]
+    assert all_entry.detail == "item 2 of 2 is FALSE → FALSE (stopped)"
+    length, not_entry = all_entry.children
+    assert (length.guard, length.value, length.reads) == (None, True, [("selectedNodes._length", 1)])
+    assert not_entry.detail == "operand TRUE → FALSE"
+    exists = not_entry.children[0]
+    assert exists.form == "exists" and exists.value is True
+    assert exists.item["id"] == 1 and exists.item["roles"] == ["controller"]
+    assert exists.detail == "<node> = node 1 (roles: controller) matched (item 1 of 2) → TRUE"
+    # The deciding path is marked, down to the exists that decided it.
+    assert [rule1.decisive, all_entry.decisive, not_entry.decisive, exists.decisive] == [True] * 4
+    assert length.decisive is False
+    # The guard of rule 2 is false and it has no else: it does not apply.
+    assert facts(rule2) == (
+        "condition", True, False, None, False, "guard FALSE → rule does not apply (no else)"
+    )
+    assert rule2.reads == [("cluster:mode", "multinode")] and rule2.decisive is False
+
+
+def test_reason_of_a_rule_without_warning_names_rule_guard_and_node():
+    out = check("MN1", [11])
+    assert out.allowed is False and out.warnings == []
+    assert out.reason == (
+        "blocked: rule 1 (cluster:mode == 'multinode'): node 1 (roles: controller) "
+        "matches the exists over cluster:nodes"
+    )
+
+
+def test_pending_role_is_named_in_the_reason():
+    out = check("MN1P", [11])
+    assert "node 1 (roles: none; pending: controller)" in out.reason
+
+
+def test_condition_with_warning_shows_the_value_read_and_the_warning_is_the_reason():
+    out = check("MN0", [11, 12])
+    rule1 = out.trace.children[0]
+    length = rule1.children[0].children[0]
+    assert facts(length) == ("condition", False, None, None, True, "FALSE")
+    assert length.reads == [("selectedNodes._length", 2)] and length.warnings == [WMN]
+    assert length.decisive
+    assert out.reason == f"blocked: {WMN}"
+
+
+def test_guard_false_else_branch_and_recommended_with_filled_placeholder():
+    out = check("HA1", [11])
+    rule1, rule2 = out.trace.children
+    assert facts(rule1) == ("condition", True, False, "else", True, "guard FALSE → else: TRUE")
+    assert rule1.children[0].form == "literal" and rule1.children[0].value is True
+    assert facts(rule2) == ("condition", True, True, "then", True, "guard TRUE → then: TRUE")
+    rec = rule2.children[0]
+    assert rec.form == "recommended" and rec.fired is True and rec.warnings == [WHA]
+    assert rec.detail == "cluster:nodes._length >= 3 is FALSE → advice raised"
+    assert rec.reads == [("cluster:nodes._length", 2), ("<value>", 3)]
+    assert rec.decisive and rule2.decisive and not rule1.decisive
+    assert out.allowed and out.reason == f"allowed with advice: {WHA}"
+
+
+def test_recommended_not_fired():
+    out = check("HA3", [11])
+    rec = out.trace.children[1].children[0]
+    assert rec.fired is False and rec.detail == "cluster:nodes._length >= 3 is TRUE → no advice needed"
+    assert out.reason == "" and not any(e.decisive for e in out.trace.walk())
+
+
+def test_exists_without_match_says_how_many_items_it_saw():
+    out = check("MN1", [1])
+    exists = out.trace.children[0].children[0].children[1].children[0]
+    assert (exists.item, exists.detail) == (None, "no match among 2 items → FALSE")
+    assert out.allowed and out.reason == ""
+
+
+def test_nested_rule_without_else_is_false_and_says_so():
+    out = evaluate({"all": [{"condition": "cluster:mode == 'ha_compact'", "then": True}]}, CLUSTERS["MN1"])
+    inner = out.trace.children[0].children[0]
+    assert facts(inner) == ("condition", False, False, None, True, "guard FALSE → no else: FALSE")
+    assert out.reason == (
+        "blocked: rule 1: cluster:mode == 'ha_compact' is false (cluster:mode = 'multinode')"
+    )
+
+
+def test_any_and_not_details():
+    out = evaluate(
+        {"any": [{"condition": "false", "warning": "A"}, {"not": "cluster:mode == 'x'"}]},
+        CLUSTERS["MN1"],
+    )
+    any_entry = out.trace.children[0]
+    assert any_entry.detail == "item 2 of 2 is TRUE → TRUE (stopped)"
+    assert any_entry.children[1].detail == "operand FALSE → TRUE"
+
+
+def test_conflict_is_in_the_reason():
+    out = ROLES.check("controller", CLUSTERS["MN0"], selected=[11], selected_roles=["compute"])
+    assert out.warnings == [CONF]
+    assert out.reason == "blocked: conflicts with the selected role compute"
+
+
+def test_str_gives_verdict_reason_and_deciding_entries():
+    text = str(check("MN1", [11]))
+    lines = text.splitlines()
+    assert lines[0] == "controller: blocked"
+    assert lines[1].startswith("reason: blocked: rule 1 (cluster:mode == 'multinode')")
+    assert lines[2] == "deciding entries:"
+    assert any("▶ exists cluster:nodes: <node> = node 1" in line for line in lines)
+    # The full trace prints every entry with its facts; ▶ marks the deciding ones.
+    trace = str(check("MN1", [11]).trace)
+    assert "condition cluster:mode == 'ha_compact': guard FALSE → rule does not apply" in trace
+    assert "▶ condition cluster:mode == 'multinode': guard TRUE → then: FALSE" in trace
+
+
+def test_to_frame_has_a_reason_column():
+    frame = check("MN1", [11]).to_frame()
+    assert list(frame.columns) == ["role", "allowed", "status", "reason", "warnings", "conflicts"]
+    assert frame.loc[0, "reason"].startswith("blocked: rule 1")
+    assert frame.loc[0, "status"] == "blocked"
+
+
+def test_trace_html_states_facts_and_marks_the_deciding_entry():
+    html = check("MN1", [11])._repr_html_()
+    assert "guard <span class=\"toskit-t\">TRUE</span> → then: <span class=\"toskit-f\">FALSE</span>" in html
+    assert "node 1 (roles: controller) matched" in html
+    assert 'class="toskit-reason"' in html and "matches the exists over cluster:nodes" in html
+    assert 'class="toskit-decisive"' in html
+    assert "cluster:mode = &#x27;multinode&#x27;" in html
+
+
+# ---------------------------------------------------------------- Fuel: restrictions and limits
+
+
+@pytest.fixture(scope="module")
+def release():
+    return load_release(FUEL, NEWTON)
+
+
+def test_fuel_role_blocked_by_a_restriction(release):
+    cluster = release.cluster(mode="ha_compact", pool=[{"id": 11}])
+    out = release.check("cinder-block-device", cluster, selected=[11])
+    assert out.allowed is False
+    root = out.trace
+    assert root.value is False and root.detail == "restriction entries block the role → FALSE"
+    first, second = root.children[:2]
+    assert (first.form, first.value, first.source) == (
+        "restriction", False, "settings:storage.volumes_block_device.value == false"
+    )
+    assert first.reads == [("settings:storage.volumes_block_device.value", False)]
+    assert first.facts == {
+        "action": "disable",
+        "message": "Cinder Block Device driver should be enabled in the environment settings.",
+        "active": True,
+    }
+    assert first.detail == "condition TRUE → active (disable): blocks the role" and first.decisive
+    assert (second.value, second.facts["active"], second.detail) == (True, False, "condition FALSE → inactive")
+    assert out.reason == (
+        "blocked: Cinder Block Device driver should be enabled in the environment settings. "
+        "[restriction settings:storage.volumes_block_device.value == false is active (disable)]"
+    )
+    # The settings change: the same entry reads the new value.
+    enabled = cluster.with_settings({"storage.volumes_block_device.value": True})
+    again = release.check("cinder-block-device", enabled, selected=[11])
+    assert again.allowed and again.reason == ""
+    assert again.trace.children[0].reads == [("settings:storage.volumes_block_device.value", True)]
+
+
+def test_fuel_hidden_role_says_which_restriction_hides_it(release):
+    cluster = release.cluster(
+        mode="ha_compact", pool=[{"id": 11}],
+        settings_overrides={"additional_components.ceilometer.value": True},
+    )
+    out = release.check("mongo", cluster, selected=[11])
+    assert out.hidden
+    assert "hidden by restriction not ('experimental' in version:feature_groups)" in out.reason
+    hide = [e for e in out.trace.children if e.facts.get("action") == "hide"][0]
+    assert hide.reads == [("version:feature_groups", [])] and hide.decisive
+
+
+def test_fuel_limits_entry_compares_count_with_bounds(release):
+    cluster = release.cluster(mode="ha_compact", pool=[{"id": 11}])
+    out = release.check("controller", cluster, selected=[11])
+    limits = [e for e in out.trace.children if e.form == "limits"][0]
+    assert (limits.facts["count"], limits.facts["min"], limits.facts["max"], limits.facts["recommended"]) == (
+        1, 1, None, 3
+    )
+    assert limits.detail.startswith("count 1 / min 1 / recommended 3 → below recommended (advice)")
+    assert out.reason == (
+        "allowed with advice: It is recommended to have at least 3 Controller nodes (1 selected currently)."
+    )
+
+
+LIMITED = """
+roles_metadata:
+  controller:
+    name: Controller
+    limits:
+      min: 1
+      max: "settings:ha.max_controllers.value"
+      overrides:
+        - condition: "cluster:mode == 'multinode'"
+          max: 1
+          message: "Multi-node environment can have one controller only."
+"""
+
+
+def test_role_blocked_by_a_limit_names_count_and_bound():
+    roles = load_roles(LIMITED)
+    cluster = Cluster(
+        "multinode", nodes=[{"id": 1, "roles": ["controller"]}], pool=POOL,
+        models={"settings": {"ha": {"max_controllers": {"value": 3}}}},
+    )
+    out = roles.check("controller", cluster, selected=[11])
+    assert out.allowed is False
+    (limits,) = out.trace.children
+    assert limits.form == "limits" and limits.value is False and limits.decisive
+    assert (limits.facts["count"], limits.facts["max"]) == (2, 1)
+    assert limits.facts["overrides"] == ["override 1 (cluster:mode == 'multinode') sets max"]
+    assert ("settings:ha.max_controllers.value", 3) in limits.reads
+    assert ("cluster:mode", "multinode") in limits.reads
+    assert limits.detail.startswith("count 2 / min 1 / max 1 → above max: blocks the role")
+    assert out.reason == "blocked: Multi-node environment can have one controller only."
+    # Without the override the bound comes from the setting: allowed.
+    ha = Cluster("ha_compact", nodes=[{"id": 1, "roles": ["controller"]}], pool=POOL,
+                 models={"settings": {"ha": {"max_controllers": {"value": 3}}}})
+    assert roles.check("controller", ha, selected=[11]).reason == ""
+
+
+# ---------------------------------------------------------------- no blocked role without a reason
+
+NODE = st.fixed_dictionaries(
+    {
+        "roles": st.lists(st.sampled_from(["controller", "compute", "cinder", "ceph-osd", "mongo"]), max_size=2),
+        "pending_roles": st.lists(st.sampled_from(["controller", "compute"]), max_size=1),
+        "pending_deletion": st.booleans(),
+    }
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    mode=st.sampled_from(["multinode", "ha_compact", "ha_full"]),
+    nodes=st.lists(NODE, max_size=6),
+    picks=st.lists(st.integers(0, 7), max_size=3),
+    assign=st.lists(st.sampled_from(["controller", "compute", "zabbix-server", "cinder"]), max_size=2),
+)
+def test_no_seed_role_is_blocked_without_a_reason(mode, nodes, picks, assign):
+    cluster = Cluster(mode, nodes=[{"id": i + 1, **n} for i, n in enumerate(nodes)], pool=POOL)
+    ids = [n["id"] for n in cluster.nodes] + [11, 12]
+    selected = [ids[p % len(ids)] for p in picks]
+    for name, out in ROLES.check_all(cluster, selected=selected, selected_roles=assign).items():
+        if not out.allowed:
+            assert out.reason.startswith("blocked: ") and "no reason recorded" not in out.reason, name
+        elif out.warnings:
+            assert out.reason.startswith("allowed with advice: ")
+        else:
+            assert out.reason == ""
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    mode=st.sampled_from(["ha_compact", "multinode"]),
+    nodes=st.lists(NODE, max_size=5),
+    toggles=st.lists(st.booleans(), min_size=6, max_size=6),
+    groups=st.lists(st.sampled_from(["experimental", "advanced"]), max_size=2),
+)
+def test_no_fuel_role_is_blocked_without_a_reason(release, mode, nodes, toggles, groups):
+    paths = [
+        "storage.volumes_block_device.value", "storage.volumes_ceph.value", "storage.images_ceph.value",
+        "additional_components.ceilometer.value", "additional_components.mongo.value", "storage.volumes_lvm.value",
+    ]
+    cluster = release.cluster(
+        mode=mode, nodes=[{"id": i + 1, **n} for i, n in enumerate(nodes)], pool=[{"id": 11}],
+        settings_overrides=dict(zip(paths, toggles)), models={"version": {"feature_groups": groups}},
+    )
+    for name, out in release.check_all(cluster, selected=[11]).items():
+        if not out.allowed or out.hidden:
+            assert out.reason and "no reason recorded" not in out.reason, name
+        assert out.trace.value == out.allowed, name  # no conflicts here: the root is the verdict
