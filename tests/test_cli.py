@@ -2,8 +2,11 @@
 
 import io
 import json
+import os
+import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -32,7 +35,7 @@ def run(argv, capsys):
 def test_clean_file_exits_0(files, capsys):
     status, out, err = run(["check", files / "good.yaml"], capsys)
     assert status == 0
-    assert out == ""
+    assert out == f"checked {files / 'good.yaml'} as TOSCA 1.3 template: 0 errors, 0 warnings\n"
     assert "1 file checked: 0 errors, 0 warnings" in err
 
 
@@ -40,8 +43,9 @@ def test_errors_exit_1_and_print_every_diagnostic(files, capsys):
     status, out, _ = run(["check", files / "roles.yaml", files / "dup.yaml"], capsys)
     assert status == 1
     lines = out.splitlines()
-    assert lines[0].startswith(f"{files / 'roles.yaml'}:5:11: error[yaml-syntax]: ")
-    assert lines[1].startswith("  hint: 'then:' is indented deeper than 'condition:'")
+    assert lines[0] == f"checked {files / 'roles.yaml'} as YAML that does not parse: 1 error, 0 warnings"
+    assert lines[1].startswith(f"{files / 'roles.yaml'}:5:11: error[yaml-syntax]: ")
+    assert lines[2].startswith("  hint: 'then:' is indented deeper than 'condition:'")
     assert f"{files / 'dup.yaml'}:2:1: error[duplicate-key]: duplicate key 'a'" in out
 
 
@@ -87,7 +91,8 @@ def test_stdin(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("x: [1,\n"))
     status, out, _ = run(["check", "-"], capsys)
     assert status == 1
-    assert out.startswith("<stdin>:2:1: error[yaml-syntax]")
+    assert out.splitlines()[1].startswith("<stdin>:2:1: error[yaml-syntax]")
+    assert out.startswith("checked <stdin> as YAML that does not parse: 1 error")
 
 
 @pytest.mark.parametrize("argv", [[], ["check"], ["frobnicate"], ["check", "--nope", "x"]], ids=str)
@@ -131,7 +136,7 @@ def test_registered_checker_is_used_for_its_kind(files, capsys, monkeypatch):
         return [Diagnostic("warning", "missing-version", "no version", file=name, line=1)]
 
     cli.register_checker("tosca", tosca_checker)
-    status, out, err = run(["check", files / "good.yaml", files / "dup.yaml"], capsys)
+    status, out, err = run(["check", "-j", "1", files / "good.yaml", files / "dup.yaml"], capsys)
     assert seen == [str(files / "good.yaml")]  # dup.yaml is plain YAML
     assert status == 1  # the duplicate key is an error; the warning alone would be 0
     assert "warning[missing-version]" in out
@@ -207,7 +212,13 @@ def test_json_format(files, capsys):
             "hint": "a key may appear only once in a mapping; the first value is kept",
         }
     ]
-    assert report[1] == {"file": str(files / "good.yaml"), "kind": "tosca", "diagnostics": []}
+    assert report[1] == {
+        "file": str(files / "good.yaml"),
+        "kind": "tosca",
+        "label": "TOSCA 1.3 template",
+        "tosca_version": "1.3",
+        "diagnostics": [],
+    }
     assert "no such file" in report[2]["error"]
 
 
@@ -247,7 +258,7 @@ def test_the_real_fuel_release_checks_clean(capsys):
 
     release = Path(__file__).resolve().parents[1] / "conformance" / "fuel" / "openstack.yaml"
     status, out, _ = run(["check", release], capsys)
-    assert (status, out) == (0, "")
+    assert (status, out) == (0, f"checked {release} as Fuel release file: 0 errors, 0 warnings\n")
 
 
 def test_checkers_are_imported_only_for_their_kind():
@@ -261,3 +272,340 @@ def test_checkers_are_imported_only_for_their_kind():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+# ---- the kind of each file, in text and JSON ----
+
+FUEL_RELEASE = Path(__file__).resolve().parents[1] / "conformance" / "fuel" / "openstack.yaml"
+
+KIND_LABELS = {
+    "v20.yaml": ("tosca_definitions_version: tosca_2_0\n", "tosca", "TOSCA 2.0 template", "2.0"),
+    "v13.yaml": (GOOD_TOSCA, "tosca", "TOSCA 1.3 template", "1.3"),
+    "v10.yaml": ("tosca_definitions_version: tosca_simple_yaml_1_0\n", "tosca", "TOSCA 1.0 template", "1.0"),
+    "noversion.yaml": ("node_types: {}\n", "tosca", "TOSCA template (no version)", None),
+    "roles.yaml": (
+        "roles_metadata:\n  controller:\n    name: Controller\n",
+        "roles",
+        "roles document",
+        None,
+    ),
+    "schema.yaml": ("types:\n- name: r\n  scalar: numeric\n", "schema", "structural schema", None),
+    "plain.yaml": ("a: 1\n", "yaml", "plain YAML", None),
+    "empty.yaml": ("", "yaml", "empty YAML document", None),
+    "broken.yaml": ("a: [1,\n", "yaml", "YAML that does not parse", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KIND_LABELS))
+def test_check_names_the_kind_it_detected(name, tmp_path, capsys):
+    text, kind, label, version = KIND_LABELS[name]
+    path = tmp_path / name
+    path.write_text(text)
+    status, out, _ = run(["check", path], capsys)
+    assert out.splitlines()[0].startswith(f"checked {path} as {label}: ")
+    status, out, _ = run(["check", "--format", "json", path], capsys)
+    (entry,) = json.loads(out)
+    assert (entry["kind"], entry["label"], entry["tosca_version"]) == (kind, label, version)
+
+
+def test_check_names_a_fuel_release(capsys):
+    status, out, _ = run(["check", "--format", "json", FUEL_RELEASE], capsys)
+    (entry,) = json.loads(out)
+    assert (status, entry["kind"], entry["label"]) == (0, "fuel-release", "Fuel release file")
+
+
+def test_quiet_prints_only_the_diagnostics(files, capsys):
+    status, out, err = run(["check", "-q", files / "good.yaml", files / "dup.yaml"], capsys)
+    assert status == 1 and err == ""
+    assert out.startswith(f"{files / 'dup.yaml'}:2:1: error[duplicate-key]")
+    assert "checked" not in out
+
+
+def test_an_unreadable_file_is_reported_and_not_counted(files, capsys):
+    status, out, err = run(["check", files / "good.yaml", files / "nope.yaml", files / "latin1.yaml"], capsys)
+    assert status == 2
+    assert f"toskit check: {files / 'nope.yaml'}: no such file" in err
+    assert "not UTF-8" in err
+    assert "1 file checked: 0 errors, 0 warnings; 2 files could not be read" in err
+    assert out.count("checked ") == 1
+
+
+# ---- -j N: processes, input order ----
+
+
+def _many_files(folder, n=24):
+    paths = []
+    for i in range(n):
+        path = folder / f"f{i:03}.yaml"
+        # Every third file has an error, so the output differs from file to file.
+        path.write_text(f"k{i}: 1\nk{i}: 2\n" if i % 3 == 0 else f"{GOOD_TOSCA}description: n{i}\n")
+        paths.append(path)
+    return paths
+
+
+def test_jobs_output_is_in_input_order_and_identical(tmp_path, capsys):
+    paths = _many_files(tmp_path)
+    shuffled = paths[1::2] + paths[::2]  # an order that is not the sorted one
+    one = run(["check", "-j", "1", *shuffled], capsys)
+    two = run(["check", "-j", "2", *shuffled], capsys)
+    assert one == two
+    checked = [line.split(" as ")[0].removeprefix("checked ") for line in one[1].splitlines() if line.startswith("checked ")]
+    assert checked == [str(p) for p in shuffled]
+    assert one[0] == 1 and "24 files checked: 8 errors, 0 warnings" in one[2]
+
+
+def test_jobs_really_use_other_processes(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cli, "CHECKERS", dict(cli.CHECKERS))
+    cli.register_checker(
+        "yaml", lambda text, name: [Diagnostic("info", "pid", str(os.getpid()), file=name, line=1)]
+    )
+    paths = []
+    for i in range(16):
+        paths.append(tmp_path / f"p{i:02}.yaml")
+        paths[-1].write_text(f"a: {i}\n")
+    status, out, _ = run(["check", "-j", "2", "--format", "json", *paths], capsys)
+    pids = {entry["diagnostics"][0]["message"] for entry in json.loads(out)}
+    assert status == 0
+    assert str(os.getpid()) not in pids  # checked in forked workers, which see the registration
+    assert [entry["file"] for entry in json.loads(out)] == [str(p) for p in paths]
+
+
+def test_jobs_default_is_the_number_of_cpus():
+    args = cli._parser().parse_args(["check", "x.yaml"])
+    assert args.jobs == len(os.sched_getaffinity(0)) >= 1
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two"])
+def test_jobs_must_be_a_positive_number(value, capsys):
+    assert cli.main(["check", "-j", value, "x.yaml"]) == 2
+    assert "-j/--jobs" in capsys.readouterr().err
+
+
+# ---- show: every kind check understands, or a one-line refusal ----
+
+
+def test_show_renders_a_roles_document_as_its_roles_view(tmp_path, capsys):
+    path = tmp_path / "roles.yaml"
+    path.write_text(KIND_LABELS["roles.yaml"][0])
+    status, _, err = run(["show", path], capsys)
+    assert status == 0, err
+    page = (tmp_path / "roles.html").read_text()
+    assert page.lower().startswith("<!doctype html")
+    assert "Controller" in page and "SERVICE TEMPLATE" not in page.upper()
+    assert "<script" not in page.lower()
+
+
+def test_show_renders_a_fuel_release_as_its_releases(tmp_path, capsys):
+    out_file = tmp_path / "fuel.html"
+    status, _, err = run(["show", FUEL_RELEASE, "-o", out_file], capsys)
+    assert status == 0, err
+    page = out_file.read_text()
+    assert "Fuel release" in page and "Newton on Ubuntu 16.04" in page
+    assert "must be a map" not in page and "SERVICE TEMPLATE" not in page.upper()
+
+
+def test_show_renders_a_schema_as_its_type_view(tmp_path, capsys):
+    path = tmp_path / "schema.yaml"
+    path.write_text("types:\n- name: root\n  map:\n    fields:\n    - {name: size, type: {scalar: numeric}}\n")
+    status, _, err = run(["show", path], capsys)
+    assert status == 0, err
+    page = (tmp_path / "schema.html").read_text()
+    assert "root" in page and "size" in page and "numeric" in page
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("a: 1\nb: [2]\n", "plain YAML (no TOSCA, roles, Fuel release or schema keys), nothing to show"),
+        ("a: [1,\n", "nothing to show, it does not parse"),
+        ("", "nothing to show, it is empty"),
+        ("roles_metadata:\n  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n", "cannot show this roles document"),
+    ],
+    ids=["plain", "broken", "empty", "bad-roles"],
+)
+def test_show_refuses_what_it_cannot_render_in_one_line(text, reason, tmp_path, capsys):
+    path = tmp_path / "doc.yaml"
+    path.write_text(text)
+    status, out, err = run(["show", path], capsys)
+    assert status == 2
+    assert err.count("\n") == 1 and err.startswith("toskit show: ") and reason in err
+    assert not (tmp_path / "doc.html").exists()
+
+
+# ---- show never destroys a file ----
+
+
+def test_show_never_writes_onto_its_input(files, capsys):
+    before = (files / "good.yaml").read_text()
+    status, _, err = run(["show", files / "good.yaml", "-o", files / "good.yaml"], capsys)
+    assert status == 2 and "is the input file" in err
+    status, _, err = run(["show", files / "good.yaml", "-o", files / "good.yaml", "--force"], capsys)
+    assert status == 2
+    assert (files / "good.yaml").read_text() == before
+
+
+def test_show_of_an_html_named_input_does_not_overwrite_it(tmp_path, capsys):
+    path = tmp_path / "t.html"
+    path.write_text(GOOD_TOSCA)
+    status, _, err = run(["show", path], capsys)
+    assert status == 2 and "is the input file" in err
+    assert path.read_text() == GOOD_TOSCA
+
+
+def test_show_of_a_hard_link_to_the_input_is_refused(files, capsys):
+    os.link(files / "good.yaml", files / "alias.html")
+    status, _, err = run(["show", files / "good.yaml", "-o", files / "alias.html", "--force"], capsys)
+    assert status == 2 and "is the input file" in err
+    assert (files / "good.yaml").read_text() == GOOD_TOSCA
+
+
+def test_show_refuses_an_existing_file_it_did_not_write_unless_forced(tmp_path, capsys):
+    readme = tmp_path / "README"
+    readme.write_text(GOOD_TOSCA)
+    (tmp_path / "README.html").write_text("<p>my own page</p>\n")
+    status, _, err = run(["show", readme], capsys)
+    assert status == 2 and "was not written by toskit (use --force" in err
+    assert (tmp_path / "README.html").read_text() == "<p>my own page</p>\n"
+    status, _, _ = run(["show", readme, "--force"], capsys)
+    assert status == 0
+    assert "made with toskit" in (tmp_path / "README.html").read_text()
+
+
+def test_show_replaces_its_own_page_without_force(files, capsys):
+    assert run(["show", files / "good.yaml"], capsys)[0] == 0
+    assert run(["show", files / "good.yaml"], capsys)[0] == 0
+    pages = [files / "roles.html", files / "schema.html"]
+    (files / "r.yaml").write_text(KIND_LABELS["roles.yaml"][0])
+    assert run(["show", files / "r.yaml", "-o", pages[0]], capsys)[0] == 0
+    assert run(["show", files / "r.yaml", "-o", pages[0]], capsys)[0] == 0  # a non-TOSCA page too
+
+
+@pytest.mark.parametrize("force", [[], ["--force"]], ids=["plain", "force"])
+def test_show_never_writes_through_a_symlink(force, tmp_path, capsys):
+    (tmp_path / "t.yaml").write_text(GOOD_TOSCA)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    victim = elsewhere / "victim.txt"
+    victim.write_text("precious\n")
+    (tmp_path / "link.html").symlink_to(victim)
+    (tmp_path / "t.html").symlink_to(victim)  # a pre-existing default output
+    status, _, err = run(["show", tmp_path / "t.yaml", "-o", tmp_path / "link.html", *force], capsys)
+    assert status == 2 and "symbolic link" in err
+    status, _, err = run(["show", tmp_path / "t.yaml", *force], capsys)
+    assert status == 2 and "symbolic link" in err
+    assert victim.read_text() == "precious\n"
+
+
+def test_show_empty_output_name_is_refused(files, capsys, monkeypatch):
+    monkeypatch.chdir(files)
+    status, _, err = run(["show", "good.yaml", "-o", ""], capsys)
+    assert status == 2 and "output file name is empty" in err
+    assert not (files / "good.html").exists()
+
+
+def test_show_refuses_a_directory_or_device_as_output(files, capsys):
+    (files / "dir.html").mkdir()
+    assert run(["show", files / "good.yaml", "-o", files / "dir.html", "--force"], capsys)[0] == 2
+    status, _, err = run(["show", files / "good.yaml", "-o", os.devnull, "--force"], capsys)
+    assert status == 2 and "not a regular file" in err
+
+
+def test_show_writes_through_a_temporary_file(files, capsys, monkeypatch):
+    page = files / "good.html"
+    assert run(["show", files / "good.yaml"], capsys)[0] == 0
+    before = page.read_text()
+    old_umask = os.umask(0o022)
+    try:
+        assert run(["show", files / "good.yaml"], capsys)[0] == 0
+        assert stat.S_IMODE(page.stat().st_mode) == 0o644  # the umask, not mkstemp's 0600
+
+        def broken_replace(src, dst):
+            raise OSError(28, "No space left on device")
+
+        monkeypatch.setattr(os, "replace", broken_replace)
+        status, _, err = run(["show", files / "good.yaml"], capsys)
+    finally:
+        os.umask(old_umask)
+    assert status == 2 and "No space left on device" in err
+    assert page.read_text() == before  # the old page is intact
+    assert [p.name for p in files.iterdir() if p.name.startswith(".toskit-")] == []
+
+
+# ---- terminal injection ----
+
+ESCAPES = "\x1b]0;pwned\x07\x1b[2K\x1b[1A\r\x9b31m\u202e"
+
+
+def _printable(text: str) -> bool:
+    return not any(
+        (ord(c) < 0x20 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0 or c == "\u202e" for c in text
+    )
+
+
+def test_check_never_prints_control_characters_from_a_template(tmp_path, capsys):
+    # A raw ESC in the file (echoed in the source line), escapes in a quoted key
+    # (echoed in a message), and a key that tries to forge a summary line.
+    quoted = tmp_path / "quoted.yaml"
+    quoted.write_text(
+        '"\\e]0;pwned\\a\\e[2K\\e[1A\\rk": 1\n"\\e]0;pwned\\a\\e[2K\\e[1A\\rk": 2\n'
+        '"x\\n0 files checked: 0 errors": 1\n"x\\n0 files checked: 0 errors": 2\n'
+    )
+    raw = tmp_path / "raw.yaml"
+    raw.write_text("raw: a\x1b]0;pwned\x07b\n")
+    status, out, err = run(["check", quoted, raw], capsys)
+    assert status == 1
+    assert out.count("error[duplicate-key]") == 2 and "error[yaml-syntax]" in out
+    assert _printable(out) and _printable(err)
+    assert out.count("\u241b]0;pwned\u2407") == 2  # key and raw source line, shown as ␛]0;pwned␇
+    assert not any(line.startswith("0 files checked") for line in out.splitlines())
+    assert "x\u240a0 files checked: 0 errors" in out  # the line feed is shown, not obeyed
+    status, out, _ = run(["check", "--format", "json", quoted, raw], capsys)
+    assert _printable(out) and len(json.loads(out)[0]["diagnostics"]) == 2
+
+
+def test_error_messages_escape_a_hostile_file_name(tmp_path, capsys):
+    name = tmp_path / f"evil{ESCAPES}.yaml"
+    status, out, err = run(["check", name], capsys)
+    assert status == 2 and _printable(err) and "\u241b]0;pwned" in err
+    status, out, err = run(["show", name, "-o", tmp_path / "x.html"], capsys)
+    assert status == 2 and _printable(err)
+
+
+def test_the_caret_still_points_at_the_column(tmp_path, capsys):
+    path = tmp_path / "ctl.yaml"
+    path.write_bytes(b"key: a\x1bb\n")
+    status, out, _ = run(["check", "-q", path], capsys)
+    lines = out.splitlines()
+    source = next(line for line in lines if line.startswith("    1 | "))
+    caret = lines[lines.index(source) + 1]
+    assert source[caret.index("^")] == "\u241b"  # under the stand-in of the ESC
+
+
+def test_terminal_safe_maps_every_control_character():
+    from toskit._terminal import terminal_safe
+
+    every = "".join(chr(c) for c in range(0x20)) + "\x7f" + "".join(chr(c) for c in range(0x80, 0xA0))
+    shown = terminal_safe(every + "\u2066é\t")
+    assert _printable(shown) and shown.endswith("\\u2066é\t")
+    assert len(terminal_safe("a\x1bb\nc")) == 5  # one stand-in per C0 character
+
+
+# ---- a closed pipe ----
+
+
+def test_check_into_a_closed_pipe_ends_quietly(tmp_path):
+    for i in range(300):
+        (tmp_path / f"d{i:03}.yaml").write_text("".join(f"k: {j}\n" for j in range(6)))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toskit", "check", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    first = proc.stdout.readline()  # what `| head -1` reads, then it goes away
+    proc.stdout.close()
+    stderr = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert first.startswith(b"checked ")
+    assert proc.returncode == cli.BROKEN_PIPE_STATUS
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
+    assert "Exception ignored" not in stderr

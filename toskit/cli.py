@@ -2,15 +2,35 @@
 
 ``toskit check FILE…``
     Loads each file, works out what kind of document it is, runs that
-    kind's checker and prints every diagnostic (``str(d)``: location,
-    severity, code, message, hint, the source line with a caret; or, with
-    ``--format json``, a JSON list of ``{file, kind, diagnostics}``). A
-    directory stands for its ``*.yaml``/``*.yml`` files, recursively. Exit
-    status: 0 when no file has an error, 1 when one has, 2 when the command
-    could not run (a missing file, a file that is not UTF-8 text, bad
-    arguments). ``-`` reads standard input.
-``toskit show FILE -o report.html``
-    Writes the HTML view of a TOSCA template as a standalone page.
+    kind's checker and prints, for each file, one line naming the kind it
+    detected (``checked FILE as TOSCA 2.0 template: 1 error, 0 warnings``)
+    followed by every diagnostic (``str(d)``: location, severity, code,
+    message, hint, the source line with a caret). ``--format json`` prints
+    a JSON list of ``{file, kind, label, tosca_version, diagnostics}``
+    instead. A directory stands for its ``*.yaml``/``*.yml`` files,
+    recursively; ``-`` reads standard input. ``-j N`` checks the files in
+    ``N`` processes (default: the number of CPUs this process may use);
+    output stays in input order. Exit status: 0 when no file has an error,
+    1 when one has, 2 when the command could not run (bad arguments, or a
+    file that cannot be read: a missing file, a directory with no YAML, a
+    file that is not UTF-8 text; such a file is reported and is not
+    counted as checked).
+``toskit show FILE [-o OUT.html] [--force]``
+    Writes the HTML view of FILE as a standalone page: a TOSCA template as
+    its report, a roles document as its roles view, a Fuel release file as
+    the view of each of its releases, a structural schema as its type view.
+    A plain YAML file, or one that does not parse, is refused (exit 2, one
+    line saying why). The page is never written onto an input, never
+    through a symbolic link, never over an existing file that toskit did
+    not write (unless ``--force``), and always through a temporary file
+    renamed into place (:mod:`toskit._output_file`).
+
+Every text the command prints passes through
+:func:`toskit._terminal.terminal_safe`: control characters from a document
+(ANSI/OSC escape sequences, carriage returns, line feeds inside a key) are
+shown as visible stand-ins, never sent to the terminal. A closed output
+pipe (``toskit check … | head -1``) ends the command quietly with status
+141, as if killed by SIGPIPE.
 
 Kinds of document (see :func:`detect_kind`) and their checkers live in
 :data:`CHECKERS`, a table of ``check(text, name) -> list[Diagnostic]``
@@ -18,7 +38,11 @@ functions. Every kind starts with the YAML-level checks (syntax, duplicate
 keys, bounds); each system adds its own checks (``toskit.tosca``,
 ``toskit.conditions`` for roles documents and Fuel releases,
 ``toskit.schema``), imported only when a document of that kind is checked.
-:func:`register_checker` replaces a kind's checker.
+:func:`register_checker` replaces a kind's checker (with ``-j`` above 1 the
+worker processes are forked, so they see it too).
+
+Subcommands are registered by the functions in :data:`SUBCOMMANDS`; each
+adds its subparser and sets ``run(args, out, err) -> int``.
 """
 
 from __future__ import annotations
@@ -26,20 +50,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
+from toskit._terminal import terminal_safe
 from toskit.diagnostics import Diagnostic, sort_diagnostics
 from toskit.errors import ToskitError
 
 __all__ = [
     "CHECKERS",
+    "SUBCOMMANDS",
     "Checker",
     "check_file",
     "check_text",
     "detect_kind",
     "diagnostic_record",
+    "kind_label",
     "main",
     "register_checker",
 ]
@@ -64,6 +93,9 @@ TOSCA_KEYS = frozenset(
         "repositories",
     }
 )
+
+# The status of a command whose output pipe closed (128 + SIGPIPE), as for any Unix tool.
+BROKEN_PIPE_STATUS = 141
 
 
 def detect_kind(value: Any) -> str:
@@ -90,6 +122,38 @@ def detect_kind(value: Any) -> str:
     ):
         return "fuel-release"
     return "yaml"
+
+
+_KIND_LABELS = {
+    "roles": "roles document",
+    "fuel-release": "Fuel release file",
+    "schema": "structural schema",
+    "yaml": "plain YAML",
+}
+UNPARSED_LABEL = "YAML that does not parse"
+_TOSCA_VERSION = re.compile(r"^tosca_(?:simple_yaml_|simple_profile_[a-z_]*?_)?(\d+)_(\d+)(?:_\d+)*$")
+
+
+def tosca_version(value: Any) -> str | None:
+    """``"2.0"``, ``"1.3"``… from a TOSCA document's ``tosca_definitions_version``, else ``None``."""
+    if not isinstance(value, dict):
+        return None
+    declared = value.get("tosca_definitions_version")
+    match = _TOSCA_VERSION.match(declared) if isinstance(declared, str) else None
+    return f"{match.group(1)}.{match.group(2)}" if match else None
+
+
+def kind_label(kind: str, value: Any = None) -> str:
+    """What ``toskit check`` calls a document: ``TOSCA 2.0 template``, ``roles document``…"""
+    if kind == "tosca":
+        version = tosca_version(value)
+        if version is not None:
+            return f"TOSCA {version} template"
+        declared = value.get("tosca_definitions_version") if isinstance(value, dict) else None
+        return "TOSCA template (unknown version)" if declared is not None else "TOSCA template (no version)"
+    if kind == "yaml" and value is None:
+        return "empty YAML document"
+    return _KIND_LABELS.get(kind, kind)
 
 
 def check_yaml(text: str, name: str) -> list[Diagnostic]:
@@ -141,15 +205,56 @@ def register_checker(kind: str, checker: Checker) -> None:
     CHECKERS[kind] = checker
 
 
-def check_text(text: str, name: str) -> tuple[str, list[Diagnostic]]:
-    """``(kind, diagnostics)`` for one document's text."""
+@dataclass
+class FileResult:
+    """What ``toskit check`` found for one file (``error`` set when it could not be read)."""
+
+    path: str
+    kind: str = ""
+    label: str = ""
+    version: str | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    error: str | None = None
+
+
+def _check_document(text: str, name: str) -> FileResult:
     from toskit.source import load_yaml
 
     doc = load_yaml(text, name=name)
     if doc.value is None and doc.diagnostics:
-        return "yaml", sort_diagnostics(doc.diagnostics)
+        return FileResult(name, "yaml", UNPARSED_LABEL, None, sort_diagnostics(doc.diagnostics))
     kind = detect_kind(doc.value)
-    return kind, sort_diagnostics(CHECKERS[kind](text, name))
+    diagnostics = sort_diagnostics(CHECKERS[kind](text, name))
+    return FileResult(name, kind, kind_label(kind, doc.value), tosca_version(doc.value), diagnostics)
+
+
+def check_text(text: str, name: str) -> tuple[str, list[Diagnostic]]:
+    """``(kind, diagnostics)`` for one document's text."""
+    result = _check_document(text, name)
+    return result.kind, result.diagnostics
+
+
+def _read_stdin() -> str:
+    """Standard input as UTF-8 text, holding at most the loader's size bound plus one byte."""
+    from toskit.source import LIMIT_DEFAULTS
+
+    bound = LIMIT_DEFAULTS["max_size"]
+    source = getattr(sys.stdin, "buffer", sys.stdin)
+    chunks: list[bytes] = []
+    total = 0
+    while total <= bound:
+        chunk = source.read(min(1 << 20, bound + 1 - total))
+        if not chunk:
+            break
+        chunk = chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else chunk
+        chunks.append(chunk)
+        total += len(chunk)
+    if total > bound:
+        raise ToskitError(f"<stdin>: larger than {bound} bytes")
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ToskitError(f"<stdin>: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def check_file(path: str) -> tuple[str, list[Diagnostic]]:
@@ -160,8 +265,24 @@ def check_file(path: str) -> tuple[str, list[Diagnostic]]:
     from toskit.source import read_text_file
 
     if path == "-":
-        return check_text(sys.stdin.read(), "<stdin>")
+        return check_text(_read_stdin(), "<stdin>")
     return check_text(read_text_file(path), path)
+
+
+def _check_task(task: tuple[str, str | None]) -> FileResult:
+    """One file for ``toskit check`` (``text`` given for standard input); runs in a worker."""
+    path, text = task
+    from toskit.source import read_text_file
+
+    name = "<stdin>" if path == "-" else path
+    try:
+        if text is None:
+            text = read_text_file(path)
+        result = _check_document(text, name)
+    except ToskitError as exc:
+        return FileResult(name, error=str(exc))
+    result.path = name
+    return result
 
 
 def _plural(n: int, word: str) -> str:
@@ -182,6 +303,20 @@ def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
     }
 
 
+def terminal_diagnostic(diag: Diagnostic) -> Diagnostic:
+    """A copy of ``diag`` whose text fields are safe to print (see :mod:`toskit._terminal`)."""
+    source = diag.source_line
+    return replace(
+        diag,
+        code=terminal_safe(diag.code),
+        message=terminal_safe(diag.message),
+        path=terminal_safe(diag.path),
+        file=None if diag.file is None else terminal_safe(diag.file),
+        hint=None if diag.hint is None else terminal_safe(diag.hint),
+        source_line=None if source is None else terminal_safe(source.rstrip("\r\n")),
+    )
+
+
 def expand_paths(paths: Sequence[str]) -> list[str]:
     """Files to check: a directory stands for its ``*.yaml``/``*.yml`` files, recursively."""
     files: list[str] = []
@@ -199,71 +334,274 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
     return files
 
 
+def default_jobs() -> int:
+    """The number of CPUs this process may run on (``toskit check -j`` default)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def _results(tasks: list[tuple[str, str | None]], jobs: int) -> Iterator[FileResult]:
+    """Check every task, in order; in ``jobs`` forked processes when that can help."""
+    import multiprocessing
+
+    jobs = min(jobs, len(tasks))
+    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(_check_task, tasks)
+        return
+    # Fork: workers inherit the imported modules and any registered checker.
+    # Chunks of a few files keep the per-file cost low; imap keeps input order.
+    chunk = max(1, min(16, len(tasks) // (jobs * 4)))
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        yield from pool.imap(_check_task, tasks, chunksize=chunk)
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    status = 0
-    errors = warnings = 0
-    report: list[dict[str, Any]] = []
     files = expand_paths(args.files)
-    for path in files:
+    tasks: list[tuple[str, str | None]] = []
+    status = 0
+    stdin_text: str | None = None
+    stdin_error: str | None = None
+    if "-" in files:
         try:
-            kind, diagnostics = check_file(path)
+            stdin_text = _read_stdin()
         except ToskitError as exc:
-            print(f"toskit check: {exc}", file=err)
+            stdin_error = str(exc)
+    tasks = [(path, stdin_text if path == "-" else None) for path in files]
+    checked = errors = warnings = unreadable = 0
+    report: list[dict[str, Any]] = []
+    for result in _results(tasks, args.jobs):
+        if result.path == "<stdin>" and stdin_error is not None:
+            result = FileResult("<stdin>", error=stdin_error)
+        if result.error is not None:
+            print(f"toskit check: {terminal_safe(result.error)}", file=err)
             status = 2
-            report.append({"file": path, "error": str(exc)})
+            unreadable += 1
+            report.append({"file": result.path, "error": result.error})
             continue
+        checked += 1
+        n_errors = sum(d.severity == "error" for d in result.diagnostics)
+        n_warnings = sum(d.severity == "warning" for d in result.diagnostics)
+        errors += n_errors
+        warnings += n_warnings
         if args.format == "json":
             report.append(
                 {
-                    "file": path,
-                    "kind": kind,
-                    "diagnostics": [diagnostic_record(d) for d in diagnostics],
+                    "file": result.path,
+                    "kind": result.kind,
+                    "label": result.label,
+                    "tosca_version": result.version,
+                    "diagnostics": [diagnostic_record(d) for d in result.diagnostics],
                 }
             )
-        else:
-            for diag in diagnostics:
-                print(diag, file=out)
-        errors += sum(d.severity == "error" for d in diagnostics)
-        warnings += sum(d.severity == "warning" for d in diagnostics)
+            continue
+        if not args.quiet:
+            print(
+                f"checked {terminal_safe(result.path)} as {result.label}: "
+                f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}",
+                file=out,
+            )
+        for diag in result.diagnostics:
+            print(terminal_diagnostic(diag), file=out)
     if errors and status == 0:
         status = 1
     if args.format == "json":
+        # json escapes C0 controls, and (ensure_ascii) every non-ASCII character, as \uXXXX.
         json.dump(report, out, indent=2)
         out.write("\n")
     if not args.quiet:
-        print(
-            f"{_plural(len(files), 'file')} checked: "
-            f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')}",
-            file=err,
-        )
+        summary = f"{_plural(checked, 'file')} checked: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+        if unreadable:
+            summary += f"; {_plural(unreadable, 'file')} could not be read"
+        print(summary, file=err)
     return status
 
 
-def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    try:
-        from toskit.display.report import render_page
+# ---- show ----------------------------------------------------------------
+
+
+class _Refused(Exception):
+    """``toskit show`` declines a document; the message is the one-line reason."""
+
+
+def _standalone_page(title: str, body_html: str) -> str:
+    """A page around fragments of ``toskit.display`` (same frame as a template report)."""
+    from toskit import __version__
+    from toskit._output_file import GENERATOR
+    from toskit.display.html import css, esc
+
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="color-scheme" content="light dark">{GENERATOR}'
+        f"<title>{esc(title)} · toskit report</title>"
+        f"<style>{css()}</style></head>"
+        '<body class="toskit-page"><main class="toskit-page-main">'
+        f'<div class="toskit-wrap toskit-report">{body_html}'
+        f'<div class="toskit-page-footer">made with toskit {esc(__version__)}</div></div>'
+        "</main></body></html>\n"
+    )
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def render_document(path: str) -> str:
+    """The standalone HTML page for the document at ``path``, whatever its kind.
+
+    Raises ``ToskitError`` when the file cannot be read, and ``_Refused``
+    (one line) for a document that has no view.
+    """
+    from toskit.display import render_page, to_html
+    from toskit.source import load_yaml, read_text_file
+
+    text = read_text_file(path)
+    doc = load_yaml(text, name=path)
+    if doc.value is None:
+        problem = next((d for d in doc.diagnostics if d.severity == "error"), None)
+        reason = f"it does not parse ({problem.headline()})" if problem else "it is empty"
+        raise _Refused(f"{path}: nothing to show, {reason}")
+    kind = detect_kind(doc.value)
+    title = os.path.basename(path)
+    if kind == "tosca":
         from toskit.tosca import load
-    except ImportError as exc:
-        print(f"toskit show: not available yet ({exc})", file=err)
-        return 2
-    output = args.output or _default_output(args.file)
-    try:
-        template = load(args.file)
-        page = render_page(template)
-        with open(output, "w", encoding="utf-8") as fh:
-            fh.write(page)
-    except ToskitError as exc:
-        print(f"toskit show: {exc}", file=err)
-        return 2
-    except OSError as exc:
-        print(f"toskit show: cannot write {output}: {exc.strerror}", file=err)
-        return 2
-    print(f"wrote {output}", file=err)
-    return 0
+
+        return render_page(load(path))
+    if kind == "roles":
+        from toskit import conditions
+
+        try:
+            return _standalone_page(title, to_html(conditions.load_roles(path)))
+        except ToskitError as exc:
+            raise _Refused(f"{path}: cannot show this roles document: {_first_line(exc)}") from None
+    if kind == "fuel-release":
+        from toskit import conditions
+
+        try:
+            releases = [
+                conditions.load_release(path, name) for name, *_ in conditions.list_releases(path)
+            ]
+        except ToskitError as exc:
+            raise _Refused(f"{path}: cannot show this Fuel release file: {_first_line(exc)}") from None
+        return _standalone_page(title, "".join(to_html(release) for release in releases))
+    if kind == "schema":
+        from toskit import schema
+
+        try:
+            return _standalone_page(title, to_html(schema.load(text, name=path)))
+        except ToskitError as exc:
+            raise _Refused(f"{path}: cannot show this schema: {_first_line(exc)}") from None
+    raise _Refused(
+        f"{path}: plain YAML (no TOSCA, roles, Fuel release or schema keys), nothing to show"
+    )
 
 
 def _default_output(path: str) -> str:
     return os.path.splitext(path)[0] + ".html"
+
+
+def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from toskit._output_file import refusal, write_atomically
+
+    def fail(message: str) -> int:
+        print(f"toskit show: {terminal_safe(message)}", file=err)
+        return 2
+
+    if args.file == "-":
+        return fail("show needs a file, not standard input")
+    output = _default_output(args.file) if args.output is None else args.output
+    reason = refusal(output, [args.file], force=args.force)
+    if reason:
+        return fail(reason)
+    try:
+        page = render_document(args.file)
+    except (ToskitError, _Refused) as exc:
+        return fail(_first_line(exc))
+    reason = refusal(output, [args.file], force=args.force)  # the world may have moved meanwhile
+    if reason:
+        return fail(reason)
+    try:
+        write_atomically(output, page)
+    except OSError as exc:
+        return fail(f"cannot write {output}: {exc.strerror or exc}")
+    print(f"wrote {terminal_safe(output)}", file=err)
+    return 0
+
+
+# ---- the parser ------------------------------------------------------------
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return value
+
+
+def _add_check(commands: Any) -> None:
+    check = commands.add_parser(
+        "check",
+        help="print the diagnostics of each file",
+        description="Print the kind of each file and every diagnostic. Exit status: 0 no "
+        "error, 1 errors found, 2 could not run (a file that cannot be read counts).",
+    )
+    check.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="YAML files, directories (their *.yaml/*.yml files), '-' for stdin",
+    )
+    check.add_argument(
+        "-q", "--quiet", action="store_true", help="only the diagnostics: no per-file line, no summary"
+    )
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text (default: per file, its kind then its diagnostics) or json (a list per file)",
+    )
+    check.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        default=default_jobs(),
+        metavar="N",
+        help="check files in N processes (default: the number of CPUs, here %(default)s); "
+        "output stays in input order",
+    )
+    check.set_defaults(run=_cmd_check)
+
+
+def _add_show(commands: Any) -> None:
+    show = commands.add_parser(
+        "show",
+        help="write the HTML view of a template, roles document, Fuel release or schema",
+        description="Write the HTML view of FILE as a standalone page. Never writes onto an "
+        "input, through a symbolic link, or over a file toskit did not write (unless --force).",
+    )
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("-o", "--output", metavar="OUT.html", help="default: FILE with .html")
+    show.add_argument(
+        "--force", action="store_true", help="replace an existing OUT.html that toskit did not write"
+    )
+    show.set_defaults(run=_cmd_show)
+
+
+def _add_diff(commands: Any) -> None:
+    from toskit.compare.cli import add_diff_parser  # `diff` lives with toskit.compare
+
+    add_diff_parser(commands)
+
+
+# Each adds one subcommand: its subparser, with `set_defaults(run=...)`.
+SUBCOMMANDS: list[Callable[[Any], Any]] = [_add_check, _add_show, _add_diff]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -275,35 +613,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"toskit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    check = commands.add_parser(
-        "check",
-        help="print the diagnostics of each file",
-        description="Print every diagnostic of each file. Exit status: 0 no error, "
-        "1 errors found, 2 could not run.",
-    )
-    check.add_argument(
-        "files",
-        nargs="+",
-        metavar="FILE",
-        help="YAML files, directories (their *.yaml/*.yml files), '-' for stdin",
-    )
-    check.add_argument("-q", "--quiet", action="store_true", help="no summary line")
-    check.add_argument(
-        "--format",
-        choices=("text", "json"),
-        default="text",
-        help="text (default: one diagnostic after another) or json (a list per file)",
-    )
-    check.set_defaults(run=_cmd_check)
-    show = commands.add_parser(
-        "show",
-        help="write the HTML view of a template",
-        description="Write the HTML view of a TOSCA template as a standalone page.",
-    )
-    show.add_argument("file", metavar="FILE")
-    show.add_argument("-o", "--output", metavar="OUT.html", help="default: FILE with .html")
-    show.set_defaults(run=_cmd_show)
+    for add in SUBCOMMANDS:
+        add(commands)
     return parser
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the exit-time flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -316,4 +637,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         return 2
-    return args.run(args, sys.stdout, sys.stderr)
+    try:
+        status: int = args.run(args, sys.stdout, sys.stderr)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return BROKEN_PIPE_STATUS
+    return status

@@ -1,0 +1,39 @@
+"""Text for a terminal: control characters from documents made visible.
+
+Template text reaches the command line's output (messages quote keys and
+values, diagnostics echo the source line). Printed raw, an ESC sequence in
+a template could retitle the terminal (OSC), hide lines, move the cursor or
+forge a "0 errors" line; a carriage return or line feed inside a key could
+do the same. :func:`terminal_safe` replaces each control character with a
+visible stand-in *of one character* where one exists, so a caret under a
+source line still points at the right column:
+
+* C0 controls (U+0000–U+001F, except TAB) become the Unicode "control
+  pictures" U+2400–U+241F (ESC is shown as ``␛``, LF as ``␊``); DEL
+  becomes ``␡``;
+* C1 controls (U+0080–U+009F, which include the 8-bit CSI and OSC) and the
+  invisible bidirectional and line-separator characters (which can reorder
+  or split what a reader sees) become ``\\x9b`` / ``\\u202e`` escapes.
+
+TAB is kept: it is harmless and needed to line the caret up under
+tab-indented text.
+"""
+
+from __future__ import annotations
+
+__all__ = ["terminal_safe"]
+
+_TABLE: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
+_TABLE[0x7F] = "\u2421"
+_TABLE.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
+_TABLE.update(
+    {
+        code: f"\\u{code:04x}"
+        for code in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    }
+)
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every control character replaced by a visible stand-in."""
+    return text.translate(_TABLE)
