@@ -35,6 +35,7 @@ def test_defaults_are_the_documented_ones():
         "max_nodes": 1_000_000,
         "max_depth": 500,
         "max_size": 50_000_000,
+        "max_import_depth": 1_000,
     }
 
 

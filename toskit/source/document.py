@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -19,7 +20,9 @@ __all__ = [
     "load_yaml",
     "load_yaml_file",
     "read_text_file",
+    "read_text_stream",
     "resolve_limits",
+    "SizeExceeded",
 ]
 
 LIMIT_DEFAULTS: dict[str, int] = {
@@ -27,6 +30,7 @@ LIMIT_DEFAULTS: dict[str, int] = {
     "max_nodes": 1_000_000,
     "max_depth": 500,
     "max_size": 50_000_000,
+    "max_import_depth": 1_000,
 }
 
 # YAML's line breaks (both PyYAML parsers count lines with these).
@@ -176,6 +180,8 @@ class YamlDocument:
             code=code,
             message=message,
             path=format_path(parts) if path is None else path,
+            # The structured path (Diagnostic.parts), when ``path`` is derived from it.
+            parts=parts if path is None else None,
             file=self.name,
             line=loc.line if loc else None,
             column=loc.column if loc else None,
@@ -283,41 +289,117 @@ def load_yaml(
     return doc
 
 
-def read_text_file(path: str | os.PathLike) -> str:
-    """Read a UTF-8 file; ``ToskitError`` when missing, unreadable or not UTF-8."""
+# Pseudo-file systems: their "regular files" are generated on read (process
+# environments, kernel state) and /dev holds endless or blocking devices.
+_SPECIAL_ROOTS = ("/proc/", "/sys/", "/dev/")
+
+
+class SizeExceeded(ToskitError):
+    """A file or stream over ``max_size`` bytes (nothing past the bound was read)."""
+
+    def __init__(self, name: str, max_size: int) -> None:
+        super().__init__(f"{name}: larger than {max_size} bytes")
+        self.max_size = max_size
+
+
+def _decode(data: bytes, name: str) -> str:
     try:
-        with open(path, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise ToskitError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ToskitError(f"{path}: is a directory, not a file") from None
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ToskitError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ToskitError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
+    """Read a UTF-8 regular file; ``ToskitError`` when it cannot or may not be read.
+
+    Only regular files are read: a directory, FIFO, socket or device
+    (``/dev/zero``), and anything under ``/proc``, ``/sys`` or ``/dev``, is
+    refused without reading (a FIFO is opened non-blocking, so it cannot
+    hang). With ``max_size``, at most ``max_size + 1`` bytes are read and a
+    longer file raises :class:`SizeExceeded`.
+    """
+    name = os.fspath(path) if isinstance(path, os.PathLike) else path
+    if not isinstance(name, str):
+        raise ToskitError(f"a file path must be str, not {type(name).__name__}")
+    if "\0" in name:
+        raise ToskitError(f"{name!r}: a file path cannot contain a NUL character")
+    real = os.path.realpath(name)
+    if real.startswith(_SPECIAL_ROOTS):
+        raise ToskitError(f"{name}: not a regular file (toskit does not read {real[:5]}…)")
+    try:
+        fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise ToskitError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise ToskitError(f"{name}: is a directory, not a file") from None
+    except (OSError, ValueError) as exc:
+        raise ToskitError(f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ToskitError(f"{name}: is a directory, not a file")
+        if not stat.S_ISREG(info.st_mode):
+            raise ToskitError(f"{name}: not a regular file (a device, pipe or socket)")
+        if max_size is not None and info.st_size > max_size:
+            raise SizeExceeded(name, max_size)
+        with os.fdopen(fd, "rb", closefd=True) as fh:
+            fd = -1
+            data = fh.read() if max_size is None else fh.read(max_size + 1)
     except OSError as exc:
-        raise ToskitError(f"{path}: cannot read ({exc.strerror})") from None
+        raise ToskitError(f"{name}: cannot read ({exc.strerror or exc})") from None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if max_size is not None and len(data) > max_size:
+        raise SizeExceeded(name, max_size)
+    return _decode(data, name)
+
+
+def read_text_stream(stream: Any, max_size: int = LIMIT_DEFAULTS["max_size"],
+                     name: str = "<stdin>") -> str:
+    """Read a UTF-8 stream (``sys.stdin``) holding at most ``max_size + 1`` bytes.
+
+    Reads in chunks from the binary buffer when there is one; a longer
+    stream raises :class:`SizeExceeded` as soon as the bound is passed, so
+    memory stays under the bound whatever is piped in.
+    """
+    source = getattr(stream, "buffer", stream)
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = source.read(min(1 << 20, max_size + 1 - total))
+        if not chunk:
+            break
+        if isinstance(chunk, str):
+            chunk = chunk.encode("utf-8", "surrogatepass")
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > max_size:
+            raise SizeExceeded(name, max_size)
+    return _decode(b"".join(chunks), name)
 
 
 def load_yaml_file(path: str | os.PathLike, **limits: Any) -> YamlDocument:
     """Load a YAML file; raises ``ToskitError`` when it cannot be read.
 
-    The size bound is checked on the file size before reading it.
+    Reads at most ``max_size + 1`` bytes (regular files only, see
+    :func:`read_text_file`); a larger file is a ``limit-exceeded``
+    diagnostic, found without holding more than the bound in memory.
     """
     max_size = resolve_limits({k: v for k, v in limits.items() if k != "parser"})["max_size"]
     try:
-        size = os.path.getsize(path)
-    except OSError:
-        size = 0  # read_text_file reports the problem
-    if size > max_size:
-        doc = YamlDocument(str(path), "", None, [])
+        text = read_text_file(path, max_size)
+    except SizeExceeded:
+        name = str(path)
+        doc = YamlDocument(name, "", None, [])
         doc.diagnostics.append(
             Diagnostic(
                 "error",
                 "limit-exceeded",
-                f"file is larger than {max_size} bytes ({size} bytes)",
-                file=str(path),
+                f"file is larger than {max_size} bytes",
+                file=name,
                 hint="raise the bound with max_size=… if this file is trusted",
             )
         )
         return doc
-    return load_yaml(read_text_file(path), name=str(path), **limits)
+    return load_yaml(text, name=str(path), **limits)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable, Hashable, Sequence
@@ -44,20 +45,55 @@ class Importer:
     documents are named by the path as written joined to that directory, so
     diagnostics show readable relative paths; identity (cache, cycles)
     uses the normalised absolute path.
+
+    **Import root.** Local files are read only inside ``root`` (a folder;
+    symbolic links are followed before the check). By default the root is
+    the folder of the first document that imports -- the loaded template
+    (the current directory for text named ``"<string>"``). An import
+    outside it is an ``import-error`` that shows nothing of the file.
+    **Remote documents** (those a resolver supplied) import only through the
+    resolver: a local path or ``file:`` URL in them is an ``import-error``.
+    A NUL character in a reference is an ``import-error``.
     """
 
-    def __init__(self, resolver: Resolver | None = None, **limits: Any) -> None:
-        resolve_limits({k: v for k, v in limits.items() if k != "parser"})  # fail early
+    def __init__(
+        self,
+        resolver: Resolver | None = None,
+        *,
+        root: str | os.PathLike | None = None,
+        **limits: Any,
+    ) -> None:
+        # fail early on a bad limit; max_import_depth is the chain bound below
+        self.max_import_depth = resolve_limits(
+            {k: v for k, v in limits.items() if k != "parser"}
+        )["max_import_depth"]
+        if root is not None and not isinstance(root, str | os.PathLike):
+            raise ToskitError(f"root must be a folder path, not {type(root).__name__}")
+        if root is not None and "\0" in os.fspath(root):
+            raise ToskitError("root cannot contain a NUL character")
         self.resolver = resolver
         self.limits = limits
+        self.root: str | None = None if root is None else os.path.realpath(root)
         self._cache: dict[str, YamlDocument] = {}
+        # Identities of every document seen importing or imported: a cycle can
+        # only close on one of them, so a new file never costs a scan of a
+        # long import chain (a chain of 5,000 files stays linear).
+        self._seen: set[str] = set()
 
     @staticmethod
     def identity(name: str) -> str:
         """The key that identifies a document name across spellings."""
-        if is_url(name) or name.startswith("<"):
-            return name
-        return os.path.normcase(os.path.abspath(name))
+        return _identity(name)
+
+    def _root_for(self, importing: YamlDocument) -> str:
+        """The import root, fixed by the first importing document unless given."""
+        if self.root is None:
+            name = importing.name
+            if name.startswith("<") or is_url(name):
+                self.root = os.path.realpath(os.getcwd())
+            else:
+                self.root = os.path.dirname(os.path.realpath(name))
+        return self.root
 
     @staticmethod
     def resolve_name(url: str, importing_name: str) -> str:
@@ -95,20 +131,44 @@ class Importer:
 
         if not isinstance(url, str) or not url.strip():
             return problem("import-error", f"import reference must be a file name, not {url!r}")
+        if "\0" in url:
+            return problem(
+                "import-error",
+                f"cannot import {_shown(url)}: a file name cannot contain a NUL character",
+            )
+        if len(chain) >= self.max_import_depth:
+            return importing.diagnostic(
+                "error",
+                "limit-exceeded",
+                f"cannot import {_shown(url)}: the import chain is deeper than "
+                f"{self.max_import_depth} files",
+                where,
+                hint="raise the bound with max_import_depth=… if these files are trusted",
+            )
+        root = self._root_for(importing)
         name = self.resolve_name(url, importing.name)
+        if is_url(importing.name) and not is_url(name):
+            return problem(
+                "import-error",
+                f"cannot import {_shown(url)}: '{_short(importing.name)}' came from the "
+                "resolver, so it may import only through the resolver, not local files",
+                "import by a URL the resolver supplies, or load this document locally",
+            )
         key = self.identity(name)
 
-        names = list(chain)
-        if not names or self.identity(names[-1]) != self.identity(importing.name):
-            names.append(importing.name)
-        identities = [self.identity(n) for n in names]
-        if key in identities:
-            loop = [*names[identities.index(key) :], name]
-            return problem(
-                "import-cycle",
-                "import cycle: " + " → ".join(loop),
-                "remove one of these imports",
-            )
+        self._seen.add(self.identity(importing.name))
+        if key in self._seen:
+            names = list(chain)
+            if not names or self.identity(names[-1]) != self.identity(importing.name):
+                names.append(importing.name)
+            identities = [self.identity(n) for n in names]
+            if key in identities:
+                loop = [*names[identities.index(key) :], name]
+                return problem(
+                    "import-cycle",
+                    "import cycle: " + " → ".join(loop),
+                    "remove one of these imports",
+                )
 
         cached = self._cache.get(key)
         if cached is not None:
@@ -137,9 +197,38 @@ class Importer:
                 )
             doc = load_yaml(text, name=name, **self.limits)
         else:
+            if not _inside(os.path.realpath(name), root):
+                return problem(
+                    "import-error",
+                    f"cannot import {_shown(url)}: it is outside the import root '{root}'",
+                    "imports are read only inside the folder of the loaded template; "
+                    "pass root=... (toskit check --root DIR) to widen it",
+                )
             try:
                 doc = load_yaml_file(name, **self.limits)
             except ToskitError as exc:
-                return problem("import-error", f"cannot import '{url}': {exc}")
+                return problem("import-error", f"cannot import {_shown(url)}: {exc}")
         self._cache[key] = doc
+        self._seen.add(key)
         return doc
+
+
+@functools.lru_cache(maxsize=65536)
+def _identity(name: str) -> str:
+    if is_url(name) or name.startswith("<"):
+        return name
+    return os.path.normcase(os.path.abspath(name))
+
+
+def _inside(path: str, root: str) -> bool:
+    """Whether the real path ``path`` is ``root`` or below it."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _short(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shown(url: str) -> str:
+    """A reference as written, quoted, control characters escaped, abbreviated."""
+    return repr(_short(url)) if any(ord(c) < 32 or c == "\x7f" for c in url) else f"'{_short(url)}'"

@@ -65,9 +65,13 @@ def loads(
     name: str = "<string>",
     inputs: Mapping[str, Any] | None = None,
     resolver: Resolver | None = None,
+    root: str | os.PathLike | None = None,
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template.
+
+    ``root``: the folder local imports must stay inside (default: the folder
+    of ``name``, the current directory for ``"<string>"``; docs/limits.md).
 
     Misuse (``text`` not a ``str``, an unknown limit keyword, a limit that is
     not a positive integer, a resolver that is not callable) is a
@@ -83,7 +87,7 @@ def loads(
     _check_options(resolver, limits)
     with _LOADING:
         doc = load_yaml(text, name=name, **limits)
-        return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root)
 
 
 def load(
@@ -91,9 +95,13 @@ def load(
     *,
     inputs: Mapping[str, Any] | None = None,
     resolver: Resolver | None = None,
+    root: str | os.PathLike | None = None,
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read.
+
+    ``root``: the folder local imports must stay inside (default: the
+    template's folder; docs/limits.md).
 
     ``path`` must be a ``str`` or ``os.PathLike`` (an ``int`` is refused rather
     than read as a file descriptor); bad options are a ``ToskitError`` as for
@@ -107,7 +115,7 @@ def load(
     _check_options(resolver, limits)
     with _LOADING:
         doc = load_yaml_file(path, **limits)
-        return build(doc, inputs=inputs, resolver=resolver, limits=limits)
+        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root)
 
 
 def _check_options(resolver: Any, limits: dict[str, Any]) -> None:
@@ -150,13 +158,14 @@ def build(
     inputs: Mapping[str, Any] | None = None,
     resolver: Resolver | None = None,
     limits: dict | None = None,
+    root: str | os.PathLike | None = None,
 ) -> ServiceTemplate:
     """Build a :class:`ServiceTemplate` from a loaded YAML document."""
     if inputs is not None and not isinstance(inputs, Mapping):
         raise ToskitError(
             f"inputs must be a mapping of input names to values, not {type(inputs).__name__}"
         )
-    return run(doc, inputs, Importer(resolver, **(limits or {})))
+    return run(doc, inputs, Importer(resolver, root=root, **(limits or {})))
 
 
 def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer) -> ServiceTemplate:

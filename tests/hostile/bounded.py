@@ -1,0 +1,108 @@
+"""Run one hostile case in a subprocess under CPU and memory limits.
+
+A case is Python source defining ``case()``; it runs in a fresh interpreter
+whose address space (``RLIMIT_AS``) and CPU time (``RLIMIT_CPU``) are capped,
+so a case that would hang or explode is killed by the kernel instead of
+taking the test run down. The child reports, as JSON, what ``case()``
+returned (or the exception it raised), the CPU time the call took and the
+process's peak resident memory. :func:`run_case` asserts the bounds of
+issue #19: 2 s of CPU time for the call, 500 MB peak memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from typing import Any
+
+CPU_SECONDS = 2.0  # CPU time allowed for case() itself (not interpreter start-up)
+PEAK_MB = 500  # peak resident memory of the whole child process
+_AS_LIMIT = 1024 << 20  # hard address-space cap: a runaway case gets MemoryError, not the box
+_CPU_KILL = 20  # seconds of CPU after which the kernel kills the child (SIGXCPU)
+_WALL = 120  # wall-clock safety net on a loaded machine (2 cores, many jobs)
+
+_CHILD = r"""
+import json, resource, sys, time
+source = sys.stdin.read()
+namespace = {"__name__": "hostile_case"}
+exec(compile(source, "<hostile case>", "exec"), namespace)  # the test's own code
+setup = namespace.get("setup")
+arg = setup() if setup else None
+start = time.process_time()
+try:
+    out = {"returned": namespace["case"](*([] if setup is None else [arg]))}
+except BaseException as exc:  # report everything, KeyboardInterrupt included
+    out = {"raised": type(exc).__name__,
+           "bases": [c.__module__ + "." + c.__qualname__ for c in type(exc).__mro__],
+           "message": str(exc)[:4000]}
+out["cpu"] = time.process_time() - start
+out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+sys.stdout.write("\n@@RESULT@@" + json.dumps(out, default=repr))
+"""
+
+
+@dataclass
+class Outcome:
+    """What ``case()`` did in the child: ``returned`` or ``raised`` (+ ``message``)."""
+
+    returned: Any = None
+    raised: str | None = None
+    bases: tuple[str, ...] = ()
+    message: str = ""
+    cpu: float = 0.0
+    peak_mb: float = 0.0
+    stderr: str = ""
+
+    @property
+    def toskit_error(self) -> bool:
+        """Whether ``case()`` raised a ``toskit.ToskitError`` (subclass)."""
+        return "toskit.errors.ToskitError" in self.bases
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (_AS_LIMIT, _AS_LIMIT))
+    resource.setrlimit(resource.RLIMIT_CPU, (_CPU_KILL, _CPU_KILL + 1))
+
+
+def run_case(source: str, *, cpu: float = CPU_SECONDS, peak_mb: float = PEAK_MB,
+             cwd: str | None = None, stdin_file: str | None = None) -> Outcome:
+    """Run ``source`` (defines ``case()``, maybe ``setup()``) bounded; assert the bounds.
+
+    ``setup()`` runs before the clock starts (to build a large input) and its
+    result is passed to ``case``. Fails the calling test when the child is
+    killed, prints no result, or exceeds ``cpu`` seconds / ``peak_mb`` MB.
+    """
+    env = dict(os.environ, PYTHONHASHSEED="0", OMP_NUM_THREADS="1")
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD],
+        input=textwrap.dedent(source),
+        capture_output=True,
+        text=True,
+        timeout=_WALL,
+        preexec_fn=_limits,
+        cwd=cwd,
+        env=env,
+        check=False,
+    )
+    marker = proc.stdout.rfind("\n@@RESULT@@")
+    assert marker >= 0, (
+        f"the case died (exit {proc.returncode}) without a result:\n{proc.stderr[-3000:]}"
+    )
+    data = json.loads(proc.stdout[marker + len("\n@@RESULT@@"):])
+    outcome = Outcome(
+        returned=data.get("returned"),
+        raised=data.get("raised"),
+        bases=tuple(data.get("bases", ())),
+        message=data.get("message", ""),
+        cpu=data["cpu"],
+        peak_mb=data["peak_mb"],
+        stderr=proc.stderr,
+    )
+    assert outcome.cpu < cpu, f"case took {outcome.cpu:.2f} s of CPU (bound {cpu} s)"
+    assert outcome.peak_mb < peak_mb, f"case peaked at {outcome.peak_mb:.0f} MB (bound {peak_mb})"
+    return outcome
