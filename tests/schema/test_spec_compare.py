@@ -382,3 +382,52 @@ def test_fieldset_remove_roundtrip_with_duplicates(schemas):
     fields = s.to_fieldset(value, "root", allow_duplicates=True)
     assert s.remove(value, fields, "root", allow_duplicates=True) == v("{items: null}")
     assert s.extract(value, fields, "root", allow_duplicates=True) == value
+
+
+# -- old and new values of each changed path (the comparison view shows them) -------
+
+
+def test_comparison_records_old_and_new_values(schemas):
+    from toskit.schema import ABSENT
+
+    c = schemas["S1"].compare(
+        v("{num: 1, str: x, struct: {a: q}}"), v("{num: 2, bool: true, struct: {a: q}}"), "root"
+    )
+    assert c.old_new(".num") == (1, 2)
+    assert c.old_new(".str") == ("x", ABSENT)
+    assert c.old_new(".bool") == (ABSENT, True)
+    assert c.old_new(".struct.a") == (ABSENT, ABSENT)  # unchanged: nothing recorded
+    assert c.rows(values=True) == [
+        {"path": ".bool", "change": "added", "old": None, "new": True},
+        {"path": ".num", "change": "modified", "old": 1, "new": 2},
+        {"path": ".str", "change": "removed", "old": "x", "new": None},
+    ]
+    assert c.rows() == [{"path": r["path"], "change": r["change"]} for r in c.rows(values=True)]
+    frame = c.to_frame()
+    assert list(frame.columns) == ["path", "change", "old", "new"]
+    # Equality is by paths only, as before values were recorded.
+    assert c == Comparison(c.added, c.removed, c.modified)
+
+
+def test_comparison_values_of_repeated_items(smd_schema):
+    c = smd_schema.compare(
+        v("{list: [{key: a, id: 1, nv: 2}, {key: a, id: 1, bv: true}]}"),
+        v("{list: [{key: a, id: 1}]}"),
+        "myRoot",
+        allow_duplicates=True,
+    )
+    old, new = c.old_new(A1)
+    assert old == [{"key": "a", "id": 1, "nv": 2}, {"key": "a", "id": 1, "bv": True}]
+    assert new == {"key": "a", "id": 1}
+
+
+def test_comparison_view_shows_old_to_new(schemas):
+    from toskit.display.schema_views import comparison_html
+
+    c = schemas["S1"].compare(v("{num: 1, str: '<x>'}"), v("{num: 2, bool: true}"), "root")
+    html = comparison_html(c)
+    view = html[html.index('<div class="toskit-wrap'):]
+    assert "~ .num</span>" in view and ": <span class=\"toskit-value-old\">1</span> → " in view
+    assert '<span class="toskit-value-new">2</span>' in view
+    assert "&lt;x&gt;" in view and "<x>" not in view  # escaped
+    assert '<span class="toskit-value-new">true</span>' in view

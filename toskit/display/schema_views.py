@@ -137,15 +137,44 @@ def schema_html(schema: Any) -> str:
     return fragment(body, _fallback(schema), "schema")
 
 
-def _paths_list(paths: Iterable[Any], cls: str, sign: str) -> str:
+def _paths_list(paths: Iterable[Any], cls: str, sign: str, values: Any = None) -> str:
     ordered = sorted(str(p) for p in paths)
     shown, hidden = bounded(ordered, option("display_max_rows"))
-    items = "".join(f'<li class="{cls}"><span class="toskit-mono">{esc(sign)} {esc(p)}</span></li>' for p in shown)
+    items = "".join(
+        f'<li class="{cls}"><span class="toskit-mono">{esc(sign)} {esc(p)}</span>'
+        f"{_old_new(values, p, sign)}</li>"
+        for p in shown
+    )
     return f'<ul class="toskit-paths">{items}</ul>{more_note(hidden, "more paths")}'
 
 
+def _is_absent(value: Any) -> bool:
+    # toskit.schema.ABSENT, duck-typed: this package never imports the core.
+    return type(value).__name__ == "Absent"
+
+
+def _old_new(values: Any, path: str, sign: str) -> str:
+    """``: old → new`` (or the one side there is) after a changed path."""
+    if not hasattr(values, "get"):
+        return ""
+    pair = values.get(path)
+    if not isinstance(pair, tuple) or len(pair) != 2:
+        return ""
+    old, new = pair
+    parts = []
+    if not _is_absent(old):
+        parts.append(f'<span class="toskit-value-old">{esc(text_value(old))}</span>')
+    if not _is_absent(new):
+        parts.append(f'<span class="toskit-value-new">{esc(text_value(new))}</span>')
+    if not parts:
+        return ""
+    return '<span class="toskit-old-new">: ' + " → ".join(parts) + "</span>"
+
+
 def comparison_html(comparison: Any) -> str:
-    """The view of a schema ``Comparison``: added, removed and modified paths."""
+    """The view of a schema ``Comparison``: added, removed and modified paths,
+    each with its value (``old → new`` for a modified one) when the
+    comparison recorded them."""
     groups = (
         ("added", "+", "toskit-added"),
         ("removed", "−", "toskit-removed"),
@@ -158,7 +187,8 @@ def comparison_html(comparison: Any) -> str:
     for name, sign, cls in groups:
         paths = getattr(comparison, name, ()) or ()
         if paths:
-            parts.append(details(name.capitalize(), _paths_list(paths, cls, sign), open_=True, count=len(paths)))
+            body = _paths_list(paths, cls, sign, getattr(comparison, "values", None))
+            parts.append(details(name.capitalize(), body, open_=True, count=len(paths)))
     return fragment("".join(parts), _fallback(comparison), "comparison")
 
 

@@ -7,8 +7,8 @@ else (scalars, atomic containers, lists with unset relationship) as a leaf.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.schema.compiled import Node
@@ -37,24 +37,42 @@ class Comparison:
     added: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
     modified: frozenset[str] = frozenset()
+    # path -> (old, new): the value on each side of every changed path, ABSENT
+    # for a side without it. Not part of equality: two comparisons with the
+    # same paths are equal, as before values were recorded.
+    values: Mapping[str, tuple[Any, Any]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def is_same(self) -> bool:
         """True when nothing was added, removed or modified."""
         return not (self.added or self.removed or self.modified)
 
-    def rows(self) -> list[dict[str, str]]:
-        """One row per changed path, sorted: ``{"path": ..., "change": ...}``."""
-        rows = [{"path": p, "change": "added"} for p in self.added]
+    def old_new(self, path: str) -> tuple[Any, Any]:
+        """``(old, new)`` at a changed ``path``; :data:`ABSENT` for a side
+        without a value there (an added or removed path)."""
+        return self.values.get(path, (ABSENT, ABSENT))
+
+    def rows(self, *, values: bool = False) -> list[dict[str, Any]]:
+        """One row per changed path, sorted: ``{"path": ..., "change": ...}``,
+        plus ``"old"`` and ``"new"`` with ``values=True`` (``None`` for a
+        side without a value)."""
+        rows: list[dict[str, Any]] = [{"path": p, "change": "added"} for p in self.added]
         rows += [{"path": p, "change": "removed"} for p in self.removed]
         rows += [{"path": p, "change": "modified"} for p in self.modified]
-        return sorted(rows, key=lambda r: (r["path"], r["change"]))
+        rows.sort(key=lambda r: (r["path"], r["change"]))
+        if values:
+            for row in rows:
+                old, new = self.old_new(row["path"])
+                row["old"] = None if old is ABSENT else old
+                row["new"] = None if new is ABSENT else new
+        return rows
 
     def to_frame(self) -> Any:
-        """The rows as a pandas DataFrame (pandas is imported on first use)."""
+        """The rows (with old and new values) as a pandas DataFrame (pandas is
+        imported on first use)."""
         import pandas as pd
 
-        return pd.DataFrame(self.rows(), columns=["path", "change"])
+        return pd.DataFrame(self.rows(values=True), columns=["path", "change", "old", "new"])
 
     def __repr__(self) -> str:
         if self.is_same:
@@ -114,7 +132,13 @@ def compare(
         # `compare(1, 2)` on a scalar type would claim nothing changed.
         for paths in (walker.added, walker.removed, walker.modified):
             paths.discard("")
-    return Comparison(frozenset(walker.added), frozenset(walker.removed), frozenset(walker.modified))
+    changed = walker.added | walker.removed | walker.modified
+    values = {
+        p: (walker.old.get(p, ABSENT), walker.new.get(p, ABSENT)) for p in changed
+    }
+    return Comparison(
+        frozenset(walker.added), frozenset(walker.removed), frozenset(walker.modified), values
+    )
 
 
 class _Comparer:
@@ -122,6 +146,18 @@ class _Comparer:
         self.added: set[str] = set()
         self.removed: set[str] = set()
         self.modified: set[str] = set()
+        # The value on each side of each changed path (for the old -> new view).
+        self.old: dict[str, Any] = {}
+        self.new: dict[str, Any] = {}
+
+    def modify(self, path: str, lhs: Any, rhs: Any) -> None:
+        self.modified.add(path)
+        self.old[path] = lhs
+        self.new[path] = rhs
+
+    def note(self, into: set[str], path: str, value: Any) -> None:
+        into.add(path)
+        (self.new if into is self.added else self.old)[path] = value
 
     def walk(self, node: Node, lhs: Any, rhs: Any, path: str) -> None:
         if lhs is ABSENT:
@@ -134,25 +170,25 @@ class _Comparer:
         lk, rk = container_kind(lhs), container_kind(rhs)
         if lk is None and rk is None:
             if canonical(lhs) != canonical(rhs):
-                self.modified.add(path)
+                self.modify(path, lhs, rhs)
             return
         if (lk is None and lhs is not None) or (rk is None and rhs is not None) or (
             lk is not None and rk is not None and lk != rk
         ):
             # A kind change: the node is modified; what hung below it is gone or new.
-            self.modified.add(path)
+            self.modify(path, lhs, rhs)
             self.below(node, lhs, path, self.removed)
             self.below(node, rhs, path, self.added)
             return
         # Containers of one kind, or a container against None.
         if not lhs and not rhs:
             if canonical(lhs) != canonical(rhs):
-                self.modified.add(path)
+                self.modify(path, lhs, rhs)
             return
         value = lhs if lk is not None else rhs
         if not (_separable_map(node, value) or _associative_list(node, value)):
             if canonical(lhs) != canonical(rhs):
-                self.modified.add(path)
+                self.modify(path, lhs, rhs)
             return
         if lhs is None:
             self.everything(node, rhs, path, self.added)
@@ -182,35 +218,35 @@ class _Comparer:
             segment = path + item_segment(node, litems[0])
             if ritems is None:
                 if len(litems) > 1:
-                    self.removed.add(segment)
+                    self.note(self.removed, segment, litems)
                 else:
                     self.everything(elem, litems[0], segment, self.removed)
             elif len(litems) > 1 and len(ritems) > 1:
                 # A repeated item is one atomic entry.
                 if canonical(litems) != canonical(ritems):
-                    self.modified.add(segment)
+                    self.modify(segment, litems, ritems)
             elif len(litems) > 1:
                 # Repeated on the left only: the atomic entry is removed and the
                 # single item added with all below it (structured-merge-diff's
                 # symdiff table, "associative list" with AllowDuplicates).
-                self.removed.add(segment)
+                self.note(self.removed, segment, litems)
                 self.everything(elem, ritems[0], segment, self.added)
             elif len(ritems) > 1:
                 self.everything(elem, litems[0], segment, self.removed)
-                self.added.add(segment)
+                self.note(self.added, segment, ritems)
             elif node.list_kind == "keyed":
                 self.walk(elem, litems[0], ritems[0], segment)
         for key, ritems in rgroups.items():
             if key not in lgroups:
                 segment = path + item_segment(node, ritems[0])
                 if len(ritems) > 1:
-                    self.added.add(segment)
+                    self.note(self.added, segment, ritems)
                 else:
                     self.everything(elem, ritems[0], segment, self.added)
 
     def everything(self, node: Node, value: Any, path: str, into: set[str]) -> None:
         """``path`` and every node below it."""
-        into.add(path)
+        self.note(into, path, value)
         self.below(node, value, path, into)
 
     def below(self, node: Node, value: Any, path: str, into: set[str]) -> None:
@@ -223,7 +259,7 @@ class _Comparer:
                 segment = path + item_segment(node, items[0])
                 if len(items) > 1 or node.list_kind != "keyed":
                     # A repeated item is one atomic entry: nothing below it.
-                    into.add(segment)
+                    self.note(into, segment, items if len(items) > 1 else items[0])
                 else:
                     self.everything(elem, items[0], segment, into)  # type: ignore[arg-type]
 
