@@ -14,6 +14,14 @@ ALLOWED_TAGS = frozenset(
     }
 )
 ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang"})
+# The topology view's inline SVG (toskit.tosca.topology_layout): drawing tags and
+# their geometry and data attributes; still no script and no event attribute.
+ALLOWED_TAGS |= {"svg", "g", "rect", "path", "text", "defs", "marker", "circle"}
+ALLOWED_ATTRIBUTES |= {
+    "role", "width", "height", "viewbox", "transform", "x", "y", "rx", "d", "marker-end",
+    "text-anchor", "id", "refx", "refy", "markerwidth", "markerheight", "orient", "cx", "cy",
+    "r", "tabindex", "data-node", "data-source", "data-target", "data-requirement",
+}  # fmt: skip
 
 HOSTILE = (
     '<script>alert(1)</script>',

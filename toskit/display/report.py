@@ -14,6 +14,7 @@ from typing import Any
 from toskit.display import options
 from toskit.display.diagnostics_view import diagnostics_block, ordered, summary_badges
 from toskit.display.html import chip, css, css_without_auto_dark, details, esc, header, more_note
+from toskit.display.topology_view import topology_section
 from toskit.display.tosca_views import (
     SourcePalette,
     _node_diagnostics,
@@ -103,6 +104,7 @@ def _page_body(st: Any) -> str:
         )
     )
     parts.append(details("Types", type_tree_html(types), open_=True, count=len(user_types)))
+    parts.append(topology_section(st))  # the drawn graph of node templates and requirements
     if inputs:
         parts.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
     per_node = _node_diagnostics(st)

@@ -16,7 +16,7 @@ from typing import Any
 
 from toskit.display.html import badge, chip, details, esc, fragment, header, table
 
-__all__ = ["topology_body", "topology_html", "topology_svg_block"]
+__all__ = ["topology_body", "topology_html", "topology_section", "topology_svg_block"]
 
 LARGE = 150
 """Above this many boxes the view suggests ``grouped()`` / ``collapse_hosting()``."""
@@ -29,19 +29,17 @@ def topology_svg_block(topology: Any) -> str:
     except Exception as exc:  # noqa: BLE001 - a layout failure must not break the view
         return f'<div class="toskit-view-error">topology could not be drawn: {esc(exc)}</div>'
     return (
-        '<div class="toskit-topology-drawing" style="overflow:auto;max-height:720px;'
-        'border:1px solid var(--toskit-border);border-radius:6px;padding:4px">'
-        f"{svg}</div>"
+        f'<div class="toskit-topology-drawing">{svg}</div>'
     )
 
 
 def _legend() -> str:
     return (
-        '<div class="toskit-topology-legend" style="color:var(--toskit-fg-muted);font-size:12px;margin:4px 0">'
+        '<div class="toskit-topology-legend">'
         "Arrows go from the node that needs to the node that fulfils: thick = hosted on, "
         "thin = other relationships, dashed "
-        '<span style="color:var(--toskit-error)">red</span> = unresolved, dashed '
-        '<span style="color:var(--toskit-warn)">orange</span> = ambiguous. '
+        '<span class="toskit-topology-err">red</span> = unresolved, dashed '
+        '<span class="toskit-topology-warn">orange</span> = ambiguous. '
         "Hover an arrow for the requirement, the relationship and why that target.</div>"
     )
 
@@ -50,8 +48,8 @@ def _candidates_html(candidates: Iterable[Any]) -> str:
     items = []
     for c in candidates:
         variant = {"chosen": "ok", "passed": "info", "excluded": "blocked"}.get(c.outcome, "warning")
-        items.append(f"{badge(c.outcome, variant, small=True)} {esc(c.candidate)}: {esc(c.reason)}")
-    return "<br>".join(items)
+        items.append(f"<div>{badge(c.outcome, variant, small=True)} {esc(c.candidate)}: {esc(c.reason)}</div>")
+    return "".join(items)
 
 
 def _problems_table(topology: Any) -> str:
@@ -83,7 +81,7 @@ def _edges_table(topology: Any) -> str:
                 ("", esc(e.target)),
                 ("", esc(e.relationship or "")),
                 ("", esc(e.capability or "")),
-                ("", esc(e.reason) + ("<br>" + esc(f"filter: {e.node_filter}") if e.node_filter else "")),
+                ("", esc(e.reason) + (f"<div>{esc('filter: ' + e.node_filter)}</div>" if e.node_filter else "")),
             ]
 
     return table(
@@ -126,8 +124,9 @@ def topology_body(topology: Any, *, open_tables: bool = False) -> str:
     parts = [header("topology", topology.name, *extras)]
     if len(topology.nodes) > LARGE:
         parts.append(
-            '<div class="toskit-more">a large topology: <code>.grouped()</code> draws one box per '
-            "node type, <code>.collapse_hosting()</code> one box per hosting chain</div>"
+            '<div class="toskit-more">a large topology: <span class="toskit-code">.grouped()</span> '
+            'draws one box per node type, <span class="toskit-code">.collapse_hosting()</span> '
+            "one box per hosting chain</div>"
         )
     parts.append(topology_svg_block(topology))
     parts.append(_legend())
@@ -142,3 +141,18 @@ def topology_body(topology: Any, *, open_tables: bool = False) -> str:
 def topology_html(topology: Any) -> str:
     """The notebook view of a ``Topology`` (``_repr_html_``)."""
     return fragment(topology_body(topology), repr(topology), "topology")
+
+
+def topology_section(st: Any) -> str:
+    """The report's "Topology" section for a service template ("" when it has no nodes)."""
+    nodes = getattr(st, "node_templates", None) or {}
+    make = getattr(st, "topology", None)
+    if not nodes or not callable(make):
+        return ""
+    try:
+        topology = make()
+    except Exception as exc:  # noqa: BLE001 - the report must still be written
+        body = f'<div class="toskit-view-error">topology unavailable: {esc(exc)}</div>'
+    else:
+        body = topology_body(topology)
+    return details("Topology", body, open_=True, count=len(nodes))

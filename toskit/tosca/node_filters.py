@@ -241,12 +241,12 @@ def _check_condition(
     capability: Type | str | None,
 ) -> FilterResult:
     from toskit import functions
-    from toskit.errors import FunctionError
+    from toskit.errors import ToskitError
 
     clause = filter_text(node_filter, 120)
     try:
         tree = functions.parse(node_filter, version="2.0")
-    except FunctionError as exc:
+    except ToskitError as exc:  # FunctionSyntaxError: a malformed call
         return FilterResult(UNDETERMINED, f"the node filter does not parse: {exc}", clause)
     context = _Context(registry)
     target = _NodeView(context, candidate)
@@ -255,7 +255,7 @@ def _check_condition(
         context, _NodeView(context, source) if source is not None else None, target, cap
     )
     outcome: Any = None
-    error: FunctionError | None = None
+    error: ToskitError | None = None
     for self_entity in (relationship, target):
         try:
             outcome = functions.evaluate(
@@ -263,7 +263,7 @@ def _check_condition(
             )
             error = None
             break
-        except FunctionError as exc:  # retried node-style, see the module docstring
+        except ToskitError as exc:  # retried node-style, see the module docstring
             error = exc
     if error is not None:
         return FilterResult(

@@ -272,10 +272,11 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
         f'viewBox="0 0 {_f(width)} {_f(height)}">',
         f"<title>{escape(f'Topology of {topology.name}')}</title>",
     ]
-    # The style travels with the drawing (scoped by the toskit-t- classes); its
-    # colours are --toskit-* variables, which a notebook view sets per theme
-    # and a standalone file leaves to the light fallbacks.
-    out.append(f"<style>{SVG_STYLE}</style>")
+    # A standalone file carries its style (light fallbacks of the --toskit-*
+    # variables); in a view, toskit's one stylesheet holds the same rules and
+    # sets the variables per theme.
+    if standalone:
+        out.append(f"<style>{SVG_STYLE}</style>")
     out.append(
         "<defs>"
         f'<marker id="toskit-t-arrow-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '

@@ -1,0 +1,175 @@
+"""The static topology view: inline SVG, theme-aware, escaped, no script."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+
+import pytest
+from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, assert_safe
+
+import toskit
+from toskit.display import render_page, to_html
+from toskit.display.html import css
+from toskit.display.topology_view import LARGE
+from toskit.tosca.topology_layout import SVG_STYLE
+
+SVG_TAGS = {"svg", "g", "rect", "path", "text", "title", "defs", "marker", "circle", "style"}
+HTML_TAGS = {
+    "b", "br", "code", "details", "div", "pre", "span", "style", "summary", "table", "tbody",
+    "td", "th", "thead", "tr",
+}  # fmt: skip
+
+STACK = """
+tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    web_app:
+      type: tosca.nodes.WebApplication
+      requirements: [ { host: web_server } ]
+    web_server:
+      type: tosca.nodes.WebServer
+      requirements: [ { host: server } ]
+    server: { type: tosca.nodes.Compute }
+    lost:
+      type: tosca.nodes.SoftwareComponent
+      requirements: [ { host: nowhere } ]
+"""
+
+
+def _hostile_template() -> str:
+    """Every user string that reaches the drawing carries the payload."""
+    p = PAYLOAD.replace("\\", "\\\\").replace('"', '\\"')
+    return f"""
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  "T{p}":
+    derived_from: tosca.nodes.SoftwareComponent
+    properties:
+      label: {{ type: string }}
+    requirements:
+      - "r{p}":
+          capability: tosca.capabilities.Compute
+          relationship: tosca.relationships.HostedOn
+topology_template:
+  substitution_mappings:
+    node_type: "T{p}"
+    capabilities:
+      "c{p}": [ "n{p}", feature ]
+  node_templates:
+    "n{p}":
+      type: "T{p}"
+      description: "d{p}"
+      properties: {{ label: "v{p}" }}
+      requirements:
+        - "r{p}": vm
+        - "r{p}": "missing{p}"
+    vm: {{ type: tosca.nodes.Compute }}
+"""
+
+
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.attributes: list[tuple[str, str]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        self.attributes.extend((tag, k) for k, _ in attrs)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def _parsed(html: str) -> _Collect:
+    c = _Collect()
+    c.feed(html)
+    c.close()
+    return c
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    st = toskit.loads(_hostile_template(), name="hostile.yaml")
+    assert len(st.node_templates) == 2, st.diagnostics
+    return st.topology()
+
+
+def test_the_view_is_registered_and_draws_svg() -> None:
+    topo = toskit.loads(STACK, name="stack.yaml").topology()
+    html = to_html(topo)
+    assert topo._repr_html_() == html
+    assert "toskit-topology" in html and "<svg" in html
+    assert html.count('class="toskit-t-node"') == 4
+    assert "1 unresolved" in html
+    assert "Unresolved and ambiguous requirements" in html
+
+
+def test_hostile_names_are_escaped_everywhere(hostile) -> None:
+    html = to_html(hostile)
+    assert_payload_is_text(html)  # the project's checker: known tags, one stylesheet
+    assert "<script" not in html.lower()
+    doc = _parsed(html)
+    assert doc.tags <= SVG_TAGS | HTML_TAGS, doc.tags - SVG_TAGS - HTML_TAGS
+    assert not [a for a in doc.attributes if a[1].startswith("on")]
+    text = "".join(doc.text)
+    for piece in HOSTILE:
+        assert piece in text
+
+
+def test_exported_svg_is_well_formed_xml_with_escaped_text(hostile) -> None:
+    svg = hostile.to_svg()
+    root = ET.fromstring(svg)  # would fail on an unescaped < or "
+    texts = "".join(root.itertext())
+    for piece in HOSTILE:
+        assert piece[:12] in texts
+    assert not [el for el in root.iter() if any(k.startswith("on") for k in el.attrib)]
+    assert "<script" not in svg
+
+
+def test_unresolved_requirement_is_a_dashed_error_arrow_to_nowhere() -> None:
+    topo = toskit.loads(STACK).topology()
+    svg = topo.to_svg()
+    problem = re.search(r'<g class="toskit-t-problem toskit-t-unresolved" data-source="lost"', svg)
+    assert problem is not None
+    assert "stroke: var(--toskit-error" in svg and "stroke-dasharray" in svg
+
+
+def test_colours_follow_the_theme_variables() -> None:
+    svg = toskit.loads(STACK).topology().to_svg()
+    style = svg[svg.index("<style>") : svg.index("</style>")]
+    colours = re.findall(r"(?:fill|stroke): ([^;]+);", style)
+    assert colours
+    for value in colours:
+        assert value.startswith("var(--toskit-") or value in ("none", "transparent"), value
+
+
+def test_a_large_topology_suggests_grouping() -> None:
+    nodes = "".join(
+        f"    n{i}: {{ type: tosca.nodes.Compute }}\n" for i in range(LARGE + 1)
+    )
+    text = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n" + nodes
+    topo = toskit.loads(text).topology()
+    html = to_html(topo)
+    assert ".grouped()" in html
+    grouped = to_html(topo.grouped())
+    assert "grouped by type" in grouped and grouped.count('class="toskit-t-node toskit-t-group"') == 1
+
+
+def test_the_report_has_a_topology_section() -> None:
+    st = toskit.loads(STACK, name="stack.yaml")
+    page = render_page(st)
+    assert_safe(page)
+    assert "Topology" in page and "<svg" in page
+    assert 'data-node="web_app"' in page
+
+
+def test_the_stylesheet_carries_the_drawing_rules() -> None:
+    # A view's SVG has no <style> of its own: the one stylesheet styles it.
+    assert SVG_STYLE.strip() in css()
+    topo = toskit.loads(STACK).topology()
+    assert "<style>" not in topo.to_svg(standalone=False)
+    assert "<style>" in topo.to_svg()
