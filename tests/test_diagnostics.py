@@ -130,3 +130,48 @@ def test_closest(word, candidates, expected):
 def test_did_you_mean():
     assert did_you_mean("trait", ["traits"]) == "did you mean 'traits'?"
     assert did_you_mean("zzz", ["traits"]) is None
+
+
+# -- structured paths (issue 15): the tuple is kept, the string derived ------------
+
+
+def test_a_tuple_path_is_kept_as_parts_and_the_string_derived():
+    diag = Diagnostic("error", "x", "m", ("node_templates", "db", "properties", "ports", 1))
+    assert diag.parts == ("node_templates", "db", "properties", "ports", 1)
+    assert diag.path == "node_templates.db.properties.ports[1]"
+    by_keyword = Diagnostic("error", "x", "m", parts=["a", 0, "b"])
+    assert (by_keyword.parts, by_keyword.path) == (("a", 0, "b"), "a[0].b")
+
+
+def test_a_string_path_is_kept_as_written_and_parts_do_not_change_equality():
+    schema_style = Diagnostic("error", "x", "m", ".ports[0].port")
+    assert schema_style.path == ".ports[0].port" and schema_style.parts is None
+    assert Diagnostic("error", "x", "m", ("a", 1)) == Diagnostic("error", "x", "m", "a[1]")
+
+
+def test_a_path_of_another_type_is_refused():
+    with pytest.raises(TypeError, match="path must be a str or a tuple"):
+        Diagnostic("error", "x", "m", 3)  # type: ignore[arg-type]
+
+
+def test_replace_keeps_the_structured_path():
+    from dataclasses import replace
+
+    diag = replace(Diagnostic("error", "x", "m", ("a", "b")), message="n")
+    assert (diag.parts, diag.path, diag.message) == (("a", "b"), "a.b", "n")
+
+
+def test_loaded_template_diagnostics_carry_parts():
+    import toskit
+
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "node_types:\n  T:\n    properties:\n      ports: {type: list, entry_schema: integer}\n"
+        "topology_template:\n  node_templates:\n"
+        "    n: {type: T, properties: {ports: [1, x], bogus: 2}}\n"
+    )
+    found = {d.code: d for d in st.diagnostics}
+    mismatch = found["type-mismatch"]
+    assert mismatch.parts == ("topology_template", "node_templates", "n", "properties", "ports", 1)
+    assert mismatch.path == format_path(mismatch.parts)
+    assert found["unknown-property"].parts[-1] == "bogus"

@@ -17,7 +17,7 @@ diagnostic it can and goes on; it raises only when asked
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 
 __all__ = [
@@ -39,9 +39,19 @@ _SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
 class Diagnostic:
     """A problem found in a document.
 
+    The path is kept structured, as jsonschema's errors keep theirs: give
+    ``parts`` (or ``path`` itself) as a tuple of keys and list indices
+    (``("node_templates", "db", "properties", "ports", 1)``); ``parts``
+    holds that tuple and ``path`` is its string form (:func:`format_path`,
+    ``node_templates.db.properties.ports[1]``). A ``path`` given as a string
+    (the field-path notation of ``toskit.schema``, or text from elsewhere)
+    is kept as written, and ``parts`` is then ``None`` unless given too.
+    Diagnostics of TOSCA documents (``YamlDocument.diagnostic``) always
+    carry their ``parts``.
+
     ``source_line`` (the text of the offending line, when known) is used by
-    ``str()`` to show the line with a caret under ``column``; it takes no part
-    in equality.
+    ``str()`` to show the line with a caret under ``column``. Neither it nor
+    ``parts`` takes part in equality (``path`` does).
     """
 
     severity: str
@@ -53,10 +63,25 @@ class Diagnostic:
     column: int | None = None
     hint: str | None = None
     source_line: str | None = field(default=None, compare=False, repr=False)
+    parts: tuple[Hashable, ...] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.severity not in _SEVERITY_RANK:
             raise ValueError(f"severity must be one of {SEVERITIES}, not {self.severity!r}")
+        path: object = self.path
+        if isinstance(path, (tuple, list)):
+            # The structured path; the string is derived from it.
+            object.__setattr__(self, "parts", tuple(path))
+            object.__setattr__(self, "path", format_path(path))
+        elif not isinstance(path, str):
+            raise TypeError(
+                f"Diagnostic path must be a str or a tuple of keys and indices, "
+                f"not {type(path).__name__}"
+            )
+        elif self.parts is not None:
+            object.__setattr__(self, "parts", tuple(self.parts))
+            if not path:
+                object.__setattr__(self, "path", format_path(self.parts))
 
     @property
     def is_error(self) -> bool:

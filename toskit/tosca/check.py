@@ -18,13 +18,14 @@ import functools
 import math
 import re
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.functions import contains_call
 from toskit.functions.regex import RegexRejected, compile_bounded
+from toskit.functions.validation import CONSTRAINT_OPERATORS
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
@@ -83,14 +84,17 @@ class CheckContext:
         severity: str = "error",
     ) -> None:
         doc, parts = self.where(rel if at is None else at)
-        path = format_path((*self.path_prefix, *rel))
+        # The value's path in the entity (the structured Diagnostic.parts), which
+        # may differ from where it is written (``parts``: a default in a type).
+        full = (*self.path_prefix, *rel)
         text = f"{self.label}: {message}"
         if doc is None:
-            self.diagnostics.append(Diagnostic(severity, code, text, path=path, hint=hint))
+            self.diagnostics.append(Diagnostic(severity, code, text, hint=hint, parts=full))
         else:
-            self.diagnostics.append(
-                doc.diagnostic(severity, code, text, parts, hint=hint, at_key=at_key, path=path)
+            found = doc.diagnostic(
+                severity, code, text, parts, hint=hint, at_key=at_key, path=format_path(full)
             )
+            self.diagnostics.append(replace(found, parts=full))
 
 
 def describe(value: Any) -> str:
@@ -444,22 +448,10 @@ def compare_constraint(op: str, value: Any, arg: Any, prim: str | None) -> bool 
     return None
 
 
-KNOWN_CONSTRAINTS = frozenset(
-    {
-        "equal",
-        "greater_than",
-        "greater_or_equal",
-        "less_than",
-        "less_or_equal",
-        "in_range",
-        "valid_values",
-        "length",
-        "min_length",
-        "max_length",
-        "pattern",
-        "schema",
-    }
-)
+# The 1.x constraint operators: the one list lives in toskit.functions
+# (CONSTRAINT_OPERATORS); ``schema`` (1.3, a constraint on a value's schema)
+# is checked here only.
+KNOWN_CONSTRAINTS = frozenset({*CONSTRAINT_OPERATORS, "schema"})
 
 
 def _check_constraints(

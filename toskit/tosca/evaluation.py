@@ -125,8 +125,9 @@ def validate_clauses(
         subject=f"{check.label}: property '{format_path(rel)}'",
         defer_missing_inputs=True,
     )
-    path = format_path((*check.path_prefix, *rel))
-    ctx.diags.extend(replace(d, path=path) for d in found)
+    # Reported at the value's path in the entity (structured; the string derived).
+    full = (*check.path_prefix, *rel)
+    ctx.diags.extend(replace(d, path="", parts=full) for d in found)
 
 
 def evaluate_outputs(
