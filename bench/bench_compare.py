@@ -40,10 +40,7 @@ def changed_text(n: int, changes: int) -> str:
     """The template of ``generate(n)`` with one value changed in ``changes`` nodes."""
     text = generate(n)
     step = max(n // changes, 1)
-    done = 0
-    for i in range(0, n, step):
-        if done == changes:
-            break
+    for i in list(range(0, n, step))[:changes]:
         if i % 3 == 2:
             old = NODE_PLAIN.format(i=i, replicas=1 + i % 5)
             new = old.replace(f"username: ops{i}", f"username: admin{i}")
@@ -52,7 +49,6 @@ def changed_text(n: int, changes: int) -> str:
             new = old.replace(f"label: database {i}", f"label: database {i} (renamed)")
         assert old in text and old != new
         text = text.replace(old, new, 1)
-        done += 1
     return text
 
 
