@@ -173,3 +173,58 @@ def test_the_stylesheet_carries_the_drawing_rules() -> None:
     topo = toskit.loads(STACK).topology()
     assert "<style>" not in topo.to_svg(standalone=False)
     assert "<style>" in topo.to_svg()
+
+
+# -- the explorer widget ---------------------------------------------------------
+
+
+def test_explore_a_topology_clicks_through_to_the_property_table() -> None:
+    from toskit.widgets import explore
+    from toskit.widgets.topology import TopologyExplorer
+
+    st = toskit.loads(STACK.replace("server: { type: tosca.nodes.Compute }", """server:
+      type: tosca.nodes.Compute
+      capabilities: { host: { properties: { num_cpus: 4 } } }"""))
+    explorer = explore(st.topology())
+    assert isinstance(explorer, TopologyExplorer)
+    explorer.graph.selected = "web_server"  # what a click in the drawing sets
+    assert explorer.properties.node == "web_server"
+    explorer.select("server")
+    assert explorer.properties.node == "server"
+    assert "tosca.nodes.Compute" in explorer.properties.html
+    assert "web_app" in explorer.graph.svg and "<script" not in explorer.graph.svg
+
+
+def test_hovering_an_edge_tells_requirement_relationship_and_why() -> None:
+    from toskit.widgets.topology import TopologyView
+
+    view = TopologyView(toskit.loads(STACK))
+    text = view.edge_text("web_app", "host")
+    assert "relationship: tosca.relationships.HostedOn" in text
+    assert "why: named by the requirement ('web_server')" in text
+    # the same text is the arrow's <title>, which the widget shows on hover
+    assert "relationship: tosca.relationships.HostedOn" in view.svg
+
+
+def test_the_widget_switches_views_and_refuses_bad_ones() -> None:
+    from toskit.widgets.topology import TopologyView
+
+    view = TopologyView(toskit.loads(STACK))
+    view.view = "hosting chains collapsed"
+    assert set(view.topology.nodes) == {"server", "lost"}
+    view.selected = "server"
+    assert view.selected_template == "server"
+    with pytest.raises(toskit.ToskitError, match="view must be one of"):
+        view.view = "sideways"
+    with pytest.raises(toskit.ToskitError, match="no node 'sever'"):
+        view.selected = "sever"
+    with pytest.raises(toskit.ToskitError):
+        TopologyView(42)
+
+
+def test_the_widget_script_assigns_only_the_python_built_svg_as_markup() -> None:
+    from toskit.widgets.topology import _esm
+
+    script = _esm()
+    assert script.count("innerHTML") == 1 and 'innerHTML = model.get("svg")' in script
+    assert "textContent" in script

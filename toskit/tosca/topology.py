@@ -168,6 +168,8 @@ class Topology:
     boundary: Boundary | None = None
     view: str = "templates"
     """``"templates"``, ``"grouped by type"`` or ``"hosting chains collapsed"``."""
+    service: Any = field(default=None, repr=False, compare=False)
+    """The ``ServiceTemplate`` it was built from (the explorer shows its property tables)."""
 
     @property
     def unresolved(self) -> list[TopologyProblem]:
@@ -234,7 +236,9 @@ class Topology:
             else:
                 merged[k3] = replace(e, source=s, target=t)
         problems = [replace(p, source=key[p.source]) for p in self.problems]
-        return Topology(self.name, nodes, list(merged.values()), problems, self.boundary, view)
+        return Topology(
+            self.name, nodes, list(merged.values()), problems, self.boundary, view, self.service
+        )
 
     # -- export -------------------------------------------------------------
 
@@ -449,6 +453,7 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
         edges=edges,
         problems=problems,
         boundary=_boundary(doc),
+        service=service,
     )
 
 

@@ -62,6 +62,10 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
     if isinstance(obj, tuple) and len(obj) == 2 and _class_key(obj[0])[1] == "RoleSet":
         return ClusterSimulator(obj[0], obj[1], **kwargs)
     name = _class_key(obj)[1]
+    if name == "Topology":  # st.topology(): the drawing, click a node for its properties
+        from toskit.widgets.topology import TopologyExplorer
+
+        return TopologyExplorer(obj, **kwargs)
     # Duck-typed too, so that DSL-built templates and wrappers qualify.
     if name == "ServiceTemplate" or (hasattr(obj, "node_templates") and hasattr(obj, "types")):
         return TemplateExplorer(obj, **kwargs)

@@ -1,0 +1,166 @@
+"""The topology in the explorer: click a node for its properties, hover an arrow for why.
+
+* :class:`TopologyView` — the drawn topology (the same SVG as the static
+  view); clicking a node box sets :attr:`TopologyView.selected`; hovering
+  an arrow shows the requirement, the relationship type and why that target
+  in a panel under the drawing. :attr:`TopologyView.view` switches between
+  all node templates, grouped by type and hosting chains collapsed.
+* :class:`TopologyExplorer` — a ``TopologyView`` above a
+  :class:`~toskit.widgets.PropertyExplorer` that shows the merged property
+  table of the node clicked (a collapsed chain's host, a type group's
+  first member).
+
+``toskit.widgets.explore(st.topology())`` gives a ``TopologyExplorer``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import anywidget
+import ipywidgets
+import traitlets
+
+from toskit.display.html import css
+from toskit.errors import ToskitError
+from toskit.widgets.property_explorer import PropertyExplorer
+
+__all__ = ["TopologyExplorer", "TopologyView"]
+
+VIEWS = ("templates", "grouped by type", "hosting chains collapsed")
+
+# Widget-only rules (the drawing's own rules are in the one stylesheet).
+_WIDGET_CSS = """
+.toskit-topology-widget .toskit-topology-hover { white-space: pre-wrap; font-family: var(--toskit-mono);
+  font-size: 12px; color: var(--toskit-fg-muted); min-height: 3.2em; margin-top: 4px; padding: 4px 6px;
+  border-left: 3px solid var(--toskit-border); }
+.toskit-topology-widget .toskit-topology-hover.toskit-topology-hover-active { color: var(--toskit-fg);
+  border-left-color: var(--toskit-accent); }
+"""
+
+
+@lru_cache(maxsize=1)
+def _esm() -> str:
+    return resources.files("toskit.widgets").joinpath("topology.js").read_text(encoding="utf-8")
+
+
+def _template_and_topology(obj: Any) -> tuple[Any, Any]:
+    if hasattr(obj, "edges") and hasattr(obj, "nodes"):  # a Topology
+        return getattr(obj, "service", None), obj
+    make = getattr(obj, "topology", None)
+    if not callable(make):
+        raise ToskitError(
+            f"a topology widget needs a ServiceTemplate or a Topology, not {type(obj).__name__}"
+        )
+    return obj, make()
+
+
+class TopologyView(anywidget.AnyWidget):
+    """The drawn topology of a template; clicking a node selects it (see the module docstring)."""
+
+    _esm = traitlets.Unicode().tag(sync=True)
+    _css = traitlets.Unicode().tag(sync=True)
+    svg = traitlets.Unicode("").tag(sync=True)
+    selected = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    view = traitlets.Unicode("templates").tag(sync=True)
+
+    def __init__(self, obj: Any, **kwargs: Any) -> None:
+        self._template, self._base = _template_and_topology(obj)
+        self._topologies: dict[str, Any] = {self._base.view: self._base}
+        view = kwargs.pop("view", self._base.view)
+        super().__init__(_esm=_esm(), _css=css() + _WIDGET_CSS, **kwargs)
+        self.view = view
+        self._draw()
+
+    @property
+    def topology(self) -> Any:
+        """The ``Topology`` drawn now (the current :attr:`view`)."""
+        found = self._topologies.get(self.view)
+        if found is None:
+            if self.view == "grouped by type":
+                found = self._base.grouped()
+            else:
+                found = self._base.collapse_hosting()
+            self._topologies[self.view] = found
+        return found
+
+    @traitlets.validate("view")
+    def _check_view(self, proposal: dict[str, Any]) -> str:
+        value = proposal["value"]
+        if value not in VIEWS:
+            raise ToskitError(f"view must be one of {', '.join(map(repr, VIEWS))}, not {value!r}")
+        return str(value)
+
+    @traitlets.validate("selected")
+    def _check_selected(self, proposal: dict[str, Any]) -> str | None:
+        name = proposal["value"]
+        if name is not None and name not in self.topology.nodes:
+            from toskit.diagnostics import did_you_mean
+
+            hint = did_you_mean(name, self.topology.nodes)
+            raise ToskitError(f"no node {name!r} in this topology" + (f"; {hint}" if hint else ""))
+        return name
+
+    @traitlets.observe("view")
+    def _on_view(self, change: dict[str, Any]) -> None:
+        self.selected = None
+        self._draw()
+
+    def _draw(self) -> None:
+        self.svg = self.topology.to_svg(standalone=False)
+
+    def select(self, name: str | None) -> None:
+        """Select node ``name`` (``None`` clears the selection)."""
+        self.selected = name
+
+    @property
+    def selected_template(self) -> str | None:
+        """The node template the selection stands for: itself, a collapsed chain's
+        host (the box's name), or a type group's first member."""
+        if self.selected is None:
+            return None
+        templates = getattr(self._template, "node_templates", None) or {}
+        if self.selected in templates:
+            return self.selected
+        node = self.topology.nodes[self.selected]
+        return node.members[0] if node.members else node.name
+
+    def edge_text(self, source: str, requirement: str) -> str | None:
+        """What hovering that arrow shows (requirement, relationship, why that target)."""
+        edge = self.topology.edge(source, requirement)
+        return edge.tooltip if edge is not None else None
+
+    def __repr__(self) -> str:
+        return f"TopologyView({self.topology.name!r}, view={self.view!r}, selected={self.selected!r})"
+
+
+class TopologyExplorer(ipywidgets.VBox):
+    """A :class:`TopologyView` above the property table of the node clicked."""
+
+    def __init__(self, obj: Any, **kwargs: Any) -> None:
+        self.graph = TopologyView(obj)
+        template = self.graph._template
+        if template is None:
+            raise ToskitError("this Topology was not built from a ServiceTemplate: no properties to show")
+        self.properties = PropertyExplorer(template)
+        self._views = ipywidgets.ToggleButtons(
+            options=list(VIEWS), value=self.graph.view, description="show",
+            style={"description_width": "initial", "button_width": "auto"},
+        )  # fmt: skip
+        self._views.observe(lambda change: setattr(self.graph, "view", change["new"]), "value")
+        self.graph.observe(self._follow, "selected")
+        super().__init__(children=[self._views, self.graph, self.properties], **kwargs)
+
+    def _follow(self, change: dict[str, Any]) -> None:
+        name = self.graph.selected_template
+        if name is not None:
+            self.properties.select(name)
+
+    def select(self, name: str) -> None:
+        """Select node ``name`` in the drawing (and show its properties)."""
+        self.graph.select(name)
+
+    def __repr__(self) -> str:
+        return f"TopologyExplorer(selected={self.graph.selected!r}, node={self.properties.node!r})"
