@@ -300,3 +300,33 @@ def test_loader_bounds_are_keyword_arguments() -> None:
 def test_inputs_must_be_a_mapping() -> None:
     with pytest.raises(toskit.ToskitError, match="inputs must be a mapping"):
         toskit.loads("tosca_definitions_version: tosca_2_0\n", inputs=["port"])  # type: ignore[arg-type]
+
+
+def test_deep_values_load_without_raising_the_recursion_limit(monkeypatch) -> None:
+    """Issue 15: the loader's walks are iterative or bounded, so a load (from a
+    deep caller, values nested near the YAML depth bound) never needs a raised
+    process-wide recursion limit."""
+    import json
+    import sys
+
+    value: dict = {"leaf": "x"}
+    for _ in range(480):
+        value = {"child": value, "items": [[1]]}
+    text = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "data_types:\n  Tree:\n    derived_from: tosca.datatypes.Root\n    properties:\n"
+        "      child: {type: Tree, required: false}\n      leaf: {type: string, required: false}\n"
+        "      items: {type: list, required: false}\n"
+        "node_types:\n  T:\n    properties:\n      p: {type: Tree}\n"
+        f"topology_template:\n  node_templates:\n    n:\n      type: T\n      properties:\n        p: {json.dumps(value)}\n"
+    )
+    raised: list[int] = []
+    monkeypatch.setattr(sys, "setrecursionlimit", raised.append)
+
+    def from_depth(frames: int) -> toskit.ServiceTemplate:
+        return from_depth(frames - 1) if frames else toskit.loads(text)
+
+    st = from_depth(300)
+    assert st.ok, st.diagnostics
+    assert st.node_templates["n"].properties["p"]["child"]["items"] == [[1]]
+    assert raised == []

@@ -63,6 +63,10 @@ class CheckContext:
     scalars: ScalarTypes | None = None
     # TOSCA 2.0 timestamps are RFC 3339 strings (no space separator).
     rfc3339_timestamps: bool = False
+    # Inner values waiting to be checked while a check_value walk runs (None: no walk).
+    queued: list[tuple[Any, Any, Any, tuple, bool]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -144,12 +148,42 @@ def check_value(
     rel: tuple,
     may_call: bool = True,
 ) -> None:
-    """Check ``value`` at relative path ``rel`` (recursively).
+    """Check ``value`` at relative path ``rel``, and everything inside it.
 
     A value that still holds a function call is skipped (it could not be
     evaluated statically). ``may_call=False`` says the caller knows there is
     none, which saves searching every level.
+
+    The walk is iterative: called while a walk of the same context runs (for
+    a field, an entry, a key), it queues the inner value instead of
+    recursing, and the outer call checks queued values depth first in
+    written order. Values nested to the loader's depth bound therefore need
+    no raised recursion limit.
     """
+    if ctx.queued is not None:
+        ctx.queued.append((value, schema, vt, rel, may_call))
+        return
+    stack: list[tuple[Any, SchemaDef | None, ValueType, tuple, bool]] = [
+        (value, schema, vt, rel, may_call)
+    ]
+    try:
+        while stack:
+            ctx.queued = []
+            _check_one(ctx, *stack.pop())
+            stack.extend(reversed(ctx.queued))
+    finally:
+        ctx.queued = None
+
+
+def _check_one(
+    ctx: CheckContext,
+    value: Any,
+    schema: SchemaDef | None,
+    vt: ValueType,
+    rel: tuple,
+    may_call: bool,
+) -> None:
+    """One level of :func:`check_value` (inner values are queued by it)."""
     if may_call:
         if not contains_call(value):
             may_call = False

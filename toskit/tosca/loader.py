@@ -137,14 +137,17 @@ def _check_options(resolver: Any, limits: dict[str, Any]) -> None:
         raise ToskitError(str(exc)) from None
 
 
-# Loading: room for deep walks (values nested up to the loader's depth bound),
-# and the cyclic garbage collector paused. A load allocates hundreds of
+# Loading: the cyclic garbage collector paused. A load allocates hundreds of
 # thousands of small acyclic objects; the collector's repeated passes over
-# them made load time grow faster than the template (2-3x slower at 5,000
-# node templates). Reference counting still frees everything, and a loaded
-# template holds no reference cycles. ``toskit._runtime.deep_walk`` is the
-# project's one keeper of these process-wide settings (re-entrant, threads).
-_LOADING = deep_walk(3000, pause_gc=True)
+# them made load time grow faster than the template (measured again for
+# issue 15: 5,000 node templates load ~1.4x faster with it paused).
+# Reference counting still frees everything, and a loaded template holds no
+# reference cycles. No recursion room is asked for (frames=0): the loader's
+# own walks over values are iterative (check.check_value, may_hold_calls) or
+# recurse one frame per level of a value bounded by the YAML depth limit,
+# and function evaluation asks for its own (toskit.functions._limits).
+# ``toskit._runtime.deep_walk`` keeps these process-wide settings (re-entrant, threads).
+_LOADING = deep_walk(0, pause_gc=True)
 
 
 def check_text(text: str, name: str = "<string>") -> list[Diagnostic]:
