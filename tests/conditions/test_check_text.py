@@ -97,3 +97,94 @@ LINES = [
 def test_check_text_never_raises(lines):
     diags = check_text("\n".join(lines) + "\n", "fuzz.yaml")
     assert all(d.file == "fuzz.yaml" for d in diags)
+
+
+# --------------------------------------------------------------------------- Fuel forms (issue #17)
+
+SHORT_FORM = """\
+roles_metadata:
+  controller:
+    restrictions:
+      - "settings:a.b == 1 = 2": "a message that is long"
+      - settings:c.d == $: plain message
+      - "settings:e.f ? == 1": false
+"""
+
+
+def test_short_form_restriction_errors_point_into_the_condition_not_the_message():
+    diags = check_text(SHORT_FORM, "roles.yaml")
+    placed = [(d.line, d.column, d.message) for d in diags]
+    assert placed == [
+        (4, 28, "SyntaxError: Illegal character '='"),
+        (5, 25, "SyntaxError: Illegal character '$'"),
+        (
+            6,
+            23,
+            "SyntaxError: Unexpected '?' ('?' must follow a model path directly, without a space)",
+        ),
+    ]
+    # the caret is under the offending character of the key
+    assert str(diags[0]).splitlines()[-1].index("^") == str(diags[0]).splitlines()[-2].index("= 2")
+
+
+WIZARD = """\
+- pk: 1
+  model: nailgun.release
+  fields:
+    name: R
+    state: available
+    roles_metadata:
+      controller: {}
+    wizard_metadata:
+      Compute:
+        vcenter:
+          type: checkbox
+      Network:
+        manager:
+          type: radio
+          values:
+            - data: nova-network
+              restrictions:
+                - "Compute.vcenter == true": "alert"
+                - "Compute.vcenter = true": "broken"
+"""
+
+
+def test_wizard_bare_paths_check_and_errors_are_located():
+    diags = check_text(WIZARD, "release.yaml")
+    assert [(d.code, d.line, d.column, d.message) for d in diags] == [
+        ("expression-syntax", 19, 36, "SyntaxError: Illegal character '='"),
+    ]
+
+
+DEPENDS = """\
+- pk: 1
+  model: nailgun.release
+  fields:
+    name: R
+    state: available
+    roles_metadata:
+      mongo:
+        depends:
+          - condition:
+              "settings:additional_components.ceilometer.value": true
+            warning: "Ceilometer should be enabled"
+          - "settings:a.b = 1": true
+    attributes_metadata:
+      editable:
+        storage:
+          volumes_ceph:
+            value: false
+            conflicts:
+              - "settings:common.libvirt_type.value": "vcenter"
+              - "settings:common.x.value": [1, 2]
+"""
+
+
+def test_depends_and_setting_conflicts_are_checked_where_written():
+    diags = check_text(DEPENDS, "release.yaml")
+    assert [(d.code, d.line, d.column) for d in diags] == [
+        ("expression-syntax", 12, 27),
+        ("condition-schema", 20, 44),
+    ]
+    assert "a 'depends' value must be null, a boolean, a number or a string" in diags[1].message

@@ -414,3 +414,161 @@ def test_deep_values_in_exists_membership():
         assert "nested too deeply" in err.message
     else:
         assert isinstance(out.value, bool)
+
+
+# --------------------------------------------------------------------------- fuel's `?` (issue #17)
+
+
+@pytest.mark.parametrize(
+    ("text", "strict", "expected"),
+    [
+        ("settings:foo.bar.value? == true", True, False),
+        ("settings:foo.bar.value? == null", True, True),
+        ("settings:storage.osd_pool_size.value?", True, 2),  # present: its value
+        ("cluster:missing?", True, None),
+        ("cluster:missing? == null and cluster:mode == 'multinode'", True, True),
+        ("not settings:foo.bar.value?", True, True),
+        ("settings:foo.bar.value? == null", False, True),
+    ],
+)
+def test_question_mark_is_a_lenient_lookup(text, strict, expected):
+    assert run(text, strict=strict) == expected
+
+
+def test_question_mark_covers_only_its_own_path():
+    with pytest.raises(ConditionError) as info:
+        run("settings:a.b? == null and settings:c.d == null")
+    assert (info.value.kind, info.value.position) == ("Undefined", 26)
+
+
+def test_question_mark_does_not_excuse_an_unknown_model():
+    with pytest.raises(ConditionError) as info:
+        run("nomodel:x.y? == null")
+    assert info.value.kind == "UnknownModel"
+
+
+@pytest.mark.parametrize(
+    ("text", "position", "fragment"),
+    [
+        ("settings:a.b ? == true", 13, "without a space"),
+        ("cluster:nodes._length? == 1", 21, "can only follow a model path"),
+        ("(settings:a.b)? == true", 14, "can only follow a model path"),
+        ("<n>.id? == 1", 6, "can only follow a model path"),
+        ("'a'? == 1", 3, "can only follow a model path"),
+        ("settings:a?.b == 1", 11, "Unexpected '.'"),
+        ("? == 1", 0, "Unexpected '?'"),
+    ],
+)
+def test_question_mark_misplaced_is_a_syntax_error(text, position, fragment):
+    with pytest.raises(ConditionError) as info:
+        compile_expression(text)
+    assert (info.value.kind, info.value.position) == ("SyntaxError", position)
+    assert fragment in info.value.message
+
+
+# --------------------------------------------------------------------------- default model (wizard)
+
+
+def test_bare_paths_belong_to_the_default_model_when_one_is_named():
+    expr = compile_expression("Compute.vcenter == true and Network.manager != 'x'", "default")
+    wizard = {"Compute": {"vcenter": True}, "Network": {"manager": "nova"}}
+    assert expr.evaluate(models={"default": wizard}) is True
+    # selectedNodes stays the context variable
+    assert compile_expression("selectedNodes._length", "default").evaluate() == 0
+    with pytest.raises(ConditionError) as info:
+        compile_expression("Compute.vcenter == true")  # no default model: unknown variable
+    assert info.value.kind == "UnboundVariable"
+    with pytest.raises(ConditionError) as info:
+        expr.evaluate(models={"default": {"Compute": {}}})
+    assert info.value.kind == "Undefined" and "Compute.vcenter" in info.value.message
+
+
+# --------------------------------------------------------------------------- illegal characters (issue #24)
+
+
+@pytest.mark.parametrize(
+    ("char", "shown"),
+    [
+        ("\x00", "'\\x00' (U+0000)"),
+        ("\u200b", "'\\u200b' (U+200B)"),
+        ("\x7f", "'\\x7f' (U+007F)"),
+        ("\U000e0001", "'\\U000e0001' (U+E0001)"),
+        ("$", "'$'"),
+        ("é", "'é'"),
+    ],
+)
+def test_illegal_characters_are_shown_as_escapes_with_their_code_point(char, shown):
+    with pytest.raises(ConditionError) as info:
+        compile_expression(f"cluster:mode {char} 1")
+    assert info.value.message == f"Illegal character {shown}"
+    assert info.value.position == 13
+    assert char not in info.value.message or char.isprintable()
+
+
+# --------------------------------------------------------------------------- the compile cache (issue #24)
+
+
+def test_compile_cache_is_bounded_by_total_text_size(monkeypatch):
+    from toskit.conditions import expression as mod
+
+    monkeypatch.setattr(mod, "_CACHE", {})
+    monkeypatch.setattr(mod, "_cache_size", 0)
+    monkeypatch.setattr(mod, "_CACHE_CHARS", 10_000)
+    monkeypatch.setattr(mod, "_CACHE_ITEM_CHARS", 3_000)
+    big = [" or ".join([f"cluster:mode == 'm{i}'"] * 120) for i in range(20)]
+    for text in big:
+        assert compile_expression(text).text == text
+        assert mod.cache_chars() <= 10_000
+    # the oldest went first; the newest is still cached
+    assert compile_expression(big[-1]) is compile_expression(big[-1])
+    assert sum(len(t) + 1 for t, _ in mod._CACHE) == mod.cache_chars()
+    huge = "true or " * 1000 + "true"
+    assert compile_expression(huge) is not compile_expression(huge)  # too long to keep
+
+
+# --------------------------------------------------------------------------- ConditionError.diagnostic (#15)
+
+
+def test_condition_error_carries_a_diagnostic():
+    with pytest.raises(ConditionError) as info:
+        compile_expression("cluster:mode = 'x'")
+    err = info.value
+    diag = err.diagnostic
+    assert (diag.severity, diag.code) == ("error", "expression-syntax")
+    assert diag.message == "SyntaxError: Illegal character '='"
+    assert "position 13" in diag.hint
+    # the existing attributes keep working
+    assert (err.kind, err.position, err.expression) == ("SyntaxError", 13, "cluster:mode = 'x'")
+    schema = ConditionError("SchemaError", "controller: bad", path="controller")
+    assert (schema.diagnostic.code, schema.diagnostic.path) == ("condition-schema", "controller")
+    undefined = ConditionError(
+        "Undefined", "Value of x:y is undefined", expression="x:y", position=0
+    )
+    assert undefined.diagnostic.code == "expression-error"
+
+
+# --------------------------------------------------------------------------- chains and parentheses (#15)
+
+
+def test_undefined_after_parentheses_is_reported_where_the_outer_chain_starts():
+    with pytest.raises(ConditionError) as info:
+        compile_expression("(<n>.id).id").evaluate(variables={"n": {"id": 1}})
+    err = info.value
+    assert (err.kind, err.position) == ("Undefined", 0)
+    assert err.message == "Value of (<n>.id).id is undefined"
+    assert str(err).endswith("\n    (<n>.id).id\n    ^")
+    # the inner chain's own Undefined is where *it* starts, after the '('
+    with pytest.raises(ConditionError) as info:
+        compile_expression("(<n>.x).id").evaluate(variables={"n": {"id": 1}})
+    assert (info.value.position, info.value.message) == (1, "Value of <n>.x is undefined")
+    # and a chain without parentheses is one chain
+    with pytest.raises(ConditionError) as info:
+        compile_expression("1 == <n>.id.id").evaluate(variables={"n": {"id": 1}})
+    assert (info.value.position, info.value.message) == (5, "Value of <n>.id.id is undefined")
+
+
+def test_unexpected_token_text_shows_invisible_characters_as_escapes():
+    with pytest.raises(ConditionError) as info:
+        compile_expression("'a' 'b\x00c'")
+    assert info.value.message.startswith("Unexpected ''b\\x00c''")
+    assert info.value.message.isprintable()

@@ -433,3 +433,121 @@ def test_deeply_nested_release_is_a_toskit_error():
     base = {"model": "nailgun.release", "fields": {"name": "r", "x": deep}}
     with pytest.raises(ToskitError):
         load_release([base, {"extend": base, "fields": {"name": "s", "x": {"a": 2}}}])
+
+
+# --------------------------------------------------------------------------- what nailgun accepts (#17)
+
+
+@pytest.mark.parametrize(
+    "restrictions,allowed,hidden,warnings",
+    [
+        ([{"condition": "true", "action": "enable", "message": "on"}], True, False, ["on"]),
+        ([{"true": True}], False, False, []),
+        ([{"true": False}], False, False, []),
+        ([{"false": None}], True, False, []),
+    ],
+    ids=["action-enable", "short-true-message", "short-false-message", "short-null-message"],
+)
+def test_data_nailgun_accepts(restrictions, allowed, hidden, warnings):
+    roles = load_roles({"r": {"restrictions": restrictions}})
+    out = roles.check("r", Cluster("multinode"))
+    assert (out.allowed, out.hidden, out.warnings) == (allowed, hidden, warnings)
+
+
+def test_short_form_message_of_another_type_is_still_refused():
+    with pytest.raises(ConditionError) as info:
+        load_roles({"r": {"restrictions": [{"true": [1]}]}})
+    assert "a restriction message must be a string, got list" in info.value.message
+
+
+def test_limits_top_level_message_replaces_the_default_texts():
+    roles = load_roles(
+        {
+            "r": {
+                "name": "R",
+                "limits": {
+                    "min": 2,
+                    "message": "R needs two nodes",
+                    "overrides": [
+                        {"condition": "cluster:mode == 'x'", "min": 5, "message": "five"}
+                    ],
+                },
+            }
+        }
+    )
+    out = roles.check("r", Cluster("multinode", pool=[{"id": 1}]), selected=[1])
+    assert out.warnings == ["R needs two nodes"]
+    out = roles.check("r", Cluster("x", pool=[{"id": 1}]), selected=[1])
+    assert out.warnings == ["five"]
+    with pytest.raises(ConditionError) as info:
+        load_roles({"r": {"limits": {"message": 3}}})
+    assert "r.limits.message" in info.value.message
+
+
+def test_max_zero_is_enforced_as_fuel_ui_did():
+    roles = load_roles({"r": {"name": "R", "limits": {"max": 0}}})
+    cluster = Cluster("multinode", pool=[{"id": 1}])
+    assert roles.check("r", cluster, selected=[]).allowed
+    out = roles.check("r", cluster, selected=[1])
+    assert not out.allowed and out.warnings == ["At most 0 R nodes are allowed."]
+    assert out.limits.max == 0
+
+
+def test_restriction_evaluation_reports_text_reads_and_outcome(release):
+    from toskit.conditions.expression import make_env
+
+    cluster = release.cluster()
+    env = make_env(cluster, (), NO_FEATURES, True)
+    block = release.roles["cinder-block-device"]
+    results = [r.evaluate(env) for r in block.restrictions]
+    active = [r for r in results if r.active]
+    assert active and active[0].action == "disable"
+    assert active[0].reads == {"settings:storage.volumes_block_device.value": False}
+    assert active[0].text == "settings:storage.volumes_block_device.value == false"
+    assert "Cinder Block Device" in active[0].message
+    (piece,) = release.roles["ceph-osd"].limits.explain(env)
+    assert (piece.kind, piece.text, piece.value) == (
+        "min",
+        "settings:storage.osd_pool_size.value",
+        3,
+    )
+    assert piece.reads == {"settings:storage.osd_pool_size.value": "3"}
+    pieces = release.roles["controller"].limits.explain(env)
+    assert [(p.kind, p.value) for p in pieces] == [
+        ("min", 1),
+        ("recommended", 3),
+        ("override", False),
+    ]
+    assert pieces[2].reads == {"settings:neutron_advanced_configuration.neutron_l3_ha.value": False}
+
+
+def test_cluster_has_nailguns_fields_settable(release):
+    cluster = release.cluster()
+    model = cluster.model
+    assert (model["status"], model["net_provider"], model["grouping"]) == (
+        "new",
+        "nova_network",
+        "roles",
+    )
+    assert cluster.models["networking_parameters"] == {"net_manager": "FlatDHCPManager"}
+    neutron = release.cluster(status="operational", net_provider="neutron")
+    assert (neutron.model["status"], neutron.model["net_provider"]) == ("operational", "neutron")
+    assert neutron.models["networking_parameters"]["segmentation_type"] == "vlan"
+    assert cluster.models["release"]["roles_metadata"].keys() == release.roles.keys()
+
+
+# --------------------------------------------------------------------------- text or path (#24)
+
+
+def test_load_roles_tells_text_from_path_by_type_and_content(tmp_path):
+    one_line = load_roles("roles_metadata: {controller: {}}")
+    assert list(one_line) == ["controller"]
+    assert list(load_roles("{controller: {}}")) == ["controller"]
+    assert list(load_roles("controller: {}")) == ["controller"]
+    path = tmp_path / "roles.yaml"
+    path.write_text("roles_metadata:\n  compute: {}\n")
+    assert list(load_roles(path)) == ["compute"]  # a Path is a path
+    assert list(load_roles(str(path))) == ["compute"]  # a plain str without YAML marks too
+    with pytest.raises(ToskitError) as info:
+        load_roles(str(tmp_path / "missing.yaml"))
+    assert "no such file" in str(info.value)

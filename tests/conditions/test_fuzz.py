@@ -59,6 +59,11 @@ FRAGMENTS = [
     ">",
     "'",
     " ",
+    "?",
+    "settings:storage.x?",
+    "Compute.vcenter",
+    "\x00",
+    "\u200b",
 ]
 
 expression_text = st.one_of(
@@ -90,6 +95,24 @@ def test_random_expressions_raise_only_condition_error(text, strict):
     except ConditionError as err:
         assert err.position is None or 0 <= err.position <= len(text)
     assert [dict(n) for n in cluster.nodes] == before
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression_text, st.booleans())
+def test_wizard_expressions_raise_only_condition_error(text, strict):
+    """With a default model (fuel-ui's wizard) bare names are model paths;
+    errors stay ConditionErrors, and a message never carries an invisible
+    character raw (issue #24)."""
+    try:
+        expr = compile_expression(text, "default")
+    except ConditionError as err:
+        assert err.message.isprintable(), err.message
+        assert err.diagnostic.message.isprintable()
+        return
+    try:
+        expr.evaluate(models={"default": {"Compute": {"vcenter": True}}}, strict=strict)
+    except ConditionError as err:
+        assert err.position is None or 0 <= err.position <= len(text)
 
 
 scalar = st.one_of(
@@ -297,9 +320,23 @@ release_value = st.recursive(
         st.dictionaries(
             st.sampled_from(
                 [
-                    "model", "pk", "fields", "extend", "name", "version", "modes",
-                    "modes_metadata", "roles_metadata", "attributes_metadata", "editable",
-                    "value", "restrictions", "limits", "conditions", "conflicts", "condition",
+                    "model",
+                    "pk",
+                    "fields",
+                    "extend",
+                    "name",
+                    "version",
+                    "modes",
+                    "modes_metadata",
+                    "roles_metadata",
+                    "attributes_metadata",
+                    "editable",
+                    "value",
+                    "restrictions",
+                    "limits",
+                    "conditions",
+                    "conflicts",
+                    "condition",
                 ]
             ),
             children,
@@ -311,11 +348,15 @@ release_value = st.recursive(
 release_fields = st.fixed_dictionaries(
     {"name": st.sampled_from(["r", "s"])},
     optional={
-        "roles_metadata": st.dictionaries(st.sampled_from(["controller", "x"]), meta_value, max_size=2),
+        "roles_metadata": st.dictionaries(
+            st.sampled_from(["controller", "x"]), meta_value, max_size=2
+        ),
         "modes": release_value,
         "modes_metadata": release_value,
         "attributes_metadata": release_value,
         "version": release_value,
+        "state": st.sampled_from(["available", "unavailable", None]),
+        "wizard_metadata": release_value,
     },
 )
 release_record = st.fixed_dictionaries(

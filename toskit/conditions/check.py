@@ -137,9 +137,11 @@ def _restriction_lists(value: Any, parts: tuple, depth: int):
     if isinstance(value, Mapping):
         for key, child in value.items():
             here = (*parts, key)
-            if key in ("restrictions", "depends"):
-                yield key, here, child
-            elif key == "conflicts" and _is_condition_list(child):
+            if (
+                key in ("restrictions", "depends")
+                or key == "conflicts"
+                and _is_condition_list(child)
+            ):
                 yield key, here, child
             else:
                 yield from _restriction_lists(child, here, depth + 1)

@@ -129,6 +129,17 @@ def tokenize(text: str) -> list[Token]:
             pos = m.end()
             continue
         m = _NUMBER.match(text, pos)
+        if m and len(m.group()) > 4000:  # Python's int() refuses over 4300 digits (#19)
+            tokens.append(
+                Token(
+                    "ERROR",
+                    f"Number too long ({len(m.group())} characters)",
+                    pos,
+                    m.end(),
+                    m.group()[:20] + "...",
+                )
+            )
+            return tokens
         if m:
             value: object = float(m.group()) if m.group(1) else int(m.group())
             tokens.append(Token("NUMBER", value, pos, m.end(), m.group()))
@@ -166,6 +177,13 @@ def describe_char(c: str) -> str:
     else:
         escape = f"\\U{code:08x}"
     return f"'{escape}' (U+{code:04X})"
+
+
+def printable(text: str) -> str:
+    """``text`` with every invisible character written as its escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else describe_char(c)[1:].split("'")[0] for c in text)
 
 
 # --------------------------------------------------------------------------- tree
@@ -282,7 +300,7 @@ class _Parser:
             raise self.error(tok.value, tok.pos)  # type: ignore[arg-type]
         if tok.kind == "END":
             raise self.error("Unexpected end of expression" + detail, tok.pos)
-        raise self.error(f"Unexpected '{tok.text}'" + detail, tok.pos)
+        raise self.error(f"Unexpected '{printable(tok.text)}'" + detail, tok.pos)
 
     def is_punct(self, tok: Token, char: str) -> bool:
         return tok.kind == "PUNCT" and tok.value == char
