@@ -284,3 +284,15 @@ def test_toskit_compare_is_the_module_and_the_function():
     assert callable(toskit.compare) and toskit.compare is module
     assert toskit.TemplateDiff is TemplateDiff
     assert module.compare(load(BASE), load(BASE)).is_same
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [("8443", "'8443'"), ("true", "'true'"), ("", "''"), (" x", "' x'"), ("web", "web"), (8443, "8443"),
+     (True, "true"), (None, "null"), ([1, "a"], "[1, 'a']"), ("x" * 100, "x" * 59 + "…"), ("a\nb", "'a\\nb'")],
+    ids=["numeric-text", "bool-text", "empty", "space", "plain", "int", "bool", "null", "list", "long", "newline"],
+)
+def test_text_values_keep_their_kind(value, text):
+    from toskit.compare.text import short
+
+    assert short(value) == text

@@ -17,6 +17,19 @@ __all__ = ["render_text", "short"]
 _WIDTH = 60
 
 
+_NOT_TEXT = frozenset({"true", "false", "null", "~", "yes", "no", "on", "off"})
+
+
+def _needs_quotes(text: str) -> bool:
+    if text == "" or text.strip() != text or "\n" in text or text.lower() in _NOT_TEXT:
+        return True
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def short(value: Any, width: int = _WIDTH) -> str:
     """A one-line rendering of ``value`` (YAML-ish scalars, bounded)."""
     if value is None:
@@ -24,7 +37,9 @@ def short(value: Any, width: int = _WIDTH) -> str:
     elif isinstance(value, bool):
         text = "true" if value else "false"
     elif isinstance(value, str):
-        text = repr(value) if value == "" or value.strip() != value or "\n" in value else value
+        # Quoted when bare text would read as another kind ("8443", "true")
+        # or hide whitespace: `port: "8443"` must not look like 8443.
+        text = repr(value) if _needs_quotes(value) else value
     else:
         text = repr(value) if isinstance(value, (list, dict, tuple)) else str(value)
     text = text.replace("\n", "\\n")
