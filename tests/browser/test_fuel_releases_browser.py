@@ -57,10 +57,18 @@ def _notebook() -> dict:
         )
     return {
         "cells": [
-            {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": src}
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "metadata": {},
+                "outputs": [],
+                "source": src,
+            }
             for src in cells
         ],
-        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+        },
         "nbformat": 4,
         "nbformat_minor": 5,
     }
@@ -89,10 +97,16 @@ def fuel_voila_url(tmp_path_factory, artifacts_dir: Path) -> Iterator[str]:
         "--VoilaConfiguration.allow_theme_override=YES",
         "--VoilaConfiguration.template=toskit",
     ]  # fmt: skip
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    env = dict(
+        os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    )
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")])
+    )
     with log.open("w") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + START_TIMEOUT
@@ -106,7 +120,9 @@ def fuel_voila_url(tmp_path_factory, artifacts_dir: Path) -> Iterator[str]:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError(f"Voila did not answer within {START_TIMEOUT} s:\n{log.read_text()}")
+                raise RuntimeError(
+                    f"Voila did not answer within {START_TIMEOUT} s:\n{log.read_text()}"
+                )
             time.sleep(0.25)
         yield base
     finally:
@@ -135,7 +151,9 @@ def fuel_page(browser, fuel_voila_url: str) -> Iterator[object]:
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_simulator_opens_on_the_6_1_and_9_0_releases(fuel_page, fuel_voila_url: str, theme: str) -> None:
+def test_the_simulator_opens_on_the_6_1_and_9_0_releases(
+    fuel_page, fuel_voila_url: str, theme: str
+) -> None:
     from playwright.sync_api import expect
 
     page = fuel_page
