@@ -23,7 +23,7 @@ from toskit.functions.compare import (
     ordered_pair,
 )
 from toskit.functions.errors import Failure, Unevaluated
-from toskit.functions.evaluate import ABSENT, Evaluation, Typed
+from toskit.functions.evaluate import ABSENT, Evaluation, Typed, value_size
 from toskit.functions.notation import Call
 from toskit.functions.regex import RegexRejected, compile_bounded
 from toskit.functions.registry import BUILTINS_2_0, INTRINSICS_1_X
@@ -80,8 +80,18 @@ def _count(args: list, low: int, high: int | None = None, what: str = "") -> Non
 
 def _check_int(value: int) -> int:
     if abs(value) >= _INT64:
-        raise Failure("ArgType", f"the integer result {value} is beyond the 64-bit range")
+        raise Failure(
+            "ArgType", f"the integer result {_abbreviated(value)} is beyond the 64-bit range"
+        )
     return value
+
+
+def _abbreviated(value: int) -> str:
+    """An integer for a message: in full when short, else its sign and digit count."""
+    if abs(value) < 10**30:
+        return str(value)
+    digits = int(value.bit_length() * 0.30103) + 1  # log10(2): no str() of a huge int
+    return f"{'-' if value < 0 else ''}(an integer of about {digits} digits)"
 
 
 def _boolean(value: Any, position: int) -> bool:
@@ -429,10 +439,24 @@ def _concat(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     _count(args, 1, None)
     if all(isinstance(a, (list, tuple)) for a in args):
+        # Items are shared, not copied: their nested size counts (aliases included).
+        ev.check_size(_sizes(ev, args), "the concatenated list")
         return [item for a in args for item in a]
     if any(isinstance(a, (list, tuple)) for a in args):
         raise Failure("ArgType", "$concat takes all strings or all lists, not a mixture")
-    return "".join(_lenient_text(ev, a, f"argument {i + 1}") for i, a in enumerate(args))
+    texts = [_lenient_text(ev, a, f"argument {i + 1}") for i, a in enumerate(args)]
+    ev.check_size(sum(map(len, texts)), "the concatenated string")
+    return "".join(texts)
+
+
+def _sizes(ev: Evaluation, values: list) -> int:
+    """Total :func:`value_size` of ``values``, stopping once over the bound."""
+    total = 0
+    for value in values:
+        total += value_size(value, ev.max_value_size - total)
+        if total > ev.max_value_size:
+            break
+    return total
 
 
 @_builtin("join")
@@ -441,7 +465,11 @@ def _join(ev: Evaluation, call: Call) -> Any:
     _count(args, 1, 2)
     items = _list(args[0], "the first argument")
     delimiter = _string(args[1], "the delimiter") if len(args) == 2 else ""
-    return delimiter.join(_lenient_text(ev, item, f"item {i}") for i, item in enumerate(items))
+    ev.check_size(len(items) * len(delimiter), "the joined string")
+    texts = [_lenient_text(ev, item, f"item {i}") for i, item in enumerate(items)]
+    ev.check_size(sum(map(len, texts)) + len(delimiter) * max(len(texts) - 1, 0),
+                  "the joined string")
+    return delimiter.join(texts)
 
 
 @_builtin("token")
@@ -481,6 +509,7 @@ def _union(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     _count(args, 1, None)
     lists = [_list(a, f"argument {i + 1}") for i, a in enumerate(args)]
+    ev.check_size(_sizes(ev, lists), "the union")
     return _unique([item for items in lists for item in items])
 
 

@@ -29,6 +29,14 @@ Extra keywords beyond the spec's ``(tree, inputs, value=, version=)``:
     bound on nested calls, counted across nested evaluations (a
     ``get_property`` that evaluates another property counts); exceeding it is
     a ``FunctionError`` of kind ``LimitExceeded`` (code ``limit-exceeded``).
+``max_value_size``
+    bound on the size of every value a built-in *builds* (``$concat``,
+    ``$join``, ``$union``, ``$intersection``, ``$token``): characters of a
+    string, or items of a list or map counted through nesting (strings inside
+    by their length, a list reached twice counted twice). Checked before the
+    value is built, so a ``$concat`` that doubles through ``get_property`` 40
+    times is a ``LimitExceeded`` (``limit-exceeded``) at the bound, not a
+    ``MemoryError``. Default :data:`DEFAULT_MAX_VALUE_SIZE`.
 """
 
 from __future__ import annotations
@@ -44,23 +52,59 @@ from toskit.functions import registry
 from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
+from toskit.sentinels import ABSENT
 from toskit.values import is_number
 
-__all__ = ["ABSENT", "DEFAULT_MAX_DEPTH", "Evaluation", "Typed", "evaluate", "evaluate_calls"]
+__all__ = [
+    "ABSENT",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_MAX_VALUE_SIZE",
+    "Evaluation",
+    "Typed",
+    "evaluate",
+    "evaluate_calls",
+    "value_size",
+]
 
 DEFAULT_MAX_DEPTH = 200
+#: Largest value a built-in may build (characters, or items through nesting):
+#: 10 million, about 10-40 MB of text, far above any real property value.
+DEFAULT_MAX_VALUE_SIZE = 10_000_000
 
 
-class _Absent:
-    def __repr__(self) -> str:
-        return "ABSENT"
+def value_size(value: Any, budget: int) -> int:
+    """Size of ``value`` as ``max_value_size`` counts it, stopping once over ``budget``.
 
-    def __bool__(self) -> bool:
-        return False
+    Strings count their length, lists and maps their items plus the items'
+    sizes, anything else 1. Iterative (no recursion) and at most ``budget``
+    steps, so measuring a hostile value (aliases nested into an exponential
+    expansion) costs no more than the bound.
+    """
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, (list, tuple)):
+            total += len(item)
+            if total > budget:
+                return total
+            stack.extend(item)
+        elif isinstance(item, Mapping):
+            total += len(item)
+            if total > budget:
+                return total
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        else:
+            total += 1
+        if total > budget:
+            return total
+    return total
 
 
-ABSENT: Any = _Absent()
-"""Marks "no ``value=`` was given" (``$value`` is then a ``ContextError``)."""
+# ABSENT (toskit.sentinels) marks "no ``value=`` was given" (``$value`` is then a ``ContextError``).
 
 
 @dataclass(frozen=True)
@@ -94,8 +138,10 @@ class Evaluation:
         definitions: Mapping[str, Any] | None = None,
         max_depth: int = DEFAULT_MAX_DEPTH,
         defer_missing_inputs: bool = False,
+        max_value_size: int | None = None,
     ) -> None:
         self.inputs = inputs
+        self.max_value_size = DEFAULT_MAX_VALUE_SIZE if max_value_size is None else max_value_size
         self.defer_missing_inputs = defer_missing_inputs
         self.value = value
         self.value_type = value_type
@@ -166,6 +212,21 @@ class Evaluation:
         clone.value_type = value_type
         return clone
 
+    def check_size(self, size: int, what: str) -> None:
+        """Refuse to build a value of ``size`` over ``max_value_size`` (``LimitExceeded``)."""
+        if size > self.max_value_size:
+            raise Failure(
+                "LimitExceeded",
+                f"{what} would be larger than {self.max_value_size} "
+                "(characters, or items counted through nesting)",
+                hint="raise the bound with max_value_size=… if this template is trusted",
+            )
+
+    def check_value_size(self, value: Any, what: str) -> Any:
+        """``value``, after checking its size against ``max_value_size``."""
+        self.check_size(value_size(value, self.max_value_size), what)
+        return value
+
     # -- the tree walk ----------------------------------------------------------
 
     def eval(self, node: Any) -> Any:
@@ -228,6 +289,20 @@ class Evaluation:
         except RecursionError:
             raise function_error(
                 "LimitExceeded", "the evaluation is nested too deeply", call
+            ) from None
+        except OverflowError:
+            # int → float conversions of huge integers ($sum of 10**400 and 1.5)
+            raise function_error(
+                "ArgType", "a number is beyond the float range (an integer too large "
+                "to mix with floating-point numbers)", call
+            ) from None
+        except ValueError as exc:
+            if "digits" not in str(exc):
+                raise
+            # Python's int/str conversion bound (4300 digits), hit while describing a value
+            raise function_error(
+                "ArgType", "an integer has too many digits to be shown or converted "
+                "(over 4300)", call
             ) from None
         finally:
             _LOCAL.depth = depth
@@ -321,6 +396,7 @@ def evaluate(
     definitions: Mapping[str, Any] | None = None,
     max_depth: int = DEFAULT_MAX_DEPTH,
     defer_missing_inputs: bool = False,
+    max_value_size: int | None = None,
 ) -> Any:
     """Evaluate a parsed tree to plain data (see the module docstring).
 
@@ -339,6 +415,7 @@ def evaluate(
         definitions=definitions,
         max_depth=max_depth,
         defer_missing_inputs=defer_missing_inputs,
+        max_value_size=max_value_size,
     )
     try:
         with deep_recursion():
