@@ -1,14 +1,14 @@
 # toskit developer commands. Everything runs inside ./.venv, created on demand.
 #
-#   make lab          JupyterLab on notebooks/ (127.0.0.1)
-#   make test         ruff + unit tests + notebooks (nbval) + browser checks
-#   make demo         Voila on the tour notebook (127.0.0.1)
+#   make lab          install toskit[lab], JupyterLab on notebooks/ (127.0.0.1; prints the URL)
+#   make test         install toskit[dev]; ruff + unit tests + notebooks (nbval) + browser checks
+#   make demo         Voila on the tour notebook (127.0.0.1:8866), no asset from the internet
 #   make bench        every bench/bench_*.py, collected into bench/results.json
-#   make conformance  the conformance corpora (bench/conformance.py)
+#   make conformance  the OASIS TOSCA 2.0 corpus in conformance/ (bench/conformance.py)
 #   make notebooks    re-execute the tutorials in place (stores fresh outputs)
 #
-# `make test` is idempotent: the install step is skipped while the stamp file
-# .venv/.toskit-installed is newer than pyproject.toml.
+# The install steps are skipped while their stamp file (.venv/.toskit-installed
+# for [dev], .venv/.toskit-lab-installed for [lab]) is newer than pyproject.toml.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -19,11 +19,12 @@ VENV    := .venv
 BIN     := $(VENV)/bin
 PY      := $(BIN)/python
 STAMP   := $(VENV)/.toskit-installed
+LAB_STAMP := $(VENV)/.toskit-lab-installed
 CHROMIUM ?= /usr/bin/chromium
 HOST    ?= 127.0.0.1
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
-# What ruff checks: the package, the tests, the benchmarks (notebooks are excluded in pyproject).
-LINT_PATHS := $(wildcard toskit tests bench)
+# What ruff checks: the package, the tests, the benchmarks, binder/ (notebooks are excluded in pyproject).
+LINT_PATHS := $(wildcard toskit tests bench binder)
 
 .PHONY: help install venv chromium lint unit nbval browser test lab demo bench conformance notebooks clean
 
@@ -42,6 +43,15 @@ $(STAMP): pyproject.toml | $(PY)
 	@echo "toskit: .venv is ready ($$($(PY) --version))"
 
 venv install: $(STAMP)
+
+# What the tutorials need, nothing else (no test, browser or benchmark tools).
+# JupyterLab's announcements plugin (its news feed and update check) is
+# disabled for this environment only: page_config.json in .venv/etc/jupyter.
+$(LAB_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[lab]'
+	$(BIN)/jupyter labextension disable --level=sys_prefix "@jupyterlab/apputils-extension:announcements"
+	@touch $(LAB_STAMP)
+	@echo "toskit: .venv has toskit[lab] ($$(du -sh $(VENV) | cut -f1))"
 
 # Debian's Chromium for the browser checks. Playwright drives it through
 # executable_path; it never downloads a browser of its own.
@@ -81,9 +91,7 @@ browser: $(STAMP) chromium
 # line is the summary of the whole suite. Conformance is a report, not a gate
 # here (its floor is enforced by `make conformance`).
 test: $(STAMP) chromium lint
-	@if [ -f bench/conformance.py ] && [ -f toskit/cli.py ]; then \
-	  $(PY) bench/conformance.py 2>&1 | grep -E '^conformance|corpus not found' || true; \
-	fi
+	@$(PY) bench/conformance.py 2>&1 | grep -E '^conformance|corpus not found' || true
 	@$(call PYTEST,tests $(NBVAL_ARGS) notebooks)
 
 # --- notebooks, demo -------------------------------------------------------
@@ -91,13 +99,29 @@ test: $(STAMP) chromium lint
 # Jupyter refuses to run as root without --allow-root (CI machines and containers are root).
 ALLOW_ROOT = $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
-lab: $(STAMP)
-	@echo "toskit: starting JupyterLab on notebooks/, bound to $(HOST); open the http://$(HOST):...?token=... URL it prints"
-	$(BIN)/jupyter lab --no-browser --ServerApp.ip=$(HOST) --ServerApp.root_dir=notebooks $(ALLOW_ROOT)
+# LAB_PORT: empty picks a free port. The token goes to the server through the
+# environment (not the command line, which other users can read with ps).
+# A browser opens only when there is a display; the URL is printed either way.
+LAB_PORT ?=
+lab: $(LAB_STAMP)
+	@port="$(LAB_PORT)"; \
+	if [ -z "$$port" ]; then \
+	  port=$$($(PY) -c 'import socket; s = socket.socket(); s.bind(("$(HOST)", 0)); print(s.getsockname()[1])'); \
+	fi; \
+	token=$$($(PY) -c 'import secrets; print(secrets.token_hex(24))'); \
+	if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then browser=--ServerApp.open_browser=True; \
+	else browser=--ServerApp.open_browser=False; fi; \
+	echo "toskit: JupyterLab on notebooks/ at http://$(HOST):$$port/lab?token=$$token"; \
+	JUPYTER_TOKEN=$$token exec $(BIN)/jupyter lab $$browser --ServerApp.ip=$(HOST) \
+	  --ServerApp.port=$$port --ServerApp.port_retries=0 --ServerApp.root_dir=notebooks \
+	  --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate $(ALLOW_ROOT)
 
+# Voila with the repository's `toskit` template (share/jupyter/voila/templates/
+# toskit): Voila's lab template without its links to a CDN.
 demo: $(STAMP)
 	@echo "toskit: Voila on the tour at http://$(HOST):8866/"
-	$(BIN)/voila notebooks/00-tour.ipynb --no-browser --Voila.ip=$(HOST) --port=8866
+	JUPYTER_PATH=$(CURDIR)/share/jupyter $(BIN)/voila notebooks/00-tour.ipynb --no-browser \
+	  --Voila.ip=$(HOST) --port=8866 --template=toskit
 
 # Re-run every tutorial and store its outputs (what GitHub and nbviewer show).
 notebooks: $(STAMP)
@@ -151,11 +175,7 @@ bench: $(STAMP)
 	$(PY) -c "$$BENCH_COLLECT"
 
 conformance: $(STAMP)
-	@if [ -f bench/conformance.py ]; then \
-	  $(PY) bench/conformance.py; \
-	else \
-	  echo "toskit: nothing yet (bench/conformance.py does not exist)"; \
-	fi
+	$(PY) bench/conformance.py
 
 clean:
 	rm -rf test-artifacts bench/results.json conformance-report.json .pytest_cache

@@ -2,9 +2,13 @@
 
 Voila serves ``notebooks/`` on 127.0.0.1 at a free port; Playwright (sync
 API) drives Debian's Chromium at ``/usr/bin/chromium`` (``TOSKIT_CHROMIUM``
-overrides the path). Playwright never downloads a browser here, and every
-request that is not for the local Voila server is aborted, so the checks
-run with no network at all (Voila's page links web fonts on a CDN).
+overrides the path). Playwright never downloads a browser here.
+
+No page may fetch anything from the internet: Voila runs with the
+repository's ``toskit`` template (``share/jupyter/voila/templates/toskit``,
+Voila's lab template without its CDN links, the same as ``make demo``),
+and every request that is not for the local Voila server is aborted and
+makes the test FAIL, naming the URLs (``offline_guard.ExternalRequests``).
 
 Screenshots go to ``test-artifacts/`` (gitignored) at the repository root.
 """
@@ -23,8 +27,13 @@ from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent))
+from offline_guard import ExternalRequests  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
+# A Jupyter data folder of the repository holding the `toskit` Voila template.
+JUPYTER_DATA = ROOT / "share" / "jupyter"
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path(os.environ.get("TOSKIT_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -81,8 +90,10 @@ def voila_url(artifacts_dir: Path) -> Iterator[str]:
         "--Voila.port_retries=0",
         "--VoilaConfiguration.show_tracebacks=True",
         "--VoilaConfiguration.allow_theme_override=YES",
+        "--VoilaConfiguration.template=toskit",
     ]  # fmt: skip
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
     with log.open("w") as sink:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -122,17 +133,16 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def page(browser, voila_url: str) -> Iterator[object]:
-    """A fresh page (1200×900) that may only talk to the local Voila server."""
+    """A fresh page (1200×900) that may only talk to the local Voila server;
+    the test fails if the page attempts any other request."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    context.route(
-        "**/*",
-        lambda route: route.continue_()
-        if route.request.url.startswith(voila_url)
-        else route.abort(),
-    )
+    guard = ExternalRequests(voila_url)
+    context.route("**/*", guard)
     page = context.new_page()
     page.set_default_timeout(ACTION_TIMEOUT_MS)
     try:
         yield page
     finally:
         context.close()
+    if guard.failure():
+        pytest.fail(guard.failure(), pytrace=False)
