@@ -94,7 +94,7 @@ __all__ = [
 UNBOUNDED = "UNBOUNDED"
 """The upper bound of an open range."""
 
-_SIZE = {
+_SIZE: dict[str, float] = {
     "B": 1,
     "kB": 1000,
     "KiB": 1024,
@@ -105,7 +105,7 @@ _SIZE = {
     "TB": 1000**4,
     "TiB": 1024**4,
 }
-_TIME = {
+_TIME: dict[str, float] = {
     "d": 86400,
     "h": 3600,
     "m": 60,
@@ -114,8 +114,8 @@ _TIME = {
     "us": 1e-6,
     "ns": 1e-9,
 }
-_FREQUENCY = {"Hz": 1, "kHz": 1000, "MHz": 1000**2, "GHz": 1000**3}
-_BITRATE: dict[str, int] = {"bps": 1, "Bps": 8}
+_FREQUENCY: dict[str, float] = {"Hz": 1, "kHz": 1000, "MHz": 1000**2, "GHz": 1000**3}
+_BITRATE: dict[str, float] = {"bps": 1, "Bps": 8}
 for _prefix, _dec, _bin in (("K", 1000, 1024), ("M", 1000**2, 1024**2),
                             ("G", 1000**3, 1024**3), ("T", 1000**4, 1024**4)):
     _BITRATE[f"{_prefix}bps"] = _dec
@@ -346,7 +346,7 @@ class ScalarClass:
             problems.append(f"the canonical_unit '{canonical}' must have the multiplier 1, not {expanded[canonical]:g}")
         if primitive == "integer" and any(not float(m).is_integer() for m in expanded.values()):
             problems.append("an integer scalar type needs whole-number multipliers")
-        if problems:
+        if problems or not isinstance(canonical, str):
             return None, problems
         return cls(name, expanded, canonical, primitive, merged_units, merged_prefixes), []
 

@@ -216,7 +216,7 @@ class TemplateContext(Protocol):
 #       whether a value is of a (data) type, for declared function signatures.
 
 
-def entity_key(entity: Any) -> Hashable:
+def entity_key(entity: Any) -> tuple[Any, ...]:
     """A stable identity for an entity view, used to detect reference cycles."""
     owner = getattr(entity, "node", None)
     if owner is not None and not isinstance(entity, NodeView):

@@ -24,7 +24,7 @@ from typing import Any
 from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.functions import contains_call
-from toskit.functions.regex import RegexRejected, compile_bounded
+from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.validation import CONSTRAINT_OPERATORS
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
@@ -227,8 +227,8 @@ def _check_one(
         if clauses:
             # A 2.0 scalar value is read in its own type (its units), by name:
             # the evaluation asks the template's ``scalar_class`` hook.
-            scalar = isinstance(vt, Type) and vt.base_primitive == "scalar"
-            ctx.validator(ctx, value, clauses, rel, vt.name if scalar else prim)
+            scalar = vt.name if isinstance(vt, Type) and vt.base_primitive == "scalar" else None
+            ctx.validator(ctx, value, clauses, rel, scalar or prim)
 
 
 def _with_type_schemas(schema: SchemaDef | None, vt: Type) -> SchemaDef | None:
@@ -530,7 +530,7 @@ def _check_constraints(
 
 
 @functools.lru_cache(maxsize=256)
-def _bounded_pattern(text: str) -> re.Pattern[str] | RegexRejected:
+def _bounded_pattern(text: str) -> BoundedPattern | RegexRejected:
     """``text`` compiled for matching, or why it is refused.
 
     Through ``toskit.functions.regex.compile_bounded``: a template's pattern

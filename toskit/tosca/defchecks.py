@@ -14,7 +14,7 @@ from typing import Any
 
 from toskit.tosca.check import CheckContext, check_value
 from toskit.tosca.context import LoadContext
-from toskit.tosca.definitions import Type
+from toskit.tosca.definitions import SchemaDef, Type
 from toskit.tosca.evaluation import clause_tree, parse_value
 from toskit.tosca.registry import KINDS
 from toskit.tosca.resolve import Origin
@@ -96,7 +96,7 @@ def _definition_clauses(ctx: LoadContext, t: Type) -> None:
     """Parse the validation clauses a type writes (reports problems where written)."""
     schemas = [t.schema] if t.kind == "data" else []
     for pdef in t.own_properties.values():
-        schema = pdef.schema
+        schema: SchemaDef | None = pdef.schema
         while schema is not None:
             schemas.append(schema)
             if schema.key_schema is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from toskit import functions
 from toskit.diagnostics import did_you_mean
@@ -42,6 +42,8 @@ from toskit.tosca.template import (
     PolicyTemplate,
 )
 
+E = TypeVar("E", bound=EntityTemplate)
+
 __all__ = [
     "build_capabilities",
     "build_entities",
@@ -58,11 +60,12 @@ def build_entities(
     tparts: tuple[Hashable, ...],
     section: str,
     kind: str,
-    cls: type[EntityTemplate],
+    cls: type[E],
     label: str,
-) -> dict[str, EntityTemplate]:
+) -> dict[str, E]:
+    """The templates of one topology section (``node_templates``…), by name."""
     raw = topology.get(section)
-    out: dict[str, EntityTemplate] = {}
+    out: dict[str, E] = {}
     items: list[tuple[Any, Any, tuple[Hashable, ...]]] = []
     if isinstance(raw, Mapping):
         items = [(name, value, (*tparts, section, name)) for name, value in raw.items()]
@@ -151,9 +154,9 @@ def _entity(
     raw: Mapping,
     parts: tuple[Hashable, ...],
     kind: str,
-    cls: type[EntityTemplate],
+    cls: type[E],
     label: str,
-) -> EntityTemplate:
+) -> E:
     etype, known = _resolve_type(ctx, kind, raw, parts, label)
     definitions = etype.properties if known else {}
     resolution = resolve_properties(

@@ -170,7 +170,9 @@ def load_function_definitions(
 
     Fills ``ctx.function_defs`` and ``ctx.known_functions``.
     """
-    sections = [(section, prefix, doc, ("functions",)) for section, prefix, doc in imported]
+    sections: list[tuple[Any, str | None, YamlDocument, tuple[Hashable, ...]]] = [
+        (section, prefix, doc, ("functions",)) for section, prefix, doc in imported
+    ]
     if root.get("functions") is not None:
         sections.append((root["functions"], None, ctx.doc, ("functions",)))
     if topology.get("functions") is not None:

@@ -20,6 +20,7 @@ the ``tosca_simple_unfurl_1_0_0`` dialect that real Unfurl templates use.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -123,7 +124,7 @@ Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf, Value]  # noqa: UP
 
 def _keys(
     name: str,
-    *parts: dict[str, Shape],
+    *parts: Mapping[str, Shape],
     extra: Shape | None = None,
     renamed: dict[str, str] | None = None,
 ) -> Keys:
@@ -294,7 +295,7 @@ def _build(v2: bool) -> dict[str, Shape]:
         )
     )
 
-    def entity_type(name: str, *parts: dict[str, Shape]) -> Keys:
+    def entity_type(name: str, *parts: Mapping[str, Shape]) -> Keys:
         return _keys(name, _COMMON_TYPE, *parts)
 
     props = {"properties": NamedMap(prop_def)}

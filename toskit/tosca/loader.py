@@ -86,7 +86,7 @@ def loads(
         raise ToskitError(f"loads(name=...) must be a str, got {type(name).__name__}")
     _check_options(resolver, limits)
     with _LOADING:
-        doc = load_yaml(text, name=name, **limits)
+        doc = load_yaml(text, name=name, parser=None, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root)
 
 

@@ -483,8 +483,14 @@ class Registry:
         schema = self.schema_def(
             raw, doc, parts, owner.prefix, diags, inherit=parent.schema if parent else None
         )
-        refined = parent is not None and "type" in raw and parent.type and schema.type
-        if refined and doc is not None and not self.refines(schema.type, parent.type, owner.prefix):
+        if (
+            parent is not None
+            and "type" in raw
+            and parent.type
+            and schema.type
+            and doc is not None
+            and not self.refines(schema.type, parent.type, owner.prefix)
+        ):
             diags.append(
                 doc.diagnostic(
                     "error",

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from toskit.functions import Call
+from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 
@@ -34,13 +35,7 @@ __all__ = [
 ]
 
 
-class _Absent:
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT = _Absent()
-"""No value at all (an optional property without value or default)."""
+# ABSENT (toskit.sentinels): no value at all (an optional property without value or default).
 
 
 class Origin(NamedTuple):
@@ -131,9 +126,9 @@ def entry_data_type(
         if vt not in ("list", "map"):
             return None
         entry = schema.entry_schema if schema is not None else None
-    elif vt.__class__ is Type and vt.base_primitive in ("list", "map"):  # type: ignore[union-attr]
+    elif vt.__class__ is Type and vt.base_primitive in ("list", "map"):
         entry = schema.entry_schema if schema is not None else None
-        for t in reversed(vt.chain):  # type: ignore[union-attr]
+        for t in reversed(vt.chain):
             entry = entry or t.schema.entry_schema
     else:
         return None
@@ -196,7 +191,7 @@ def merge_layers(
             break
     top_value, top_origin = layers[-1]
     # ``dict``, not ``Mapping``: YAML maps are dicts, and the ABC check is slow here.
-    if isinstance(top_value, dict) and vt.__class__ is Type and vt.base_primitive is None:  # type: ignore[union-attr]
+    if isinstance(top_value, dict) and vt.__class__ is Type and vt.base_primitive is None:
         # Only the run of map layers at the top takes part: a lower scalar
         # was replaced whole by the maps above it.
         start = len(layers) - 1
@@ -207,7 +202,7 @@ def merge_layers(
             layers = layers[start:]
         out.origins[path] = top_origin
         result: dict[str, Any] = {}
-        fields = vt.properties  # type: ignore[union-attr]
+        fields = vt.properties
         value_type = hooks.value_type
         for name, fdef in fields.items():
             hits = [(value[name], origin) for value, origin in layers if name in value]
@@ -225,8 +220,8 @@ def merge_layers(
             for value, origin in hits:
                 flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
             if flayers:
-                fvt = value_type(fdef.type, vt)  # type: ignore[arg-type]
-                fentry = entry_data_type(fdef.schema, fvt, vt, hooks)  # type: ignore[arg-type]
+                fvt = value_type(fdef.type, vt)
+                fentry = entry_data_type(fdef.schema, fvt, vt, hooks)
                 inner = expanding
                 # Defaults alone (no template or input value reaches this far):
                 # guard against a type whose default contains itself, directly
@@ -244,11 +239,11 @@ def merge_layers(
                 if merged is not ABSENT:
                     result[name] = merged
             elif fdef.required:
-                fvt = value_type(fdef.type, vt)  # type: ignore[arg-type]
-                if _is_data(fvt) and id(fvt) not in expanding:
+                fvt = value_type(fdef.type, vt)
+                if isinstance(fvt, Type) and _is_data(fvt) and id(fvt) not in expanding:
                     built = build_from_defaults(
                         fvt, (*path, name), out, hooks, expanding | {id(vt)}
-                    )  # type: ignore[arg-type]
+                    )
                     if built is not ABSENT:
                         result[name] = built
         for value, origin in reversed(layers):

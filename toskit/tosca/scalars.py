@@ -54,8 +54,8 @@ def _number_type(
     if name is None:
         return "float", None
     vt = registry.value_type(name, prefix)
-    if vt in ("integer", "float"):
-        return vt, None  # type: ignore[return-value]
+    if vt == "integer" or vt == "float":
+        return str(vt), None
     if isinstance(vt, Type) and vt.base_primitive in ("integer", "float"):
         return vt.base_primitive, vt
     return None, None

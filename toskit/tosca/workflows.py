@@ -50,11 +50,13 @@ def check_workflows(
     for wname, workflow in workflows.items():
         if not isinstance(workflow, Mapping) or not isinstance(workflow.get("steps"), Mapping):
             continue
-        winputs = workflow.get("inputs") if isinstance(workflow.get("inputs"), Mapping) else {}
+        inputs = workflow.get("inputs")
+        winputs: Mapping = inputs if isinstance(inputs, Mapping) else {}
         for sname, step in workflow["steps"].items():
             if not isinstance(step, Mapping) or not isinstance(step.get("activities"), list):
                 continue
-            node = nodes.get(step.get("target")) if isinstance(step.get("target"), str) else None
+            target = step.get("target")
+            node = nodes.get(target) if isinstance(target, str) else None
             if node is None:
                 continue
             for index, activity in enumerate(step["activities"]):
@@ -77,11 +79,13 @@ def check_workflows(
 def _check_call(
     ctx: LoadContext, node: NodeTemplate, call: Any, winputs: Mapping, parts: tuple[Hashable, ...]
 ) -> list[Diagnostic]:
+    given: Mapping = {}
     if isinstance(call, str):
-        name, given = call, {}
+        name = call
     elif isinstance(call, Mapping) and isinstance(call.get("operation"), str):
         name = call["operation"]
-        given = call.get("inputs") if isinstance(call.get("inputs"), Mapping) else {}
+        written = call.get("inputs")
+        given = written if isinstance(written, Mapping) else {}
     else:
         return []
     iface, _, op = name.partition(".")
