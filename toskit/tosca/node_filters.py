@@ -440,6 +440,8 @@ def explain(
         outcome = "chosen" if req.target is target else verdict.outcome
         return [CandidateVerdict(target.name, outcome, reason, verdict.clause)]
     ntype_name = req.target_name
+    if ntype_name is not None and registry.lookup("node", ntype_name) is None:
+        return []  # names neither a template nor a type: nothing could fit
     if ntype_name is None and isinstance(definition, Mapping):
         written = definition.get("node")
         ntype_name = written if isinstance(written, str) else None
@@ -461,8 +463,11 @@ def explain(
             break
         verdict = check(other, node_filter, registry, source=node, capability=ctype)
         if req.target is other:
-            fits = f"of type {other.type.name}" + (
-                f" with a {ctype.name} capability" if ctype is not None else ""
+            wanted = ntype.name if ntype is not None else "any type"
+            fits = f"of type {wanted}" + (
+                f" with a {ctype.name} capability"
+                if ctype is not None and req.target_name is None
+                else ""
             )
             reason = f"the first candidate {fits} that the filter admits" if node_filter is not None else f"the first candidate {fits}"
             if verdict.outcome == UNDETERMINED:

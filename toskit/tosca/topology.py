@@ -427,7 +427,7 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
             )
             fitting = [c for c in candidates if c.outcome in ("passed", "undetermined")]
             if req.target_name not in service.node_templates and fitting:
-                names = ", ".join(c.candidate for c in fitting[:5])
+                names = ", ".join(f"'{c.candidate}'" for c in fitting[:5])
                 message = (
                     f"node template '{tmpl.name}': requirement '{req.name}' could be fulfilled by "
                     f"'{req.target.name}' or {names}; the first was taken"
