@@ -43,7 +43,7 @@ def test_values_show_old_new_and_both_sources():
     text = "".join(parse(html).text)
     assert "endpoint.port" in text and "5432" in text and "6543" in text
     assert "default: my.Endpoint" in text
-    assert "not written in the template" in text  # the type-default explanation
+    assert "not in the template: the default on my.Endpoint changed" in text
     assert text.index("Diagnostics introduced") < text.index("Values")  # new errors first
     assert "1 new error" in text
 
@@ -53,6 +53,7 @@ def test_source_change_shows_both_pills():
     html = template_diff_html(toskit.compare(load(BASE), load(new)))
     text = "".join(parse(body(html)).text)
     assert "default:my.Db→template" in text.replace(" ", "")
+    assert "not in the template" not in text  # the template wrote the new value
 
 
 def test_unchanged_templates_are_only_counted():
@@ -121,3 +122,35 @@ def test_every_section_escapes_user_text():
         assert piece not in html  # never raw, anywhere (fallback included)
     page = diff_page(d)
     assert "<script>" not in page and "<img" not in page
+
+
+@pytest.mark.parametrize(
+    ("old_source", "new_source", "note"),
+    [
+        ("input: port", "input: port", "not in the template: the value of port changed"),
+        ("default: A", "default: B", "not in the template: now set by default: B"),
+        ("template", "template", None),
+        ("default: A", "template", None),
+    ],
+    ids=["input", "other-layer", "template", "to-template"],
+)
+def test_why_note(old_source, new_source, note):
+    d = TemplateDiff("a", "b", values=(ValueChange("n", "node", "p", "changed", 1, 2, old_source, new_source),))
+    text = "".join(parse(body(template_diff_html(d))).text)
+    if note is None:
+        assert "not in the template" not in text
+    else:
+        assert note in text
+
+
+def test_chips_count_in_words():
+    text = "".join(parse(body(template_diff_html(_many(1)))).text)
+    assert "1 value" in text and "1 values" not in text
+    text = "".join(parse(body(template_diff_html(_many(2)))).text)
+    assert "2 values" in text
+
+
+def test_number_like_text_is_quoted():
+    d = TemplateDiff("a", "b", values=(ValueChange("n", "node", "port", "changed", 8443, "8443", "template", "template"),))
+    text = "".join(parse(body(template_diff_html(d))).text)
+    assert "8443→'8443'" in text.replace(" ", "")

@@ -39,6 +39,25 @@ __all__ = ["diff_page", "template_diff_body", "template_diff_html"]
 _SIGNS = {"added": ("+", "toskit-added"), "removed": ("−", "toskit-removed"), "changed": ("~", "toskit-modified")}
 
 
+def _shown(value: Any) -> str:
+    """A value as a cell reads it: like the property tables, except that text
+    which would read as another kind is quoted (a port written as ``"8443"``
+    must not look like the number 8443 in a review)."""
+    if isinstance(value, str) and _needs_quotes(value):
+        return esc(text_value(repr(value)))
+    return esc(text_value(value))
+
+
+def _needs_quotes(text: str) -> bool:
+    if text == "" or text.strip() != text or text.lower() in ("true", "false", "null", "~", "yes", "no"):
+        return True
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _palette() -> Any:
     from toskit.display.tosca_views import SourcePalette
 
@@ -56,21 +75,42 @@ def _sign(change: str) -> tuple[str, str]:
     return _SIGNS.get(change, ("~", "toskit-modified"))
 
 
+def _why(v: Any) -> str:
+    """The reviewer's question "why did this change?" when no line did."""
+    if v.change != "changed" or "template" in (v.old_source, v.new_source):
+        return ""
+    src = str(v.new_source or "")
+    if v.old_source != v.new_source:
+        reason = f"now set by {src}"
+    elif src.startswith("input:"):
+        reason = f"the value of {src[len('input:'):].strip()} changed"
+    elif src.startswith("default:"):
+        reason = f"the default on {src[len('default:'):].strip()} changed"
+    else:
+        reason = f"{src} changed"
+    return f'<div class="toskit-diff-why">not in the template: {esc(reason)}</div>'
+
+
+_SINGULAR = {"types": "type", "templates": "template", "values": "value", "requirements": "requirement", "inputs": "input"}
+
+
+def _count_chip(key: str, n: int) -> str:
+    label = _SINGULAR.get(key, key) if n == 1 else key
+    return chip(f"{n} {label}")
+
+
 def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[str, str]]]]:
     rows = []
     for v in changes:
         sign, cls = _sign(v.change)
-        old = "" if v.change == "added" else f'<span class="toskit-diff-old">{esc(text_value(v.old))}</span>'
-        new = "" if v.change == "removed" else esc(text_value(v.new))
+        old = "" if v.change == "added" else f'<span class="toskit-diff-old">{_shown(v.old)}</span>'
+        new = "" if v.change == "removed" else _shown(v.new)
         if v.change == "changed" and v.old_source == v.new_source:
             sources = palette.pill(v.new_source)
         else:
             parts = [palette.pill(s) for s in (v.old_source, v.new_source) if s is not None]
             sources = '<span class="toskit-diff-arrow">→</span>'.join(parts)
-        why = ""
-        if v.change == "changed" and v.old_source != "template" and v.new_source != "template":
-            # The reviewer's question "why did this change?" when no line did.
-            why = '<div class="toskit-diff-why">not written in the template: the layer changed</div>'
+        why = _why(v)
         rows.append(
             (
                 f"toskit-diff-{v.change}",
@@ -130,8 +170,8 @@ def _types_section(diff: Any) -> str:
             else:
                 what.append(
                     f"{code(p.property)} {esc(p.aspect)}: "
-                    f'<span class="toskit-diff-old">{esc(text_value(p.old))}</span>'
-                    f'<span class="toskit-diff-arrow">→</span>{esc(text_value(p.new))}'
+                    f'<span class="toskit-diff-old">{_shown(p.old)}</span>'
+                    f'<span class="toskit-diff-arrow">→</span>{_shown(p.new)}'
                 )
         lines = "".join(f"<div>{w}</div>" for w in what) or esc(t.change)
         rows.append([(cls, esc(sign)), ("", esc(t.kind)), ("toskit-path", esc(t.name)), ("", lines)])
@@ -179,9 +219,9 @@ def _inputs_section(diff: Any) -> str:
         [
             ("toskit-modified", "~"),
             ("toskit-path", esc(name)),
-            ("toskit-diff-old", esc(text_value(old))),
+            ("toskit-diff-old", _shown(old)),
             ("toskit-diff-arrow", "→"),
-            ("", esc(text_value(new))),
+            ("", _shown(new)),
         ]
         for name, old, new in diff.inputs
     ]
@@ -211,7 +251,7 @@ def _diagnostics_section(title: str, diags: list[Any], open_: bool) -> str:
 def template_diff_body(diff: Any) -> str:
     """The inner HTML of the view (no ``<style>`` of the shared sheet)."""
     summary = diff.summary()
-    chips = [chip(f"{n} {k}") for k, n in summary.items() if n]
+    chips = [_count_chip(k, n) for k, n in summary.items() if n]
     title = f"{diff.old_name} → {diff.new_name}"
     parts = [header("template diff", title, *chips)]
     new_errors = list(diff.new_errors)
