@@ -318,3 +318,59 @@ def test_check_dash_on_a_big_stdin_is_bounded(tmp_path) -> None:
     assert int(peak) < 500, proc.stdout
     assert code in ("1", "2") and "larger than" in text, proc.stdout + proc.stderr
     assert after.ru_utime - before.ru_utime < 10
+
+
+FUZZ_IMPORTS = """
+    def case():
+        import os, time
+        from hypothesis import given, settings, strategies as st, HealthCheck
+        import toskit
+
+        project = {project!r}
+        secret = {secret!r}
+        pieces = st.sampled_from([
+            "a.yaml", "sub/", "../", "./", "/", "..", "\\\\0", "%00", "file:", "file://",
+            "file:///", "/proc/self/environ", "/dev/zero", "/dev/stdin", "fifo.yaml",
+            secret, "https://example.org/x.yaml", "?", "#", "%2e%2e/", "~", " ", "\\\\",
+            "link/", "loop.yaml", "x" * 300,
+        ])
+        refs = st.one_of(st.lists(pieces, min_size=1, max_size=6).map("".join),
+                         st.text(max_size=40))
+        worst = [0.0]
+
+        @settings(max_examples=120, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck))
+        @given(st.lists(refs, min_size=1, max_size=4))
+        def run(references):
+            import json
+            text = "tosca_definitions_version: tosca_2_0\\nimports:\\n" + "".join(
+                "  - url: " + json.dumps(r) + "\\n" for r in references)
+            start = time.process_time()
+            st_ = toskit.loads(text, name=os.path.join(project, "t.yaml"))
+            worst[0] = max(worst[0], time.process_time() - start)
+            shown = repr([str(d) for d in st_.diagnostics])
+            assert "SECRET_TOKEN" not in shown and "PATH=" not in shown
+            assert {{d.code for d in st_.diagnostics}} <= {{
+                "import-error", "import-cycle", "limit-exceeded", "yaml-syntax",
+                "unknown-keyname", "type-mismatch", "missing-version"}}, shown
+
+        run()
+        return worst[0]
+"""
+
+
+def test_fuzz_import_references(run_case, tmp_path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    secret = outside / "secret.yaml"
+    secret.write_text("SECRET_TOKEN: [unclosed\n")
+    project = tmp_path / "project"
+    (project / "sub").mkdir(parents=True)
+    (project / "a.yaml").write_text(V2)
+    (project / "sub" / "a.yaml").write_text(V2 + "imports: [../a.yaml]\n")
+    (project / "loop.yaml").write_text(V2 + "imports: [loop.yaml]\n")
+    (project / "link").symlink_to(outside)
+    os.mkfifo(project / "fifo.yaml")
+    out = run_case(FUZZ_IMPORTS.format(project=str(project), secret=str(secret)), cpu=30)
+    assert out.raised is None, out.message
+    assert out.returned < 2.0  # the slowest single load, CPU seconds
