@@ -524,16 +524,35 @@ def test_restriction_evaluation_reports_text_reads_and_outcome(release):
 def test_cluster_has_nailguns_fields_settable(release):
     cluster = release.cluster()
     model = cluster.model
-    assert (model["status"], model["net_provider"], model["grouping"]) == (
-        "new",
-        "nova_network",
-        "roles",
-    )
-    assert cluster.models["networking_parameters"] == {"net_manager": "FlatDHCPManager"}
-    neutron = release.cluster(status="operational", net_provider="neutron")
-    assert (neutron.model["status"], neutron.model["net_provider"]) == ("operational", "neutron")
-    assert neutron.models["networking_parameters"]["segmentation_type"] == "vlan"
+    assert (model["status"], model["grouping"], model["fuel_version"]) == ("new", "roles", "10.0")
+    # Newton (Fuel 10.0): neutron is nailgun's default provider
+    assert model["net_provider"] == "neutron"
+    assert cluster.models["networking_parameters"] == {
+        "segmentation_type": "vlan",
+        "net_l23_provider": "ovs",
+    }
+    nova = release.cluster(status="operational", net_provider="nova_network")
+    assert (nova.model["status"], nova.model["net_provider"]) == ("operational", "nova_network")
+    assert nova.models["networking_parameters"] == {"net_manager": "FlatDHCPManager"}
     assert cluster.models["release"]["roles_metadata"].keys() == release.roles.keys()
+
+
+@pytest.mark.parametrize(
+    ("version", "fuel", "provider"),
+    [
+        ("2013.2.2", None, "nova_network"),
+        ("2014.1.1-5.0.1", (5, 0), "nova_network"),
+        ("2014.2.2-6.1", (6, 1), "nova_network"),
+        ("2015.1.0-7.0", (7, 0), "neutron"),
+        ("mitaka-9.0", (9, 0), "neutron"),
+        (None, None, "nova_network"),
+    ],
+)
+def test_default_net_provider_follows_the_fuel_version(version, fuel, provider):
+    from toskit.conditions.fuel import default_net_provider, fuel_version
+
+    assert fuel_version(version) == fuel
+    assert default_net_provider(version) == provider
 
 
 # --------------------------------------------------------------------------- text or path (#24)

@@ -20,7 +20,7 @@ from toskit.conditions import check_text, list_releases, load_release
 from toskit.conditions.expression import make_env
 from toskit.conditions.forms import ConditionCompiler
 from toskit.conditions.fuel import CLUSTER_DEFAULTS, WIZARD_MODEL, Release
-from toskit.conditions.restrictions import compile_restrictions
+from toskit.conditions.restrictions import compile_depends, compile_restrictions
 
 ROOT = Path(__file__).resolve().parents[2]
 RELEASES = ROOT / "conformance" / "fuel" / "releases"
@@ -127,16 +127,45 @@ def test_setup_wizard_conditions_evaluate_against_the_wizard_model(path, name):
     assert found > 0
 
 
-def _restriction_lists(value, parts):
+# 5.0's `depends`, and settings `conflicts` written as conditions.
+DEPENDS = ("depends", "conflicts")
+
+
+def _restriction_lists(value, parts, also=()):
     if isinstance(value, dict):
         for key, child in value.items():
-            if key == "restrictions":
+            if key == "restrictions" or (
+                key in also and isinstance(child, list) and all(isinstance(c, dict) for c in child)
+            ):
                 yield (*parts, key), child
             else:
-                yield from _restriction_lists(child, (*parts, key))
+                yield from _restriction_lists(child, (*parts, key), also)
     elif isinstance(value, list):
         for i, child in enumerate(value):
-            yield from _restriction_lists(child, (*parts, i))
+            yield from _restriction_lists(child, (*parts, i), also)
+
+
+# Restrictions of the NIC, bond and VMware forms read models of those forms
+# (`nic_attributes:`, `current_vcenter:`, `glance:`), not the cluster's.
+OTHER_FORMS = ("nic_attributes", "bond_attributes", "vmware_attributes_metadata")
+
+
+@pytest.mark.parametrize(("path", "name"), RECORDS, ids=IDS)
+def test_every_settings_restriction_evaluates_strictly(path, name):
+    """Beyond the roles: every restriction of the release's settings
+    (`attributes_metadata`, networks, …) evaluates on the default cluster."""
+    release = _release(path, name)
+    env = make_env(release.cluster(), (), None, True)
+    count = 0
+    for key, value in release.fields.items():
+        if key in ("roles_metadata", "wizard_metadata", *OTHER_FORMS):
+            continue
+        for parts, restrictions in _restriction_lists(value, (key,), DEPENDS):
+            compile_list = compile_depends if parts[-1] in DEPENDS else compile_restrictions
+            for restriction in compile_list(restrictions, parts, ConditionCompiler()):
+                assert restriction.active(env) in (True, False)
+                count += 1
+    assert count > 0 or path.name == "openstack-4.1.yaml"  # 4.1's settings have none
 
 
 @pytest.mark.parametrize(("path", "name"), RECORDS, ids=IDS)

@@ -19,6 +19,7 @@ built from the wizard's own fields, as fuel-ui did.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -32,8 +33,10 @@ __all__ = [
     "CLUSTER_DEFAULTS",
     "Release",
     "WIZARD_MODEL",
+    "default_net_provider",
     "default_release",
     "depends_as_restrictions",
+    "fuel_version",
     "list_releases",
     "load_release",
     "merge_fields",
@@ -46,16 +49,39 @@ _MAX_EXTEND = 50
 
 #: nailgun's ``Cluster`` columns that restrictions read, with their defaults
 #: (``nailgun/db/sqlalchemy/models/cluster.py``): a new cluster's status is
-#: ``new``, its network provider ``nova_network``, nodes grouped by roles.
+#: ``new``, nodes grouped by roles, no components. ``net_provider`` is
+#: added per release (:func:`default_net_provider`) and ``fuel_version``
+#: from the release's version.
 CLUSTER_DEFAULTS: dict[str, Any] = {
     "id": 1,
     "name": "cluster",
     "status": "new",
-    "net_provider": "nova_network",
     "grouping": "roles",
     "is_customized": False,
     "is_locked": False,
+    "components": [],
 }
+_FUEL_VERSION = re.compile(r"-(\d+)\.(\d+)(?:\.\d+)*\Z")
+
+
+def fuel_version(release_version: Any) -> tuple[int, int] | None:
+    """The Fuel version of a release's ``version`` (``"2014.2.2-6.1"`` and
+    ``"mitaka-9.0"`` give ``(6, 1)`` and ``(9, 0)``); ``None`` when it does
+    not say (4.1's ``"2013.2.2"``)."""
+    if not isinstance(release_version, str):
+        return None
+    m = _FUEL_VERSION.search(release_version)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def default_net_provider(release_version: Any) -> str:
+    """nailgun's default network provider for a new cluster of a release:
+    ``nova_network`` before Fuel 7.0 (nailgun's first column default),
+    ``neutron`` from 7.0 on (nova-network was then offered only with
+    vCenter, and nailgun's default became ``neutron``)."""
+    version = fuel_version(release_version)
+    return "neutron" if version is not None and version >= (7, 0) else "nova_network"
+
 
 #: nailgun's ``networking_parameters`` defaults, per network provider.
 NETWORKING_DEFAULTS: dict[str, dict[str, Any]] = {
@@ -287,8 +313,8 @@ class Release:
         defaults with dotted-path overrides (``{"storage.volumes_ceph.value":
         True}``); ``mode`` defaults to the release's first mode; the cluster
         attributes default to nailgun's (:data:`CLUSTER_DEFAULTS`: ``status``
-        ``new``, ``net_provider`` ``nova_network``, …; pass ``status=…`` to
-        change one); a ``release`` model, a ``version`` model without
+        ``new``, …; ``net_provider`` by :func:`default_net_provider`;
+        ``fuel_version``; pass ``status=…`` to change one); a ``release`` model, a ``version`` model without
         feature groups, a ``networking_parameters`` model with nailgun's
         defaults for the network provider and the setup ``wizard`` model
         are added unless given in ``models``. Other arguments (``pool``)
@@ -296,7 +322,10 @@ class Release:
         if mode is None:
             mode = self.modes[0] if self.modes else "ha_compact"
         for key, value in CLUSTER_DEFAULTS.items():
-            kwargs.setdefault(key, value)
+            kwargs.setdefault(key, copy.deepcopy(value))
+        kwargs.setdefault("net_provider", default_net_provider(self.version))
+        version = fuel_version(self.version)
+        kwargs.setdefault("fuel_version", f"{version[0]}.{version[1]}" if version else None)
         models = dict(kwargs.pop("models", None) or {})
         models.setdefault("release", self.release_model)
         provider = kwargs.get("net_provider")
