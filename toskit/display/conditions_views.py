@@ -490,25 +490,7 @@ def _node_field(node: Any, name: str, default: Any = None) -> Any:
     return getattr(node, name, default)
 
 
-def _node_check(node_id: Any, chosen: bool) -> str:
-    """A selection checkbox (simulator only): the id as JSON, escaped."""
-    import json
-
-    state = " checked" if chosen else ""
-    label = esc(f"select node {node_id}")
-    return (
-        f'<input type="checkbox" class="toskit-node-check" data-node-id="{esc(json.dumps(node_id))}"'
-        f' aria-label="{label}"{state}>'
-    )
-
-
-def _nodes_table(
-    nodes: Sequence[Any],
-    selected: Iterable[Any] = (),
-    *,
-    checkboxes: bool = False,
-    limit: int | None = None,
-) -> str:
+def _nodes_table(nodes: Sequence[Any], selected: Iterable[Any] = ()) -> str:
     chosen = set(selected)
 
     def rows() -> Iterable[Any]:
@@ -523,21 +505,20 @@ def _nodes_table(
                 flags.append(badge("pending addition", "info", small=True))
             if node_id in chosen:
                 flags.append(badge("selected", "ok", small=True))
-            cells = [
-                ("toskit-mono", esc(node_id)),
-                ("", esc(_node_field(node, "name", "") or "")),
-                ("", "".join(chip(r) for r in roles) or '<span class="toskit-faint">—</span>'),
-                ("", "".join(chip(r) for r in pending) or '<span class="toskit-faint">—</span>'),
-                ("", " ".join(flags)),
-            ]
-            if checkboxes:
-                cells.insert(0, ("", _node_check(node_id, node_id in chosen)))
-            yield ("toskit-node-selected" if node_id in chosen else "", cells)
+            yield (
+                "toskit-node-selected" if node_id in chosen else "",
+                [
+                    ("toskit-mono", esc(node_id)),
+                    ("", esc(_node_field(node, "name", "") or "")),
+                    ("", "".join(chip(r) for r in roles) or '<span class="toskit-faint">—</span>'),
+                    ("", "".join(chip(r) for r in pending) or '<span class="toskit-faint">—</span>'),
+                    ("", " ".join(flags)),
+                ],
+            )
 
-    columns = ["id", "name", "roles", "pending roles", "state"]
-    if checkboxes:
-        columns.insert(0, "select")
-    return table(columns, rows(), total=len(nodes), empty="no nodes", limit=limit)
+    return table(
+        ("id", "name", "roles", "pending roles", "state"), rows(), total=len(nodes), empty="no nodes"
+    )
 
 
 def cluster_body(
@@ -546,16 +527,12 @@ def cluster_body(
     selected: Iterable[Any] = (),
     nodes: Sequence[Any] | None = None,
     pool: Sequence[Any] | None = None,
-    checkboxes: bool = False,
-    limit: int | None = None,
 ) -> str:
     """A cluster: mode, attributes, nodes (bounded) and the pool.
 
     ``nodes``/``pool`` may be given when the caller already holds them as
     mappings (the simulator does), which spares reading ``cluster.nodes``
-    (a fresh copy of every node) on each redraw. ``checkboxes`` adds a
-    selection checkbox per node (the simulator's view wires them up);
-    ``limit`` bounds the rows of each table (default ``display_max_rows``).
+    (a fresh copy of every node) on each redraw.
     """
     nodes = list(getattr(cluster, "nodes", []) or []) if nodes is None else nodes
     pool = list(getattr(cluster, "pool", []) or []) if pool is None else pool
@@ -567,13 +544,11 @@ def cluster_body(
     if isinstance(attributes, Mapping):
         chips.extend(chip(f"{k}: {text_value(v)}") for k, v in attributes.items())
     selected = list(selected)
-    table_html = _nodes_table(nodes, selected, checkboxes=checkboxes, limit=limit)
-    parts = [header("cluster", mode, *chips), table_html]
+    parts = [header("cluster", mode, *chips), _nodes_table(nodes, selected)]
     if pool:
-        # Open the pool when part of the selection sits there (always in the simulator).
-        in_pool = checkboxes or any(_node_field(n, "id") in selected for n in pool)
-        pool_html = _nodes_table(pool, selected, checkboxes=checkboxes, limit=limit)
-        parts.append(details("Pool", pool_html, count=len(pool), open_=in_pool))
+        # Open the pool when part of the selection sits there.
+        in_pool = any(_node_field(n, "id") in selected for n in pool)
+        parts.append(details("Pool", _nodes_table(pool, selected), count=len(pool), open_=in_pool))
     return "".join(parts)
 
 
