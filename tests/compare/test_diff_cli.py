@@ -10,6 +10,7 @@ import sys
 import pytest
 from compare_fixtures import BASE
 
+import toskit
 from toskit import cli
 
 
@@ -109,3 +110,59 @@ def test_python_dash_m(pair):
     )
     assert done.returncode == 1
     assert "endpoint.port" in done.stdout
+
+
+TYPES = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.T:
+    derived_from: tosca.nodes.Root
+    properties:
+      x: {type: integer, default: DEFAULT}
+"""
+USES = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+imports:
+  - types.yaml
+topology_template:
+  node_templates:
+    n:
+      type: my.T
+      properties: {y: 1}
+"""
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_git_side_reads_its_imports_at_the_same_revision(tmp_path, monkeypatch, capsys):
+    repo = tmp_path / "repo"
+    (repo / "svc").mkdir(parents=True)
+    (repo / "svc" / "types.yaml").write_text(TYPES.replace("DEFAULT", "1"))
+    (repo / "svc" / "main.yaml").write_text(USES)
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
+    subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
+    # Only the imported file changes in the working tree.
+    (repo / "svc" / "types.yaml").write_text(TYPES.replace("DEFAULT", "5"))
+    monkeypatch.chdir(repo)
+    status, out, err = run(["diff", "git:main:svc/main.yaml", "svc/main.yaml", "--format", "json"], capsys)
+    assert status == 0, err
+    data = json.loads(out)
+    assert data["old"] == "git:main:svc/main.yaml"
+    (value,) = data["values"]
+    assert (value["path"], value["old"], value["new"]) == ("x", 1, 5)
+    assert value["old_source"] == value["new_source"] == "default: my.T"
+    # The unknown property `y` is the same problem on both sides; no
+    # temporary path leaks into the report.
+    assert data["diagnostics"] == {"introduced": [], "fixed": []}
+    from toskit.compare.cli import read_side
+
+    old = read_side("git:main:/svc/main.yaml")  # "/PATH": from the repository root
+    assert old.name == "git:main:/svc/main.yaml"
+    assert [d.file for d in old.diagnostics] == ["git:main:/svc/main.yaml"]
+    monkeypatch.chdir(repo / "svc")
+    assert read_side("git:main:main.yaml").node_templates["n"].properties["x"] == 1
+    with pytest.raises(toskit.ToskitError, match="no file svc/nope.yaml at revision main"):
+        read_side("git:main:nope.yaml")
+    with pytest.raises(toskit.ToskitError, match="leaves the repository"):
+        read_side("git:main:../../x.yaml")
