@@ -354,3 +354,50 @@ def test_dsl_built_template_has_a_topology(tmp_path) -> None:
     topo = again.topology()
     assert set(topo.nodes) == set(st.node_templates)
     assert topo.hosting_chain("web_app") == ["web_app", "web_server", "server"]
+
+
+def test_collapse_hosting_takes_attached_storage_into_the_machine_box() -> None:
+    text = (WEB_STACK + """    disk:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: d }
+    shared:
+      type: tosca.nodes.Storage.BlockStorage
+      properties: { name: s }
+    vm2:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: shared, relationship: tosca.relationships.AttachesTo }
+""").replace(
+        """    server:
+      type: tosca.nodes.Compute
+""",
+        """    server:
+      type: tosca.nodes.Compute
+      requirements:
+        - local_storage: { node: disk, relationship: tosca.relationships.AttachesTo }
+        - local_storage: { node: shared, relationship: tosca.relationships.AttachesTo }
+""",
+    )
+    topo = toskit.loads(text).topology()
+    assert topo.edge("server", "local_storage").attachment
+    collapsed = topo.collapse_hosting()
+    assert "disk" in collapsed.nodes["server"].members
+    # attached to two machines: stays a box of its own, with both arrows
+    assert "shared" in collapsed.nodes
+    assert {(e.source, e.target) for e in collapsed.edges} == {("server", "shared"), ("vm2", "shared")}
+
+
+def test_a_500_node_template_draws_in_under_two_seconds() -> None:
+    """bench/bench_topology.py's template and target (its figure: about 0.4 s here)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "bench" / "bench_topology.py"
+    spec = importlib.util.spec_from_file_location("bench_topology", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = bench.measure(stacks=72, runs=1)
+    assert figures["nodes"] == 504 and figures["edges"] == 576
+    assert figures["draw_total_s"] < bench.TARGET_S
+    # the readable views are much smaller drawings
+    assert figures["collapsed_svg_kb"] < figures["svg_kb"] / 2

@@ -49,9 +49,6 @@ __all__ = [
 KEY_PROPERTIES = 3
 """How many key properties a node shows (template-written ones first)."""
 
-_HOSTING_NAMES = ("HostedOn",)
-
-
 @dataclass(frozen=True)
 class TopologyNode:
     """A box of the drawing: a node template, or a group of them.
@@ -95,6 +92,8 @@ class TopologyEdge:
     node_filter: str | None = None
     candidates: tuple[CandidateVerdict, ...] = ()
     count: int = 1
+    attachment: bool = False
+    """Whether the relationship is (derived from) AttachesTo (a volume on a machine)."""
 
     @property
     def tooltip(self) -> str:
@@ -205,8 +204,20 @@ class Topology:
         return self._merged(key, "grouped by type", lambda k, members: k)
 
     def collapse_hosting(self) -> Topology:
-        """Each hosting chain (app → server → compute) as one box named by its bottom host."""
+        """Each hosting chain (app → server → compute) as one box named by its bottom host.
+
+        Storage attached to one machine (AttachesTo) and hosting nothing itself
+        joins that machine's box too.
+        """
         key = {name: self.hosting_chain(name)[-1] for name in self.nodes}
+        attached: dict[str, set[str]] = {}
+        for e in self.edges:
+            if e.attachment:
+                attached.setdefault(e.target, set()).add(key[e.source])
+        hosts = {e.target for e in self.edges if e.hosting}
+        for target, machines in attached.items():
+            if len(machines) == 1 and key[target] == target and target not in hosts:
+                key[target] = next(iter(machines))
         return self._merged(key, "hosting chains collapsed", lambda k, members: self.nodes[k].type)
 
     def _merged(self, key: dict[str, str], view: str, type_of: Any) -> Topology:
@@ -219,12 +230,7 @@ class Topology:
                 nodes[k] = self.nodes[k]
                 continue
             flat = tuple(m for n in names for m in (self.nodes[n].members or (n,)))
-            nodes[k] = TopologyNode(
-                name=k,
-                type=str(type_of(k, names)),
-                properties=(("members", str(len(flat))),),
-                members=flat,
-            )
+            nodes[k] = TopologyNode(name=k, type=str(type_of(k, names)), members=flat)
         merged: dict[tuple[str, str, str], TopologyEdge] = {}
         for e in self.edges:
             s, t = key[e.source], key[e.target]
@@ -343,14 +349,19 @@ def _key_properties(node: NodeTemplate) -> tuple[tuple[str, str], ...]:
     return tuple((written + others)[:KEY_PROPERTIES])
 
 
-def _is_hosting(req: Requirement) -> bool:
+def _relationship_is(req: Requirement, short_name: str, fallback: bool) -> bool:
+    """Whether the relationship type is, or derives from, ``…short_name``."""
     rtype = req.relationship_type
     if rtype is None and req.relationship_template is not None:
         rtype = req.relationship_template.type
     if rtype is not None:
         names = [rtype.name, *(a.name for a in rtype.ancestors)]
-        return any(n.split(".")[-1] in _HOSTING_NAMES for n in names)
-    return req.name == "host"
+        return any(n.split(".")[-1] == short_name for n in names)
+    return fallback
+
+
+def _is_hosting(req: Requirement) -> bool:
+    return _relationship_is(req, "HostedOn", req.name == "host")
 
 
 def _relationship_name(req: Requirement) -> str | None:
@@ -420,6 +431,7 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
                     relationship=_relationship_name(req),
                     capability=_target_capability(service, req),
                     hosting=_is_hosting(req),
+                    attachment=_relationship_is(req, "AttachesTo", False),
                     reason=reason,
                     node_filter=filter_text(node_filter) if node_filter is not None else None,
                     candidates=candidates,

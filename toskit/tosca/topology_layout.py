@@ -74,17 +74,22 @@ def _clip(text: str, limit: int = LABEL_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _lines(topology: Topology, name: str) -> list[str]:
+def _lines(topology: Topology, name: str) -> list[tuple[str, str]]:
+    """The text lines of a box, each with its CSS class."""
     node = topology.nodes[name]
-    lines = [_clip(node.name), _clip(node.type)]
-    lines += [_clip(f"{k}: {v}") for k, v in node.properties]
+    lines = [(_clip(node.name), "toskit-t-name")]
+    if node.type != node.name:  # a type group is named by its type
+        lines.append((_clip(node.type), "toskit-t-type"))
+    if node.is_group:
+        lines.append((_clip(f"{len(node.members)} node templates"), "toskit-t-prop"))
+    lines += [(_clip(f"{k}: {v}"), "toskit-t-prop") for k, v in node.properties]
     if node.directives:
-        lines.append(_clip("directives: " + ", ".join(node.directives)))
+        lines.append((_clip("directives: " + ", ".join(node.directives)), "toskit-t-prop"))
     return lines
 
 
-def _size(lines: list[str]) -> tuple[float, float]:
-    widest = max(len(line) for line in lines)
+def _size(lines: list[tuple[str, str]]) -> tuple[float, float]:
+    widest = max(len(line) for line, _ in lines)
     w = min(MAX_WIDTH, max(MIN_WIDTH, widest * CHAR_WIDTH + 2 * PAD))
     return w, len(lines) * LINE_HEIGHT + 2 * PAD
 
@@ -345,8 +350,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
             f"<title>{escape(chr(10).join(tip))}</title>",
             f'<rect x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
         ]
-        for i, line in enumerate(lines):
-            cls = "toskit-t-name" if i == 0 else "toskit-t-type" if i == 1 else "toskit-t-prop"
+        for i, (line, cls) in enumerate(lines):
             parts.append(_text(box.x, ytop + PAD + LINE_HEIGHT * (i + 1) - 4, line, cls))
         parts.append("</g>")
         out.append("".join(parts))

@@ -1,0 +1,134 @@
+"""Benchmark B6: drawing the topology of a 500-node template.
+
+The template (made here, seeded, no file read) is 72 "stacks" of seven
+node templates: a machine with an attached block storage volume, a web
+server and a DBMS on it, two web applications on the web server and a
+database on the DBMS; each web application also depends on the database
+of another, randomly chosen, stack (so the graph is one tangle, not 72
+separate pictures). 504 node templates, 576 requirements.
+
+Timed (loading is not):
+
+* ``st.topology()`` — the model: edges, candidates, problems;
+* ``topology.to_svg()`` — grandalf's layered layout and the SVG;
+* ``to_html(topology)`` — the notebook view (drawing plus tables);
+* ``grouped().to_svg()`` and ``collapse_hosting().to_svg()`` — the
+  readable views of a large template.
+
+Target: ``topology()`` + ``to_svg()`` under 2 s (the figure printed is
+the median of ``--runs`` runs); the script exits 1 when it is missed.
+
+    .venv/bin/python bench/bench_topology.py [--runs 3] [--stacks 72] [--json out.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+import toskit
+from toskit.display import to_html
+
+TARGET_S = 2.0
+
+
+def generate(stacks: int = 72, seed: int = 7) -> str:
+    """A TOSCA 1.3 template of ``stacks`` × 7 node templates (see the module docstring)."""
+    rng = random.Random(seed)
+    lines = [
+        "tosca_definitions_version: tosca_simple_yaml_1_3",
+        "topology_template:",
+        "  node_templates:",
+    ]
+    for i in range(stacks):
+        other = rng.randrange(stacks)
+        lines += [
+            f"    vm{i}:",
+            "      type: tosca.nodes.Compute",
+            "      capabilities:",
+            f"        host: {{ properties: {{ num_cpus: {2 + i % 8}, mem_size: {4 + i % 4} GB }} }}",
+            "      requirements:",
+            f"        - local_storage: {{ node: vol{i}, relationship: tosca.relationships.AttachesTo }}",
+            f"    vol{i}:",
+            "      type: tosca.nodes.Storage.BlockStorage",
+            f"      properties: {{ name: vol{i}, size: {10 + i % 5} GB }}",
+            f"    web{i}:",
+            "      type: tosca.nodes.WebServer",
+            f"      requirements: [ {{ host: vm{i} }} ]",
+            f"    dbms{i}:",
+            "      type: tosca.nodes.DBMS",
+            f"      properties: {{ port: {5432 + i % 3} }}",
+            f"      requirements: [ {{ host: vm{i} }} ]",
+            f"    db{i}:",
+            "      type: tosca.nodes.Database",
+            f"      properties: {{ name: orders{i} }}",
+            f"      requirements: [ {{ host: dbms{i} }} ]",
+        ]
+        for app in ("a", "b"):
+            lines += [
+                f"    app{i}{app}:",
+                "      type: tosca.nodes.WebApplication",
+                f"      properties: {{ context_root: /app{i}{app} }}",
+                f"      requirements: [ {{ host: web{i} }}, {{ dependency: db{other} }} ]",
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def _median(fn: Callable[[], object], runs: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(runs):
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def measure(stacks: int = 72, runs: int = 3) -> dict[str, float | int]:
+    """The figures (seconds, sizes) for a template of ``stacks`` stacks."""
+    st = toskit.loads(generate(stacks), name=f"bench-{stacks * 7}-nodes.yaml")
+    if not st.ok:
+        raise SystemExit(f"the generated template has errors: {st.errors[:3]}")
+    model_s, topology = _median(st.topology, runs)
+    svg_s, svg = _median(topology.to_svg, runs)  # type: ignore[attr-defined]
+    html_s, html = _median(lambda: to_html(topology), runs)
+    grouped_s, _ = _median(lambda: topology.grouped().to_svg(), runs)  # type: ignore[attr-defined]
+    collapsed_s, collapsed = _median(lambda: topology.collapse_hosting().to_svg(), runs)  # type: ignore[attr-defined]
+    return {
+        "nodes": len(topology.nodes),  # type: ignore[attr-defined]
+        "edges": len(topology.edges),  # type: ignore[attr-defined]
+        "topology_s": round(model_s, 3),
+        "to_svg_s": round(svg_s, 3),
+        "draw_total_s": round(model_s + svg_s, 3),
+        "to_html_s": round(html_s, 3),
+        "grouped_svg_s": round(grouped_s, 3),
+        "collapsed_svg_s": round(collapsed_s, 3),
+        "svg_kb": round(len(str(svg)) / 1024),
+        "html_kb": round(len(str(html)) / 1024),
+        "collapsed_svg_kb": round(len(str(collapsed)) / 1024),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--stacks", type=int, default=72)
+    parser.add_argument("--json", help="write the figures to this file")
+    args = parser.parse_args(argv)
+    figures = measure(args.stacks, args.runs)
+    for key, value in figures.items():
+        print(f"{key:18} {value}")
+    ok = figures["draw_total_s"] < TARGET_S
+    print(f"target: topology() + to_svg() < {TARGET_S} s: {'met' if ok else 'MISSED'}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=2)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
