@@ -122,19 +122,19 @@ def test_type_view_has_breadcrumb_and_defined_in(st):
 
 def test_node_template_table_shows_value_type_and_exact_source(st):
     rows = _rows(to_html(st.node_templates["my_db_service"]))
-    assert rows[0] == ["path", "value", "type", "source"]
-    assert ["connection.endpoint.ip", "10.0.0.5", "string", "input: db_ip"] in rows
-    assert ["connection.endpoint.port", "2244", "integer", "template"] in rows
-    assert ["connection.auth.username", "root", "string", "default: BigDatabase"] in rows
+    assert rows[0] == ["path", "value", "type", "source", "status"]
+    assert ["connection.endpoint.ip", "10.0.0.5", "string", "input: db_ip", "ok"] in rows
+    assert ["connection.endpoint.port", "2244", "integer", "template", "ok"] in rows
+    assert ["connection.auth.username", "root", "string", "default: BigDatabase", "ok"] in rows
 
 
 def test_overridden_values_are_struck_through_nearest_first(st):
     table = st.node_templates["my_db_service"].property_table(show_overridden=True)
     html = to_html(table)
     rows = _rows(html)
-    at = rows.index(["connection.endpoint.port", "2244", "integer", "template"])
-    assert rows[at + 1] == ["connection.endpoint.port", "5432", "", "default: DatabaseService"]
-    assert rows[at + 2] == ["connection.endpoint.port", "2233", "", "default: my.datatypes.Endpoint"]
+    at = rows.index(["connection.endpoint.port", "2244", "integer", "template", "ok"])
+    assert rows[at + 1] == ["connection.endpoint.port", "5432", "", "default: DatabaseService", ""]
+    assert rows[at + 2] == ["connection.endpoint.port", "2233", "", "default: my.datatypes.Endpoint", ""]
     assert body(html).count('<tr class="toskit-overridden">') == 3
     legend = re.search(r'<div class="toskit-legend">(.*?)</div>', html).group(1)
     assert "".join(parse(legend).text).startswith("sources:input: db_iptemplatedefault: DatabaseService")
@@ -275,7 +275,7 @@ def test_node_view_lists_capabilities_with_their_properties(entities):
     assert_safe(html)
     text = _text(html)
     assert "Capabilities" in text
-    assert "host tosca.capabilities.Compute path value type source num_cpus 2 integer template" in text
+    assert "host tosca.capabilities.Compute path value type source status num_cpus 2 integer template ok" in text
 
 
 def test_group_view_uses_the_entity_view_with_members(entities):

@@ -188,8 +188,9 @@ def table(
 ) -> str:
     """A bounded table.
 
-    ``rows`` yields cells (each a ``(css class, html)`` pair), or a pair
-    ``(row css class, cells)``. At most ``limit`` rows (default
+    ``rows`` yields cells (each a ``(css class, html)`` pair, or a triple
+    with extra attributes such as ``'colspan="5"'``, never user text), or a
+    pair ``(row css class, cells)``. At most ``limit`` rows (default
     ``display_max_rows``) are rendered; ``total`` (when known) says how many
     there are, for the "… N more" note.
     """
@@ -205,7 +206,7 @@ def table(
         else:
             row_cls, cells = "", row
         cls_attr = f' class="{row_cls}"' if row_cls else ""
-        tds = "".join(f'<td class="{c}">{h}</td>' if c else f"<td>{h}</td>" for c, h in cells)
+        tds = "".join(_cell(cell) for cell in cells)
         body.append(f"<tr{cls_attr}>{tds}</tr>")
         shown += 1
     if not body:
@@ -215,6 +216,14 @@ def table(
         f'<table class="toskit-table"><thead><tr>{head}</tr></thead>'
         f'<tbody>{"".join(body)}</tbody></table>{more_note(hidden, "more rows")}'
     )
+
+
+def _cell(cell: Sequence[str]) -> str:
+    # (class, html) or (class, html, extra attributes such as 'colspan="5"').
+    cls, inner = cell[0], cell[1]
+    attrs = f" {cell[2]}" if len(cell) > 2 and cell[2] else ""
+    cls_attr = f' class="{cls}"' if cls else ""
+    return f"<td{cls_attr}{attrs}>{inner}</td>"
 
 
 def bounded(items: Iterable[Any], limit: int) -> tuple[list[Any], int]:

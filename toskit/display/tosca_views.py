@@ -159,60 +159,146 @@ def _overridden_entries(row: Any) -> list[tuple[Any, Any]]:
     return out[::-1]
 
 
+_STATUS_LABEL = {
+    "valid": "ok",
+    "invalid": "invalid",
+    "warning": "warning",
+    "missing": "missing",
+    "unknown": "unknown",
+}
+_STATUS_BADGE = {"invalid": "error", "missing": "error", "unknown": "error", "warning": "warning"}
+
+
+def _row_states(prop_table: Any, rows: list[Any]) -> list[Any]:
+    """Each row's state (valid, invalid, missing, unknown …) from the table's
+    diagnostics: :mod:`toskit.tosca.validity`, the one place that joins rows
+    and diagnostics (``to_frame()`` uses it too). Imported lazily: it needs
+    only ``toskit.diagnostics``, and a table that did not come from a loaded
+    template gets ``unchecked`` rows."""
+    from toskit.tosca.validity import table_states
+
+    if getattr(prop_table, "rows", None) is None:
+        from toskit.tosca.validity import row_states
+
+        return row_states(rows, None)
+    return table_states(prop_table)
+
+
+def _status_cell(state: Any) -> str:
+    status = state.status
+    if status == "valid":
+        return '<span class="toskit-status-ok" title="no problem found">ok</span>'
+    title = f' title="{esc(state.problem)}"' if state.problem else ""
+    variant = _STATUS_BADGE.get(status, "info")
+    return f'<span class="toskit-badge toskit-badge-{variant} toskit-badge-small"{title}>{esc(_STATUS_LABEL.get(status, status))}</span>'
+
+
+def _problem_row(state: Any, lines: Any, columns: int) -> tuple[str, list[Any]]:
+    """The expandable line under a row with a problem: its message, and
+    opened, each diagnostic with ``file:line`` and its source line."""
+    from toskit.display.diagnostics_view import diagnostic_html
+
+    where = f'<span class="toskit-diag-loc">{esc(state.location)}</span>' if state.location else ""
+    summary = f'<span class="toskit-problem-msg">{esc(state.problem or "")}</span>{where}'
+    inner = "".join(diagnostic_html(d, lines) for d in state.diagnostics)
+    cell = f'<details class="toskit-problem"><summary>{summary}</summary><div class="toskit-diags">{inner}</div></details>'
+    return (f"toskit-problem-row toskit-row-{state.status}", [("", cell, f'colspan="{columns}"')])
+
+
 def property_table_body(
-    prop_table: Any, *, show_overridden: bool | None = None, palette: SourcePalette | None = None
+    prop_table: Any,
+    *,
+    show_overridden: bool | None = None,
+    palette: SourcePalette | None = None,
+    lines: Any = None,
+    type_link: Any = None,
 ) -> str:
     """The merged property table with a provenance legend (no fragment).
+
+    Every row carries its state (``ok``, ``invalid``, ``warning``,
+    ``missing``, ``unknown``; :mod:`toskit.tosca.validity`): a row with a
+    problem has the message on hover and, under it, an expandable line with
+    the diagnostics (``file:line`` and the source line, read through
+    ``lines``); a required property without value gets a row of its own and
+    an unknown one its did-you-mean.
 
     Overridden lower-layer values are shown struck through under the value
     that replaced them when the table was built with ``show_overridden=True``
     (or when ``show_overridden`` is passed here). Views that show several
     tables pass one ``palette`` so a source keeps its colour across them.
+    ``type_link(name)`` renders a type name (default: escaped text).
     """
     if show_overridden is None:
         show_overridden = bool(getattr(prop_table, "show_overridden", False))
     rows = _table_rows(prop_table)
+    states = _row_states(prop_table, rows)
+    checked = any(s.status != "unchecked" for s in states)
+    columns = ("path", "value", "type", "source", "status") if checked else ("path", "value", "type", "source")
+    link = type_link or (lambda name: esc(name))
     palette = palette if palette is not None else SourcePalette()
     used: list[Any] = []
     limit = option("display_max_rows")
     shown: list[Any] = []
     main_rows = 0
-    for row in rows:
-        if len(shown) >= limit:
+    rendered = 0  # value rows drawn (overridden ones count, problem lines do not)
+    for state in states:
+        if rendered >= limit:
             break
         main_rows += 1
+        rendered += 1
+        row = state.row
+        status_cls = f" toskit-row-{state.status}" if checked and state.status != "valid" else ""
+        path_html = esc(state.path)
+        if state.status == "unknown" and state.suggestion:
+            path_html += f' <span class="toskit-suggest">did you mean <b>{esc(state.suggestion)}</b>?</span>'
+        if row is None:
+            type_name = state.type or ""
+            cells = [
+                ("toskit-path", path_html),
+                ("toskit-value", '<span class="toskit-faint">no value</span>'),
+                ("toskit-type", link(type_name) if type_name else ""),
+                ("toskit-source", ""),
+            ]
+            if checked:
+                cells.append(("toskit-status", _status_cell(state)))
+            shown.append((status_cls.strip(), cells))
+            shown.append(_problem_row(state, lines, len(columns)))
+            continue
         row_is_overridden = _field(row, "overridden", None) is True
-        path_html = esc(_field(row, "path", ""))
         used.append(_field(row, "source", ""))
-        shown.append(
-            (
-                "toskit-overridden" if row_is_overridden else "",
-                [
-                    ("toskit-path", path_html),
-                    ("toskit-value", esc(text_value(_field(row, "value")))),
-                    ("toskit-type", esc(_field(row, "type", "") or "")),
-                    ("toskit-source", palette.pill(_field(row, "source", ""))),
-                ],
-            )
-        )
+        type_name = _field(row, "type", "") or ""
+        cells = [
+            ("toskit-path", path_html),
+            ("toskit-value", esc(text_value(_field(row, "value")))),
+            ("toskit-type", link(type_name) if type_name else ""),
+            ("toskit-source", palette.pill(_field(row, "source", ""))),
+        ]
+        if checked:
+            cells.append(("toskit-status", _status_cell(state)))
+        shown.append(((("toskit-overridden" if row_is_overridden else "") + status_cls).strip(), cells))
+        if checked and state.status != "valid":
+            shown.append(_problem_row(state, lines, len(columns)))
         if show_overridden and not row_is_overridden:
             for value, src in _overridden_entries(row):
-                if len(shown) >= limit:
+                if rendered >= limit:
                     break
+                rendered += 1
                 used.append(src)
+                filler = [("toskit-status", "")] if checked else []
                 shown.append(
                     (
                         "toskit-overridden",
                         [
-                            ("toskit-path", path_html),
+                            ("toskit-path", esc(state.path)),
                             ("toskit-value", esc(text_value(value))),
                             ("toskit-type", ""),
                             ("toskit-source", palette.pill(src)),
+                            *filler,
                         ],
                     )
                 )
-    body = table(("path", "value", "type", "source"), shown, limit=limit, empty="no properties")
-    hidden = len(rows) - main_rows
+    body = table(columns, shown, limit=max(len(shown), 1), empty="no properties")
+    hidden = len(states) - main_rows
     return body + more_note(hidden, "more rows") + palette.legend(used)
 
 
@@ -381,6 +467,13 @@ def type_tree_html(types: Iterable[Any], *, selected: str | None = None, filter_
 
 
 def _node_type_name(node: Any) -> str:
+    """The node's type name; for an unknown type, the name as written (not the
+    ``tosca.nodes.Root`` stand-in the loader resolves it to)."""
+    if getattr(node, "type_known", True) is False:
+        raw = getattr(node, "raw", None)
+        written = raw.get("type") if isinstance(raw, Mapping) else None
+        if isinstance(written, str) and written:
+            return written
     return _type_name(getattr(node, "type", None))
 
 
@@ -429,7 +522,9 @@ def node_template_body(
             parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">{label}</span>{listed}</div>')
     prop_table = _property_table(node, show_overridden)
     if prop_table is not None:
-        parts.append(property_table_body(prop_table, show_overridden=show_overridden, palette=palette))
+        parts.append(
+            property_table_body(prop_table, show_overridden=show_overridden, palette=palette, lines=lines)
+        )
     else:
         props = getattr(node, "properties", {}) or {}
         parts.append(
@@ -441,11 +536,16 @@ def node_template_body(
             )
         )
     parts.append(_requirements_block(node))
-    parts.append(_capabilities_block(node, palette))
+    parts.append(_capabilities_block(node, palette, lines))
     diags = list(diagnostics) or list(getattr(node, "diagnostics", []) or [])
     if diags:
         parts.append(
-            details(f"diagnostics {summary_badges(diags)}", diagnostics_block(diags, lines=lines), open_=True)
+            # Open when a diagnostic is not already shown in a table row.
+            details(
+                f"diagnostics {summary_badges(diags)}",
+                diagnostics_block(diags, lines=lines),
+                open_=prop_table is None or any(".properties." not in str(getattr(d, "path", "")) for d in diags),
+            )
         )
     return "".join(parts)
 
@@ -473,7 +573,7 @@ def _requirements_block(node: Any) -> str:
     return details("Requirements", body, open_=True, count=len(requirements))
 
 
-def _capabilities_block(node: Any, palette: SourcePalette | None) -> str:
+def _capabilities_block(node: Any, palette: SourcePalette | None, lines: Any = None) -> str:
     """Capabilities that have properties, each with its merged table."""
     capabilities = getattr(node, "capabilities", None)
     if not isinstance(capabilities, Mapping):
@@ -484,7 +584,7 @@ def _capabilities_block(node: Any, palette: SourcePalette | None) -> str:
     sections = []
     for name, cap in with_props[: option("display_max_nodes")]:
         prop_table = _property_table(cap)
-        inner = property_table_body(prop_table, palette=palette) if prop_table is not None else ""
+        inner = property_table_body(prop_table, palette=palette, lines=lines) if prop_table is not None else ""
         summary = (
             f'<span class="toskit-node-name">{esc(name)}</span>'
             f'<span class="toskit-node-note">{esc(_node_type_name(cap))}</span>'

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from toskit.diagnostics import format_path
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.resolve import Resolution
+from toskit.tosca.validity import table_context, with_status
 
 if TYPE_CHECKING:
     import pandas
@@ -82,7 +83,7 @@ class PropertyTable:
             columns.append("overridden")
             for row, r in zip(data, self.rows):
                 row.append([value for value, _ in r.overridden])
-        return pd.DataFrame(data, columns=columns)
+        return with_status(self, pd.DataFrame(data, columns=columns))  # status, problem (validity.py)
 
     def __repr__(self) -> str:
         if not self.rows:
@@ -223,6 +224,7 @@ class EntityTemplate:
                 self._resolution, self._definitions, self._value_type, self.type, show_overridden
             )
             table = PropertyTable(self.name, rows, show_overridden)
+            table._validity = table_context(self)  # type: ignore[attr-defined]  # row states (validity.py)
             self._tables[show_overridden] = table
         return table
 
