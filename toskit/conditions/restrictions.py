@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from toskit.conditions.expression import Env, Expression, compile_expression, compile_node
@@ -288,7 +289,7 @@ def _restriction(
     if strict is not None and not isinstance(strict, bool):
         problems.append(((*here, "strict"), f"'strict' must be a boolean, got {type_name(strict)}"))
     for where, text in problems:
-        compiler.attempt(lambda w=where, t=text: compiler.schema(w, t))
+        compiler.attempt(partial(compiler.schema, where, text))
     if condition is None or problems:
         raise _Skip
     return Restriction(condition, message, action, strict, path)
@@ -501,7 +502,7 @@ class Limits:
                 or f"At least {lo[0]} {label} nodes are required ({count} selected currently)."
             )
         exceeded = hi is not None and count > hi[0]
-        if exceeded:
+        if hi is not None and exceeded:
             messages.append(hi[1] or f"At most {hi[0]} {label} nodes are allowed.")
         if rec is not None and count < rec[0]:
             messages.append(
@@ -551,12 +552,14 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
             else:
                 broken = True
                 compiler.attempt(
-                    lambda i=item: compiler.schema(
-                        (*parts, "message"), f"'message' must be a string, got {type_name(i)}"
+                    partial(
+                        compiler.schema,
+                        (*parts, "message"),
+                        f"'message' must be a string, got {type_name(item)}",
                     )
                 )
         elif key in BOUNDS:
-            bound = compiler.attempt(lambda k=key, v=item: _bound(k, v, (*parts, k), compiler))
+            bound = compiler.attempt(partial(_bound, key, item, (*parts, key), compiler))
             if bound is None:
                 broken = True
             else:
@@ -572,9 +575,10 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
         else:
             broken = True
             compiler.attempt(
-                lambda k=key: compiler.schema(
-                    (*parts, k),
-                    f"unknown key {k!r} in 'limits' (allowed: min, max, recommended, overrides, message)",
+                partial(
+                    compiler.schema,
+                    (*parts, key),
+                    f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides, message)",
                 )
             )
     if broken:

@@ -103,7 +103,8 @@ def tokenize(text: str) -> list[Token]:
     pos = 0
     n = len(text)
     while True:
-        pos = _SPACE.match(text, pos).end()
+        space = _SPACE.match(text, pos)  # `\s*` always matches
+        pos = space.end() if space else pos
         if pos >= n:
             tokens.append(Token("END", None, n, n, ""))
             return tokens
@@ -454,6 +455,7 @@ class _Parser:
         self.next()
         from dataclasses import replace
 
+        assert isinstance(node, (Member, ModelRef))  # _is_model_path
         return replace(node, end=mark.end, lenient=True)
 
     def primary(self) -> Node:
