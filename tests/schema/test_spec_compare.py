@@ -431,3 +431,38 @@ def test_comparison_view_shows_old_to_new(schemas):
     assert '<span class="toskit-value-new">2</span>' in view
     assert "&lt;x&gt;" in view and "<x>" not in view  # escaped
     assert '<span class="toskit-value-new">true</span>' in view
+
+
+# -- properties of compare with repeated items (hypothesis) ---------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as hst  # noqa: E402
+
+_ITEMS = hst.lists(
+    hst.fixed_dictionaries(
+        {"key": hst.sampled_from(["a", "b"]), "id": hst.sampled_from([1, 2])},
+        optional={"nv": hst.sampled_from([1, 2]), "bv": hst.booleans()},
+    ),
+    max_size=4,
+)
+_SIDE = hst.one_of(hst.none(), hst.fixed_dictionaries({}, optional={"list": hst.one_of(hst.none(), _ITEMS)}))
+
+
+@settings(max_examples=200, deadline=None)
+@given(lhs=_SIDE, rhs=_SIDE)
+def test_compare_with_duplicates_is_symmetric(smd_schema, lhs, rhs):
+    c = smd_schema.compare(lhs, rhs, "myRoot", allow_duplicates=True)
+    back = smd_schema.compare(rhs, lhs, "myRoot", allow_duplicates=True)
+    assert (back.added, back.removed, back.modified) == (c.removed, c.added, c.modified)
+    assert smd_schema.compare(lhs, lhs, "myRoot", allow_duplicates=True).is_same
+    assert "" not in c.added | c.removed | c.modified
+    # Nothing is reported below an item that is repeated on the side it comes from.
+    for side, paths in ((lhs, c.removed), (rhs, c.added)):
+        items = (side or {}).get("list") or []
+        counts: dict = {}
+        for item in items:
+            counts[(item["key"], item["id"])] = counts.get((item["key"], item["id"]), 0) + 1
+        for (key, ident), n in counts.items():
+            if n > 1:
+                below = f'.list[id={ident},key="{key}"].'
+                assert not [p for p in paths if p.startswith(below)]
