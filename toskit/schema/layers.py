@@ -1,9 +1,17 @@
 """Layered merge with provenance: :meth:`Schema.merge_layers`.
 
-The TOSCA layer compiles data types to separable maps with fields and
-layers defaults (data type ← node type chain ← template) with this
-function, so that every leaf of the merged value can say which layer
-supplied it and which lower values it replaced.
+A merge of several layers of one schema type (lowest first) in which every
+leaf of the result can say which layer supplied it and which lower values
+it replaced: what a compiled TOSCA schema (``ServiceTemplate.schema``) or
+any user schema offers for "defaults ← type chain ← template".
+
+The TOSCA loader does not call this function: its own merge
+(:func:`toskit.tosca.resolve.merge_layers`) applies the same rules on
+parsed value trees that may still hold function calls, and records a
+document location per node (an ``Origin``), not a label per leaf path.
+``tests/tosca/test_compile.py`` checks that both give the same values and
+sources for the same layers; docs/tosca.md ("Compiling onto toskit.schema")
+records the decision.
 
 Semantics: ``layers`` is a sequence of ``(value, label)``, lowest first; a
 label is any object (a string, or the caller's own origin record) and is

@@ -14,6 +14,7 @@ from typing import Any
 
 from toskit._runtime import deep_walk
 from toskit.schema.model import schema_error_message
+from toskit.sentinels import ABSENT, Absent
 
 __all__ = [
     "ABSENT",
@@ -37,30 +38,6 @@ MAX_DEPTH = 512
 It matches the YAML loader's own depth bound (500) with some room, so any
 document the loader accepts can be validated.
 """
-
-
-class Absent:
-    """The type of :data:`ABSENT`: "this side provides no value here"."""
-
-    _instance: Absent | None = None
-
-    def __new__(cls) -> Absent:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "ABSENT"
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __reduce__(self) -> str:
-        return "ABSENT"
-
-
-ABSENT = Absent()
-"""A value that is not there at all (different from ``None``, an explicit null)."""
 
 
 def kind_of(value: Any) -> str:
