@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 import pytest
+from tosca_fixtures import FIXTURES
 
 import toskit
 from toskit.tosca.compile import schema_name
-
-FIXTURES = Path(__file__).parent / "fixtures"
 
 SEED = [
     "basic.yaml",

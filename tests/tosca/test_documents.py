@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
+import pathlib
 from pathlib import Path
 
 import pytest
+from tosca_fixtures import FIXTURES, V13, codes, errors, loads
 
 import toskit
-
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def loads(text: str, **kwargs: object) -> toskit.ServiceTemplate:
-    return toskit.loads(textwrap.dedent(text), **kwargs)  # type: ignore[arg-type]
-
-
-def codes(st: toskit.ServiceTemplate) -> list[str]:
-    return [d.code for d in st.diagnostics]
 
 
 @pytest.mark.parametrize(
@@ -330,3 +321,94 @@ def test_deep_values_load_without_raising_the_recursion_limit(monkeypatch) -> No
     assert st.ok, st.diagnostics
     assert st.node_templates["n"].properties["p"]["child"]["items"] == [[1]]
     assert raised == []
+
+
+# ---- Misused entry points raise ToskitError ----
+
+
+MISUSES = {
+    "load(None)": (lambda: toskit.load(None), "expects a file path"),
+    "load(5) is not a file descriptor": (lambda: toskit.load(5), "got int"),
+    "load(bytes)": (lambda: toskit.load(b"a: 1"), "toskit.loads(text)"),
+    "loads(None)": (lambda: toskit.loads(None), "expects YAML text"),
+    "loads(Path)": (lambda: toskit.loads(pathlib.Path("x.yaml")), "toskit.load(path)"),
+    "loads(bogus=1)": (lambda: toskit.loads("a: 1", bogus=1), "max_depth, max_size"),
+    "loads(max_dept=1)": (lambda: toskit.loads("a: 1", max_dept=1), "did you mean 'max_depth'"),
+    "loads(max_depth=-1)": (lambda: toskit.loads("a: 1", max_depth=-1), "positive integer"),
+    "loads(max_nodes='10')": (lambda: toskit.loads("a: 1", max_nodes="10"), "positive integer"),
+    "load(path, max_depth=0)": (lambda: toskit.load("x.yaml", max_depth=0), "positive integer"),
+    "loads(resolver=5)": (lambda: toskit.loads("a: 1", resolver=5), "resolver must be"),
+    "loads(name=5)": (lambda: toskit.loads("a: 1", name=5), "name"),
+}
+
+
+@pytest.mark.parametrize(("call", "message"), list(MISUSES.values()), ids=list(MISUSES))
+def test_misused_entry_points_raise_toskit_error(call, message):
+    with pytest.raises(toskit.ToskitError) as info:
+        call()
+    assert message in str(info.value)
+
+
+def test_valid_limits_are_still_accepted():
+    st = toskit.loads(V13, max_depth=50, max_nodes=None)
+    assert st.ok
+
+
+# ---- substitution_mappings.node_type ----
+
+
+@pytest.mark.parametrize(
+    ("written", "message", "line", "column"),
+    [
+        ("", "'substitution_mappings' has no value: a substitution mappings needs 'node_type'", 4, 3),
+        ("{}", "a substitution mappings needs 'node_type'", 4, 26),
+    ],
+    ids=["null", "empty-map"],
+)
+def test_substitution_mappings_need_a_node_type(
+    written: str, message: str, line: int, column: int
+) -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_2_0\nservice_template:\n  node_templates: {}\n"
+        f"  substitution_mappings: {written}\n"
+    )
+    (diag,) = errors(st)
+    assert (diag.code, diag.message) == ("missing-keyname", message)
+    assert (diag.line, diag.column) == (line, column)
+    assert diag.path == "service_template.substitution_mappings"
+
+
+def test_substitution_mappings_with_a_node_type_pass_the_keyname_check() -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n"
+        "  substitution_mappings: {node_type: tosca.nodes.Root}\n"
+    )
+    assert errors(st) == []
+
+
+@pytest.mark.parametrize(
+    ("version", "node_type", "ok"),
+    [
+        ("tosca_2_0", "Service", True),
+        ("tosca_2_0", "Servise", False),
+        ("tosca_simple_yaml_1_3", "tosca.nodes.Root", True),
+        ("tosca_simple_yaml_1_3", "tosca.nodes.Rot", False),
+    ],
+    ids=["2.0-known", "2.0-typo", "1.3-normative", "1.3-typo"],
+)
+def test_substitution_mappings_node_type_must_exist(version: str, node_type: str, ok: bool) -> None:
+    topology = "service_template" if version == "tosca_2_0" else "topology_template"
+    derived = "" if version == "tosca_2_0" else "derived_from: tosca.nodes.Root"
+    st = toskit.loads(
+        f"tosca_definitions_version: {version}\nnode_types:\n  Service: {{{derived}}}\n"
+        f"{topology}:\n  node_templates:\n    s: {{type: Service}}\n"
+        f"  substitution_mappings: {{node_type: {node_type}}}\n"
+    )
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = errors(st)
+        assert diag.code == "unknown-type"
+        assert diag.message == f"substitution mappings: unknown node type '{node_type}'"
+        assert diag.path == f"{topology}.substitution_mappings.node_type"
+        assert diag.hint is not None and "did you mean" in diag.hint

@@ -6,6 +6,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tosca_fixtures import errors
 
 import toskit
 from toskit.functions import Call
@@ -27,8 +28,6 @@ def line_of(st: toskit.ServiceTemplate, needle: str) -> int:
     return text.count("\n", 0, text.index(needle)) + 1
 
 
-def errors(st: toskit.ServiceTemplate) -> list[toskit.Diagnostic]:
-    return [d for d in st.diagnostics if d.severity == "error"]
 
 
 SERVER = """

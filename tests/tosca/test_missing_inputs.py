@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
+from tosca_fixtures import V13
 
 import toskit
 from toskit.errors import FunctionError
@@ -110,3 +113,71 @@ def test_functions_evaluate_still_raises_input_value_missing() -> None:
         tree, inputs={"x": toskit.NO_DEFAULT}, defer_missing_inputs=True
     )
     assert kept == tree
+
+
+# ---- get_input among input defaults ----
+
+
+INPUT_REFS = {
+    "1.3": (
+        V13 + "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n"
+        "    properties:\n      x: {type: string}\ntopology_template:\n",
+        "get_input",
+        "tosca.nodes.Root",
+    ),
+    "2.0": ("tosca_definitions_version: tosca_2_0\nservice_template:\n", "$get_input", "Root"),
+}
+
+
+def _inputs_text(version: str, inputs: str) -> str:
+    head, fn, root = INPUT_REFS[version]
+    body = textwrap.dedent(inputs).replace("GET", fn) + f"node_templates:\n  n: {{type: {root}}}\n"
+    return head + textwrap.indent(body, "  ")
+
+
+@pytest.mark.parametrize("version", list(INPUT_REFS))
+def test_input_defaults_take_the_values_of_other_inputs(version):
+    text = _inputs_text(
+        version,
+        """\
+        inputs:
+          url: {type: string, default: {GET: host}}
+          host: {type: string, default: example.org}
+          pair: {type: list, default: [{GET: url}, {GET: [ports, 1]}]}
+          ports: {type: list, default: [80, 443]}
+        """,
+    )
+    st = toskit.loads(text)
+    assert st.diagnostics == []
+    assert st.inputs["url"] == "example.org"
+    assert st.inputs["pair"] == ["example.org", 443]
+    st.inputs["pair"].append("x")  # an own copy, not the other input's list
+    assert st.inputs["ports"] == [80, 443]
+
+
+@pytest.mark.parametrize("version", list(INPUT_REFS))
+def test_inputs_referring_to_each_other_are_a_named_cycle(version):
+    text = _inputs_text(
+        version,
+        """\
+        inputs:
+          a: {type: string, default: {GET: b}}
+          b: {type: string, default: {GET: c}}
+          c: {type: string, default: {GET: a}}
+          d: {type: string, default: {GET: a}}
+        """,
+    )
+    st = toskit.loads(text)
+    assert [(d.severity, d.code) for d in st.diagnostics] == [("error", "function-error")]
+    message = st.diagnostics[0].message
+    assert "reference cycle" in message
+    assert "input 'a' -> input 'b' -> input 'c' -> input 'a'" in message
+    assert isinstance(st.inputs["a"], toskit.functions.Call)  # left unevaluated
+
+
+def test_a_long_chain_of_input_references_is_bounded():
+    lines = ["inputs:", "  i0: {type: integer, default: 1}"]
+    lines += [f"  i{n}: {{type: integer, default: {{GET: i{n - 1}}}}}" for n in range(1, 400)]
+    st = toskit.loads(_inputs_text("1.3", "\n".join(lines) + "\n"))
+    assert {d.code for d in st.diagnostics} <= {"limit-exceeded"}
+    assert st.inputs["i150"] == 1

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from tosca_fixtures import FIXTURES
 
 import toskit
 
-FIXTURES = Path(__file__).parent / "fixtures"
 NODES = "topology_template.node_templates"
 
 

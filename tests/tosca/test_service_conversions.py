@@ -5,9 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tosca_fixtures import V13
 
 import toskit
 from toskit import dsl
+from toskit.diagnostics import DiagnosticList
 
 SEED = Path(__file__).resolve().parent.parent / "dsl" / "seed"
 
@@ -37,3 +39,22 @@ def test_yaml_to_python_to_yaml_keeps_the_resolved_properties(example: str, tmp_
     assert resolved(from_python) == resolved(original)
     back = toskit.loads(from_python.to_yaml())
     assert resolved(back) == resolved(original)
+
+
+# ---- ServiceTemplate.diagnostics is a DiagnosticList (with a view), still a list ----
+
+
+def test_service_template_diagnostics_are_a_diagnostic_list_with_a_view():
+    st = toskit.loads(V13 + "node_type: {}\n")
+    assert isinstance(st.diagnostics, DiagnosticList)
+    assert [d.code for d in st.diagnostics] == ["unknown-keyname"]
+    html = st.diagnostics._repr_html_()
+    assert "unknown-keyname" in html and "<script" not in html.lower()
+
+
+def test_errors_and_warnings_are_diagnostic_lists_and_still_lists():
+    st = toskit.loads(V13 + "node_type: {}\n")
+    assert isinstance(st.errors, DiagnosticList) and isinstance(st.warnings, DiagnosticList)
+    assert st.diagnostics == list(st.diagnostics)  # compares as a plain list
+    assert len(st.errors) + len(st.warnings) <= len(st.diagnostics)
+    assert st.diagnostics.ok == st.ok

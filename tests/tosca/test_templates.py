@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import textwrap
+import copy
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
+from tosca_fixtures import errors, loads, text_1_3
 
 import toskit
-
-
-def loads(text: str, **kwargs: object) -> toskit.ServiceTemplate:
-    return toskit.loads(textwrap.dedent(text), **kwargs)  # type: ignore[arg-type]
-
-
-def errors(st: toskit.ServiceTemplate) -> list[toskit.Diagnostic]:
-    return [d for d in st.diagnostics if d.severity == "error"]
-
 
 TYPES = """
 tosca_definitions_version: tosca_simple_yaml_1_3
@@ -566,3 +559,192 @@ def test_attribute_assignments() -> None:
         ("unknown-attribute", "redy"),
     ]
     assert found[1].hint == "did you mean 'ready'?"
+
+
+# ---- Data-type defaults inside list and map entries ----
+
+
+ENTRIES = text_1_3(
+    """\
+    data_types:
+      E:
+        derived_from: tosca.datatypes.Root
+        properties:
+          ip: {type: string}
+          port: {type: integer, default: 80}
+      Holder:
+        derived_from: tosca.datatypes.Root
+        properties:
+          eps: {type: list, entry_schema: {type: E}}
+      EList:
+        derived_from: list
+        entry_schema: {type: E}
+    node_types:
+      N:
+        derived_from: tosca.nodes.Root
+        properties:
+          eps: {type: list, entry_schema: {type: E}, required: false}
+          labels: {type: map, entry_schema: {type: E}, required: false}
+          holder: {type: Holder, required: false}
+          typed: {type: EList, required: false}
+          dflt: {type: list, entry_schema: {type: E}, default: [{ip: z}]}
+    topology_template:
+      node_templates:
+        a:
+          type: N
+          properties:
+            eps: [{ip: a}, {ip: b, port: 8}]
+            labels: {k: {ip: c}}
+            holder: {eps: [{ip: d}]}
+            typed: [{ip: e}]
+    """
+)
+
+
+def test_defaults_fill_in_inside_list_and_map_entries():
+    st = toskit.loads(ENTRIES)
+    assert [d.code for d in st.diagnostics] == []
+    props = st.node_templates["a"].properties
+    assert props["eps"] == [{"ip": "a", "port": 80}, {"ip": "b", "port": 8}]
+    assert props["labels"] == {"k": {"ip": "c", "port": 80}}
+    assert props["holder"] == {"eps": [{"ip": "d", "port": 80}]}
+    assert props["typed"] == [{"ip": "e", "port": 80}]
+    assert props["dflt"] == [{"ip": "z", "port": 80}]
+
+
+def test_entry_defaults_record_their_source():
+    node = toskit.loads(ENTRIES).node_templates["a"]
+    assert node.source_of("eps[0].port") == "default: E"
+    assert node.source_of("eps[1].port") == "template"
+    assert node.source_of("labels.k.port") == "default: E"
+    assert node.source_of("eps[0].ip") == "template"
+
+
+def test_entry_with_a_wrong_value_is_still_reported():
+    text = ENTRIES.replace("eps: [{ip: a}, {ip: b, port: 8}]", "eps: [{port: x}, 5]")
+    codes = sorted(d.code for d in toskit.loads(text).diagnostics)
+    assert codes and all(c in {"type-mismatch", "missing-property"} for c in codes)
+
+
+# ---- Result values are not shared between templates, types and inputs ----
+
+
+SHARED = text_1_3(
+    """\
+    data_types:
+      D:
+        derived_from: tosca.datatypes.Root
+        properties:
+          m: {type: map, default: {k: 1}}
+          l: {type: list, default: [1]}
+    node_types:
+      N:
+        derived_from: tosca.nodes.Root
+        properties:
+          p: {type: map, default: {a: 1}}
+          d: {type: D, default: {}}
+          q: {type: list, required: false}
+          r: {type: list, required: false}
+    topology_template:
+      inputs:
+        items: {type: list, default: [1, 2]}
+      node_templates:
+        a:
+          type: N
+          properties:
+            q: {get_input: items}
+        b:
+          type: N
+          properties:
+            q: {get_input: items}
+            r: {get_property: [a, q]}
+    """
+)
+
+
+def _mutate_all(value):
+    """Change every map and list inside ``value`` in place."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            _mutate_all(item)
+        value["mutated"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _mutate_all(item)
+        value.append("mutated")
+
+
+def test_editing_one_templates_values_changes_nothing_else():
+    st = toskit.loads(SHARED)
+    assert st.ok, st.diagnostics
+    b_before = copy.deepcopy(st.node_templates["b"].properties)
+    input_before = copy.deepcopy(st.inputs)
+    _mutate_all(st.node_templates["a"].properties)
+    assert st.node_templates["b"].properties == b_before
+    assert st.inputs == input_before
+    assert st.types["N"].properties["p"].default == {"a": 1}
+    assert st.types["D"].properties["m"].default == {"k": 1}
+    assert st.types["D"].properties["l"].default == [1]
+    assert b_before["r"] == [1, 2]  # get_property of a's value, copied before a was edited
+
+
+def test_copy_data_copies_containers_and_keeps_leaves():
+    from toskit.tosca.resolve import copy_data
+
+    leaf = ("t",)
+    value = {"a": [{"b": 1}, leaf], "c": "s"}
+    copied = copy_data(value)
+    assert copied == value and copied is not value
+    assert copied["a"] is not value["a"] and copied["a"][0] is not value["a"][0]
+    assert copied["a"][1] is leaf
+
+
+# ---- Requirement count ranges (2.0 count_range, 1.x occurrences) ----
+
+
+REQ_WITH_RANGE = """\
+tosca_definitions_version: {version}
+capability_types:
+  Host: {{{cap_derived}}}
+node_types:
+  App:
+    {derived}requirements:
+      - host:
+          capability: {capability}
+          {key}: {bounds}
+"""
+
+COUNT_RANGES = [
+    ("[1, 2]", True),
+    ("[0, UNBOUNDED]", True),
+    ("[2, 2]", True),
+    ("[1.0, 2.5]", False),
+    ("[2, 1]", False),
+    ("[-1, 3]", False),
+    ("[1]", False),
+    ("[true, 2]", False),
+    ("'1..2'", False),
+    ("[1, unbounded]", False),
+]
+
+
+@pytest.mark.parametrize(("bounds", "ok"), COUNT_RANGES, ids=[b for b, _ in COUNT_RANGES])
+@pytest.mark.parametrize("major", [2, 1], ids=["count_range-2.0", "occurrences-1.3"])
+def test_requirement_count_ranges_are_integer_ranges(bounds: str, ok: bool, major: int) -> None:
+    text = REQ_WITH_RANGE.format(
+        version="tosca_2_0" if major == 2 else "tosca_simple_yaml_1_3",
+        derived="" if major == 2 else "derived_from: tosca.nodes.Root\n    ",
+        cap_derived="" if major == 2 else "derived_from: tosca.capabilities.Root",
+        capability="Host",
+        key="count_range" if major == 2 else "occurrences",
+        bounds=bounds,
+    )
+    found = errors(toskit.loads(text))
+    if ok:
+        assert found == []
+    else:
+        (diag,) = found
+        assert diag.code == "invalid-definition"
+        key = "count_range" if major == 2 else "occurrences"
+        assert diag.message.startswith(f"'{key}' must be a range [lower, upper] of non-negative")
+        assert diag.path == f"node_types.App.requirements[0].host.{key}"

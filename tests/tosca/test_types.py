@@ -6,17 +6,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st_
+from tosca_fixtures import errors, loads, text_1_3
 
 import toskit
 from toskit.tosca.profile import normative_registry, profile_diagnostics
-
-
-def loads(text: str, **kwargs: object) -> toskit.ServiceTemplate:
-    return toskit.loads(textwrap.dedent(text), **kwargs)  # type: ignore[arg-type]
-
-
-def errors(st: toskit.ServiceTemplate) -> list[toskit.Diagnostic]:
-    return [d for d in st.diagnostics if d.severity == "error"]
 
 
 @pytest.mark.parametrize("major", [1, 2], ids=["1.3", "2.0"])
@@ -393,3 +389,245 @@ def test_normative_types_are_not_recomputed_per_load() -> None:
         """
     )
     assert all(before[k] is v for k, v in dbms.properties.items())
+
+
+# ---- Recursive data types load (bounded expansion, never RecursionError) ----
+
+
+def _recursive(data_types: str, prop: str, value: str = "") -> str:
+    body = textwrap.indent(textwrap.dedent(data_types), "  ")
+    node = f"n: {{type: N{', properties: {p: ' + value + '}' if value else ''}}}"
+    return text_1_3(
+        "data_types:\n"
+        + body
+        + "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
+        + f"      p: {prop}\n"
+        + "topology_template:\n  node_templates:\n    "
+        + node
+        + "\n"
+    )
+
+
+RECURSIVE_CASES = {
+    "default-contains-itself": (
+        """\
+        D0:
+          derived_from: tosca.datatypes.Root
+          properties:
+            d: {type: D0, default: {d: {}}}
+            x: {type: integer, default: 1}
+        """,
+        "{type: D0, default: {}}",
+        "",
+        {"d": {"d": {}, "x": 1}, "x": 1},
+    ),
+    "list-of-itself-default": (
+        """\
+        D0:
+          derived_from: tosca.datatypes.Root
+          properties:
+            l: {type: list, entry_schema: {type: D0}, default: [{}]}
+            x: {type: integer, default: 1}
+        """,
+        "{type: D0, default: {}}",
+        "",
+        {"l": [{"l": [{}], "x": 1}], "x": 1},
+    ),
+    "mutual-defaults": (
+        """\
+        A:
+          derived_from: tosca.datatypes.Root
+          properties:
+            b: {type: B, default: {a: {}}}
+        B:
+          derived_from: tosca.datatypes.Root
+          properties:
+            a: {type: A, default: {b: {}}}
+        """,
+        "{type: A}",
+        "{}",
+        {"b": {"a": {}}},  # A's defaults are not applied again inside A's own default
+    ),
+    "template-value-deeper-than-defaults": (
+        """\
+        D0:
+          derived_from: tosca.datatypes.Root
+          properties:
+            d: {type: D0, required: false}
+            x: {type: integer, default: 1}
+        """,
+        "{type: D0}",
+        "{d: {d: {d: {}}}}",
+        {"d": {"d": {"d": {"x": 1}, "x": 1}, "x": 1}, "x": 1},
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("data_types", "prop", "value", "expected"),
+    list(RECURSIVE_CASES.values()),
+    ids=list(RECURSIVE_CASES),
+)
+def test_recursive_data_types_expand_a_bounded_number_of_times(data_types, prop, value, expected):
+    st = toskit.loads(_recursive(data_types, prop, value))
+    assert [d.code for d in st.diagnostics if d.severity == "error"] == []
+    assert st.node_templates["n"].properties["p"] == expected
+
+
+def test_recursive_required_field_without_default_is_missing_not_a_crash():
+    text = _recursive(
+        "D0:\n  derived_from: tosca.datatypes.Root\n  properties:\n    d: {type: D0}\n",
+        "{type: D0}",
+    )
+    st = toskit.loads(text)
+    assert [d.code for d in st.diagnostics] == ["missing-property"]
+
+
+_TYPE_NAMES = st_.sampled_from(["D0", "D1", "D2"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st_.dictionaries(
+        _TYPE_NAMES,
+        st_.dictionaries(
+            st_.sampled_from(["a", "b"]),
+            st_.fixed_dictionaries(
+                {"type": st_.sampled_from(["D0", "D1", "D2", "integer", "list"])},
+                optional={
+                    "required": st_.booleans(),
+                    "default": st_.sampled_from([{}, {"a": {}}, {"b": {"a": {}}}, [{}], 1, None]),
+                    "entry_schema": st_.fixed_dictionaries({"type": _TYPE_NAMES}),
+                },
+            ),
+            max_size=2,
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st_.recursive(
+        st_.integers(0, 3),
+        lambda c: st_.dictionaries(st_.sampled_from(["a", "b"]), c, max_size=2)
+        | st_.lists(c, max_size=2),
+        max_leaves=6,
+    ),
+)
+def test_data_types_referring_to_each_other_always_load(data_types, value):
+    doc = {
+        "tosca_definitions_version": "tosca_simple_yaml_1_3",
+        "data_types": {
+            name: {"derived_from": "tosca.datatypes.Root", "properties": props}
+            for name, props in data_types.items()
+        },
+        "node_types": {
+            "N": {"derived_from": "tosca.nodes.Root", "properties": {"p": {"type": "D0"}}}
+        },
+        "topology_template": {"node_templates": {"n": {"type": "N", "properties": {"p": value}}}},
+    }
+    result = toskit.loads(yaml.safe_dump(doc))
+    node = result.node_templates["n"]
+    assert all(isinstance(d.code, str) and d.message for d in result.diagnostics)
+    node.property_table()  # provenance of every leaf is computable
+    repr(result)
+
+
+# ---- valid_source_node_types is a list of names ----
+
+
+@pytest.mark.parametrize(
+    ("written", "ok"),
+    [("[App]", True), ("{App: null}", False), ("App", False), ("[App, 3]", False)],
+    ids=["list", "map", "bare-name", "number-in-list"],
+)
+def test_valid_source_node_types_is_a_list_of_names(written: str, ok: bool) -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_2_0\nnode_types:\n  App: {}\ncapability_types:\n"
+        f"  Feature:\n    valid_source_node_types: {written}\n"
+    )
+    found = [d for d in errors(st) if d.code == "invalid-definition"]
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = found
+        assert diag.message.startswith("'valid_source_node_types' must be a list of type names")
+        assert diag.path == "capability_types.Feature.valid_source_node_types"
+
+
+# ---- Interface types ----
+
+
+INTERFACE_TYPE = """\
+tosca_definitions_version: {version}
+interface_types:
+  Base:
+    {derived}inputs:
+      timeout: {timeout}
+    operations:
+      start:
+        description: starts it
+        {extra}
+"""
+
+
+def interface_type(major: int, timeout: str = "{type: integer}", extra: str = "") -> str:
+    return INTERFACE_TYPE.format(
+        version="tosca_2_0" if major == 2 else "tosca_simple_yaml_1_3",
+        derived="" if major == 2 else "derived_from: tosca.interfaces.Root\n    ",
+        timeout=timeout,
+        extra=extra,
+    )
+
+
+def test_an_interface_type_declaring_operations_and_inputs_is_fine() -> None:
+    assert errors(toskit.loads(interface_type(2))) == []
+
+
+def test_an_interface_type_may_not_implement_an_operation_in_tosca_2_0() -> None:
+    st = toskit.loads(interface_type(2, extra="implementation: scripts/start.sh"))
+    (diag,) = errors(st)
+    assert diag.code == "invalid-definition"
+    assert diag.message.startswith("'implementation' is not allowed here: an interface type")
+    assert diag.path == "interface_types.Base.operations.start.implementation"
+    # TOSCA 1.x profiles in the wild do it; toskit keeps reading them.
+    assert errors(toskit.loads(interface_type(1, extra="implementation: start.sh"))) == []
+
+
+def test_interface_type_inputs_are_parameter_definitions_in_tosca_2_0() -> None:
+    st = toskit.loads(interface_type(2, timeout="a bare value"))
+    (diag,) = errors(st)
+    assert (diag.code, diag.message) == (
+        "invalid-definition",
+        "a parameter definition must be a map, got str 'a bare value'",
+    )
+    assert diag.path == "interface_types.Base.inputs.timeout"
+
+
+# ---- A map's key_schema must be a string type ----
+
+
+@pytest.mark.parametrize(
+    ("key_schema", "ok"),
+    [
+        ("string", True),
+        ("Name", True),
+        ("{type: string}", True),
+        ("integer", False),
+        ("{type: integer}", False),
+        ("Point", False),
+    ],
+    ids=["string", "derived-from-string", "long-form", "integer", "long-integer", "complex"],
+)
+def test_a_map_key_schema_must_be_a_string_type(key_schema: str, ok: bool) -> None:
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Name: {derived_from: string}\n"
+        "  Point:\n    properties: {x: {type: integer}}\n"
+        "node_types:\n  S:\n    properties:\n      m:\n        type: map\n"
+        f"        key_schema: {key_schema}\n        entry_schema: integer\n"
+    )
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = errors(st)
+        assert diag.code == "invalid-definition"
+        assert diag.message.startswith("a map's key_schema must be string or derive from it")
+        assert (diag.line, diag.path) == (11, "node_types.S.properties.m.key_schema")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+import yaml
+from tosca_fixtures import errors
 
 import toskit
 
@@ -38,8 +40,6 @@ def where(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-def errors(st: toskit.ServiceTemplate) -> list[toskit.Diagnostic]:
-    return [d for d in st.diagnostics if d.severity == "error"]
 
 
 def one_error(st: toskit.ServiceTemplate, code: str) -> toskit.Diagnostic:
@@ -519,3 +519,90 @@ def test_recursive_data_type_with_a_default_of_itself_terminates() -> None:
     st = toskit.loads(template(types, "n:\n  type: N\n  properties:\n    t: {size: 5}\n"))
     assert errors(st) == []
     assert st.node_templates["n"].properties["t"] == {"child": {"child": {}, "size": 1}, "size": 5}
+
+
+# ---- Pattern constraints cannot hang the loader ----
+
+
+PATTERN_CASES = {
+    "nested-repeat-simplified": (r"(a+)+$", "a" * 45 + "b", ["constraint-violation"]),
+    "nested-repeat-matches": (r"(a+)+$", "a" * 45, []),
+    "ambiguous-repeat-linear": (r"(\w+\s?)*$", "word " * 12 + "!", ["constraint-violation"]),
+    "backreference-refused": (r"(a)\1", "aa", ["invalid-constraint"]),
+    "invalid-regex": ("(a+b", "x", ["invalid-constraint"]),
+    "plain-pattern": ("[a-z]+", "AB", ["constraint-violation"]),
+}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "value", "codes"), list(PATTERN_CASES.values()), ids=list(PATTERN_CASES)
+)
+def test_pattern_constraints_are_bounded(pattern, value, codes):
+    doc = {
+        "tosca_definitions_version": "tosca_simple_yaml_1_3",
+        "node_types": {
+            "N": {
+                "derived_from": "tosca.nodes.Root",
+                "properties": {"s": {"type": "string", "constraints": [{"pattern": pattern}]}},
+            }
+        },
+        "topology_template": {"node_templates": {"a": {"type": "N", "properties": {"s": value}}}},
+    }
+    st = toskit.loads(yaml.safe_dump(doc))
+    assert [d.code for d in st.diagnostics] == codes
+    if codes == ["invalid-constraint"]:
+        assert "pattern" in st.diagnostics[0].message
+
+
+# ---- Timestamps are RFC 3339 in TOSCA 2.0 ----
+
+
+TIMESTAMP_2_0 = """\
+tosca_definitions_version: {version}
+node_types:
+  Node:
+    {derived}properties:
+      when: {{type: timestamp}}
+{topology}:
+  node_templates:
+    node:
+      type: Node
+      properties:
+        when: "{value}"
+"""
+
+
+def timestamp_template(value: str, major: int) -> str:
+    if major == 2:
+        return TIMESTAMP_2_0.format(
+            version="tosca_2_0", derived="", topology="service_template", value=value
+        )
+    return TIMESTAMP_2_0.format(
+        version="tosca_simple_yaml_1_3",
+        derived="derived_from: tosca.nodes.Root\n    ",
+        topology="topology_template",
+        value=value,
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "major", "ok"),
+    [
+        ("1990-12-31T15:59:60-08:00", 2, True),
+        ("2025-04-12T23:20:50.52Z", 2, True),
+        ("2000-02-29", 2, True),
+        ("2001-12-14 21:59:43.10", 2, False),
+        ("2001-12-14 21:59:43.10", 1, True),
+        ("2001-02-29", 2, False),
+    ],
+    ids=["leap-second", "fraction-z", "date", "space-2.0", "space-1.3", "no-such-day"],
+)
+def test_timestamps_are_rfc3339_in_tosca_2_0(value: str, major: int, ok: bool) -> None:
+    st = toskit.loads(timestamp_template(value, major))
+    if ok:
+        assert errors(st) == []
+    else:
+        (diag,) = errors(st)
+        assert diag.code == "type-mismatch"
+        assert diag.message.endswith(f"expected timestamp, got string '{value}'")
+        assert diag.path.endswith("node_templates.node.properties.when")
