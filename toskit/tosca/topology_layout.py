@@ -338,7 +338,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
     for name, box in lay.boxes.items():
         node = topology.nodes[name]
         lines = _lines(topology, name)
-        classes = "toskit-t-node toskit-t-group" if node.is_group else "toskit-t-node"
+        node_classes = "toskit-t-node toskit-t-group" if node.is_group else "toskit-t-node"
         left, ytop = box.x - box.w / 2, box.y - box.h / 2
         tip = [f"{node.name}: {node.type}"]
         if node.description:
@@ -346,7 +346,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
         if node.is_group:
             tip.append(f"{len(node.members)} node templates: " + ", ".join(node.members[:20]))
         parts = [
-            f'<g class="{classes}" data-node="{escape(name)}" tabindex="0">',
+            f'<g class="{node_classes}" data-node="{escape(name)}" tabindex="0">',
             f"<title>{escape(chr(10).join(tip))}</title>",
             f'<rect x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
         ]
