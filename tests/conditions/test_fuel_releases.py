@@ -118,7 +118,8 @@ def test_setup_wizard_conditions_evaluate_against_the_wizard_model(path, name):
     release = _release(path, name)
     meta = release.fields["wizard_metadata"]
     cluster = release.cluster()
-    env = make_env(cluster, (), {WIZARD_MODEL: release.wizard}, True)
+    assert cluster.models[WIZARD_MODEL] == cluster.models["wizard"] == release.wizard
+    env = make_env(cluster, (), None, True)
     found = 0
     for parts, value in _restriction_lists(meta, ("wizard_metadata",)):
         for restriction in compile_restrictions(value, parts, ConditionCompiler(), WIZARD_MODEL):

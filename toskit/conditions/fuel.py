@@ -335,7 +335,10 @@ class Release:
             if isinstance(provider, str)
             else {},
         )
+        # fuel-ui's wizard model, under both its names: `wizard:Network.manager`
+        # and the bare paths of compile_expression(text, WIZARD_MODEL).
         models.setdefault("wizard", self.wizard)
+        models.setdefault(WIZARD_MODEL, models["wizard"])
         # The master node's feature groups: none unless given, so that the
         # file's `'experimental' in version:feature_groups` restrictions
         # evaluate instead of failing as undefined.
