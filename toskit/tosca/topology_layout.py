@@ -269,7 +269,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
     ).hexdigest()[:8]
     top = 34.0 if boundary is not None else 0.0
     bottom = 34.0 if boundary is not None and boundary.requirements else 0.0
-    width = max(lay.width, 200.0)
+    width = max(lay.width, 200.0, _boundary_width(topology))
     height = lay.height + top + bottom
     ns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
     out = [
@@ -361,6 +361,24 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
     return "\n".join(out)
 
 
+def _label_width(boundary: Any) -> float:
+    return CHAR_WIDTH * len(_clip(f"substitutes for {boundary.node_type or '?'}", 80)) + 20
+
+
+def _port_width(label: str) -> float:
+    return len(_clip(label, 24)) * CHAR_WIDTH + 12
+
+
+def _boundary_width(topology: Topology) -> float:
+    """How wide the drawing must be for the boundary's label and ports."""
+    boundary = topology.boundary
+    if boundary is None:
+        return 0.0
+    caps = sum(_port_width(outer) + 8 for outer, _, _ in boundary.capabilities)
+    reqs = sum(_port_width(outer) + 8 for outer, _, _ in boundary.requirements)
+    return max(14 + _label_width(boundary) + caps, 14 + reqs) + 8
+
+
 def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, top: float) -> str:
     boundary = topology.boundary
     assert boundary is not None
@@ -372,12 +390,12 @@ def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, 
         _text(14, 20, _clip(f"substitutes for {boundary.node_type or '?'}", 80), "toskit-t-boundary-label", "start")
     )
     out.append("</g>")
-    x = min(width - 120, 14 + CHAR_WIDTH * min(80, 16 + len(boundary.node_type or "?")))
+    x = 14 + _label_width(boundary)
 
     def port(label: str, node: str, inner: str | None, py: float, at_top: bool, kind: str) -> None:
         nonlocal x
         text = _clip(label, 24)
-        w = len(text) * CHAR_WIDTH + 12
+        w = _port_width(label)
         if x + w > width - 8:
             return  # no room: the HTML view lists every mapping
         parts = [f'<g class="toskit-t-port toskit-t-port-{kind}" data-node="{escape(node)}">']
