@@ -571,6 +571,30 @@ def test_error_messages_escape_a_hostile_file_name(tmp_path, capsys):
     assert status == 2 and _printable(err)
 
 
+def test_every_subcommand_output_is_escaped_diff_too(tmp_path, capsys):
+    """Subcommands print through a stream that shows control characters (not line feeds)."""
+    template = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "node_types:\n  A:\n    derived_from: tosca.nodes.Root\n    properties:\n      p: {type: string}\n"
+        'topology_template:\n  node_templates:\n    n:\n      type: A\n      properties: {p: "v\\e]0;pwned\\aVALUE"}\n'
+    )
+    (tmp_path / "a.yaml").write_text(template.replace("VALUE", "1"))
+    (tmp_path / "b.yaml").write_text(template.replace("VALUE", "2"))
+    status, out, err = run(["diff", tmp_path / "a.yaml", tmp_path / "b.yaml"], capsys)
+    assert status == 0
+    assert "\u241b]0;pwned\u2407" in out and _printable(out) and _printable(err)
+    assert out.count("\n") >= 2  # its own lines are kept
+
+
+def test_the_terminal_stream_keeps_line_feeds_and_tabs_only():
+    from toskit._terminal import TerminalStream
+
+    target = io.StringIO()
+    stream = TerminalStream(target)
+    stream.write("a\tb\nc\x1b[2J\rd\x9b\n")
+    assert target.getvalue() == "a\tb\nc\u241b[2J\u240dd\\x9b\n"
+
+
 def test_the_caret_still_points_at_the_column(tmp_path, capsys):
     path = tmp_path / "ctl.yaml"
     path.write_bytes(b"key: a\x1bb\n")

@@ -21,7 +21,9 @@ tab-indented text.
 
 from __future__ import annotations
 
-__all__ = ["terminal_safe"]
+from typing import Any, TextIO
+
+__all__ = ["TerminalStream", "terminal_safe"]
 
 _TABLE: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
 _TABLE[0x7F] = "\u2421"
@@ -34,6 +36,34 @@ _TABLE.update(
 )
 
 
+# What a whole output stream may still carry: its own line breaks.
+_STREAM_TABLE = {code: shown for code, shown in _TABLE.items() if code != 0x0A}
+
+
 def terminal_safe(text: str) -> str:
     """``text`` with every control character replaced by a visible stand-in."""
     return text.translate(_TABLE)
+
+
+class TerminalStream:
+    """A text stream that shows control characters before they reach ``target``.
+
+    The command line writes through one of these, so that a subcommand which
+    prints document text (``toskit diff`` values, for instance) cannot send an
+    escape sequence to the terminal. Line feeds are kept (they are the
+    output's own lines); fields that may hold a line feed of their own are
+    escaped with :func:`terminal_safe` before they are printed.
+    """
+
+    def __init__(self, target: TextIO) -> None:
+        self._target = target
+
+    def write(self, text: str) -> int:
+        self._target.write(text.translate(_STREAM_TABLE))
+        return len(text)
+
+    def flush(self) -> None:
+        self._target.flush()
+
+    def __getattr__(self, name: str) -> Any:  # encoding, isatty(), fileno()…
+        return getattr(self._target, name)

@@ -25,10 +25,13 @@
     not write (unless ``--force``), and always through a temporary file
     renamed into place (:mod:`toskit._output_file`).
 
-Every text the command prints passes through
-:func:`toskit._terminal.terminal_safe`: control characters from a document
-(ANSI/OSC escape sequences, carriage returns, line feeds inside a key) are
-shown as visible stand-ins, never sent to the terminal. A closed output
+Every text the command prints passes through :mod:`toskit._terminal`:
+control characters from a document (ANSI/OSC escape sequences, carriage
+returns, line feeds inside a key) are shown as visible stand-ins, never
+sent to the terminal. ``check`` and ``show`` escape each field they print
+(line feeds included); every subcommand's output, ``diff`` too, goes
+through a :class:`~toskit._terminal.TerminalStream` that shows any other
+control character but the output's own line feeds. A closed output
 pipe (``toskit check … | head -1``) ends the command quietly with status
 141, as if killed by SIGPIPE.
 
@@ -54,7 +57,7 @@ import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from toskit._terminal import terminal_safe
 from toskit.diagnostics import Diagnostic, sort_diagnostics
@@ -637,8 +640,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         return 2
+    from toskit._terminal import TerminalStream
+
     try:
-        status: int = args.run(args, sys.stdout, sys.stderr)
+        out, err = (cast(TextIO, TerminalStream(stream)) for stream in (sys.stdout, sys.stderr))
+        status: int = args.run(args, out, err)
         sys.stdout.flush()
     except BrokenPipeError:
         _silence_stdout()
