@@ -595,6 +595,19 @@ def test_the_terminal_stream_keeps_line_feeds_and_tabs_only():
     assert target.getvalue() == "a\tb\nc\u241b[2J\u240dd\\x9b\n"
 
 
+def test_a_terminal_that_is_not_utf8_gets_escapes(tmp_path):
+    path = tmp_path / "k.yaml"
+    path.write_text('"caf\\u00e9\\e[2J": 1\n"caf\\u00e9\\e[2J": 2\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "toskit", "check", str(path)],
+        capture_output=True,
+        env=dict(os.environ, PYTHONIOENCODING="ascii"),
+        timeout=60,
+    )
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr
+    assert b"caf\\xe9\\u241b[2J" in proc.stdout and b"\x1b" not in proc.stdout
+
+
 def test_the_caret_still_points_at_the_column(tmp_path, capsys):
     path = tmp_path / "ctl.yaml"
     path.write_bytes(b"key: a\x1bb\n")

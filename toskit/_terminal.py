@@ -59,7 +59,14 @@ class TerminalStream:
         self._target = target
 
     def write(self, text: str) -> int:
-        self._target.write(text.translate(_STREAM_TABLE))
+        shown = text.translate(_STREAM_TABLE)
+        try:
+            self._target.write(shown)
+        except UnicodeEncodeError:
+            # A terminal that is not UTF-8 (PYTHONIOENCODING=ascii): the
+            # stand-ins and any other character it lacks become \u escapes.
+            encoding = getattr(self._target, "encoding", None) or "ascii"
+            self._target.write(shown.encode(encoding, "backslashreplace").decode(encoding))
         return len(text)
 
     def flush(self) -> None:
