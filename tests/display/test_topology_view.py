@@ -8,6 +8,8 @@ from html.parser import HTMLParser
 
 import pytest
 from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, assert_safe
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toskit
 from toskit.display import render_page, to_html
@@ -228,3 +230,35 @@ def test_the_widget_script_assigns_only_the_python_built_svg_as_markup() -> None
     script = _esm()
     assert script.count("innerHTML") == 1 and 'innerHTML = model.get("svg")' in script
     assert "textContent" in script
+
+
+# -- any names: the drawing stays well-formed and escaped -------------------------
+
+_names = st.text(min_size=1, max_size=12).filter(lambda s: s.strip() == s and s)
+
+
+@settings(max_examples=40, deadline=None)
+@given(names=st.lists(_names, min_size=1, max_size=5, unique=True), value=st.text(max_size=20))
+def test_any_names_give_a_well_formed_escaped_drawing(names, value) -> None:
+    import json
+
+    nodes = {
+        name: {
+            "type": "tosca.nodes.SoftwareComponent",
+            "properties": {"component_version": "1.0"},
+            "description": value,
+            "requirements": [{"host": names[(i + 1) % len(names)]}, {"dependency": value or "x"}],
+        }
+        for i, name in enumerate(names)
+    }
+    doc = {"tosca_definitions_version": "tosca_simple_yaml_1_3", "topology_template": {"node_templates": nodes}}
+    service = toskit.loads(json.dumps(doc))  # JSON is YAML
+    topo = service.topology()
+    svg = topo.to_svg()
+    root = ET.fromstring(svg)
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}g[@class='toskit-t-node']")) == len(
+        service.node_templates
+    )
+    html = to_html(topo)
+    assert "<script" not in html
+    assert isinstance(topo.to_dot(), str)

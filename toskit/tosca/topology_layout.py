@@ -20,6 +20,7 @@ the explorer widget, and each has a ``<title>`` (the hover text).
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -238,6 +239,15 @@ SVG_STYLE = """
 """
 
 
+# Characters XML 1.0 forbids even when escaped (YAML's "\x01" can make them).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _esc(text: str) -> str:
+    """``text`` escaped for SVG text and attributes, and valid XML."""
+    return escape(_NOT_XML.sub("\ufffd", text), quote=True)
+
+
 def _f(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
@@ -256,7 +266,7 @@ def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
 def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> str:
     return (
         f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}">'
-        f"{escape(text)}</text>"
+        f"{_esc(text)}</text>"
     )
 
 
@@ -275,7 +285,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
     out = [
         f'<svg{ns} class="toskit-t-svg" role="img" width="{_f(width)}" height="{_f(height)}" '
         f'viewBox="0 0 {_f(width)} {_f(height)}">',
-        f"<title>{escape(f'Topology of {topology.name}')}</title>",
+        f"<title>{_esc(f'Topology of {topology.name}')}</title>",
     ]
     # A standalone file carries its style (light fallbacks of the --toskit-*
     # variables); in a view, toskit's one stylesheet holds the same rules and
@@ -303,9 +313,9 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
         mx, my = _midpoint(path.points)
         label = e.requirement + (f" ×{e.count}" if e.count > 1 else "")
         out.append(
-            f'<g class="{" ".join(classes)}" data-source="{escape(e.source)}" '
-            f'data-target="{escape(e.target)}" data-requirement="{escape(e.requirement)}">'
-            f"<title>{escape(e.tooltip)}</title>"
+            f'<g class="{" ".join(classes)}" data-source="{_esc(e.source)}" '
+            f'data-target="{_esc(e.target)}" data-requirement="{_esc(e.requirement)}">'
+            f"<title>{_esc(e.tooltip)}</title>"
             f'<path class="toskit-t-hit" d="{d}"/>'
             f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
             + _text(mx + 4, my - 3, _clip(label, 28), "toskit-t-label", "start")
@@ -317,8 +327,8 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
             x, y = b.x + b.w / 2, b.y
             d = f"M{_f(x)},{_f(y - 6)} C{_f(x + 30)},{_f(y - 20)} {_f(x + 30)},{_f(y + 20)} {_f(x)},{_f(y + 6)}"
             out.append(
-                f'<g class="toskit-t-edge" data-source="{escape(e.source)}" data-target="{escape(e.target)}" '
-                f'data-requirement="{escape(e.requirement)}"><title>{escape(e.tooltip)}</title>'
+                f'<g class="toskit-t-edge" data-source="{_esc(e.source)}" data-target="{_esc(e.target)}" '
+                f'data-requirement="{_esc(e.requirement)}"><title>{_esc(e.tooltip)}</title>'
                 f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
                 + _text(x + 32, y, _clip(e.requirement, 28), "toskit-t-label", "start")
                 + "</g>"
@@ -327,8 +337,8 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
         p = topology.problems[path.index]
         mx, my = _midpoint(path.points)
         out.append(
-            f'<g class="toskit-t-problem toskit-t-{escape(p.kind)}" data-source="{escape(p.source)}" '
-            f'data-requirement="{escape(p.requirement)}"><title>{escape(p.tooltip)}</title>'
+            f'<g class="toskit-t-problem toskit-t-{_esc(p.kind)}" data-source="{_esc(p.source)}" '
+            f'data-requirement="{_esc(p.requirement)}"><title>{_esc(p.tooltip)}</title>'
             f'<path d="{_path_d(path.points)}" marker-end="url(#toskit-t-err-{uid})"/>'
             f'<circle cx="{_f(stub.x)}" cy="{_f(stub.y)}" r="{_f(STUB / 2)}"/>'
             + _text(stub.x, stub.y + 4, "?", "toskit-t-q")
@@ -346,8 +356,8 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
         if node.is_group:
             tip.append(f"{len(node.members)} node templates: " + ", ".join(node.members[:20]))
         parts = [
-            f'<g class="{node_classes}" data-node="{escape(name)}" tabindex="0">',
-            f"<title>{escape(chr(10).join(tip))}</title>",
+            f'<g class="{node_classes}" data-node="{_esc(name)}" tabindex="0">',
+            f"<title>{_esc(chr(10).join(tip))}</title>",
             f'<rect x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
         ]
         for i, (line, cls) in enumerate(lines):
@@ -398,9 +408,9 @@ def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, 
         w = _port_width(label)
         if x + w > width - 8:
             return  # no room: the HTML view lists every mapping
-        parts = [f'<g class="toskit-t-port toskit-t-port-{kind}" data-node="{escape(node)}">']
+        parts = [f'<g class="toskit-t-port toskit-t-port-{kind}" data-node="{_esc(node)}">']
         where = f"{node}.{inner}" if inner else node
-        parts.append(f"<title>{escape(f'{kind} {label} → {where}')}</title>")
+        parts.append(f"<title>{_esc(f'{kind} {label} → {where}')}</title>")
         box = lay.boxes.get(node)
         if box is not None:
             ny = box.y + top + (-box.h / 2 if at_top else box.h / 2)
