@@ -259,3 +259,23 @@ def test_any_filter_gives_a_verdict(node_filter) -> None:
 
 
 _LOADED = toskit.loads(TOSCA_13)
+
+
+def test_a_filter_on_the_requirement_definition_applies_to_every_assignment() -> None:
+    text = TOSCA_20.replace(
+        "      - server: { capability: ProviderCapability, relationship: ServedBy }",
+        """      - server:
+          capability: ProviderCapability
+          relationship: ServedBy
+          node_filter:
+            $greater_or_equal: [ { $get_property: [ SELF, TARGET, cpus ] }, 4 ]""",
+    ) + """    plain:
+      type: Client
+      requirements: [ { server: { node: Server } } ]
+"""
+    st = toskit.loads(text)
+    assert st.ok, st.diagnostics
+    assert _target(st, "plain") == "mid"  # low (2 cpus) excluded by the type's filter
+    node = st.node_templates["plain"]
+    verdicts = {v.candidate: v.outcome for v in explain(st, node, node.requirement("server"))}
+    assert verdicts == {"low": "excluded", "mid": "chosen", "high": "passed"}
