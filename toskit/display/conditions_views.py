@@ -396,12 +396,13 @@ def release_html(release: Any) -> str:
         count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
         parts.append(details("Roles", role_set_body(roles), open_=True, count=count))
     wizard = getattr(release, "wizard", None)  # the setup wizard's model (fuel.wizard_model)
-    if isinstance(wizard, Mapping) and wizard:
-        rows = [
-            [("toskit-muted", esc(f"{pane}.{name}")), ("toskit-value", esc(text_value(value)))]
-            for pane, fields in wizard.items() if isinstance(fields, Mapping) for name, value in fields.items()
+    if isinstance(wizard, Mapping) and wizard:  # one line per pane: `Compute vcenter: false …`
+        lines = [
+            f'<div class="toskit-summary-line"><span class="toskit-muted">{esc(pane)}</span>'
+            + "".join(chip(f"{name}: {text_value(value)}") for name, value in fields.items()) + "</div>"
+            for pane, fields in wizard.items() if isinstance(fields, Mapping)
         ]  # fmt: skip
-        parts.append(details("Setup wizard model", table(("path", "initial value"), rows), count=len(rows)))
+        parts.append(details("Setup wizard model", "".join(lines), count=len(lines)))
     return fragment("".join(parts), _fallback(release), "release")
 
 
