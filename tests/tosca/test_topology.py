@@ -133,8 +133,10 @@ service_template:
     st = toskit.loads(text)
     topo = st.topology()
     counted = [p for p in topo.problems if p.diagnostic and p.diagnostic.code == "requirement-count"]
-    assert [(p.source, p.requirement) for p in counted] == [("app", "host")]
+    assert [(p.kind, p.source, p.requirement) for p in counted] == [("too-many", "app", "host")]
     assert len([e for e in topo.edges if e.source == "app"]) == 2
+    assert topo.unresolved == []  # both arrows are drawn; nothing points to nowhere
+    assert 'class="toskit-t-problem' not in topo.to_svg()
 
 
 def test_unknown_target_is_unresolved_with_the_loader_diagnostic() -> None:

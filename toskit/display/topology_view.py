@@ -115,10 +115,13 @@ def topology_body(topology: Any, *, open_tables: bool = False) -> str:
     extras = [chip(f"{len(topology.nodes):,} nodes"), chip(f"{len(topology.edges):,} edges")]
     if topology.view != "templates":
         extras.append(chip(topology.view))
-    unresolved = sum(1 for p in problems if p.kind != "ambiguous")
-    ambiguous = len(problems) - unresolved
+    unresolved = sum(1 for p in problems if p.kind in ("unresolved", "missing"))
+    ambiguous = sum(1 for p in problems if p.kind == "ambiguous")
+    excess = len(problems) - unresolved - ambiguous
     if unresolved:
         extras.append(badge(f"{unresolved} unresolved", "error"))
+    if excess:
+        extras.append(badge(f"{excess} too many", "error"))
     if ambiguous:
         extras.append(badge(f"{ambiguous} ambiguous", "warning"))
     parts = [header("topology", topology.name, *extras)]

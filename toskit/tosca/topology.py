@@ -49,6 +49,9 @@ __all__ = [
 KEY_PROPERTIES = 3
 """How many key properties a node shows (template-written ones first)."""
 
+DRAWN_TO_NOWHERE = ("unresolved", "missing")
+"""Problem kinds drawn as a dashed arrow to nowhere."""
+
 @dataclass(frozen=True)
 class TopologyNode:
     """A box of the drawing: a node template, or a group of them.
@@ -119,8 +122,9 @@ class TopologyProblem:
     """A requirement that did not resolve to exactly one target.
 
     ``kind`` is ``"unresolved"`` (assigned, but no target found),
-    ``"missing"`` (fewer assignments than the type's occurrences need) or
-    ``"ambiguous"`` (several candidates fit; ``target`` is the one taken).
+    ``"missing"`` (fewer assignments than the type's occurrences need),
+    ``"too-many"`` (more than its occurrences allow) or ``"ambiguous"``
+    (several candidates fit; ``target`` is the one taken).
     ``diagnostic`` is the loader's diagnostic when it reported one, else one
     made here (codes ``unresolved-requirement``, ``ambiguous-requirement``).
     """
@@ -173,7 +177,7 @@ class Topology:
     @property
     def unresolved(self) -> list[TopologyProblem]:
         """Problems of kind ``unresolved`` or ``missing`` (drawn as arrows to nowhere)."""
-        return [p for p in self.problems if p.kind in ("unresolved", "missing")]
+        return [p for p in self.problems if p.kind in DRAWN_TO_NOWHERE]
 
     @property
     def ambiguous(self) -> list[TopologyProblem]:
@@ -271,7 +275,7 @@ class Topology:
                 attrs.append("style=bold")
             lines.append(f"  {_dot_id(e.source)} -> {_dot_id(e.target)} [{', '.join(attrs)}];")
         for i, p in enumerate(self.problems):
-            if p.kind == "ambiguous":
+            if p.kind not in DRAWN_TO_NOWHERE:
                 continue
             stub = _dot_id(f"?{i}")
             lines.append(f'  {stub} [shape=point, color=red, label=""];')
@@ -390,6 +394,7 @@ def _target_capability(service: ServiceTemplate, req: Requirement) -> str | None
 
 _REQ_NAME = re.compile(r"requirement '([^']*)'")
 _COUNT_CODES = ("unfulfilled-requirement", "requirement-count")
+_TARGET_CODES = ("unknown-node", "unknown-requirement", "unresolved-requirement")
 
 
 def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topology:
@@ -490,8 +495,16 @@ def _unresolved(
     candidates: tuple[CandidateVerdict, ...],
 ) -> TopologyProblem:
     prefix = format_path(parts)
+    # The loader's word on the target (not, say, a relationship property's type).
     found = next(
-        (d for path, ds in by_path.items() if path.startswith(prefix) for d in ds), None
+        (
+            d
+            for path, ds in by_path.items()
+            if path == prefix or path.startswith(prefix + ".")
+            for d in ds
+            if d.code in _TARGET_CODES
+        ),
+        None,
     )
     if found is not None:
         message = found.message
@@ -524,10 +537,7 @@ def _missing(tmpl: NodeTemplate, by_path: Mapping[str, list[Diagnostic]]) -> lis
                 continue
             match = _REQ_NAME.search(d.message)
             rname = match.group(1) if match else "?"
-            if "at most" in d.message:
-                kind = "unresolved"  # too many: still a problem of that requirement
-            else:
-                kind = "missing"
+            kind = "too-many" if "at most" in d.message else "missing"
             out.append(TopologyProblem(kind, tmpl.name, rname, d.message, d))
     return out
 

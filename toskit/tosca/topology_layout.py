@@ -132,8 +132,8 @@ def layout(topology: Topology) -> Layout:
         pairs[(e.source, e.target)] = edge
     stub_edges: list[tuple[int, Any, Any]] = []
     for i, p in enumerate(topology.problems):
-        if p.kind == "ambiguous" or p.source not in vertices:
-            continue
+        if p.kind not in ("unresolved", "missing") or p.source not in vertices:
+            continue  # ambiguous and too-many requirements have their arrows
         v = Vertex(("?", i))
         v.view = _View(STUB, STUB)
         edge = Edge(vertices[p.source], v)
