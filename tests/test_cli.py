@@ -646,3 +646,14 @@ def test_check_into_a_closed_pipe_ends_quietly(tmp_path):
     assert proc.returncode == cli.BROKEN_PIPE_STATUS
     assert "Traceback" not in stderr and "BrokenPipeError" not in stderr
     assert "Exception ignored" not in stderr
+
+
+def test_the_readme_check_example_is_real_output(capsys, monkeypatch):
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("(`toskit check notebooks/examples/service.yaml`):", 1)[1]
+    shown = shown.split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    monkeypatch.chdir(root)
+    _, out, _ = run(["check", "notebooks/examples/service.yaml"], capsys)
+    assert shown[-1] == "..."
+    assert out.splitlines()[: len(shown) - 1] == shown[:-1]
