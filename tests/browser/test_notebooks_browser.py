@@ -69,6 +69,41 @@ def rendered_cell_count(page) -> int:
     return page.locator("#rendered_cells [cell-index]").count()
 
 
+# -- accessibility: axe-core (vendored, see tests/browser/axe/README.md) --------
+
+AXE = Path(__file__).parent / "axe" / "axe.min.js"
+# What the readers of a view see: every output area (ours and the widgets'),
+# not Voila's own page chrome.
+AXE_SCOPE = ".jp-OutputArea-output, .toskit-root, .toskit-page-main"
+# Table rows as they look under the pointer: the hover rule applied to every row.
+_HOVER_ALL = """
+.toskit-wrap .toskit-table tr td { background: var(--toskit-bg-hover) !important; }
+.toskit-wrap .toskit-tree summary, .toskit-wrap .toskit-tree .toskit-leaf { background: var(--toskit-bg-hover) !important; }
+"""
+
+
+def axe_violations(page, scope: str = AXE_SCOPE) -> list[dict]:
+    """Serious and critical WCAG 2 A/AA violations inside ``scope``, at rest
+    and with every table row hovered (each as ``{id, impact, help, nodes}``)."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    script = """async (scope) => {
+        const targets = Array.from(document.querySelectorAll(scope));
+        if (!targets.length) return [];
+        const result = await axe.run(targets, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}, resultTypes: ['violations']});
+        return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => ({
+            id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 5).map(n => ({target: n.target.join(' '), summary: n.failureSummary, html: n.html.slice(0, 200)})),
+        }));
+    }"""
+    found = page.evaluate(script, scope)
+    page.add_style_tag(content=_HOVER_ALL)
+    hovered = page.evaluate(script, scope)
+    for v in hovered:
+        v["id"] += " (hovered)"
+    return found + hovered
+
+
 def test_there_are_tutorials_to_check() -> None:
     assert [p.name for p in NOTEBOOK_FILES][:1] == ["00-tour.ipynb"]
 
@@ -85,6 +120,10 @@ def test_notebook_renders_without_python_error(
     assert python_errors(page) == []
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     assert rendered_cell_count(page) == len(cells)
+
+    violations = axe_violations(page)
+    (artifacts_dir / f"{notebook.stem}-{theme}-axe.json").write_text(json.dumps(violations, indent=1))
+    assert violations == [], json.dumps(violations, indent=1)[:3000]
 
 
 # -- the widgets of the tour respond to clicks --------------------------------
@@ -105,9 +144,9 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
     before = explorer.inner_text()
 
     # Exactly "Endpoint" (the user data type), not tosca.capabilities.Endpoint.
-    tree.locator('button.toskit-tree-button:text-is("Endpoint")').click()
+    tree.locator('.toskit-tree-button:text-is("Endpoint")').click()
 
-    expect(tree.locator("button.toskit-selected")).to_have_text("Endpoint")
+    expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("Endpoint")
     expect(explorer).not_to_contain_text("connection.endpoint.port")
     expect(explorer).to_contain_text("Endpoint")
     assert explorer.inner_text() != before
@@ -170,3 +209,147 @@ def test_error_detector(browser, markup: str, expected_errors: int) -> None:
         assert len(python_errors(page)) == expected_errors
     finally:
         page.close()
+
+
+# -- the TypeTree module in Chromium, driven without a kernel ----------------
+# The ES module is mounted on a stand-in model (what anywidget gives it):
+# keyboard, ARIA roles, expand/collapse all and selection are checked in a
+# real browser, and a listener on the document proves no key leaks out.
+
+_MOUNT = """async ({esm, css, state}) => {
+    const handlers = {};
+    window.__saves = 0;
+    window.__leaked = [];
+    document.addEventListener('keydown', (e) => window.__leaked.push(e.key));
+    const model = {
+        get: (k) => state[k],
+        set: (k, v) => { state[k] = v; (handlers['change:' + k] || []).forEach((f) => f()); },
+        save_changes: () => { window.__saves += 1; },
+        on: (n, f) => { (handlers[n] = handlers[n] || []).push(f); },
+        off: () => {},
+    };
+    window.__model = model;
+    const style = document.createElement('style');
+    style.textContent = css;
+    document.head.append(style);
+    const mod = await import(URL.createObjectURL(new Blob([esm], {type: 'text/javascript'})));
+    const host = document.createElement('div');
+    host.id = 'host';
+    document.body.append(host);
+    mod.default.render({model, el: host});
+}"""
+
+TREE_YAML = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  acme.datatypes.Endpoint:
+    derived_from: tosca.datatypes.Root
+    properties: {port: {type: integer}}
+  acme.datatypes.TlsEndpoint:
+    derived_from: acme.datatypes.Endpoint
+    properties: {secret_ref: {type: string}}
+node_types:
+  acme.nodes.Web:
+    derived_from: tosca.nodes.Root
+    properties: {endpoint: {type: acme.datatypes.TlsEndpoint}}
+topology_template:
+  node_templates:
+    db: {type: acme.nodes.Web}
+"""
+
+
+@pytest.fixture
+def tree_page(browser):
+    import toskit
+    from toskit.widgets import TypeTree
+
+    widget = TypeTree(toskit.loads(TREE_YAML))
+    page = browser.new_page(viewport={"width": 1000, "height": 700})
+    page.set_content("<html lang='en'><head><title>tree</title></head><body data-jp-theme-light='true'></body></html>")
+    state = {"tree": widget.tree, "selected": None, "filter": "", "show_normative": False}
+    page.evaluate(_MOUNT, {"esm": widget._esm, "css": widget._css, "state": state})
+    try:
+        yield page, widget
+    finally:
+        page.close()
+
+
+def _focused_name(page) -> str:
+    return page.evaluate(
+        "() => { const li = document.activeElement.closest('li[role=treeitem]');"
+        " return li ? (li.dataset.name || li.querySelector('.toskit-tree-group-label').textContent) : null; }"
+    )
+
+
+def test_tree_has_aria_roles_and_user_types_first(tree_page) -> None:
+    page, _ = tree_page
+    assert page.locator("ul[role=tree]").count() == 1
+    groups = page.locator("ul[role=tree] > li[role=treeitem] .toskit-tree-group-label").all_inner_texts()
+    assert groups[:2] == ["node types", "data types"]  # kinds with user types first
+    names = page.locator("li[role=treeitem][data-name]").evaluate_all("els => els.map(e => e.dataset.name)")
+    # Normative types are hidden; their ancestors of user types stay as context.
+    assert names == [
+        "tosca.nodes.Root", "acme.nodes.Web",
+        "tosca.datatypes.Root", "acme.datatypes.Endpoint", "acme.datatypes.TlsEndpoint",
+    ]  # fmt: skip
+    assert page.locator("li[role=treeitem][aria-expanded]").count() >= 5
+    assert page.locator("li[aria-selected=true]").count() == 0
+
+
+def test_tree_keyboard_stays_inside_the_widget(tree_page) -> None:
+    page, _ = tree_page
+    page.locator("li[role=treeitem]").first.focus()
+    assert _focused_name(page) == "node types"
+    page.keyboard.press("ArrowDown")
+    assert _focused_name(page) == "tosca.nodes.Root"
+    page.keyboard.press("ArrowDown")
+    assert _focused_name(page) == "acme.nodes.Web"
+    page.keyboard.press("ArrowLeft")  # a leaf: to its parent
+    assert _focused_name(page) == "tosca.nodes.Root"
+    page.keyboard.press("ArrowLeft")  # open branch: closes it
+    assert page.locator("li[data-name='tosca.nodes.Root']").get_attribute("aria-expanded") == "false"
+    page.keyboard.press("ArrowDown")  # acme.nodes.Web is hidden now
+    assert _focused_name(page) == "data types"
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")  # opens again
+    assert page.locator("li[data-name='tosca.nodes.Root']").get_attribute("aria-expanded") == "true"
+    page.keyboard.press("ArrowRight")  # open: to the first child
+    assert _focused_name(page) == "acme.nodes.Web"
+    page.keyboard.press("End")
+    assert _focused_name(page) == "acme.datatypes.TlsEndpoint"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.__model.get('selected')") == "acme.datatypes.TlsEndpoint"
+    assert page.locator("li[aria-selected=true]").get_attribute("data-name") == "acme.datatypes.TlsEndpoint"
+    page.keyboard.press("Home")
+    assert _focused_name(page) == "node types"
+    # Not one of those keys reached the document (JupyterLab listens there).
+    assert page.evaluate("() => window.__leaked") == []
+    page.locator(".toskit-tree-filter").press("ArrowDown")
+    assert page.evaluate("() => window.__leaked") == []
+
+
+def test_tree_expand_and_collapse_all_and_click_selects(tree_page) -> None:
+    page, widget = tree_page
+    page.get_by_role("button", name="collapse all").click()
+    assert page.locator("li[aria-expanded=true]").count() == 0
+    assert page.locator("li[data-name='acme.nodes.Web']").is_hidden()
+    page.get_by_role("button", name="expand all").click()
+    assert page.locator("li[aria-expanded=false]").count() == 0
+    page.locator("li[data-name='acme.datatypes.Endpoint'] > .toskit-tree-row").click()
+    assert page.evaluate("() => window.__model.get('selected')") == "acme.datatypes.Endpoint"
+    assert _focused_name(page) == "acme.datatypes.Endpoint"
+    # The normative box asks Python for the whole forest.
+    page.locator("input.toskit-tree-normative").check()
+    assert page.evaluate("() => window.__model.get('show_normative')") is True
+    widget.show_normative = True
+    page.evaluate("(tree) => window.__model.set('tree', tree)", widget.tree)
+    assert page.locator("li[data-name='tosca.nodes.Compute']").count() == 1
+    assert page.locator("li[aria-selected=true]").get_attribute("data-name") == "acme.datatypes.Endpoint"
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_tree_widget_passes_axe(tree_page, theme: str) -> None:
+    page, _ = tree_page
+    page.evaluate("(light) => document.body.dataset.jpThemeLight = light", "true" if theme == "light" else "false")
+    page.get_by_role("button", name="expand all").click()
+    assert axe_violations(page, "#host") == []

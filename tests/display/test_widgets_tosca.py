@@ -31,8 +31,20 @@ def test_type_tree_groups_kinds_and_flags_normative_types(st):
     assert node_root["name"] == "tosca.nodes.Root" and node_root["normative"] is True
     service = node_root["children"][0]["children"][0]
     assert service["name"] == "my.Service" and service["normative"] is False
-    assert groups["node"]["note"] == "1 yours, 2 normative"
+    assert groups["node"]["note"] == "1 yours, 2 normative (hidden)"
     assert groups["node"]["open"] is True and node_root["open"] is True
+    # Only the branches leading to user types until normative types are asked for.
+    assert _names(groups["node"]["roots"]) == ["tosca.nodes.Root", "tosca.nodes.DBMS", "my.Service"]
+    tree.show_normative = True
+    everything = {g["kind"]: g for g in tree.tree}
+    assert len(_names(everything["node"]["roots"])) == 3 and everything["node"]["note"] == "1 yours, 2 normative"
+
+
+def test_type_tree_hides_kinds_of_normative_types_only():
+    tree = TypeTree(toskit.loads("tosca_definitions_version: tosca_simple_yaml_1_3\n"))
+    assert tree.tree == []  # every kind is normative only
+    tree.show_normative = True
+    assert [g["kind"] for g in tree.tree][:2] == ["node", "data"]
 
 
 def test_type_tree_of_one_kind(st):
@@ -144,9 +156,24 @@ def test_widgets_are_dom_widgets(st):
     assert issubclass(ClusterSimulator, ipywidgets.DOMWidget)
 
 
+def test_filtering_the_tree_by_property_name(st):
+    tree = TypeTree(st)
+    tree.filter = "endpoint"  # my.Service defines `endpoint`; my.Endpoint is named so
+    groups = {g["kind"]: g for g in tree.tree}
+    assert list(groups) == ["node", "data"]
+    service = [n for n in _walk(groups["node"]["roots"]) if n["name"] == "my.Service"][0]
+    assert service["match"] is True
+
+
+def _walk(nodes):
+    for node in nodes:
+        yield node
+        yield from _walk(node["children"])
+
+
 def test_filtering_the_tree(st):
     tree = TypeTree(st)
-    tree.filter = "end"
+    tree.filter = "my.end"
     groups = tree.tree
     assert [g["kind"] for g in groups] == ["data"]
     root = groups[0]["roots"][0]

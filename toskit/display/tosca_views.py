@@ -35,6 +35,7 @@ from toskit.display.typetree import (
     is_normative,
     kinds_in_order,
     template_types,
+    user_forest,
 )
 from toskit.sentinels import NO_DEFAULT
 
@@ -395,9 +396,15 @@ def property_definition_html(defn: Any) -> str:
 
 
 def _tree_items(
-    nodes: Sequence[TypeNode], depth: int, budget: list[int], selected: str | None, filtering: bool = False
+    nodes: Sequence[TypeNode],
+    depth: int,
+    budget: list[int],
+    selected: str | None,
+    link: Any = None,
 ) -> str:
-    """Nested list items; ``budget`` is the number of entries still allowed."""
+    """Nested list items, every branch shown (the views bound what they pass
+    in); ``budget`` is the number of entries still allowed. No control sits
+    inside another: names are text, or links (``link(name)``) in a report."""
     items: list[str] = []
     for index, node in enumerate(nodes):
         if budget[0] <= 0:
@@ -413,7 +420,8 @@ def _tree_items(
         note = ""
         if node.cycle:
             note = '<span class="toskit-node-note">derivation cycle</span>'
-        name_html = f'<span class="toskit-node-name">{esc(node.name)}</span>{note}'
+        name = link(node.name, node.kind) if link is not None else esc(node.name)
+        name_html = f'<span class="toskit-node-name">{name}</span>{note}'
         if not node.children:
             items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}</div></li>')
             continue
@@ -422,25 +430,23 @@ def _tree_items(
             more = more_note(node.size() - 1, "more below")
             items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>')
             continue
-        # Open what leads to user types (or, when filtering, to matches);
-        # normative-only branches start closed.
-        is_open = node.has_user or filtering
-        inner = _tree_items(node.children, depth + 1, budget, selected, filtering)
-        state = " open" if is_open else ""
-        items.append(
-            f'<li class="{cls}"><details{state}><summary>{name_html}{count}</summary>'
-            f"<ul>{inner}</ul></details></li>"
-        )
+        inner = _tree_items(node.children, depth + 1, budget, selected, link)
+        items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div><ul>{inner}</ul></li>')
     return "".join(items)
 
 
-def type_tree_html(types: Iterable[Any], *, selected: str | None = None, filter_text: str = "") -> str:
+def type_tree_html(
+    types: Iterable[Any], *, selected: str | None = None, filter_text: str = "", link: Any = None
+) -> str:
     """The inheritance forest of ``types``, one collapsible group per kind.
 
-    User-defined types are highlighted and the branches leading to them are
-    open; normative branches are dimmed and closed. At most
-    ``display_max_tree_nodes`` entries are drawn. With ``filter_text`` only
-    the types whose names contain it (and their ancestors) are drawn, open.
+    User types come first: each group shows the branches that lead to them
+    (normative ancestors dimmed, as context), and the whole forest of the
+    kind, normative types included, sits under a closed toggle below. A kind
+    with no user type is one closed group. With ``filter_text`` only the
+    types whose names (or own property names) contain it, and their
+    ancestors, are drawn, open. At most ``display_max_tree_nodes`` entries
+    are drawn. ``link(name, kind)`` renders a type name (a report's anchors).
     """
     types = list(types)
     by_kind: dict[str, list[Any]] = {}
@@ -449,18 +455,40 @@ def type_tree_html(types: Iterable[Any], *, selected: str | None = None, filter_
     budget = [option("display_max_tree_nodes")]
     groups: list[str] = []
     for kind in kinds_in_order(by_kind):
-        forest = filter_forest(build_forest(by_kind[kind]), filter_text)
-        if filter_text and not forest:
-            continue
+        full = build_forest(by_kind[kind])
         user = sum(1 for t in by_kind[kind] if not is_normative(t))
+        normative = len(by_kind[kind]) - user
         label = f"{kind} types" if kind else "types"
-        note = f"{user} yours, {len(by_kind[kind]) - user} normative"
+        note = f"{_count(user, 'yours', 'yours')}, {normative:,} normative"
         summary = f"{esc(label)} <span class='toskit-node-note'>{esc(note)}</span>"
-        inner = f'<ul class="toskit-tree">{_tree_items(forest, 0, budget, selected, bool(filter_text))}</ul>'
-        groups.append(details(summary, inner, open_=user > 0 or bool(filter_text)))
+        if filter_text:
+            forest = filter_forest(full, filter_text)
+            if not forest:
+                continue
+            inner = f'<ul class="toskit-tree">{_tree_items(forest, 0, budget, selected, link)}</ul>'
+            groups.append(details(summary, inner, open_=True))
+            continue
+        if user and not normative:
+            inner = f'<ul class="toskit-tree">{_tree_items(full, 0, budget, selected, link)}</ul>'
+            groups.append(details(summary, inner, open_=True))
+        elif user:
+            mine = f'<ul class="toskit-tree">{_tree_items(user_forest(full), 0, budget, selected, link)}</ul>'
+            everything = details(
+                f"all {len(by_kind[kind]):,} {esc(label)}, normative included",
+                f'<ul class="toskit-tree">{_tree_items(full, 0, budget, selected, link)}</ul>',
+            )
+            groups.append(details(summary, mine + everything, open_=True))
+        else:
+            inner = f'<ul class="toskit-tree">{_tree_items(full, 0, budget, selected, link)}</ul>'
+            groups.append(details(summary, inner))
     if not groups:
         return f'<div class="toskit-empty">{"no type matches " + esc(repr(filter_text)) if filter_text else "no types"}</div>'
     return "".join(groups)
+
+
+def _count(n: int, singular: str, plural: str) -> str:
+    """``1 node template``, ``2 node templates``."""
+    return f"{n:,} {singular if n == 1 else plural}"
 
 
 # ---------------------------------------------------------------- node templates
@@ -676,15 +704,18 @@ def inputs_block(st: Any, attribute: str = "inputs") -> str:
     values: Mapping[str, Any] = getattr(st, attribute, {}) or {}
     label = attribute[:-1]
 
-    def shown(value: Any) -> Any:
-        # An output definition ({value: …, description: …}) shows its value.
+    def shown(value: Any) -> str:
+        # An output definition ({value: …, description: …}) shows its value;
+        # an input without value or default is said so, not as a sentinel.
         if isinstance(value, Mapping) and "value" in value:
-            return value["value"]
-        return value
+            value = value["value"]
+        if _is_no_default(value) or type(value).__name__ in ("_Absent", "NoDefault"):
+            return '<span class="toskit-faint">no value</span>'
+        return esc(text_value(value))
 
     return table(
         (label, "value"),
-        ([("toskit-path", esc(k)), ("toskit-value", esc(text_value(shown(v))))] for k, v in values.items()),
+        ([("toskit-path", esc(k)), ("toskit-value", shown(v))] for k, v in values.items()),
         total=len(values),
         empty=f"no {attribute}",
     )
@@ -693,14 +724,14 @@ def inputs_block(st: Any, attribute: str = "inputs") -> str:
 def _other_templates_chips(st: Any) -> list[str]:
     """Counts of relationship templates, groups and policies, when present."""
     chips = []
-    for attribute, label in (
-        ("relationship_templates", "relationship templates"),
-        ("groups", "groups"),
-        ("policies", "policies"),
+    for attribute, singular, label in (
+        ("relationship_templates", "relationship template", "relationship templates"),
+        ("groups", "group", "groups"),
+        ("policies", "policy", "policies"),
     ):
         values = getattr(st, attribute, None)
         if isinstance(values, (Mapping, list, tuple)) and values:
-            chips.append(chip(f"{len(values):,} {label}"))
+            chips.append(chip(_count(len(values), singular, label)))
     return chips
 
 
@@ -728,9 +759,9 @@ def service_template_body(st: Any) -> str:
         "service template",
         _template_title(st),
         chip(getattr(st, "version", "") or "no version"),
-        chip(f"{len(nodes):,} node templates"),
-        chip(f"{len(user_types):,} types"),
-        chip(f"{len(inputs):,} inputs"),
+        chip(_count(len(nodes), "node template", "node templates")),
+        chip(_count(len(user_types), "type", "types")),
+        chip(_count(len(inputs), "input", "inputs")),
         *_other_templates_chips(st),
         summary_badges(diags),
     )

@@ -8,7 +8,7 @@ type has one, otherwise its name starting with ``tosca.`` or ``tosca:`` does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +18,9 @@ __all__ = [
     "filter_forest",
     "is_normative",
     "kinds_in_order",
+    "own_property_names",
     "template_types",
+    "user_forest",
 ]
 
 # Kinds in the order a reader expects them.
@@ -167,9 +169,36 @@ def build_forest(types: Iterable[Any]) -> list[TypeNode]:
     return roots
 
 
+def own_property_names(t: Any) -> list[str]:
+    """Names of the properties a type writes itself (``own_properties``)."""
+    own = getattr(t, "own_properties", None)
+    return [str(k) for k in own] if isinstance(own, Mapping) else []
+
+
+def _matches(node: TypeNode, needle: str) -> bool:
+    """A type matches a filter by its name or by a property it defines."""
+    if needle in node.name.lower():
+        return True
+    return any(needle in name.lower() for name in own_property_names(node.type))
+
+
+def user_forest(roots: list[TypeNode]) -> list[TypeNode]:
+    """Only the branches that lead to user types (their normative ancestors
+    kept as context); a forest of normative types only is empty."""
+
+    def keep(node: TypeNode, depth: int) -> TypeNode | None:
+        if not node.has_user:
+            return None
+        kids = [k for k in (keep(c, depth + 1) for c in node.children) if k is not None] if depth < 400 else []
+        return TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, node.match)
+
+    return [k for k in (keep(r, 0) for r in roots) if k is not None]
+
+
 def filter_forest(roots: list[TypeNode], text: str) -> list[TypeNode]:
     """The part of a forest whose names contain ``text`` (case-insensitive),
-    with the ancestors that lead to them; matching nodes are marked ``match``.
+    or which define a property whose name contains it, with the ancestors
+    that lead to them; matching nodes are marked ``match``.
 
     An empty ``text`` keeps everything. The result is a new forest (the
     input is not modified).
@@ -182,7 +211,7 @@ def filter_forest(roots: list[TypeNode], text: str) -> list[TypeNode]:
         # Depth-bounded like the views, so a pathological chain cannot recurse
         # without end (the forest of build_forest has no cycles).
         kids = [k for k in (keep(c, depth + 1) for c in node.children) if k is not None] if depth < 400 else []
-        matched = needle in node.name.lower()
+        matched = _matches(node, needle)
         if not matched and not kids:
             return None
         return TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, matched)

@@ -30,11 +30,10 @@ class TemplateExplorer(ipywidgets.HBox):
     def __init__(self, st: Any, **kwargs: Any) -> None:
         self.tree = TypeTree(st)
         self.properties = PropertyExplorer(st).link(self.tree)
-        # The tree takes the width its names need (up to 45%), scrolling beyond.
-        self.tree.layout = ipywidgets.Layout(
-            flex="0 0 auto", min_width="240px", max_width="45%", max_height="640px", overflow="auto"
-        )
-        self.properties.layout = ipywidgets.Layout(flex="1 1 auto")
+        # A fixed width: the tree scrolls inside its own box (toskit-tree-scroll),
+        # so filtering or opening branches never moves the explorer beside it.
+        self.tree.layout = ipywidgets.Layout(flex="0 0 340px", width="340px", min_width="0", overflow="hidden")
+        self.properties.layout = ipywidgets.Layout(flex="1 1 0", min_width="0", overflow="auto")
         super().__init__(children=[self.tree, self.properties], **kwargs)
 
     def __repr__(self) -> str:

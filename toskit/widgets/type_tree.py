@@ -17,6 +17,7 @@ from toskit.display.typetree import (
     is_normative,
     kinds_in_order,
     template_types,
+    user_forest,
 )
 from toskit.errors import ToskitError
 
@@ -41,11 +42,16 @@ def _annotate(node_dict: dict[str, Any], node: Any, filtering: bool = False) -> 
 class TypeTree(anywidget.AnyWidget):
     """The inheritance tree of a template's types (all kinds, or one kind).
 
-    Normative types are dimmed and user types highlighted; clicking a type
-    selects it, which sets :attr:`selected` (synced with Python: set it, or
-    call :meth:`select`, to select from code). Typing in the filter box sets
-    :attr:`filter`, and Python redraws :attr:`tree` with only the types whose
-    names contain it (and their ancestors). :attr:`selected_type` is the
+    User types come first and normative types are hidden (their ancestors of
+    user types stay, dimmed) until :attr:`show_normative` is set (the
+    "normative types" box). Clicking a type, or Enter on it, selects it,
+    which sets :attr:`selected` (synced with Python: set it, or call
+    :meth:`select`, to select from code). The tree is an ARIA tree driven by
+    the keyboard (↑↓←→, Home/End, Enter; the widget keeps its key events from
+    JupyterLab), with expand-all and collapse-all. Typing in the filter box
+    sets :attr:`filter`, and Python redraws :attr:`tree` with only the types
+    whose names, or whose own property names, contain it (and their
+    ancestors). :attr:`selected_type` is the
     selected core ``Type`` object and :attr:`html` the static view of the
     tree with the selection marked and the filter applied.
     """
@@ -56,6 +62,7 @@ class TypeTree(anywidget.AnyWidget):
     selected = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     kind = traitlets.Unicode(None, allow_none=True, read_only=True).tag(sync=True)
     filter = traitlets.Unicode("").tag(sync=True)
+    show_normative = traitlets.Bool(False).tag(sync=True)
 
     def __init__(self, st: Any, kind: str | None = None, **kwargs: Any) -> None:
         types = template_types(st)
@@ -78,33 +85,48 @@ class TypeTree(anywidget.AnyWidget):
             # as in ServiceTemplate.types.
             self._by_name.setdefault(str(getattr(t, "name", "")), t)
         super().__init__(_esm=_esm(), _css=css(), tree=self._tree_data(types), **kwargs)
+        if self.show_normative:  # given as a keyword: draw with it
+            self.tree = self._tree_data(types, self.filter, True)
         self.set_trait("kind", kind)
 
     @staticmethod
-    def _tree_data(types: list[Any], filter_text: str = "") -> list[dict[str, Any]]:
+    def _tree_data(types: list[Any], filter_text: str = "", show_normative: bool = False) -> list[dict[str, Any]]:
+        """The groups the module draws. User types first: unless
+        ``show_normative``, a group holds only the branches that lead to user
+        types (normative ancestors as context); a filter searches everything."""
         by_kind: dict[str, list[Any]] = {}
         for t in types:
             by_kind.setdefault(str(getattr(t, "kind", "")), []).append(t)
         groups = []
         for kind in kinds_in_order(by_kind):
-            forest = filter_forest(build_forest(by_kind[kind]), filter_text)
-            if filter_text and not forest:
-                continue
+            full = build_forest(by_kind[kind])
+            if filter_text:
+                forest = filter_forest(full, filter_text)
+                if not forest:
+                    continue
+            else:
+                forest = full if show_normative else user_forest(full)
+                if not forest:
+                    continue  # a kind of normative types only: under the normative box
             user = sum(1 for t in by_kind[kind] if not is_normative(t))
+            normative = len(by_kind[kind]) - user
             roots = []
             for node in forest:
                 data = node.to_dict()
                 _annotate(data, node, bool(filter_text))
                 roots.append(data)
+            hidden = "" if show_normative or filter_text or not normative else " (hidden)"
             groups.append(
                 {
                     "kind": kind,
                     "label": f"{kind} types" if kind else "types",
-                    "note": f"{user} yours, {len(by_kind[kind]) - user} normative",
+                    "note": f"{user:,} yours, {normative:,} normative{hidden}",
                     "open": user > 0 or bool(filter_text),
                     "roots": roots,
                 }
             )
+        # Kinds with user types first, in reading order; then the others.
+        groups.sort(key=lambda g: 0 if g["roots"] and g["open"] else 1)
         return groups
 
     @traitlets.validate("selected")
@@ -117,9 +139,9 @@ class TypeTree(anywidget.AnyWidget):
             raise ToskitError(f"no type {name!r} in this tree" + (f"; {hint}" if hint else ""))
         return name
 
-    @traitlets.observe("filter")
+    @traitlets.observe("filter", "show_normative")
     def _on_filter(self, change: dict[str, Any]) -> None:
-        self.tree = self._tree_data(self._types, change["new"] or "")
+        self.tree = self._tree_data(self._types, self.filter or "", self.show_normative)
 
     def select(self, name: str | None) -> None:
         """Select the type called ``name`` (``None`` clears the selection)."""
