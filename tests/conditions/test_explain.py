@@ -127,10 +127,19 @@ def test_any_and_not_details():
     assert any_entry.children[1].detail == "operand FALSE → TRUE"
 
 
-def test_conflict_is_in_the_reason():
+def test_conflict_is_in_the_reason_and_the_trace():
     out = ROLES.check("controller", CLUSTERS["MN0"], selected=[11], selected_roles=["compute"])
     assert out.warnings == [CONF]
     assert out.reason == "blocked: conflicts with the selected role compute"
+    # The trace never says TRUE for a blocked role: the conflict is an entry.
+    assert out.trace.value is False
+    entry = out.trace.children[-1]
+    assert (entry.form, entry.value, entry.detail, entry.decisive) == (
+        "conflicts", False, "selected role compute → blocks the role", True
+    )
+    assert entry.facts == {"conflicts": ["compute"], "declared": ["compute"]}
+    assert [c.form for c in out.trace.children] == ["condition", "condition", "conflicts"]
+    assert out.trace.detail == "blocked by conflicts → FALSE"
 
 
 def test_str_gives_verdict_reason_and_deciding_entries():
@@ -175,7 +184,7 @@ def test_fuel_role_blocked_by_a_restriction(release):
     out = release.check("cinder-block-device", cluster, selected=[11])
     assert out.allowed is False
     root = out.trace
-    assert root.value is False and root.detail == "restriction entries block the role → FALSE"
+    assert root.value is False and root.detail == "blocked by restriction → FALSE"
     first, second = root.children[:2]
     assert (first.form, first.value, first.source) == (
         "restriction", False, "settings:storage.volumes_block_device.value == false"
@@ -189,8 +198,7 @@ def test_fuel_role_blocked_by_a_restriction(release):
     assert first.detail == "condition TRUE → active (disable): blocks the role" and first.decisive
     assert (second.value, second.facts["active"], second.detail) == (True, False, "condition FALSE → inactive")
     assert out.reason == (
-        "blocked: Cinder Block Device driver should be enabled in the environment settings. "
-        "[restriction settings:storage.volumes_block_device.value == false is active (disable)]"
+        "blocked: Cinder Block Device driver should be enabled in the environment settings."
     )
     # The settings change: the same entry reads the new value.
     enabled = cluster.with_settings({"storage.volumes_block_device.value": True})
@@ -206,7 +214,10 @@ def test_fuel_hidden_role_says_which_restriction_hides_it(release):
     )
     out = release.check("mongo", cluster, selected=[11])
     assert out.hidden
-    assert "hidden by restriction not ('experimental' in version:feature_groups)" in out.reason
+    assert out.reason == (
+        "hidden, allowed with advice: At least 3 MongoDB nodes are recommended for HA deployment.; "
+        "hidden by restriction not ('experimental' in version:feature_groups)"
+    )
     hide = [e for e in out.trace.children if e.facts.get("action") == "hide"][0]
     assert hide.reads == [("version:feature_groups", [])] and hide.decisive
 

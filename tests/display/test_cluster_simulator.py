@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from htmlcheck import assert_safe, body
+from htmlcheck import body
+from simulator_html import assert_view_safe
 
 import toskit
 from toskit import conditions
@@ -115,7 +116,7 @@ def test_roles_to_assign_show_symmetric_conflicts(roles):
 def test_the_view_lists_every_role_and_the_cluster(roles):
     sim = _simulator(roles, nodes=[{"id": 1, "roles": ["controller"], "pending_deletion": True}])
     html = sim.html
-    assert_safe(html)
+    assert_view_safe(html)
     for name in roles:
         assert f'<td class="toskit-path">{name}</td>' in html
     assert "pending deletion" in body(html)
@@ -168,7 +169,7 @@ def test_outcomes_as_a_data_frame(roles):
     sim = _simulator(roles)
     sim.select([11, 12])
     frame = sim.to_frame()
-    assert list(frame.columns) == ["role", "allowed", "warnings", "conflicts"]
+    assert list(frame.columns) == ["role", "allowed", "status", "reason", "warnings", "conflicts"]
     assert list(frame["role"]) == ["controller", "compute", "cinder", "zabbix-server"]
     row = frame.set_index("role").loc["controller"]
     assert (bool(row["allowed"]), row["warnings"]) == (False, [WMN])
@@ -204,3 +205,85 @@ def test_a_selection_given_to_the_constructor_is_shown_and_checked():
     assert simulator.outcome("controller").warnings == [
         "Multi-node environment cannot have more than one controller node."
     ]
+
+
+# ---------------------------------------------------------------- issue 16: the simulator at 20-100 nodes
+
+TWENTY = [{"id": i, "name": f"node-{i}", "roles": ["compute"]} for i in range(1, 21)]
+
+
+def _twenty(roles):
+    nodes = [dict(n) for n in TWENTY]
+    nodes[0] = {**nodes[0], "roles": ["controller"]}
+    return ClusterSimulator(roles, conditions.Cluster("multinode", nodes=nodes, pool=[{"id": 101}]))
+
+
+def test_the_model_lives_in_conditions(roles):
+    from toskit.conditions.simulator import Simulation
+
+    sim = _twenty(roles)
+    assert isinstance(sim.model, Simulation)
+    sim.select([2])
+    assert sim.model.selected == [2]
+
+
+def test_node_checkboxes_select_nodes(roles):
+    sim = _twenty(roles)
+    html = sim.html
+    assert html.count('class="toskit-node-check"') == 21  # 20 nodes and the pool node
+    assert 'data-node-id="101"' in html
+    sim._nodes_view.selected = [101, 2]  # what ticking two checkboxes in the browser does
+    assert sim.selected == [101, 2]
+    assert 'data-node-id="101" aria-label="select node 101" checked' in sim.html
+    assert sim._select_box.value == (101, 2)
+    assert sim.outcome("controller").warnings == [WMN]
+
+
+def test_select_by_role_and_assign_to_every_selected_node(roles):
+    sim = _twenty(roles)
+    sim._by_role.value = "compute"
+    sim._by_role_button.click()
+    assert sim.selected == list(range(2, 21))
+    sim.select([2, 3, 4])
+    sim._roles_box.value = ("cinder",)
+    assert sim._assign_button.disabled is False
+    sim._assign_button.click()
+    assert [sim.model.nodes[i]["pending_roles"] for i in (2, 3, 4, 5)] == [["cinder"]] * 3 + [[]]
+    assert "cinder" in body(sim.html)
+    sim._unassign_button.click()
+    assert [sim.model.nodes[i]["pending_roles"] for i in (2, 3, 4)] == [[]] * 3
+
+
+def test_an_opened_trace_stays_open_and_shows_the_new_values(roles):
+    sim = _twenty(roles)
+    sim.select([101])
+    assert 'data-toskit-key="trace:controller" open' not in sim.html
+    sim._view.open_keys = ["trace:controller"]  # what clicking "trace" in the browser does
+    assert 'data-toskit-key="trace:controller" open' in sim.html
+    assert "selectedNodes._length = 1" in body(sim.html)
+    sim.select_node(2)
+    html = sim.html
+    assert 'data-toskit-key="trace:controller" open' in html
+    assert "selectedNodes._length = 2" in body(html)
+    assert sim.open_traces == ["trace:controller"]
+    sim.open_trace("controller", False)
+    assert 'data-toskit-key="trace:controller" open' not in sim.html
+
+
+def test_controls_that_do_nothing_are_disabled(roles):
+    sim = _simulator(roles)  # no cluster nodes: only the pool
+    for control in (sim._edit_node, sim._edit_roles, sim._remove_button, sim._by_role_button):
+        assert control.disabled is True
+    assert sim._assign_button.disabled is True  # nothing selected, no role chosen
+    sim.add_node(["compute"])
+    assert sim._edit_node.disabled is False and sim._remove_button.disabled is False
+    sim.select([11])
+    sim.set_selected_roles(["cinder"])
+    assert sim._assign_button.disabled is False
+
+
+def test_reasons_show_in_the_outcome_table(roles):
+    sim = _twenty(roles)
+    sim.select([101])
+    view = body(sim.html)
+    assert "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)" in view

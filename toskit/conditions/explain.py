@@ -275,23 +275,47 @@ def _limit_messages(role: Any, env: Env, count: int) -> list[str]:
     return messages
 
 
-def role_trace(role: Any, env: Env, limits_outcome: Any = None) -> TraceEntry:
+def _conflicts_entry(role: Any, conflicts: list[str]) -> TraceEntry:
+    names = ", ".join(conflicts)
+    return TraceEntry(
+        "conflicts",
+        False,
+        [CONFLICT_TEXT],
+        None,
+        [],
+        f"{role.name}.conflicts",
+        detail=f"selected role{'s' if len(conflicts) > 1 else ''} {names} → blocks the role",
+        facts={"conflicts": list(conflicts), "declared": list(role.conflicts)},
+    )
+
+
+CONFLICT_TEXT = "This role cannot be combined with the selected roles."
+
+
+def role_trace(
+    role: Any, env: Env, limits_outcome: Any = None, conflicts: list[str] | None = None
+) -> TraceEntry:
     """The trace of one role check: Fuel entries (restrictions, then limits),
-    then the role's rules. The root's value is the role's verdict without
-    conflicts (those are listed on the outcome)."""
+    a ``conflicts`` entry when selected roles conflict, then the role's
+    rules. The root's value is the role's verdict (``allowed``)."""
     rules = role.rules.trace(env)
     fuel: list[TraceEntry] = [_restriction_entry(r, env) for r in role.restrictions]
     if role.limits is not None and limits_outcome is not None:
         fuel.append(_limits_entry(role, env, limits_outcome))
-    if fuel:
-        children = fuel + rules.children
+    after: list[TraceEntry] = []
+    if conflicts:
+        # The order of the outcome's warnings: a Fuel role says the conflict
+        # before its rules, a seed role after them (roles.py).
+        (fuel if fuel else after).append(_conflicts_entry(role, conflicts))
+    if fuel or after:
+        children = fuel + rules.children + after
         value = all(c.value for c in children)
         warnings = [w for c in children for w in c.warnings]
-        blocking = list(dict.fromkeys(c.form for c in fuel if not c.value))
+        blocking = list(dict.fromkeys(c.form for c in fuel + after if not c.value))
+        if not rules.value:
+            blocking.append("rules")
         if blocking:
-            detail = f"{' and '.join(blocking)} entries block the role → FALSE"
-        elif not rules.value:
-            detail = rules.detail
+            detail = f"blocked by {', '.join(blocking)} → FALSE"
         else:
             detail = "no restriction, limit or rule blocks the role → TRUE"
         root = TraceEntry("rules", value, warnings, None, children, rules.path, detail=detail)
@@ -406,15 +430,18 @@ def reason(outcome: Any) -> str:
     rule_number = 0
     children: list[TraceEntry] = list(trace.children) if trace is not None else []
     for child in children:
-        if child.form not in ("restriction", "limits"):
+        if child.form not in ("restriction", "limits", "conflicts"):
             rule_number += 1
+        if child.form == "conflicts":
+            continue  # said once, below, with the names
         # Blocked: the entries that block. Allowed: the entries with advice.
         if (child.value if not allowed else not child.warnings):
             continue
         if child.form == "restriction":
+            # The release's own message says it best; the expression (in the
+            # trace) stands in when there is none.
             message = child.facts.get("message")
-            what = f"restriction {child.source} is active ({child.facts.get('action')})"
-            causes.append(f"{message} [{what}]" if message else what)
+            causes.append(message or f"restriction {child.source} is active ({child.facts.get('action')})")
         elif child.form == "limits":
             causes.append("; ".join(child.warnings) or child.detail)
         else:
@@ -428,7 +455,17 @@ def reason(outcome: Any) -> str:
             for c in children
             if c.form == "restriction" and c.facts.get("active") and c.facts.get("action") == "hide"
         ]
-        causes.append("hidden by restriction " + ", ".join(map(str, hiding)) if hiding else "hidden")
+        # A hiding restriction already quoted (its message was a warning) is not repeated.
+        quoted = {
+            c.source
+            for c in children
+            if c.form == "restriction" and c.facts.get("active") and c.warnings and allowed
+        }
+        unquoted = [h for h in hiding if h not in quoted]
+        if unquoted or not hiding:
+            causes.append(
+                "hidden by restriction " + ", ".join(map(str, unquoted)) if unquoted else "hidden"
+            )
     if not causes:
         causes = list(dict.fromkeys(warnings)) or ["no reason recorded"]
     head = "blocked" if not allowed else ("allowed with advice" if warnings else "allowed")

@@ -222,7 +222,7 @@ class RoleSet(Mapping):
             value and not conflicts and not blocked,
             warnings,
             conflicts,
-            lambda: role_trace(role, env, limits),
+            lambda: role_trace(role, env, limits, conflicts),
             hidden=hidden,
             limits=limits,
             restrictions=active,

@@ -231,16 +231,17 @@ def limits_gauge(limits: Any) -> str:
     return f'<span class="toskit-limits" title="nodes with the role after the assignment">{bar}{esc(" / ".join(words))}</span>'
 
 
-def _fuel_extras(outcome: Any) -> str:
-    """Hidden flag, active restrictions and limits of a Fuel role outcome."""
+def _fuel_extras(outcome: Any, *, restrictions: bool = True) -> str:
+    """Hidden flag, active restrictions (unless the reason already says
+    them: ``restrictions=False``) and limits of a Fuel role outcome."""
     parts = []
     if getattr(outcome, "hidden", False):
         parts.append(badge("hidden", "info", small=True))
-    restrictions = list(getattr(outcome, "restrictions", []) or [])
-    if restrictions:
+    active = list(getattr(outcome, "restrictions", []) or []) if restrictions else []
+    if active:
         parts.append(
             '<span class="toskit-muted">restrictions</span>'
-            + "".join(f'<span class="toskit-code">{esc(r)}</span>' for r in restrictions)
+            + "".join(f'<span class="toskit-code">{esc(r)}</span>' for r in active)
         )
     limits = getattr(outcome, "limits", None)
     if limits is not None:
@@ -277,7 +278,7 @@ def outcomes_table(
             reason = _reason_html(out)
             # The reason already quotes a lone warning: do not list it twice.
             listed = [w for w in warnings if w not in (getattr(out, "reason", "") or "")]
-            why = reason + _warnings_list(listed) + _fuel_extras(out)
+            why = reason + _warnings_list(listed) + _fuel_extras(out, restrictions=not reason)
             trace = getattr(out, "trace", None)
             if with_traces and trace is not None:
                 key = f"trace:{name}" if keyed else None
@@ -491,7 +492,25 @@ def _node_field(node: Any, name: str, default: Any = None) -> Any:
     return getattr(node, name, default)
 
 
-def _nodes_table(nodes: Sequence[Any], selected: Iterable[Any] = ()) -> str:
+def _node_check(node_id: Any, chosen: bool) -> str:
+    """A selection checkbox (simulator only): the id as JSON, escaped."""
+    import json
+
+    state = " checked" if chosen else ""
+    label = esc(f"select node {node_id}")
+    return (
+        f'<input type="checkbox" class="toskit-node-check" data-node-id="{esc(json.dumps(node_id))}"'
+        f' aria-label="{label}"{state}>'
+    )
+
+
+def _nodes_table(
+    nodes: Sequence[Any],
+    selected: Iterable[Any] = (),
+    *,
+    checkboxes: bool = False,
+    limit: int | None = None,
+) -> str:
     chosen = set(selected)
 
     def rows() -> Iterable[Any]:
@@ -506,20 +525,21 @@ def _nodes_table(nodes: Sequence[Any], selected: Iterable[Any] = ()) -> str:
                 flags.append(badge("pending addition", "info", small=True))
             if node_id in chosen:
                 flags.append(badge("selected", "ok", small=True))
-            yield (
-                "toskit-node-selected" if node_id in chosen else "",
-                [
-                    ("toskit-mono", esc(node_id)),
-                    ("", esc(_node_field(node, "name", "") or "")),
-                    ("", "".join(chip(r) for r in roles) or '<span class="toskit-faint">—</span>'),
-                    ("", "".join(chip(r) for r in pending) or '<span class="toskit-faint">—</span>'),
-                    ("", " ".join(flags)),
-                ],
-            )
+            cells = [
+                ("toskit-mono", esc(node_id)),
+                ("", esc(_node_field(node, "name", "") or "")),
+                ("", "".join(chip(r) for r in roles) or '<span class="toskit-faint">—</span>'),
+                ("", "".join(chip(r) for r in pending) or '<span class="toskit-faint">—</span>'),
+                ("", " ".join(flags)),
+            ]
+            if checkboxes:
+                cells.insert(0, ("", _node_check(node_id, node_id in chosen)))
+            yield ("toskit-node-selected" if node_id in chosen else "", cells)
 
-    return table(
-        ("id", "name", "roles", "pending roles", "state"), rows(), total=len(nodes), empty="no nodes"
-    )
+    columns = ["id", "name", "roles", "pending roles", "state"]
+    if checkboxes:
+        columns.insert(0, "select")
+    return table(columns, rows(), total=len(nodes), empty="no nodes", limit=limit)
 
 
 def cluster_body(
@@ -528,12 +548,16 @@ def cluster_body(
     selected: Iterable[Any] = (),
     nodes: Sequence[Any] | None = None,
     pool: Sequence[Any] | None = None,
+    checkboxes: bool = False,
+    limit: int | None = None,
 ) -> str:
     """A cluster: mode, attributes, nodes (bounded) and the pool.
 
     ``nodes``/``pool`` may be given when the caller already holds them as
     mappings (the simulator does), which spares reading ``cluster.nodes``
-    (a fresh copy of every node) on each redraw.
+    (a fresh copy of every node) on each redraw. ``checkboxes`` adds a
+    selection checkbox per node (the simulator's view wires them up);
+    ``limit`` bounds the rows of each table (default ``display_max_rows``).
     """
     nodes = list(getattr(cluster, "nodes", []) or []) if nodes is None else nodes
     pool = list(getattr(cluster, "pool", []) or []) if pool is None else pool
@@ -545,11 +569,13 @@ def cluster_body(
     if isinstance(attributes, Mapping):
         chips.extend(chip(f"{k}: {text_value(v)}") for k, v in attributes.items())
     selected = list(selected)
-    parts = [header("cluster", mode, *chips), _nodes_table(nodes, selected)]
+    table_html = _nodes_table(nodes, selected, checkboxes=checkboxes, limit=limit)
+    parts = [header("cluster", mode, *chips), table_html]
     if pool:
-        # Open the pool when part of the selection sits there.
-        in_pool = any(_node_field(n, "id") in selected for n in pool)
-        parts.append(details("Pool", _nodes_table(pool, selected), count=len(pool), open_=in_pool))
+        # Open the pool when part of the selection sits there (always in the simulator).
+        in_pool = checkboxes or any(_node_field(n, "id") in selected for n in pool)
+        pool_html = _nodes_table(pool, selected, checkboxes=checkboxes, limit=limit)
+        parts.append(details("Pool", pool_html, count=len(pool), open_=in_pool))
     return "".join(parts)
 
 
