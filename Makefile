@@ -26,7 +26,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 # What ruff checks: the package, the tests, the benchmarks, binder/ (notebooks are excluded in pyproject).
 LINT_PATHS := $(wildcard toskit tests bench binder)
 
-.PHONY: help install venv chromium lint unit nbval browser test lab demo bench conformance notebooks clean
+.PHONY: help install venv chromium lint typecheck unit nbval browser test lab demo bench conformance notebooks clean
 
 help:
 	@sed -n '2,11p' Makefile | sed 's/^# \{0,1\}//'
@@ -72,14 +72,20 @@ chromium:
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
 
+# mypy over toskit/ at its default strictness ([tool.mypy] in pyproject.toml).
+# Not yet part of `lint`: it joins it once toskit/ type-checks clean.
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy
+
 # pytest exits 5 when it collects nothing; that is not a failure of the suite.
 PYTEST = status=0; $(BIN)/pytest $(1) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "toskit: pytest collected no tests"; status=0; fi; exit $$status
 
 NBVAL_ARGS := --nbval-lax --nbval-sanitize-with nbval.cfg --nbval-current-env
 
+# The doctests of toskit's module docstrings run with the unit tests.
 unit: $(STAMP)
-	@$(call PYTEST,tests --ignore=tests/browser)
+	@$(call PYTEST,--doctest-modules toskit tests --ignore=tests/browser)
 
 nbval: $(STAMP)
 	@$(call PYTEST,$(NBVAL_ARGS) notebooks)

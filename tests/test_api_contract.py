@@ -1796,3 +1796,43 @@ def test_results_do_not_share_mutable_defaults():
         value["a"] = 99
     assert st.node_templates["b"].properties == {"p": {"a": 1}}
     assert st.types["N"].properties["p"].default == {"a": 1}
+
+
+# ---- the display dispatch table (issue 15) ----
+
+
+def _classes_of_package(package: str) -> set[str]:
+    """Names of the classes defined in the modules of ``toskit.<package>``."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    root = importlib.import_module(f"toskit.{package}")
+    modules = [root]
+    if hasattr(root, "__path__"):
+        for info in pkgutil.walk_packages(root.__path__, f"toskit.{package}."):
+            modules.append(importlib.import_module(info.name))
+    return {
+        name
+        for module in modules
+        for name, obj in vars(module).items()
+        if inspect.isclass(obj) and obj.__module__ == module.__name__
+    }
+
+
+def test_every_display_dispatch_entry_resolves_to_a_real_view() -> None:
+    """Each (package, class) -> (module, function) entry of toskit.display names a
+    class that exists in that package and a callable view that exists (a renamed
+    class or view would otherwise fall back to the generic repr silently)."""
+    import importlib
+    import inspect
+
+    from toskit import display
+
+    table = display._VIEWS
+    assert len(table) >= 20
+    for (package, class_name), (module_name, function_name) in table.items():
+        assert class_name in _classes_of_package(package), (package, class_name)
+        view = getattr(importlib.import_module(module_name), function_name, None)
+        assert callable(view), (module_name, function_name)
+        assert len(inspect.signature(view).parameters) >= 1, (module_name, function_name)

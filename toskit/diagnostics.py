@@ -12,6 +12,14 @@ diagnostic it can and goes on; it raises only when asked
       hint: did you mean 'port'?
        12 |         endpoint:
           |         ^
+
+The path is structured (``parts``) and its string derived from it:
+
+>>> d = Diagnostic("error", "type-mismatch", "expected integer", ("node_templates", "db", "ports", 1))
+>>> d.path, d.parts
+('node_templates.db.ports[1]', ('node_templates', 'db', 'ports', 1))
+>>> did_you_mean("prot", ["port", "host"])
+"did you mean 'port'?"
 """
 
 from __future__ import annotations
@@ -122,14 +130,32 @@ class Diagnostic:
             lines.append(f"  hint: {self.hint}")
         if self.source_line is not None and self.line is not None:
             gutter = f"{self.line:>5} | "
-            lines.append(gutter + self.source_line.rstrip("\n"))
-            if self.column is not None:
+            text, column = source_window(self.source_line.rstrip("\n"), self.column)
+            lines.append(gutter + text)
+            if column is not None:
                 # Keep tabs so the caret lines up under tab-indented text.
-                lead = "".join(
-                    c if c == "\t" else " " for c in self.source_line[: self.column - 1]
-                )
+                lead = "".join(c if c == "\t" else " " for c in text[: column - 1])
                 lines.append(" " * (len(gutter) - 2) + "| " + lead + "^")
         return "\n".join(lines)
+
+
+#: Characters of a source line shown around the column (long lines are cut, #19).
+SOURCE_WINDOW = 120
+
+
+def source_window(text: str, column: int | None, width: int = SOURCE_WINDOW) -> tuple[str, int | None]:
+    """At most ``width`` characters of a source line around ``column``, and the column in them.
+
+    A one-line 100 kB template must not be echoed whole under each of its
+    diagnostics: a cut end is marked ``…``.
+    """
+    if len(text) <= width:
+        return text, column
+    center = (column or 1) - 1
+    start = max(0, min(center - width // 2, len(text) - width))
+    end = start + width
+    shown = ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+    return shown, None if column is None else column - start + (1 if start else 0)
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
@@ -157,22 +183,75 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
     dotted/colon-separated tail equals the word's last segment (so
     ``nodes.DBMS`` and ``cloudify.nodes.DBMS`` find ``tosca.nodes.DBMS``);
     then the closest spelling by :func:`difflib.get_close_matches`.
+
+    Work per hint is bounded (#19): the candidates are indexed once (and the
+    index reused while the same candidates come back), a word longer than
+    :data:`HINT_MAX_WORD` gets no spelling hint, and above
+    :data:`HINT_MAX_COMPARED` candidates only those with the word's first
+    letter and a length within 3 of it are compared, at most that many.
     """
-    pool = [c for c in dict.fromkeys(candidates) if isinstance(c, str) and c != word]
-    if not pool or not isinstance(word, str) or not word:
+    if not isinstance(word, str) or not word:
         return None
-    lowered = word.lower()
-    for c in pool:
-        if c.lower() == lowered:
+    index = _hint_index(tuple(dict.fromkeys(candidates)))
+    for c in index.lower.get(word.lower(), ()):
+        if c != word:
             return c
     tail = word.replace(":", ".").split(".")[-1]
     if tail:
-        tail_matches = [c for c in pool if c.replace(":", ".").split(".")[-1] == tail]
+        tail_matches = [c for c in index.tails.get(tail, ())[:HINT_MAX_COMPARED] if c != word]
         if tail_matches:
+            if len(word) > HINT_MAX_WORD:
+                return tail_matches[0]
             best = difflib.get_close_matches(word, tail_matches, n=1, cutoff=0.0)
             return best[0] if best else tail_matches[0]
-    best = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    if len(word) > HINT_MAX_WORD:
+        return None
+    pool = index.names if len(index.names) <= HINT_MAX_COMPARED else index.near(word)
+    best = difflib.get_close_matches(word, [c for c in pool if c != word], n=1, cutoff=0.6)
     return best[0] if best else None
+
+
+#: Longest word that gets a spelling hint (difflib is quadratic in length).
+HINT_MAX_WORD = 200
+#: Most candidates compared by spelling for one hint.
+HINT_MAX_COMPARED = 300
+
+
+class _HintIndex:
+    """Candidates of :func:`closest`, indexed by lower case, tail, first letter and length."""
+
+    def __init__(self, names: tuple) -> None:
+        self.names = [c for c in names if isinstance(c, str)]
+        self.lower: dict[str, list[str]] = {}
+        self.tails: dict[str, list[str]] = {}
+        self.buckets: dict[tuple[str, int], list[str]] = {}
+        for c in self.names:
+            self.lower.setdefault(c.lower(), []).append(c)
+            self.tails.setdefault(c.replace(":", ".").split(".")[-1], []).append(c)
+            if c:
+                self.buckets.setdefault((c[0].lower(), len(c)), []).append(c)
+
+    def near(self, word: str) -> list[str]:
+        """Up to :data:`HINT_MAX_COMPARED` candidates of about the word's shape."""
+        out: list[str] = []
+        first = word[0].lower()
+        for delta in (0, -1, 1, -2, 2, -3, 3):
+            out.extend(self.buckets.get((first, len(word) + delta), ()))
+            if len(out) >= HINT_MAX_COMPARED:
+                break
+        return out[:HINT_MAX_COMPARED]
+
+
+_HINT_CACHE: dict[tuple, _HintIndex] = {}
+
+
+def _hint_index(names: tuple) -> _HintIndex:
+    index = _HINT_CACHE.get(names)
+    if index is None:
+        if len(_HINT_CACHE) >= 8:  # a few recent candidate sets (types, properties, ...)
+            _HINT_CACHE.pop(next(iter(_HINT_CACHE)))
+        index = _HINT_CACHE[names] = _HintIndex(names)
+    return index
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:

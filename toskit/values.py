@@ -61,6 +61,14 @@ TOSCA 2.0 scalar types (``ScalarClass.define``)
 Bytes (``parse_bytes``)
     TOSCA 2.0 ``bytes`` are base64 text (padding required, whitespace
     ignored); the result is ``bytes``.
+
+>>> parse_scalar_unit("2 GB") > parse_scalar_unit("1500 MB")
+True
+>>> parse_version("1.0") == parse_version("1.0.0")
+True
+>>> mass, problems = ScalarClass.define("Mass", units={"g": 1}, prefixes={"": 1, "k": 1000})
+>>> mass.parse("500 g") < mass.parse("10 kg"), problems
+(True, [])
 """
 
 from __future__ import annotations

@@ -35,7 +35,6 @@ _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     ("tosca", "PropertyTable"): ("toskit.display.tosca_views", "property_table_html"),
     # Capability, relationship, group and policy templates share the node view.
     ("tosca", "EntityTemplate"): ("toskit.display.tosca_views", "node_template_html"),
-    ("dsl", "ServiceTemplate"): ("toskit.display.tosca_views", "service_template_html"),
     ("tosca", "Topology"): ("toskit.display.topology_view", "topology_html"),
     ("schema", "Schema"): ("toskit.display.schema_views", "schema_html"),
     ("schema", "TypeDef"): ("toskit.display.schema_views", "typedef_html"),

@@ -3,6 +3,23 @@
 ``load``/``loads`` turn a TOSCA 1.x or 2.0 document into a
 :class:`ServiceTemplate` (see API.md, "Loading TOSCA", and
 spec/tosca.md). ``check_text`` gives just the diagnostics (for the CLI).
+How the loader is built and the choices it makes: docs/tosca.md.
+
+>>> import toskit
+>>> st = toskit.loads('''
+... tosca_definitions_version: tosca_simple_yaml_1_3
+... node_types:
+...   Server:
+...     properties:
+...       port: {type: integer, default: 80}
+... topology_template:
+...   node_templates:
+...     web: {type: Server}
+... ''')
+>>> st.ok, st.node_templates["web"].properties
+(True, {'port': 80})
+>>> st.node_templates["web"].property_table()["port"].source
+'default: Server'
 """
 
 from __future__ import annotations

@@ -9,7 +9,10 @@ problem is reported in one pass.
 A :class:`CheckContext` knows the entity (for messages such as
 ``node template 'db': …``), the document path prefix of its properties
 (for ``Diagnostic.path``) and the origins recorded by the merge (for
-locations).
+locations). Rules: docs/tosca.md ("Validation").
+
+>>> describe("abc"), describe(5), describe(True), describe({})
+("string 'abc'", 'integer 5', 'boolean true', 'map')
 """
 
 from __future__ import annotations

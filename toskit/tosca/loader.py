@@ -12,7 +12,12 @@
 6. resolve requirements to target node templates.
 
 Nothing here raises for a problem inside the template: everything becomes a
-:class:`~toskit.diagnostics.Diagnostic`.
+:class:`~toskit.diagnostics.Diagnostic`. The phases and their context:
+:mod:`toskit.tosca.context`; decisions: docs/tosca.md.
+
+>>> text = "tosca_definitions_version: tosca_2_0\\nnode_types: {A: {derived_from: B}}"
+>>> [d.code for d in check_text(text)]
+['unknown-type']
 """
 
 from __future__ import annotations

@@ -6,11 +6,18 @@ chain (root first), the template's own values. A data-typed value is a
 separable map merged field by field; everything else (lists, maps,
 primitives, untyped values) is replaced whole by the highest layer.
 
-The merge is :func:`merge_layers`, one function, so that it can be switched
-to ``toskit.schema``'s merge once the whole type system compiles onto it.
-It records, for every node of the result (maps and leaves), the
-:class:`Origin` that supplied it, and for every replaced leaf the values it
-replaced (``overridden``), which the property table shows.
+The merge is :func:`merge_layers`, the loader's one merge function (why it
+is not ``toskit.schema``'s layered merge: docs/tosca.md, "Compiling onto
+toskit.schema"). It records, for every node of the result (maps and
+leaves), the :class:`Origin` that supplied it, and for every replaced leaf
+the values it replaced (``overridden``), which the property table shows.
+
+Results are handed out as unshared data:
+
+>>> value = {"ports": [80], "name": "web"}
+>>> copied = copy_data(value)
+>>> copied == value, copied["ports"] is value["ports"]
+(True, False)
 """
 
 from __future__ import annotations

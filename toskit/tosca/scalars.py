@@ -13,6 +13,20 @@ inherited down the type chain), which both the loader's value checks and
 ``toskit.functions`` (comparisons, arithmetic, through the
 ``TemplateContext.scalar_class`` hook) read values with;
 :func:`number_data_type` the data type its numbers must also satisfy.
+Rules and decisions: docs/tosca.md.
+
+>>> import toskit
+>>> st = toskit.loads('''
+... tosca_definitions_version: tosca_2_0
+... data_types:
+...   Mass:
+...     derived_from: scalar
+...     units: {g: 1}
+...     prefixes: {"": 1, k: 1000}
+... ''')
+>>> mass = scalar_class(st.types["Mass"], st.registry)
+>>> mass.canonical_unit, mass.units["kg"]
+('g', 1000.0)
 """
 
 from __future__ import annotations
