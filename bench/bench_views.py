@@ -172,10 +172,19 @@ def main(argv: list[str] | None = None) -> int:
     def mode_change() -> None:
         sim.set_mode("ha_compact" if next(toggle) % 2 else "multinode")
 
+    # Traces are on in every figure (each outcome row draws its trace); this
+    # one also has every role's trace open, as a user exploring them would.
+    opened = ClusterSimulator(roles, conditions.Cluster("multinode", nodes=nodes, pool=[{"id": 5000}]))
+    opened._view.open_keys = [f"trace:{name}" for name in opened.outcomes]
+
+    def select_open_traces() -> None:
+        opened.select([5000] if next(toggle) % 2 else [5000, 1])
+
     for name, action in (
         ("select", select_change),
         ("edit_roles", edit_change),
         ("mode", mode_change),
+        ("select_traces_open", select_open_traces),
     ):
         results[f"simulator_1000_nodes_{name}"] = {
             "seconds": median_seconds(action, max(args.runs, 11)),
