@@ -114,8 +114,8 @@ def test_type_view_has_breadcrumb_and_defined_in(st):
     crumbs = re.search(r'<div class="toskit-crumbs">(.*?)</div>', html).group(1)
     assert "".join(parse(crumbs).text) == "tosca.nodes.Root→tosca.nodes.SoftwareComponent→tosca.nodes.DBMS→DatabaseService→BigDatabase"
     rows = {r[0]: r for r in _rows(html)[1:]}
-    assert rows["connection●"][4] == "BigDatabase"  # own property, marked
-    assert rows["port"][4] == "tosca.nodes.DBMS"
+    assert rows["connection●"][5] == "BigDatabase"  # own property, marked
+    assert rows["port"][5] == "tosca.nodes.DBMS"
     assert rows["port"][2] == "optional"
     assert "●" not in rows["port"][0]
 

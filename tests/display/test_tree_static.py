@@ -64,3 +64,57 @@ def test_counts_agree_in_number_and_inputs_show_no_sentinel():
     assert "1 input " in text and "2 types" in text
     assert "NO_DEFAULT" not in body(html)
     assert "secret no value" in text
+
+
+CONSTRAINED = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  acme.datatypes.Endpoint:
+    derived_from: tosca.datatypes.Root
+    properties:
+      port: {type: integer, constraints: [{in_range: [1, 65535]}]}
+      protocol: {type: string, default: tcp, constraints: [{valid_values: [tcp, udp]}]}
+      host: {type: string, required: false, constraints: [{pattern: "[a-z.]+"}]}
+"""
+CONSTRAINED_2 = """\
+tosca_definitions_version: tosca_2_0
+data_types:
+  P:
+    properties:
+      port: {type: integer, validation: {$greater_or_equal: [$value, 1]}}
+      tags: {type: list, entry_schema: {type: string, validation: {$valid_values: [$value, [a, b]]}}}
+"""
+
+
+def _table_rows(html: str) -> dict[str, list[str]]:
+    rows = {}
+    for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body(html), flags=re.S):
+        cells = ["".join(parse(c).text).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, flags=re.S)]
+        rows[cells[0]] = cells
+    return rows
+
+
+def test_type_view_shows_constraints_in_source_form_and_required_only_without_default():
+    from toskit.display import to_html
+
+    t = toskit.loads(CONSTRAINED).types_of("data")["acme.datatypes.Endpoint"]
+    html = to_html(t)
+    assert_safe(html)
+    rows = _table_rows(html)
+    assert rows["property"] == ["property", "type", "required", "default", "constraints", "defined in", "description"]
+    assert rows["port●"][2] == "required" and rows["port●"][4] == "in_range [1, 65535]"
+    assert rows["protocol●"][2] == "default"  # required, but the default supplies it
+    assert rows["protocol●"][4] == "valid_values [tcp, udp]"
+    assert rows["host●"][2] == "optional" and rows["host●"][4] == 'pattern "[a-z.]+"'
+    assert "● defined on this type" in _text(html)  # the mark is explained, not only on hover
+    one = to_html(t.properties["port"])
+    assert ["constraints", "in_range [1, 65535]"] in [r for r in _table_rows(one).values()]
+
+
+def test_validation_clauses_show_as_written():
+    from toskit.display import to_html
+
+    t = toskit.loads(CONSTRAINED_2).types_of("data")["P"]
+    rows = _table_rows(to_html(t))
+    assert rows["port●"][4] == "$greater_or_equal: [$value, 1]"
+    assert rows["tags●"][4] == "entry: $valid_values: [$value, [a, b]]"

@@ -7,6 +7,7 @@ so they import nothing from it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from toskit.display.html import (
     more_note,
     table,
     text_value,
+    truncate,
 )
 from toskit.display.options import get as option
 from toskit.display.typetree import (
@@ -330,10 +332,79 @@ def _default_text(defn: Any) -> str:
     return text_value(default)
 
 
-def property_definitions_table(t: Any) -> str:
-    """Effective property definitions with "defined in"; own ones marked."""
+_PLAIN_SCALAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-/+")
+
+
+def _flow(value: Any, depth: int = 0) -> str:
+    """A value in YAML flow style, as a template writes it
+    (``[1, 65535]``, ``$greater_or_equal: [$value, 1]``, ``[a-z]+``)."""
+    if depth > 20:
+        return "…"
+    if isinstance(value, Mapping):
+        inner = ", ".join(f"{_flow(k, depth + 1)}: {_flow(v, depth + 1)}" for k, v in value.items())
+        return inner if depth == 0 else "{" + inner + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_flow(v, depth + 1) for v in value) + "]"
+    if isinstance(value, str):
+        # Plain where YAML would read it back the same; else quoted.
+        if depth == 0 or (value and all(c in _PLAIN_SCALAR for c in value)):
+            return value
+        return json.dumps(value, ensure_ascii=False)
+    return text_value(value)
+
+
+def constraint_texts(defn: Any) -> list[str]:
+    """A property definition's constraints (1.x) and validation clause (2.0)
+    in their source form: ``in_range [1, 65535]``, ``valid_values [tcp,
+    udp]``, ``$greater_or_equal: [$value, 1]``; also those of its entry and
+    key schemas (``entry: …``, ``key: …``)."""
+    out: list[str] = []
+
+    def add(schema: Any, prefix: str) -> None:
+        if schema is None:
+            return
+        for constraint in getattr(schema, "constraints", ()) or ():
+            if isinstance(constraint, Mapping) and len(constraint) == 1:
+                (op, arg), = constraint.items()
+                out.append(f"{prefix}{op} {_flow(arg, 1)}")
+            else:
+                out.append(prefix + _flow(constraint))
+        validation = getattr(schema, "validation", None)
+        if validation is not None:
+            out.append(prefix + _flow(validation))
+
+    schema = getattr(defn, "schema", None)
+    if schema is None:  # a stand-in with the fields on the definition itself
+        add(defn, "")
+        return out
+    add(schema, "")
+    add(getattr(schema, "entry_schema", None), "entry: ")
+    add(getattr(schema, "key_schema", None), "key: ")
+    return out
+
+
+def _constraints_html(defn: Any) -> str:
+    texts = constraint_texts(defn)
+    return "<br>".join(f'<span class="toskit-constraint">{esc(truncate(t))}</span>' for t in texts)
+
+
+def _required_html(defn: Any) -> str:
+    """``REQUIRED`` only when the property must be given: a required property
+    with a default is supplied by it."""
+    required = getattr(defn, "required", True)
+    if not required:
+        return '<span class="toskit-faint">optional</span>'
+    if not _is_no_default(getattr(defn, "default", NO_DEFAULT)):
+        return '<span class="toskit-faint" title="required, and the default supplies it">default</span>'
+    return badge("required", "info", small=True)
+
+
+def property_definitions_table(t: Any, *, type_link: Any = None) -> str:
+    """Effective property definitions with constraints and "defined in";
+    own ones marked (● explained in a note under the table)."""
     props: Mapping[str, Any] = getattr(t, "properties", {}) or {}
     own = set((getattr(t, "own_properties", {}) or {}).keys())
+    link = type_link or (lambda name: esc(name))
 
     def rows() -> Iterable[Any]:
         for name, defn in props.items():
@@ -344,22 +415,27 @@ def property_definitions_table(t: Any) -> str:
                     f'<span class="toskit-own">{name_html}</span>'
                     '<span class="toskit-own-mark" title="defined on this type">●</span>'
                 )
-            required = getattr(defn, "required", True)
+            type_name = getattr(defn, "type", None)
+            defined_in = getattr(defn, "defined_in", "") or ""
             yield [
                 ("toskit-path", name_html),
-                ("toskit-type", esc(getattr(defn, "type", None) or "any")),
-                ("", badge("required", "info", small=True) if required else '<span class="toskit-faint">optional</span>'),
+                ("toskit-type", link(type_name) if type_name else "any"),
+                ("", _required_html(defn)),
                 ("toskit-value", esc(_default_text(defn))),
-                ("toskit-mono", esc(getattr(defn, "defined_in", "") or "")),
+                ("toskit-constraints", _constraints_html(defn)),
+                ("toskit-mono", link(defined_in) if defined_in else ""),
                 ("toskit-muted", esc(getattr(defn, "description", "") or "")),
             ]
 
-    return table(
-        ("property", "type", "required", "default", "defined in", "description"),
+    body = table(
+        ("property", "type", "required", "default", "constraints", "defined in", "description"),
         rows(),
         total=len(props),
         empty="no properties",
     )
+    if own and props:
+        body += '<div class="toskit-legend"><span class="toskit-own-mark">●</span><span>defined on this type</span></div>'
+    return body
 
 
 def type_body(t: Any) -> str:
@@ -386,6 +462,7 @@ def property_definition_html(defn: Any) -> str:
         ("type", esc(getattr(defn, "type", None) or "any")),
         ("required", "true" if required else "false"),
         ("default", esc(_default_text(defn)) or '<span class="toskit-faint">none</span>'),
+        ("constraints", _constraints_html(defn) or '<span class="toskit-faint">none</span>'),
         ("defined in", esc(getattr(defn, "defined_in", "") or "")),
         ("description", esc(getattr(defn, "description", "") or "")),
     ]
