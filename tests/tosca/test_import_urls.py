@@ -95,3 +95,23 @@ def test_an_undefined_repository_is_an_import_error(tmp_path: Path) -> None:
     assert diag.message == "cannot import 't.yaml': no repository 'locl' is defined"
     assert diag.hint == "did you mean 'local'?"
     assert diag.path == "imports[0].repository"
+
+
+def test_a_long_import_chain_loads_iteratively(tmp_path: Path, monkeypatch) -> None:
+    """The imports phase walks the import tree with an explicit stack: a chain of
+    1,200 files is cut at max_import_depth with one diagnostic, with no raised
+    recursion limit (issue 15), and imported types come before the importer's."""
+    import sys
+
+    n = 1200
+    for i in range(n):
+        nxt = f"imports: [f{i + 1}.yaml]\n" if i + 1 < n else ""
+        (tmp_path / f"f{i}.yaml").write_text(
+            "tosca_definitions_version: tosca_2_0\n" + nxt + f"data_types: {{D{i}: {{derived_from: string}}}}\n"
+        )
+    raised: list[int] = []
+    monkeypatch.setattr(sys, "setrecursionlimit", raised.append)
+    st = toskit.load(tmp_path / "f0.yaml")
+    assert [d.code for d in st.diagnostics] == ["limit-exceeded"]
+    assert {"D0", "D1", "D999"} <= set(st.types)
+    assert raised == []

@@ -11,7 +11,7 @@ available (``unknown-profile``) and names in their namespace are opaque.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
@@ -74,6 +74,17 @@ def load_imports(
     return walk.found
 
 
+@dataclass
+class _Open:
+    """A document whose imports are being loaded (one level of the import tree)."""
+
+    doc: YamlDocument
+    root: Mapping
+    prefix: str | None
+    chain: list[str]  # the documents from the top one down to this one (import cycles)
+    entries: Iterator[tuple[int, Any]]
+
+
 def _load(
     walk: _Walk,
     doc: YamlDocument,
@@ -83,60 +94,87 @@ def _load(
     sources: list[TypeSource],
     seen: set[str],
 ) -> None:
-    imports = root.get("imports")
-    if not isinstance(imports, list):
-        return
-    for index, entry in enumerate(imports):
-        url: Any = entry
-        ns: Any = None
-        if isinstance(entry, Mapping):
-            url = entry.get("url", entry.get("file"))
-            ns = entry.get("namespace", entry.get("namespace_prefix"))
-            if url is None and "profile" in entry:
-                _profile_import(walk, doc, entry, ("imports", index), prefix)
-                continue
-        parts = ("imports", index)
-        written = url
-        if isinstance(entry, Mapping) and entry.get("repository") is not None:
-            url = _in_repository(walk, doc, root, url, entry["repository"], parts)
-            if url is None:
-                continue
-        if isinstance(url, str):
-            url = local_file_url(url)
-        try:
-            loaded = walk.importer.load_import(url, doc, chain, parts=parts)
-        except (NotImplementedError, TypeError) as exc:
-            walk.diags.append(
-                doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
+    """Load the import tree under ``doc`` depth first, in written order.
+
+    Iterative (an explicit stack of open documents): an import chain as long
+    as ``max_import_depth`` allows needs no Python recursion. A document's
+    types are added once all of its own imports are done, so imported types
+    come before the types of the file that imports them.
+    """
+    stack = [_Open(doc, root, prefix, chain, _entries(root))]
+    while stack:
+        current = stack[-1]
+        step = next(current.entries, None)
+        if step is None:
+            stack.pop()
+            if stack:  # the top document's own types are added by the caller
+                sources.extend(type_sources(current.doc, current.root, current.prefix))
+            continue
+        child = _import(walk, current, *step, seen)
+        if child is not None:
+            loaded, iroot, full_prefix = child
+            stack.append(
+                _Open(loaded, iroot, full_prefix, [*current.chain, loaded.name], _entries(iroot))
             )
-            continue
-        if isinstance(loaded, Diagnostic):
-            if written != url and isinstance(written, str):
-                # Name the import as written, and what it was read as.
-                loaded = replace(
-                    loaded,
-                    message=loaded.message.replace(f"'{url}'", f"'{written}' (read as '{url}')", 1),
-                )
-            walk.diags.append(loaded)
-            continue
-        full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
-        key = f"{loaded.name}|{full_prefix}"
-        if key in seen:
-            continue
-        seen.add(key)
-        walk.diags.extend(loaded.diagnostics)
-        iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
-        iversion = iroot.get("tosca_definitions_version")
-        igrammar = (
-            VERSIONS.get(iversion, walk.grammar) if isinstance(iversion, str) else walk.grammar
+
+
+def _entries(root: Mapping) -> Iterator[tuple[int, Any]]:
+    imports = root.get("imports")
+    return enumerate(imports) if isinstance(imports, list) else iter(())
+
+
+def _import(
+    walk: _Walk, current: _Open, index: int, entry: Any, seen: set[str]
+) -> tuple[YamlDocument, Mapping, str | None] | None:
+    """Load one ``imports:`` entry of ``current``; the document to descend into, if any."""
+    doc, root, prefix, chain = current.doc, current.root, current.prefix, current.chain
+    url: Any = entry
+    ns: Any = None
+    if isinstance(entry, Mapping):
+        url = entry.get("url", entry.get("file"))
+        ns = entry.get("namespace", entry.get("namespace_prefix"))
+        if url is None and "profile" in entry:
+            _profile_import(walk, doc, entry, ("imports", index), prefix)
+            return None
+    parts = ("imports", index)
+    written = url
+    if isinstance(entry, Mapping) and entry.get("repository") is not None:
+        url = _in_repository(walk, doc, root, url, entry["repository"], parts)
+        if url is None:
+            return None
+    if isinstance(url, str):
+        url = local_file_url(url)
+    try:
+        loaded = walk.importer.load_import(url, doc, chain, parts=parts)
+    except (NotImplementedError, TypeError) as exc:
+        walk.diags.append(
+            doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
         )
-        if isinstance(iversion, str) and iversion not in VERSIONS:
-            walk.diags.extend(detect_version(loaded, iroot)[2])
-        walk.diags.extend(check_keynames(loaded, iroot, igrammar.document))
-        if igrammar.major == 2 and iroot.get("functions") is not None:
-            walk.found.functions.append((iroot["functions"], full_prefix, loaded))
-        _load(walk, loaded, iroot, full_prefix, [*chain, loaded.name], sources, seen)
-        sources.extend(type_sources(loaded, iroot, full_prefix))
+        return None
+    if isinstance(loaded, Diagnostic):
+        if written != url and isinstance(written, str):
+            # Name the import as written, and what it was read as.
+            loaded = replace(
+                loaded,
+                message=loaded.message.replace(f"'{url}'", f"'{written}' (read as '{url}')", 1),
+            )
+        walk.diags.append(loaded)
+        return None
+    full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
+    key = f"{loaded.name}|{full_prefix}"
+    if key in seen:
+        return None
+    seen.add(key)
+    walk.diags.extend(loaded.diagnostics)
+    iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
+    iversion = iroot.get("tosca_definitions_version")
+    igrammar = VERSIONS.get(iversion, walk.grammar) if isinstance(iversion, str) else walk.grammar
+    if isinstance(iversion, str) and iversion not in VERSIONS:
+        walk.diags.extend(detect_version(loaded, iroot)[2])
+    walk.diags.extend(check_keynames(loaded, iroot, igrammar.document))
+    if igrammar.major == 2 and iroot.get("functions") is not None:
+        walk.found.functions.append((iroot["functions"], full_prefix, loaded))
+    return loaded, iroot, full_prefix
 
 
 def _in_repository(
