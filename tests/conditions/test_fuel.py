@@ -570,3 +570,24 @@ def test_load_roles_tells_text_from_path_by_type_and_content(tmp_path):
     with pytest.raises(ToskitError) as info:
         load_roles(str(tmp_path / "missing.yaml"))
     assert "no such file" in str(info.value)
+
+
+def test_a_malformed_depends_item_is_a_schema_error_with_its_path():
+    record = {
+        "model": "nailgun.release",
+        "fields": {"name": "r", "roles_metadata": {"mongo": {"depends": [{"x:y": [1]}]}}},
+    }
+    with pytest.raises(ConditionError) as info:
+        load_release([record])
+    assert info.value.kind == "SchemaError"
+    assert info.value.message.startswith("r: roles_metadata.mongo.depends[0]: a 'depends' item")
+    record["fields"]["roles_metadata"]["mongo"]["depends"] = [
+        {"settings:a.b": True},
+        {"condition": "settings:c.d == 1", "warning": "needs d", "action": "hide"},
+    ]
+    (release,) = [load_release([record])]
+    texts = [(r.text, r.action, r.message) for r in release.roles["mongo"].restrictions]
+    assert texts == [
+        ("not (settings:a.b == true)", "disable", None),
+        ("not (settings:c.d == 1)", "hide", "needs d"),
+    ]

@@ -233,14 +233,20 @@ def depends_as_restrictions(roles_meta: Any) -> Any:
         if not isinstance(meta, Mapping) or not isinstance(meta.get("depends"), list):
             continue
         extra = []
-        for item in meta["depends"]:
+        for i, item in enumerate(meta["depends"]):
             converted = _depends_item(item)
             if converted is None:
-                return roles_meta  # malformed: reported by the check as written
+                where = f"roles_metadata.{name}.depends[{i}]"
+                raise ConditionError(
+                    "SchemaError",
+                    f"{where}: a 'depends' item is {{'<path>': <value>}} or "
+                    "{condition: <expression or {path: value}>, warning: <message>}",
+                    path=where,
+                )
             extra.append(converted)
         restrictions = meta.get("restrictions") or []
         if not isinstance(restrictions, list):
-            return roles_meta
+            continue  # build_roleset reports the malformed restrictions
         out[name] = {**meta, "restrictions": [*restrictions, *extra]}
     return out
 
@@ -291,7 +297,12 @@ class Release:
         ``modes`` as a list. Built once and shared by the clusters of this
         release (the evaluator never changes a model)."""
         if self._release_model is None:
-            model = copy.deepcopy(self.fields)
+            try:
+                model = copy.deepcopy(self.fields)
+            except RecursionError:
+                raise ToskitError(
+                    f"{self.name}: the release is nested too deeply to copy"
+                ) from None
             model.update(
                 name=self.name,
                 version=self.version,
@@ -399,9 +410,9 @@ def load_release(source: Any, release: str | None = None) -> Release:
     ``ConditionError`` naming its path."""
     value, name = read_source(source, "Fuel release file")
     index, fields = _choose(release_records(value), release, name)
-    roles_meta = depends_as_restrictions(fields.get("roles_metadata"))
     compiler = ConditionCompiler(skip=0)
     try:
+        roles_meta = depends_as_restrictions(fields.get("roles_metadata"))
         roles = build_roleset(roles_meta, ("roles_metadata",), compiler, fields["name"])
     except ConditionError as err:
         err.message = (
