@@ -100,7 +100,7 @@ def _caller_position(depth: int = 2) -> SourcePosition | None:
     that a subclass calling ``super().__init__`` still points at user code.
     """
     try:
-        frame = sys._getframe(depth)
+        frame: types.FrameType | None = sys._getframe(depth)
     except ValueError:  # pragma: no cover - not that deep
         return None
     while frame is not None and frame.f_globals.get("__name__", "").startswith("toskit.dsl"):
@@ -258,6 +258,9 @@ class ToscaType:
     _type_name: ClassVar[str] = ""
     _tosca_normative: ClassVar[bool] = False
     _tosca_abstract: ClassVar[bool] = True
+    # Set by __init_subclass__: the file and module globals of the class statement.
+    _tosca_file: ClassVar[str | None]
+    _tosca_globals: ClassVar[dict[str, Any]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -270,7 +273,7 @@ class ToscaType:
         # Remember where the class statement ran: its file (for positions and
         # attribute docstrings) and its module globals (to read string
         # annotations), even after load_module has dropped the module.
-        frame = sys._getframe(1)
+        frame: types.FrameType | None = sys._getframe(1)
         while frame is not None and frame.f_globals.get("__name__", "").startswith("toskit.dsl"):
             frame = frame.f_back
         cls._tosca_file = frame.f_code.co_filename if frame is not None else None
@@ -377,6 +380,10 @@ class ToscaTemplate(ToscaType):
     """
 
     _tosca_abstract = True
+    # Set by __init__ (through object.__setattr__, as the values are frozen).
+    _name: str | None
+    _values: dict[str, Any]
+    _extra: dict[str, Any]
 
     def __init__(self, _name: str | None = None, /, *, _extra: Mapping | None = None, **properties: Any) -> None:
         object.__setattr__(self, "_name", _name)

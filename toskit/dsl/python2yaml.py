@@ -23,7 +23,7 @@ import sys
 from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.dsl.annotations import AnnotationError, interpret
@@ -74,7 +74,7 @@ class Emitted:
         return None
 
 
-def _tosca_classes(value: Any) -> bool:
+def _tosca_classes(value: Any) -> TypeGuard[type[ToscaType]]:
     return isinstance(value, type) and issubclass(value, ToscaType)
 
 
@@ -371,7 +371,7 @@ class _Writer:
             prop: dict[str, Any] = {}
             required = True
             schema_type: str | None = None
-            expected_class: type | None = None
+            expected_class: type[ToscaType] | None = None
             if attr in annotations:
                 try:
                     meaning = interpret(annotations[attr], namespace, kind)
@@ -445,11 +445,11 @@ class _Writer:
 
     def check_default(
         self,
-        cls: type,
+        cls: type[ToscaType],
         name: str,
         default: Any,
         schema_type: str | None,
-        expected_class: type | None,
+        expected_class: type[ToscaType] | None,
         parts: tuple,
         position: SourcePosition | None,
     ) -> None:
