@@ -296,3 +296,17 @@ def test_text_values_keep_their_kind(value, text):
     from toskit.compare.text import short
 
     assert short(value) == text
+
+
+def test_types_of_every_kind_even_sharing_a_name():
+    """`types` keeps the node type of a shared name; the diff reads each kind."""
+    text = BASE.replace(
+        "node_types:\n",
+        "capability_types:\n  my.Db:\n    derived_from: tosca.capabilities.Root\n"
+        "    properties:\n      level: {type: integer, default: LEVEL}\n"
+        "node_types:\n",
+    )
+    d = toskit.compare(load(text.replace("LEVEL", "1")), load(text.replace("LEVEL", "2")))
+    (t,) = d.types
+    assert (t.kind, t.name) == ("capability", "my.Db")
+    assert [(p.property, p.aspect, p.old, p.new) for p in t.properties] == [("level", "default", 1, 2)]

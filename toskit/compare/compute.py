@@ -118,13 +118,25 @@ def same_value(a: Any, b: Any) -> bool:
 # -- types ---------------------------------------------------------------------------
 
 
+# The TOSCA entity kinds with a type namespace (API.md: `types_of(kind)`).
+_KINDS = ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
+
+
 def _own_types(st: Any) -> dict[tuple[str, str], Any]:
-    """The template's own types (not the normative profile), by (kind, name)."""
+    """The template's own types (not the normative profile), by (kind, name).
+
+    Read kind by kind: ``types`` keeps one type per name (the node type when
+    two kinds share a name), and a diff must not miss the other one.
+    """
     out: dict[tuple[str, str], Any] = {}
-    for name, t in st.types.items():
-        if getattr(t, "normative", False):
+    for kind in _KINDS:
+        try:
+            namespace = st.types_of(kind)
+        except (ToskitError, AttributeError):
             continue
-        out[(t.kind, name)] = t
+        for name, t in namespace.items():
+            if not getattr(t, "normative", False):
+                out[(kind, name)] = t
     return out
 
 
