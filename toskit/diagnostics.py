@@ -25,6 +25,7 @@ The path is structured (``parts``) and its string derived from it:
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -192,7 +193,8 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
     """
     if not isinstance(word, str) or not word:
         return None
-    index = _hint_index(tuple(dict.fromkeys(candidates)))
+    # A tuple (duplicates are harmless to the index) is the cache key.
+    index = _hint_index(tuple(candidates))
     for c in index.lower.get(word.lower(), ()):
         if c != word:
             return c
@@ -206,9 +208,15 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
             return best[0] if best else tail_matches[0]
     if len(word) > HINT_MAX_WORD:
         return None
-    pool = index.names if len(index.names) <= HINT_MAX_COMPARED else index.near(word)
+    pool = index.names if len(index.names) <= _SMALL_POOL else index.near(word)
     best = difflib.get_close_matches(word, [c for c in pool if c != word], n=1, cutoff=0.6)
     return best[0] if best else None
+
+
+# Up to this many candidates, every one is compared by spelling (as always);
+# above it, :meth:`_HintIndex.near` picks a few.
+_SMALL_POOL = 60
+_NEAR = 12
 
 
 #: Longest word that gets a spelling hint (difflib is quadratic in length).
@@ -232,14 +240,30 @@ class _HintIndex:
                 self.buckets.setdefault((c[0].lower(), len(c)), []).append(c)
 
     def near(self, word: str) -> list[str]:
-        """Up to :data:`HINT_MAX_COMPARED` candidates of about the word's shape."""
+        """A few candidates of about the word's shape, for the spelling comparison.
+
+        Up to :data:`HINT_MAX_COMPARED` with the word's first letter and a
+        length within 3, ranked by shared letter pairs (a set intersection,
+        cheap), of which the best ``_NEAR`` are returned.
+        """
         out: list[str] = []
         first = word[0].lower()
         for delta in (0, -1, 1, -2, 2, -3, 3):
             out.extend(self.buckets.get((first, len(word) + delta), ()))
             if len(out) >= HINT_MAX_COMPARED:
                 break
-        return out[:HINT_MAX_COMPARED]
+        out = out[:HINT_MAX_COMPARED]
+        if len(out) <= _SMALL_POOL:
+            return out
+        pairs = _pairs(word)
+        out.sort(key=lambda c: -len(pairs & _pairs(c)))
+        return out[:_NEAR]
+
+
+@functools.lru_cache(maxsize=65536)
+def _pairs(text: str) -> frozenset[str]:
+    lowered = text.lower()
+    return frozenset(lowered[i : i + 2] for i in range(len(lowered) - 1))
 
 
 _HINT_CACHE: dict[tuple, _HintIndex] = {}

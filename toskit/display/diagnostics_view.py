@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from toskit.diagnostics import source_window
 from toskit.display.html import badge, bounded, esc, fragment, header, more_note
 from toskit.display.options import get as option
 
@@ -94,10 +95,11 @@ def _snippet(d: Any, lines: LineLookup | None = None) -> str:
         source_line = lines(getattr(d, "file", None), line)
     if source_line is None or line is None:
         return ""
-    text = str(source_line).rstrip("\n")
+    column = getattr(d, "column", None)
+    # a window around the column, not a whole 100 kB line (#19)
+    text, column = source_window(str(source_line).rstrip("\n"), column if isinstance(column, int) else None)
     gutter = f"{line:>5} │ "
     out = f'<span class="toskit-gutter">{esc(gutter)}</span>{esc(text)}'
-    column = getattr(d, "column", None)
     if isinstance(column, int) and column >= 1:
         # Keep tabs so the caret lines up under tab-indented text.
         lead = "".join(c if c == "\t" else " " for c in text[: column - 1])

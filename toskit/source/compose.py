@@ -141,6 +141,16 @@ class _Stop(Exception):
     """Abort composing: a bound was exceeded or the stream is malformed."""
 
 
+#: Diagnostics of one code listed per document; the rest are counted (#19:
+#: a line of thousands of bad tags must not print thousands of errors).
+MAX_PER_KIND = 100
+#: Integer keys at or beyond Python's hash modulus (2**61 - 1) all may share a
+#: hash, which makes a dict of them quadratic; more than this many per
+#: document is ``limit-exceeded``.
+MAX_HUGE_INT_KEYS = 1_000
+_HASH_MODULUS = (1 << 61) - 1
+
+
 class _Composer:
     def __init__(
         self,
@@ -160,6 +170,9 @@ class _Composer:
         self.root: Any = None
         self.root_shadow: Any = None
         self.last_start_index = 0
+        self.per_kind: dict[str, int] = {}
+        self.suppressed: dict[str, list[int]] = {}  # code -> [count, line0, column0]
+        self.huge_int_keys = 0
 
     def current_path(self, last_key: Any = _NO_KEY) -> list:
         """Keys and indices from the root to the node being built (``last_key`` appended)."""
@@ -199,11 +212,36 @@ class _Composer:
         hint: str | None = None,
         key: Any = _NO_KEY,
     ) -> None:
-        """Record a diagnostic at a 0-based position, with the path being built."""
-        path = format_path(self.current_path(key))
-        self.diagnostics.append(self.report(code, message, line, column, hint, path))
+        """Record a diagnostic at a 0-based position, with the path being built.
+
+        After :data:`MAX_PER_KIND` of one code, further ones are only counted
+        (:meth:`summaries` reports the count).
+        """
         if code != "duplicate-key":
             self.fatal = True
+        seen = self.per_kind.get(code, 0)
+        self.per_kind[code] = seen + 1
+        if seen >= MAX_PER_KIND:
+            entry = self.suppressed.setdefault(code, [0, line, column])
+            entry[0] += 1
+            return
+        path = format_path(self.current_path(key))
+        self.diagnostics.append(self.report(code, message, line, column, hint, path))
+
+    def summaries(self) -> list[Diagnostic]:
+        """One diagnostic per code over :data:`MAX_PER_KIND`: "and N more"."""
+        return [
+            self.report(
+                code,
+                f"and {count} more {code} problem(s) in this document "
+                f"(only the first {MAX_PER_KIND} are listed)",
+                line,
+                column,
+                None,
+                "",
+            )
+            for code, (count, line, column) in self.suppressed.items()
+        ]
 
     def run(self, get_event: Callable[[], Any]) -> tuple[Any, Any]:
         """Read events until the stream ends; ``(value, shadow)`` or ``(None, None)``."""
@@ -393,6 +431,20 @@ class _Composer:
             self.add_merge(top, value, shadow, line, column)
             return
         data = top.value
+        if key.__class__ is int and not -_HASH_MODULUS < key < _HASH_MODULUS:
+            self.huge_int_keys += 1
+            if self.huge_int_keys > MAX_HUGE_INT_KEYS:
+                kline, kcol = top.key_pos
+                self.error(
+                    "limit-exceeded",
+                    f"more than {MAX_HUGE_INT_KEYS} integer keys of 19 or more digits "
+                    "(such keys can share one hash, which makes loading quadratic)",
+                    kline,
+                    kcol,
+                    "write such keys as strings (quoted)",
+                    key=key,
+                )
+                raise _Stop
         if key in data:
             kline, kcol = top.key_pos
             self.error(
@@ -550,6 +602,7 @@ def compose(
         dispose = getattr(source, "dispose", None)
         if dispose is not None:
             dispose()
+    composer.diagnostics.extend(composer.summaries())
     if composer.fatal:
         return Composed(None, None, composer.diagnostics, True)
     return Composed(value, shadow, composer.diagnostics, False)
