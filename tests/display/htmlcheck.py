@@ -9,11 +9,11 @@ from toskit.display.html import css
 # Every tag a toskit view may emit.
 ALLOWED_TAGS = frozenset(
     {
-        "b", "body", "details", "div", "head", "html", "li", "main", "meta", "ol", "pre",
+        "a", "b", "body", "br", "details", "div", "head", "html", "li", "main", "meta", "ol", "pre",
         "span", "style", "summary", "table", "tbody", "td", "th", "thead", "title", "tr", "ul",
     }
 )
-ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang", "colspan"})
+ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang", "colspan", "href", "id"})
 # The topology view's inline SVG (toskit.tosca.topology_layout): drawing tags and
 # their geometry and data attributes; still no script and no event attribute.
 ALLOWED_TAGS |= {"svg", "g", "rect", "path", "text", "defs", "marker", "circle"}

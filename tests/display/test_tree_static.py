@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-import toskit
 from htmlcheck import assert_safe, body, parse
+
+import toskit
 from toskit.display.tosca_views import type_tree_html
 from toskit.display.typetree import template_types
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from htmlcheck import assert_safe, body, parse
 
 import toskit
-from htmlcheck import assert_safe, body, parse
 from toskit.display import render_page, to_html
 from toskit.tosca.template import PropertyRow, PropertyTable
 from toskit.tosca.validity import STATUSES, row_states, table_states

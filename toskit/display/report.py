@@ -17,11 +17,14 @@ from toskit.display.html import chip, css, css_without_auto_dark, details, esc, 
 from toskit.display.topology_view import topology_section
 from toskit.display.tosca_views import (
     SourcePalette,
+    TypeLinks,
+    _count,
     _node_diagnostics,
     _template_title,
     inputs_block,
     node_summary,
     node_template_body,
+    report_types,
     template_lines,
     type_tree_html,
 )
@@ -90,9 +93,9 @@ def _page_body(st: Any) -> str:
             "service template",
             _template_title(st),
             chip(getattr(st, "version", "") or "no version"),
-            chip(f"{len(nodes):,} node templates"),
-            chip(f"{len(user_types):,} types"),
-            chip(f"{len(inputs):,} inputs"),
+            chip(_count(len(nodes), "node template", "node templates")),
+            chip(_count(len(user_types), "type", "types")),
+            chip(_count(len(inputs), "input", "inputs")),
             summary_badges(diags),
         )
     ]
@@ -103,7 +106,9 @@ def _page_body(st: Any) -> str:
             open_=True,
         )
     )
-    parts.append(details("Types", type_tree_html(types), open_=True, count=len(user_types)))
+    # Every type name links to its definition below, so the page is navigable without a kernel.
+    links = TypeLinks(report_types(st))
+    parts.append(details("Types", type_tree_html(types, link=links), open_=True, count=len(user_types)))
     parts.append(topology_section(st))  # the drawn graph of node templates and requirements
     if inputs:
         parts.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
@@ -116,7 +121,9 @@ def _page_body(st: Any) -> str:
         if index >= limit:
             break
         diags_here = per_node.get(str(name), [])
-        body = node_template_body(node, diagnostics=diags_here, lines=lines, palette=palette, show_header=False)
+        body = node_template_body(
+            node, diagnostics=diags_here, lines=lines, palette=palette, show_header=False, type_link=links
+        )
         sections.append(details(node_summary(name, node, diags_here), body, open_=True))
     hidden = max(len(nodes) - limit, 0)
     parts.append(
@@ -128,6 +135,7 @@ def _page_body(st: Any) -> str:
             count=len(nodes),
         )
     )
+    parts.append(details("Type definitions", links.sections(), open_=True, count=len(links.types)))
     outputs = getattr(st, "outputs", None)
     if isinstance(outputs, Mapping) and outputs:
         parts.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))

@@ -317,9 +317,10 @@ def property_table_html(prop_table: Any) -> str:
 # ---------------------------------------------------------------- types
 
 
-def _breadcrumb(t: Any) -> str:
+def _breadcrumb(t: Any, type_link: Any = None) -> str:
     ancestors = list(getattr(t, "ancestors", []) or [])
-    parts = [f"<span>{esc(_type_name(a))}</span>" for a in reversed(ancestors)]
+    link = type_link or (lambda name: esc(name))
+    parts = [f"<span>{link(_type_name(a))}</span>" for a in reversed(ancestors)]
     parts.append(f'<span class="toskit-crumb-this">{esc(_type_name(t))}</span>')
     sep = '<span class="toskit-crumb-sep">→</span>'
     return f'<div class="toskit-crumbs">{sep.join(parts)}</div>'
@@ -438,16 +439,94 @@ def property_definitions_table(t: Any, *, type_link: Any = None) -> str:
     return body
 
 
-def type_body(t: Any) -> str:
-    """A type: ancestry breadcrumb, description, effective properties."""
+def type_body(t: Any, *, type_link: Any = None) -> str:
+    """A type: ancestry breadcrumb, description, effective properties (with
+    ``type_link(name)``, type names are links: a report's anchors)."""
     kind = str(getattr(t, "kind", "") or "")
     origin = chip("normative") if is_normative(t) else chip("user-defined")
-    parts = [header(_kind_title(kind), _type_name(t), origin), _breadcrumb(t)]
+    parts = [header(_kind_title(kind), _type_name(t), origin), _breadcrumb(t, type_link)]
     description = getattr(t, "description", None)
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
-    parts.append(property_definitions_table(t))
+    parts.append(property_definitions_table(t, type_link=type_link))
     return "".join(parts)
+
+
+class TypeLinks:
+    """Anchors for a report's types and links to them.
+
+    ``TypeLinks(types)`` gives each type an ``id`` (``toskit-type-<kind>-<name>``,
+    made safe and unique); calling it with a type name returns a link to that
+    anchor, or the escaped name when the type has none. Names are looked up
+    by kind first (``kind`` given), then by name alone.
+    """
+
+    def __init__(self, types: Iterable[Any]) -> None:
+        self.types: list[Any] = []
+        self._ids: dict[tuple[str, str], str] = {}
+        self._by_name: dict[str, str] = {}
+        used: set[str] = set()
+        for t in types:
+            kind, name = str(getattr(t, "kind", "") or ""), _type_name(t)
+            if (kind, name) in self._ids:
+                continue
+            slug = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{kind}-{name}")
+            anchor, n = f"toskit-type-{slug}", 1
+            while anchor in used:
+                n += 1
+                anchor = f"toskit-type-{slug}-{n}"
+            used.add(anchor)
+            self._ids[(kind, name)] = anchor
+            self._by_name.setdefault(name, anchor)
+            self.types.append(t)
+
+    def anchor(self, t: Any) -> str | None:
+        return self._ids.get((str(getattr(t, "kind", "") or ""), _type_name(t)))
+
+    def __call__(self, name: Any, kind: str | None = None) -> str:
+        text = str(name)
+        anchor = self._ids.get((kind, text)) if kind is not None else None
+        anchor = anchor or self._by_name.get(text)
+        if anchor is None:
+            return esc(text)
+        return f'<a class="toskit-type-link" href="#{esc(anchor)}">{esc(text)}</a>'
+
+    def sections(self) -> str:
+        """Every linked type's view, each under its anchor."""
+        return "".join(
+            f'<div class="toskit-type-def" id="{esc(self.anchor(t))}">{type_body(t, type_link=self)}</div>'
+            for t in self.types
+        )
+
+
+def report_types(st: Any) -> list[Any]:
+    """The types a report describes: user types, their ancestors, and the
+    types their properties (and node templates) name, in that order."""
+    every = template_types(st)
+    by_name: dict[str, Any] = {}
+    for t in every:
+        by_name.setdefault(_type_name(t), t)
+    out: list[Any] = []
+    seen: set[int] = set()
+
+    def add(t: Any) -> None:
+        if t is not None and id(t) not in seen:
+            seen.add(id(t))
+            out.append(t)
+
+    user = [t for t in every if not is_normative(t)]
+    for t in user:
+        add(t)
+    for t in user:
+        for a in getattr(t, "ancestors", []) or []:
+            add(a)
+    for t in list(out):
+        for defn in (getattr(t, "properties", {}) or {}).values():
+            add(by_name.get(str(getattr(defn, "type", "") or "")))
+    for node in (getattr(st, "node_templates", {}) or {}).values():
+        if getattr(node, "type_known", True) is not False:
+            add(getattr(node, "type", None))
+    return out
 
 
 def type_html(t: Any) -> str:
@@ -602,6 +681,7 @@ def node_template_body(
     lines: Any = None,
     palette: SourcePalette | None = None,
     show_header: bool = True,
+    type_link: Any = None,
 ) -> str:
     """A node template (or any entity template: capability, relationship,
     group, policy): its type, merged property table, requirements,
@@ -617,6 +697,13 @@ def node_template_body(
         chips.append(chip(f"count {count}"))
     chips.extend(chip(d) for d in getattr(node, "directives", []) or [])
     parts = [header(f"{kind} template", getattr(node, "name", ""), *chips)] if show_header else []
+    if type_link is not None and not show_header:
+        # In a report the summary names the type as text (no link inside a
+        # <summary>); the body's first line links it.
+        parts.append(
+            f'<div class="toskit-summary-line"><span class="toskit-muted">type</span>'
+            f"{type_link(_node_type_name(node))}</div>"
+        )
     description = getattr(node, "description", None)
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
@@ -628,7 +715,9 @@ def node_template_body(
     prop_table = _property_table(node, show_overridden)
     if prop_table is not None:
         parts.append(
-            property_table_body(prop_table, show_overridden=show_overridden, palette=palette, lines=lines)
+            property_table_body(
+                prop_table, show_overridden=show_overridden, palette=palette, lines=lines, type_link=type_link
+            )
         )
     else:
         props = getattr(node, "properties", {}) or {}
@@ -641,7 +730,7 @@ def node_template_body(
             )
         )
     parts.append(_requirements_block(node))
-    parts.append(_capabilities_block(node, palette, lines))
+    parts.append(_capabilities_block(node, palette, lines, type_link))
     diags = list(diagnostics) or list(getattr(node, "diagnostics", []) or [])
     if diags:
         parts.append(
@@ -678,7 +767,7 @@ def _requirements_block(node: Any) -> str:
     return details("Requirements", body, open_=True, count=len(requirements))
 
 
-def _capabilities_block(node: Any, palette: SourcePalette | None, lines: Any = None) -> str:
+def _capabilities_block(node: Any, palette: SourcePalette | None, lines: Any = None, type_link: Any = None) -> str:
     """Capabilities that have properties, each with its merged table."""
     capabilities = getattr(node, "capabilities", None)
     if not isinstance(capabilities, Mapping):
@@ -689,7 +778,11 @@ def _capabilities_block(node: Any, palette: SourcePalette | None, lines: Any = N
     sections = []
     for name, cap in with_props[: option("display_max_nodes")]:
         prop_table = _property_table(cap)
-        inner = property_table_body(prop_table, palette=palette, lines=lines) if prop_table is not None else ""
+        inner = (
+            property_table_body(prop_table, palette=palette, lines=lines, type_link=type_link)
+            if prop_table is not None
+            else ""
+        )
         summary = (
             f'<span class="toskit-node-name">{esc(name)}</span>'
             f'<span class="toskit-node-note">{esc(_node_type_name(cap))}</span>'

@@ -20,6 +20,7 @@ __all__ = [
     "kinds_in_order",
     "own_property_names",
     "template_types",
+    "type_usage",
     "user_forest",
 ]
 
@@ -217,3 +218,50 @@ def filter_forest(roots: list[TypeNode], text: str) -> list[TypeNode]:
         return TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, matched)
 
     return [k for k in (keep(r, 0) for r in roots) if k is not None]
+
+
+def type_usage(st: Any, *, max_depth: int = 12) -> dict[str, list[tuple[str, str]]]:
+    """Where each data type is used: type name → ``(node template, property
+    path)`` pairs, for every data type that a node template's property
+    definitions reach, directly or nested (a data type's fields, list and
+    map entries): ``Endpoint`` used by ``db`` through
+    ``connection.endpoint``. Walked once per node *type* (templates of one
+    type share the result), bounded in depth, cycles cut."""
+    data_types = {str(getattr(t, "name", "")): t for t in template_types(st) if str(getattr(t, "kind", "")) == "data"}
+    per_type: dict[str, list[tuple[str, str]]] = {}
+
+    def uses(node_type: Any) -> list[tuple[str, str]]:
+        key = str(getattr(node_type, "name", ""))
+        if key in per_type:
+            return per_type[key]
+        found: list[tuple[str, str]] = []
+        stack: list[tuple[Any, str, tuple[str, ...]]] = []
+        props = getattr(node_type, "properties", None)
+        if isinstance(props, Mapping):
+            stack.extend((defn, str(name), ()) for name, defn in reversed(list(props.items())))
+        while stack:
+            defn, path, seen = stack.pop()
+            names = [getattr(defn, "type", None)]
+            schema = getattr(defn, "schema", None)
+            for part in ("entry_schema", "key_schema"):
+                sub = getattr(schema, part, None)
+                if sub is not None:
+                    names.append(getattr(sub, "type", None))
+            for name in names:
+                if not isinstance(name, str) or name not in data_types or name in seen or len(seen) >= max_depth:
+                    continue
+                found.append((name, path))
+                fields = getattr(data_types[name], "properties", None)
+                if isinstance(fields, Mapping):
+                    stack.extend(
+                        (fdef, f"{path}.{fname}", (*seen, name)) for fname, fdef in reversed(list(fields.items()))
+                    )
+        per_type[key] = found
+        return found
+
+    out: dict[str, list[tuple[str, str]]] = {}
+    nodes = getattr(st, "node_templates", {}) or {}
+    for node_name, node in nodes.items():
+        for type_name, path in uses(getattr(node, "type", None)):
+            out.setdefault(type_name, []).append((str(node_name), path))
+    return out

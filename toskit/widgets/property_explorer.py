@@ -15,6 +15,7 @@ from toskit.display.tosca_views import (
     template_lines,
     type_body,
 )
+from toskit.display.typetree import type_usage
 from toskit.errors import ToskitError
 
 __all__ = ["PropertyExplorer"]
@@ -44,6 +45,9 @@ class PropertyExplorer(ipywidgets.VBox):
         self._cache: dict[tuple[str, bool], str] = {}
         self._linked: list[Any] = []
         self._by_type: dict[str, list[str]] | None = None
+        self._usage: dict[str, list[tuple[str, str]]] | None = None
+        self._syncing = False  # set while the widget updates its own dropdown
+        self._following_tree = False  # set while it selects a type in a linked tree
         names = list(self._nodes)
         self._dropdown = ipywidgets.Dropdown(
             options=names, value=None, description="node template", style={"description_width": "initial"}
@@ -74,16 +78,15 @@ class PropertyExplorer(ipywidgets.VBox):
 
     @traitlets.observe("node", "show_overridden", "followed_type")
     def _on_state(self, change: dict[str, Any]) -> None:
-        if change["name"] == "node":
-            self._dropdown.value = change["new"]
         if change["name"] == "show_overridden":
             self._toggle.value = change["new"]
         self._refresh()
 
     def select(self, name: str) -> None:
-        """Show node template ``name``."""
+        """Show node template ``name`` (linked trees select its type)."""
         self.followed_type = None
         self.node = name
+        self._select_node_type()
 
     def show_type(self, type_name: str | None) -> None:
         """Follow a type: show its first node template, or its definitions."""
@@ -96,6 +99,8 @@ class PropertyExplorer(ipywidgets.VBox):
     def link(self, tree: Any) -> PropertyExplorer:
         """Follow ``tree.selected`` (a :class:`TypeTree`); returns ``self``."""
         def follow(change: dict[str, Any]) -> None:
+            if self._following_tree:
+                return  # the tree follows us (a node was picked), not the reverse
             self.show_type(change["new"])
 
         tree.observe(follow, "selected")
@@ -131,9 +136,25 @@ class PropertyExplorer(ipywidgets.VBox):
     # -- rendering -------------------------------------------------------------
 
     def _on_dropdown(self, change: dict[str, Any]) -> None:
-        if change["new"] != self.node:
+        if self._syncing or change["new"] is None:
+            return  # our own update of the dropdown, or its blank (a type is shown)
+        with self.hold_trait_notifications():
             self.followed_type = None
             self.node = change["new"]
+        self._refresh()
+        self._select_node_type()
+
+    def _select_node_type(self) -> None:
+        """One selection: the linked trees select the type of the node shown."""
+        node = self._nodes.get(self.node) if self.node is not None else None
+        type_name = str(getattr(getattr(node, "type", None), "name", "")) if node is not None else ""
+        for tree, _ in self._linked:
+            if type_name and type_name in getattr(tree, "type_names", ()) and tree.selected != type_name:
+                self._following_tree = True
+                try:
+                    tree.selected = type_name
+                finally:
+                    self._following_tree = False
 
     def _on_toggle(self, change: dict[str, Any]) -> None:
         self.show_overridden = bool(change["new"])
@@ -158,12 +179,14 @@ class PropertyExplorer(ipywidgets.VBox):
         type_name = self.followed_type
         following = type_name is not None
         matching = self._nodes_of_type(type_name) if following else []
+        showing_type = following and not matching
         if following:
-            count = f"{len(matching)} node template{'s' if len(matching) != 1 else ''}"
+            count = f"{len(matching)} node template{'s' if len(matching) != 1 else ''} of this type"
             parts.append(
-                f'<div class="toskit-following">type <b class="toskit-mono">{esc(type_name)}</b>: {esc(count)}</div>'
+                f'<div class="toskit-following">type <b class="toskit-mono">{esc(type_name)}</b>: {esc(count)}'
+                f"{self._used_by(type_name)}</div>"
             )
-        if following and not matching:
+        if showing_type:
             t = _find_type(self._template, type_name)
             parts.append(type_body(t) if t is not None else '<div class="toskit-empty">unknown type</div>')
         elif self.node is not None:
@@ -171,6 +194,29 @@ class PropertyExplorer(ipywidgets.VBox):
         else:
             parts.append('<div class="toskit-empty">no node templates</div>')
         self._output.value = fragment("".join(parts), self._plain(), "property-explorer")
+        # The dropdown shows the node on screen, and is blank over a type's view.
+        shown = None if showing_type else self.node
+        if self._dropdown.value != shown:
+            self._syncing = True
+            try:
+                self._dropdown.value = shown
+            finally:
+                self._syncing = False
+
+    def _used_by(self, type_name: str) -> str:
+        """``; used by db (connection.endpoint)`` for a data type that node
+        templates use through their properties."""
+        if self._usage is None:
+            self._usage = type_usage(self._template)
+        uses = self._usage.get(type_name, [])
+        if not uses:
+            return ""
+        shown = uses[:10]
+        listed = ", ".join(
+            f'<b class="toskit-mono">{esc(node)}</b> <span class="toskit-mono">({esc(path)})</span>' for node, path in shown
+        )
+        more = f" and {len(uses) - len(shown):,} more" if len(uses) > len(shown) else ""
+        return f"; used by {listed}{esc(more)}"
 
     def _plain(self) -> str:
         return f"PropertyExplorer(node={self.node!r}, followed_type={self.followed_type!r})"
