@@ -185,13 +185,15 @@ cluster = conditions.Cluster(mode="multinode", nodes=[{"id": 1, "roles": ["compu
 # NBVAL_CHECK_OUTPUT
 for selected in ([11], [11, 12]):
     outcome = roles.check("controller", cluster, selected=selected)
-    print(selected, "allowed" if outcome.allowed else "blocked", outcome.warnings)
+    print(selected, outcome.reason or "allowed")
 
 # %% [markdown]
 # The `ClusterSimulator` lets you edit the cluster live: switch the mode,
-# select nodes, choose the roles to assign, add nodes and give them roles.
-# Every role's outcome follows each change. Select a second node and the
-# controller role turns blocked.
+# select nodes (tick them in the cluster table), choose roles and assign
+# them to every selected node at once, add nodes. Every role's outcome, with
+# the reason it is blocked, follows each change; open a role's trace to see
+# each condition's facts. Tick a second node and the controller role turns
+# blocked.
 
 # %%
 simulator = toskit.explore(roles, cluster)

@@ -179,8 +179,22 @@ outcome = roles.check("controller", clusters["empty multinode"], selected=[11, 1
 outcome.allowed, outcome.warnings
 
 # %% [markdown]
-# Shown in a notebook, an outcome also displays its **trace**: every
-# condition that was evaluated, with its value, so you can see *why*.
+# Every outcome that is not plainly allowed carries a **reason**: one
+# sentence, built from the rule's `warning` when it has one, from the
+# evaluation otherwise. `print(outcome)` gives the reason and the trace
+# entries that decided it (marked `▶`), each stating its facts: the guard's
+# value and the branch it took, the values an expression read.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(outcome)
+
+# %% [markdown]
+# Shown in a notebook, an outcome also displays its whole **trace**: every
+# condition that was evaluated. A rule reads `guard TRUE → then: FALSE`
+# (the guard held, the `then` branch ran and failed) or `guard FALSE →
+# rule does not apply`; each expression lists the values it read
+# (`selectedNodes._length = 2`); `▶` marks the entries that decided.
 
 # %%
 outcome
@@ -202,10 +216,10 @@ for name, c in clusters.items():
                 "cluster": name,
                 "selected": selected,
                 "allowed": out.allowed,
-                "warnings": "; ".join(out.warnings),
+                "reason": out.reason,
             }
         )
-pd.set_option("display.max_colwidth", 80)
+pd.set_option("display.max_colwidth", 140)
 pd.DataFrame(rows)
 
 # %% [markdown]
@@ -214,7 +228,9 @@ pd.DataFrame(rows)
 # * In **multinode** mode one controller may be selected, two may not —
 #   with the warning the proposal wrote.
 # * When the cluster **already has a controller** elsewhere, the role is
-#   blocked — and no warning says why (see problem 3 below).
+#   blocked. The proposal gives no warning there (see problem 3 below), so
+#   the reason comes from the evaluation: which rule, and which node the
+#   `exists` found.
 # * A controller **being deleted** does not count; one **being added**
 #   (a pending role) does.
 # * In **HA** mode the role is always allowed; with fewer than three
@@ -288,8 +304,9 @@ print("inside all:    ", literally.value)
 #
 # The `not exists` clause — "no other node is a controller" — has no
 # `warning`, so when it fails the role is simply unavailable. A user looking
-# at a greyed-out role gets no explanation. Adding a `warning:` to the `not`
-# node fixes it:
+# at a greyed-out role in Fuel's UI got no explanation. toskit still builds a
+# reason from the trace (it names the node the `exists` found), but adding
+# a `warning:` to the `not` node says it in the author's own words:
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -314,8 +331,8 @@ explained = conditions.evaluate(
     mn1,
     selected=[11],
 )
-print(silent.value, silent.warnings)
-print(explained.value, explained.warnings)
+print(silent.value, silent.warnings, silent.reason)
+print(explained.value, explained.warnings, explained.reason)
 
 # %% [markdown]
 # ### Problem 4: the HA advice counts the wrong nodes
@@ -416,16 +433,32 @@ except toskit.ConditionError as err:
 # %% [markdown]
 # ## 7. Try it yourself: the cluster simulator
 #
-# `toskit.explore(roles, cluster)` opens a `ClusterSimulator`: switch the
-# mode, select nodes, pick the roles to assign, add nodes, give them roles or
-# pending roles, mark them for deletion — and watch every role's outcome,
-# with its warnings and its trace, follow each change. Try the cases above:
-# select node 12 as well, give node 2 the pending role `controller`, or
-# switch to `ha_compact`.
+# `toskit.explore(roles, cluster)` opens a `ClusterSimulator`. Here a
+# cluster of twenty nodes: one controller and nineteen computes.
+#
+# * **Select** nodes with the checkboxes of the cluster table (or the
+#   "selected nodes" list, or "select by role").
+# * Pick **roles to assign** and press "assign to selected": every selected
+#   node gets them as pending roles at once ("unassign" takes them away).
+# * Every role's outcome sits next to the controls, with its **reason**; open
+#   a role's **trace** and it stays open while you keep editing, showing the
+#   new values.
+# * Edit one node (roles, pending roles, deletion), add or remove nodes,
+#   switch the mode.
+#
+# Try the cases above: select a compute node, then the controller as well;
+# or switch to `ha_compact`.
 
 # %%
-simulator = toskit.explore(roles, clusters["multinode with a controller"])
-simulator.select([1])
+twenty = conditions.Cluster(
+    mode="multinode",
+    nodes=[{"id": 1, "name": "node-1", "roles": ["controller"]}]
+    + [{"id": i, "name": f"node-{i}", "roles": ["compute"]} for i in range(2, 21)],
+    pool=[{"id": 21, "name": "spare"}],
+)
+simulator = toskit.explore(roles, twenty)
+simulator.select([2])
+simulator.add_class("role-simulator")
 simulator
 
 # %% [markdown]
@@ -434,10 +467,12 @@ simulator
 
 # %%
 # NBVAL_CHECK_OUTPUT
-simulator.select([1, 11])
-print(simulator.outcome("controller").allowed, simulator.outcome("controller").warnings)
+print(simulator.outcome("controller").reason)
+simulator.select([1, 2])
+print(simulator.outcome("controller").reason)
 simulator.select([1])
-print(simulator.outcome("controller").allowed, simulator.outcome("controller").warnings)
+print(simulator.outcome("controller").allowed, repr(simulator.outcome("controller").reason))
+simulator.select([2])
 
 # %% [markdown]
 # ## 8. A real Fuel release: restrictions, limits and settings
@@ -481,8 +516,17 @@ for role, out in release.check_all(cluster, selected=[1]).items():
         ]
         limits = f"  [count {out.limits.count}: {', '.join(bounds)}]"
     print(f"{role:20} {status}{limits}")
-    for warning in out.warnings:
-        print(f"{'':22}- {warning}")
+    if out.reason:
+        print(f"{'':22}{out.reason}")
+
+# %% [markdown]
+# The trace of a Fuel role holds its restrictions and limits as entries:
+# each restriction's expression, the setting values it read, its action
+# and message; the limits with the count they were compared with.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(release.check("cinder-block-device", cluster, selected=[1]).trace)
 
 # %% [markdown]
 # `ceph-osd` is blocked: its restriction reads four storage settings
@@ -509,17 +553,25 @@ for role in ("ceph-osd", "cinder", "cinder-block-device"):
 # ## 9. The release in the cluster simulator
 #
 # `toskit.explore(release, cluster)` opens the simulator on the release: the
-# mode list holds the release's modes, a settings panel lists exactly the
-# settings that the roles' restrictions and limits read (checkboxes, number
-# and text boxes, starting at the release's defaults) plus the feature
-# groups they test, hidden roles are left out of the list (a note counts
-# them) and every role shows its limit counts. Tick "Ceph RBD for volumes"
-# and watch `ceph-osd` become allowed; tick the feature group
-# `experimental` and `mongo` appears.
+# mode list holds the release's modes (and the cluster's status and network
+# provider can be changed); the **settings** column on the right (fold it
+# away with its title) lists exactly the settings that the roles'
+# restrictions and limits read, starting at the release's defaults, plus
+# the feature groups they test. Each input checks what you type with the
+# setting's own rule: type `abc` as the Ceph replication factor and the
+# release's own message, "Invalid number", appears under it; "reset
+# settings" brings every default back. Hidden roles are left out of the
+# list and cannot be assigned; every role shows its count against its
+# limits (`1 / min 1 / rec 3`). Tick "Ceph RBD for volumes" and watch
+# `ceph-osd` become allowed; tick the feature group `experimental` and
+# `mongo` appears.
 
 # %%
-fuel_simulator = toskit.explore(release, cluster)
-fuel_simulator.select([1])
+fuel_cluster = release.cluster(
+    mode="ha_compact", nodes=[{"id": i, "name": f"node-{i}"} for i in range(1, 7)], pool=[{"id": 11}]
+)
+fuel_simulator = toskit.explore(release, fuel_cluster)
+fuel_simulator.add_class("fuel-simulator")
 fuel_simulator
 
 # %% [markdown]
@@ -527,6 +579,7 @@ fuel_simulator
 
 # %%
 # NBVAL_CHECK_OUTPUT
+fuel_simulator.select([11])
 print("hidden:", fuel_simulator.hidden_roles)
 fuel_simulator.set_setting("storage.volumes_ceph", True)
 print("ceph-osd with Ceph:   ", fuel_simulator.outcome("ceph-osd").allowed)
@@ -535,3 +588,4 @@ print("ceph-osd without Ceph:", fuel_simulator.outcome("ceph-osd").allowed)
 fuel_simulator.set_feature_groups(["experimental"])
 print("hidden with 'experimental':", fuel_simulator.hidden_roles)
 fuel_simulator.set_feature_groups([])
+fuel_simulator.select([])

@@ -5,6 +5,8 @@ not plainly allowed carries a one-sentence reason."""
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -322,3 +324,36 @@ def test_no_fuel_role_is_blocked_without_a_reason(release, mode, nodes, toggles,
         if not out.allowed or out.hidden:
             assert out.reason and "no reason recorded" not in out.reason, name
         assert out.trace.value == out.allowed, name  # no conflicts here: the root is the verdict
+
+
+# ---------------------------------------------------------------- the tutorials: every blocked role says why
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("[0-9][0-9]-*.ipynb"))
+_BLOCKED_ROW = re.compile(r'<tr class="toskit-role-blocked">(.*?)</tr>', re.S)
+_REASON = re.compile(r'<div class="toskit-reason">blocked: [^<]+</div>')
+
+
+def _stored_html(notebook: Path) -> list[str]:
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    out = []
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            html = output.get("data", {}).get("text/html")
+            if html:
+                out.append("".join(html) if isinstance(html, list) else html)
+    return out
+
+
+def test_the_tutorials_show_outcomes():
+    assert [p.name for p in NOTEBOOKS][:1] == ["00-tour.ipynb"]
+    shown = [h for p in NOTEBOOKS for h in _stored_html(p) if "toskit-role-blocked" in h]
+    assert shown, "no tutorial shows a blocked role any more: this scan checks nothing"
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_role_in_a_tutorial_is_blocked_without_a_reason(notebook):
+    for html in _stored_html(notebook):
+        for row in _BLOCKED_ROW.findall(html):
+            assert _REASON.search(row), f"{notebook.name}: a blocked role without a reason: {row[:300]}"
+        if 'class="toskit-badge toskit-badge-blocked">blocked</span></div>' in html:  # one outcome's view
+            assert _REASON.search(html), f"{notebook.name}: a blocked outcome without a reason"

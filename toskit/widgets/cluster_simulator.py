@@ -444,7 +444,7 @@ class ClusterSimulator(ipywidgets.VBox):
 
     def _build_controls(self) -> None:
         wide = {"description_width": "initial"}
-        full = ipywidgets.Layout(width="100%")
+        full = ipywidgets.Layout(width="300px")  # the controls column (310px), label included
         names = self.model.role_names
         self._view = SimulatorView(layout=ipywidgets.Layout(flex="1 1 auto", min_width="0", overflow_x="auto"))
         self._view.observe(lambda c: self._render(), "open_keys")
@@ -459,8 +459,12 @@ class ClusterSimulator(ipywidgets.VBox):
             box.observe(lambda c, n=name: self._from_ui(lambda v: self.set_attribute(n, v), c["new"]), "value")
             self._attribute_boxes[name] = box
         self._select_box = ipywidgets.SelectMultiple(description="selected nodes", rows=6, style=wide, layout=full)
-        self._by_role = ipywidgets.Dropdown(options=names, description="select by role", style=wide, layout=full)
-        self._by_role_button = ipywidgets.Button(description="select", icon="check-square")
+        self._by_role = ipywidgets.Dropdown(
+            options=names, description="select by role", style=wide, layout=ipywidgets.Layout(width="220px")
+        )
+        self._by_role_button = ipywidgets.Button(
+            description="select", icon="check-square", layout=ipywidgets.Layout(width="76px")
+        )
         self._roles_box = ipywidgets.SelectMultiple(
             options=names, description="roles to assign", rows=min(6, max(2, len(names))), style=wide, layout=full
         )
@@ -526,7 +530,8 @@ class ClusterSimulator(ipywidgets.VBox):
                 by_role,
                 self._roles_box,
                 assign_row,
-                ipywidgets.HTML("<b>edit a node</b>"),
+                # A Label, not an HTML widget: the outcomes stay the one HTML output.
+                ipywidgets.Label("edit a node"),
                 editor,
             ],
             layout=ipywidgets.Layout(flex="0 0 310px", width="310px"),
@@ -535,7 +540,7 @@ class ClusterSimulator(ipywidgets.VBox):
         if self._setting_boxes or self._feature_boxes:
             panel = ipywidgets.VBox(
                 [
-                    ipywidgets.HTML("<small>The settings the roles' restrictions and limits read.</small>"),
+                    ipywidgets.Label("read by restrictions and limits"),
                     self._reset_button,
                     *self._feature_boxes.values(),
                     *self._setting_rows,
@@ -543,7 +548,7 @@ class ClusterSimulator(ipywidgets.VBox):
                 layout=ipywidgets.Layout(width="100%"),
             )
             self._settings_panel = ipywidgets.Accordion(
-                children=[panel], selected_index=0, layout=ipywidgets.Layout(flex="0 0 280px", width="280px")
+                children=[panel], selected_index=0, layout=ipywidgets.Layout(flex="0 0 300px", width="300px")
             )
             self._settings_panel.set_title(0, "settings")
             columns.append(self._settings_panel)
