@@ -239,6 +239,9 @@ meta_value = st.recursive(
                     "strict",
                     "name",
                     "true",
+                    "depends",
+                    "warning",
+                    "settings:x.value",
                 ]
             ),
             children,
@@ -337,6 +340,9 @@ release_value = st.recursive(
                     "conditions",
                     "conflicts",
                     "condition",
+                    "depends",
+                    "wizard_metadata",
+                    "state",
                 ]
             ),
             children,
@@ -383,3 +389,19 @@ def test_random_release_files_raise_only_toskit_errors(records):
             assert str(err)
             continue
         assert result is not None
+        if not isinstance(result, list):  # a Release: its cluster and role checks
+            try:
+                result.check_all(result.cluster(), strict=False)
+            except ToskitError as err:
+                assert str(err)
+    # `toskit check` on the same records as YAML: diagnostics, never an exception
+    import yaml
+
+    from toskit.conditions import check_text
+
+    try:
+        text = yaml.safe_dump(records)
+    except yaml.YAMLError:
+        return
+    for diagnostic in check_text(text, "fuzz.yaml"):
+        assert diagnostic.message
