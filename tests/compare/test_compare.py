@@ -161,6 +161,9 @@ def test_requirement_target_changed():
     d = diff_of(new)
     (r,) = d.requirements
     assert (r.entity, r.requirement, r.index, r.old_target, r.new_target) == ("cache", "dependency", 0, "db", "cache2")
+    assert "  ~ cache.dependency: db → cache2" in str(d)
+    gone = diff_of(BASE.replace("      requirements:\n        - dependency: db\n", ""))
+    assert "  ~ cache.dependency: db → (none)" in str(gone)
 
 
 def test_diagnostic_introduced_and_fixed():

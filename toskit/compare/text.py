@@ -95,7 +95,9 @@ def render_text(diff: TemplateDiff) -> str:
         lines.append("requirements:")
         for r in diff.requirements:
             index = f"[{r.index}]" if r.index else ""
-            lines.append(f"  ~ {r.entity}.{r.requirement}{index}: {r.old_target} → {r.new_target}")
+            lines.append(
+                f"  ~ {r.entity}.{r.requirement}{index}: {r.old_target or '(none)'} → {r.new_target or '(none)'}"
+            )
     if diff.inputs:
         lines.append("inputs:")
         for name, old, new in diff.inputs:
