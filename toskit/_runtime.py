@@ -45,6 +45,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+from types import FrameType
 
 __all__ = ["active_walks", "deep_walk"]
 
@@ -76,10 +77,10 @@ def _restore_pending() -> bool:
 def _depth() -> int:
     """The number of Python frames on the calling thread's stack."""
     depth = 0
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None:
         depth += 1
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return depth
 
 

@@ -95,8 +95,9 @@ class NodeView(_EntityView):
         out: list[RequirementView] = []
         for node in self.graph.nodes.values():
             for req in node.requirements:
-                if req.target is self.entity:
-                    out.append(self.graph.requirement_view(self.graph.node(node.name), req))  # type: ignore[arg-type]
+                source = self.graph.node(node.name)
+                if req.target is self.entity and source is not None:
+                    out.append(self.graph.requirement_view(source, req))
         return out
 
     def _artifacts(self) -> dict[str, Any]:

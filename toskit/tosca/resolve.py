@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeGuard
 
 from toskit.functions import Call
 from toskit.sentinels import ABSENT
@@ -95,7 +95,7 @@ class Resolution:
     evaluated: set[str] = field(default_factory=set)  # of ``calls``, those done
 
 
-def _is_data(vt: ValueType) -> bool:
+def _is_data(vt: ValueType) -> TypeGuard[Type]:
     """A data type with fields (not one derived from a primitive)."""
     return isinstance(vt, Type) and vt.base_primitive is None
 
@@ -142,7 +142,7 @@ def entry_data_type(
     if entry is None or entry.type is None:
         return None
     et = hooks.value_type(entry.type, owner)
-    return et if _is_data(et) else None  # type: ignore[return-value]
+    return et if _is_data(et) else None
 
 
 def _fill_entries(
