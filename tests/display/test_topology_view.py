@@ -262,3 +262,18 @@ def test_any_names_give_a_well_formed_escaped_drawing(names, value) -> None:
     html = to_html(topo)
     assert "<script" not in html
     assert isinstance(topo.to_dot(), str)
+
+
+def test_a_huge_topology_is_drawn_grouped_and_a_bounded_report_too() -> None:
+    from toskit.display.topology_view import DRAW_LIMIT
+
+    nodes = "".join(f"    n{i}: {{ type: tosca.nodes.Compute }}\n" for i in range(DRAW_LIMIT + 1))
+    text = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n" + nodes
+    service = toskit.loads(text)
+    html = to_html(service.topology())
+    assert f"{DRAW_LIMIT + 1:,} nodes: drawn grouped by type (1 box)" in html
+    assert html.count('class="toskit-t-node') == 1
+    assert len(html) < 200_000
+    bounded = render_page(service, max_nodes=50)
+    assert bounded.count('class="toskit-t-node') == 1
+    assert render_page(service).count('class="toskit-t-node"') == DRAW_LIMIT + 1  # unbounded: whole

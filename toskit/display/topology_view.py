@@ -15,11 +15,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from toskit.display.html import badge, chip, details, esc, fragment, header, table
+from toskit.display.options import get as option
 
 __all__ = ["topology_body", "topology_html", "topology_section", "topology_svg_block"]
 
 LARGE = 150
 """Above this many boxes the view suggests ``grouped()`` / ``collapse_hosting()``."""
+
+DRAW_LIMIT = 600
+"""Above this many boxes a notebook view draws the topology grouped by type
+(a drawing of thousands of boxes is megabytes and unreadable; ``to_svg()``
+still draws it whole)."""
 
 
 def topology_svg_block(topology: Any) -> str:
@@ -109,8 +115,12 @@ def _boundary_html(boundary: Any) -> str:
     )
 
 
-def topology_body(topology: Any, *, open_tables: bool = False) -> str:
-    """Header, drawing, legend and the tables (problems, edges, boundary)."""
+def topology_body(topology: Any, *, open_tables: bool = False, draw_limit: int = DRAW_LIMIT) -> str:
+    """Header, drawing, legend and the tables (problems, edges, boundary).
+
+    Above ``draw_limit`` boxes the drawing is the topology grouped by type
+    (the tables still list every requirement, bounded by the display options).
+    """
     problems = list(topology.problems)
     extras = [chip(f"{len(topology.nodes):,} nodes"), chip(f"{len(topology.edges):,} edges")]
     if topology.view != "templates":
@@ -131,7 +141,15 @@ def topology_body(topology: Any, *, open_tables: bool = False) -> str:
             'draws one box per node type, <span class="toskit-code">.collapse_hosting()</span> '
             "one box per hosting chain</div>"
         )
-    parts.append(topology_svg_block(topology))
+    drawn = topology
+    if len(topology.nodes) > draw_limit:
+        drawn = topology.grouped()
+        parts.append(
+            f'<div class="toskit-more">{len(topology.nodes):,} nodes: drawn grouped by type '
+            f"({len(drawn.nodes):,} box{'es' if len(drawn.nodes) != 1 else ''}); "
+            '<span class="toskit-code">.to_svg()</span> draws every node</div>'
+        )
+    parts.append(topology_svg_block(drawn))
     parts.append(_legend())
     if problems:
         parts.append(details("Unresolved and ambiguous requirements", _problems_table(topology), open_=True, count=len(problems)))
@@ -157,5 +175,7 @@ def topology_section(st: Any) -> str:
     except Exception as exc:  # noqa: BLE001 - the report must still be written
         body = f'<div class="toskit-view-error">topology unavailable: {esc(exc)}</div>'
     else:
-        body = topology_body(topology)
+        # A report bounded to N node templates draws at most N boxes (else grouped);
+        # an unbounded report draws every node.
+        body = topology_body(topology, draw_limit=option("display_max_nodes"))
     return details("Topology", body, open_=True, count=len(nodes))
