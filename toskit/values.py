@@ -78,6 +78,7 @@ import binascii
 import datetime as _dt
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
@@ -97,6 +98,7 @@ __all__ = [
     "parse_timestamp",
     "parse_version",
     "scalar_kind_of_type",
+    "scalar_units",
 ]
 
 UNBOUNDED = "UNBOUNDED"
@@ -138,6 +140,11 @@ _UNITS: dict[str, dict[str, float]] = {
     "bitrate": _BITRATE,
 }
 SCALAR_KINDS = tuple(_UNITS)
+
+
+def scalar_units(kind: str) -> Mapping[str, float]:
+    """The unit table of a scalar-unit class (``"size"``…): unit -> multiplier."""
+    return _UNITS[kind]
 """The scalar-unit classes: ``size``, ``time``, ``frequency``, ``bitrate``."""
 
 _CASE_INSENSITIVE = {

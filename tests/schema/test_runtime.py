@@ -1,4 +1,4 @@
-"""toskit._runtime.deep_walk: recursion room and a paused GC, shared and restored exactly."""
+"""toskit.runtime.deep_walk: recursion room and a paused GC, shared and restored exactly."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from toskit._runtime import active_walks, deep_walk
+from toskit.runtime import active_walks, deep_walk
 
 
 @pytest.fixture(autouse=True)

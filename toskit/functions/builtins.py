@@ -29,12 +29,12 @@ from toskit.functions.regex import RegexRejected, compile_bounded
 from toskit.functions.registry import BUILTINS_2_0, INTRINSICS_1_X
 from toskit.sentinels import NO_DEFAULT
 from toskit.values import (
-    _UNITS,
     ScalarClass,
     ScalarUnit,
     format_scalar,
     is_number,
     parse_scalar_unit,
+    scalar_units,
 )
 
 __all__ = ["BUILTINS", "lookup"]
@@ -558,7 +558,7 @@ class _ScalarReader:
         table = (
             self.declared.units
             if self.declared is not None and like.kind == self.declared.name
-            else _UNITS[like.kind]
+            else scalar_units(like.kind)
         )
         number = amount / table[like.unit]
         if not math.isfinite(number):

@@ -12,7 +12,7 @@ import math
 import sys
 from typing import Any
 
-from toskit._runtime import deep_walk
+from toskit.runtime import deep_walk
 from toskit.schema.model import schema_error_message
 from toskit.sentinels import ABSENT, Absent
 
@@ -215,7 +215,7 @@ def deep_stack(*, pause_gc: bool = True) -> deep_walk:
     Merging allocates many small containers and no reference cycles, so the
     collector would only re-scan live data (merges of 10,000 list items ran
     ~35% slower with it). Validation allocates little and passes
-    ``pause_gc=False``. See :mod:`toskit._runtime` for how the process-wide
+    ``pause_gc=False``. See :mod:`toskit.runtime` for how the process-wide
     settings are shared and restored.
     """
     return deep_walk(WALK_FRAMES, pause_gc=pause_gc)

@@ -27,9 +27,9 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from toskit import functions
-from toskit._runtime import deep_walk
 from toskit.diagnostics import Diagnostic, did_you_mean, sort_diagnostics
 from toskit.errors import ToskitError
+from toskit.runtime import deep_walk
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.anchors import check_dsl_anchors
@@ -151,7 +151,7 @@ def _check_options(resolver: Any, limits: dict[str, Any]) -> None:
 # own walks over values are iterative (check.check_value, may_hold_calls) or
 # recurse one frame per level of a value bounded by the YAML depth limit,
 # and function evaluation asks for its own (toskit.functions._limits).
-# ``toskit._runtime.deep_walk`` keeps these process-wide settings (re-entrant, threads).
+# ``toskit.runtime.deep_walk`` keeps these process-wide settings (re-entrant, threads).
 _LOADING = deep_walk(0, pause_gc=True)
 
 

@@ -1,5 +1,7 @@
 """The one place where toskit changes process-wide interpreter settings.
 
+Internal to toskit (its packages share it; not part of API.md).
+
 Some of toskit's tree walks recurse a few Python frames per level of value
 nesting, and values may be nested up to the loader's depth bound (500), so
 a walk can need more frames than CPython's default recursion limit of 1000
@@ -30,7 +32,7 @@ re-enabled only if it was enabled when the first pausing block began.
 Use it instead of calling ``sys.setrecursionlimit`` or ``gc.disable``
 anywhere else::
 
-    from toskit._runtime import deep_walk
+    from toskit.runtime import deep_walk
 
     with deep_walk(2248, pause_gc=True):  # schema merge: room + GC paused
         ...
