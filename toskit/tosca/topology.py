@@ -345,7 +345,7 @@ def _key_properties(node: NodeTemplate) -> tuple[tuple[str, str], ...]:
     for name, value in node.properties.items():
         if value is None or isinstance(value, (Mapping, list)) or type(value).__name__ == "Call":
             continue
-        (written if node.source_of(name) == "template" else others).append(
+        (written if node.source_of((name,)) == "template" else others).append(
             (str(name), _short(value))
         )
         if len(written) >= KEY_PROPERTIES:
