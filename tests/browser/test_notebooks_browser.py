@@ -150,6 +150,27 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
     expect(explorer).not_to_contain_text("connection.endpoint.port")
     expect(explorer).to_contain_text("Endpoint")
     assert explorer.inner_text() != before
+    # One selection: the type's view is on screen, so no node is in the dropdown,
+    # and the explorer says which node template uses the data type.
+    dropdown = page.locator(".tour-property-explorer select").first
+    expect(dropdown).to_have_value("")
+    expect(explorer).to_contain_text("used by db (connection.endpoint)")
+    # Picking a node moves the tree's selection to its type.
+    dropdown.select_option("db")
+    expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("DatabaseService")
+    expect(explorer).to_contain_text("connection.endpoint.port")
+
+    # The keyboard drives the tree, and no key reaches the page around it.
+    page.evaluate("() => { window.__leaked = []; document.addEventListener('keydown', e => window.__leaked.push(e.key)); }")
+    tree.locator("li[aria-selected=true]").focus()
+    page.keyboard.press("ArrowUp")  # DatabaseService's parent
+    page.keyboard.press("Enter")
+    expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("tosca.nodes.DBMS")
+    assert page.evaluate("() => document.activeElement.closest('.tour-type-tree') !== null")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.__leaked") == []
+    expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("DatabaseService")
     page.locator(".tour-type-tree, .tour-property-explorer").first.locator("xpath=..").screenshot(
         path=str(ARTIFACTS / "00-tour-explorer-endpoint.png")
     )
@@ -353,3 +374,53 @@ def test_tree_widget_passes_axe(tree_page, theme: str) -> None:
     page.evaluate("(light) => document.body.dataset.jpThemeLight = light", "true" if theme == "light" else "false")
     page.get_by_role("button", name="expand all").click()
     assert axe_violations(page, "#host") == []
+
+
+# -- a `toskit show` report: links that work without a kernel, and axe ---------
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_report_links_navigate_and_pass_axe(browser, theme: str, artifacts_dir: Path) -> None:
+    import toskit
+    from toskit.display import render_page
+
+    st = toskit.loads(REPORT_YAML, name="report.yaml")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.set_content(render_page(st, theme=theme))
+        link = page.locator('.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")').first
+        link.click()
+        assert page.evaluate("() => location.hash") == "#toskit-type-data-acme.datatypes.Endpoint"
+        target = page.locator('[id="toskit-type-data-acme.datatypes.Endpoint"]')
+        assert target.is_visible()
+        assert "in_range [1, 65535]" in target.inner_text()
+        assert page.evaluate("() => document.querySelector(':target') !== null")
+        page.screenshot(path=str(artifacts_dir / f"report-{theme}.png"), full_page=True)
+        assert axe_violations(page, ".toskit-page-main") == []
+    finally:
+        page.close()
+
+
+REPORT_YAML = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  acme.datatypes.Endpoint:
+    derived_from: tosca.datatypes.Root
+    properties:
+      port: {type: integer, constraints: [{in_range: [1, 65535]}]}
+      protocol: {type: string, default: tcp, constraints: [{valid_values: [tcp, udp]}]}
+node_types:
+  acme.nodes.Web:
+    derived_from: tosca.nodes.Root
+    properties:
+      endpoint: {type: acme.datatypes.Endpoint}
+      password: {type: string}
+topology_template:
+  node_templates:
+    web:
+      type: acme.nodes.Web
+      properties:
+        endpoint: {port: "eighty", protocol: http}
+        pasword: x
+    broken: {type: acme.nodes.Wbe}
+"""
