@@ -277,3 +277,12 @@ def test_a_huge_topology_is_drawn_grouped_and_a_bounded_report_too() -> None:
     bounded = render_page(service, max_nodes=50)
     assert bounded.count('class="toskit-t-node') == 1
     assert render_page(service).count('class="toskit-t-node"') == DRAW_LIMIT + 1  # unbounded: whole
+
+
+def test_only_the_widget_makes_boxes_focusable() -> None:
+    from toskit.widgets.topology import TopologyView
+
+    service = toskit.loads(STACK)
+    assert "tabindex" not in to_html(service.topology())
+    assert service.topology().to_svg().count("tabindex") == 0
+    assert TopologyView(service).svg.count('tabindex="0"') == len(service.node_templates)

@@ -270,8 +270,15 @@ def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> st
     )
 
 
-def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> str:
-    """SVG text of a laid-out topology (see the module docstring)."""
+def render_svg(
+    topology: Topology, lay: Layout, *, standalone: bool = True, interactive: bool = False
+) -> str:
+    """SVG text of a laid-out topology (see the module docstring).
+
+    ``interactive`` makes the node boxes keyboard-focusable (the explorer
+    widget selects a focused box with Enter); a static view has nothing to
+    focus.
+    """
     boundary = topology.boundary
     # Marker ids must not clash between drawings on one page; deterministic.
     uid = hashlib.sha1(
@@ -302,6 +309,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
     )
     out.append(f'<g transform="translate(0,{_f(top)})">')
     ambiguous = {(p.source, p.requirement) for p in topology.ambiguous}
+    focus = ' tabindex="0"' if interactive else ""
     for path in lay.edges:
         e = topology.edges[path.index]
         classes = ["toskit-t-edge"]
@@ -356,7 +364,7 @@ def render_svg(topology: Topology, lay: Layout, *, standalone: bool = True) -> s
         if node.is_group:
             tip.append(f"{len(node.members)} node templates: " + ", ".join(node.members[:20]))
         parts = [
-            f'<g class="{node_classes}" data-node="{_esc(name)}" tabindex="0">',
+            f'<g class="{node_classes}" data-node="{_esc(name)}"{focus}>',
             f"<title>{_esc(chr(10).join(tip))}</title>",
             f'<rect x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
         ]

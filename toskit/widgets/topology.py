@@ -109,7 +109,10 @@ class TopologyView(anywidget.AnyWidget):
         self._draw()
 
     def _draw(self) -> None:
-        self.svg = self.topology.to_svg(standalone=False)
+        from toskit.tosca.topology_layout import render_svg
+
+        topology = self.topology
+        self.svg = render_svg(topology, topology.layout(), standalone=False, interactive=True)
 
     def select(self, name: str | None) -> None:
         """Select node ``name`` (``None`` clears the selection)."""
