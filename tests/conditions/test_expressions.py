@@ -572,3 +572,30 @@ def test_unexpected_token_text_shows_invisible_characters_as_escapes():
         compile_expression("'a' 'b\x00c'")
     assert info.value.message.startswith("Unexpected ''b\\x00c''")
     assert info.value.message.isprintable()
+
+
+def test_compiling_many_large_expressions_keeps_memory_bounded():
+    """Issue #24: a count-bounded cache kept thousands of large compiled
+    expressions alive. Measured in a fresh interpreter with a 50,000-character
+    budget: 60 distinct expressions of about 4,500 characters (~0.4 MB of
+    closures each, 25 MB in all) leave at most the budget's worth behind."""
+    import subprocess
+    import sys
+
+    code = """
+import tracemalloc
+from toskit.conditions import compile_expression
+from toskit.conditions import expression
+expression._CACHE_CHARS = 50_000
+tracemalloc.start()
+for i in range(60):
+    compile_expression(" or ".join([f"cluster:mode == 'm{i}'"] * 190))
+current, _peak = tracemalloc.get_traced_memory()
+print(current, expression.cache_chars())
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    current, cached = map(int, run.stdout.split())
+    assert cached <= 50_000
+    assert current < 10_000_000, f"{current / 1e6:.0f} MB still allocated"

@@ -599,8 +599,11 @@ class Expression:
 # compiled but never cached; when the total passes _CACHE_CHARS the oldest
 # entries are dropped first (dicts keep insertion order).
 _CACHE: dict[tuple[str, str | None], Expression] = {}
-_CACHE_CHARS = 1_000_000
-_CACHE_ITEM_CHARS = 20_000
+# A compiled expression holds about 100 bytes of closures per character of
+# text, so 250,000 characters (a thousand ordinary Fuel conditions) keep at
+# most some 25 MB alive.
+_CACHE_CHARS = 250_000
+_CACHE_ITEM_CHARS = 10_000
 _cache_size = 0
 
 
