@@ -93,12 +93,14 @@ nbval: $(STAMP)
 browser: $(STAMP) chromium
 	@$(call PYTEST,tests/browser)
 
-# One pytest run for unit tests, notebooks and browser checks, so the closing
-# line is the summary of the whole suite. Conformance is a report, not a gate
-# here (its floor is enforced by `make conformance`).
+# One pytest run for the doctests of toskit/, unit tests, notebooks and
+# browser checks, so the closing line is the summary of the whole suite. The
+# notebooks are named one by one: --doctest-modules must not import
+# notebooks/src/*.py (running a tutorial is nbval's job). The conformance
+# line is a report; its floor is a test (tests/test_conformance_floor.py).
 test: $(STAMP) chromium lint
 	@$(PY) bench/conformance.py 2>&1 | grep -E '^conformance|corpus not found' || true
-	@$(call PYTEST,tests $(NBVAL_ARGS) notebooks)
+	@$(call PYTEST,--doctest-modules toskit tests $(NBVAL_ARGS) $(NOTEBOOKS))
 
 # --- notebooks, demo -------------------------------------------------------
 
