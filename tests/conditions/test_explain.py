@@ -357,3 +357,16 @@ def test_no_role_in_a_tutorial_is_blocked_without_a_reason(notebook):
             assert _REASON.search(row), f"{notebook.name}: a blocked role without a reason: {row[:300]}"
         if 'class="toskit-badge toskit-badge-blocked">blocked</span></div>' in html:  # one outcome's view
             assert _REASON.search(html), f"{notebook.name}: a blocked outcome without a reason"
+
+
+def test_static_views_explain_every_role_on_an_empty_cluster(release):
+    """What ``toskit show`` writes for a roles document or a release: the
+    roles, then every role's outcome with its reason and trace."""
+    html = ROLES._repr_html_()
+    assert "Outcomes on an empty cluster (0 blocked" in html
+    assert "mode multinode, no nodes, pool node 1 selected" in html
+    assert "blocked: conflicts with the selected role" not in html  # nothing assigned beside
+    text = release._repr_html_()
+    assert "mode ha_compact, no nodes, pool node 1 selected" in text
+    assert "blocked: Cinder Block Device driver should be enabled in the environment settings." in text
+    assert "hidden: mongo, virt" in text

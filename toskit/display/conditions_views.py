@@ -366,10 +366,56 @@ def _bound_text(bound: Any) -> str:
     return text_value(bound)
 
 
+# The cluster on which a static view (and ``toskit show``) explains every
+# role: empty, one pool node selected (spec/fuel-release.md §4's setting).
+SAMPLE_NODE = 1
+
+
+def sample_outcomes(roles: Any, cluster: Any = None) -> tuple[str, dict[str, Any]] | None:
+    """Every role's outcome on an empty cluster with one pool node selected
+    (``cluster`` builds it for a release: ``release.cluster``), and a line
+    saying which cluster that is; ``None`` when the roles cannot be checked."""
+    check_all = getattr(roles, "check_all", None)
+    if not callable(check_all):
+        return None
+    try:
+        if cluster is not None:
+            sample = cluster(pool=[{"id": SAMPLE_NODE}])
+        else:
+            from toskit.conditions import Cluster
+
+            sample = Cluster("multinode", pool=[{"id": SAMPLE_NODE}])
+        outcomes = dict(check_all(sample, selected=[SAMPLE_NODE]))
+    except Exception:  # noqa: BLE001 - a view shows what it can; the roles table stays
+        return None
+    return f"mode {sample.mode}, no nodes, pool node {SAMPLE_NODE} selected", outcomes
+
+
+def _sample_section(roles: Any, cluster: Any = None) -> str:
+    found = sample_outcomes(roles, cluster)
+    if found is None:
+        return ""
+    where, outcomes = found
+    shown = {n: o for n, o in outcomes.items() if not getattr(o, "hidden", False)}
+    hidden = [n for n in outcomes if n not in shown]
+    note = f'<div class="toskit-summary-line"><span class="toskit-muted">{esc(where)}</span>'
+    if hidden:
+        note += f'<span class="toskit-faint">hidden: {esc(", ".join(hidden))}</span>'
+    note += "</div>"
+    blocked = sum(1 for o in shown.values() if not getattr(o, "allowed", False))
+    return details(
+        f"Outcomes on an empty cluster ({blocked} blocked, each with its reason and trace)",
+        note + outcomes_table(shown),
+        count=len(shown),
+    )
+
+
 def role_set_html(roles: Any) -> str:
-    """The view of a ``RoleSet``: one row per role."""
+    """The view of a ``RoleSet``: one row per role, then (collapsed) every
+    role's outcome on an empty multinode cluster with one node selected,
+    with its reason and trace."""
     count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
-    body = header("roles", f"{count} roles") + role_set_body(roles)
+    body = header("roles", f"{count} roles") + role_set_body(roles) + _sample_section(roles)
     return fragment(body, _fallback(roles), "roles")
 
 
@@ -396,6 +442,7 @@ def release_html(release: Any) -> str:
     if roles is not None:
         count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
         parts.append(details("Roles", role_set_body(roles), open_=True, count=count))
+        parts.append(_sample_section(roles, getattr(release, "cluster", None)))
     wizard = getattr(release, "wizard", None)  # the setup wizard's model (fuel.wizard_model)
     if isinstance(wizard, Mapping) and wizard:  # one line per pane: `Compute vcenter: false …`
         lines = [
