@@ -84,9 +84,31 @@ def build(source: Path) -> Path:
         resources={"metadata": {"path": str(HERE)}},
     )
     client.execute()
+    store_snapshots(nb)
     target = HERE / f"{source.stem}.ipynb"
     nbformat.write(nb, target)
     return target
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def store_snapshots(nb: nbformat.NotebookNode) -> None:
+    """Keep a widget's static snapshot, not its live view, in the stored file.
+
+    toskit's widgets display a ``text/html`` snapshot beside the widget view
+    (``toskit.widgets.snapshot``). A stored notebook has no kernel behind
+    its widgets, so a view reference is a dead end (GitHub shows nothing,
+    JupyterLab "model not found"): where an output has a snapshot, the
+    reference and the saved widget state are dropped and every viewer
+    shows the snapshot. Running the notebook brings the live widgets back.
+    """
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if WIDGET_VIEW in data and "text/html" in data:
+                del data[WIDGET_VIEW]
+    nb.metadata.pop("widgets", None)
 
 
 def main(argv: list[str]) -> int:

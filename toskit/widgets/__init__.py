@@ -19,12 +19,13 @@ import ipywidgets
 
 from toskit.widgets.cluster_simulator import ClusterSimulator
 from toskit.widgets.property_explorer import PropertyExplorer
+from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
 from toskit.widgets.type_tree import TypeTree
 
 __all__ = ["ClusterSimulator", "PropertyExplorer", "TemplateExplorer", "TypeTree", "explore"]
 
 
-class TemplateExplorer(ipywidgets.HBox):
+class TemplateExplorer(SnapshotMixin, ipywidgets.HBox):
     """A ``TypeTree`` beside a ``PropertyExplorer`` that follows it."""
 
     def __init__(self, st: Any, **kwargs: Any) -> None:
@@ -35,6 +36,23 @@ class TemplateExplorer(ipywidgets.HBox):
         self.tree.layout = ipywidgets.Layout(flex="0 0 340px", width="340px", min_width="0", overflow="hidden")
         self.properties.layout = ipywidgets.Layout(flex="1 1 0", min_width="0", overflow="auto")
         super().__init__(children=[self.tree, self.properties], **kwargs)
+
+    def snapshot_html(self) -> str:
+        """The tree beside the explorer's view, as static HTML marked as a
+        snapshot: what GitHub, nbviewer or an un-run notebook shows."""
+        from toskit.display.html import fragment
+        from toskit.display.tosca_views import type_tree_html
+
+        tree = type_tree_html(self.tree._types, selected=self.tree.selected, filter_text=self.tree.filter)
+        body = (
+            snapshot_note()
+            + '<div class="toskit-snapshot-row"><div class="toskit-snapshot-tree">'
+            + tree
+            + '</div><div class="toskit-snapshot-main">'
+            + self.properties.body_html
+            + "</div></div>"
+        )
+        return fragment(body, repr(self), "template-explorer")
 
     def __repr__(self) -> str:
         return f"TemplateExplorer(selected={self.tree.selected!r}, node={self.properties.node!r})"

@@ -17,11 +17,12 @@ from toskit.display.tosca_views import (
 )
 from toskit.display.typetree import type_usage
 from toskit.errors import ToskitError
+from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
 
 __all__ = ["PropertyExplorer"]
 
 
-class PropertyExplorer(ipywidgets.VBox):
+class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
     """Choose a node template (or follow a :class:`TypeTree`) and see its
     merged property table with provenance and its diagnostics.
 
@@ -47,6 +48,7 @@ class PropertyExplorer(ipywidgets.VBox):
         self._by_type: dict[str, list[str]] | None = None
         self._usage: dict[str, list[tuple[str, str]]] | None = None
         self._syncing = False  # set while the widget updates its own dropdown
+        self._body = ""
         self._following_tree = False  # set while it selects a type in a linked tree
         names = list(self._nodes)
         self._dropdown = ipywidgets.Dropdown(
@@ -193,7 +195,8 @@ class PropertyExplorer(ipywidgets.VBox):
             parts.append(self._node_html(self.node))
         else:
             parts.append('<div class="toskit-empty">no node templates</div>')
-        self._output.value = fragment("".join(parts), self._plain(), "property-explorer")
+        self._body = "".join(parts)
+        self._output.value = fragment(self._body, self._plain(), "property-explorer")
         # The dropdown shows the node on screen, and is blank over a type's view.
         shown = None if showing_type else self.node
         if self._dropdown.value != shown:
@@ -217,6 +220,15 @@ class PropertyExplorer(ipywidgets.VBox):
         )
         more = f" and {len(uses) - len(shown):,} more" if len(uses) > len(shown) else ""
         return f"; used by {listed}{esc(more)}"
+
+    @property
+    def body_html(self) -> str:
+        """What the widget shows, without the surrounding fragment."""
+        return self._body
+
+    def snapshot_html(self) -> str:
+        """The view on screen, marked as a snapshot (the notebook's stored view)."""
+        return fragment(snapshot_note() + self._body, self._plain(), "property-explorer")
 
     def _plain(self) -> str:
         return f"PropertyExplorer(node={self.node!r}, followed_type={self.followed_type!r})"

@@ -20,6 +20,7 @@ from toskit.display.typetree import (
     user_forest,
 )
 from toskit.errors import ToskitError
+from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
 
 __all__ = ["TypeTree"]
 
@@ -39,7 +40,7 @@ def _annotate(node_dict: dict[str, Any], node: Any, filtering: bool = False) -> 
         stack.extend(zip(out["children"], n.children))
 
 
-class TypeTree(anywidget.AnyWidget):
+class TypeTree(SnapshotMixin, anywidget.AnyWidget):
     """The inheritance tree of a template's types (all kinds, or one kind).
 
     User types come first and normative types are hidden (their ancestors of
@@ -162,6 +163,11 @@ class TypeTree(anywidget.AnyWidget):
         """The static HTML view of the tree, the selection marked."""
         tree = type_tree_html(self._types, selected=self.selected, filter_text=self.filter)
         return fragment(tree, self._plain(), "type-tree")
+
+    def snapshot_html(self) -> str:
+        """The static tree, marked as a snapshot (the notebook's stored view)."""
+        tree = type_tree_html(self._types, selected=self.selected, filter_text=self.filter)
+        return fragment(snapshot_note() + tree, self._plain(), "type-tree")
 
     def _plain(self) -> str:
         return f"TypeTree({len(self._types)} types, selected={self.selected!r})"
