@@ -7,8 +7,9 @@ Voila serves that folder with the repository's offline ``toskit`` template;
 Chromium comes from ``conftest.py`` (no network, no downloaded browser). The
 page must render every cell without a Python error, show each release's
 roles, and no role may be "check failed" (6.0/6.1's mongo restriction reads
-``cluster:status``, which the default cluster now has). Screenshots go to
-``test-artifacts/fuel-releases-<theme>.png``.
+``cluster:status``, which the default cluster now has). The 6.1 release's
+own view shows the setup wizard's model. Screenshots go to
+``test-artifacts/fuel-releases-*-<theme>.png``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def _notebook() -> dict:
             f"simulator_{i}.add_class('fuel-simulator-{i}')\n"
             f"simulator_{i}"
         )
+    cells.append("release_0  # the release view, with the setup wizard's model")
     return {
         "cells": [
             {
@@ -168,4 +170,9 @@ def test_the_simulator_opens_on_the_6_1_and_9_0_releases(
         expect(simulator).to_contain_text(role)
         expect(simulator).not_to_contain_text("check failed")
         simulator.screenshot(path=str(ARTIFACTS / f"fuel-releases-{i}-{theme}.png"))
+    view = page.locator(".jp-OutputArea-output", has_text="Setup wizard model")
+    expect(view).to_have_count(1)
+    view.locator("summary", has_text="Setup wizard model").click()  # open the section
+    expect(view).to_contain_text("vcenter: false")
+    view.screenshot(path=str(ARTIFACTS / f"fuel-releases-view-{theme}.png"))
     full_screenshot(page, ARTIFACTS / f"fuel-releases-{theme}.png")

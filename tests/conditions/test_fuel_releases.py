@@ -234,6 +234,7 @@ def test_the_wizard_model_is_built_from_the_wizards_fields():
     assert wizard["Compute"]["vcenter"] is False  # a checkbox without a value
     assert wizard["Network"]["manager"] == "neutron-vlan"  # a radio: its first choice
     assert wizard["NameAndRelease"]["release"] == release.name
+    assert wizard["Mode"] == {"mode": "ha_compact"}  # the pane's `metadata` is no field
     assert "ceph-osd" in wizard["NameAndRelease"]["release_roles"]
 
 

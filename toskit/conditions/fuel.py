@@ -200,7 +200,8 @@ def _field_default(field: Any) -> Any:
 
 def wizard_model(fields: Mapping[str, Any], roles: Iterable[str] = ()) -> dict:
     """fuel-ui's setup-wizard model: for each pane of ``wizard_metadata``
-    every field's initial value, plus the pane fuel-ui adds itself,
+    every field's initial value (a pane's ``metadata`` entry is not a
+    field), plus the pane fuel-ui adds itself,
     ``NameAndRelease`` (``name``, ``release``, ``release_name``,
     ``release_operating_system``, ``release_roles``)."""
     meta = fields.get("wizard_metadata")
@@ -216,8 +217,11 @@ def wizard_model(fields: Mapping[str, Any], roles: Iterable[str] = ()) -> dict:
     if isinstance(meta, Mapping):
         for pane, pane_fields in meta.items():
             if isinstance(pane_fields, Mapping):
+                # `metadata` describes the pane itself (label, weight), not a field
                 model[str(pane)] = {
-                    str(name): _field_default(field) for name, field in pane_fields.items()
+                    str(name): _field_default(field)
+                    for name, field in pane_fields.items()
+                    if name != "metadata"
                 }
     return model
 
