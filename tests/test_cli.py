@@ -657,3 +657,34 @@ def test_the_readme_check_example_is_real_output(capsys, monkeypatch):
     _, out, _ = run(["check", "notebooks/examples/service.yaml"], capsys)
     assert shown[-1] == "..."
     assert out.splitlines()[: len(shown) - 1] == shown[:-1]
+
+
+# ---- --root: the folder local imports must stay inside ----
+
+
+def _project_importing_its_parent(tmp_path):
+    (tmp_path / "lib.yaml").write_text(
+        "tosca_definitions_version: tosca_2_0\ndata_types:\n  Shared: {derived_from: string}\n"
+    )
+    project = tmp_path / "project"
+    project.mkdir()
+    template = project / "t.yaml"
+    template.write_text("tosca_definitions_version: tosca_2_0\nimports:\n  - ../lib.yaml\n")
+    return template
+
+
+def test_check_root_widens_the_import_root(tmp_path, capsys):
+    template = _project_importing_its_parent(tmp_path)
+    status, out, _ = run(["check", template], capsys)
+    assert status == 1 and "outside the import root" in out
+    for jobs in ("1", "2"):
+        status, out, _ = run(["check", "-j", jobs, "--root", tmp_path, template, template], capsys)
+        assert status == 0 and "import-error" not in out
+
+
+def test_show_root_widens_the_import_root(tmp_path, capsys):
+    template = _project_importing_its_parent(tmp_path)
+    assert run(["show", template], capsys)[0] == 0
+    assert "outside the import root" in (tmp_path / "project" / "t.html").read_text()
+    assert run(["show", template, "--root", tmp_path], capsys)[0] == 0
+    assert "outside the import root" not in (tmp_path / "project" / "t.html").read_text()

@@ -14,8 +14,9 @@
     1 when one has, 2 when the command could not run (bad arguments, or a
     file that cannot be read: a missing file, a directory with no YAML, a
     file that is not UTF-8 text; such a file is reported and is not
-    counted as checked).
-``toskit show FILE [-o OUT.html] [--force]``
+    counted as checked). ``--root DIR`` widens the folder that a TOSCA
+    template's local imports must stay inside (default: its own folder).
+``toskit show FILE [-o OUT.html] [--force] [--root DIR]``
     Writes the HTML view of FILE as a standalone page: a TOSCA template as
     its report, a roles document as its roles view, a Fuel release file as
     the view of each of its releases, a structural schema as its type view.
@@ -178,6 +179,14 @@ def check_schema(text: str, name: str) -> list[Diagnostic]:
     return check_yaml(text, name)
 
 
+def check_tosca(text: str, name: str, root: str | None = None) -> list[Diagnostic]:
+    """A TOSCA document: everything ``toskit.loads`` reports. ``root`` widens the
+    folder that local imports must stay inside (default: the file's folder)."""
+    from toskit.tosca import loads
+
+    return loads(text, name=name, root=root).diagnostics
+
+
 def _lazy(dotted: str) -> Checker:
     """A checker imported on first use, so ``toskit check`` loads only what it needs."""
     module_name, attribute = dotted.split(":")
@@ -193,7 +202,7 @@ def _lazy(dotted: str) -> Checker:
 
 
 CHECKERS: dict[str, Checker] = {
-    "tosca": _lazy("toskit.tosca:check_text"),
+    "tosca": check_tosca,
     "roles": _lazy("toskit.conditions:check_text"),
     "fuel-release": _lazy("toskit.conditions:check_text"),
     "schema": check_schema,
@@ -220,14 +229,17 @@ class FileResult:
     error: str | None = None
 
 
-def _check_document(text: str, name: str) -> FileResult:
+def _check_document(text: str, name: str, root: str | None = None) -> FileResult:
     from toskit.source import load_yaml
 
     doc = load_yaml(text, name=name)
     if doc.value is None and doc.diagnostics:
         return FileResult(name, "yaml", UNPARSED_LABEL, None, sort_diagnostics(doc.diagnostics))
     kind = detect_kind(doc.value)
-    diagnostics = sort_diagnostics(CHECKERS[kind](text, name))
+    checker = CHECKERS[kind]
+    # --root reaches the TOSCA checker; a registered checker takes (text, name) only.
+    found = checker(text, name) if root is None or checker is not check_tosca else check_tosca(text, name, root)
+    diagnostics = sort_diagnostics(found)
     return FileResult(name, kind, kind_label(kind, doc.value), tosca_version(doc.value), diagnostics)
 
 
@@ -272,16 +284,16 @@ def check_file(path: str) -> tuple[str, list[Diagnostic]]:
     return check_text(read_text_file(path), path)
 
 
-def _check_task(task: tuple[str, str | None]) -> FileResult:
+def _check_task(task: tuple[str, str | None, str | None]) -> FileResult:
     """One file for ``toskit check`` (``text`` given for standard input); runs in a worker."""
-    path, text = task
+    path, text, root = task
     from toskit.source import read_text_file
 
     name = "<stdin>" if path == "-" else path
     try:
         if text is None:
             text = read_text_file(path)
-        result = _check_document(text, name)
+        result = _check_document(text, name, root)
     except ToskitError as exc:
         return FileResult(name, error=str(exc))
     result.path = name
@@ -345,7 +357,7 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _results(tasks: list[tuple[str, str | None]], jobs: int) -> Iterator[FileResult]:
+def _results(tasks: list[tuple[str, str | None, str | None]], jobs: int) -> Iterator[FileResult]:
     """Check every task, in order; in ``jobs`` forked processes when that can help."""
     import multiprocessing
 
@@ -362,7 +374,6 @@ def _results(tasks: list[tuple[str, str | None]], jobs: int) -> Iterator[FileRes
 
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = expand_paths(args.files)
-    tasks: list[tuple[str, str | None]] = []
     status = 0
     stdin_text: str | None = None
     stdin_error: str | None = None
@@ -371,7 +382,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             stdin_text = _read_stdin()
         except ToskitError as exc:
             stdin_error = str(exc)
-    tasks = [(path, stdin_text if path == "-" else None) for path in files]
+    tasks = [(path, stdin_text if path == "-" else None, args.root) for path in files]
     checked = errors = warnings = unreadable = 0
     report: list[dict[str, Any]] = []
     for result in _results(tasks, args.jobs):
@@ -453,7 +464,7 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
-def render_document(path: str) -> str:
+def render_document(path: str, root: str | None = None) -> str:
     """The standalone HTML page for the document at ``path``, whatever its kind.
 
     Raises ``ToskitError`` when the file cannot be read, and ``_Refused``
@@ -473,7 +484,7 @@ def render_document(path: str) -> str:
     if kind == "tosca":
         from toskit.tosca import load
 
-        return render_page(load(path))
+        return render_page(load(path, root=root))
     if kind == "roles":
         from toskit import conditions
 
@@ -521,7 +532,7 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if reason:
         return fail(reason)
     try:
-        page = render_document(args.file)
+        page = render_document(args.file, args.root)
     except (ToskitError, _Refused) as exc:
         return fail(_first_line(exc))
     reason = refusal(output, [args.file], force=args.force)  # the world may have moved meanwhile
@@ -546,6 +557,12 @@ def _jobs(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
     return value
+
+
+_ROOT_HELP = (
+    "the folder a template's local imports must stay inside "
+    "(default: the template's own folder; docs/limits.md)"
+)
 
 
 def _add_check(commands: Any) -> None:
@@ -579,6 +596,7 @@ def _add_check(commands: Any) -> None:
         help="check files in N processes (default: the number of CPUs, here %(default)s); "
         "output stays in input order",
     )
+    check.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     check.set_defaults(run=_cmd_check)
 
 
@@ -594,6 +612,7 @@ def _add_show(commands: Any) -> None:
     show.add_argument(
         "--force", action="store_true", help="replace an existing OUT.html that toskit did not write"
     )
+    show.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     show.set_defaults(run=_cmd_show)
 
 
