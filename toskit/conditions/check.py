@@ -4,8 +4,14 @@ as located diagnostics (for ``toskit check``).
 Unlike :func:`load_roles`, which raises at the first error, this collects
 every error it can (one per broken condition node) and places each at the
 offending YAML node. For an expression error inside a one-line scalar, the
-column points at the offending character itself; the hint repeats the
-expression with the position.
+column points at the offending character itself (for a short-form
+restriction, inside its key); the hint repeats the expression with the
+position.
+
+In a Fuel release file the setup wizard's conditions (``wizard_metadata``)
+are compiled with its default model, so bare paths (``Compute.vcenter``)
+are model paths there; 5.0's ``depends`` lists and settings ``conflicts``
+written as conditions are checked as well.
 
 Codes: ``yaml-syntax`` and the loader's other codes; ``condition-schema``
 (a malformed condition tree, restriction or limit); ``expression-syntax``
