@@ -80,9 +80,21 @@ def template_to_yaml_data(template: Any) -> dict[str, Any]:
     return data
 
 
-def template_to_yaml(template: Any) -> str:
-    """YAML text of a ``ServiceTemplate``'s own types and templates (deterministic)."""
-    return dump_yaml(template_to_yaml_data(template))
+def template_to_yaml(template: Any, *, version: str | None = None) -> str:
+    """YAML text of a ``ServiceTemplate``'s own types and templates (deterministic).
+
+    ``version`` rewrites it for another TOSCA version: ``"1.3"``
+    (``tosca_simple_yaml_1_3``) or ``"2.0"`` (``tosca_2_0``), documents that
+    other TOSCA tools read, or ``"unfurl"``; ``None`` keeps the template's
+    own (the DSL writes Unfurl's dialect, ``tosca_simple_unfurl_1_0_0``).
+    See :mod:`toskit.dsl.retarget`.
+    """
+    data = template_to_yaml_data(template)
+    if version is not None:
+        from toskit.dsl.retarget import retarget
+
+        data = retarget(data, version)
+    return dump_yaml(data)
 
 
 def template_to_python(template: Any) -> str:
