@@ -370,3 +370,51 @@ def test_static_views_explain_every_role_on_an_empty_cluster(release):
     assert "mode ha_compact, no nodes, pool node 1 selected" in text
     assert "blocked: Cinder Block Device driver should be enabled in the environment settings." in text
     assert "hidden: mongo, virt" in text
+
+
+# ---------------------------------------------------------------- issue 19: the work of one evaluation is bounded
+
+
+def _nested_exists(depth: int) -> dict:
+    condition: object = "false"
+    for level in range(depth):
+        condition = {"exists": {"where": "cluster:nodes", "variable": f"n{level}", "condition": condition}}
+    return condition  # type: ignore[return-value]
+
+
+def test_nested_exists_stops_at_the_step_budget_with_a_clear_error():
+    import resource
+    import time
+
+    from toskit import ConditionError
+
+    cluster = Cluster("multinode", nodes=[{"id": i} for i in range(1, 101)])
+    start = time.process_time()
+    with pytest.raises(ConditionError) as info:
+        evaluate(_nested_exists(5), cluster)  # 10^10 items without a bound
+    assert time.process_time() - start < 2.0
+    err = info.value
+    assert err.kind == "LimitExceeded" and err.expression == "cluster:nodes"
+    assert "visited more than 2,000,000 items in 'exists' loops" in err.message
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss < 2_000_000  # kB: no blow-up
+
+
+def test_a_role_check_with_nested_exists_is_bounded_too():
+    import time
+
+    from toskit import ConditionError
+
+    roles = load_roles({"r": {"conditions": [_nested_exists(4)]}})
+    cluster = Cluster("multinode", nodes=[{"id": i} for i in range(100, 400)], pool=POOL)
+    start = time.process_time()
+    with pytest.raises(ConditionError, match="LimitExceeded"):
+        roles.check("r", cluster, selected=[11])
+    assert time.process_time() - start < 2.0
+
+
+def test_work_below_the_budget_is_untouched():
+    cluster = Cluster("multinode", nodes=[{"id": i} for i in range(1, 301)])
+    out = evaluate(_nested_exists(2), cluster)  # 90,000 items: fine
+    assert out.value is False
+    one_level = {"exists": {"where": "cluster:nodes", "variable": "n", "condition": "<n>.id == 300"}}
+    assert evaluate(one_level, cluster).value is True

@@ -50,6 +50,12 @@ _MISSING = object()
 # Batch evaluation of `exists` (toskit.conditions.batch): lists shorter
 # than _BATCH_MIN go item by item; chunks grow from _BATCH_FIRST to _BATCH_MAX.
 _BATCH_MIN, _BATCH_FIRST, _BATCH_MAX = 16, 64, 8192
+# The work of one evaluation (one Env: a check, a check_all, an evaluate)
+# is bounded: `exists` loops may visit at most STEP_BUDGET items in all, so
+# `exists` nested five deep over 100 nodes (10^10 items) stops at once with
+# a ConditionError of kind LimitExceeded instead of running for hours.
+STEP_BUDGET = 2_000_000
+_STEPS = object()  # the Env.memo key of the items visited so far
 # Bound on the length of a node's path in a condition tree, far below
 # Python's recursion limit even for hostile documents.
 MAX_TREE_DEPTH = 200
@@ -399,6 +405,7 @@ class ExistsForm(Form):
         start, size, total = 0, _BATCH_FIRST, len(items)
         while start < total:
             chunk = items[start : start + size]
+            self._spend(env, len(chunk))
             try:
                 chosen = select(env, chunk, trusted)
             except (Fallback, ConditionError):
@@ -415,13 +422,30 @@ class ExistsForm(Form):
             size = min(size * 4, _BATCH_MAX)
         return -1
 
+    def _spend(self, env: Env, steps: int) -> None:
+        """Count ``steps`` items visited against :data:`STEP_BUDGET`."""
+        memo = env.memo
+        used = memo.get(_STEPS, 0) + steps
+        memo[_STEPS] = used
+        if used > STEP_BUDGET:
+            raise ConditionError(
+                "LimitExceeded",
+                f"the evaluation visited more than {STEP_BUDGET:,} items in 'exists' loops "
+                f"(nested exists over long lists); simplify the condition, or raise "
+                "toskit.conditions.forms.STEP_BUDGET",
+                expression=self.where_text,
+                position=0,
+                path=self.path,
+            )
+
     def _sequential(self, env: Env, items: Any) -> int:
         name = self.variable
         variables = env.vars
         saved = variables.get(name, _MISSING)
         test = self.condition.test
+        i = -1
         try:
-            for i, item in enumerate(items):
+            for i, item in enumerate(items):  # noqa: B007 - `i` counts the items visited
                 variables[name] = item
                 if test(env):
                     return i
@@ -431,6 +455,7 @@ class ExistsForm(Form):
                 variables.pop(name, None)
             else:
                 variables[name] = saved
+            self._spend(env, i + 1)
 
     def run(self, env: Env) -> tuple[bool, list[str]]:
         value = self._match(env) >= 0
