@@ -8,7 +8,8 @@ No page may fetch anything from the internet: Voila runs with the
 repository's ``toskit`` template (``share/jupyter/voila/templates/toskit``,
 Voila's lab template without its CDN links, the same as ``make demo``),
 and every request that is not for the local Voila server is aborted and
-makes the test FAIL, naming the URLs (``offline_guard.ExternalRequests``).
+makes the test itself FAIL (not only its teardown), naming the URLs
+(``offline_guard.ExternalRequests``, checked by ``pytest_runtest_call`` below).
 
 Screenshots go to ``test-artifacts/`` (gitignored) at the repository root.
 """
@@ -131,12 +132,28 @@ def browser() -> Iterator[object]:
             chromium.close()
 
 
+# The guard of the running test's page, checked when the test body returns.
+GUARD = pytest.StashKey[ExternalRequests]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> object:
+    """Fail the test itself (not its teardown) when its page tried to reach outside."""
+    result = yield
+    guard = item.stash.get(GUARD, None)
+    message = guard.failure() if guard is not None else None
+    if message:
+        pytest.fail(message, pytrace=False)
+    return result
+
+
 @pytest.fixture
-def page(browser, voila_url: str) -> Iterator[object]:
+def page(browser, voila_url: str, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh page (1200×900) that may only talk to the local Voila server;
     the test fails if the page attempts any other request."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     guard = ExternalRequests(voila_url)
+    request.node.stash[GUARD] = guard
     context.route("**/*", guard)
     page = context.new_page()
     page.set_default_timeout(ACTION_TIMEOUT_MS)
@@ -144,5 +161,3 @@ def page(browser, voila_url: str) -> Iterator[object]:
         yield page
     finally:
         context.close()
-    if guard.failure():
-        pytest.fail(guard.failure(), pytrace=False)
