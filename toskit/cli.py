@@ -290,6 +290,8 @@ def _check_task(task: tuple[str, str | None, str | None]) -> FileResult:
     from toskit.source import read_text_file
 
     name = "<stdin>" if path == "-" else path
+    if path == "-" and text is None:  # the parent could not read it (and says why)
+        return FileResult(name, error="<stdin>: could not be read")
     try:
         if text is None:
             text = read_text_file(path)
