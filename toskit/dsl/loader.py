@@ -1,10 +1,24 @@
 """``load_module``: run a module of DSL classes and load it as a ServiceTemplate.
 
-Each call reads and executes the file afresh under a unique module name
-that is removed from ``sys.modules`` afterwards. While it runs, ``tosca``
-and ``unfurl`` in ``sys.modules`` refer to :mod:`toskit.dsl` (so modules
-written for Unfurl's ``tosca`` package load unchanged); whatever those
-names referred to before is put back afterwards.
+**Loading a module runs its code** (as Unfurl does): that is the feature.
+A module given by path runs in a separate process (a fork of a small
+server process that has toskit imported, ``multiprocessing``'s
+"forkserver"), with a wall-clock ``timeout`` (default
+:data:`DEFAULT_TIMEOUT` seconds). The child turns the module's classes and
+templates into TOSCA YAML text plus a table of Python positions and sends
+them back as JSON, which is plain data: nothing of the module's objects
+reaches the caller's process. So a module that never ends, calls
+``os._exit``, raises ``KeyboardInterrupt`` or another ``BaseException``,
+lowers the recursion limit, empties ``sys.path`` or changes the current
+directory affects only the child; each case is a ``python-error``
+diagnostic, and the caller's ``os.getcwd()``, ``sys.path`` and
+``sys.modules`` are untouched. Runs do not share a lock: a slow module
+does not hold up another ``load_module``.
+
+In the child, the file is executed under a unique module name. While it
+runs, ``tosca`` and ``unfurl`` in ``sys.modules`` refer to
+:mod:`toskit.dsl` (so modules written for Unfurl's ``tosca`` package load
+unchanged).
 
 The module's classes and templates become a TOSCA document
 (:func:`toskit.dsl.python2yaml.to_yaml_data`), which is loaded with
@@ -18,7 +32,9 @@ failing line, never a traceback.
 from __future__ import annotations
 
 import itertools
+import json
 import linecache
+import multiprocessing
 import os
 import sys
 import threading
@@ -28,13 +44,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, sort_diagnostics
-from toskit.dsl.entities import _COLLECTOR
+from toskit.dsl.entities import _COLLECTOR, SourcePosition
 from toskit.dsl.python2yaml import Emitted, to_yaml_data
 from toskit.dsl.sourcemap import index_for
 from toskit.dsl.yamltext import dump_yaml
 from toskit.errors import ToskitError
 
-__all__ = ["load_module", "run_module"]
+__all__ = ["DEFAULT_TIMEOUT", "load_module", "run_module"]
+
+#: Seconds of wall-clock time a module file may take to run and convert.
+DEFAULT_TIMEOUT = 10.0
+# The document of a module whose classes could not be read (no follow-on errors).
+_EMPTY = "tosca_definitions_version: tosca_simple_unfurl_1_0_0\n"
+#: Largest reply (JSON bytes) accepted from the child process.
+_MAX_REPLY = 200_000_000
 
 _COUNTER = itertools.count(1)
 # sys.modules is process-wide: one module run at a time swaps the aliases.
@@ -52,6 +75,15 @@ class _ModuleRun:
         self.diagnostics = diagnostics
 
 
+def _safe_str(exc: BaseException) -> str:
+    """``str(exc)``, even for an exception whose ``__str__`` raises; abbreviated."""
+    try:
+        text = str(exc)
+    except BaseException:  # noqa: BLE001 - the module's own __str__ may raise anything
+        return "(its message could not be shown: its __str__ failed)"
+    return text if len(text) <= 500 else text[:497] + "..."
+
+
 def _python_error(filename: str, exc: BaseException) -> Diagnostic:
     line = column = None
     if isinstance(exc, SyntaxError) and (exc.filename in (filename, None)):
@@ -62,7 +94,7 @@ def _python_error(filename: str, exc: BaseException) -> Diagnostic:
             if frame.filename == filename:
                 line = frame.lineno
                 column = (frame.colno + 1) if getattr(frame, "colno", None) is not None else None
-        message = f"the module raised {type(exc).__name__}: {exc}"
+        message = f"the module raised {type(exc).__name__}: {_safe_str(exc)}"
     hint = "fix the Python error; toskit loads what the module defined before it"
     if isinstance(exc, NameError):
         hint = (
@@ -128,9 +160,10 @@ def run_module(path: str | os.PathLike) -> _ModuleRun:
                 # Running the user's module is what load_module is for; no
                 # template or condition text is ever executed.
                 exec(code, namespace)  # noqa: S102
-            except (Exception, SystemExit) as exc:
-                # A module that fails, or calls sys.exit(), is a diagnostic of
-                # its own file, never an exception out of load_module.
+            except BaseException as exc:  # noqa: BLE001
+                # A module that fails, calls sys.exit(), raises KeyboardInterrupt
+                # or any BaseException is a diagnostic of its own file, never an
+                # exception out of load_module.
                 diagnostics.append(_python_error(filename, exc))
         finally:
             _COLLECTOR.reset(token)
@@ -161,6 +194,122 @@ def _forget_modules_from(folder: str, names: set[str]) -> None:
             sys.modules.pop(name, None)
 
 
+_DIAGNOSTIC_FIELDS = ("severity", "code", "message", "path", "file", "line", "column", "hint",
+                      "source_line")
+
+
+def _diagnostic_data(d: Diagnostic) -> list:
+    return [getattr(d, name) for name in _DIAGNOSTIC_FIELDS]
+
+
+def _diagnostic_from(data: Any) -> Diagnostic:
+    values = dict(zip(_DIAGNOSTIC_FIELDS, data))
+    return Diagnostic(**values)
+
+
+def _emit_in_child(path: str) -> dict[str, Any]:
+    """Run the module file and convert it: everything as JSON-able data."""
+    run = run_module(path)
+    diagnostics = list(run.diagnostics)
+    try:
+        emitted = to_yaml_data(run.namespace, templates=run.templates, filename=run.filename)
+        text = dump_yaml(emitted.data)
+    except BaseException as exc:  # noqa: BLE001 - a hostile module's objects may do anything
+        diagnostics.append(Diagnostic(
+            "error", "python-error",
+            f"the module's classes could not be converted to TOSCA: {type(exc).__name__}: "
+            f"{_safe_str(exc)}", file=run.filename,
+            hint="a value nested too deeply, or an object that breaks when read"))
+        return {"text": _EMPTY, "locations": {}, "run": [_diagnostic_data(d) for d in diagnostics],
+                "emitted": [], "default_file": run.filename}
+    return {
+        "text": text,
+        "locations": {k: [v.file, v.line, v.column] for k, v in emitted.locations.items()},
+        "run": [_diagnostic_data(d) for d in diagnostics],
+        "emitted": [_diagnostic_data(d) for d in emitted.diagnostics],
+        "default_file": emitted.default_file,
+    }
+
+
+def _child_main(conn: Any, path: str) -> None:
+    """The child process: run, convert, reply with JSON bytes, and end at once."""
+    try:
+        payload = json.dumps(_emit_in_child(path), default=str)
+    except BaseException as exc:  # noqa: BLE001
+        payload = json.dumps({"crash": f"{type(exc).__name__}: {_safe_str(exc)}"})
+    try:
+        conn.send_bytes(payload.encode("utf-8", "surrogatepass"))
+        conn.close()
+    finally:
+        os._exit(0)  # no atexit handlers or finalizers the module registered
+
+
+_CONTEXT_LOCK = threading.Lock()
+_CONTEXT: Any = None
+
+
+def _context() -> Any:
+    """The multiprocessing context: a fork server that has toskit.dsl imported once."""
+    global _CONTEXT
+    with _CONTEXT_LOCK:
+        if _CONTEXT is None:
+            methods = multiprocessing.get_all_start_methods()
+            method = "forkserver" if "forkserver" in methods else "spawn"
+            context = multiprocessing.get_context(method)
+            if method == "forkserver":
+                context.set_forkserver_preload(["toskit.dsl.loader"])
+            _CONTEXT = context
+        return _CONTEXT
+
+
+def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnostic]]:
+    """``(yaml_text, emitted, run_diagnostics)`` of a module file run in a child process."""
+    filename = os.fspath(path)
+    context = _context()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_child_main, args=(sender, filename), daemon=True)
+    process.start()
+    sender.close()
+    raw: bytes | None = None
+    problem: str | None = None
+    try:
+        if receiver.poll(timeout):
+            try:
+                raw = receiver.recv_bytes(_MAX_REPLY)
+            except (EOFError, OSError):
+                raw = None
+        else:
+            problem = (f"the module did not finish within {timeout:g} s (it runs in a separate "
+                       "process, which was stopped)")
+    finally:
+        receiver.close()
+        process.join(0.5)
+        if process.is_alive():
+            process.kill()
+            process.join()
+    empty = Emitted({}, default_file=filename)
+    if raw is None:
+        if problem is None:
+            problem = ("the module ended its Python process before toskit could read its "
+                       f"classes (exit code {process.exitcode}; os._exit or a crash?)")
+        hint = ("raise timeout=... if the module is slow but trusted"
+                if "did not finish" in problem else "a module must not end the process")
+        return _EMPTY, empty, [Diagnostic("error", "python-error", problem, file=filename,
+                                          hint=hint)]
+    data = json.loads(raw.decode("utf-8", "surrogatepass"))
+    if "crash" in data:
+        return _EMPTY, empty, [Diagnostic(
+            "error", "python-error", f"loading the module failed: {data['crash']}",
+            file=filename)]
+    emitted = Emitted(
+        {},
+        locations={k: SourcePosition(*v) for k, v in data["locations"].items()},
+        diagnostics=[_diagnostic_from(d) for d in data["emitted"]],
+        default_file=data["default_file"],
+    )
+    return data["text"], emitted, [_diagnostic_from(d) for d in data["run"]]
+
+
 def relocate(diagnostic: Diagnostic, emitted: Emitted) -> Diagnostic:
     """Put a diagnostic found in the emitted YAML on the Python line that wrote it."""
     position = emitted.locate(diagnostic.path) if diagnostic.path else None
@@ -172,16 +321,30 @@ def relocate(diagnostic: Diagnostic, emitted: Emitted) -> Diagnostic:
     )
 
 
-def load_module(module_or_path: Any, *, inputs: dict | None = None, **limits: Any):
+def load_module(
+    module_or_path: Any,
+    *,
+    inputs: dict | None = None,
+    timeout: float | None = None,
+    **limits: Any,
+):
     """A module of DSL classes and templates -> ``ServiceTemplate`` (same API as ``load``).
 
-    ``module_or_path`` is a path to a ``.py`` file (executed afresh), an
-    already imported module object, or a namespace mapping such as a
-    notebook's ``globals()`` (both read as they are). The template holds the
-    types the module defines and imports (plus the types they use), and
-    its templates. Its version is ``tosca_simple_unfurl_1_0_0``.
-    Raises ``toskit.ToskitError`` only when the file cannot be read or the
-    argument is none of those three.
+    **Loading a module file runs its code**, in a separate process with a
+    wall-clock ``timeout`` in seconds (default :data:`DEFAULT_TIMEOUT`);
+    what comes back is data (TOSCA YAML text and Python positions), and the
+    caller's current directory, ``sys.path`` and ``sys.modules`` are left as
+    they were. A module that fails, never ends, ends the process or raises
+    any ``BaseException`` is a ``python-error`` diagnostic (module doc).
+
+    ``module_or_path`` is a path to a ``.py`` file (executed afresh, as
+    above), an already imported module object, or a namespace mapping such
+    as a notebook's ``globals()`` (both read as they are, in this process:
+    their code has already run). The template holds the types the module
+    defines and imports (plus the types they use), and its templates. Its
+    version is ``tosca_simple_unfurl_1_0_0``. Raises ``toskit.ToskitError``
+    only when the file cannot be read or the argument is none of those
+    three. ``toskit check`` never executes Python.
     """
     import toskit
 
@@ -190,18 +353,30 @@ def load_module(module_or_path: Any, *, inputs: dict | None = None, **limits: An
             "load_module takes a path to a .py file, a module or a namespace mapping, "
             f"not {type(module_or_path).__name__}"
         )
-    if isinstance(module_or_path, types.ModuleType):
-        filename = getattr(module_or_path, "__file__", None) or f"<module {module_or_path.__name__}>"
-        run = _ModuleRun(filename, vars(module_or_path), [], [])
-    elif isinstance(module_or_path, Mapping):
-        # A namespace such as a notebook's ``globals()``.
-        filename = module_or_path.get("__file__") or "<namespace>"
-        run = _ModuleRun(str(filename), dict(module_or_path), [], [])
+    if timeout is None:
+        timeout = DEFAULT_TIMEOUT
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+        raise ToskitError(f"load_module(timeout=...) must be a positive number, not {timeout!r}")
+    if isinstance(module_or_path, (str, os.PathLike)):
+        from toskit.source import read_text_file
+
+        filename = os.fspath(module_or_path)
+        read_text_file(filename)  # a missing or unreadable file is a ToskitError, as before
+        text, emitted, run_diagnostics = _run_isolated(filename, float(timeout))
+        filename_shown = filename
     else:
-        run = run_module(module_or_path)
-    emitted = to_yaml_data(run.namespace, templates=run.templates, filename=run.filename)
-    text = dump_yaml(emitted.data)
-    template = toskit.loads(text, name=run.filename, inputs=inputs, **limits)
+        if isinstance(module_or_path, types.ModuleType):
+            filename_shown = (getattr(module_or_path, "__file__", None)
+                              or f"<module {module_or_path.__name__}>")
+            run = _ModuleRun(filename_shown, vars(module_or_path), [], [])
+        else:
+            # A namespace such as a notebook's ``globals()``.
+            filename_shown = str(module_or_path.get("__file__") or "<namespace>")
+            run = _ModuleRun(filename_shown, dict(module_or_path), [], [])
+        emitted = to_yaml_data(run.namespace, templates=run.templates, filename=run.filename)
+        text = dump_yaml(emitted.data)
+        run_diagnostics = run.diagnostics
+    template = toskit.loads(text, name=filename_shown, inputs=inputs, **limits)
     own = {(d.code, d.path) for d in emitted.diagnostics}
     found = [
         relocate(d, emitted)
@@ -209,7 +384,7 @@ def load_module(module_or_path: Any, *, inputs: dict | None = None, **limits: An
         # The DSL already reported these on the Python side, more precisely.
         if (d.code, d.path) not in own
     ]
-    merged = sort_diagnostics([*run.diagnostics, *emitted.diagnostics, *found])
+    merged = sort_diagnostics([*run_diagnostics, *emitted.diagnostics, *found])
     template.diagnostics = merged
     # Keep what was generated, for to_yaml() and for people debugging a module.
     template.dsl_yaml = text
