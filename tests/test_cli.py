@@ -694,7 +694,7 @@ def test_unreadable_stdin_is_reported_and_never_read_from_a_file_named_dash(tmp_
     monkeypatch.chdir(tmp_path)
     (tmp_path / "-").write_text("a: 1\na: 2\n")  # must not be read instead of stdin
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a: caf\xe9\n")))
-    status, out, err = run(["check", "-", "-j", "2", "-"], capsys)
+    status, out, err = run(["check", "-j", "2", "-", "-"], capsys)
     assert status == 2 and "duplicate-key" not in out
     assert err.count("toskit check: <stdin>: not UTF-8 text") == 2
     assert "0 files checked: 0 errors, 0 warnings; 2 files could not be read" in err
