@@ -163,17 +163,20 @@ def check_value(
     written order. Values nested to the loader's depth bound therefore need
     no raised recursion limit.
     """
-    if ctx.queued is not None:
-        ctx.queued.append((value, schema, vt, rel, may_call))
+    queued = ctx.queued
+    if queued is not None:
+        queued.append((value, schema, vt, rel, may_call))
         return
-    stack: list[tuple[Any, SchemaDef | None, ValueType, tuple, bool]] = [
-        (value, schema, vt, rel, may_call)
-    ]
+    ctx.queued = queued = []
     try:
-        while stack:
-            ctx.queued = []
-            _check_one(ctx, *stack.pop())
-            stack.extend(reversed(ctx.queued))
+        _check_one(ctx, value, schema, vt, rel, may_call)
+        if queued:  # a map or list: its inner values, depth first in written order
+            stack = queued[::-1]
+            while stack:
+                ctx.queued = queued = []
+                _check_one(ctx, *stack.pop())
+                if queued:
+                    stack.extend(reversed(queued))
     finally:
         ctx.queued = None
 
