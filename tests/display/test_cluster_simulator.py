@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from htmlcheck import body
+from htmlcheck import assert_safe, body
 from simulator_html import assert_view_safe
 
 import toskit
@@ -287,3 +287,15 @@ def test_reasons_show_in_the_outcome_table(roles):
     sim.select([101])
     view = body(sim.html)
     assert "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)" in view
+
+
+def test_a_stored_notebook_shows_a_static_snapshot(roles):
+    sim = _twenty(roles)
+    sim.select([101])
+    data = sim._repr_mimebundle_()
+    data = data[0] if isinstance(data, tuple) else data
+    html = data["text/html"]
+    assert_safe(html)  # static: no checkbox, no key
+    assert "a snapshot of the widget" in html
+    assert "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)" in html
+    assert "node-20" in html

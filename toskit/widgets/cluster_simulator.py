@@ -26,6 +26,7 @@ from toskit.conditions.settings import SettingError, SettingField, short_path
 from toskit.conditions.simulator import FailedOutcome, Simulation, role_names
 from toskit.display.conditions_views import cluster_body, outcomes_table
 from toskit.display.html import chip, css, esc, fragment
+from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
 
 __all__ = ["ClusterSimulator", "SimulatorView"]
 
@@ -95,7 +96,7 @@ def _setting_box(field: SettingField) -> Any:
     return box
 
 
-class ClusterSimulator(ipywidgets.VBox):
+class ClusterSimulator(SnapshotMixin, ipywidgets.VBox):
     """A simulated cluster the user edits live, with every role's outcome.
 
     ``ClusterSimulator(roles, cluster=None)``: ``roles`` is a ``RoleSet``
@@ -362,6 +363,20 @@ class ClusterSimulator(ipywidgets.VBox):
     def __repr__(self) -> str:
         return repr(self.model)
 
+    def snapshot_html(self) -> str:
+        """The view on screen as static HTML (no checkboxes), marked as a
+        snapshot: what a stored notebook shows without a kernel."""
+        model = self.model
+        cluster = cluster_body(
+            model.cluster,
+            selected=model.selected,
+            nodes=list(model.nodes.values()),
+            pool=list(model.pool.values()),
+            limit=NODE_ROWS,
+        )
+        table = outcomes_table(model.shown_outcomes)  # unkeyed: static, nothing to keep open
+        return fragment(snapshot_note() + self._outcomes_head + table + cluster, repr(model), "simulator")
+
     # -- rendering -------------------------------------------------------------
 
     def _quiet(self) -> Any:
@@ -427,6 +442,7 @@ class ClusterSimulator(ipywidgets.VBox):
                 f'<div class="toskit-summary-line"><span class="toskit-muted">changed settings</span>{changed}</div>'
             )
         table = outcomes_table(shown, keyed=True, open_keys=self._view.open_keys)
+        self._outcomes_head = head + summary
         self._view.html = fragment(head + summary + table, repr(model), "simulator")
         cluster = cluster_body(
             model.cluster,
