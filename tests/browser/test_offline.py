@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import urllib.request
+from pathlib import Path
 
 import pytest
 from offline_guard import ExternalRequests
@@ -51,3 +52,32 @@ def test_the_voila_page_links_nothing_outside_the_server(voila_url: str) -> None
     external = [a or b for a, b in _FETCHED.findall(html) if not (a or b).startswith(voila_url)]
     assert "rendered_cells" in html
     assert external == []
+
+
+def _browser_conftest(config: pytest.Config):
+    here = Path(__file__).with_name("conftest.py")
+    return next(p for p in config.pluginmanager.get_plugins() if getattr(p, "__file__", None) == str(here))
+
+
+def test_an_attempted_request_fails_the_test_itself(request) -> None:
+    """The call-phase hook turns the page's attempts into a failure of the test."""
+    conftest = _browser_conftest(request.config)
+
+    class Item:
+        stash = pytest.Stash()
+
+    item = Item()
+    guard = ExternalRequests("http://127.0.0.1:9/")
+    guard.urls.append("https://cdn.example.invalid/x.css")
+    item.stash[conftest.GUARD] = guard
+    hook = conftest.pytest_runtest_call(item)
+    next(hook)
+    with pytest.raises(pytest.fail.Exception, match="https://cdn.example.invalid/x.css"):
+        hook.send(None)
+    clean = Item()
+    clean.stash = pytest.Stash()
+    clean.stash[conftest.GUARD] = ExternalRequests("http://127.0.0.1:9/")
+    hook = conftest.pytest_runtest_call(clean)
+    next(hook)
+    with pytest.raises(StopIteration):
+        hook.send(None)
