@@ -424,3 +424,33 @@ topology_template:
         pasword: x
     broken: {type: acme.nodes.Wbe}
 """
+
+
+def test_explorer_is_not_clipped_at_1000px(page, voila_url: str) -> None:
+    """At 1,000 px nothing in the tour's explorer is cut off: whatever is
+    wider than its box scrolls (overflow auto/scroll), nothing is hidden."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1000, "height": 900})
+    open_notebook(page, voila_url, "00-tour.ipynb")
+    explorer = page.locator(".tour-property-explorer .widget-html-content")
+    expect(explorer).to_contain_text("connection.endpoint.port")
+    page.locator('.tour-type-tree .toskit-tree-button:text-is("Endpoint")').click()
+    expect(explorer).to_contain_text("used by")
+    clipped = page.evaluate(
+        """() => {
+        const out = [];
+        for (const root of document.querySelectorAll('.tour-type-tree, .tour-property-explorer')) {
+            for (const el of [root, ...root.querySelectorAll('*')]) {
+                if (el.scrollWidth <= el.clientWidth + 1) continue;
+                const style = getComputedStyle(el);
+                if (['auto', 'scroll'].includes(style.overflowX) || style.display === 'inline') continue;
+                if (style.overflowX === 'visible' && !el.closest('[style*="hidden"]')) continue;
+                out.push(`${el.tagName}.${el.className}: ${el.scrollWidth} > ${el.clientWidth} (${style.overflowX})`);
+            }
+        }
+        return out;
+    }"""
+    )
+    assert clipped == []
+    page.locator(".tour-type-tree").locator("xpath=..").screenshot(path=str(ARTIFACTS / "00-tour-explorer-1000px.png"))

@@ -29,6 +29,7 @@ __all__ = [
     "fragment",
     "header",
     "more_note",
+    "rows_note",
     "table",
     "text_value",
     "truncate",
@@ -214,8 +215,16 @@ def table(
     hidden = (total - shown) if total is not None else 0
     return (
         f'<table class="toskit-table"><thead><tr>{head}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table>{more_note(hidden, "more rows")}'
+        f'<tbody>{"".join(body)}</tbody></table>{rows_note(hidden, shown)}'
     )
+
+
+def rows_note(hidden: int, shown: int) -> str:
+    """Under a cut table, as pandas says it: how many rows are hidden, how
+    many are shown, and the option that sets the bound."""
+    if hidden <= 0:
+        return ""
+    return more_note(hidden, f"more rows ({shown:,} of {shown + hidden:,} shown; toskit.options.display_max_rows)")
 
 
 def _cell(cell: Sequence[str]) -> str:

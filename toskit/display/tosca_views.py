@@ -25,6 +25,7 @@ from toskit.display.html import (
     fragment,
     header,
     more_note,
+    rows_note,
     table,
     text_value,
     truncate,
@@ -85,12 +86,12 @@ class SourcePalette:
     """One CSS class per source layer, assigned in order of first appearance.
 
     ``template`` and ``input: …`` have fixed colours; every other distinct
-    source (``default: <type>``, a merge layer's label) gets the next of six
-    palette colours; an empty source is grey. The cell always
+    source (``default: <type>``, a merge layer's label) gets the next of ten
+    palette colours (repeating only from the eleventh); an empty source is grey. The cell always
     shows the exact source string; the colour is only a class.
     """
 
-    _SIZE = 6
+    _SIZE = 10
 
     def __init__(self) -> None:
         self._classes: dict[str, str] = {}
@@ -302,7 +303,7 @@ def property_table_body(
                 )
     body = table(columns, shown, limit=max(len(shown), 1), empty="no properties")
     hidden = len(states) - main_rows
-    return body + more_note(hidden, "more rows") + palette.legend(used)
+    return body + rows_note(hidden, main_rows) + palette.legend(used)
 
 
 def property_table_html(prop_table: Any) -> str:

@@ -370,5 +370,6 @@ def with_status(table: Any, frame: pandas.DataFrame) -> pandas.DataFrame:
                 blank["overridden"] = []
             out.append(blank)
     result = pd.DataFrame(out, columns=list(frame.columns))
-    result["problem"] = pd.Series([r["problem"] for r in out], index=result.index, dtype=object)
+    for column in ("value", "type", "problem"):  # None stays None (not NaN) in the added rows
+        result[column] = pd.Series([r[column] for r in out], index=result.index, dtype=object)
     return result
