@@ -11,9 +11,10 @@ from pathlib import Path
 import ipywidgets
 import pytest
 import yaml
-from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, assert_safe, body
+from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, body
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from simulator_html import assert_view_safe
 
 import toskit
 from toskit import conditions
@@ -323,12 +324,12 @@ def test_hostile_strings_are_escaped():
     fields["attributes_metadata"]["editable"]["common"]["text"] = {"value": "x", "label": PAYLOAD}
     roles["storage"]["restrictions"] = ["settings:common.text.value == 'y'"]
     release = conditions.load_release(data)
-    sim = ClusterSimulator(release, release.cluster(pool=[{"id": 1}]), selected=[1])
+    sim = ClusterSimulator(release, release.cluster(pool=[{"id": 1}, {"id": PAYLOAD}]), selected=[1, PAYLOAD])
     sim.set_setting("common.libvirt_type", "kvm")
     sim.set_setting("common.text", PAYLOAD)
-    page = sim.html
+    sim.open_trace("compute")
+    page = assert_view_safe(sim.html)  # checkboxes and keys in their one exact shape
     assert_payload_is_text(page)
-    assert_safe(page)
     assert PAYLOAD in shown_rows(page)
     for box in sim._setting_boxes.values():  # labels reach the browser as text, never HTML
         assert box.description_allow_html is False
@@ -464,3 +465,44 @@ def test_a_choice_whose_default_is_not_among_its_values_can_go_back(radio):
     sim.set_setting("common.libvirt_type", "kvm")
     sim.set_setting("common.libvirt_type", "lxc")
     assert sim.settings_overrides == {} and box.value == "lxc"
+
+
+# ---------------------------------------------------------------- issue 16: settings inputs, hidden roles
+
+
+def test_a_setting_typed_wrong_shows_its_own_error_and_changes_nothing(release):
+    sim = simulator(release)
+    box = sim._setting_boxes["storage.osd_pool_size.value"]
+    before = {n: (o.allowed, list(o.warnings)) for n, o in sim.outcomes.items()}
+    box.value = "abc"  # typing into the replication factor
+    assert sim.setting_errors == {
+        "storage.osd_pool_size": "setting 'storage.osd_pool_size' (Ceph object replication factor): "
+        "Invalid number (got 'abc')"
+    }
+    assert "Invalid number" in sim._setting_notes["storage.osd_pool_size.value"].value
+    assert box.value == "abc"  # left for the user to fix
+    assert {n: (o.allowed, list(o.warnings)) for n, o in sim.outcomes.items()} == before
+    assert all("TypeError" not in w for o in sim.outcomes.values() for w in o.warnings)
+    assert sim._reset_button.disabled is False
+    box.value = "2"
+    assert sim.setting_errors == {} and sim.setting("storage.osd_pool_size") == "2"
+    assert sim._setting_notes["storage.osd_pool_size.value"].value == ""
+    sim._reset_button.click()
+    assert sim.settings_overrides == {} and box.value == "3"
+    assert sim._reset_button.disabled is True
+
+
+def test_hidden_roles_are_not_offered_for_assignment(release):
+    sim = simulator(release)
+    assert "mongo" in sim.hidden_roles
+    assert "mongo" not in sim._roles_box.options and "controller" in sim._roles_box.options
+    sim.set_feature_groups(["experimental"])
+    assert "mongo" in sim._roles_box.options
+
+
+def test_setting_inputs_are_full_width_with_their_label_above(release):
+    sim = simulator(release)
+    box = sim._setting_boxes["storage.osd_pool_size.value"]
+    assert box.layout.width == "100%"
+    assert box.toskit_label == "Ceph object replication factor (storage.osd_pool_size)"
+    assert sim._settings_panel.get_title(0) == "settings"
