@@ -1,9 +1,9 @@
 """``load_module``: run a module of DSL classes and load it as a ServiceTemplate.
 
 **Loading a module runs its code** (as Unfurl does): that is the feature.
-A module given by path runs in a separate process (a fork of a small
-server process that has toskit imported, ``multiprocessing``'s
-"forkserver"), with a wall-clock ``timeout`` (default
+A module given by path runs in a separate process (a fork of the
+caller, ``multiprocessing``'s "fork" start method where the platform has
+it), with a wall-clock ``timeout`` (default
 :data:`DEFAULT_TIMEOUT` seconds). The child turns the module's classes and
 templates into TOSCA YAML text plus a table of Python positions and sends
 them back as JSON, which is plain data: nothing of the module's objects
@@ -249,16 +249,17 @@ _CONTEXT: Any = None
 
 
 def _context() -> Any:
-    """The multiprocessing context: a fork server that has toskit.dsl imported once."""
+    """The multiprocessing context: "fork" where there is one, else "spawn".
+
+    A fork starts in milliseconds with toskit already imported, and (unlike
+    "spawn" and "forkserver") does not re-run the caller's ``__main__``
+    script in the child.
+    """
     global _CONTEXT
     with _CONTEXT_LOCK:
         if _CONTEXT is None:
             methods = multiprocessing.get_all_start_methods()
-            method = "forkserver" if "forkserver" in methods else "spawn"
-            context = multiprocessing.get_context(method)
-            if method == "forkserver":
-                context.set_forkserver_preload(["toskit.dsl.loader"])
-            _CONTEXT = context
+            _CONTEXT = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         return _CONTEXT
 
 

@@ -29,6 +29,7 @@ import json
 import keyword
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -145,6 +146,10 @@ def _identifier(name: str, taken: set[str]) -> str:
         ident = f"_{ident}"
     if keyword.iskeyword(ident) or keyword.issoftkeyword(ident):
         ident = f"{ident}_"
+    if ident.startswith("__"):
+        # A class body would mangle '__x' into '_Class__x' (and '__init__'
+        # would replace a method): keep such names plain fields (#24).
+        ident = f"f{ident}"
     base, n = ident, 2
     while ident in taken:
         ident = f"{base}_{n}"
@@ -154,9 +159,12 @@ def _identifier(name: str, taken: set[str]) -> str:
 
 
 def _is_field_name(name: Any) -> bool:
+    # Python normalises identifiers (NFKC): 'ﬁle' written as an attribute *is*
+    # 'file', so a name that NFKC changes is renamed, never merged (#24).
     return (
         isinstance(name, str)
         and name.isidentifier()
+        and unicodedata.normalize("NFKC", name) == name
         and not keyword.iskeyword(name)
         and not name.startswith("_")
         and name not in _CLASS_ATTRS_TAKEN
@@ -694,11 +702,11 @@ def _canonical(extra: dict[str, Any]) -> dict[str, Any]:
 
 def _docstring(text: str, indent: int) -> str:
     """A triple-quoted docstring for ``text`` (quotes and backslashes escaped)."""
-    cleaned = text.strip().replace("\\", "\\\\").replace('"""', '\\"\\"\\"').replace("\r", "\\r")
+    # Every backslash and every quote escaped: no text can end the literal
+    # early (a description ending in '"""' or a backslash, #24).
+    cleaned = text.strip().replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
     cleaned = _UNPRINTABLE.sub(_escape, cleaned)
     pad = " " * indent
-    if cleaned.endswith('"'):
-        cleaned = cleaned[:-1] + '\\"'
     if "\n" not in cleaned:
         return f'{pad}"""{cleaned}"""'
     lines = cleaned.split("\n")
