@@ -71,6 +71,16 @@ st = toskit.loads(BASIC, name="basic.yaml")
 st
 
 # %% [markdown]
+# **About `tosca_simple_unfurl_1_0_0`.** The examples come from a tutorial
+# written for [Unfurl](https://github.com/onecommons/unfurl), an
+# orchestrator whose TOSCA *dialect* is TOSCA 1.3 plus a few extensions,
+# announced by that version line. toskit reads it like 1.3. Other TOSCA
+# tools (tosca-parser, Puccini) know only the standard version strings —
+# `tosca_simple_yaml_1_3` or `tosca_2_0` — and refuse the file by its first
+# line; `dsl.template_to_yaml(st, version="1.3")` writes a template out in
+# the standard form (see tutorial 05).
+
+# %% [markdown]
 # The template is fine. (The normative `tosca.nodes.DBMS` needs a `host` to
 # run on; toskit notes that as a warning, because it explores templates that
 # an orchestrator will complete.)
@@ -92,6 +102,15 @@ st.node_templates["my_db_service"].properties
 service = st.types["DatabaseService"]
 print(" → ".join(t.name for t in reversed([service, *service.ancestors])))
 print({name: (p.type, p.defined_in) for name, p in service.properties.items()})
+
+# %% [markdown]
+# In a notebook the type shows itself as a table: its ancestry, every
+# effective property with its type, whether it must be given (`REQUIRED`;
+# one with a default reads `default`), its default, its constraints and the
+# type that defined it (`●` marks those this type adds):
+
+# %%
+service
 
 # %% [markdown]
 # **The same in Python.** The tutorial writes every example twice: as YAML
@@ -154,6 +173,19 @@ st2 = toskit.loads(MISSING_PORT, name="missing-port.yaml")
 for d in st2.diagnostics:
     if d.is_error:
         print(d)
+
+# %% [markdown]
+# The node template's view says the same *where it is*: every property row
+# carries its state, and the missing `endpoint.port` has a row of its own,
+# marked `missing`, with the message and `file:line` under it. The same
+# states are columns of `to_frame()`:
+
+# %%
+st2.node_templates["my_db_service2"]
+
+# %%
+# NBVAL_CHECK_OUTPUT
+st2.node_templates["my_db_service2"].property_table().to_frame()[["path", "value", "status", "problem"]]
 
 # %% [markdown]
 # With `required: false` on `port`, the same template is valid:

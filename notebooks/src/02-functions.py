@@ -102,6 +102,15 @@ for d in typo.diagnostics:
     print(d)
 
 # %% [markdown]
+# The checker reports the typo twice — an unknown `trait` and a missing
+# `traits` — but the node template's view shows one row: `trait`, marked
+# `unknown`, with its did-you-mean and the fact that `traits` is required.
+# Its value is the call, kept as data:
+
+# %%
+typo.node_templates["server"]
+
+# %% [markdown]
 # ## 2. Calls
 #
 # `parse` turns every call into a `functions.Call`. Its arguments are the
@@ -115,6 +124,12 @@ url = functions.parse(
 )
 print(url)
 print(url.name, url.args)
+
+# %% [markdown]
+# In a notebook a call shows itself as a tree of its arguments:
+
+# %%
+url
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -123,6 +123,13 @@ for problem in sorted(pod.validate(bad, "pod"), key=lambda d: (d.path, d.message
     print(f"{problem.path}: {problem.message}")
 
 # %% [markdown]
+# The list itself is a `DiagnosticList`: in a notebook, every problem with
+# its severity, code and field path, errors first:
+
+# %%
+pod.validate(bad, "pod")
+
+# %% [markdown]
 # Note the port: `protocol` was not written, but its `default: TCP` takes
 # part in the key, so `{containerPort: 80}` and
 # `{containerPort: 80, protocol: TCP}` are the same item.

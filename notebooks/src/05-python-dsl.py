@@ -50,6 +50,13 @@ for problem in shop.diagnostics:
         print(problem)
 
 # %% [markdown]
+# The node template's view marks the row, with the message and the Python
+# line under it:
+
+# %%
+shop.node_templates["staging"]
+
+# %% [markdown]
 # Everything else is the same object as for YAML: types with their
 # effective properties, node templates with merged values and provenance.
 
@@ -67,11 +74,48 @@ shop.node_templates["shop"].property_table().to_frame()[["path", "value", "type"
 # %% [markdown]
 # ## 2. Python → YAML
 #
-# The generated TOSCA is plain YAML that any TOSCA tool reads:
+# `template_to_yaml` writes the template out as YAML. By default it keeps
+# the dialect the DSL writes, **Unfurl's** `tosca_simple_unfurl_1_0_0`:
+# TOSCA 1.3 plus Unfurl's extensions, which toskit and Unfurl read but other
+# TOSCA tools refuse by its version line. Ask for a standard version —
+# `version="1.3"` (`tosca_simple_yaml_1_3`) or `version="2.0"` (`tosca_2_0`,
+# with the 2.0 profile's names and `validation` clauses) — and the result is
+# plain TOSCA YAML that other tools read:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print(dsl.template_to_yaml(shop))
+print(dsl.template_to_yaml(shop, version="1.3"))
+
+# %% [markdown]
+# tosca-parser (the OpenStack TOSCA parser) reads that document, and finds
+# in it what toskit finds: `"eighty"` is not an integer, and neither web
+# shop — a kind of `tosca.nodes.WebApplication` — is hosted on anything.
+# The Unfurl form it refuses first, by its version line:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+import re  # noqa: E402
+import tempfile  # noqa: E402
+
+from toscaparser.tosca_template import ToscaTemplate  # noqa: E402
+
+
+def tosca_parser(text: str) -> list[str]:
+    """What tosca-parser says about a document: its verdict, one line per problem."""
+    with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as file:
+        file.write(text)
+    try:
+        ToscaTemplate(file.name)
+        return ["parsed, no problem"]
+    except Exception as exc:  # noqa: BLE001 - tosca-parser raises its own kinds
+        found = re.findall(r"^\s*(\w+(?:Error|Version): .*)$", str(exc), flags=re.MULTILINE)
+        return [line[:110] for line in dict.fromkeys(found)]
+
+
+for version in ("1.3", None):
+    print(f"version={version!r}:")
+    for line in tosca_parser(dsl.template_to_yaml(shop, version=version)):
+        print("   ", line)
 
 # %% [markdown]
 # ## 3. YAML → Python
