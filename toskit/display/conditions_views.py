@@ -187,9 +187,10 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     kind = "role check" if is_role else "condition"
     head_badge = outcome_badge(value, warnings) if is_role else badge(str(value).lower(), str(value).lower())
     parts = [header(kind, role or ("outcome" if is_role else "evaluation"), head_badge)]
-    parts.append(_reason_html(outcome))
+    reason = _reason_html(outcome)
+    parts.append(reason)
     parts.append(_warnings_list(warnings))
-    parts.append(_fuel_extras(outcome))
+    parts.append(_fuel_extras(outcome, restrictions=not reason))
     if conflicts:
         names = "".join(chip(c) for c in conflicts)
         parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>{names}</div>')

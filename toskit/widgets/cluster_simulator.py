@@ -338,9 +338,7 @@ class ClusterSimulator(SnapshotMixin, ipywidgets.VBox):
 
     def select_by_role(self, role: str, *, add: bool = False) -> None:
         """Select every cluster node with ``role`` (``add=True``: add them)."""
-        ids = [i for i, n in self.model.nodes.items() if role in n["roles"] or role in n["pending_roles"]]
-        self.model._known_roles([role])
-        self.selected = [*self.selected, *ids] if add else ids
+        self.selected = self.model.select_by_role(role, add=add)
 
     def set_selected_roles(self, roles: Iterable[str]) -> None:
         """The roles to assign to the selection (conflicts are checked against them)."""
