@@ -178,8 +178,8 @@ class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
 
     def _refresh(self) -> None:
         parts: list[str] = []
-        type_name = self.followed_type
-        following = type_name is not None
+        type_name = self.followed_type or ""
+        following = self.followed_type is not None
         matching = self._nodes_of_type(type_name) if following else []
         showing_type = following and not matching
         if following:
