@@ -418,3 +418,13 @@ def test_work_below_the_budget_is_untouched():
     assert out.value is False
     one_level = {"exists": {"where": "cluster:nodes", "variable": "n", "condition": "<n>.id == 300"}}
     assert evaluate(one_level, cluster).value is True
+
+
+def test_toskit_show_writes_the_reasons_of_a_release(tmp_path):
+    from toskit.cli import main
+
+    out = tmp_path / "fuel.html"
+    assert main(["show", str(FUEL), "-o", str(out)]) == 0
+    page = out.read_text(encoding="utf-8")
+    assert 'class="toskit-reason">blocked: Cinder Block Device driver should be enabled' in page
+    assert "blocked by restriction → " in page  # the trace, in the same page
