@@ -252,7 +252,8 @@ def test_any_names_give_a_well_formed_escaped_drawing(names, value) -> None:
         for i, name in enumerate(names)
     }
     doc = {"tosca_definitions_version": "tosca_simple_yaml_1_3", "topology_template": {"node_templates": nodes}}
-    service = toskit.loads(json.dumps(doc))  # JSON is YAML
+    # JSON is YAML; raw non-ASCII (not \u escapes) keeps this about the drawing.
+    service = toskit.loads(json.dumps(doc, ensure_ascii=False))
     topo = service.topology()
     svg = topo.to_svg()
     root = ET.fromstring(svg)

@@ -110,75 +110,137 @@ class _EdgeView:
         self.points = [(float(x), float(y)) for x, y in points]
 
 
+# Past these, a component is not laid out whole (grandalf's cost grows with the
+# dummy vertices that long edges need: a dense random graph of 500 nodes needs
+# 200,000 and minutes). Its backbone (hosting and attachment edges, unresolved
+# stubs) is laid out instead and the other edges drawn straight; a backbone
+# still too big becomes a grid.
+LAYOUT_BUDGET = 3000
+"""Vertices, dummies included, that one component may have to be laid out whole."""
+DENSE = 2.0
+"""Non-backbone edges per vertex above which a component goes to its backbone at once."""
+
+
+@dataclass
+class _Link:
+    source: Any
+    target: Any
+    view: _EdgeView
+    backbone: bool
+
+
 def layout(topology: Topology) -> Layout:
     """Lay ``topology`` out with grandalf (see the module docstring)."""
-    # Imported here: grandalf is only needed once something is drawn.
-    from grandalf.graphs import Edge, Graph, Vertex
-    from grandalf.layouts import SugiyamaLayout
-
-    vertices: dict[str, Any] = {}
-    for name in topology.nodes:
-        v = Vertex(name)
-        v.view = _View(*_size(_lines(topology, name)))
-        vertices[name] = v
-    pairs: dict[tuple[str, str], Any] = {}
+    views: dict[Any, _View] = {
+        name: _View(*_size(_lines(topology, name))) for name in topology.nodes
+    }
+    pairs: dict[tuple[str, str], _Link] = {}
     for e in topology.edges:
-        if e.source == e.target or (e.source, e.target) in pairs:
-            continue  # self loops are drawn apart; parallel edges share one path
-        if e.source not in vertices or e.target not in vertices:
-            continue
-        edge = Edge(vertices[e.source], vertices[e.target])
-        edge.view = _EdgeView()
-        pairs[(e.source, e.target)] = edge
-    stub_edges: list[tuple[int, Any, Any]] = []
+        if e.source == e.target or e.source not in views or e.target not in views:
+            continue  # self loops are drawn apart
+        link = pairs.get((e.source, e.target))
+        if link is None:  # parallel edges share one path
+            link = pairs[(e.source, e.target)] = _Link(e.source, e.target, _EdgeView(), False)
+        link.backbone = link.backbone or e.hosting or e.attachment
+    stubs: list[tuple[int, Any, _Link]] = []
     for i, p in enumerate(topology.problems):
-        if p.kind not in ("unresolved", "missing") or p.source not in vertices:
+        if p.kind not in ("unresolved", "missing") or p.source not in views:
             continue  # ambiguous and too-many requirements have their arrows
-        v = Vertex(("?", i))
-        v.view = _View(STUB, STUB)
-        edge = Edge(vertices[p.source], v)
-        edge.view = _EdgeView()
-        stub_edges.append((i, v, edge))
-    graph = Graph(
-        list(vertices.values()) + [v for _, v, _ in stub_edges],
-        list(pairs.values()) + [e for _, _, e in stub_edges],
-    )
+        key = ("?", i)
+        views[key] = _View(STUB, STUB)
+        stubs.append((i, key, _Link(p.source, key, _EdgeView(), True)))
+    links = list(pairs.values()) + [link for _, _, link in stubs]
+    blocks = _arrange(list(views), links, views)
     out = Layout()
     x0, y0, row_height = MARGIN, MARGIN, 0.0
-    for component in sorted(graph.C, key=lambda c: -c.order()):
-        if component.order() > 1:
-            sug = SugiyamaLayout(component)
-            sug.xspace, sug.yspace = 30, 60
-            sug.init_all()
-            sug.draw(3)
-        else:
-            (only,) = list(component.sV)
-            only.view.xy = (only.view.w / 2, only.view.h / 2)
-        xs = [v.view.xy[0] - v.view.w / 2 for v in component.sV]
-        ys = [v.view.xy[1] - v.view.h / 2 for v in component.sV]
-        w = max(v.view.xy[0] + v.view.w / 2 for v in component.sV) - min(xs)
-        h = max(v.view.xy[1] + v.view.h / 2 for v in component.sV) - min(ys)
+    for keys, routed in sorted(blocks, key=lambda b: -len(b[0])):
+        members = [views[k] for k in keys]
+        left = min(v.xy[0] - v.w / 2 for v in members)
+        top = min(v.xy[1] - v.h / 2 for v in members)
+        w = max(v.xy[0] + v.w / 2 for v in members) - left
+        h = max(v.xy[1] + v.h / 2 for v in members) - top
         if x0 > MARGIN and x0 + w > ROW_WIDTH:
             x0, y0, row_height = MARGIN, y0 + row_height + GAP, 0.0
-        dx, dy = x0 - min(xs), y0 - min(ys)
-        for v in component.sV:
-            v.view.xy = (v.view.xy[0] + dx, v.view.xy[1] + dy)
-        for e in component.sE:
-            e.view.points = [(x + dx, y + dy) for x, y in e.view.points]
+        dx, dy = x0 - left, y0 - top
+        for v in members:
+            v.xy = (v.xy[0] + dx, v.xy[1] + dy)
+        for ev in routed:
+            ev.points = [(x + dx, y + dy) for x, y in ev.points]
         x0 += w + GAP
         row_height = max(row_height, h)
         out.width = max(out.width, x0 - GAP + MARGIN)
     out.height = y0 + row_height + MARGIN
-    for name, v in vertices.items():
-        out.boxes[name] = Box(v.view.xy[0], v.view.xy[1], v.view.w, v.view.h)
+    for name in topology.nodes:
+        v = views[name]
+        out.boxes[name] = Box(v.xy[0], v.xy[1], v.w, v.h)
     for i, e in enumerate(topology.edges):
-        edge = pairs.get((e.source, e.target))
-        if edge is not None:
-            out.edges.append(Path(_route(edge, out.boxes[e.source], out.boxes[e.target]), i))
-    for i, v, edge in stub_edges:
-        stub = Box(v.view.xy[0], v.view.xy[1], STUB, STUB)
-        out.stubs.append((stub, Path(_route(edge, out.boxes[topology.problems[i].source], stub), i)))
+        link = pairs.get((e.source, e.target))
+        if link is not None:
+            out.edges.append(Path(_route(link.view, out.boxes[e.source], out.boxes[e.target]), i))
+    for i, key, link in stubs:
+        v = views[key]
+        stub = Box(v.xy[0], v.xy[1], STUB, STUB)
+        source = out.boxes[topology.problems[i].source]
+        out.stubs.append((stub, Path(_route(link.view, source, stub), i)))
     return out
+
+
+def _arrange(
+    keys: list[Any], links: list[_Link], views: dict[Any, _View]
+) -> list[tuple[list[Any], list[_EdgeView]]]:
+    """Lay out each connected component; returns ``(keys, routed edge views)`` blocks
+    in each block's own coordinates (the caller packs them)."""
+    # Imported here: grandalf is only needed once something is drawn.
+    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout
+
+    vertices = {}
+    for key in keys:
+        vertex = Vertex(key)
+        vertex.view = views[key]
+        vertices[key] = vertex
+    edges = []
+    for link in links:
+        edge = Edge(vertices[link.source], vertices[link.target])
+        edge.view = link.view
+        edge.link = link
+        edges.append(edge)
+    blocks: list[tuple[list[Any], list[_EdgeView]]] = []
+    for component in Graph(list(vertices.values()), edges).C:
+        ckeys = [v.data for v in component.sV]
+        clinks = [e.link for e in component.sE]
+        if component.order() == 1:
+            view = views[ckeys[0]]
+            view.xy = (view.w / 2, view.h / 2)
+            blocks.append((ckeys, []))
+            continue
+        weak = sum(1 for link in clinks if not link.backbone)
+        if weak <= DENSE * component.order():
+            sug = SugiyamaLayout(component)
+            sug.xspace, sug.yspace = 30, 60
+            sug.init_all()
+            size = sum(len(layer) for layer in sug.layers)
+            if size <= LAYOUT_BUDGET:
+                # Fewer crossing-reduction rounds on bigger components.
+                sug.draw(3 if size <= LAYOUT_BUDGET // 3 else 1)
+                blocks.append((ckeys, [link.view for link in clinks]))
+                continue
+        backbone = [link for link in clinks if link.backbone]
+        if len(backbone) < len(clinks):
+            blocks.extend(_arrange(ckeys, backbone, views))
+        else:
+            _grid([views[k] for k in ckeys])
+            blocks.append((ckeys, []))
+    return blocks
+
+
+def _grid(members: list[_View]) -> None:
+    """Place boxes in rows (the last resort: no layering, edges drawn straight)."""
+    columns = max(1, int(len(members) ** 0.5))
+    cell_w = max(v.w for v in members) + 30
+    cell_h = max(v.h for v in members) + 60
+    for i, v in enumerate(members):
+        v.xy = ((i % columns) * cell_w + v.w / 2, (i // columns) * cell_h + v.h / 2)
 
 
 def _border(box: Box, toward: tuple[float, float]) -> tuple[float, float]:
@@ -192,8 +254,8 @@ def _border(box: Box, toward: tuple[float, float]) -> tuple[float, float]:
     return box.x + dx * s, box.y + dy * s
 
 
-def _route(edge: Any, source: Box, target: Box) -> list[tuple[float, float]]:
-    points = list(edge.view.points) or [(source.x, source.y), (target.x, target.y)]
+def _route(view: _EdgeView, source: Box, target: Box) -> list[tuple[float, float]]:
+    points = list(view.points) or [(source.x, source.y), (target.x, target.y)]
     # grandalf routes from the upper to the lower vertex: an inverted (cycle)
     # edge comes back reversed.
     start, end = points[0], points[-1]
