@@ -364,7 +364,7 @@ def with_status(table: Any, frame: pandas.DataFrame) -> pandas.DataFrame:
         if s.row is not None and s.path in position:
             out.append(records[position[s.path]])
         elif s.row is None:
-            blank = {c: None for c in frame.columns}
+            blank: dict[str, Any] = {c: None for c in frame.columns}
             blank.update(path=s.path, type=s.type, source="", status=s.status, problem=s.problem)
             if "overridden" in frame.columns:
                 blank["overridden"] = []
