@@ -862,7 +862,7 @@ def node_summary(name: Any, node: Any, diagnostics: Sequence[Any] = ()) -> str:
 
 
 def _first(mapping: Mapping[str, Any], limit: int) -> list[tuple[str, Any]]:
-    out = []
+    out: list[tuple[str, Any]] = []
     for item in mapping.items():
         if len(out) >= limit:
             break

@@ -59,7 +59,7 @@ class TypeTree(SnapshotMixin, anywidget.AnyWidget):
 
     _esm = traitlets.Unicode().tag(sync=True)
     _css = traitlets.Unicode().tag(sync=True)
-    tree = traitlets.List().tag(sync=True)
+    tree: traitlets.List[Any] = traitlets.List().tag(sync=True)
     selected = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     kind = traitlets.Unicode(None, allow_none=True, read_only=True).tag(sync=True)
     filter = traitlets.Unicode("").tag(sync=True)
