@@ -191,6 +191,7 @@ class ConditionForm(Form):
         return None, not (self.top and self.then is not None)
 
     def run(self, env: Env) -> tuple[bool, list[str]]:
+        warnings: list[str]
         if self.then is None:
             value, warnings = self.guard(env), []
         else:

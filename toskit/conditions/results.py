@@ -167,7 +167,7 @@ class _LazyTrace:
     many roles (a simulator, the benchmark) then never pays for traces that
     nobody reads."""
 
-    __slots__ = ()
+    __slots__ = ("_trace_value", "_trace_thunk")
 
     _trace_value: TraceEntry | None
     _trace_thunk: Callable[[], TraceEntry] | None
@@ -185,7 +185,7 @@ class Outcome(_LazyTrace, _Displayable):
     """The result of :func:`toskit.conditions.evaluate`: ``value`` (bool),
     ``warnings`` (list of str) and ``trace`` (a :class:`TraceEntry`)."""
 
-    __slots__ = ("value", "warnings", "_trace_value", "_trace_thunk")
+    __slots__ = ("value", "warnings")
 
     def __init__(
         self,
@@ -266,8 +266,6 @@ class RoleOutcome(_LazyTrace, _Displayable):
         "hidden",
         "limits",
         "restrictions",
-        "_trace_value",
-        "_trace_thunk",
     )
 
     def __init__(

@@ -310,6 +310,7 @@ def build_role(name: str, meta: Any, parts: tuple, compiler: ConditionCompiler) 
     ):
         if key not in meta:
             continue
+        result: Any
         try:
             result = compile_one(meta[key], (*parts, key))
         except _Skip:
