@@ -181,3 +181,66 @@ def test_type_refs_built_per_call_do_not_accumulate(schemas):
     assert len(s._compiler._cache) <= before
     kept = TypeRef.scalar("numeric")
     assert s.validate(1, kept) == [] and s.validate(2, kept) == []  # cached while alive
+
+
+# ---- #19: hostile field paths and hash-colliding integers ---------------------------
+
+_SET_SCHEMA = """types:
+- name: t
+  map:
+    fields:
+    - name: a
+      type: {list: {elementType: {scalar: numeric}, elementRelationship: associative}}
+    - name: k
+      type: {list: {elementType: {namedType: e}, elementRelationship: associative, keys: [id]}}
+- name: e
+  map:
+    fields:
+    - {name: id, type: {scalar: numeric}}
+"""
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(".a[" + "1" * 5000 + "]", id="index-5000-digits"),
+        pytest.param(".a[" + "9" * 19 + "]", id="index-19-digits"),
+        pytest.param(".a[²]", id="superscript-digit"),
+        pytest.param(".a[١]", id="arabic-indic-digit"),
+    ],
+)
+@pytest.mark.parametrize("operation", ["remove", "extract"])
+def test_hostile_field_paths_are_schema_errors(path, operation) -> None:
+    from toskit import schema
+
+    s = schema.load(_SET_SCHEMA)
+    with pytest.raises(SchemaError, match="bad path"):
+        getattr(s, operation)({"a": [1, 2]}, [path], "t")
+
+
+def test_set_lists_of_hash_colliding_integers_stay_linear() -> None:
+    import time
+
+    from toskit import schema
+
+    s = schema.load(_SET_SCHEMA)
+    modulus = (1 << 61) - 1
+    values = [i * modulus for i in range(1, 20_001)]  # all share one Python hash
+    keyed = [{"id": v} for v in values]
+    start = time.process_time()
+    assert s.validate({"a": values, "k": keyed}, "t") == []
+    merged = s.merge({"a": values, "k": keyed}, {"a": values[:10], "k": keyed[:10]}, "t")
+    assert len(merged["a"]) == 20_000
+    assert len(s.to_fieldset({"a": values}, "t")) >= 20_000
+    changes = s.compare({"a": values}, {"a": values[1:]}, "t")
+    assert len(changes.removed) == 1
+    assert time.process_time() - start < 2.0  # was 62 s
+
+
+def test_huge_integers_and_equal_floats_are_one_set_item() -> None:
+    from toskit import schema
+
+    s = schema.load(_SET_SCHEMA)
+    [diag] = s.validate({"a": [2**70, 2.0**70]}, "t")
+    assert "duplicate" in diag.message
+    assert s.validate({"a": [2**70, 2**70 + 1]}, "t") == []

@@ -26,7 +26,7 @@ from toskit.schema.model import (
     resolve_ref,
     schema_error_message,
 )
-from toskit.schema.values import canonical
+from toskit.schema.values import _HASH_MODULUS, canonical
 
 __all__ = ["Compiler", "Node"]
 
@@ -296,8 +296,11 @@ def _list_fast(node: Node) -> Callable[[Any], bool]:
             add = seen.add
             for e in v:
                 t = type(e)
-                if t is str or t is int or t is float:
+                if t is str:
                     ck: Any = e
+                elif t is int or t is float:
+                    # canonical(): huge integers would all share one hash (#19)
+                    ck = e if -_HASH_MODULUS < e < _HASH_MODULUS else canonical(e)
                 elif t is bool:
                     ck = canonical(e)
                 else:
@@ -333,7 +336,7 @@ def _list_fast(node: Node) -> Callable[[Any], bool]:
                 if kv is _MISSING:
                     return False
                 t = type(kv)
-                ck = kv if (t is str or t is int or t is float) else canonical(kv)
+                ck = kv if t is str else canonical(kv)
                 if ck in seen:
                     return False
                 add(ck)

@@ -113,6 +113,10 @@ def parse_path(text: str) -> tuple:
     return tuple(elements)
 
 
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _parse_bracket(text: str, i: int, elements: list[tuple]) -> int:
     n = len(text)
     if i < n and text[i] == "=":
@@ -120,9 +124,13 @@ def _parse_bracket(text: str, i: int, elements: list[tuple]) -> int:
         elements.append(set_element(value))
         return _expect(text, i, "]")
     j = i
-    while j < n and text[j].isdigit():
+    while j < n and text[j] in "0123456789":  # ASCII only: str.isdigit() takes '²' and '١'
         j += 1
     if j > i and j < n and text[j] == "]":
+        if j - i > 18:  # beyond any list (and Python's int() refuses 4,300+ digits)
+            raise PathSyntaxError(
+                f"bad path {_short(text)!r}: list index of {j - i} digits at offset {i}"
+            )
         elements.append(index_element(int(text[i:j])))
         return j + 1
     pairs: list[tuple[str, Any]] = []

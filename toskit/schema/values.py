@@ -83,6 +83,22 @@ _LIST = _Marker("list")
 _OTHER = _Marker("other")
 
 
+# Integers at or beyond 2**61 - 1 can all share one hash (Python hashes ints
+# modulo this prime): a set list of such values would make every set and
+# dict quadratic (#19). They get a canonical form whose hash is seeded.
+_HASH_MODULUS = (1 << 61) - 1
+_BIG = _Marker("big")
+
+
+def _big(value: int | float) -> Any:
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return value
+        value = int(value)  # floats this large are integers: 2.0**70 == 2**70
+    length = (value.bit_length() + 8) // 8
+    return (_BIG, value.to_bytes(length, "little", signed=True))
+
+
 def canonical(value: Any) -> Any:
     """A hashable key such that ``canonical(a) == canonical(b)`` exactly when
     ``a`` and ``b`` are equal in the sense of spec §2.2.
@@ -93,7 +109,11 @@ def canonical(value: Any) -> Any:
     validated first).
     """
     t = type(value)
-    if t is str or t is int or t is float or value is None:
+    if t is int or t is float:
+        if -_HASH_MODULUS < value < _HASH_MODULUS:
+            return value
+        return _big(value)
+    if t is str or value is None:
         return value
     if t is bool:
         return (_BOOL, value)
@@ -102,7 +122,7 @@ def canonical(value: Any) -> Any:
     if isinstance(value, str):
         return str(value)
     if isinstance(value, (int, float)):
-        return value
+        return canonical(int(value) if isinstance(value, int) else float(value))
     if isinstance(value, dict):
         return (_MAP, frozenset((canonical(k), canonical(v)) for k, v in value.items()))
     if isinstance(value, (list, tuple)):
