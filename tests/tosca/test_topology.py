@@ -431,3 +431,21 @@ def test_a_dense_graph_falls_back_to_its_hosting_backbone_in_bounded_time() -> N
     assert len(centres) == n  # no two boxes on one spot
     # the hosting backbone was laid out: every machine sits below what it hosts
     assert all(lay.boxes[f"n{i}"].y < lay.boxes[f"n{i - i % 10}"].y for i in range(n) if i % 10)
+
+
+def test_a_chain_of_thousands_of_requirements_lays_out_without_deep_recursion() -> None:
+    import sys
+    import time
+
+    n = 3000
+    lines = ["tosca_definitions_version: tosca_simple_yaml_1_3", "topology_template:", "  node_templates:"]
+    for i in range(n - 1):
+        lines.append(f"    n{i}: {{ type: tosca.nodes.Root, requirements: [ {{ dependency: n{i + 1} }} ] }}")
+    lines.append(f"    n{n - 1}: {{ type: tosca.nodes.Root }}")
+    topo = toskit.loads("\n".join(lines) + "\n").topology()
+    limit = sys.getrecursionlimit()
+    start = time.perf_counter()
+    svg = topo.to_svg()
+    assert time.perf_counter() - start < 10
+    assert sys.getrecursionlimit() == limit
+    assert svg.count('class="toskit-t-edge') == n - 1

@@ -119,6 +119,10 @@ LAYOUT_BUDGET = 3000
 """Vertices, dummies included, that one component may have to be laid out whole."""
 DENSE = 2.0
 """Non-backbone edges per vertex above which a component goes to its backbone at once."""
+MAX_DEPTH = 200
+"""Longest depth-first path grandalf may walk (it recurses once per step)."""
+MAX_ORDER = 1000
+"""Vertices of a component grandalf may get (its connectivity check is quadratic)."""
 
 
 @dataclass
@@ -190,8 +194,58 @@ def _arrange(
 ) -> list[tuple[list[Any], list[_EdgeView]]]:
     """Lay out each connected component; returns ``(keys, routed edge views)`` blocks
     in each block's own coordinates (the caller packs them)."""
+    blocks: list[tuple[list[Any], list[_EdgeView]]] = []
+    for ckeys, clinks in _components(keys, links):
+        if len(ckeys) == 1:
+            view = views[ckeys[0]]
+            view.xy = (view.w / 2, view.h / 2)
+            blocks.append((ckeys, []))
+            continue
+        weak = sum(1 for link in clinks if not link.backbone)
+        if (
+            len(ckeys) <= MAX_ORDER
+            and weak <= DENSE * len(ckeys)
+            and _dfs_depth(ckeys, clinks) <= MAX_DEPTH
+            and _sugiyama(ckeys, clinks, views)
+        ):
+            blocks.append((ckeys, [link.view for link in clinks]))
+            continue
+        backbone = [link for link in clinks if link.backbone]
+        if len(backbone) < len(clinks):
+            blocks.extend(_arrange(ckeys, backbone, views))
+        else:
+            _grid([views[k] for k in ckeys])
+            blocks.append((ckeys, []))
+    return blocks
+
+
+def _components(keys: list[Any], links: list[_Link]) -> list[tuple[list[Any], list[_Link]]]:
+    """Connected components, in first-key order (union-find: grandalf's own
+    ``Graph`` finds them in quadratic time)."""
+    parent = {k: k for k in keys}
+
+    def find(k: Any) -> Any:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for link in links:
+        a, b = find(link.source), find(link.target)
+        if a != b:
+            parent[b] = a
+    groups: dict[Any, tuple[list[Any], list[_Link]]] = {}
+    for k in keys:
+        groups.setdefault(find(k), ([], []))[0].append(k)
+    for link in links:
+        groups[find(link.source)][1].append(link)
+    return list(groups.values())
+
+
+def _sugiyama(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> bool:
+    """grandalf's layered layout of one component; ``False`` when over budget."""
     # Imported here: grandalf is only needed once something is drawn.
-    from grandalf.graphs import Edge, Graph, Vertex
+    from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout
 
     vertices = {}
@@ -203,35 +257,52 @@ def _arrange(
     for link in links:
         edge = Edge(vertices[link.source], vertices[link.target])
         edge.view = link.view
-        edge.link = link
         edges.append(edge)
-    blocks: list[tuple[list[Any], list[_EdgeView]]] = []
-    for component in Graph(list(vertices.values()), edges).C:
-        ckeys = [v.data for v in component.sV]
-        clinks = [e.link for e in component.sE]
-        if component.order() == 1:
-            view = views[ckeys[0]]
-            view.xy = (view.w / 2, view.h / 2)
-            blocks.append((ckeys, []))
+    try:
+        sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
+        sug.xspace, sug.yspace = 30, 60
+        sug.init_all()
+        size = sum(len(layer) for layer in sug.layers)
+        if size > LAYOUT_BUDGET:
+            return False
+        # Fewer crossing-reduction rounds on bigger components.
+        sug.draw(3 if size <= LAYOUT_BUDGET // 3 else 1)
+        return True
+    except RecursionError:  # a safety net: _dfs_depth should have caught it
+        for link in links:
+            link.view.points = []
+        return False
+
+
+def _dfs_depth(keys: list[Any], links: list[_Link]) -> int:
+    """The deepest depth-first path from the roots (iteratively).
+
+    grandalf's cycle detection recurses once per step of such a path, so a
+    chain of a thousand requirements would exceed Python's recursion limit.
+    """
+    out: dict[Any, list[Any]] = {k: [] for k in keys}
+    has_in: set[Any] = set()
+    for link in links:
+        out[link.source].append(link.target)
+        has_in.add(link.target)
+    roots = [k for k in keys if k not in has_in] or keys[:1]
+    seen: set[Any] = set()
+    deepest = 0
+    for root in roots + keys:
+        if root in seen:
             continue
-        weak = sum(1 for link in clinks if not link.backbone)
-        if weak <= DENSE * component.order():
-            sug = SugiyamaLayout(component)
-            sug.xspace, sug.yspace = 30, 60
-            sug.init_all()
-            size = sum(len(layer) for layer in sug.layers)
-            if size <= LAYOUT_BUDGET:
-                # Fewer crossing-reduction rounds on bigger components.
-                sug.draw(3 if size <= LAYOUT_BUDGET // 3 else 1)
-                blocks.append((ckeys, [link.view for link in clinks]))
-                continue
-        backbone = [link for link in clinks if link.backbone]
-        if len(backbone) < len(clinks):
-            blocks.extend(_arrange(ckeys, backbone, views))
-        else:
-            _grid([views[k] for k in ckeys])
-            blocks.append((ckeys, []))
-    return blocks
+        seen.add(root)
+        stack = [iter(out[root])]
+        while stack:
+            deepest = max(deepest, len(stack))
+            for nxt in stack[-1]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(iter(out[nxt]))
+                    break
+            else:
+                stack.pop()
+    return deepest
 
 
 def _grid(members: list[_View]) -> None:
