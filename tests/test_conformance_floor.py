@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus import CORPUS, check_status, files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,11 +25,17 @@ def _runner():
     return module
 
 
-def test_pass_rate_is_at_least_the_floor() -> None:
+def test_pass_rate_is_at_least_the_floor(monkeypatch: pytest.MonkeyPatch) -> None:
     runner = _runner()
     corpus = runner.DEFAULT_CORPUS
     if not (corpus / "MANIFEST.tsv").exists():
         pytest.fail(f"the conformance corpus is missing at {corpus} (it is part of the repository)")
+    assert corpus.resolve() == CORPUS.resolve()
+    # Verdicts from the run's one load of each file (tests/corpus.py), which
+    # test_cached_verdicts_agree_with_toskit_check holds to the CLI's.
+    monkeypatch.setattr(
+        runner, "run_check", lambda path: check_status(path.relative_to(corpus).as_posix())
+    )
     summary = runner.summarise(runner.run(corpus))
     floor = float((ROOT / "conformance-floor.txt").read_text().split()[0])
     rate = summary["overall"]["rate"] * 100
@@ -67,3 +74,12 @@ def test_the_corpus_is_inside_the_repository() -> None:
     corpus = _runner().DEFAULT_CORPUS
     assert corpus.resolve().is_relative_to(ROOT)
     assert (corpus / "MANIFEST.tsv").is_file() and (corpus / "LICENSE").is_file()
+
+
+@pytest.mark.parametrize(
+    "name", [n for i, n in enumerate(sorted(files("valid") + files("invalid"))) if i % 20 == 0]
+)
+def test_cached_verdicts_agree_with_toskit_check(name: str) -> None:
+    """The cached verdict is what ``toskit check`` says (every 20th corpus file)."""
+    status, first = _runner().run_check(CORPUS / name)
+    assert check_status(name) == (status, first)
