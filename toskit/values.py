@@ -151,8 +151,9 @@ _CASE_INSENSITIVE = {
     kind: {unit.lower(): unit for unit in _UNITS[kind]} for kind in ("size", "time", "frequency")
 }
 
+# re.ASCII: TOSCA numbers are ASCII ('１２ GB' is not a scalar-unit, #24).
 _SCALAR_RE = re.compile(
-    r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z]+)\s*$"
+    r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*([A-Za-z]+)\s*$", re.ASCII
 )
 
 
@@ -260,8 +261,10 @@ def parse_scalar_unit(text: Any, kind: str | None = None) -> ScalarUnit | None:
 
 # ------------------------------------------------------------- TOSCA 2.0 scalar types
 
-_NUMBER_UNIT_RE = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S+)\s*$")
-_INTEGER_RE = re.compile(r"^[+-]?\d+$")
+_NUMBER_UNIT_RE = re.compile(
+    r"^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S+)\s*$", re.ASCII
+)
+_INTEGER_RE = re.compile(r"^[+-]?\d+$", re.ASCII)
 
 
 def _multiplier(value: Any) -> float | None:
@@ -395,7 +398,8 @@ class ScalarClass:
 # --------------------------------------------------------------------------- versions
 
 _VERSION_RE = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:\.([A-Za-z0-9_]+)(?:-(0|[1-9]\d*))?)?)?$"
+    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:\.([A-Za-z0-9_]+)(?:-(0|[1-9]\d*))?)?)?$",
+    re.ASCII,
 )
 
 

@@ -125,3 +125,22 @@ def test_a_5000_digit_condition_literal_is_a_condition_error(run_case) -> None:
             conditions.compile_expression("cluster:x == " + "1" * 5000)
     """)
     assert out.raised == "ConditionError" and "Number too long" in out.message
+
+
+@pytest.mark.parametrize("text", ["１２ GB", "١٢ MB", "12 ＧB", "1２ s", "1.5\u00a0GB"])
+def test_scalar_units_with_non_ascii_digits_are_refused(run_case, text) -> None:
+    template = ("tosca_definitions_version: tosca_simple_yaml_1_3\n"
+                "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
+                "      s: {type: scalar-unit.size, required: false}\n"
+                "      t: {type: scalar-unit.time, required: false}\n"
+                "topology_template:\n  node_templates:\n"
+                f"    n: {{type: N, properties: {{{'t' if text.endswith(' s') else 's'}: '{text}'}}}}\n")
+    out = run_case(f"""
+        def case():
+            import toskit
+            from toskit.values import parse_scalar_unit
+            st = toskit.loads({template!r})
+            return [parse_scalar_unit({text!r}) is None, [d.code for d in st.diagnostics]]
+    """)
+    refused, codes = out.returned
+    assert refused and codes == ["type-mismatch"]

@@ -38,7 +38,7 @@ __all__ = ["CheckContext", "check_value", "compare_constraint", "describe"]
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 NULL_TYPES = frozenset({"null", "nil"})
-_SCALAR = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)\s*\Z")
+_SCALAR = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)\s*\Z", re.ASCII)
 
 
 @dataclass
@@ -275,7 +275,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
             hint=did_you_mean(unit, sorted(info.units)),
         )
         return False
-    if info.data_type == "integer" and not re.fullmatch(r"[-+]?\d+", number):
+    if info.data_type == "integer" and not re.fullmatch(r"[-+]?[0-9]+", number):
         ctx.report(
             "type-mismatch",
             rel,
