@@ -9,6 +9,15 @@ import re
 
 from htmlcheck import assert_safe
 
+from toskit.conditions.examples import SEED_ROLES_YAML
+
+# The seed's roles document and texts the simulator and outcome views are
+# tested with (spec/conditions.md §12).
+SEED_ROLES = SEED_ROLES_YAML
+WMN = "Multi-node environment cannot have more than one controller node."
+WHA = "At least 3 controller nodes are recommended for HA deployment."
+POOL = [{"id": 11}, {"id": 12}]
+
 CHECKBOX = re.compile(
     r'<input type="checkbox" class="toskit-node-check" data-node-id="[^"<>]*"'
     r' aria-label="[^"<>]*"(?: checked)?>'

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from htmlcheck import assert_safe, body, parse
-from test_cluster_simulator import POOL, SEED_ROLES, WHA, WMN
+from simulator_html import POOL, SEED_ROLES, WHA, WMN
 
 from toskit import conditions, functions, schema
 from toskit.display import to_html

@@ -4,6 +4,12 @@ limit counts."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The HTML checks live beside the display tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "display"))
+
 import html as html_lib
 import re
 from pathlib import Path
@@ -11,10 +17,10 @@ from pathlib import Path
 import ipywidgets
 import pytest
 import yaml
-from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, body
+from htmlcheck import HOSTILE, PAYLOAD, assert_payload_is_text, body  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from simulator_html import assert_view_safe
+from simulator_html import assert_view_safe  # noqa: E402
 
 import toskit
 from toskit import conditions

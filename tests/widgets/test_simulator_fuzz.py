@@ -3,11 +3,17 @@ its outcomes equal ``roles.check`` on the cluster it shows."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The HTML checks live beside the display tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "display"))
+
 import pytest
-from htmlcheck import body
+from htmlcheck import body  # noqa: E402
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_cluster_simulator import POOL, SEED_ROLES
+from simulator_html import POOL, SEED_ROLES  # noqa: E402
 
 import toskit
 from toskit import conditions

@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The HTML checks live beside the display tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "display"))
+
 import pytest
-from htmlcheck import assert_safe, body
-from simulator_html import assert_view_safe
+from htmlcheck import assert_safe, body  # noqa: E402
+from simulator_html import assert_view_safe  # noqa: E402
 
 import toskit
 from toskit import conditions

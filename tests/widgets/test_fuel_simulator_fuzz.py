@@ -4,9 +4,15 @@ setting can be set back and forth, and the view stays safe HTML."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The HTML checks live beside the display tests.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "display"))
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from simulator_html import assert_view_safe
+from simulator_html import assert_view_safe  # noqa: E402
 
 from toskit import conditions
 from toskit.widgets import ClusterSimulator
