@@ -428,3 +428,25 @@ def test_toskit_show_writes_the_reasons_of_a_release(tmp_path):
     page = out.read_text(encoding="utf-8")
     assert 'class="toskit-reason">blocked: Cinder Block Device driver should be enabled' in page
     assert "blocked by restriction → " in page  # the trace, in the same page
+
+
+def test_a_real_release_role_blocked_by_a_limit(release):
+    """Newton's mongo: at most one node outside HA (an override of its limits)."""
+    cluster = release.cluster(
+        mode="multinode", pool=[{"id": 11}, {"id": 12}],
+        settings_overrides={"additional_components.ceilometer.value": True},
+        models={"version": {"feature_groups": ["experimental"]}},
+    )
+    out = release.check("mongo", cluster, selected=[11, 12])
+    assert (out.allowed, out.hidden) == (False, False)
+    limits = [e for e in out.trace.children if e.form == "limits"][0]
+    assert (limits.value, limits.decisive) == (False, True)
+    assert (limits.facts["count"], limits.facts["min"], limits.facts["max"]) == (2, 1, 1)
+    assert limits.facts["overrides"] == ["override 1 (cluster:mode != 'ha_compact') sets max"]
+    assert ("cluster:mode", "multinode") in limits.reads
+    assert out.trace.detail == "blocked by limits → FALSE"
+    assert out.reason == "blocked: At most 1 MongoDB node can be added for non-HA deployment"
+    # Every restriction is an entry too, inactive here, each with the value it read.
+    restrictions = [e for e in out.trace.children if e.form == "restriction"]
+    assert [e.facts["active"] for e in restrictions] == [False, False, False]
+    assert restrictions[0].reads == [("settings:additional_components.ceilometer.value", True)]
