@@ -449,3 +449,30 @@ def test_a_chain_of_thousands_of_requirements_lays_out_without_deep_recursion() 
     assert time.perf_counter() - start < 10
     assert sys.getrecursionlimit() == limit
     assert svg.count('class="toskit-t-edge') == n - 1
+
+
+def test_an_assignment_with_count_above_one_is_not_ambiguous() -> None:
+    text = """
+tosca_definitions_version: tosca_2_0
+capability_types:
+  Svc: {}
+node_types:
+  Server: { capabilities: { svc: { type: Svc } } }
+  Client:
+    requirements:
+      - service: { capability: Svc, count_range: [ 0, UNBOUNDED ] }
+service_template:
+  node_templates:
+    s1: { type: Server }
+    s2: { type: Server }
+    s3: { type: Server }
+    many:
+      type: Client
+      requirements: [ { service: { count: 3 } } ]
+    one:
+      type: Client
+      requirements: [ { service: { capability: Svc } } ]
+"""
+    topo = toskit.loads(text).topology()
+    assert [p.source for p in topo.ambiguous] == ["one"]
+    assert "could be fulfilled by 's1', 's2' or 's3'; the first was taken" in topo.ambiguous[0].message

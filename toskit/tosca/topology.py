@@ -443,11 +443,16 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
                 )
             )
             fitting = [c for c in candidates if c.outcome in ("passed", "undetermined")]
-            if req.target_name not in service.node_templates and fitting:
-                names = ", ".join(f"'{c.candidate}'" for c in fitting[:5])
+            # An assignment with count > 1 stands for several relationships:
+            # several fitting targets are expected there, not a doubt.
+            count = req.raw.get("count", 1) if isinstance(req.raw, Mapping) else 1
+            several = isinstance(count, int) and not isinstance(count, bool) and count > 1
+            if req.target_name not in service.node_templates and fitting and not several:
+                names = [f"'{req.target.name}'"] + [f"'{c.candidate}'" for c in fitting[:5]]
+                more = " and more" if len(fitting) > 5 else ""
                 message = (
                     f"node template '{tmpl.name}': requirement '{req.name}' could be fulfilled by "
-                    f"'{req.target.name}' or {names}; the first was taken"
+                    f"{', '.join(names[:-1])} or {names[-1]}{more}; the first was taken"
                 )
                 problems.append(
                     TopologyProblem(
