@@ -60,7 +60,7 @@ NORMATIVE_PRIMITIVES = frozenset(
     }
 )
 
-_PYTHON_OF_PRIMITIVE = {"string": str, "integer": int, "float": float, "boolean": bool, "list": list, "map": dict}
+_PYTHON_OF_PRIMITIVE: dict[Any, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "list": list, "map": dict}
 
 
 def python_name_for(kind: str, tosca_name: str) -> str:

@@ -30,7 +30,7 @@ import keyword
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toskit.dsl.entities import SPECIAL_TYPES
@@ -94,7 +94,7 @@ def _scalar(value: Any) -> str | None:
 class _Code:
     """A rendered expression: its one-line form and, when long, its block form."""
 
-    def __init__(self, head: str, items: list[tuple[str | None, _Code]] | None = None, tail: str = "", flat: str | None = None):
+    def __init__(self, head: str, items: Sequence[tuple[str | None, _Code]] | None = None, tail: str = "", flat: str | None = None):
         self.head, self.items, self.tail, self._flat = head, items, tail, flat
 
     def flat(self) -> str:
