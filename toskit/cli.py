@@ -61,7 +61,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from toskit._terminal import terminal_safe
-from toskit.diagnostics import Diagnostic, sort_diagnostics
+from toskit.diagnostics import Diagnostic, limit_per_kind, sort_diagnostics
 from toskit.errors import ToskitError
 
 __all__ = [
@@ -418,7 +418,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}",
                 file=out,
             )
-        for diag in result.diagnostics:
+        # 100 of each kind per file, then "and N more" (#19: 20,000 mistakes)
+        for diag in limit_per_kind(result.diagnostics):
             print(terminal_diagnostic(diag), file=out)
     if errors and status == 0:
         status = 1

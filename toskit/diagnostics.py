@@ -159,6 +159,38 @@ def source_window(text: str, column: int | None, width: int = SOURCE_WINDOW) -> 
     return shown, None if column is None else column - start + (1 if start else 0)
 
 
+#: Diagnostics of one code per file that text reports list before "and N more".
+MAX_PER_KIND = 100
+
+
+def limit_per_kind(diagnostics: Iterable[Diagnostic], limit: int = MAX_PER_KIND) -> list[Diagnostic]:
+    """The first ``limit`` diagnostics of each (file, code), then one "and N more" each.
+
+    For reports people read (``toskit check``): 20,000 ``unknown-type``
+    errors in one file print as 100 and a count, in their original order.
+    The summary keeps the code and the highest severity of what it hides.
+    """
+    shown: list[Diagnostic] = []
+    hidden: dict[tuple, list] = {}  # (file, code) -> [count, severity rank, severity]
+    seen: dict[tuple, int] = {}
+    for d in diagnostics:
+        key = (d.file, d.code)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        if n < limit:
+            shown.append(d)
+            continue
+        entry = hidden.setdefault(key, [0, len(SEVERITIES), d.severity])
+        entry[0] += 1
+        if _SEVERITY_RANK[d.severity] < entry[1]:  # rank 0 is "error", the highest
+            entry[1], entry[2] = _SEVERITY_RANK[d.severity], d.severity
+    for (file, code), (count, _rank, severity) in hidden.items():
+        shown.append(Diagnostic(
+            severity, code, f"and {count} more {code} diagnostic(s) in this file "
+            f"(only the first {limit} are listed)", file=file))
+    return shown
+
+
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
     """True when any diagnostic has severity ``error``."""
     return any(d.severity == "error" for d in diagnostics)

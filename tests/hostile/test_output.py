@@ -123,3 +123,36 @@ def test_a_500_mb_scalar_text_is_refused_before_parsing(run_case) -> None:
             return [d.code for d in doc.diagnostics]
     """, peak_mb=700)  # the 500 MB text itself, and no copy of it
     assert out.returned == ["limit-exceeded"]
+
+
+def test_check_prints_100_of_a_kind_then_a_count(run_case, tmp_path) -> None:
+    """``toskit check`` on 20,000 mistakes in one 650 kB line: a short report."""
+    path = tmp_path / "t.yaml"
+    path.write_text(_one_line_of_mistakes(20_000))
+    out = run_case(f"""
+        def case():
+            import resource, subprocess, sys
+            proc = subprocess.run([sys.executable, "-m", "toskit", "check", {str(path)!r}],
+                                  capture_output=True, text=True)
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return [proc.returncode, len(proc.stdout), proc.stdout.splitlines()[-1],
+                    used.ru_utime + used.ru_stime, used.ru_maxrss / 1024]
+    """)
+    code, size, last, child_cpu, child_mb = out.returned
+    # the CLI process itself: interpreter start, 20,000 diagnostics found, 101 printed
+    assert child_cpu < 6 and child_mb < 500
+    assert code == 1
+    assert size < 100 * 600  # 100 windowed diagnostics, not 20,000 whole lines
+    assert "and 19900 more unknown-type diagnostic(s)" in last
+
+
+def test_limit_per_kind_keeps_order_and_the_highest_severity() -> None:
+    from toskit.diagnostics import Diagnostic, limit_per_kind
+
+    diags = [Diagnostic("warning", "x", f"w{i}", file="f") for i in range(150)]
+    diags += [Diagnostic("error", "x", "e", file="f"), Diagnostic("error", "y", "other", file="f")]
+    out = limit_per_kind(diags)
+    assert [d.message for d in out[:100]] == [f"w{i}" for i in range(100)]
+    assert out[100].message == "other"
+    assert (out[-1].severity, out[-1].code) == ("error", "x")
+    assert "and 51 more x diagnostic(s)" in out[-1].message
