@@ -454,3 +454,23 @@ def test_explorer_is_not_clipped_at_1000px(page, voila_url: str) -> None:
     )
     assert clipped == []
     page.locator(".tour-type-tree").locator("xpath=..").screenshot(path=str(ARTIFACTS / "00-tour-explorer-1000px.png"))
+
+
+def test_type_names_in_the_explorer_select_that_type(page, voila_url: str) -> None:
+    """Every type name in the explorer's tables is a link the tree follows."""
+    from playwright.sync_api import expect
+
+    open_notebook(page, voila_url, "00-tour.ipynb")
+    tree = page.locator(".tour-type-tree")
+    explorer = page.locator(".tour-property-explorer .widget-html-content")
+    tree.locator('.toskit-tree-button:text-is("Connection")').click()
+    expect(explorer).to_contain_text("used by db (connection)")
+    explorer.locator('.toskit-type-link[data-toskit-type="Endpoint"]').first.click()
+    expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("Endpoint")
+    expect(explorer).to_contain_text("used by db (connection.endpoint)")
+    # The keyboard works too: Enter on a focused link.
+    tree.locator('.toskit-tree-button:text-is("Connection")').click()
+    link = explorer.locator('.toskit-type-link[data-toskit-type="Auth"]').first
+    link.focus()
+    page.keyboard.press("Enter")
+    expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("Auth")

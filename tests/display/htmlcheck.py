@@ -13,7 +13,7 @@ ALLOWED_TAGS = frozenset(
         "span", "style", "summary", "table", "tbody", "td", "th", "thead", "title", "tr", "ul",
     }
 )
-ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang", "colspan", "href", "id"})
+ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang", "colspan", "href", "id", "role", "tabindex", "data-toskit-type"})
 # The topology view's inline SVG (toskit.tosca.topology_layout): drawing tags and
 # their geometry and data attributes; still no script and no event attribute.
 ALLOWED_TAGS |= {"svg", "g", "rect", "path", "text", "defs", "marker", "circle"}

@@ -15,7 +15,7 @@ from toskit.display.tosca_views import (
     template_lines,
     type_body,
 )
-from toskit.display.typetree import type_usage
+from toskit.display.typetree import template_types, type_usage
 from toskit.errors import ToskitError
 from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
 
@@ -47,6 +47,7 @@ class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
         self._linked: list[Any] = []
         self._by_type: dict[str, list[str]] | None = None
         self._usage: dict[str, list[tuple[str, str]]] | None = None
+        self._type_names: set[str] | None = None
         self._syncing = False  # set while the widget updates its own dropdown
         self._body = ""
         self._following_tree = False  # set while it selects a type in a linked tree
@@ -168,6 +169,7 @@ class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
             node = self._nodes[name]
             cached = node_template_body(
                 node,
+                type_link=self._type_link,
                 show_overridden=self.show_overridden,
                 diagnostics=self._diagnostics.get(name, []),
                 lines=self._lines,
@@ -190,7 +192,9 @@ class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
             )
         if showing_type:
             t = _find_type(self._template, type_name)
-            parts.append(type_body(t) if t is not None else '<div class="toskit-empty">unknown type</div>')
+            parts.append(
+                type_body(t, type_link=self._type_link) if t is not None else '<div class="toskit-empty">unknown type</div>'
+            )
         elif self.node is not None:
             parts.append(self._node_html(self.node))
         else:
@@ -205,6 +209,19 @@ class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
                 self._dropdown.value = shown
             finally:
                 self._syncing = False
+
+    def _type_link(self, name: str, kind: str | None = None) -> str:
+        """A type name in the explorer's tables: a link that a linked
+        ``TypeTree`` follows (its module handles the click or Enter; without
+        a tree it is plain text). ``data-toskit-type`` carries the name."""
+        if self._type_names is None:
+            self._type_names = {str(getattr(t, "name", "")) for t in template_types(self._template)}
+        if name not in self._type_names:
+            return esc(name)
+        return (
+            f'<span class="toskit-type-link" role="link" tabindex="0" data-toskit-type="{esc(name)}" '
+            f'title="show type {esc(name)}">{esc(name)}</span>'
+        )
 
     def _used_by(self, type_name: str) -> str:
         """``; used by db (connection.endpoint)`` for a data type that node

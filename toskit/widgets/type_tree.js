@@ -239,6 +239,31 @@ function render({ model, el: host }) {
     if (handled) event.preventDefault();
   });
 
+  // Type names in the tables beside the tree (a TemplateExplorer's
+  // PropertyExplorer marks them data-toskit-type) select that type here.
+  const known = () => new Set(items.filter((li) => li.dataset.name).map((li) => li.dataset.name));
+  const followLink = (event) => {
+    if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
+    const link = event.target.closest ? event.target.closest("[data-toskit-type]") : null;
+    if (!link) return;
+    const name = link.dataset.toskitType;
+    event.preventDefault();
+    event.stopPropagation();
+    if (!known().has(name)) return; // a type this tree does not hold (a one-kind tree)
+    model.set("selected", name);
+    model.save_changes();
+  };
+  let linkBox = null;
+  const attach = () => {
+    linkBox = host.closest(".widget-hbox, .jupyter-widgets.widget-container");
+    if (!linkBox) return false;
+    linkBox.addEventListener("click", followLink);
+    linkBox.addEventListener("keydown", followLink);
+    return true;
+  };
+  // The host is put in the page after render returns: look for the box then.
+  if (!attach()) requestAnimationFrame(() => attach() || setTimeout(attach, 200));
+
   const syncFilter = () => {
     const value = model.get("filter") || "";
     if (search.value !== value) search.value = value;
@@ -252,6 +277,10 @@ function render({ model, el: host }) {
   model.on("change:show_normative", syncNormative);
   draw();
   return () => {
+    if (linkBox) {
+      linkBox.removeEventListener("click", followLink);
+      linkBox.removeEventListener("keydown", followLink);
+    }
     model.off("change:tree", draw);
     model.off("change:selected", mark);
     model.off("change:filter", syncFilter);
