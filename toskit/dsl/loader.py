@@ -93,7 +93,8 @@ def _python_error(filename: str, exc: BaseException) -> Diagnostic:
         for frame in traceback.extract_tb(exc.__traceback__):
             if frame.filename == filename:
                 line = frame.lineno
-                column = (frame.colno + 1) if getattr(frame, "colno", None) is not None else None
+                colno = getattr(frame, "colno", None)
+                column = colno + 1 if colno is not None else None
         message = f"the module raised {type(exc).__name__}: {_safe_str(exc)}"
     hint = "fix the Python error; toskit loads what the module defined before it"
     if isinstance(exc, NameError):

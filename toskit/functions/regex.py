@@ -103,7 +103,7 @@ def compile_bounded(pattern: str) -> BoundedPattern:
         )
     translated = _translate(pattern)
     try:
-        return re2.compile(translated, _OPTIONS)  # type: ignore[no-any-return]
+        return re2.compile(translated, _OPTIONS)
     except re2.error as exc:
         raise RegexRejected(_explain(pattern, exc), hint=_SYNTAX_HINT) from None
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:
