@@ -375,9 +375,14 @@ def test_static_views_explain_every_role_on_an_empty_cluster(release):
 # ---------------------------------------------------------------- issue 19: the work of one evaluation is bounded
 
 
-def _nested_exists(depth: int) -> dict:
-    condition: object = "false"
-    for level in range(depth):
+def _nested_exists(depth: int, innermost: str | None = None) -> dict:
+    """``exists`` nested ``depth`` deep over the cluster's nodes. By default
+    the innermost condition reads *every* loop's node (nothing to reuse:
+    the budget must stop it)."""
+    if innermost is None:
+        innermost = " and ".join(f"<n{i}>.id == 0" for i in range(depth))
+    condition: object = innermost
+    for level in reversed(range(depth)):
         condition = {"exists": {"where": "cluster:nodes", "variable": f"n{level}", "condition": condition}}
     return condition  # type: ignore[return-value]
 
@@ -410,6 +415,57 @@ def test_a_role_check_with_nested_exists_is_bounded_too():
     with pytest.raises(ConditionError, match="LimitExceeded"):
         roles.check("r", cluster, selected=[11])
     assert time.process_time() - start < 2.0
+
+
+def test_nested_exists_over_the_same_list_is_cheap_when_inner_loops_reuse():
+    """Each level reads only its parent's node: the inner loop's result is
+    reused per binding, so five levels over 100 nodes take a few hundred
+    inner evaluations, not 10^10, and give the sequential answer."""
+    import time
+
+    cluster = Cluster("multinode", nodes=[{"id": i, "roles": ["compute"]} for i in range(1, 101)])
+    chain = {"exists": {"where": "cluster:nodes", "variable": "n4", "condition": "<n4>.id == 100 and <n3>.id == 100"}}
+    for level in (3, 2, 1):
+        chain = {"exists": {"where": "cluster:nodes", "variable": f"n{level}",
+                            "condition": {"all": [f"<n{level}>.id >= <n{level - 1}>.id", chain]}}}
+    cond = {"exists": {"where": "cluster:nodes", "variable": "n0", "condition": chain}}
+    start = time.process_time()
+    out = evaluate(cond, cluster)
+    assert time.process_time() - start < 2.0
+    assert out.value is True
+    # No match anywhere: the whole space is "searched", through the memo.
+    never = _nested_exists(5, innermost="false")
+    start = time.process_time()
+    assert evaluate(never, cluster).value is False
+    assert time.process_time() - start < 2.0
+
+
+def test_only_nested_exists_are_memoised_and_keyed_on_what_they_read():
+    from toskit.conditions.evaluate import compile_for_evaluate
+
+    pair = {"exists": {"where": "cluster:nodes", "variable": "a", "condition": {"exists": {
+        "where": "cluster:nodes", "variable": "b", "condition": "<a>.id == <b>.id"}}}}
+    outer = compile_for_evaluate(pair).rules[0]
+    assert outer._free is None  # top level: evaluated once anyway
+    assert outer.condition._free == ("a",)
+    shadow = {"exists": {"where": "cluster:nodes", "variable": "a", "condition": {"exists": {
+        "where": "cluster:nodes", "variable": "a", "condition": "true"}}}}
+    assert compile_for_evaluate(shadow).rules[0].condition._free is None  # shadowing: no memo
+
+
+def test_the_memo_gives_the_sequential_answer():
+    # A two-level pair query: some node other than the first has role cinder.
+    cluster = Cluster("multinode", nodes=[{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["cinder"]},
+                                          {"id": 3, "roles": ["compute"]}])
+    pair = {"exists": {"where": "cluster:nodes", "variable": "a", "condition": {"exists": {
+        "where": "cluster:nodes", "variable": "b",
+        "condition": "<b>.id != <a>.id and <b>._hasRole('cinder') and <a>._hasRole('controller')"}}}}
+    out = evaluate(pair, cluster)
+    assert out.value is True
+    outer = out.trace.children[0]
+    assert outer.item["id"] == 1 and outer.children[0].item["id"] == 2
+    lone = Cluster("multinode", nodes=[{"id": 2, "roles": ["cinder", "controller"]}])
+    assert evaluate(pair, lone).value is False
 
 
 def test_work_below_the_budget_is_untouched():
@@ -450,3 +506,62 @@ def test_a_real_release_role_blocked_by_a_limit(release):
     restrictions = [e for e in out.trace.children if e.form == "restriction"]
     assert [e.facts["active"] for e in restrictions] == [False, False, False]
     assert restrictions[0].reads == [("settings:additional_components.ceilometer.value", True)]
+
+
+_EXPRS = [
+    "<a>.id == <b>.id", "<a>.id != <b>.id", "<b>._hasRole('controller')", "<a>._pending_deletion",
+    "<b>.id in selectedNodes._pluck('id')", "<c>.id > <a>.id", "<c>._hasRole('compute')", "true", "false",
+]
+
+
+def _body(draw, depth: int, bound: list[str]):
+    names = ["a", "b", "c"]
+    if depth == 0 or draw(st.booleans()):
+        usable = [e for e in _EXPRS if all(f"<{v}>" not in e or v in bound for v in names)]
+        return draw(st.sampled_from(usable))
+    var = names[len(bound)]
+    inner = _body(draw, depth - 1, [*bound, var])
+    exists = {"exists": {"where": "cluster:nodes", "variable": var, "condition": inner}}
+    if draw(st.booleans()):
+        return exists
+    return {draw(st.sampled_from(["all", "any"])): [exists, draw(st.sampled_from(["true", "false"]))]}
+
+
+@st.composite
+def nested_trees(draw):
+    return _body(draw, 3, [])
+
+
+def _without_memo(form) -> None:
+    from toskit.conditions.forms import ExistsForm
+
+    stack = [form]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, ExistsForm):
+            current._free = None
+        for attr in ("rules", "items", "operand", "condition", "then", "else_"):
+            child = getattr(current, attr, None)
+            if isinstance(child, list):
+                stack.extend(child)
+            elif child is not None and hasattr(child, "run"):
+                stack.append(child)
+
+
+@settings(max_examples=80, deadline=None)
+@given(tree=nested_trees(), size=st.integers(0, 6), pick=st.integers(0, 6))
+def test_memoised_nested_exists_equals_plain_evaluation(tree, size, pick):
+    from toskit.conditions.evaluate import compile_for_evaluate
+    from toskit.conditions.expression import make_env
+
+    roles = ["controller", "compute"]
+    nodes = [{"id": i, "roles": [roles[i % 2]], "pending_deletion": i % 3 == 0} for i in range(1, size + 1)]
+    cluster = Cluster("multinode", nodes=nodes, pool=POOL)
+    selected = [11] if pick % 2 else [11, 12]
+    memo_rules = compile_for_evaluate(tree)
+    plain_rules = compile_for_evaluate(tree)
+    _without_memo(plain_rules)
+    fast = memo_rules.run(make_env(cluster, selected))
+    slow = plain_rules.run(make_env(cluster, selected))
+    assert fast == slow
+    assert memo_rules.trace(make_env(cluster, selected)) == plain_rules.trace(make_env(cluster, selected))

@@ -29,6 +29,7 @@ from toskit.conditions.syntax import (
     Literal,
     Member,
     Not,
+    placeholders_of,
 )
 from toskit.conditions.values import type_name, value_text
 from toskit.diagnostics import did_you_mean, format_path
@@ -361,8 +362,52 @@ class NotForm(Form):
         return TraceEntry("not", value, warnings, None, [child], self.path, detail=detail)
 
 
+def _reads_and_binds(form: Form) -> tuple[set[str], set[str]] | None:
+    """The placeholders a compiled subtree reads and those it binds (its
+    ``exists`` variables); ``None`` when a form is not understood."""
+    reads: set[str] = set()
+    binds: set[str] = set()
+    stack = [form]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, LiteralForm):
+            continue
+        if isinstance(current, ExprForm):
+            reads |= placeholders_of(current.expr.node)
+        elif isinstance(current, ConditionForm):
+            if isinstance(current.guard_expr, Expression):
+                reads |= placeholders_of(current.guard_expr.node)
+            stack.extend(f for f in (current.then, current.else_) if f is not None)
+        elif isinstance(current, (AllForm, AnyForm)):
+            stack.extend(current.items)
+        elif isinstance(current, NotForm):
+            stack.append(current.operand)
+        elif isinstance(current, ExistsForm):
+            reads |= placeholders_of(current.where.node)
+            binds.add(current.variable)
+            stack.append(current.condition)
+        else:
+            return None
+    return reads, binds
+
+
 class ExistsForm(Form):
-    __slots__ = ("where", "where_text", "variable", "condition", "warning", "_where_fn", "_select")
+    """``exists``. Nested inside another ``exists``, its result is memoised
+    per evaluation on the items bound to the outer placeholders it reads
+    (``_free``): evaluation is pure, so an inner loop that reads none or
+    one of them runs once per distinct binding instead of once per outer
+    item — nested ``exists`` over the same list stays cheap."""
+
+    __slots__ = (
+        "where",
+        "where_text",
+        "variable",
+        "condition",
+        "warning",
+        "_where_fn",
+        "_select",
+        "_free",
+    )
     form = "exists"
 
     def __init__(
@@ -378,6 +423,9 @@ class ExistsForm(Form):
         self.variable, self.condition, self.warning, self.path = variable, condition, warning, path
         self.test = lambda env: self._match(env) >= 0
         self._select: Any = None  # a batch selector (toskit.conditions.batch), set by the compiler
+        # Outer placeholders read (memo key), or None: no memo (top level,
+        # shadowing, or a form not understood). Set by the compiler.
+        self._free: tuple[str, ...] | None = None
 
     def _items(self, env: Env) -> Any:
         items = self._where_fn(env)
@@ -393,6 +441,22 @@ class ExistsForm(Form):
 
     def _match(self, env: Env) -> int:
         """Index of the first item for which the condition holds, or -1."""
+        free = self._free
+        if free is None:
+            return self._match_now(env)
+        variables = env.vars
+        bound = tuple(variables.get(name, _MISSING) for name in free)
+        key = (self, *map(id, bound))
+        hit = env.memo.get(key)
+        # The entry keeps the bound objects alive and checks them, so an id
+        # reused by another object can never hit.
+        if hit is not None and all(a is b for a, b in zip(hit[0], bound)):
+            return int(hit[1])
+        index = self._match_now(env)
+        env.memo[key] = (bound, index)
+        return index
+
+    def _match_now(self, env: Env) -> int:
         items = self._items(env)
         if not items:
             return -1
@@ -848,6 +912,10 @@ class ConditionCompiler:
         )
         form = ExistsForm(where, where_fn, variable, condition, warning, self.label(parts))
         form._select = compile_select(condition, variable, inner_vars)
+        if loop_vars:  # nested: memoise on the outer placeholders read
+            found = _reads_and_binds(form)
+            if found is not None and not (found[1] & loop_vars):
+                form._free = tuple(sorted(found[0] - found[1]))
         return form
 
     def _recommended(self, body: Any, parts: tuple, forbid: str | None) -> Form:
