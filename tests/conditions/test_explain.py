@@ -115,7 +115,7 @@ def test_nested_rule_without_else_is_false_and_says_so():
     inner = out.trace.children[0].children[0]
     assert facts(inner) == ("condition", False, False, None, True, "guard FALSE → no else: FALSE")
     assert out.reason == (
-        "blocked: rule 1: cluster:mode == 'ha_compact' is false (cluster:mode = 'multinode')"
+        "false: rule 1: cluster:mode == 'ha_compact' is false (cluster:mode = 'multinode')"
     )
 
 

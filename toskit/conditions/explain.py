@@ -418,7 +418,9 @@ def _rule_cause(index: int, entry: TraceEntry) -> str:
 
 def reason(outcome: Any) -> str:
     """One sentence: why a role is blocked, hidden or carries advice; empty
-    for a role that is plainly allowed (no warning)."""
+    for a role that is plainly allowed (no warning). For one condition
+    (``evaluate``'s ``Outcome``) the sentence starts ``false:`` or
+    ``true with advice:``."""
     allowed = bool(getattr(outcome, "allowed", getattr(outcome, "value", False)))
     warnings = list(getattr(outcome, "warnings", []) or [])
     conflicts = list(getattr(outcome, "conflicts", []) or [])
@@ -468,7 +470,10 @@ def reason(outcome: Any) -> str:
             )
     if not causes:
         causes = list(dict.fromkeys(warnings)) or ["no reason recorded"]
-    head = "blocked" if not allowed else ("allowed with advice" if warnings else "allowed")
+    if hasattr(outcome, "allowed"):
+        head = "blocked" if not allowed else ("allowed with advice" if warnings else "allowed")
+    else:  # one condition (``evaluate``): true or false, not a role's verdict
+        head = "false" if not allowed else "true with advice"
     if hidden:
         head = "hidden, " + head
     return f"{head}: " + "; ".join(causes)
