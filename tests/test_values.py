@@ -103,10 +103,16 @@ def test_parse_version(text: str, expected: Version) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["1", "1.", "a.b", "01.2", "1.2.3.", "1.2.3.x-y", "1.2-3", "", None, True, [1, 0], "1.2.3.4.5"]
+    "text", ["1", "1.", "a.b", "1.2.3.", "1.2.3.x-y", "1.2-3", "", None, True, [1, 0], "1.2.3.4.5"]
 )
 def test_not_versions(text: object) -> None:
     assert parse_version(text) is None
+
+
+def test_leading_zero_versions() -> None:
+    # Ubuntu-style versions: components are integers, so 14.04 < 14.10.
+    assert parse_version("01.2") == Version(1, 2)
+    assert parse_version(14.04) == Version(14, 4) < parse_version("14.10")
 
 
 def test_version_order() -> None:

@@ -398,7 +398,9 @@ class ScalarClass:
 # --------------------------------------------------------------------------- versions
 
 _VERSION_RE = re.compile(
-    r"^(0|[1-9]\d*)\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*)(?:\.([A-Za-z0-9_]+)(?:-(0|[1-9]\d*))?)?)?$",
+    # Leading zeros are accepted (``14.04``: Ubuntu-style versions, read by
+    # tosca-parser too); each component is read as an integer.
+    r"^(\d+)\.(\d+)(?:\.(\d+)(?:\.([A-Za-z0-9_]+)(?:-(\d+))?)?)?$",
     re.ASCII,
 )
 
