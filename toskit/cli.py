@@ -136,6 +136,7 @@ _KIND_LABELS = {
 }
 UNPARSED_LABEL = "YAML that does not parse"
 _TOSCA_VERSION = re.compile(r"^tosca_(?:simple_yaml_|simple_profile_[a-z_]*?_)?(\d+)_(\d+)(?:_\d+)*$")
+_TOSCA_NS_VERSION = re.compile(r"^http://docs\.oasis-open\.org/tosca/ns/simple/yaml/(\d+)\.(\d+)$")
 
 
 def tosca_version(value: Any) -> str | None:
@@ -143,7 +144,11 @@ def tosca_version(value: Any) -> str | None:
     if not isinstance(value, dict):
         return None
     declared = value.get("tosca_definitions_version")
-    match = _TOSCA_VERSION.match(declared) if isinstance(declared, str) else None
+    match = (
+        _TOSCA_VERSION.match(declared) or _TOSCA_NS_VERSION.match(declared)
+        if isinstance(declared, str)
+        else None
+    )
     return f"{match.group(1)}.{match.group(2)}" if match else None
 
 

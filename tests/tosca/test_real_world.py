@@ -53,3 +53,58 @@ def test_unquoted_leading_zero_version_is_a_version() -> None:
         """
     )
     assert codes(bad) == ["type-mismatch"]
+
+
+def test_named_imports_of_tosca_1(tmp_path: Path) -> None:
+    # Item 2: 1.0-1.3 named import definitions (OASIS 1.0 assertion 3.5.7-imports-01).
+    (tmp_path / "types.yaml").write_text(
+        "tosca_definitions_version: tosca_simple_yaml_1_0\n"
+        "node_types:\n  my.T:\n    derived_from: tosca.nodes.Root\n"
+    )
+    main = tmp_path / "main.yaml"
+    main.write_text(
+        "tosca_definitions_version: tosca_simple_yaml_1_0\n"
+        "imports:\n  - my_types: types.yaml\n  - more: {file: types.yaml}\n"
+        "topology_template:\n  node_templates:\n    a: {type: my.T}\n"
+    )
+    assert toskit.load(main).diagnostics == []
+    # The named form's definition is still checked; a typo is not a name.
+    main.write_text(
+        "tosca_definitions_version: tosca_simple_yaml_1_0\n"
+        "imports:\n  - my: {fiel: types.yaml}\n  - {file: types.yaml, bogus: 1}\n"
+    )
+    found = [(d.code, d.message) for d in toskit.load(main).diagnostics]
+    assert ("unknown-keyname", "unknown keyname 'fiel' in import definition") in found
+    assert ("unknown-keyname", "unknown keyname 'bogus' in import definition") in found
+
+
+def test_named_import_is_an_error_in_tosca_2(tmp_path: Path) -> None:
+    (tmp_path / "types.yaml").write_text("tosca_definitions_version: tosca_2_0\n")
+    main = tmp_path / "main.yaml"
+    main.write_text("tosca_definitions_version: tosca_2_0\nimports:\n  - my_types: types.yaml\n")
+    assert "unknown-keyname" in codes(toskit.load(main))
+
+
+def test_namespace_uri_version() -> None:
+    # Item 4: the namespace-URI form of the version selects the 1.x grammar.
+    st = loads(
+        """
+        tosca_definitions_version: http://docs.oasis-open.org/tosca/ns/simple/yaml/1.0
+        topology_template:
+          node_templates:
+            a: {type: tosca.nodes.Compute}
+        """
+    )
+    assert st.diagnostics == []
+    assert "a" in st.node_templates
+
+
+def test_namespace_uri_version_in_toskit_check(tmp_path: Path) -> None:
+    from toskit.cli import main
+
+    path = tmp_path / "t.yaml"
+    path.write_text(
+        "tosca_definitions_version: http://docs.oasis-open.org/tosca/ns/simple/yaml/1.0\n"
+        "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Root}\n"
+    )
+    assert main(["check", str(path)]) == 0

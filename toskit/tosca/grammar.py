@@ -66,6 +66,9 @@ class Keys:
     required: tuple[str, ...] = ()
     # Keynames this shape forbids, with the reason (``invalid-definition``).
     forbidden: dict[str, str] = field(default_factory=dict)
+    # ``extra`` applies only to a map of one key (TOSCA 1.x named imports
+    # ``- my_types: types.yaml``); with more keys an unknown one is an error.
+    extra_alone: bool = False
 
 
 @dataclass(frozen=True)
@@ -571,6 +574,12 @@ def _build(v2: bool) -> dict[str, Shape]:
             else {"file": ANY, "repository": ANY, "namespace_uri": ANY, "namespace_prefix": ANY},
         )
     )
+    if not v2:
+        # TOSCA 1.0-1.3 also name an import: ``- my_types: types.yaml`` or
+        # ``- my_types: {file: types.yaml}`` (the name is not used).
+        full = import_def.full
+        assert isinstance(full, Keys)
+        import_def = Short(Keys(full.name, full.keys, Short(full), full.renamed, extra_alone=True))
     repository_def = Short(
         _keys(
             "repository definition",
@@ -698,6 +707,10 @@ VERSIONS: dict[str, Grammar] = {
     "tosca_simple_unfurl_1_0_0": GRAMMAR_1,
     "tosca_2_0": GRAMMAR_2,
 }
+# The namespace-URI form of the 1.x versions (tosca-parser reads the 1.0 one).
+VERSIONS.update(
+    {f"http://docs.oasis-open.org/tosca/ns/simple/yaml/1.{minor}": GRAMMAR_1 for minor in range(4)}
+)
 GRAMMARS = {1: GRAMMAR_1, 2: GRAMMAR_2}
 
 # Top-level sections holding type definitions, and the kind of each.

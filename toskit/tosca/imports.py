@@ -128,6 +128,7 @@ def _import(
 ) -> tuple[YamlDocument, Mapping, str | None] | None:
     """Load one ``imports:`` entry of ``current``; the document to descend into, if any."""
     doc, root, prefix, chain = current.doc, current.root, current.prefix, current.chain
+    entry = _unnamed(entry, walk.grammar)
     url: Any = entry
     ns: Any = None
     if isinstance(entry, Mapping):
@@ -175,6 +176,19 @@ def _import(
     if igrammar.major == 2 and iroot.get("functions") is not None:
         walk.found.functions.append((iroot["functions"], full_prefix, loaded))
     return loaded, iroot, full_prefix
+
+
+# The keynames of a TOSCA 1.x import definition.
+_IMPORT_KEYNAMES_1 = frozenset({"file", "repository", "namespace_uri", "namespace_prefix"})
+
+
+def _unnamed(entry: Any, grammar: Grammar) -> Any:
+    """A TOSCA 1.x named import (``- name: types.yaml`` / ``- name: {file: ...}``) unwrapped."""
+    if grammar.major == 1 and isinstance(entry, Mapping) and len(entry) == 1:
+        ((key, value),) = entry.items()
+        if key not in _IMPORT_KEYNAMES_1 and isinstance(value, (str, Mapping)):
+            return value
+    return entry
 
 
 def _in_repository(

@@ -91,7 +91,7 @@ def _walk(
                     )
                 )
                 continue
-            if sub is None:
+            if sub is None and (not shape.extra_alone or len(value) == 1):
                 sub = shape.extra
             if sub is None:
                 out.append(
