@@ -177,7 +177,7 @@ def test_a_500_mb_scalar_file_is_refused_within_the_memory_bound(run_case, tmp_p
             import toskit
             st = toskit.load({str(big)!r})
             return [d.code for d in st.diagnostics]
-    """, peak_mb=200)
+    """)  # the 500 MB bound of #19 (was 970 MB)
     assert out.returned == ["limit-exceeded"]
 
 
