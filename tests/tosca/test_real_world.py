@@ -108,3 +108,44 @@ def test_namespace_uri_version_in_toskit_check(tmp_path: Path) -> None:
         "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Root}\n"
     )
     assert main(["check", str(path)]) == 0
+
+
+def test_extended_attribute_assignment() -> None:
+    # Item 8: TOSCA 1.3 `{description: ..., value: ...}` for an attribute.
+    text = """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          node_templates:
+            a:
+              type: tosca.nodes.Compute
+              attributes:
+                private_address:
+                  description: the address
+                  value: VALUE
+        """
+    assert loads(text.replace("VALUE", "10.0.0.1")).diagnostics == []
+    bad = loads(text.replace("VALUE", "[1]"))
+    assert codes(bad) == ["type-mismatch"]
+    # The problem is located at the value inside the extended notation.
+    assert bad.diagnostics[0].line == 10
+
+
+def test_vm_image_artifact_types() -> None:
+    # Item 11: the Annex artifact types ISO and QCOW2 are VM images.
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          node_templates:
+            a:
+              type: tosca.nodes.Compute
+              artifacts:
+                iso: {type: tosca.artifacts.Deployment.Image.VM.ISO, file: x.iso}
+                disk: {type: tosca.artifacts.Deployment.Image.VM.QCOW2, file: x.qcow2}
+        """
+    )
+    assert st.diagnostics == []
+    for name in ("ISO", "QCOW2"):
+        found = st.lookup_type("artifact", f"tosca.artifacts.Deployment.Image.VM.{name}")
+        assert found is not None
+        assert "tosca.artifacts.Deployment.Image.VM" in [t.name for t in found.chain]

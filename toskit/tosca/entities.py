@@ -229,7 +229,11 @@ def _check_attributes(
             t, adef = declared[key]
             if not isinstance(adef, Mapping) or adef.get("type") is None:
                 continue
-            tree = parse_value(ctx, value, ctx.doc, (*parts, key))
+            at: tuple[Hashable, ...] = (*parts, key)
+            if _extended(ctx, value):
+                # TOSCA 1.3 extended notation: {description: ..., value: ...}.
+                value, at = value["value"], (*at, "value")
+            tree = parse_value(ctx, value, ctx.doc, at)
             if functions.contains_call(tree):
                 continue
             schema = ctx.registry.schema_def(
@@ -240,7 +244,7 @@ def _check_attributes(
                 path_prefix=parts,
                 doc=ctx.doc,
                 anchor=parts,
-                origins={(key,): Origin("template", ctx.doc, (*parts, key))},
+                origins={(key,): Origin("template", ctx.doc, at)},
                 value_type=ctx.value_type,
                 diagnostics=ctx.diags,
                 reported=ctx.reported,
@@ -260,6 +264,16 @@ def _check_attributes(
                     at_key=True,
                 )
             )
+
+
+def _extended(ctx: LoadContext, value: Any) -> bool:
+    """A TOSCA 1.x attribute assignment in extended notation (``{description, value}``)."""
+    return (
+        ctx.grammar.major == 1
+        and isinstance(value, Mapping)
+        and "value" in value
+        and set(value) <= {"description", "value"}
+    )
 
 
 def resolve_properties(
