@@ -11,6 +11,8 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.errors import ToskitError
 from toskit.source.compose import Composed, compose, find_non_printable
+from toskit.source.fast import FALLBACK, load_fast
+from toskit.source.fast import select as select_parser
 from toskit.source.hints import end_of_text, syntax_diagnostic
 from toskit.source.locations import Location, walk
 
@@ -249,8 +251,10 @@ def load_yaml(
     ``duplicate-key``, ``limit-exceeded``). ``limits`` override
     :data:`LIMIT_DEFAULTS` (``max_alias_nodes``, ``max_nodes``,
     ``max_depth``, ``max_size`` in bytes of UTF-8). ``parser`` picks
-    PyYAML's ``"c"`` (libyaml) or ``"python"`` event parser; the default is
-    the C one when available. Both give the same values and positions.
+    PyYAML's ``"c"`` (libyaml) or ``"python"`` event parser, or ``"fast"``
+    (rapidyaml, falling back to PyYAML: :mod:`toskit.source.fast`); the
+    default is :func:`toskit.source.fast.default_parser`. All give the same
+    values, diagnostics and positions.
     """
     resolved = resolve_limits(limits)
     if not isinstance(text, str):
@@ -279,6 +283,11 @@ def load_yaml(
                 'remove it, or write it as an escape ("\\u…") inside a double-quoted string',
             )
         )
+        return doc
+    use_fast, parser = select_parser(parser)  # "fast": rapidyaml, PyYAML as the fallback
+    doc._parser = parser
+    if use_fast and (value := load_fast(text, resolved)) is not FALLBACK:
+        doc.value, doc._shadow_pending = value, True  # locations: PyYAML, on first locate
         return doc
     # Locations are recorded while loading (one pass): the whole load is still
     # ~3x faster than yaml.load(CSafeLoader) (bench/bench_loader.py).

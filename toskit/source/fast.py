@@ -1,0 +1,388 @@
+"""The fast parse path: rapidyaml builds the values, PyYAML stays the reference.
+
+PyYAML's event parser costs more than a whole TOSCA load should
+(spec/performance.md B1); rapidyaml (PyPI ``rapidyaml``, module ``ryml``)
+parses the same text ~40x faster into a C++ tree, which :func:`load_fast`
+walks into the same plain values as :mod:`toskit.source.compose`.
+
+The fast path only ever answers for documents it reproduces *exactly*: a
+clean document (no diagnostic) made of mappings, sequences and untagged
+scalars. Anything else makes :func:`load_fast` return :data:`FALLBACK` and
+the caller composes the text with PyYAML as before, so every diagnostic,
+hint and caret comes from the reference path:
+
+* rapidyaml reports a syntax error (PyYAML then finds it, with its hint);
+* a tag, an anchor or an alias (so merge keys ``<<`` too), a complex key,
+  a plain ``<<`` key, a duplicate key (keys equal as Python values);
+* more than one document, a ``%`` directive, a byte-order mark after the
+  start, a tab, a carriage return or one of YAML's other line breaks
+  (U+0085, U+2028, U+2029);
+* a bound that could be crossed: more nodes than ``max_nodes`` (counted
+  as PyYAML counts them), nesting deeper than ``max_depth`` (or than
+  :data:`MAX_NESTING`, which keeps the walk's recursion shallow), an
+  integer too long for Python, more than ``MAX_HUGE_INT_KEYS`` huge
+  integer keys. Before parsing, a text that *could* hold more than
+  ``max_nodes`` nodes (counted from its structural characters) is not
+  given to rapidyaml at all, so its tree never outgrows the bound.
+
+Locations are not recorded: the document's shadow tree is built by
+PyYAML's composer on the first ``locate`` (``YamlDocument`` already does
+that for documents built without one), so they are exactly today's.
+
+Which path: ``load_yaml(..., parser=...)`` takes ``"fast"`` (this one, with
+the PyYAML fallback), ``"c"``/``"python"`` (PyYAML only), or ``None``: the
+process default, :func:`default_parser` — ``"fast"`` when rapidyaml is
+installed, unless the environment variable ``TOSKIT_YAML_PARSER`` says
+``pyyaml`` (or ``c``/``python``/``fast``). docs/source.md records the
+equivalence evidence.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from typing import Any
+
+from toskit.source.compose import MAX_HUGE_INT_KEYS
+from toskit.source.scalars import ScalarError, resolve_plain
+
+__all__ = [
+    "ENV_VAR",
+    "FALLBACK",
+    "MAX_NESTING",
+    "available",
+    "default_parser",
+    "load_fast",
+    "select",
+]
+
+#: Returned by :func:`load_fast` when the PyYAML path must answer.
+FALLBACK: Any = object()
+#: Environment variable choosing the default path (``fast``, ``pyyaml``, ``c``, ``python``).
+ENV_VAR = "TOSKIT_YAML_PARSER"
+#: Deeper documents go to PyYAML (its composer has an explicit stack; this
+#: walk recurses, and 100 levels keep it far from Python's recursion limit).
+MAX_NESTING = 100
+
+_ryml: Any = None  # the module, imported on first use (~60 ms: not at `import toskit`)
+_checked = False
+
+
+def available() -> bool:
+    """Whether rapidyaml can be imported (checked once)."""
+    global _ryml, _checked
+    if not _checked:
+        _checked = True
+        try:
+            import ryml  # type: ignore[import-untyped]
+        except Exception:  # not installed, or a broken build: PyYAML only
+            _ryml = None
+        else:
+            _ryml = ryml
+    return _ryml is not None
+
+
+def default_parser() -> str | None:
+    """The path ``parser=None`` means: ``"fast"`` when available, else ``None`` (PyYAML's C/Python).
+
+    ``TOSKIT_YAML_PARSER=pyyaml`` (or ``c``/``python``) makes PyYAML the
+    default; ``fast`` insists on rapidyaml (a ``ValueError`` at load when
+    it is not installed).
+    """
+    chosen = os.environ.get(ENV_VAR, "").strip().lower()
+    if chosen in ("", "auto"):
+        return "fast" if available() else None
+    if chosen == "pyyaml":
+        return None
+    if chosen in ("fast", "c", "python"):
+        return chosen
+    raise ValueError(f"{ENV_VAR}={chosen!r}: expected 'fast', 'pyyaml', 'c', 'python' or 'auto'")
+
+
+def select(parser: str | None) -> tuple[bool, str | None]:
+    """``(use the fast path, PyYAML parser for fallback and locations)`` for a ``parser`` option."""
+    if parser is None:
+        parser = default_parser()
+    if parser == "fast":
+        if not available():
+            raise ValueError("parser='fast' needs rapidyaml: pip install rapidyaml")
+        return True, None
+    if parser in (None, "c", "python"):
+        return False, parser
+    raise ValueError(f"parser must be 'fast', 'c', 'python' or None, not {parser!r}")
+
+
+class _Fallback(Exception):
+    """The PyYAML path must answer for this document."""
+
+
+# Text the fast path leaves to PyYAML without parsing: YAML's other line
+# breaks and tabs (where the two parsers' whitespace rules could differ),
+# directives, a byte-order mark after the start.
+_REFUSED_CHARACTERS = ("\t", "\r", "\x85", "\u2028", "\u2029")
+# Every rapidyaml node starts at one of these characters or on a line of its
+# own ... see _could_exceed.
+_STRUCTURAL = ":-,[{?\n"
+
+# Text where rapidyaml is more lenient than PyYAML (found by the fuzz tests
+# of tests/source/test_fast_path.py); each goes to PyYAML.
+#
+# * `- 'x' - y` or `- [x] - y`: rapidyaml reads two items; after a quoted
+#   scalar or a flow collection PyYAML allows only ':', ',', a closing
+#   bracket or a comment on that line.
+# * `[a:]`, `{a:, b}`: a ':' right before a flow indicator, a key with a
+#   null value for rapidyaml, an error for PyYAML.
+_AFTER_CLOSE = re.compile(r"['\"\]}] +-(?: |$)|:[,\]}]", re.MULTILINE)
+# * a '...' line, an indented '---': document markers for rapidyaml where
+#   PyYAML reads (or refuses) a scalar.
+_MARKERS = re.compile(r"^ *\.\.\.|^ +---", re.MULTILINE)
+# * a quoted scalar that does not close on the line where it starts:
+#   rapidyaml accepts one as an implicit key, PyYAML does not.
+_OPEN_QUOTE = re.compile(r"""'(?:[^'\n]|'')*$|"(?:[^"\\\n]|\\.)*\\?$""", re.MULTILINE)
+# * a block scalar header with junk after its indicators (`key: | -`,
+#   `key: >1"`), which rapidyaml ignores and PyYAML reports.
+_BLOCK_INDICATOR = re.compile(r"[|>]([^\n]*)")
+_CLEAN_HEADER = re.compile(r"(?:[-+]?[1-9]?|[1-9][-+])(?: +#.*)? *")
+
+
+def _starts_node(text: str, at: int) -> bool:
+    """Whether a node may start at ``at``: at a line start or after ': ', '- ', '? ', '[', '{', ','."""
+    before = text[text.rfind("\n", 0, at) + 1 : at].rstrip(" ")
+    if not before:
+        return True
+    last = before[-1]
+    if last in "[{,":
+        return True
+    return last in ":?-" and len(before) < at - text.rfind("\n", 0, at) - 1
+
+
+def _lenient_spots(text: str) -> bool:
+    """Whether ``text`` has one of the constructs above (cheap scans first)."""
+    if _AFTER_CLOSE.search(text):
+        return True
+    if ("..." in text or "---" in text) and _MARKERS.search(text):
+        return True
+    if "'" in text or '"' in text:
+        for match in _OPEN_QUOTE.finditer(text):
+            if _starts_node(text, match.start()):
+                return True
+    if "|" in text or ">" in text:
+        for match in _BLOCK_INDICATOR.finditer(text):
+            if _starts_node(text, match.start()) and not _CLEAN_HEADER.fullmatch(match[1]):
+                return True
+    return False
+
+
+_stderr_lock = threading.Lock()
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """File descriptor 2 points at the null device while rapidyaml parses.
+
+    rapidyaml writes its parse errors to C's ``stderr`` before raising; the
+    error is then PyYAML's to report, so that text must not reach the user.
+    (Output other threads write to fd 2 in those milliseconds is lost too;
+    ``TOSKIT_YAML_PARSER=pyyaml`` avoids the fast path altogether.)
+    """
+    with _stderr_lock:
+        try:
+            saved = os.dup(2)
+        except OSError:  # no fd 2 at all: nothing to protect
+            yield
+            return
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, 2)
+            finally:
+                os.close(null)
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+
+
+def _could_exceed(text: str, max_nodes: int) -> bool:
+    """Whether ``text`` might hold more than ``max_nodes`` rapidyaml nodes.
+
+    A node is a collection or a scalar-bearing entry; each starts at one
+    of ``_STRUCTURAL`` (a key ends at ':', an item at '-' or after '[' or
+    ',', an explicit key at '?') or is the document's single scalar, and
+    a document and a stream add one each. A text shorter than the bound
+    cannot exceed it (every node takes at least one character).
+    """
+    if len(text) + 3 <= max_nodes:
+        return False
+    return sum(text.count(c) for c in _STRUCTURAL) + 3 > max_nodes
+
+
+def load_fast(text: str, limits: dict[str, int]) -> Any:
+    """The value of ``text`` as the PyYAML path builds it, or :data:`FALLBACK`.
+
+    Only called for text that passed the size and character checks of
+    ``load_yaml``; returns a value only when the PyYAML path would report
+    no diagnostic at all for ``text`` (see the module docstring).
+    """
+    if not available() or not text:
+        return FALLBACK
+    if any(c in text for c in _REFUSED_CHARACTERS):
+        return FALLBACK
+    if text[0] == "%" or "\n%" in text or "\ufeff" in text[1:]:
+        return FALLBACK
+    if _lenient_spots(text):
+        return FALLBACK
+    if text[-1] != "\n" and ("|" in text or ">" in text):
+        # A block scalar ending the text without a line break: rapidyaml
+        # still gives it its final "\n" (clip chomping), PyYAML does not.
+        return FALLBACK
+    if _could_exceed(text, limits["max_nodes"]):
+        return FALLBACK
+    ryml = _ryml
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (load_yaml refuses those first)
+        return FALLBACK
+    try:
+        with _quiet_stderr():
+            tree = ryml.parse_in_arena(data)
+    except Exception:  # a syntax error (ExceptionParse) or anything rapidyaml refuses
+        return FALLBACK
+    try:
+        return _walk(ryml, tree, limits)
+    except (_Fallback, ScalarError, RecursionError, UnicodeDecodeError):
+        # UnicodeDecodeError: an escape such as "\ud800" (a lone surrogate, which
+        # PyYAML keeps in the str) that rapidyaml writes as invalid UTF-8.
+        return FALLBACK
+
+
+def _accessors(ryml: Any, tree: Any) -> tuple:
+    """``(type, key, val, first_child, next_sibling)`` of ``tree`` as plain callables.
+
+    The SWIG functions called on the tree's raw pointer object cost a third
+    of the proxy methods (no Python-level wrapper, no proxy unwrapping);
+    the methods are the fallback should a rapidyaml build lack them.
+    """
+    low = getattr(ryml, "_ryml", None)
+    this = getattr(tree, "this", None)
+    names = ("type", "key", "val", "first_child", "next_sibling")
+    if low is not None and this is not None and all(hasattr(low, "Tree_" + n) for n in names):
+        return tuple(partial(getattr(low, "Tree_" + n), this) for n in names)
+    return tuple(getattr(tree, n) for n in names)
+
+
+def _scalar(view: Any, plain: int) -> Any:
+    """A scalar's value: quoted and block scalars are strings, plain ones resolved."""
+    if view is None:  # an empty value (`key:` or `- `)
+        return None
+    text = str(view, "utf-8")
+    if not plain:
+        return text
+    # Only scalars that start like a number, or are at most five characters,
+    # can be anything but a string (as in compose.py).
+    if not text or text[0] in _ODD_START:
+        raise _Fallback  # see _ODD_START
+    if text[0] not in _NUMBER_START and len(text) > 5:
+        return text
+    return resolve_plain(text)
+
+
+def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
+    """rapidyaml tree → plain values, with the PyYAML path's rules; ``_Fallback`` otherwise."""
+    type_of, key_of, val_of, first_child, next_sibling = _accessors(ryml, tree)
+    none = ryml.NONE
+    max_depth = min(limits["max_depth"], MAX_NESTING)
+    map_flag, container = ryml.MAP, ryml.MAP | ryml.SEQ
+    key_plain, val_plain = ryml.KEY_PLAIN, ryml.VAL_PLAIN
+    # What the fast path does not reproduce: tags, anchors, aliases.
+    refused = ryml.KEYTAG | ryml.VALTAG | ryml.KEYANCH | ryml.VALANCH | ryml.KEYREF | ryml.VALREF
+    counts = [0, 0]  # PyYAML's node count (collections + scalars, keys included), huge int keys
+
+    def collection(node: int, kind: int, depth: int) -> Any:
+        if depth > max_depth:
+            raise _Fallback
+        child = first_child(node)
+        count = scalars = 0
+        if kind & map_flag:
+            mapping: dict = {}
+            while child != none:
+                ckind = type_of(child)
+                if ckind & refused:
+                    raise _Fallback
+                view = key_of(child)
+                key: Any = "" if view is None else str(view, "utf-8")
+                if ckind & key_plain and (not key or key[0] in _ODD_START):
+                    raise _Fallback  # an empty plain key (`: x`), or see _ODD_START
+                if ckind & key_plain and (key[0] in _NUMBER_START or len(key) <= 5):
+                    if key == "<<":
+                        raise _Fallback  # a merge key
+                    key = resolve_plain(key)
+                    if key.__class__ is int and not -_HASH_MODULUS < key < _HASH_MODULUS:
+                        counts[1] += 1
+                        if counts[1] > MAX_HUGE_INT_KEYS:
+                            raise _Fallback
+                if ckind & container:
+                    mapping[key] = collection(child, ckind, depth + 1)
+                else:
+                    mapping[key] = _scalar(val_of(child), ckind & val_plain)
+                    scalars += 1
+                count += 1
+                child = next_sibling(child)
+            if len(mapping) != count:
+                raise _Fallback  # a duplicate key: PyYAML reports it
+            # The mapping, its keys, its scalar values (collections count themselves).
+            counts[0] += 1 + count + scalars
+            return mapping
+        sequence: list = []
+        append = sequence.append
+        while child != none:
+            ckind = type_of(child)
+            if ckind & refused:
+                raise _Fallback
+            if ckind & container:
+                append(collection(child, ckind, depth + 1))
+            else:
+                append(_scalar(val_of(child), ckind & val_plain))
+                scalars += 1
+            child = next_sibling(child)
+        counts[0] += 1 + scalars
+        return sequence
+
+    root = tree.root_id()
+    kind = type_of(root)
+    if kind & ryml.STREAM == ryml.STREAM:
+        # Explicit '---' (or several documents): exactly one, or PyYAML decides.
+        child = first_child(root)
+        if child == none or next_sibling(child) != none:
+            raise _Fallback
+        root = child
+        kind = type_of(root)
+    if kind & refused:
+        raise _Fallback
+    if kind & container:
+        value = collection(root, kind, 1)
+    elif kind & ~ryml.DOC == 0:  # NOTYPE: empty, or only comments
+        return None
+    elif kind & val_plain:
+        counts[0] += 1
+        value = _scalar(val_of(root), kind & val_plain)
+    else:
+        # A quoted or block scalar as the whole document: rare, and where
+        # the parsers' indentation rules for column 0 differ.
+        raise _Fallback
+    if counts[0] > limits["max_nodes"]:
+        raise _Fallback
+    return value
+
+
+_NUMBER_START = frozenset("0123456789+-.")
+# Plain scalars PyYAML reads differently: it refuses the reserved '@' and
+# '`', a '%', ',', ']', '}' where rapidyaml reads text, and in flow context
+# takes '?a' and ':a' as a key and a value indicator. The other indicators
+# cannot start a plain scalar in either parser; listed for safety.
+_ODD_START = frozenset("@`%,[]{}#&*!|>'\"?:")
+_HASH_MODULUS = (1 << 61) - 1
