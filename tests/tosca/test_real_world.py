@@ -149,3 +149,21 @@ def test_vm_image_artifact_types() -> None:
         found = st.lookup_type("artifact", f"tosca.artifacts.Deployment.Image.VM.{name}")
         assert found is not None
         assert "tosca.artifacts.Deployment.Image.VM" in [t.name for t in found.chain]
+
+
+def test_tosca_1_repository_needs_a_url() -> None:
+    # Item 17: a 1.x repository definition without its required url.
+    text = """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        repositories:
+          r: REPO
+        topology_template:
+          node_templates:
+            a: {type: tosca.nodes.Root}
+        """
+    bad = loads(text.replace("REPO", "{description: no url}"))
+    assert [(d.code, d.message, d.line) for d in bad.diagnostics] == [
+        ("missing-keyname", "a repository definition needs 'url'", 4)
+    ]
+    assert loads(text.replace("REPO", "{url: 'https://example.com/r'}")).diagnostics == []
+    assert loads(text.replace("REPO", "https://example.com/r")).diagnostics == []

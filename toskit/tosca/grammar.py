@@ -581,11 +581,11 @@ def _build(v2: bool) -> dict[str, Shape]:
         assert isinstance(full, Keys)
         import_def = Short(Keys(full.name, full.keys, Short(full), full.renamed, extra_alone=True))
     repository_def = Short(
-        _keys(
+        Keys(
             "repository definition",
-            {"description": ANY, "url": ANY, "metadata": ANY, "credential": ANY}
-            if v2
-            else {"description": ANY, "url": ANY, "credential": ANY, "metadata": ANY},
+            {"description": ANY, "url": ANY, "metadata": ANY, "credential": ANY},
+            # Every version requires the url (1.3 §3.6.2.1; tosca-parser checks it too).
+            required=("url",),
         )
     )
     top: dict[str, Shape] = {
@@ -638,12 +638,7 @@ def _build(v2: bool) -> dict[str, Shape]:
         top["service_template"] = Keys(
             topology.name, topology.keys, topology.extra, topology.renamed, ("node_templates",)
         )
-        repository_full = repository_def.full
-        assert isinstance(repository_full, Keys)
-        top["repositories"] = NamedMap(
-            Short(Keys(repository_full.name, repository_full.keys, required=("url",))),
-            nonempty=True,
-        )
+        top["repositories"] = NamedMap(repository_def, nonempty=True)
     renamed = (
         {"topology_template": "service_template", "namespace_prefix": "namespace"}
         if v2
