@@ -374,3 +374,21 @@ def test_fuzz_import_references(run_case, tmp_path) -> None:
     out = run_case(FUZZ_IMPORTS.format(project=str(project), secret=str(secret)), cpu=30)
     assert out.raised is None, out.message
     assert out.returned < 2.0  # the slowest single load, CPU seconds
+
+
+def test_loading_a_special_file_directly_is_a_toskit_error(run_case) -> None:
+    out = run_case("""
+        def case():
+            import toskit
+            from toskit.errors import ToskitError
+            messages = []
+            for path in ["/proc/self/environ", "/dev/zero", "/dev/stdin", "/sys/kernel/notes"]:
+                try:
+                    toskit.load(path)
+                except ToskitError as exc:
+                    messages.append(str(exc))
+            return messages
+    """)
+    assert len(out.returned) == 4
+    assert all("not a regular file" in m or "no such file" in m for m in out.returned), out.returned
+    assert "PATH=" not in repr(out.returned)
