@@ -223,6 +223,13 @@ def merge_layers(
                     if origin is not top_origin:
                         out.origins[(*path, name)] = origin.child(name)
                     continue
+            if not hits and fdef.default_layers:
+                dlayers = hooks.default_layers(fdef)
+                if len(dlayers) == 1 and _plain_leaf(dlayers[0][0]):
+                    # A field no layer writes, with one scalar default: what the
+                    # general path below computes, without building layers.
+                    result[name], out.origins[(*path, name)] = dlayers[0]
+                    continue
             flayers = list(hooks.default_layers(fdef)) if fdef.default_layers else []
             for value, origin in hits:
                 flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
@@ -268,6 +275,12 @@ def merge_layers(
             return _fill_entries(top_value, entry, path, top_origin, out, hooks, expanding)
         return copy_data(top_value)
     return top_value
+
+
+def _plain_leaf(value: Any) -> bool:
+    """Not a map, a list or a function call: merging it is taking it as it is."""
+    cls = value.__class__
+    return cls is not dict and cls is not list and cls is not Call
 
 
 def _default_layers(fdef: PropertyDefinition, hooks: Hooks) -> list[Layer]:
@@ -322,6 +335,16 @@ def merge_property(
 
     ``owner`` is the type that declares ``pdef`` (resolves its entry type).
     """
+    if template_layer is None and pdef.default_layers:
+        defaults = hooks.default_layers(pdef)
+        top_value, top_origin = defaults[-1]
+        if _plain_leaf(top_value) and not any(v.__class__ is Call for v, _ in defaults):
+            # Defaults alone with a scalar on top (no template value, no call):
+            # the value and provenance merge_layers would give, directly.
+            out.origins[(pdef.name,)] = top_origin
+            if len(defaults) > 1:
+                out.overridden[(pdef.name,)] = [(v, o.source) for v, o in defaults[:-1]]
+            return top_value
     layers = _default_layers(pdef, hooks)
     if template_layer is not None:
         layers.append(template_layer)
