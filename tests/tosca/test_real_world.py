@@ -167,3 +167,70 @@ def test_tosca_1_repository_needs_a_url() -> None:
     ]
     assert loads(text.replace("REPO", "{url: 'https://example.com/r'}")).diagnostics == []
     assert loads(text.replace("REPO", "https://example.com/r")).diagnostics == []
+
+
+CAPABILITY_BY_NAME = """
+    tosca_definitions_version: tosca_simple_yaml_1_3
+    capability_types:
+      my.Cap: {derived_from: tosca.capabilities.Root}
+    node_types:
+      my.Server:
+        derived_from: tosca.nodes.Root
+        capabilities:
+          endpoint_cap: {type: my.Cap}
+      my.Client:
+        derived_from: tosca.nodes.Root
+        requirements:
+          - server: {capability: CAPABILITY, node: my.Server}
+    topology_template:
+      node_templates:
+        s: {type: my.Server}
+        c:
+          type: my.Client
+          requirements:
+            - server: {node: my.Server}
+    """
+
+
+def test_requirement_names_a_capability_definition_of_its_node() -> None:
+    # Item 9: `capability:` names the target node type's capability definition.
+    st = loads(CAPABILITY_BY_NAME.replace("CAPABILITY", "endpoint_cap"))
+    assert st.diagnostics == []
+    (req,) = st.node_templates["c"].requirements
+    assert req.target is st.node_templates["s"]
+    # A name that is neither a capability type nor one of the node's capabilities.
+    bad = loads(CAPABILITY_BY_NAME.replace("CAPABILITY", "endpoint_cab"))
+    assert "unknown-type" in codes(bad)
+
+
+def test_host_follows_any_hosted_on_requirement() -> None:
+    # Item 10: HOST follows `runs_on` (a HostedOn relationship), not only `host`.
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        node_types:
+          my.App:
+            derived_from: tosca.nodes.Root
+            properties:
+              cpus: {type: integer}
+            requirements:
+              - runs_on:
+                  capability: tosca.capabilities.Compute
+                  relationship: tosca.relationships.HostedOn
+        topology_template:
+          node_templates:
+            vm:
+              type: tosca.nodes.Compute
+              capabilities:
+                host:
+                  properties: {num_cpus: 2}
+            app:
+              type: my.App
+              requirements:
+                - runs_on: vm
+              properties:
+                cpus: {get_property: [HOST, host, num_cpus]}
+        """
+    )
+    assert st.diagnostics == []
+    assert st.node_templates["app"].properties["cpus"] == 2

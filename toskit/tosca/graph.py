@@ -127,11 +127,28 @@ class NodeView(_EntityView):
         host: NodeTemplate | None = None
         while node is not None and node.name not in seen:
             seen.add(node.name)
-            req = node.requirement("host")
-            if req is None or req.target is None:
+            target = _host_of(node)
+            if target is None:
                 break
-            host = node = req.target
+            host = node = target
         return self.graph.node(host.name) if host is not None else None
+
+
+# The normative HostedOn relationship type (1.x and 2.0 names).
+_HOSTED_ON = frozenset({"tosca.relationships.HostedOn", "HostedOn"})
+
+
+def _host_of(node: NodeTemplate) -> NodeTemplate | None:
+    """The node ``node`` is hosted on: its ``host`` requirement, else any
+    requirement whose relationship derives from HostedOn (``runs_on``...)."""
+    req = node.requirement("host")
+    if req is not None and req.target is not None:
+        return req.target
+    for req in node.requirements:
+        chain = req.relationship_type.chain if req.relationship_type is not None else []
+        if req.target is not None and any(t.normative and t.name in _HOSTED_ON for t in chain):
+            return req.target
+    return None
 
 
 class CapabilityView(_EntityView):

@@ -260,7 +260,8 @@ class Registry:
                     continue
                 if not isinstance(rdef, Mapping):
                     continue
-                check("capability", rdef.get("capability"), (*parts, "capability"))
+                if not self._names_capability(rdef.get("node"), rdef.get("capability"), t):
+                    check("capability", rdef.get("capability"), (*parts, "capability"))
                 check("node", rdef.get("node"), (*parts, "node"))
                 rel = rdef.get("relationship")
                 rel_name = rel.get("type") if isinstance(rel, Mapping) else rel
@@ -270,6 +271,23 @@ class Registry:
             for cname, cdef in caps.items():
                 ctype = cdef.get("type") if isinstance(cdef, Mapping) else cdef
                 check("capability", ctype, (*t.parts, "capabilities", cname, "type"))
+
+    def _names_capability(self, node: Any, capability: Any, t: Type) -> bool:
+        """``capability`` names a capability definition of the node type ``node``.
+
+        A requirement may name the target's capability (``capability: endpoint``)
+        rather than a capability type (1.3 §3.7.3; tosca-parser accepts it).
+        """
+        if not isinstance(node, str) or not isinstance(capability, str):
+            return False
+        ntype = self.lookup("node", node, t.prefix)
+        if ntype is None:
+            return False
+        for ancestor in ntype.chain:
+            caps = ancestor.definition.get("capabilities")
+            if isinstance(caps, Mapping) and capability in caps:
+                return True
+        return False
 
     def _add_aliases(self, t: Type, exact: bool) -> None:
         aliases = self.aliases[t.kind]
