@@ -298,9 +298,10 @@ def load_yaml(
     return doc
 
 
-# Pseudo-file systems: their "regular files" are generated on read (process
-# environments, kernel state) and /dev holds endless or blocking devices.
-_SPECIAL_ROOTS = ("/proc/", "/sys/", "/dev/")
+# Pseudo-file systems whose "regular files" are generated on read (process
+# environments, kernel state). Devices (/dev/zero) are refused by type,
+# before they are opened: opening some devices has effects of its own.
+_SPECIAL_ROOTS = ("/proc/", "/sys/")
 
 
 class SizeExceeded(ToskitError):
@@ -322,9 +323,9 @@ def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
     """Read a UTF-8 regular file; ``ToskitError`` when it cannot or may not be read.
 
     Only regular files are read: a directory, FIFO, socket or device
-    (``/dev/zero``), and anything under ``/proc``, ``/sys`` or ``/dev``, is
-    refused without reading (a FIFO is opened non-blocking, so it cannot
-    hang). With ``max_size``, at most ``max_size + 1`` bytes are read and a
+    (``/dev/zero``, checked before it is opened), and anything under
+    ``/proc`` or ``/sys``, is refused without reading (a FIFO is opened
+    non-blocking, so it cannot hang). With ``max_size``, at most ``max_size + 1`` bytes are read and a
     longer file raises :class:`SizeExceeded`.
     """
     name = os.fspath(path) if isinstance(path, os.PathLike) else path
@@ -335,6 +336,12 @@ def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
     real = os.path.realpath(name)
     if real.startswith(_SPECIAL_ROOTS):
         raise ToskitError(f"{name}: not a regular file (toskit does not read {real[:5]}…)")
+    try:
+        before = os.stat(name)
+    except (OSError, ValueError):
+        before = None  # reported by os.open below
+    if before is not None and not stat.S_ISREG(before.st_mode) and not stat.S_ISDIR(before.st_mode):
+        raise ToskitError(f"{name}: not a regular file (a device, pipe or socket)")
     try:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
