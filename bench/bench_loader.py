@@ -3,8 +3,11 @@
 Generates a ~5 MB TOSCA-like YAML document and loads it, alternating,
 with ``yaml.load(text, Loader=yaml.CSafeLoader)`` and with
 ``toskit.source.load_yaml`` (which also records every node's location and
-checks duplicate keys and bounds). Prints the median of 5 runs of each and
-the ratio (target: toskit ≤ 1.5× PyYAML).
+checks duplicate keys and bounds) on both of its parse paths:
+``parser="c"`` (PyYAML's events, locations recorded while loading) and
+``parser="fast"`` (rapidyaml, locations computed on first use; see
+``toskit.source.fast``). Prints the median of 5 runs of each (wall and CPU
+time) and the ratios (target: toskit ≤ 1.5× PyYAML).
 
     .venv/bin/python bench/bench_loader.py [--size-mb 5] [--runs 5] [--json out.json]
 """
@@ -18,7 +21,8 @@ import time
 
 import yaml
 
-from toskit.source import load_yaml
+from toskit.source import fast, load_yaml
+from toskit.source.document import LIMIT_DEFAULTS
 
 
 def generate(target_bytes: int) -> str:
@@ -55,10 +59,11 @@ def generate(target_bytes: int) -> str:
     return "".join(chunks)
 
 
-def time_once(fn) -> float:
-    start = time.perf_counter()
+def time_once(fn) -> tuple[float, float]:
+    """Wall and CPU seconds of one call."""
+    start, cpu = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -70,25 +75,53 @@ def main(argv: list[str] | None = None) -> dict:
 
     text = generate(int(args.size_mb * 1_000_000))
     reference = yaml.load(text, Loader=yaml.CSafeLoader)
-    doc = load_yaml(text)
-    if doc.diagnostics or doc.value != reference:
-        raise SystemExit("toskit and PyYAML disagree on the benchmark document")
+    paths = ["c"] + (["fast"] if fast.available() else [])
+    for parser in paths:
+        doc = load_yaml(text, parser=parser)
+        if doc.diagnostics or doc.value != reference:
+            raise SystemExit(f"toskit ({parser}) and PyYAML disagree on the benchmark document")
+    if "fast" in paths and fast.load_fast(text, dict(LIMIT_DEFAULTS)) is fast.FALLBACK:
+        raise SystemExit("the fast path fell back on the benchmark document")
 
-    pyyaml_times, toskit_times = [], []
+    times: dict[str, list[tuple[float, float]]] = {"pyyaml": [], **{p: [] for p in paths}}
     for _ in range(args.runs):
-        pyyaml_times.append(time_once(lambda: yaml.load(text, Loader=yaml.CSafeLoader)))
-        toskit_times.append(time_once(lambda: load_yaml(text)))
+        times["pyyaml"].append(time_once(lambda: yaml.load(text, Loader=yaml.CSafeLoader)))
+        for parser in paths:
+            times[parser].append(time_once(lambda: load_yaml(text, parser=parser)))  # noqa: B023
+
+    def median(key: str, cpu: bool = False) -> float:
+        return statistics.median(t[1] if cpu else t[0] for t in times[key])
+
     results = {
         "size_bytes": len(text.encode()),
         "runs": args.runs,
-        "pyyaml_csafeloader_s": statistics.median(pyyaml_times),
-        "toskit_load_yaml_s": statistics.median(toskit_times),
+        "pyyaml_csafeloader_s": median("pyyaml"),
+        "toskit_load_yaml_s": median("c"),
+        "pyyaml_csafeloader_cpu_s": median("pyyaml", True),
+        "toskit_load_yaml_cpu_s": median("c", True),
     }
     results["ratio"] = results["toskit_load_yaml_s"] / results["pyyaml_csafeloader_s"]
+    if "fast" in paths:
+        results["toskit_fast_s"] = median("fast")
+        results["toskit_fast_cpu_s"] = median("fast", True)
+        results["fast_ratio"] = results["toskit_fast_s"] / results["pyyaml_csafeloader_s"]
     print(f"document: {results['size_bytes'] / 1e6:.1f} MB, median of {args.runs} runs")
-    print(f"  yaml.load(CSafeLoader)   {results['pyyaml_csafeloader_s']:.3f} s")
-    print(f"  toskit load_yaml         {results['toskit_load_yaml_s']:.3f} s  (with locations)")
+    print(
+        f"  yaml.load(CSafeLoader)   {results['pyyaml_csafeloader_s']:.3f} s"
+        f"  (cpu {results['pyyaml_csafeloader_cpu_s']:.3f} s)"
+    )
+    print(
+        f"  toskit load_yaml (c)     {results['toskit_load_yaml_s']:.3f} s"
+        f"  (cpu {results['toskit_load_yaml_cpu_s']:.3f} s, with locations)"
+    )
+    if "fast" in paths:
+        print(
+            f"  toskit load_yaml (fast)  {results['toskit_fast_s']:.3f} s"
+            f"  (cpu {results['toskit_fast_cpu_s']:.3f} s, locations on first use)"
+        )
     print(f"  ratio toskit / PyYAML    {results['ratio']:.2f}x  (target <= 1.5x)")
+    if "fast" in paths:
+        print(f"  ratio fast / PyYAML      {results['fast_ratio']:.2f}x")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)
