@@ -234,3 +234,30 @@ def test_host_follows_any_hosted_on_requirement() -> None:
     )
     assert st.diagnostics == []
     assert st.node_templates["app"].properties["cpus"] == 2
+
+
+FIXED = """
+    tosca_definitions_version: tosca_2_0
+    node_types:
+      App:
+        properties:
+          mode: {type: string, value: fixed}
+          size: {type: scalar-unit.size, value: 1 GB}
+    service_template:
+      node_templates:
+        a:
+          type: App
+          properties: PROPERTIES
+    """
+
+
+def test_fixed_property_value() -> None:
+    # Item 5: a 2.0 fixed `value:` is the property's value; overriding it is an error.
+    st = loads(FIXED.replace("PROPERTIES", "{}"))
+    assert st.diagnostics == []
+    assert st.node_templates["a"].properties == {"mode": "fixed", "size": "1 GB"}
+    # The same value, written the same or another way, is not a change.
+    assert loads(FIXED.replace("PROPERTIES", "{mode: fixed, size: 1000 MB}")).diagnostics == []
+    bad = loads(FIXED.replace("PROPERTIES", "{mode: other}"))
+    assert [(d.code, d.line) for d in bad.diagnostics] == [("fixed-value", 12)]
+    assert bad.diagnostics[0].hint

@@ -29,6 +29,7 @@ from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.validation import CONSTRAINT_OPERATORS
+from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
@@ -220,6 +221,19 @@ def _check_one(
         return
     if schema is not None and schema.constraints:
         _check_constraints(ctx, value, schema.constraints, prim, rel, schema)
+    if (
+        schema is not None
+        and schema.fixed is not NO_DEFAULT
+        and not contains_call(schema.fixed)
+        and compare_constraint("equal", value, schema.fixed, prim) is False
+    ):
+        ctx.report(
+            "fixed-value",
+            rel,
+            f"{_subject(ctx, rel)}value {_show(value)} changes the fixed value "
+            f"{_show(schema.fixed)} of its definition",
+            hint="leave the property out: its definition fixes its value",
+        )
     if ctx.validator is not None:
         clauses = []
         if schema is not None and schema.validation is not None:

@@ -55,6 +55,8 @@ class SchemaDef:
     key_schema: SchemaDef | None = None
     constraints: tuple = ()
     validation: Any = None
+    # A TOSCA 2.0 property's fixed ``value`` (a template may not change it).
+    fixed: Any = NO_DEFAULT
     # Where it was written, to locate diagnostics about the definition.
     doc: YamlDocument | None = field(default=None, compare=False, repr=False)
     parts: tuple[Hashable, ...] = field(default=(), compare=False, repr=False)

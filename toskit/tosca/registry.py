@@ -16,7 +16,7 @@ are shared, never modified.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
@@ -540,6 +540,12 @@ class Registry:
         layers = parent.default_layers if parent else ()
         if "default" in raw:
             layers = (*layers, DefaultLayer(raw["default"], owner.name, doc, (*parts, "default")))
+        fixed = raw.get("value", parent.value if parent else NO_DEFAULT)
+        if "value" in raw:
+            # A fixed value is also the value a template that omits it gets.
+            layers = (*layers, DefaultLayer(raw["value"], owner.name, doc, (*parts, "value")))
+        if fixed is not NO_DEFAULT:
+            schema = replace(schema, fixed=fixed)
         default = _effective_default(layers, self.value_type(schema.type, owner.prefix))
         return PropertyDefinition(
             name=name,
@@ -552,7 +558,7 @@ class Registry:
             metadata=raw.get("metadata", parent.metadata if parent else None),
             schema=schema,
             default_layers=layers,
-            value=raw.get("value", parent.value if parent else NO_DEFAULT),
+            value=fixed,
         )
 
     def refines(self, child: str, parent: str, prefix: str | None = None) -> bool:
