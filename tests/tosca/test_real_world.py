@@ -261,3 +261,33 @@ def test_fixed_property_value() -> None:
     bad = loads(FIXED.replace("PROPERTIES", "{mode: other}"))
     assert [(d.code, d.line) for d in bad.diagnostics] == [("fixed-value", 12)]
     assert bad.diagnostics[0].hint
+
+
+OWN_FUNCTION = """
+    tosca_definitions_version: tosca_2_0
+    functions:
+      double:
+        signatures:
+          - arguments: [{type: integer}]
+            result: {type: integer}
+            implementation: double.py
+    node_types:
+      App:
+        properties:
+          n:
+            type: integer
+            validation: {$greater_than: [{$NAME: [$value]}, 2]}
+    service_template:
+      node_templates:
+        a:
+          type: App
+          properties: {n: 3}
+    """
+
+
+def test_own_function_in_a_validation_clause() -> None:
+    # Item 6: a function of the document's own `functions:` section is known there.
+    assert loads(OWN_FUNCTION.replace("NAME", "double")).diagnostics == []
+    bad = loads(OWN_FUNCTION.replace("NAME", "doubel"))
+    assert codes(bad) == ["unknown-function"]
+    assert bad.diagnostics[0].hint == "did you mean 'double'?"

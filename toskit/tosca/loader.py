@@ -199,14 +199,15 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
         inputs_given=inputs is not None,
         call_names_1x=functions.INTRINSICS_1_X | functions.registered_names(),
     )
-    check_definitions(ctx)
-
     topology = root.get(grammar.topology_key)
     if not isinstance(topology, Mapping):
         topology = {}
     tparts: tuple[Hashable, ...] = (grammar.topology_key,)
     if grammar.major == 2:
+        # Before the definition checks: their validation clauses may call
+        # the document's own functions.
         load_function_definitions(ctx, imported.functions, root, topology, tparts)
+    check_definitions(ctx)
     ctx.input_resolver = InputResolver(ctx, topology.get("inputs"), (*tparts, "inputs"))
 
     nodes = build_entities(
