@@ -218,6 +218,9 @@ def may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
     be a call, an escape or a complex key goes through the parser. It walks
     with an explicit stack, so deeply nested values cannot exhaust recursion.
     """
+    if not isinstance(value, (dict, list)):
+        # A scalar (most values): only a 2.0 "$…" string can be a call.
+        return v2 and isinstance(value, str) and value.startswith("$")
     stack = [value]
     while stack:
         node = stack.pop()
@@ -230,9 +233,12 @@ def may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
                 if not isinstance(key, str) or key in names_1x:
                     return True
             for key, item in node.items():
-                if not isinstance(key, str) or (v2 and key.startswith("$")):
+                if key.__class__ is not str and not isinstance(key, str):
                     return True
-                if isinstance(item, (str, dict, list)):
+                if v2 and key.startswith("$"):
+                    return True
+                cls = item.__class__
+                if cls is str or cls is dict or cls is list or isinstance(item, (str, dict, list)):
                     stack.append(item)
         elif isinstance(node, list):
             stack.extend(item for item in node if isinstance(item, (str, dict, list)))
