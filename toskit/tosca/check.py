@@ -67,9 +67,12 @@ class CheckContext:
     scalars: ScalarTypes | None = None
     # TOSCA 2.0 timestamps are RFC 3339 strings (no space separator).
     rfc3339_timestamps: bool = False
-    # Inner values waiting to be checked while a check_value walk runs (None: no walk).
-    queued: list[tuple[Any, Any, Any, tuple, bool]] | None = field(
-        default=None, repr=False, compare=False
+    # While a check_value walk runs (``walking``), the inner values (fields,
+    # entries, keys) of the value being checked wait in ``queued``: the
+    # checks append them there instead of recursing.
+    walking: bool = field(default=False, repr=False, compare=False)
+    queued: list[tuple[Any, Any, Any, tuple, bool]] = field(
+        default_factory=list, repr=False, compare=False
     )
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
@@ -158,28 +161,29 @@ def check_value(
     evaluated statically). ``may_call=False`` says the caller knows there is
     none, which saves searching every level.
 
-    The walk is iterative: called while a walk of the same context runs (for
-    a field, an entry, a key), it queues the inner value instead of
-    recursing, and the outer call checks queued values depth first in
-    written order. Values nested to the loader's depth bound therefore need
+    The walk is iterative: the checks of one level queue the inner values
+    (fields, entries, keys) in ``ctx.queued`` instead of recursing, and the
+    outer call checks them depth first in written order (a call made while
+    a walk runs queues its value too). Values nested to the loader's depth bound therefore need
     no raised recursion limit.
     """
-    queued = ctx.queued
-    if queued is not None:
-        queued.append((value, schema, vt, rel, may_call))
+    if ctx.walking:
+        ctx.queued.append((value, schema, vt, rel, may_call))
         return
-    ctx.queued = queued = []
+    ctx.walking = True
+    queued = ctx.queued = []
     try:
         _check_one(ctx, value, schema, vt, rel, may_call)
         if queued:  # a map or list: its inner values, depth first in written order
             stack = queued[::-1]
             while stack:
-                ctx.queued = queued = []
+                queued = ctx.queued = []
                 _check_one(ctx, *stack.pop())
                 if queued:
                     stack.extend(reversed(queued))
     finally:
-        ctx.queued = None
+        ctx.walking = False
+        ctx.queued = []
 
 
 def _check_one(
@@ -300,7 +304,7 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
     if number_type is not None:
         # The number must also be a valid value of the declared number type.
         amount: Any = int(number) if info.data_type == "integer" else float(number)
-        check_value(ctx, amount, None, number_type, rel, False)
+        ctx.queued.append((amount, None, number_type, rel, False))
     return True
 
 
@@ -328,7 +332,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
     for name, fdef in fields.items():
         if name in value and (value[name] is not None or not fdef.required):
             fvt = ctx.value_type(fdef.type, vt)
-            check_value(ctx, value[name], fdef.schema, fvt, (*rel, name), may_call)
+            ctx.queued.append((value[name], fdef.schema, fvt, (*rel, name), may_call))
         elif (
             fdef.required
             and not fdef.default_layers
@@ -387,7 +391,7 @@ def _check_primitive(
         entry = schema.entry_schema
         evt = ctx.value_type(entry.type, None)
         for index, item in enumerate(value):
-            check_value(ctx, item, entry, evt, (*rel, index), False)
+            ctx.queued.append((item, entry, evt, (*rel, index), False))
     elif prim == "map" and isinstance(value, dict) and schema is not None:
         for k in value:
             _complex_key(ctx, k, rel)
@@ -395,12 +399,12 @@ def _check_primitive(
             key = schema.key_schema
             kvt = ctx.value_type(key.type, None)
             for k in value:
-                check_value(ctx, k, key, kvt, (*rel, k), False)
+                ctx.queued.append((k, key, kvt, (*rel, k), False))
         if schema.entry_schema is not None:
             entry = schema.entry_schema
             evt = ctx.value_type(entry.type, None)
             for k, item in value.items():
-                check_value(ctx, item, entry, evt, (*rel, k), False)
+                ctx.queued.append((item, entry, evt, (*rel, k), False))
     return True
 
 
