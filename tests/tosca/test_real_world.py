@@ -291,3 +291,50 @@ def test_own_function_in_a_validation_clause() -> None:
     bad = loads(OWN_FUNCTION.replace("NAME", "doubel"))
     assert codes(bad) == ["unknown-function"]
     assert bad.diagnostics[0].hint == "did you mean 'double'?"
+
+
+def test_input_defaults_are_checked_in_tosca_1() -> None:
+    # Item 12: a default must fit the input's type and constraints.
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          inputs:
+            port: {type: integer, default: eighty}
+            cpus:
+              type: integer
+              constraints: [{in_range: [1, 4]}]
+              default: 8
+            fine: {type: integer, default: 2}
+        """
+    )
+    assert [(d.code, d.line) for d in st.diagnostics] == [
+        ("type-mismatch", 5),
+        ("constraint-violation", 9),
+    ]
+
+
+def test_input_defaults_are_checked_in_tosca_2() -> None:
+    text = """
+        tosca_definitions_version: tosca_2_0
+        service_template:
+          inputs:
+            cpus:
+              type: integer
+              validation: {$less_or_equal: [$value, 4]}
+              default: DEFAULT
+          node_templates:
+            a: {type: Root}
+        """
+    bad = loads(text.replace("DEFAULT", "8"))
+    assert [(d.code, d.line, d.message) for d in bad.diagnostics] == [
+        (
+            "validation-failed",
+            8,
+            "input 'cpus': value 8 fails the validation clause $less_or_equal: [$value, 4]",
+        )
+    ]
+    assert loads(text.replace("DEFAULT", "4")).diagnostics == []
+    # A value passed with inputs= runs the validation clause as well.
+    passed = loads(text.replace("DEFAULT", "4"), inputs={"cpus": 9})
+    assert codes(passed) == ["validation-failed"]

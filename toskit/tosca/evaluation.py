@@ -111,18 +111,20 @@ def validate_clauses(
         return
     doc, parts = check.where(rel)
     entity = getattr(check.owner, "entity", None)
-    self_view = ctx.graph.view_of(entity) if entity is not None else None
+    # No graph yet while inputs are checked (their clauses need none).
+    graph = ctx.template_graph
+    self_view = graph.view_of(entity) if entity is not None and graph is not None else None
     found = functions.check_value(
         value,
         validations=trees,
         value_type=prim,
-        inputs=ctx.inputs.values,
+        inputs=ctx.input_resolver.values if ctx.input_resolver is not None else None,
         version="2.0",
-        context=ctx.graph,
+        context=graph,
         self_entity=self_view,
         path=parts,
         make_diagnostic=(doc or ctx.doc).diagnostic,
-        subject=f"{check.label}: property '{format_path(rel)}'",
+        subject=f"{check.label}: {check.noun} '{format_path(rel)}'" if check.noun else check.label,
         defer_missing_inputs=True,
     )
     # Reported at the value's path in the entity (structured; the string derived).

@@ -22,6 +22,7 @@ the evaluation pass (``toskit.functions``) evaluates or reports it.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +31,7 @@ from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.functions import Call
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.check import CheckContext, check_value
-from toskit.tosca.evaluation import parse_value
+from toskit.tosca.evaluation import parse_value, validate_clauses
 from toskit.tosca.resolve import Layer, Origin, copy_data
 
 if TYPE_CHECKING:
@@ -79,6 +80,9 @@ class InputResolver:
                 self._report_missing(name, d)
             self.values[name] = value
         self._resolve_input_references()
+        for name, at in self._written_at.items():
+            # A default (or 2.0 value) must fit the input's own definition too.
+            self._check(name, self.definitions[name], self.values[name], at)
         # An input default may itself be a call (rare): then any property may hold one.
         self.has_calls = any(functions.contains_call(v) for v in self.values.values())
         for name in passed:
@@ -202,9 +206,12 @@ class InputResolver:
             )
         )
 
-    def _check(self, name: str, definition: Mapping, value: Any) -> None:
-        type_name = definition.get("type")
-        if type_name is None:
+    def _check(
+        self, name: str, definition: Any, value: Any, at: tuple[Hashable, ...] | None = None
+    ) -> None:
+        """``value`` against the input's type, constraints and validation clause."""
+        type_name = definition.get("type") if isinstance(definition, Mapping) else None
+        if type_name is None or value is NO_DEFAULT:
             return
         b = self.build
         assert b is not None, "inputs are checked while loading"
@@ -214,13 +221,14 @@ class InputResolver:
             path_prefix=self.parts,
             doc=self.doc,
             anchor=(*self.parts, name),
-            origins={(name,): Origin(f"input: {name}", self.doc, (*self.parts, name))},
+            origins={(name,): Origin(f"input: {name}", self.doc, at or (*self.parts, name))},
             value_type=b.value_type,
             diagnostics=self.diagnostics,
             reported=b.reported,
             noun="",
             scalars=b.scalars,
             rfc3339_timestamps=b.grammar.major == 2,
+            validator=functools.partial(validate_clauses, b) if b.grammar.major == 2 else None,
         )
         check_value(ctx, value, schema, b.value_type(type_name, None), (name,))
 
