@@ -22,6 +22,7 @@ from toskit.diagnostics import did_you_mean
 from toskit.source import YamlDocument
 from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
 from toskit.tosca.context import LoadContext
+from toskit.tosca.copies import resolve_copies
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.evaluation import parse_value, validate_clauses
 from toskit.tosca.resolve import (
@@ -74,51 +75,13 @@ def build_entities(
             if isinstance(entry, Mapping) and len(entry) == 1:
                 ((name, value),) = entry.items()
                 items.append((name, value, (*tparts, section, index, name)))
-    by_name = {str(name): value for name, value, _ in items}
+    copied = resolve_copies(ctx, [(str(name), value, parts) for name, value, parts in items], label)
     for name, value, parts in items:
         if not isinstance(value, Mapping):
             continue  # reported by the keyname check
-        if "copy" in value:
-            value = _copied(ctx, by_name, str(name), value, parts, label)
+        value = copied.get(str(name), value)
         out[str(name)] = _entity(ctx, str(name), value, parts, kind, cls, f"{label} '{name}'")
     return out
-
-
-def _copied(
-    ctx: LoadContext,
-    by_name: Mapping[str, Any],
-    name: str,
-    raw: Mapping,
-    parts: tuple[Hashable, ...],
-    label: str,
-) -> Mapping:
-    """A template written with ``copy: other``: the other's keynames under its own."""
-    chain = [name]
-    source = raw
-    merged: dict[str, Any] = {}
-    while isinstance(source, Mapping) and "copy" in source:
-        other = source.get("copy")
-        if not isinstance(other, str) or other not in by_name or other in chain:
-            problem = "loops" if other in chain else f"names '{other}', which does not exist"
-            ctx.diags.append(
-                ctx.doc.diagnostic(
-                    "error",
-                    "invalid-copy",
-                    f"{label} '{name}': copy {problem}",
-                    (*parts, "copy"),
-                    hint=did_you_mean(str(other), [n for n in by_name if n != name]),
-                )
-            )
-            break
-        chain.append(other)
-        for key, item in source.items():
-            merged.setdefault(key, item)
-        source = by_name[other]
-    if isinstance(source, Mapping):
-        for key, item in source.items():
-            merged.setdefault(key, item)
-    merged.pop("copy", None)
-    return merged
 
 
 def _resolve_type(
