@@ -119,3 +119,22 @@ def test_validation_clauses_show_as_written():
     rows = _table_rows(to_html(t))
     assert rows["port●"][4] == "$greater_or_equal: [$value, 1]"
     assert rows["tags●"][4] == "entry: $valid_values: [$value, [a, b]]"
+
+
+def test_a_cut_table_says_how_many_rows_it_shows_and_the_option():
+    props = "".join(f"      p{i}: {{type: integer, default: {i}}}\n" for i in range(60))
+    text = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  A:\n    derived_from: tosca.nodes.Root\n"
+        f"    properties:\n{props}topology_template:\n  node_templates:\n    a: {{type: A}}\n"
+    )
+    html = toskit.loads(text).node_templates["a"]._repr_html_()
+    assert "… 10 more rows (50 of 60 shown; toskit.options.display_max_rows)" in body(html)
+    with toskit.options.context(display_max_rows=100):
+        assert "more rows" not in body(toskit.loads(text).node_templates["a"]._repr_html_())
+
+
+def test_values_wrap_only_at_spaces():
+    from toskit.display.html import css
+
+    rule = re.search(r"td\.toskit-value \{([^}]*)\}", css()).group(1)
+    assert "word-break: normal" in rule and "overflow-wrap: normal" in rule  # never inside a token
