@@ -223,7 +223,7 @@ def may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
     if not isinstance(value, (dict, list)):
         # A scalar (most values): only a 2.0 "$…" string can be a call.
         return v2 and isinstance(value, str) and value.startswith("$")
-    stack = [value]
+    stack: list[Any] = [value]
     while stack:
         node = stack.pop()
         if isinstance(node, str):
