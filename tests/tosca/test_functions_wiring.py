@@ -222,9 +222,11 @@ service_template:
 
 
 def test_p29_get_attribute_stays_a_call_without_error() -> None:
+    # A declared attribute (an undeclared one is a PathError: issue 20 item 14).
     st = v2(
         SERVER
-        + """
+        + """    attributes:
+      public_address: {type: string}
 service_template:
   node_templates:
     server:

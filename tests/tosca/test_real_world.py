@@ -338,3 +338,24 @@ def test_input_defaults_are_checked_in_tosca_2() -> None:
     # A value passed with inputs= runs the validation clause as well.
     passed = loads(text.replace("DEFAULT", "4"), inputs={"cpus": 9})
     assert codes(passed) == ["validation-failed"]
+
+
+UNKNOWN_ATTRIBUTE = """
+    tosca_definitions_version: tosca_simple_yaml_1_3
+    topology_template:
+      node_templates:
+        vm: {type: tosca.nodes.Compute}
+      outputs:
+        ip: {value: {get_attribute: [vm, NAME]}}
+    """
+
+
+def test_get_attribute_of_an_undeclared_attribute() -> None:
+    # Item 14: an attribute no type of the node declares is an error, with a hint.
+    bad = loads(UNKNOWN_ATTRIBUTE.replace("NAME", "privat_address"))
+    assert [(d.code, d.line) for d in bad.diagnostics] == [("function-error", 7)]
+    assert "has no attribute 'privat_address'" in bad.diagnostics[0].message
+    assert bad.diagnostics[0].hint == "did you mean 'private_address'?"
+    # Declared attributes (and properties, which are attributes too) stay calls.
+    for name in ("private_address", "state"):
+        assert loads(UNKNOWN_ATTRIBUTE.replace("NAME", name)).diagnostics == []

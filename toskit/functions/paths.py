@@ -354,11 +354,30 @@ def _walk(ev: Any, args: Sequence[Any], function: str) -> tuple[_Walk, list[Any]
     return walk, entities
 
 
+def _check_attribute_declared(entity: Any, prop: str, names: Collection[str]) -> None:
+    """A ``PathError`` for an attribute the entity's types do not declare.
+
+    Only for a view that says its attribute names are complete
+    (``attributes_complete()``: every type of its chain is known).
+    """
+    complete = getattr(entity, "attributes_complete", None)
+    if not callable(complete) or not complete():
+        return
+    declared = entity.attribute_names()
+    if prop not in declared:
+        raise Failure(
+            "PathError",
+            f"{describe_entity(entity)} has no attribute '{prop}'",
+            hint=did_you_mean(prop, _names([*declared, *names])),
+        )
+
+
 def read_property(entity: Any, prop: str, *, attribute: bool = False) -> Any:
     """The resolved value of ``entity.prop`` with cycle detection (see context.py)."""
     names = entity.property_names()
     if prop not in names:
         if attribute:
+            _check_attribute_declared(entity, prop, names)
             raise Unevaluated  # an attribute: known only at runtime
         raise Failure(
             "PathError",

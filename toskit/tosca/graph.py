@@ -76,6 +76,14 @@ class NodeView(_EntityView):
         own = raw.get("attributes") if isinstance(raw, Mapping) else None
         return list(dict.fromkeys([*_chain_keys(self.entity.type, "attributes"), *(own or {})]))
 
+    def attributes_complete(self) -> bool:
+        """Every type of the node's chain is known (none derives from an unknown profile)."""
+        if not self.entity.type_known or self.graph.ctx is None:
+            return False
+        registry = self.graph.ctx.registry
+        chain = self.entity.type.chain
+        return not any(registry.is_opaque(t.definition.get("derived_from")) for t in chain)
+
     def capability(self, name: str) -> CapabilityView | None:
         cap = self.entity.capabilities.get(name)
         if cap is None:
