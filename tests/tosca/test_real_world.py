@@ -359,3 +359,60 @@ def test_get_attribute_of_an_undeclared_attribute() -> None:
     # Declared attributes (and properties, which are attributes too) stay calls.
     for name in ("private_address", "state"):
         assert loads(UNKNOWN_ATTRIBUTE.replace("NAME", name)).diagnostics == []
+
+
+def test_artifact_type_references() -> None:
+    # Items 16 and 13 (implementation artifacts): in types, templates and implementations.
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        node_types:
+          my.T:
+            derived_from: tosca.nodes.Root
+            artifacts:
+              a: {type: tosca.artifacts.Bogus, file: x}
+            interfaces:
+              Standard:
+                create:
+                  implementation:
+                    primary: {type: tosca.artifacts.Implementation.Bsh, file: x.sh}
+        topology_template:
+          node_templates:
+            n:
+              type: my.T
+              artifacts:
+                b: {type: tosca.artifacts.Deployment.Image.VM.QCOW3, file: y}
+                c: {type: tosca.artifacts.Deployment.Image.VM.QCOW2, file: y}
+              interfaces:
+                Standard:
+                  configure:
+                    implementation:
+                      primary: {type: tosca.artifacts.Implementation.Python, file: x.py}
+                      dependencies:
+                        - {type: Nope, file: d}
+                        - plain.sh
+        """
+    )
+    found = [(d.code, d.line, d.hint) for d in st.diagnostics]
+    assert found == [
+        ("unknown-type", 7, "did you mean 'tosca.artifacts.Root'?"),
+        ("unknown-type", 12, "did you mean 'tosca.artifacts.Implementation.Bash'?"),
+        ("unknown-type", 18, "did you mean 'tosca.artifacts.Deployment.Image.VM.QCOW2'?"),
+        ("unknown-type", 26, None),
+    ]
+
+
+def test_artifact_types_in_tosca_2() -> None:
+    st = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        service_template:
+          node_templates:
+            n:
+              type: Root
+              artifacts:
+                ok: {type: Implementation.Bash, file: a.sh}
+                bad: {type: Implementation.Bsh, file: b.sh}
+        """
+    )
+    assert [(d.code, d.line) for d in st.diagnostics] == [("unknown-type", 9)]

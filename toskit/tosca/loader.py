@@ -33,6 +33,7 @@ from toskit.runtime import deep_walk
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.anchors import check_dsl_anchors
+from toskit.tosca.artifacts import check_template_artifacts
 from toskit.tosca.check import describe
 from toskit.tosca.context import LoadContext
 from toskit.tosca.defchecks import check_definitions
@@ -208,6 +209,7 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
         # the document's own functions.
         load_function_definitions(ctx, imported.functions, root, topology, tparts)
     check_definitions(ctx)
+    diags.extend(check_template_artifacts(registry, doc, topology, tparts))
     ctx.input_resolver = InputResolver(ctx, topology.get("inputs"), (*tparts, "inputs"))
 
     nodes = build_entities(

@@ -22,6 +22,7 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
+from toskit.tosca.artifacts import check_artifact_types
 from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, SchemaDef, Type
 
 __all__ = ["KINDS", "Registry", "TypeSource", "merge_defaults"]
@@ -271,6 +272,9 @@ class Registry:
             for cname, cdef in caps.items():
                 ctype = cdef.get("type") if isinstance(cdef, Mapping) else cdef
                 check("capability", ctype, (*t.parts, "capabilities", cname, "type"))
+        if t.kind in ("node", "relationship"):
+            label = f"{t.kind} type '{t.name}'"
+            diags.extend(check_artifact_types(self, doc, raw, t.parts, label, t.prefix))
 
     def _names_capability(self, node: Any, capability: Any, t: Type) -> bool:
         """``capability`` names a capability definition of the node type ``node``.
