@@ -416,3 +416,52 @@ def test_artifact_types_in_tosca_2() -> None:
         """
     )
     assert [(d.code, d.line) for d in st.diagnostics] == [("unknown-type", 9)]
+
+
+def test_interface_assignments_of_node_templates() -> None:
+    # Item 13: unknown interface, unknown operation, get_input of an undeclared input.
+    st = loads(
+        """
+        tosca_definitions_version: tosca_simple_yaml_1_3
+        topology_template:
+          inputs:
+            port: {type: integer, default: 1}
+          node_templates:
+            n:
+              type: tosca.nodes.Root
+              interfaces:
+                Standard:
+                  creat: x.sh
+                  configure:
+                    implementation: c.sh
+                    inputs:
+                      p: {get_input: prot}
+                      q: {get_input: port}
+                  start: s.sh
+                Bogus:
+                  start: s.sh
+        """
+    )
+    found = [(d.code, d.line, d.hint) for d in st.diagnostics]
+    assert found == [
+        ("unknown-operation", 11, "did you mean 'create'?"),
+        ("function-error", 15, "did you mean 'port'?"),
+        ("unknown-interface", 18, None),
+    ]
+
+
+def test_interface_assignments_in_tosca_2() -> None:
+    text = """
+        tosca_definitions_version: tosca_2_0
+        service_template:
+          node_templates:
+            n:
+              type: Root
+              interfaces:
+                Standard:
+                  operations:
+                    OPERATION: {implementation: x.sh}
+        """
+    assert loads(text.replace("OPERATION", "create")).diagnostics == []
+    bad = loads(text.replace("OPERATION", "crate"))
+    assert [(d.code, d.line) for d in bad.diagnostics] == [("unknown-operation", 10)]

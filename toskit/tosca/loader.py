@@ -43,6 +43,7 @@ from toskit.tosca.grammar import Grammar
 from toskit.tosca.graph import TemplateGraph
 from toskit.tosca.imports import load_imports
 from toskit.tosca.inputs import InputResolver
+from toskit.tosca.interfaces import check_template_interfaces
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.profile import normative_registry
 from toskit.tosca.registry import Registry
@@ -211,6 +212,11 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
     check_definitions(ctx)
     diags.extend(check_template_artifacts(registry, doc, topology, tparts))
     ctx.input_resolver = InputResolver(ctx, topology.get("inputs"), (*tparts, "inputs"))
+    diags.extend(
+        check_template_interfaces(
+            registry, doc, topology, tparts, ctx.inputs.definitions, grammar.major == 2
+        )
+    )
 
     nodes = build_entities(
         ctx, topology, tparts, "node_templates", "node", NodeTemplate, "node template"
