@@ -71,3 +71,86 @@ def test_copy_of_a_missing_template_is_invalid_copy_where_it_is_written() -> Non
                       "    one: {type: N}\n    two: {copy: onee}\n    three: {copy: two}\n")
     found = [(d.code, d.message) for d in st.diagnostics if "copy" in d.code]
     assert found == [("invalid-copy", "node template 'two': copy names 'onee', which does not exist")]
+
+
+def _fanout(depth: int, mode: str, leaf: str = "{type: string, default: x}") -> str:
+    """Data types D1..Dn whose fields a and b are of the previous type."""
+    field = "{type: D%d, default: {}}" if mode == "default" else "{type: D%d, required: true}"
+    lines = [V2, f"data_types:\n  D0:\n    properties:\n      v: {leaf}\n"]
+    for i in range(1, depth + 1):
+        lines.append(f"  D{i}:\n    properties:\n      a: {field % (i - 1)}\n      b: {field % (i - 1)}\n")
+    lines.append(f"node_types:\n  N:\n    properties:\n      p: {field % depth}\n")
+    lines.append("service_template:\n  node_templates:\n    n:\n      type: N\n")
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("mode", ["default", "required"])
+def test_data_type_fan_out_of_2_to_the_30_is_limit_exceeded_naming_the_type(run_case, mode) -> None:
+    out = run_case(f"""
+        def case():
+            import toskit
+            from toskit.display import to_html
+            st = toskit.loads({_fanout(30, mode)!r})
+            html = to_html(st)  # `toskit show` rendered this to a SystemError
+            return [[[d.code, d.message, str(d.path)] for d in st.diagnostics],
+                    st.node_templates["n"].properties, len(html)]
+    """)
+    assert out.raised is None, out.message
+    diags, props, _ = out.returned
+    limits = [d for d in diags if d[0] == "limit-exceeded"]
+    assert limits == [[
+        "limit-exceeded",
+        "data type 'D16': a value made of its defaults would hold more than 100,000 values",
+        "data_types.D16",
+    ]]
+    # The default is kept as written (not filled in), or left absent when required.
+    assert props == ({"p": {}} if mode == "default" else {})
+
+
+def test_required_fields_without_defaults_2_to_the_30_paths_are_listed_boundedly(run_case) -> None:
+    text = _fanout(30, "required", leaf="{type: string, required: true}")
+    out = run_case(f"""
+        def case():
+            import toskit
+            st = toskit.loads({text!r})
+            return [[d.code, d.message] for d in st.diagnostics]
+    """)
+    # (limit-exceeded too: the count of what a fill-in could build is an upper estimate.)
+    [message] = [d[1] for d in out.returned if d[0] == "missing-property"]
+    assert message.startswith("node template 'n': required property 'p' has no value")
+    assert "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.v" in message
+    assert len(message) < 10_000
+
+
+def test_list_defaults_that_multiply_entries_are_limit_exceeded_on_the_property(run_case) -> None:
+    entries = ", ".join(["{}"] * 40)
+    lines = [V2, "data_types:\n  E0:\n    properties:\n      v: {type: string, default: x}\n"]
+    for i in range(1, 5):
+        lines.append(f"  E{i}:\n    properties:\n      l: {{type: list, entry_schema: E{i - 1}, "
+                     f"default: [{entries}]}}\n")
+    lines.append("node_types:\n  N:\n    properties:\n      p: {type: E4, default: {}}\n"
+                 "service_template:\n  node_templates:\n    n: {type: N}\n")
+    text = "".join(lines)
+    out = run_case(f"""
+        def case():
+            import toskit
+            st = toskit.loads({text!r})
+            return [[d.code, d.message] for d in st.diagnostics]
+    """)
+    assert out.returned == [[
+        "limit-exceeded",
+        "data type 'E4': the default of property 'l' fills in more than 100,000 values",
+    ]]
+
+
+def test_fan_out_within_the_bound_is_filled_in_as_before() -> None:
+    import toskit
+
+    st = toskit.loads(_fanout(3, "default"))
+    assert not st.diagnostics
+    leaf = {"v": "x"}
+    d1 = {"a": leaf, "b": leaf}
+    d2 = {"a": d1, "b": d1}
+    assert st.node_templates["n"].properties == {"p": {"a": d2, "b": d2}}
+    st = toskit.loads(_fanout(3, "required"))
+    assert st.node_templates["n"].properties == {"p": {"a": d2, "b": d2}}

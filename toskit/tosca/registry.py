@@ -24,6 +24,7 @@ from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 from toskit.tosca.artifacts import check_artifact_types
 from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, SchemaDef, Type
+from toskit.tosca.expansion import check_expansion
 
 __all__ = ["KINDS", "Registry", "TypeSource", "merge_defaults"]
 
@@ -210,6 +211,8 @@ class Registry:
         for t in new:
             if not t.normative and t.doc is not None:
                 self._check_references(t, diags)
+        # Defaults that would fill in without bound (#19): reported once, here.
+        diags.extend(check_expansion(new, self.value_types()))
         return diags
 
     def _check_references(self, t: Type, diags: list[Diagnostic]) -> None:

@@ -30,6 +30,7 @@ from toskit.functions import Call
 from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
+from toskit.tosca.expansion import too_large
 
 __all__ = [
     "ABSENT",
@@ -41,6 +42,8 @@ __all__ = [
     "merge_property",
 ]
 
+
+MAX_MISSING = 100  # dotted paths missing_default_fields lists at most
 
 # ABSENT (toskit.sentinels): no value at all (an optional property without value or default).
 
@@ -243,7 +246,11 @@ def merge_layers(
                 if (fentry is not None or fvt.__class__ is Type) and all(
                     o.source.startswith("default") for _, o in hits
                 ):
-                    if id(fentry if fentry is not None else fvt) in expanding:
+                    # Also kept as written: a fill-in that would multiply past
+                    # MAX_EXPANDED values (reported on the type: expansion.py).
+                    if id(fentry if fentry is not None else fvt) in expanding or too_large(
+                        fdef, vt, value_type
+                    ):
                         value, origin = flayers[-1]
                         result[name] = copy_data(value)
                         out.origins[(*path, name)] = origin
@@ -254,7 +261,12 @@ def merge_layers(
                     result[name] = merged
             elif fdef.required:
                 fvt = value_type(fdef.type, vt)
-                if isinstance(fvt, Type) and _is_data(fvt) and id(fvt) not in expanding:
+                if (
+                    isinstance(fvt, Type)
+                    and _is_data(fvt)
+                    and id(fvt) not in expanding
+                    and not too_large(fdef, vt, value_type)
+                ):
                     built = build_from_defaults(
                         fvt, (*path, name), out, hooks, expanding | {id(vt)}
                     )
@@ -305,21 +317,33 @@ def missing_default_fields(
     vt: Type,
     value_type: Callable[[str | None, Type | None], ValueType],
     _seen: frozenset[int] = frozenset(),
+    _memo: dict[int, list[str]] | None = None,
 ) -> list[str]:
-    """Required fields (dotted, recursively) that neither a default nor nested defaults fill."""
+    """Required fields (dotted, recursively) that neither a default nor nested defaults fill.
+
+    At most :data:`MAX_MISSING` are listed: types whose fields are of the
+    previous type can hold 2^n such paths. Each type is walked once per call.
+    """
     if id(vt) in _seen:
         return []  # a recursive data type: its own check covers it
+    memo: dict[int, list[str]] = {} if _memo is None else _memo
+    if id(vt) in memo:
+        return memo[id(vt)]
     seen = _seen | {id(vt)}
     missing: list[str] = []
     for name, fdef in vt.properties.items():
+        if len(missing) >= MAX_MISSING:
+            break
         if not fdef.required or fdef.default_layers:
             continue
         fvt = value_type(fdef.type, vt)
         if _is_data(fvt):
             assert isinstance(fvt, Type)
-            missing.extend(f"{name}.{sub}" for sub in missing_default_fields(fvt, value_type, seen))
+            inner = missing_default_fields(fvt, value_type, seen, memo)
+            missing.extend(f"{name}.{sub}" for sub in inner[: MAX_MISSING - len(missing)])
         else:
             missing.append(name)
+    memo[id(vt)] = missing
     return missing
 
 
@@ -346,12 +370,22 @@ def merge_property(
                 out.overridden[(pdef.name,)] = [(v, o.source) for v, o in defaults[:-1]]
             return top_value
     layers = _default_layers(pdef, hooks)
+    # Defaults alone that would fill in past MAX_EXPANDED values: kept as
+    # written (the type is reported as limit-exceeded: expansion.py).
+    oversized = (
+        template_layer is None
+        and (bool(layers) or pdef.required)
+        and too_large(pdef, owner, hooks.value_type)
+    )
     if template_layer is not None:
         layers.append(template_layer)
     if layers:
+        if oversized:
+            out.origins[(pdef.name,)] = layers[-1][1]
+            return copy_data(layers[-1][0])
         entry = entry_data_type(pdef.schema, vt, owner, hooks)
         return merge_layers(layers, vt, (pdef.name,), out, hooks, entry=entry)
-    if pdef.required and _is_data(vt):
+    if pdef.required and _is_data(vt) and not oversized:
         assert isinstance(vt, Type)
         return build_from_defaults(vt, (pdef.name,), out, hooks)
     return ABSENT
