@@ -465,3 +465,41 @@ def test_interface_assignments_in_tosca_2() -> None:
     assert loads(text.replace("OPERATION", "create")).diagnostics == []
     bad = loads(text.replace("OPERATION", "crate"))
     assert [(d.code, d.line) for d in bad.diagnostics] == [("unknown-operation", 10)]
+
+
+NODE_FILTER = """
+    tosca_definitions_version: tosca_simple_yaml_1_3
+    node_types:
+      my.App:
+        derived_from: tosca.nodes.Root
+        requirements:
+          - host: {capability: tosca.capabilities.Compute, node: tosca.nodes.Compute}
+    topology_template:
+      node_templates:
+        vm: {type: tosca.nodes.Compute}
+        app:
+          type: my.App
+          requirements:
+            - host:
+                node_filter:
+                  FILTER
+    """
+
+
+def test_node_filter_structure() -> None:
+    # Item 15: unknown keynames and names the target type does not have.
+    filters = {
+        "propertes: []": [("unknown-keyname", "did you mean 'properties'?")],
+        "properties: [{num_cpus: {equal: 1}}]": [("unknown-property", None)],
+        "capabilities: [{host: {properties: [{num_cpu: {equal: 1}}]}}]": [
+            ("unknown-property", "did you mean 'num_cpus'?")
+        ],
+        "capabilities: [{hots: {properties: []}}]": [
+            ("unknown-capability", "did you mean 'host'?")
+        ],
+        "capabilities: [{host: {properties: [{num_cpus: {in_range: [1, 4]}}]}}]": [],
+        "capabilities: [{tosca.capabilities.OperatingSystem: {properties: [{type: {equal: linux}}]}}]": [],
+    }
+    for text, expected in filters.items():
+        st = loads(NODE_FILTER.replace("FILTER", text))
+        assert [(d.code, d.hint) for d in st.diagnostics] == expected, text

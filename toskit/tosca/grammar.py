@@ -283,6 +283,10 @@ def _build(v2: bool) -> dict[str, Shape]:
             {"type": ANY, "description": ANY, "interfaces": NamedMap(interface_def)},
         )
     )
+    # A 1.x node filter's keynames (a 2.0 filter is a condition: any value).
+    node_filter: Shape = (
+        ANY if v2 else Keys("node filter", {"properties": ANY, "capabilities": ANY})
+    )
     requirement_def = Short(
         _keys(
             "requirement definition",
@@ -292,7 +296,7 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "capability": ANY,
                 "node": ANY,
                 "relationship": relationship_in_req,
-                "node_filter": ANY,
+                "node_filter": node_filter,
             },
             {"count_range": COUNT_RANGE, "allocation": ANY} if v2 else {"occurrences": COUNT_RANGE},
         )
@@ -429,7 +433,7 @@ def _build(v2: bool) -> dict[str, Shape]:
                         },
                     )
                 ),
-                "node_filter": ANY,
+                "node_filter": node_filter,
             },
             {
                 "count": ANY,
@@ -463,7 +467,7 @@ def _build(v2: bool) -> dict[str, Shape]:
             "capabilities": NamedMap(capability_assign),
             "interfaces": NamedMap(interface_assign),
             "artifacts": NamedMap(artifact_def),
-            "node_filter": ANY,
+            "node_filter": node_filter,
             "copy": ANY,
         },
         {"count": ANY} if v2 else {},
@@ -537,7 +541,9 @@ def _build(v2: bool) -> dict[str, Shape]:
             "requirements": ANY,
             "interfaces": ANY,
         },
-        {"substitution_filter": ANY} if v2 else {"substitution_filter": ANY, "node_filter": ANY},
+        {"substitution_filter": ANY}
+        if v2
+        else {"substitution_filter": node_filter, "node_filter": node_filter},
     )
     # The node type the topology implements is what makes it a substitution.
     substitution = Keys(

@@ -39,6 +39,7 @@ from toskit.tosca.context import LoadContext
 from toskit.tosca.defchecks import check_definitions
 from toskit.tosca.entities import build_capabilities, build_entities, check_pending
 from toskit.tosca.evaluation import evaluate_outputs, load_function_definitions
+from toskit.tosca.filter_names import check_filter_names
 from toskit.tosca.grammar import Grammar
 from toskit.tosca.graph import TemplateGraph
 from toskit.tosca.imports import load_imports
@@ -211,6 +212,8 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
         load_function_definitions(ctx, imported.functions, root, topology, tparts)
     check_definitions(ctx)
     diags.extend(check_template_artifacts(registry, doc, topology, tparts))
+    if grammar.major == 1:
+        diags.extend(check_filter_names(registry, doc, topology, tparts))
     ctx.input_resolver = InputResolver(ctx, topology.get("inputs"), (*tparts, "inputs"))
     diags.extend(
         check_template_interfaces(
