@@ -37,14 +37,13 @@ def test_readme_example_through_the_public_api():
     path = ROOT / "notebooks" / "examples" / "service.yaml"
     st = toskit.load(str(path))
     problems = [(d.line, d.column, d.severity, d.code, d.hint) for d in st.diagnostics]
-    assert problems == [
-        (30, 17, "error", "missing-property", None),
-        (30, 18, "error", "unknown-property", "did you mean 'password'?"),
-    ]
-    assert "node template 'db': required property 'connection.auth.password' has no value" in str(
-        st.diagnostics[0]
-    )
-    assert str(st.diagnostics[0]).startswith(f"{path}:30:17: error[missing-property]: ")
+    # One typo, one error naming both names (#18).
+    assert problems == [(30, 18, "error", "unknown-property", "rename 'pasword' to 'password'")]
+    assert (
+        "node template 'db': unknown property 'connection.auth.pasword' (not declared by Auth)"
+        " -- did you mean 'password'? (required, has no value)"
+    ) in str(st.diagnostics[0])
+    assert str(st.diagnostics[0]).startswith(f"{path}:30:18: error[unknown-property]: ")
 
     text = path.read_text(encoding="utf-8").replace("pasword", "password")
     db = toskit.loads(text).node_templates["db"]
@@ -792,10 +791,12 @@ def test_seed_002_misspelled_trait_is_unknown_property_only():
         """
     )
     st = toskit.loads(text)
-    # `traits` is required and now missing; `trait` is unknown; nothing function-related.
-    assert sorted(codes(st)) == ["missing-property", "unknown-property"]
-    (unknown,) = [d for d in st.diagnostics if d.code == "unknown-property"]
-    assert unknown.hint == "did you mean 'traits'?"
+    # `trait` is unknown and a typo of the required, now missing `traits`: one
+    # error naming both (#18); nothing function-related.
+    assert codes(st) == ["unknown-property"]
+    (unknown,) = st.diagnostics
+    assert unknown.message.endswith("did you mean 'traits'? (required, has no value)")
+    assert unknown.hint == "rename 'trait' to 'traits'"
 
 
 def test_seed_002_dollar_strings_and_escaped_keys():

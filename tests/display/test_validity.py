@@ -15,6 +15,7 @@ import pytest
 from htmlcheck import assert_safe, body, parse
 
 import toskit
+from toskit.diagnostics import Diagnostic
 from toskit.display import render_page, to_html
 from toskit.tosca.template import PropertyRow, PropertyTable
 from toskit.tosca.validity import STATUSES, row_states, table_states
@@ -99,13 +100,36 @@ def test_a_typo_is_one_row_with_its_did_you_mean(db):
     typo = states["pasword"]
     assert typo.suggestion == "password"
     assert "password" not in states  # the missing twin is folded in, not a second row
-    assert {d.code for d in typo.diagnostics} == {"unknown-property", "missing-property"}
+    # The checker reports the typo once (tests/tosca/test_typo_grouping.py).
+    assert [d.code for d in typo.diagnostics] == ["unknown-property"]
     assert typo.problem == (
-        "unknown property 'pasword' (not declared by acme.nodes.Web): did you mean 'password'? "
-        "('password' is required and has no value)"
+        "unknown property 'pasword' (not declared by acme.nodes.Web) -- did you mean 'password'? "
+        "(required, has no value)"
     )
     assert states["endpoint.secert_ref"].suggestion == "secret_ref"
     assert "endpoint.secret_ref" not in states
+
+
+def test_a_typo_reported_as_two_diagnostics_is_still_one_row():
+    # Diagnostics made elsewhere (not grouped by the checker) fold here.
+    rows = [{"path": "pasword"}]
+    diags = [
+        Diagnostic(
+            "error", "unknown-property", "node template 'db': unknown property 'pasword' (not declared by W)",
+            ("node_templates", "db", "properties", "pasword"), hint="did you mean 'password'?",
+        ),
+        Diagnostic(
+            "error", "missing-property", "node template 'db': required property 'password' has no value",
+            ("node_templates", "db", "properties", "password"),
+        ),
+    ]
+    states = row_states(rows, diags, prefix="node_templates.db")
+    assert [(s.path, s.status, s.suggestion) for s in states] == [("pasword", "unknown", "password")]
+    assert {d.code for d in states[0].diagnostics} == {"unknown-property", "missing-property"}
+    assert states[0].problem == (
+        "unknown property 'pasword' (not declared by W): did you mean 'password'? "
+        "('password' is required and has no value)"
+    )
 
 
 def test_problem_and_location_point_at_the_source(db):

@@ -366,12 +366,11 @@ def test_every_problem_reported_in_one_pass() -> None:
     )
     assert sorted((d.code, d.path.split("properties.")[-1]) for d in errors(st)) == [
         ("missing-property", "endpoint.ip"),
-        ("missing-property", "name"),
         ("type-mismatch", "enabled"),
         ("type-mismatch", "endpoint.port"),
         ("type-mismatch", "port"),
         ("unknown-property", "endpoint.extra"),
-        ("unknown-property", "nmae"),
+        ("unknown-property", "nmae"),  # the typo of the missing 'name': one error (#18)
     ]
     assert all(d.line is not None for d in st.diagnostics)
     lines = [(d.line, d.column) for d in st.diagnostics]

@@ -20,12 +20,12 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toskit import values as special
-from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, closest, did_you_mean, format_path
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.validation import CONSTRAINT_OPERATORS
@@ -35,7 +35,7 @@ from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
 from toskit.tosca.scalars import ScalarTypes
 
-__all__ = ["CheckContext", "check_value", "compare_constraint", "describe"]
+__all__ = ["CheckContext", "check_value", "compare_constraint", "describe", "report_unknown"]
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 NULL_TYPES = frozenset({"null", "nil"})
@@ -318,27 +318,25 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         )
         return False
     fields = vt.properties
+    folded: set[str] = set()  # missing fields already reported with their typo
     for key in value:
-        if key not in fields and _complex_key(ctx, key, rel):
+        if key in fields or _complex_key(ctx, key, rel):
             continue
-        if key not in fields:
-            ctx.report(
-                "unknown-property",
-                (*rel, key),
-                f"unknown property '{_dotted((*rel, key))}' (not declared by {vt.name})",
-                hint=did_you_mean(str(key), fields),
-                at_key=True,
-            )
+        missing = [name for name, fdef in fields.items() if _lacks_value(ctx, value, name, fdef)]
+        typo_of = report_unknown(
+            ctx,
+            (*rel, key),
+            f"unknown property '{_dotted((*rel, key))}' (not declared by {vt.name})",
+            fields,
+            missing,
+        )
+        if typo_of is not None:
+            folded.add(typo_of)
     for name, fdef in fields.items():
         if name in value and (value[name] is not None or not fdef.required):
             fvt = ctx.value_type(fdef.type, vt)
             ctx.queued.append((value[name], fdef.schema, fvt, (*rel, name), may_call))
-        elif (
-            fdef.required
-            and not fdef.default_layers
-            and fdef.type not in NULL_TYPES
-            and ctx.require_values
-        ):
+        elif _lacks_value(ctx, value, name, fdef) and name not in folded:
             ctx.report(
                 "missing-property",
                 (*rel, name),
@@ -346,6 +344,53 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
                 at=rel,
             )
     return True
+
+
+def _lacks_value(ctx: CheckContext, value: Mapping, name: str, fdef: PropertyDefinition) -> bool:
+    """A required field of a data value with no value and no default (``missing-property``)."""
+    return (
+        (name not in value or (value[name] is None and fdef.required))
+        and fdef.required
+        and not fdef.default_layers
+        and fdef.type not in NULL_TYPES
+        and ctx.require_values
+    )
+
+
+def report_unknown(
+    ctx: CheckContext,
+    rel: tuple,
+    message: str,
+    declared: Iterable[str],
+    missing: Collection[str],
+) -> str | None:
+    """Report the unknown property at ``rel`` (its key is ``rel[-1]``).
+
+    When its closest declared name is a required property that has no value
+    at the same level (``missing``), the two are one typo (``pasword`` for
+    ``password``): one ``unknown-property`` names both, and the name is
+    returned so that the caller does not also report it as
+    ``missing-property``. Otherwise the did-you-mean is the hint.
+    """
+    key = str(rel[-1])
+    suggestion = closest(key, declared)
+    if suggestion is not None and suggestion in missing:
+        ctx.report(
+            "unknown-property",
+            rel,
+            f"{message} -- did you mean '{suggestion}'? (required, has no value)",
+            hint=f"rename '{key}' to '{suggestion}'",
+            at_key=True,
+        )
+        return suggestion
+    ctx.report(
+        "unknown-property",
+        rel,
+        message,
+        hint=None if suggestion is None else f"did you mean '{suggestion}'?",
+        at_key=True,
+    )
+    return None
 
 
 def _complex_key(ctx: CheckContext, key: Any, rel: tuple) -> bool:

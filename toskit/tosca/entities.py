@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from toskit import functions
 from toskit.diagnostics import did_you_mean
 from toskit.source import YamlDocument
-from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe
+from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe, report_unknown
 from toskit.tosca.context import LoadContext
 from toskit.tosca.copies import resolve_copies
 from toskit.tosca.definitions import PropertyDefinition, Type
@@ -129,7 +129,8 @@ def _entity(
         definitions,
         raw.get("properties"),
         parts,
-        check_unknown=known,
+        # Inherited from a profile toskit does not have: not "unknown".
+        check_unknown=known and not ctx.registry.derives_from_opaque(etype),
         require_values=not is_abstract(raw),
     )
     kwargs: dict[str, Any] = {}
@@ -143,7 +144,7 @@ def _entity(
         kwargs["targets"] = (
             [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
         )
-    if known:
+    if known and not ctx.registry.derives_from_opaque(etype):
         _check_attributes(ctx, label, etype, raw.get("attributes"), (*parts, "attributes"))
     desc = raw.get("description")
     entity = cls(
@@ -290,6 +291,8 @@ def resolve_properties(
     hooks = _MergeHooks(ctx)
     inputs_have_calls = ctx.inputs.has_calls
     value_type = ctx.value_type
+    # Reported after the unknown names, which may be their typos.
+    missing: dict[str, tuple[PropertyDefinition, ValueType]] = {}
     for pname, pdef in definitions.items():
         layer = None
         if pname in parsed:
@@ -310,7 +313,7 @@ def resolve_properties(
             if value is None:
                 res.values[pname] = None
             if pdef.required and require_values:
-                _report_missing(ctx, check, pdef, vt)
+                missing[pname] = (pdef, vt)
             continue
         res.values[pname] = value
         # Checked after evaluation (calls first become values): see _check_all.
@@ -319,18 +322,23 @@ def resolve_properties(
         if key in definitions:
             continue
         if check_unknown:
-            check.report(
-                "unknown-property",
+            # A typo of a missing required name is one diagnostic, not two.
+            typo_of = report_unknown(
+                check,
                 (key,),
                 f"unknown property '{key}' (not declared by {owner.name if owner else 'its type'})",
-                hint=did_you_mean(str(key), definitions),
-                at_key=True,
+                definitions,
+                missing,
             )
+            if typo_of is not None:
+                del missing[typo_of]
         value, origin = ctx.inputs.resolve(item, Origin("template", doc, (*props_parts, key)))
         if functions.contains_call(value):
             res.calls.add(str(key))
         res.values[key] = copy_data(value)
         res.origins[(key,)] = origin
+    for pdef, vt in missing.values():
+        _report_missing(ctx, check, pdef, vt)
     return res
 
 

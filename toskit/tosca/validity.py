@@ -13,10 +13,13 @@ joins the two so that a row says what is wrong with it, where it is:
 * ``unknown`` — a property the type does not declare, with the checker's
   did-you-mean (:attr:`RowState.suggestion`).
 
-One typo (``pasword``) makes the checker report two diagnostics: the
-unknown ``pasword`` and the missing ``password``. Here they become one row,
-the unknown one, whose ``suggestion`` is the missing name and whose
-diagnostics are both (the missing row is not added separately).
+One typo (``pasword``) is one row, the unknown one, whose ``suggestion``
+is the missing name. The checker reports such a typo as one
+``unknown-property`` whose message names both (``did you mean 'password'?
+(required, has no value)``); diagnostics made elsewhere may still come as
+two (the unknown ``pasword`` with its did-you-mean hint, and the missing
+``password``), which are folded here into that one row (the missing row is
+not added separately).
 
 It lives in ``toskit.tosca`` (not ``toskit.display``) so that
 ``PropertyTable.to_frame()`` can add its ``status`` and ``problem`` columns
@@ -103,6 +106,12 @@ def _message(d: Diagnostic) -> str:
     if d.hint:
         text += f" ({d.hint})"
     return text
+
+
+def _suggestion(d: Diagnostic) -> re.Match[str] | None:
+    """The did-you-mean of an unknown property: in its hint, or in its
+    message when the checker grouped it with a missing required twin."""
+    return _SUGGESTION.search(d.hint or "") or _SUGGESTION.search(d.message)
 
 
 def _message_without_hint(d: Diagnostic) -> str:
@@ -208,7 +217,7 @@ def row_states(
     # A typo: the unknown name's did-you-mean is a missing sibling. One row.
     folded: dict[str, tuple[str, list[Diagnostic]]] = {}
     for rel, d in unknown.items():
-        match = _SUGGESTION.search(d.hint or "")
+        match = _suggestion(d)
         if not match:
             continue
         parent = _parent(rel)
@@ -223,9 +232,13 @@ def row_states(
         if path in unknown:
             d = unknown[path]
             sibling, extra = folded.get(path, ("", []))
-            match = _SUGGESTION.search(d.hint or "")
+            match = _suggestion(d)
             message = None
-            if extra:
+            if match and _SUGGESTION.search(d.message):
+                # Grouped by the checker: the message says it all (the hint
+                # only repeats the rename).
+                message = _message_without_hint(d)
+            elif extra:
                 name = sibling.rsplit(".", 1)[-1]
                 message = (
                     f"{_message_without_hint(d)}: did you mean '{name}'? "
