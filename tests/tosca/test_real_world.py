@@ -503,3 +503,31 @@ def test_node_filter_structure() -> None:
     for text, expected in filters.items():
         st = loads(NODE_FILTER.replace("FILTER", text))
         assert [(d.code, d.hint) for d in st.diagnostics] == expected, text
+
+
+def test_types_deriving_from_an_unknown_profile() -> None:
+    # Item 7 (in part): what an unknown profile defines is reported once, at the import.
+    st = loads(
+        """
+        tosca_definitions_version: tosca_2_0
+        imports:
+          - profile: com.example.vendor
+            namespace: v
+        node_types:
+          MyVM:
+            derived_from: v:VM
+            properties:
+              hypervisor: kvm
+              repository: https://apt.example.com/repo
+        service_template:
+          node_templates:
+            a:
+              type: MyVM
+              properties:
+                vendor_prop: 1
+              attributes:
+                vendor_attr: 2
+        """
+    )
+    assert codes(st) == ["unknown-profile"]
+    assert st.node_templates["a"].properties["hypervisor"] == "kvm"

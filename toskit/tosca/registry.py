@@ -77,6 +77,10 @@ class Registry:
         # Namespaces of imported profiles toskit does not have (names in them are not errors).
         self.opaque_prefixes: set[str] = set()
 
+    def derives_from_opaque(self, t: Type) -> bool:
+        """``t`` or an ancestor derives from a type of a profile toskit does not have."""
+        return any(self.is_opaque(a.definition.get("derived_from")) for a in t.chain)
+
     def is_opaque(self, name: Any) -> bool:
         """True for a name in the namespace of a profile that could not be loaded."""
         if not isinstance(name, str) or ":" not in name:
@@ -499,7 +503,10 @@ class Registry:
         if not isinstance(raw, Mapping):
             # Short forms: a refinement's bare value is its new default (2.0);
             # otherwise ``prop: string`` names the type.
-            if parent is not None and not (
+            # A type deriving from an unknown profile may refine a property
+            # toskit cannot see: its bare value is a default too.
+            refines = parent is not None or self.derives_from_opaque(owner)
+            if refines and not (
                 isinstance(raw, str) and self.value_type(raw, owner.prefix)
             ):
                 raw = {"default": raw}
