@@ -24,7 +24,10 @@ import toskit
 #
 # A TOSCA template declares **data types** (structured values with typed
 # fields and defaults), **node types** that use them, and **node templates**
-# that fill them in. This one has two mistakes. `toskit.loads` (or
+# that fill them in. This one has two mistakes — a port written as a
+# string and a misspelt `password` — and toskit reports them as two errors.
+# It also warns that `db` has no `host`: a `tosca.nodes.DBMS` must be hosted
+# on a node, and this short example declares none. `toskit.loads` (or
 # `toskit.load` for a file) never raises for a problem in the template: it
 # collects every diagnostic and resolves everything it can.
 

@@ -179,13 +179,35 @@ def test_yaml_syntax_error_is_a_diagnostic() -> None:
     assert st.diagnostics[0].file == "bad.yaml"
 
 
+def test_service_template_repr_counts_in_singular_and_plural() -> None:
+    one = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Compute, properties: {x: 1}}\n",
+        name="one.yaml",
+    )
+    assert repr(one) == "<ServiceTemplate one.yaml (tosca_simple_yaml_1_3): 1 node template, 1 error>"
+    two = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "topology_template:\n  node_templates:\n"
+        "    a: {type: tosca.nodes.Compute, properties: {x: 1, y: 2}}\n"
+        "    b: {type: tosca.nodes.SoftwareComponent}\n"
+        "    c: {type: tosca.nodes.SoftwareComponent}\n",
+        name="two.yaml",
+    )
+    assert repr(two) == (
+        "<ServiceTemplate two.yaml (tosca_simple_yaml_1_3): 3 node templates, 2 errors, 2 warnings>"
+    )
+    none = toskit.loads("tosca_definitions_version: tosca_simple_yaml_1_3\n", name="none.yaml")
+    assert repr(none) == "<ServiceTemplate none.yaml (tosca_simple_yaml_1_3): 0 node templates, ok>"
+
+
 def test_check_text_and_reprs() -> None:
     from toskit.tosca import check_text
 
     diags = check_text((FIXTURES / "missing_port.yaml").read_text(), "m.yaml")
     assert [d.code for d in diags] == ["unfulfilled-requirement", "missing-property"]
     st = toskit.load(FIXTURES / "defaults.yaml")
-    assert "1 node templates" in repr(st) and "1 errors" in repr(st)
+    assert "1 node template, 1 error>" in repr(st)
     node = st.node_templates["my_db_service"]
     assert repr(node) == "<NodeTemplate my_db_service: DatabaseService (1 properties)>"
     table = node.property_table()

@@ -138,14 +138,19 @@ class ServiceTemplate:
         return build_topology(self)
 
     def __repr__(self) -> str:
-        state = "ok" if self.ok else f"{len(self.errors)} errors"
-        warn = f", {len(self.warnings)} warnings" if self.warnings else ""
+        state = "ok" if self.ok else _counted(len(self.errors), "error")
+        warn = f", {_counted(len(self.warnings), 'warning')}" if self.warnings else ""
         return (
-            f"<ServiceTemplate {self.name} ({self.version}): {len(self.node_templates)} node templates, "
-            f"{state}{warn}>"
+            f"<ServiceTemplate {self.name} ({self.version}): "
+            f"{_counted(len(self.node_templates), 'node template')}, {state}{warn}>"
         )
 
     def _repr_html_(self) -> str:
         from toskit.display import to_html
 
         return to_html(self)
+
+
+def _counted(n: int, noun: str) -> str:
+    """``1 error``, ``2 errors`` (the repr is read by people: "1 node templates" is not)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
