@@ -199,8 +199,9 @@ OPTIONAL_PORT = MISSING_PORT.replace(
 toskit.loads(OPTIONAL_PORT).ok
 
 # %% [markdown]
-# A field the data type does not declare is an error too — with a hint when
-# it looks like a typo:
+# A field the data type does not declare is an error too. When it looks
+# like a typo of a required field that is left without a value (`prot` for
+# `port`), the one error says both, with the rename as its hint:
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -102,8 +102,9 @@ for d in typo.diagnostics:
     print(d)
 
 # %% [markdown]
-# The checker reports the typo twice — an unknown `trait` and a missing
-# `traits` — but the node template's view shows one row: `trait`, marked
+# One typo, one error: the unknown `trait` is a near miss of `traits`,
+# which is required and now has no value, so the checker says both in one
+# diagnostic. The node template's view shows one row: `trait`, marked
 # `unknown`, with its did-you-mean and the fact that `traits` is required.
 # Its value is the call, kept as data:
 
