@@ -298,13 +298,30 @@ def _check_task(task: tuple[str, str | None, str | None]) -> FileResult:
     if path == "-" and text is None:  # the parent could not read it (and says why)
         return FileResult(name, error="<stdin>: could not be read")
     try:
-        if text is None:
-            text = read_text_file(path)
-        result = _check_document(text, name, root)
+        if text is None and _is_csar(path):
+            result = _check_csar(path)
+        else:
+            if text is None:
+                text = read_text_file(path)
+            result = _check_document(text, name, root)
     except ToskitError as exc:
         return FileResult(name, error=str(exc))
     result.path = name
     return result
+
+
+def _is_csar(path: str) -> bool:
+    from toskit.source.csar import is_csar
+
+    return path != "-" and is_csar(path)
+
+
+def _check_csar(path: str) -> FileResult:
+    """A CSAR archive (issue 20): its entry document, loaded with its imports inside it."""
+    from toskit.tosca import load
+
+    found = sort_diagnostics(load(path).diagnostics)
+    return FileResult(path, "tosca", "TOSCA CSAR archive", None, found)
 
 
 def _plural(n: int, word: str) -> str:

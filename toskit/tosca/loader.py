@@ -31,6 +31,7 @@ from toskit.diagnostics import Diagnostic, did_you_mean, sort_diagnostics
 from toskit.errors import ToskitError
 from toskit.runtime import deep_walk
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
+from toskit.source.csar import is_csar, open_csar
 from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.anchors import check_dsl_anchors
 from toskit.tosca.artifacts import check_template_artifacts
@@ -121,6 +122,11 @@ def load(
             + ("; to load YAML text use toskit.loads(text)" if isinstance(path, bytes) else "")
         )
     _check_options(resolver, limits)
+    if is_csar(path):
+        # A CSAR archive: its entry document, imports resolved inside it.
+        with _LOADING:
+            doc, importer = open_csar(path, resolver, **limits)
+            return run(doc, _checked_inputs(inputs), importer)
     with _LOADING:
         doc = load_yaml_file(path, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root)
@@ -172,11 +178,15 @@ def build(
     root: str | os.PathLike | None = None,
 ) -> ServiceTemplate:
     """Build a :class:`ServiceTemplate` from a loaded YAML document."""
+    return run(doc, _checked_inputs(inputs), Importer(resolver, root=root, **(limits or {})))
+
+
+def _checked_inputs(inputs: Any) -> Mapping[str, Any] | None:
     if inputs is not None and not isinstance(inputs, Mapping):
         raise ToskitError(
             f"inputs must be a mapping of input names to values, not {type(inputs).__name__}"
         )
-    return run(doc, inputs, Importer(resolver, root=root, **(limits or {})))
+    return inputs
 
 
 def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer) -> ServiceTemplate:

@@ -1,0 +1,308 @@
+"""CSAR archives (TOSCA Cloud Service ARchives): read in memory, untrusted.
+
+:func:`open_csar` opens ``app.csar`` (a ZIP file) and returns its entry
+document -- ``Entry-Definitions`` of ``TOSCA-Metadata/TOSCA.meta``, else the
+single YAML file at the archive's root -- and a :class:`CsarImporter` that
+resolves imports inside the archive (relative to the importing entry, or
+archive-absolute ``/x.yaml``). Documents are named ``app.csar!/Definitions/x.yaml``
+so diagnostics read ``app.csar!/Definitions/x.yaml:12:5``.
+
+An archive is untrusted input. Nothing is extracted to disk. Before the ZIP
+directory is parsed, its end record is read to bound the entry count and the
+directory's size; then every entry is checked: no ``..``, absolute or
+drive-letter names, no symbolic links, a bounded declared size per file and
+in total, and a bounded compression ratio (a zip bomb is ``limit-exceeded``
+in milliseconds, nothing inflated). Entries are read with a byte bound
+(``max_size + 1``), so a lying size in the directory cannot make toskit
+inflate more. See docs/source.md ("CSAR archives").
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import posixpath
+import stat
+import struct
+import zipfile
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from toskit.diagnostics import Diagnostic
+from toskit.errors import ToskitError
+from toskit.source.document import YamlDocument, load_yaml, resolve_limits
+from toskit.source.imports import Importer, is_url
+
+__all__ = ["CSAR_LIMITS", "CsarImporter", "is_csar", "open_csar"]
+
+# Bounds of one archive (the per-file bound is the loader's ``max_size``).
+CSAR_LIMITS = {
+    "max_entries": 10_000,  # entries in the archive
+    "max_total": 512 * 1024 * 1024,  # declared uncompressed bytes, all entries
+    "max_ratio": 200,  # uncompressed / compressed, for entries over 1 MiB
+    "max_directory": 16 * 1024 * 1024,  # bytes of the ZIP central directory
+}
+_RATIO_FLOOR = 1024 * 1024
+_META = "TOSCA-Metadata/TOSCA.meta"
+
+
+def is_csar(path: str | os.PathLike) -> bool:
+    """``path`` names a CSAR: a ``.csar``/``.zip`` file, or a file starting with a ZIP header."""
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        return False
+    if name.lower().endswith((".csar", ".zip")):
+        return True
+    try:
+        with open(name, "rb") as f:
+            return f.read(4) == b"PK\x03\x04"
+    except (OSError, ValueError):
+        return False
+
+
+class CsarError(Exception):
+    """Why an archive is refused: a diagnostic code and a message."""
+
+    def __init__(self, code: str, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+
+def _end_record(f: Any, size: int) -> tuple[int, int] | None:
+    """(entry count, directory size) from the ZIP end record (``None``: ZIP64 or not found)."""
+    tail = min(size, 65536 + 22)
+    f.seek(size - tail)
+    data = f.read(tail)
+    at = data.rfind(b"PK\x05\x06")
+    if at < 0 or len(data) - at < 22:
+        raise CsarError("csar-error", "not a ZIP archive (no end of central directory record)")
+    _, _, _, _, entries, dir_size, _, _ = struct.unpack("<4sHHHHIIH", data[at : at + 22])
+    if entries == 0xFFFF or dir_size == 0xFFFFFFFF:
+        return None  # ZIP64: bounded after parsing, by the entry checks
+    return entries, dir_size
+
+
+def _check_entry(info: zipfile.ZipInfo, limits: dict[str, int]) -> None:
+    name = info.filename
+    parts = name.replace("\\", "/").split("/")
+    if name.startswith(("/", "\\")) or (len(name) > 1 and name[1] == ":") or ".." in parts:
+        raise CsarError(
+            "csar-error", f"entry '{name}' has an absolute or parent ('..') path: refused"
+        )
+    if stat.S_ISLNK(info.external_attr >> 16):
+        raise CsarError("csar-error", f"entry '{name}' is a symbolic link: refused")
+    if info.file_size > limits["max_size"] and not info.is_dir():
+        raise CsarError(
+            "limit-exceeded",
+            f"entry '{name}' is {info.file_size} bytes uncompressed, over max_size "
+            f"({limits['max_size']})",
+            "raise the bound with max_size=… if this archive is trusted",
+        )
+    if info.file_size > _RATIO_FLOOR and info.file_size > limits["max_ratio"] * max(
+        info.compress_size, 1
+    ):
+        raise CsarError(
+            "limit-exceeded",
+            f"entry '{name}' inflates {info.file_size // max(info.compress_size, 1)} times "
+            f"(over {limits['max_ratio']}): a zip bomb is not inflated",
+        )
+
+
+class CsarArchive:
+    """The checked directory of one archive, its entries read on demand."""
+
+    def __init__(self, path: str, limits: dict[str, int]) -> None:
+        self.path = path
+        self.limits = limits
+        try:
+            with open(path, "rb") as f:
+                data_size = os.fstat(f.fileno()).st_size
+                head = _end_record(f, data_size)
+        except OSError as exc:
+            raise ToskitError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        if head is not None:
+            entries, dir_size = head
+            if entries > limits["max_entries"]:
+                raise CsarError(
+                    "limit-exceeded",
+                    f"the archive has {entries} entries, over {limits['max_entries']}",
+                )
+            if dir_size > limits["max_directory"]:
+                raise CsarError(
+                    "limit-exceeded",
+                    f"the archive's directory is {dir_size} bytes, over {limits['max_directory']}",
+                )
+        try:
+            self.zip = zipfile.ZipFile(path)
+        except (zipfile.BadZipFile, OSError, ValueError) as exc:
+            raise CsarError("csar-error", f"not a readable ZIP archive: {exc}") from None
+        infos = self.zip.infolist()
+        if len(infos) > limits["max_entries"]:
+            raise CsarError(
+                "limit-exceeded",
+                f"the archive has {len(infos)} entries, over {limits['max_entries']}",
+            )
+        total = 0
+        self.entries: dict[str, zipfile.ZipInfo] = {}
+        for info in infos:
+            _check_entry(info, limits)
+            total += info.file_size
+            if total > limits["max_total"]:
+                raise CsarError(
+                    "limit-exceeded",
+                    f"the archive inflates to more than {limits['max_total']} bytes",
+                )
+            if not info.is_dir():
+                self.entries[info.filename.replace("\\", "/")] = info
+        self.read_total = 0
+
+    def read_text(self, entry: str) -> str:
+        """The UTF-8 text of ``entry``, read with a byte bound (``CsarError``)."""
+        info = self.entries.get(entry)
+        if info is None:
+            raise CsarError("import-error", f"the archive has no entry '{entry}'")
+        max_size = self.limits["max_size"]
+        try:
+            with self.zip.open(info) as f:
+                data = f.read(max_size + 1)
+        except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
+            raise CsarError("csar-error", f"entry '{entry}' cannot be read: {exc}") from None
+        if len(data) > max_size:
+            raise CsarError("limit-exceeded", f"entry '{entry}' is larger than {max_size} bytes")
+        self.read_total += len(data)
+        if self.read_total > self.limits["max_total"]:
+            raise CsarError("limit-exceeded", "the archive's entries read exceed max_total")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CsarError("import-error", f"entry '{entry}' is not UTF-8 text") from None
+
+    def entry_definitions(self) -> str:
+        """The entry document: TOSCA.meta's ``Entry-Definitions``, else the single root YAML."""
+        if _META in self.entries:
+            for line in io.StringIO(self.read_text(_META)):
+                key, sep, value = line.partition(":")
+                if sep and key.strip() == "Entry-Definitions":
+                    entry = posixpath.normpath(value.strip().lstrip("/"))
+                    if entry not in self.entries:
+                        raise CsarError(
+                            "csar-error",
+                            f"{_META} names Entry-Definitions '{value.strip()}', "
+                            "which the archive does not have",
+                        )
+                    return entry
+            raise CsarError("csar-error", f"{_META} has no Entry-Definitions")
+        roots = [e for e in self.entries if "/" not in e and e.lower().endswith((".yaml", ".yml"))]
+        if len(roots) != 1:
+            raise CsarError(
+                "csar-error",
+                f"no {_META} and {len(roots)} YAML files at the archive's root "
+                f"({', '.join(sorted(roots)[:5]) or 'none'})",
+                "add TOSCA-Metadata/TOSCA.meta with an Entry-Definitions line, "
+                "or keep one YAML file at the root",
+            )
+        return roots[0]
+
+
+class CsarImporter(Importer):
+    """Imports of documents inside an archive resolve inside it; URLs go to the resolver."""
+
+    def __init__(self, archive: CsarArchive, resolver: Any = None, **limits: Any) -> None:
+        super().__init__(resolver, **limits)
+        self.archive = archive
+        self.prefix = f"{archive.path}!/"
+        self._docs: dict[str, YamlDocument] = {}
+
+    def load_import(
+        self,
+        url: str,
+        importing: YamlDocument,
+        chain: Sequence[str] = (),
+        *,
+        parts: Sequence[Hashable] | None = None,
+    ) -> YamlDocument | Diagnostic:
+        if not importing.name.startswith(self.prefix) or not isinstance(url, str) or is_url(url):
+            return super().load_import(url, importing, chain, parts=parts)
+        where = ("imports",) if parts is None else tuple(parts)
+
+        def problem(code: str, message: str, hint: str | None = None) -> Diagnostic:
+            return importing.diagnostic("error", code, message, where, hint=hint)
+
+        if not url.strip() or "\0" in url:
+            return problem("import-error", f"import reference must be a file name, not {url!r}")
+        if len(chain) >= self.max_import_depth:
+            return problem(
+                "limit-exceeded",
+                f"cannot import '{url}': the import chain is deeper than "
+                f"{self.max_import_depth} files",
+            )
+        # Archive-absolute (``/base.yaml``) or relative to the importing entry.
+        base = posixpath.dirname(importing.name[len(self.prefix) :])
+        rel = url.lstrip("/") if url.startswith("/") else posixpath.join(base, url)
+        if _escapes(rel):
+            return problem("import-error", f"cannot import '{url}': it is outside the archive")
+        entry = posixpath.normpath(rel)
+        name = self.prefix + entry
+        if name in chain or name == importing.name:
+            loop = [*chain[list(chain).index(name) :]] if name in chain else [name]
+            return problem(
+                "import-cycle",
+                "import cycle: " + " → ".join([*loop, name]),
+                "remove one of these imports",
+            )
+        cached = self._docs.get(entry)
+        if cached is not None:
+            return cached
+        try:
+            text = self.archive.read_text(entry)
+        except CsarError as exc:
+            return problem(exc.code, f"cannot import '{url}': {exc.message}", exc.hint)
+        doc = load_yaml(text, name=name, **self.limits)
+        self._docs[entry] = doc
+        return doc
+
+
+def _escapes(path: str) -> bool:
+    """A relative archive path that climbs above the archive's root."""
+    depth = 0
+    for part in path.split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif part not in ("", "."):
+            depth += 1
+    return False
+
+
+def open_csar(
+    path: str | os.PathLike, resolver: Any = None, **limits: Any
+) -> tuple[YamlDocument, CsarImporter | Importer]:
+    """The entry document of the archive at ``path`` and the importer for its imports.
+
+    A refused archive gives an empty document carrying the diagnostic
+    (``csar-error`` or ``limit-exceeded``). ``ToskitError`` when the file
+    cannot be read at all.
+    """
+    name = os.fspath(path)
+    if not isinstance(name, str):
+        raise ToskitError(f"a file path must be str, not {type(name).__name__}")
+    bounds = {**CSAR_LIMITS, **{k: v for k, v in limits.items() if k in CSAR_LIMITS}}
+    loader_limits = {k: v for k, v in limits.items() if k not in CSAR_LIMITS}
+    bounds["max_size"] = resolve_limits({k: v for k, v in loader_limits.items() if k != "parser"})[
+        "max_size"
+    ]
+    try:
+        archive = CsarArchive(name, bounds)
+        entry = archive.entry_definitions()
+        text = archive.read_text(entry)
+    except CsarError as exc:
+        doc = YamlDocument(name, "", None, [])
+        doc.diagnostics.append(
+            Diagnostic("error", exc.code, f"CSAR: {exc.message}", file=name, hint=exc.hint)
+        )
+        return doc, Importer(resolver, **loader_limits)
+    importer = CsarImporter(archive, resolver, **loader_limits)
+    return load_yaml(text, name=f"{name}!/{entry}", **loader_limits), importer
