@@ -432,3 +432,25 @@ def test_toskit_load_uses_the_fast_path(tmp_path, monkeypatch):
     # The diagnostic about 'Nope' is located exactly (PyYAML computed the locations).
     (d,) = [d for d in st_.diagnostics if "Nope" in d.message]
     assert (d.line, d.column) == (7, 13)
+
+
+def test_threads_share_the_fast_path_and_stderr_comes_back():
+    """Concurrent loads give their own results; fd 2 is the same file afterwards."""
+    import threading
+
+    before = os.fstat(2)
+    texts = ["a: [b\n", "a: 1\nb: [x, y]\n", "- 'x' - y\n", "k: {a: 1}\n"] * 10
+    expected = [canon(load_yaml(t, parser="c").value) for t in texts]
+    results: dict[int, list] = {}
+
+    def work(n):
+        results[n] = [canon(load_yaml(t, parser="fast").value) for t in texts]
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert all(r == expected for r in results.values()) and len(results) == 4
+    after = os.fstat(2)
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
