@@ -292,8 +292,8 @@ def test_node_diagnostics_find_dotted_node_names():
         name="dots.yaml",
     )
     assert any(d.code == "unknown-property" for d in st.diagnostics)
-    from toskit.display.tosca_views import _node_diagnostics
+    from toskit.display.tosca_views import node_diagnostics
 
-    grouped = _node_diagnostics(st)
+    grouped = node_diagnostics(st)
     assert [d.code for d in grouped["web.frontend"]] == ["unknown-property"]
     assert "web" not in grouped

@@ -19,9 +19,9 @@ from toskit.display.tosca_views import (
     SourcePalette,
     TypeLinks,
     _count,
-    _node_diagnostics,
     _template_title,
     inputs_block,
+    node_diagnostics,
     node_summary,
     node_template_body,
     report_types,
@@ -112,7 +112,7 @@ def _page_body(st: Any) -> str:
     parts.append(topology_section(st))  # the drawn graph of node templates and requirements
     if inputs:
         parts.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
-    per_node = _node_diagnostics(st)
+    per_node = node_diagnostics(st)
     lines = template_lines(st)
     palette = SourcePalette()  # one colour per source across the page
     limit = options.get("display_max_nodes")

@@ -43,6 +43,7 @@ from toskit.display.typetree import (
 from toskit.sentinels import NO_DEFAULT
 
 __all__ = [
+    "node_diagnostics",
     "node_template_body",
     "node_template_html",
     "property_definition_html",
@@ -798,7 +799,7 @@ def node_template_html(node: Any) -> str:
     return fragment(node_template_body(node), _fallback(node), "node-template")
 
 
-def _node_diagnostics(st: Any) -> dict[str, list[Any]]:
+def node_diagnostics(st: Any) -> dict[str, list[Any]]:
     """Diagnostics grouped by the node template their path names.
 
     Node names may contain dots (``web.frontend``), so the name is the
@@ -832,7 +833,7 @@ def node_templates_block(st: Any, *, limit: int | None = None) -> str:
     limit = option("display_max_nodes") if limit is None else limit
     shown = _first(nodes, limit)
     hidden = max(len(nodes) - len(shown), 0)
-    per_node = _node_diagnostics(st)
+    per_node = node_diagnostics(st)
     lines = template_lines(st)
     palette = SourcePalette()  # one colour per source across all the tables
     items = []

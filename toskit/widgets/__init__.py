@@ -19,13 +19,13 @@ import ipywidgets
 
 from toskit.widgets.cluster_simulator import ClusterSimulator
 from toskit.widgets.property_explorer import PropertyExplorer
-from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
+from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
 from toskit.widgets.type_tree import TypeTree
 
 __all__ = ["ClusterSimulator", "PropertyExplorer", "TemplateExplorer", "TypeTree", "explore"]
 
 
-class TemplateExplorer(SnapshotMixin, ipywidgets.HBox):
+class TemplateExplorer(StaticSnapshot, ipywidgets.HBox):
     """A ``TypeTree`` beside a ``PropertyExplorer`` that follows it."""
 
     def __init__(self, st: Any, **kwargs: Any) -> None:

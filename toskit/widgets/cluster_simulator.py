@@ -26,7 +26,7 @@ from toskit.conditions.settings import SettingError, SettingField, short_path
 from toskit.conditions.simulator import FailedOutcome, Simulation, role_names
 from toskit.display.conditions_views import cluster_body, outcomes_table
 from toskit.display.html import chip, css, esc, fragment
-from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
+from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
 
 __all__ = ["ClusterSimulator", "SimulatorView"]
 
@@ -96,7 +96,7 @@ def _setting_box(field: SettingField) -> Any:
     return box
 
 
-class ClusterSimulator(SnapshotMixin, ipywidgets.VBox):
+class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
     """A simulated cluster the user edits live, with every role's outcome.
 
     ``ClusterSimulator(roles, cluster=None)``: ``roles`` is a ``RoleSet``

@@ -10,19 +10,19 @@ import traitlets
 from toskit.display.html import esc, fragment
 from toskit.display.tosca_views import (
     SourcePalette,
-    _node_diagnostics,
+    node_diagnostics,
     node_template_body,
     template_lines,
     type_body,
 )
 from toskit.display.typetree import template_types, type_usage
 from toskit.errors import ToskitError
-from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
+from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
 
 __all__ = ["PropertyExplorer"]
 
 
-class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
+class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
     """Choose a node template (or follow a :class:`TypeTree`) and see its
     merged property table with provenance and its diagnostics.
 
@@ -40,7 +40,7 @@ class PropertyExplorer(SnapshotMixin, ipywidgets.VBox):
     def __init__(self, st: Any, node: str | None = None, **kwargs: Any) -> None:
         self._template = st
         self._nodes: dict[str, Any] = dict(getattr(st, "node_templates", {}) or {})
-        self._diagnostics = _node_diagnostics(st)
+        self._diagnostics = node_diagnostics(st)
         self._lines = template_lines(st)
         self._palette = SourcePalette()  # a source keeps its colour from node to node
         self._cache: dict[tuple[str, bool], str] = {}

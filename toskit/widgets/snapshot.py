@@ -15,7 +15,7 @@ from typing import Any
 
 from toskit.display.html import esc
 
-__all__ = ["SnapshotMixin", "snapshot_note"]
+__all__ = ["StaticSnapshot", "snapshot_note"]
 
 
 def snapshot_note() -> str:
@@ -26,8 +26,11 @@ def snapshot_note() -> str:
     )
 
 
-class SnapshotMixin:
-    """Adds ``text/html`` (``self.snapshot_html()``) to a widget's MIME bundle."""
+class StaticSnapshot:
+    """A widget base that adds ``text/html`` (``self.snapshot_html()``) to
+    its MIME bundle: listed before the widget class
+    (``class TypeTree(StaticSnapshot, anywidget.AnyWidget)``), so that its
+    ``_repr_mimebundle_`` wraps the widget's."""
 
     def snapshot_html(self) -> str:  # pragma: no cover - every widget defines it
         raise NotImplementedError

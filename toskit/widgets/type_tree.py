@@ -20,7 +20,7 @@ from toskit.display.typetree import (
     user_forest,
 )
 from toskit.errors import ToskitError
-from toskit.widgets.snapshot import SnapshotMixin, snapshot_note
+from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
 
 __all__ = ["TypeTree"]
 
@@ -40,7 +40,7 @@ def _annotate(node_dict: dict[str, Any], node: Any, filtering: bool = False) -> 
         stack.extend(zip(out["children"], n.children))
 
 
-class TypeTree(SnapshotMixin, anywidget.AnyWidget):
+class TypeTree(StaticSnapshot, anywidget.AnyWidget):
     """The inheritance tree of a template's types (all kinds, or one kind).
 
     User types come first and normative types are hidden (their ancestors of
