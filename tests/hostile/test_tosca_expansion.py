@@ -154,3 +154,46 @@ def test_fan_out_within_the_bound_is_filled_in_as_before() -> None:
     assert st.node_templates["n"].properties == {"p": {"a": d2, "b": d2}}
     st = toskit.loads(_fanout(3, "required"))
     assert st.node_templates["n"].properties == {"p": {"a": d2, "b": d2}}
+
+
+def _type_chain(n: int) -> str:
+    lines = [V2, "data_types:\n  T0:\n    properties:\n      p0: {type: string, default: v0}\n"]
+    lines += [f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n"
+              f"      p{i}: {{type: string, default: v{i}}}\n" for i in range(1, n)]
+    lines.append(f"node_types:\n  N:\n    properties:\n      d: {{type: T{n - 1}, default: {{}}}}\n"
+                 "service_template:\n  node_templates:\n    n: {type: N}\n")
+    return "".join(lines)
+
+
+def test_a_derivation_chain_of_10000_data_types_takes_linear_memory(run_case) -> None:
+    # Each type used to copy its ancestors' table: 1.35 GB here (the child's
+    # address space is capped at 1 GB). bench/bench_type_memory.py: 20,000.
+    out = run_case(f"""
+        def case():
+            import toskit
+            st = toskit.loads({_type_chain(10_000)!r})
+            value = st.node_templates["n"].properties["d"]
+            last = st.types["T9999"]
+            return [len(value), value["p9999"], list(last.properties)[:3], len(last.properties),
+                    list(last.own_properties), [d.code for d in st.diagnostics]]
+    """, peak_mb=200)
+    assert out.raised is None, out.message
+    assert out.returned == [10_000, "v9999", ["p0", "p1", "p2"], 10_000, ["p9999"], []]
+
+
+def test_shared_tables_keep_inheritance_order_and_overrides() -> None:
+    import toskit
+
+    n = 200  # past the size up to which each type keeps its own table
+    lines = [V2, "data_types:\n  T0:\n    properties:\n      p0: {type: string, default: v0}\n"]
+    lines += [f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n"
+              f"      p{i}: {{type: string, default: v{i}}}\n" for i in range(1, n)]
+    lines.append(f"  T{n}:\n    derived_from: T{n - 1}\n    properties:\n"
+                 "      p5: {type: string, default: over}\n      q: {type: integer, required: false}\n")
+    st = toskit.loads("".join(lines))
+    top = st.types[f"T{n}"]
+    assert list(top.properties) == [f"p{i}" for i in range(n)] + ["q"]
+    assert top.properties["p5"].default == "over" and top.properties["p5"].defined_in == f"T{n}"
+    assert top.replaced_properties["p5"] is st.types["T5"].properties["p5"]
+    assert st.types["T150"].properties["p5"].default == "v5"
+    assert len(st.types["T150"].properties) == 151

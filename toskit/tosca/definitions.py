@@ -162,7 +162,12 @@ class Type:
         self.parent: Type | None = None
         self.base_primitive: str | None = None
         self.own_properties: dict[str, PropertyDefinition] = {}
-        self.properties: dict[str, PropertyDefinition] = {}
+        # The effective table, built on first use (see ``properties``); ``None``
+        # until then. Types share their ancestors' definitions instead of each
+        # holding a copy: a derivation chain of n types stays O(n) (#24).
+        self._properties: dict[str, PropertyDefinition] | None = {}
+        # Of ``own_properties``, the inherited definitions they replace.
+        self.replaced_properties: dict[str, PropertyDefinition] = {}
         self.schema: SchemaDef = SchemaDef(
             None
         )  # data types: own constraints/validation/entry_schema
@@ -170,6 +175,40 @@ class Type:
             tuple[str, Any]
         ] = []  # effective requirement definitions (name, raw)
         self.capabilities: dict[str, Any] = {}  # effective capability definitions (name -> raw)
+
+    @property
+    def properties(self) -> dict[str, PropertyDefinition]:
+        """Effective property definitions after inheritance (name -> definition).
+
+        Built on first access from the nearest ancestor that has its table
+        and the ``own_properties`` below it (an override keeps its inherited
+        place), then kept.
+        """
+        found = self._properties
+        if found is None:
+            found = self._properties = self._inherited_table()
+        return found
+
+    @properties.setter
+    def properties(self, value: dict[str, PropertyDefinition]) -> None:
+        self._properties = value
+
+    def _inherited_table(self) -> dict[str, PropertyDefinition]:
+        below: list[Type] = []  # types whose own definitions apply, nearest first
+        node: Type | None = self
+        seen: set[int] = set()
+        base: dict[str, PropertyDefinition] = {}
+        while node is not None and id(node) not in seen:
+            seen.add(id(node))
+            if node is not self and node._properties is not None:
+                base = node._properties
+                break
+            below.append(node)
+            node = node.parent
+        table = dict(base)
+        for each in reversed(below):
+            table.update(each.own_properties)
+        return table
 
     @property
     def ancestors(self) -> list[Type]:

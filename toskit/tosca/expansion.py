@@ -12,7 +12,7 @@ the count crosses the bound as ``limit-exceeded``.
 
 The count is an upper estimate: every field with a default or marked
 ``required`` is taken as filled in, and a list or map default of data
-entries counts each entry's fill-in. It is capped at ``MAX_EXPANDED + 1``.
+entries counts each entry's fill-in.
 """
 
 from __future__ import annotations
@@ -64,9 +64,22 @@ def _sizes(
     fields: dict[PropertyDefinition, int] | weakref.WeakKeyDictionary[PropertyDefinition, int],
     limit: int,
 ) -> None:
-    """Fill ``types``/``fields`` for ``roots`` and what they reach (iteratively:
-    fields may nest thousands of types deep). A type met again on its own
-    path counts 0, as the merge expands a recursive type once."""
+    """Fill ``types``/``fields`` for ``roots`` and what they reach.
+
+    Iterative (fields may nest, and types derive, thousands deep), and
+    incremental: a type's count is its parent's, plus its own definitions',
+    less those they replace, so a derivation chain of n types costs O(n)
+    and no type's effective table is built. A nested count is capped at
+    ``limit + 1`` before it multiplies, so the numbers stay small. A type
+    met again on its own path counts 0, as the merge expands a recursive
+    type once.
+    """
+
+    def field(fdef: PropertyDefinition, owner: Type) -> int:
+        nested, times = _nested(fdef, owner, value_type)
+        inner = types.get(nested, 0) if nested is not None and times else 0
+        return 1 + times * min(inner, limit + 1)
+
     for root in roots:
         if root in types:
             continue
@@ -76,27 +89,28 @@ def _sizes(
             t, ready = stack.pop()
             if ready:
                 on_path.discard(id(t))
-                total = 0
-                for fdef in t.properties.values():
-                    nested, times = _nested(fdef, t, value_type)
-                    inner = types.get(nested, 0) if nested is not None and times else 0
-                    size = min(limit + 1, 1 + times * inner)
-                    fields[fdef] = size
-                    total = min(limit + 1, total + size)
+                parent = t.parent
+                total = types.get(parent, 0) if parent is not None else 0
+                for name, fdef in t.own_properties.items():
+                    size = fields[fdef] = field(fdef, t)
+                    previous = t.replaced_properties.get(name)
+                    total += size - (fields.get(previous, 0) if previous is not None else 0)
                 types[t] = total
                 continue
             if t in types or id(t) in on_path:
                 continue
             on_path.add(id(t))
             stack.append((t, True))
-            for fdef in t.properties.values():
-                nested, times = _nested(fdef, t, value_type)
-                if nested is not None and times and nested not in types and id(nested) not in on_path:
-                    stack.append((nested, False))
+            needed: list[Type | None] = [t.parent]
+            for fdef in t.own_properties.values():
+                needed.append(_nested(fdef, t, value_type)[0])
+            for each in needed:
+                if each is not None and each not in types and id(each) not in on_path:
+                    stack.append((each, False))
 
 
 def expanded_size(vt: Type, value_type: ValueTypeFn, limit: int | None = None) -> int:
-    """Values a data value of ``vt`` made of defaults alone holds (capped at limit + 1)."""
+    """Values a data value of ``vt`` made of defaults alone would hold (an upper estimate)."""
     found = _type_sizes.get(vt)
     if found is None:
         _sizes([vt], value_type, _type_sizes, _field_sizes, MAX_EXPANDED if limit is None else limit)
@@ -113,7 +127,7 @@ def field_size(fdef: PropertyDefinition, owner: Type | None, value_type: ValueTy
         return 1
     nested, times = _nested(fdef, owner, value_type)
     inner = expanded_size(nested, value_type) if nested is not None and times else 0
-    size = _field_sizes[fdef] = min(MAX_EXPANDED + 1, 1 + times * inner)
+    size = _field_sizes[fdef] = 1 + times * min(inner, MAX_EXPANDED + 1)
     return size
 
 
@@ -125,10 +139,11 @@ def too_large(fdef: PropertyDefinition, owner: Type | None, value_type: ValueTyp
 def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagnostic]:
     """``limit-exceeded`` where a fill-in from defaults first crosses the bound.
 
-    Reported on the type whose own fields together cross it (each within
-    it), or on the definition that multiplies a type within it past it (a
-    list default of many entries); types that merely contain such a type are
-    not reported again. Only types written in a document are reported.
+    Reported on the data type whose fields together cross it (each within
+    it, its parent within it), or on the definition that multiplies a type
+    within it past it (a list default of many entries); types that merely
+    contain or derive from such a type are not reported again. Only types
+    written in a document are reported.
     """
     types: dict[Type, int] = {}
     fields: dict[PropertyDefinition, int] = {}
@@ -157,7 +172,8 @@ def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagno
         if (
             t.kind == "data"
             and types.get(t, 0) > MAX_EXPANDED
-            and not any(fields.get(f, 0) > MAX_EXPANDED for f in t.properties.values())
+            and (t.parent is None or types.get(t.parent, 0) <= MAX_EXPANDED)
+            and not over
         ):
             diags.append(
                 doc.diagnostic(

@@ -66,6 +66,9 @@ class TypeSource:
     normative: bool = False
 
 
+SMALL_TABLE = 64  # effective property tables up to this size are kept per type
+
+
 class Registry:
     """The types visible to a document, with name resolution."""
 
@@ -210,8 +213,9 @@ class Registry:
             ):
                 self.roots[t.kind] = t
         done: set[int] = set()
+        children = self._children(t for t in new if self.by_kind[t.kind].get(t.name) is t)
         for t in new:
-            self._complete(t, done, diags)
+            self._complete(t, done, diags, children)
         for t in new:
             if not t.normative and t.doc is not None:
                 self._check_references(t, diags)
@@ -378,39 +382,99 @@ class Registry:
         if t.parent is None or node is None or id(node) in acyclic:
             acyclic.update(seen_ids)
 
-    def _complete(self, t: Type, done: set[int], diags: list[Diagnostic]) -> None:
-        """Compute effective properties, parents first (iteratively: chains may be long)."""
-        pending: list[Type] = []
+    def _complete(
+        self,
+        t: Type,
+        done: set[int],
+        diags: list[Diagnostic],
+        children: Mapping[int, list[Type]] | None = None,
+    ) -> None:
+        """Compute effective properties, parents first (iteratively: chains may be long).
+
+        The not yet completed types from ``t`` up, and everything derived
+        from them among this registry's types, are completed in one walk
+        down the derivation tree that keeps one running property table
+        (applied on the way down, undone on the way up), so no type copies
+        its ancestors' table here: a chain of n types costs O(n) (#24).
+        Types keep a table of their own only while it is small; the others
+        build it on first use (``Type.properties``).
+        """
         node: Type | None = t
+        top: Type | None = None
         # Stop at types already done, and at the base registry's (shared, complete).
         while (
             node is not None
             and id(node) not in done
             and self.by_kind[node.kind].get(node.name) is node
         ):
-            pending.append(node)
+            top = node
             node = node.parent
-        for each in reversed(pending):
+        if top is None:
+            return
+        if children is None:
+            children = self._children(list(self._own_types()))
+        parent = top.parent
+        table: dict[str, PropertyDefinition] = dict(parent.properties) if parent else {}
+        stack: list[tuple[Type, list[tuple[str, PropertyDefinition | None]] | None]] = [(top, None)]
+        while stack:
+            each, undo = stack.pop()
+            if undo is not None:  # leaving ``each``: its definitions go
+                for name, previous in reversed(undo):
+                    if previous is None:
+                        del table[name]
+                    else:
+                        table[name] = previous
+                continue
+            if id(each) in done:
+                continue
             done.add(id(each))
-            self._complete_one(each, diags)
+            applied = self._complete_one(each, table, diags)
+            stack.append((each, applied))
+            stack.extend((child, None) for child in reversed(children.get(id(each), ())))
 
-    def _complete_one(self, t: Type, diags: list[Diagnostic]) -> None:
+    def _own_types(self) -> Iterable[Type]:
+        for types in self.by_kind.values():
+            yield from types.values()
+
+    @staticmethod
+    def _children(types: Iterable[Type]) -> dict[int, list[Type]]:
+        """``types`` by the id of the type they derive from."""
+        out: dict[int, list[Type]] = {}
+        for child in types:
+            if child.parent is not None:
+                out.setdefault(id(child.parent), []).append(child)
+        return out
+
+    def _complete_one(
+        self, t: Type, inherited: dict[str, PropertyDefinition], diags: list[Diagnostic]
+    ) -> list[tuple[str, PropertyDefinition | None]]:
+        """Complete ``t`` over its parent's effective table ``inherited``.
+
+        Applies ``t``'s definitions to ``inherited`` and returns what they
+        replaced (``None``: a new name), for the caller to undo.
+        """
         parent = t.parent
         if parent is not None and t.base_primitive is None:
             t.base_primitive = parent.base_primitive
         raw = t.definition
         own_props = raw.get("properties")
-        inherited = dict(parent.properties) if parent else {}
+        applied: list[tuple[str, PropertyDefinition | None]] = []
         if isinstance(own_props, Mapping):
             for pname, praw in own_props.items():
                 if not isinstance(pname, str):
                     continue
+                previous = inherited.get(pname)
                 pdef = self.property_definition(
-                    t, pname, praw, inherited.get(pname), (*t.parts, "properties", pname), diags
+                    t, pname, praw, previous, (*t.parts, "properties", pname), diags
                 )
                 t.own_properties[pname] = pdef
+                if previous is not None:
+                    t.replaced_properties[pname] = previous
+                applied.append((pname, previous))
                 inherited[pname] = pdef
-        t.properties = inherited
+        # A small table is kept (the common case: used often, costs little);
+        # a large one is shared through the ancestors and built when used.
+        t._properties = dict(inherited) if len(inherited) <= SMALL_TABLE else None
         if t.kind == "data":
             t.schema = self.schema_def(raw, t.doc, t.parts, t.prefix, diags, check_type=False)
         if t.kind in ("node", "group"):
@@ -429,6 +493,7 @@ class Registry:
                 for cname, cdef in own_caps.items():
                     caps[cname] = cdef
             t.capabilities = caps
+        return applied
 
     def schema_def(
         self,
