@@ -197,3 +197,42 @@ def test_shared_tables_keep_inheritance_order_and_overrides() -> None:
     assert top.replaced_properties["p5"] is st.types["T5"].properties["p5"]
     assert st.types["T150"].properties["p5"].default == "v5"
     assert len(st.types["T150"].properties) == 151
+
+
+def _nesting(depth: int, mode: str) -> str:
+    """Data types D1..Dn each with one field of the previous type (a deep, thin fill-in)."""
+    field = "{type: D%d, default: {}}" if mode == "default" else "{type: D%d, required: true}"
+    lines = [V2, "data_types:\n  D0:\n    properties:\n      v: {type: string, default: x}\n"]
+    lines += [f"  D{i}:\n    properties:\n      a: {field % (i - 1)}\n" for i in range(1, depth + 1)]
+    lines.append(f"node_types:\n  N:\n    properties:\n      p: {field % depth}\n"
+                 "service_template:\n  node_templates:\n    n: {type: N}\n")
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("mode", ["default", "required"])
+def test_defaults_nested_3000_types_deep_are_limit_exceeded_not_recursion_error(run_case, mode) -> None:
+    out = run_case(f"""
+        def case():
+            import toskit
+            from toskit.display import to_html
+            st = toskit.loads({_nesting(3000, mode)!r})
+            to_html(st)
+            return [[d.code, d.message] for d in st.diagnostics]
+    """)
+    assert out.raised is None, out.message
+    assert out.returned[0] == [
+        "limit-exceeded",
+        "data type 'D101': a value made of its defaults would nest data types more than 100 deep",
+    ]
+    assert [d[0] for d in out.returned[1:]] == ([] if mode == "default" else ["missing-property"])
+
+
+def test_defaults_nested_within_the_depth_bound_are_filled_in() -> None:
+    import toskit
+
+    st = toskit.loads(_nesting(90, "default"))
+    assert not st.diagnostics
+    value = st.node_templates["n"].properties["p"]
+    for _ in range(90):
+        value = value["a"]
+    assert value == {"v": "x"}

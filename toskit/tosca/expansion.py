@@ -24,9 +24,18 @@ from typing import Any
 from toskit.diagnostics import Diagnostic
 from toskit.tosca.definitions import PropertyDefinition, Type
 
-__all__ = ["MAX_EXPANDED", "check_expansion", "expanded_size", "field_size", "too_large"]
+__all__ = [
+    "MAX_EXPANDED",
+    "MAX_FILL_DEPTH",
+    "check_expansion",
+    "expanded_size",
+    "field_size",
+    "fill_depth",
+    "too_large",
+]
 
 MAX_EXPANDED = 100_000  # values one fill-in from defaults may build (module setting)
+MAX_FILL_DEPTH = 100  # data types one fill-in from defaults may nest (module setting)
 
 ValueTypeFn = Callable[[str | None, Type | None], Type | str | None]
 
@@ -34,6 +43,7 @@ ValueTypeFn = Callable[[str | None, Type | None], Type | str | None]
 # view). Weak keys: a cache entry goes with its load's types.
 _type_sizes: weakref.WeakKeyDictionary[Type, int] = weakref.WeakKeyDictionary()
 _field_sizes: weakref.WeakKeyDictionary[PropertyDefinition, int] = weakref.WeakKeyDictionary()
+_type_depths: weakref.WeakKeyDictionary[Type, int] = weakref.WeakKeyDictionary()
 
 
 def _data(vt: Any) -> Type | None:
@@ -63,8 +73,9 @@ def _sizes(
     types: dict[Type, int] | weakref.WeakKeyDictionary[Type, int],
     fields: dict[PropertyDefinition, int] | weakref.WeakKeyDictionary[PropertyDefinition, int],
     limit: int,
+    depths: dict[Type, int] | weakref.WeakKeyDictionary[Type, int],
 ) -> None:
-    """Fill ``types``/``fields`` for ``roots`` and what they reach.
+    """Fill ``types``/``fields``/``depths`` for ``roots`` and what they reach.
 
     Iterative (fields may nest, and types derive, thousands deep), and
     incremental: a type's count is its parent's, plus its own definitions',
@@ -91,11 +102,16 @@ def _sizes(
                 on_path.discard(id(t))
                 parent = t.parent
                 total = types.get(parent, 0) if parent is not None else 0
+                depth = depths.get(parent, 0) if parent is not None else 0
                 for name, fdef in t.own_properties.items():
                     size = fields[fdef] = field(fdef, t)
+                    nested, times = _nested(fdef, t, value_type)
+                    if nested is not None and times:
+                        depth = max(depth, 1 + depths.get(nested, 0))
                     previous = t.replaced_properties.get(name)
                     total += size - (fields.get(previous, 0) if previous is not None else 0)
                 types[t] = total
+                depths[t] = depth
                 continue
             if t in types or id(t) in on_path:
                 continue
@@ -113,7 +129,14 @@ def expanded_size(vt: Type, value_type: ValueTypeFn, limit: int | None = None) -
     """Values a data value of ``vt`` made of defaults alone would hold (an upper estimate)."""
     found = _type_sizes.get(vt)
     if found is None:
-        _sizes([vt], value_type, _type_sizes, _field_sizes, MAX_EXPANDED if limit is None else limit)
+        _sizes(
+            [vt],
+            value_type,
+            _type_sizes,
+            _field_sizes,
+            MAX_EXPANDED if limit is None else limit,
+            _type_depths,
+        )
         found = _type_sizes[vt]
     return found
 
@@ -131,9 +154,24 @@ def field_size(fdef: PropertyDefinition, owner: Type | None, value_type: ValueTy
     return size
 
 
+def fill_depth(vt: Type, value_type: ValueTypeFn) -> int:
+    """Data types a value of ``vt`` made of defaults alone nests (an upper estimate)."""
+    found = _type_depths.get(vt)
+    if found is None:
+        expanded_size(vt, value_type)
+        found = _type_depths[vt]
+    return found
+
+
 def too_large(fdef: PropertyDefinition, owner: Type | None, value_type: ValueTypeFn) -> bool:
-    """Whether filling ``fdef`` in from defaults alone would cross :data:`MAX_EXPANDED`."""
-    return field_size(fdef, owner, value_type) > MAX_EXPANDED
+    """Whether filling ``fdef`` in from defaults alone would cross :data:`MAX_EXPANDED`
+    values or nest deeper than :data:`MAX_FILL_DEPTH`."""
+    if field_size(fdef, owner, value_type) > MAX_EXPANDED:
+        return True
+    if owner is None:
+        return False
+    nested, times = _nested(fdef, owner, value_type)
+    return nested is not None and times > 0 and fill_depth(nested, value_type) >= MAX_FILL_DEPTH
 
 
 def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagnostic]:
@@ -147,8 +185,9 @@ def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagno
     """
     types: dict[Type, int] = {}
     fields: dict[PropertyDefinition, int] = {}
+    depths: dict[Type, int] = {}
     written = [t for t in new if t.doc is not None and not t.normative]
-    _sizes(written, value_type, types, fields, MAX_EXPANDED)
+    _sizes(written, value_type, types, fields, MAX_EXPANDED, depths)
     diags: list[Diagnostic] = []
     for t in written:
         doc = t.doc
@@ -184,6 +223,26 @@ def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagno
                     t.parts,
                     hint="its values are not filled in from defaults beyond the first level "
                     "(the bound is toskit.tosca.expansion.MAX_EXPANDED)",
+                )
+            )
+        if (
+            t.kind == "data"
+            and depths.get(t, 0) > MAX_FILL_DEPTH
+            and (t.parent is None or depths.get(t.parent, 0) <= MAX_FILL_DEPTH)
+            and not any(
+                nested is not None and depths.get(nested, 0) > MAX_FILL_DEPTH
+                for nested, _ in (_nested(f, t, value_type) for f in t.own_properties.values())
+            )
+        ):
+            diags.append(
+                doc.diagnostic(
+                    "error",
+                    "limit-exceeded",
+                    f"data type '{t.name}': a value made of its defaults would nest data "
+                    f"types more than {MAX_FILL_DEPTH} deep",
+                    t.parts,
+                    hint="its values are not filled in from defaults that deep "
+                    "(the bound is toskit.tosca.expansion.MAX_FILL_DEPTH)",
                 )
             )
     return diags

@@ -30,7 +30,7 @@ from toskit.functions import Call
 from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
-from toskit.tosca.expansion import too_large
+from toskit.tosca.expansion import MAX_FILL_DEPTH, too_large
 
 __all__ = [
     "ABSENT",
@@ -318,13 +318,15 @@ def missing_default_fields(
     value_type: Callable[[str | None, Type | None], ValueType],
     _seen: frozenset[int] = frozenset(),
     _memo: dict[int, list[str]] | None = None,
+    _depth: int = 0,
 ) -> list[str]:
     """Required fields (dotted, recursively) that neither a default nor nested defaults fill.
 
     At most :data:`MAX_MISSING` are listed: types whose fields are of the
-    previous type can hold 2^n such paths. Each type is walked once per call.
+    previous type can hold 2^n such paths. Each type is walked once per call,
+    at most ``MAX_FILL_DEPTH`` deep (data types may nest thousands deep).
     """
-    if id(vt) in _seen:
+    if id(vt) in _seen or _depth > MAX_FILL_DEPTH:
         return []  # a recursive data type: its own check covers it
     memo: dict[int, list[str]] = {} if _memo is None else _memo
     if id(vt) in memo:
@@ -339,7 +341,7 @@ def missing_default_fields(
         fvt = value_type(fdef.type, vt)
         if _is_data(fvt):
             assert isinstance(fvt, Type)
-            inner = missing_default_fields(fvt, value_type, seen, memo)
+            inner = missing_default_fields(fvt, value_type, seen, memo, _depth + 1)
             missing.extend(f"{name}.{sub}" for sub in inner[: MAX_MISSING - len(missing)])
         else:
             missing.append(name)
