@@ -140,9 +140,9 @@ def _membership(
     right = _Compiler(text, frozenset()).compile(node.right)
     slot = object()
 
-    def index_of(env: Env) -> frozenset:
+    def index_of(env: Env) -> frozenset | None:
         memo = env.memo
-        entry = memo.get(slot)
+        entry: Any = memo.get(slot)  # an index, None (an item has no key) or _M
         if entry is None:
             hay = right(env)
             entry = memo[slot] = build_index(hay) if isinstance(hay, (list, tuple)) else _M

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from toskit.display.options import get as option
 
@@ -202,10 +202,12 @@ def table(
     for row in rows:
         if shown >= limit:
             break
+        # A row is its cells, or (row css class, cells): a cell is never a
+        # plain string, so a string first item is the class.
         if len(row) == 2 and isinstance(row[0], str) and not isinstance(row[1], str):
-            row_cls, cells = row  # type: ignore[misc]
+            row_cls, cells = cast("tuple[str, Sequence[Cell]]", row)
         else:
-            row_cls, cells = "", row
+            row_cls, cells = "", cast("Sequence[Cell]", row)
         cls_attr = f' class="{row_cls}"' if row_cls else ""
         tds = "".join(_cell(cell) for cell in cells)
         body.append(f"<tr{cls_attr}>{tds}</tr>")

@@ -64,12 +64,12 @@ def atom_text(atom: Any, depth: int = 0) -> str:
     mp = getattr(atom, "map", None)
     if mp is not None:
         fields = tuple(getattr(mp, "fields", ()) or ())
-        element = getattr(mp, "element_type", None)
+        element_type = getattr(mp, "element_type", None)
         rel = getattr(mp, "element_relationship", None) or "separable"
         if fields:
             parts.append(f"struct[{len(fields)} fields] ({rel})")
         else:
-            parts.append(f"map<{typeref_text(element, depth + 1)}> ({rel})")
+            parts.append(f"map<{typeref_text(element_type, depth + 1)}> ({rel})")
     return " | ".join(parts) or "—"
 
 

@@ -98,7 +98,7 @@ def _ordered(definitions: Mapping[str, Any]) -> list[str]:
             return
         seen.add(name)
         parent = (definitions[name] or {}).get("derived_from")
-        if parent in definitions:
+        if isinstance(parent, str) and parent in definitions:
             visit(parent)
         out.append(name)
 
@@ -146,7 +146,8 @@ def build_namespaces() -> dict[str, Namespace]:
                 cls: type = DataEntity
                 DataEntity._tosca_definition = definition  # type: ignore[attr-defined]
             else:
-                parent = by_name.get(definition.get("derived_from"), KIND_BASES[kind])
+                derived_from = definition.get("derived_from")
+                parent = by_name.get(derived_from, KIND_BASES[kind]) if isinstance(derived_from, str) else KIND_BASES[kind]
                 if kind == "data" and parent is KIND_BASES[kind]:
                     parent = DataEntity
                 cls = _make_class(kind, name, definition, parent)

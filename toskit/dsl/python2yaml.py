@@ -233,13 +233,13 @@ class _Writer:
                 out[tosca_key] = self.plain(item, (*parts, tosca_key), where, stack)
             return out
         if isinstance(value, Mapping):
-            out = {}
+            plain_map: dict[Any, Any] = {}  # keys are any YAML scalar, not only strings
             for key, item in value.items():
                 if not isinstance(key, (str, int, float, bool)) and key is not None:
                     self.diag("error", "type-mismatch", f"{format_path(parts)}: map key {key!r} is not a scalar", parts, position)
                     continue
-                out[key] = self.plain(item, (*parts, key), position, stack)
-            return out
+                plain_map[key] = self.plain(item, (*parts, key), position, stack)
+            return plain_map
         if isinstance(value, (list, tuple)):
             return [self.plain(item, (*parts, i), position, stack) for i, item in enumerate(value)]
         if isinstance(value, (set, frozenset)):

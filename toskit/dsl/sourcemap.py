@@ -138,8 +138,10 @@ class SourceIndex:
             return None
         if column is not None and (line, column) in self.calls:
             return self.calls[(line, column)]
-        on_line = sorted(c for c in self.calls.values() if c.line == line)
-        return on_line[0] if on_line else None
+        # By column (CallInfo has no order: plain sorted() raised TypeError
+        # when a line held two calls).
+        on_line = [c for c in self.calls.values() if c.line == line]
+        return min(on_line, key=lambda c: c.column) if on_line else None
 
 
 @functools.lru_cache(maxsize=64)

@@ -466,12 +466,12 @@ class _Generator:
         uses_any = re.search(r"\bAny\b", annotation) is not None
         if attribute:
             self.needs_any = self.needs_any or uses_any
-            args = [("default=", default_code)] if has_default else []
+            args: list[tuple[str | None, _Code]] = [("default=", default_code)] if default_code is not None else []
             args += self.property_args(extras)
             lead = f"{attr}: {self.optional(annotation, forward, True)} = "
             text = lead + _Code("dsl.Attribute(", args, ")").render(4, len(lead))
             return [*self.wrap(text), *self.spaced(doc)]
-        if "type" not in prop and inherited and not extras and required and has_default and default is not None:
+        if "type" not in prop and inherited and not extras and required and default_code is not None and default is not None:
             # A refinement of an inherited property: only its default changes.
             lead = f"{attr} = "
             return [*self.wrap(lead + default_code.render(4, len(lead))), *self.spaced(doc)]
@@ -479,13 +479,13 @@ class _Generator:
         ann = self.optional(annotation, forward, required)
         says_optional = "| None" in ann
         if extras or (has_default and default is None) or (not required and not says_optional):
-            args = [("default=", default_code)] if has_default else []
+            args = [("default=", default_code)] if default_code is not None else []
             if not required and not says_optional:
                 args.append(("required=", _literal(False)))
             args += self.property_args(extras)
             lead = f"{attr}: {ann} = "
             text = lead + _Code("dsl.Property(", args, ")").render(4, len(lead))
-        elif has_default:
+        elif default_code is not None:
             lead = f"{attr}: {ann} = "
             text = lead + default_code.render(4, len(lead))
         else:
@@ -575,7 +575,7 @@ class _Generator:
             items.append(("**", _literal(splat)))
         return _Code(f"{ref}(", items, ")")
 
-    def renames_of(self, kind: str, type_name: str) -> dict[str, str]:
+    def renames_of(self, kind: str, type_name: Any) -> dict[str, str]:
         """TOSCA property name -> Python attribute name, for names that are not identifiers."""
         out: dict[str, str] = {}
         for body in self.types.chain(kind, type_name):

@@ -23,7 +23,7 @@ capability when that capability has the property, else to the target node.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from toskit.diagnostics import did_you_mean
 from toskit.errors import FunctionError
@@ -124,7 +124,7 @@ class _Walk:
             raise Failure("ArgType", f"expected {what}, got {token!r}")
         return token
 
-    def take_index(self) -> int | str | None:
+    def take_index(self) -> int | Literal["ALL"] | None:
         token = self.peek()
         if token == "ALL" or (isinstance(token, int) and not isinstance(token, bool)):
             self.pos += 1

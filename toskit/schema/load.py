@@ -269,10 +269,16 @@ def schema_from_data(data: Mapping[str, Any]) -> Schema:
     return Schema(types=types, _checked=False)
 
 
+def _raw(data: Mapping[Any, Any], key: str) -> Any:
+    """``data.get(key)``, any shape: the meta schema checks shapes, not this
+    lenient builder (a wrong one is kept for that check to report)."""
+    return data.get(key)
+
+
 def _typedef(data: Any) -> Any:
     if not isinstance(data, Mapping):
         return data
-    return TypeDef(name=data.get("name"), atom=_atom(data))
+    return TypeDef(name=_raw(data, "name"), atom=_atom(data))
 
 
 def _atom(data: Mapping[str, Any]) -> Atom:
@@ -301,7 +307,7 @@ def typeref_from_data(data: Any) -> TypeRef | None:
 
 
 def _list(data: Mapping[str, Any]) -> List:
-    keys = data.get("keys")
+    keys = _raw(data, "keys")
     return List(
         element_type=typeref_from_data(data.get("elementType")),
         element_relationship=data.get("elementRelationship"),
@@ -310,8 +316,8 @@ def _list(data: Mapping[str, Any]) -> List:
 
 
 def _map(data: Mapping[str, Any]) -> Map:
-    fields = data.get("fields")
-    unions = data.get("unions")
+    fields = _raw(data, "fields")
+    unions = _raw(data, "unions")
     return Map(
         fields=tuple(_field(f) for f in fields) if isinstance(fields, list) else fields,
         unions=tuple(_union(u) for u in unions) if isinstance(unions, list) else unions,
@@ -324,7 +330,7 @@ def _field(data: Any) -> Any:
     if not isinstance(data, Mapping):
         return data
     return StructField(
-        name=data.get("name"),
+        name=_raw(data, "name"),
         type=typeref_from_data(data.get("type")),
         default=data.get("default"),
     )
@@ -333,7 +339,7 @@ def _field(data: Any) -> Any:
 def _union(data: Any) -> Any:
     if not isinstance(data, Mapping):
         return data
-    fields = data.get("fields")
+    fields = _raw(data, "fields")
     return Union(
         discriminator=data.get("discriminator"),
         deduce_invalid_discriminator=data.get("deduceInvalidDiscriminator"),

@@ -415,7 +415,8 @@ class Schema:
             from toskit.schema.load import check_typeref_data
 
             check_typeref_data(typeref)
-            ref = typeref_from_data(typeref)
+            # An empty reference is no reference: resolve_ref says "invalid atom".
+            ref = typeref_from_data(typeref) or TypeRef()
         else:
             raise schema_error_message(
                 f"expected a TypeRef, a dict or a type name, got {type(typeref).__name__}"
