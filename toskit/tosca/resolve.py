@@ -377,6 +377,8 @@ def merge_property(
     oversized = (
         template_layer is None
         and (bool(layers) or pdef.required)
+        # Only a data value, or a list/map of them, is filled in from defaults.
+        and (vt.__class__ is Type or pdef.schema.entry_schema is not None)
         and too_large(pdef, owner, hooks.value_type)
     )
     if template_layer is not None:
