@@ -135,6 +135,19 @@ class _Frame:
         "is_map", "value", "key", "key_pos", "anchor", "start_count",
         "frozen", "merges", "shadow", "line", "column", "tag",
     )  # fmt: skip
+    # Declared for the type checker only (no class attributes: __slots__).
+    is_map: bool
+    value: Any  # the dict or list being built
+    key: Any  # the pending key, or _NO_KEY
+    key_pos: tuple[int, int]
+    anchor: str | None
+    start_count: int
+    frozen: bool
+    merges: Any  # None, or the (source, shadow) pairs of its << keys
+    shadow: Any  # a MapShadow when is_map, else a SeqShadow
+    line: int
+    column: int
+    tag: Any  # the event's tag (str | None); read where is_map/tag say which
 
 
 class _Stop(Exception):
@@ -370,7 +383,7 @@ class _Composer:
                 "recursive structures are not allowed",
             )
             raise _Stop
-        value, target_shadow, size = target  # type: ignore[misc]
+        value, target_shadow, size = target
         if size > self.max_alias_nodes:
             self.error(
                 "limit-exceeded",

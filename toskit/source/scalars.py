@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 __all__ = ["ScalarError", "resolve_plain", "construct_tagged", "CORE_TAG_PREFIX"]
 
@@ -128,7 +129,7 @@ def _tagged_null(value: str) -> None:
     raise ScalarError(f"'{value}' is not null (tagged !!null)")
 
 
-_TAGGED = {
+_TAGGED: dict[str, Callable[[str], object]] = {
     CORE_TAG_PREFIX + "str": str,
     CORE_TAG_PREFIX + "int": _tagged_int,
     CORE_TAG_PREFIX + "float": _tagged_float,
