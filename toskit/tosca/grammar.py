@@ -706,6 +706,8 @@ VERSIONS: dict[str, Grammar] = {
     "tosca_simple_yaml_1_2": GRAMMAR_1,
     "tosca_simple_yaml_1_3": GRAMMAR_1,
     "tosca_simple_unfurl_1_0_0": GRAMMAR_1,
+    # TOSCA Simple Profile for NFV 1.0: 1.x grammar plus the NFV types.
+    "tosca_simple_profile_for_nfv_1_0_0": GRAMMAR_1,
     "tosca_2_0": GRAMMAR_2,
 }
 # The namespace-URI form of the 1.x versions (tosca-parser reads the 1.0 one).

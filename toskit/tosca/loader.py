@@ -47,7 +47,7 @@ from toskit.tosca.imports import load_imports
 from toskit.tosca.inputs import InputResolver
 from toskit.tosca.interfaces import check_template_interfaces
 from toskit.tosca.keynames import check_keynames
-from toskit.tosca.profile import normative_registry
+from toskit.tosca.profile import registry_for
 from toskit.tosca.registry import Registry
 from toskit.tosca.requirements import resolve_requirements
 from toskit.tosca.scalars import ScalarTypes
@@ -196,7 +196,7 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
     root, version, grammar = _document(doc, diags)
 
     imported = load_imports(doc, root, grammar, importer, diags)
-    registry = Registry(base=normative_registry(grammar.major))
+    registry = Registry(base=registry_for(version, grammar.major))
     registry.opaque_prefixes = imported.opaque_prefixes
     diags.extend(registry.add_sources(imported.sources))
     ctx = LoadContext(

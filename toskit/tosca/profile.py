@@ -17,17 +17,27 @@ from toskit.tosca.grammar import TYPE_SECTIONS
 from toskit.tosca.profiles import profile_path
 from toskit.tosca.registry import Registry, TypeSource
 
-__all__ = ["normative_registry", "profile_diagnostics"]
+__all__ = ["NFV_VERSION", "normative_registry", "profile_diagnostics", "registry_for"]
 
 _CACHE: dict[int, tuple[Registry, list[Diagnostic]]] = {}
-_LOCK = threading.Lock()
+_LOCK = threading.RLock()  # re-entrant: the NFV profile builds on the 1.x one
+
+
+# The NFV profile's version, and the key of its registry in the cache.
+NFV_VERSION = "tosca_simple_profile_for_nfv_1_0_0"
+_NFV = 10
 
 
 def _build(major: int) -> tuple[Registry, list[Diagnostic]]:
-    path = profile_path("2.0" if major == 2 else "1.3")
+    if major == _NFV:
+        # The NFV types sit on top of the 1.x normative types.
+        path = profile_path("nfv-1.0")
+        registry = Registry(base=normative_registry(1))
+    else:
+        path = profile_path("2.0" if major == 2 else "1.3")
+        registry = Registry()
     doc = load_yaml_file(path)
     diags = list(doc.diagnostics)
-    registry = Registry()
     value = doc.value if isinstance(doc.value, dict) else {}
     sources = []
     for section, kind in TYPE_SECTIONS.items():
@@ -51,6 +61,11 @@ def normative_registry(major: int) -> Registry:
                 entry = _build(major)
                 _CACHE[major] = entry
     return entry[0]
+
+
+def registry_for(version: str, major: int) -> Registry:
+    """The types a document of ``version`` sees: the NFV profile's or the normative ones."""
+    return normative_registry(_NFV if version == NFV_VERSION else major)
 
 
 def profile_diagnostics(major: int) -> list[Diagnostic]:

@@ -4,6 +4,9 @@
   Profile in YAML 1.3 (data, artifact, capability, interface, relationship,
   node, group and policy types), loaded for 1.x documents
   (``tosca_simple_yaml_1_*``, ``tosca_simple_unfurl_1_0_0``).
+* ``tosca-nfv-1.0.yaml``: the TOSCA Simple Profile for NFV 1.0 (VNF, VDU,
+  CP, VL, FP...), loaded on top of the 1.x types for
+  ``tosca_simple_profile_for_nfv_1_0_0`` documents.
 * ``tosca-2.0.yaml``: the TOSCA 2.0 simple profile
   (``org.oasis-open.simple:2.0``) with 2.0 names and grammar, loaded for
   ``tosca_2_0`` documents.
@@ -26,6 +29,8 @@ _HERE = Path(__file__).resolve().parent
 PROFILE_FILES: dict[str, str] = {
     "1.3": "tosca-simple-1.3.yaml",
     "2.0": "tosca-2.0.yaml",
+    # On top of the 1.x types, for ``tosca_simple_profile_for_nfv_1_0_0``.
+    "nfv-1.0": "tosca-nfv-1.0.yaml",
 }
 
 
