@@ -531,3 +531,28 @@ def test_types_deriving_from_an_unknown_profile() -> None:
     )
     assert codes(st) == ["unknown-profile"]
     assert st.node_templates["a"].properties["hypervisor"] == "kvm"
+
+
+BLOCK_STORAGE = """
+    tosca_definitions_version: VERSION
+    topology_template:
+      node_templates:
+        vol:
+          type: tosca.nodes.BlockStorage
+          properties: {size: 10 GB}
+    """
+
+
+def test_older_documents_see_their_own_normative_types() -> None:
+    # Item 3 (the BlockStorage delta): a 1.0-1.2 BlockStorage has no `name`.
+    for version in (
+        "tosca_simple_yaml_1_0",
+        "tosca_simple_yaml_1_2",
+        "http://docs.oasis-open.org/tosca/ns/simple/yaml/1.1",
+    ):
+        st = loads(BLOCK_STORAGE.replace("VERSION", version))
+        assert st.diagnostics == [], version
+        assert "name" not in st.node_templates["vol"].type.properties
+    # 1.3 derives it from Abstract.Storage, whose name is required.
+    newer = loads(BLOCK_STORAGE.replace("VERSION", "tosca_simple_yaml_1_3"))
+    assert codes(newer) == ["missing-property"]

@@ -26,12 +26,19 @@ _LOCK = threading.RLock()  # re-entrant: the NFV profile builds on the 1.x one
 # The NFV profile's version, and the key of its registry in the cache.
 NFV_VERSION = "tosca_simple_profile_for_nfv_1_0_0"
 _NFV = 10
+# 1.0-1.2 documents: the 1.x types with what 1.3 changed put back.
+_OLDER = 12
+OLDER_VERSIONS = frozenset(
+    [f"tosca_simple_yaml_1_{minor}" for minor in range(3)]
+    + [f"http://docs.oasis-open.org/tosca/ns/simple/yaml/1.{minor}" for minor in range(3)]
+)
+_LAYERS = {_NFV: "nfv-1.0", _OLDER: "1.0-delta"}
 
 
 def _build(major: int) -> tuple[Registry, list[Diagnostic]]:
-    if major == _NFV:
-        # The NFV types sit on top of the 1.x normative types.
-        path = profile_path("nfv-1.0")
+    if major in _LAYERS:
+        # The NFV types and the 1.0-1.2 delta sit on top of the 1.x types.
+        path = profile_path(_LAYERS[major])
         registry = Registry(base=normative_registry(1))
     else:
         path = profile_path("2.0" if major == 2 else "1.3")
@@ -65,7 +72,9 @@ def normative_registry(major: int) -> Registry:
 
 def registry_for(version: str, major: int) -> Registry:
     """The types a document of ``version`` sees: the NFV profile's or the normative ones."""
-    return normative_registry(_NFV if version == NFV_VERSION else major)
+    if version == NFV_VERSION:
+        return normative_registry(_NFV)
+    return normative_registry(_OLDER if version in OLDER_VERSIONS else major)
 
 
 def profile_diagnostics(major: int) -> list[Diagnostic]:

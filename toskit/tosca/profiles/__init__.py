@@ -31,6 +31,8 @@ PROFILE_FILES: dict[str, str] = {
     "2.0": "tosca-2.0.yaml",
     # On top of the 1.x types, for ``tosca_simple_profile_for_nfv_1_0_0``.
     "nfv-1.0": "tosca-nfv-1.0.yaml",
+    # On top of the 1.x types, for 1.0-1.2 documents (what 1.3 changed).
+    "1.0-delta": "tosca-simple-1.0-delta.yaml",
 }
 
 
