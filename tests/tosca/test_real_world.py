@@ -527,9 +527,16 @@ def test_types_deriving_from_an_unknown_profile() -> None:
                 vendor_prop: 1
               attributes:
                 vendor_attr: 2
+            b:
+              type: MyVM
+              properties:
+                hypervisor: {$v:pick: [1, 2]}
+                other: {$w:pick: [1]}
         """
     )
-    assert codes(st) == ["unknown-profile"]
+    # The namespace's functions stay calls; another namespace is still unknown.
+    assert codes(st) == ["unknown-profile", "unknown-function"]
+    assert "'w:pick'" in st.diagnostics[1].message
     assert st.node_templates["a"].properties["hypervisor"] == "kvm"
 
 

@@ -18,6 +18,7 @@ from toskit import functions
 from toskit.diagnostics import did_you_mean, format_path
 from toskit.errors import FunctionSyntaxError
 from toskit.functions.evaluate import evaluate_calls
+from toskit.functions.signatures import Signature
 from toskit.source import YamlDocument
 from toskit.tosca.check import CheckContext
 from toskit.tosca.context import LoadContext
@@ -193,6 +194,36 @@ def load_function_definitions(
             base = ctx.function_defs.get(name)
             ctx.function_defs[name] = functions.refine(base, definition) if base else definition
     ctx.known_functions = list(ctx.function_defs)
+    if ctx.registry.opaque_prefixes:
+        ctx.function_defs = _WithOpaque(ctx.function_defs, ctx.registry.opaque_prefixes)
+
+
+class _WithOpaque(dict):
+    """Declared functions, plus any ``ns:name`` of an unknown profile's namespace.
+
+    Such a function cannot be known (reported once, at the ``unknown-profile``
+    import): it answers with a stub that accepts any arguments and has no
+    implementation, so its calls stay unevaluated instead of ``unknown-function``.
+    """
+
+    def __init__(self, defs: Mapping[str, Any], opaque: set[str]) -> None:
+        super().__init__(defs)
+        self.opaque = opaque
+
+    def _stub(self, name: object) -> Any:
+        if isinstance(name, str) and ":" in name and name.rsplit(":", 1)[0] in self.opaque:
+            return functions.FunctionDefinition(name, (Signature(variadic=True),))
+        return None
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        found = super().get(key)
+        return found if found is not None else (self._stub(key) or default)
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(key) or self._stub(key) is not None
+
+    def __bool__(self) -> bool:
+        return True  # never "no definitions" (``definitions or {}``): it answers for stubs
 
 
 def calls_in(tree: Any) -> list[Any]:
