@@ -236,3 +236,43 @@ def test_defaults_nested_within_the_depth_bound_are_filled_in() -> None:
     for _ in range(90):
         value = value["a"]
     assert value == {"v": "x"}
+
+
+def _node_type_chain(n: int) -> str:
+    lines = [V2, "capability_types:\n  C: {}\nnode_types:\n  T0:\n    properties:\n"
+             "      p0: {type: string, default: v0}\n"]
+    lines += [f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n      p{i}: {{type: string, default: v{i}}}\n"
+              f"    capabilities:\n      c{i}: {{type: C}}\n"
+              f"    requirements:\n      - r{i}: {{capability: C, count_range: [0, 1]}}\n"
+              for i in range(1, n)]
+    return "".join(lines)
+
+
+def test_a_derivation_chain_of_10000_node_types_shares_requirements_and_capabilities(run_case) -> None:
+    out = run_case(f"""
+        def case():
+            import toskit
+            st = toskit.loads({_node_type_chain(10_000)!r})
+            last = st.types["T9999"]
+            return [len(last.properties), len(last.capabilities), len(last.requirements),
+                    last.requirements[-1][0], list(last.capabilities)[:2],
+                    [d.code for d in st.diagnostics]]
+    """, peak_mb=200)
+    assert out.raised is None, out.message
+    assert out.returned == [10_000, 9_999, 9_999, "r9999", ["c1", "c2"], []]
+
+
+def test_a_redefined_requirement_moves_to_the_end_and_capabilities_override() -> None:
+    import toskit
+
+    st = toskit.loads(V2 + "capability_types:\n  C: {}\n  D: {derived_from: C}\nnode_types:\n"
+                      "  A:\n    capabilities: {x: C, y: C}\n"
+                      "    requirements:\n      - r: {capability: C}\n      - s: {capability: C}\n"
+                      "  B:\n    derived_from: A\n    capabilities: {x: D}\n"
+                      "    requirements:\n      - r: {capability: D}\n"
+                      "  E:\n    derived_from: B\n")
+    e = st.types["E"]
+    assert [name for name, _ in e.requirements] == ["s", "r"]
+    assert dict(e.requirements)["r"] == {"capability": "D"}
+    assert e.capabilities == {"x": "D", "y": "C"}
+    assert [name for name, _ in st.types["A"].requirements] == ["r", "s"]

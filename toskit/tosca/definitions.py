@@ -171,10 +171,14 @@ class Type:
         self.schema: SchemaDef = SchemaDef(
             None
         )  # data types: own constraints/validation/entry_schema
-        self.requirements: list[
-            tuple[str, Any]
-        ] = []  # effective requirement definitions (name, raw)
-        self.capabilities: dict[str, Any] = {}  # effective capability definitions (name -> raw)
+        # Effective requirement definitions (name, raw) and capability
+        # definitions (name -> raw), shared like ``properties``: built on
+        # first use from the nearest ancestor that has them and the
+        # ``_own_*`` written below it.
+        self._requirements: list[tuple[str, Any]] | None = []
+        self._capabilities: dict[str, Any] | None = {}
+        self._own_requirements: list[tuple[str, Any]] = []
+        self._own_capabilities: dict[str, Any] = {}
 
     @property
     def properties(self) -> dict[str, PropertyDefinition]:
@@ -192,6 +196,62 @@ class Type:
     @properties.setter
     def properties(self, value: dict[str, PropertyDefinition]) -> None:
         self._properties = value
+
+    @property
+    def requirements(self) -> list[tuple[str, Any]]:
+        """Effective requirement definitions, ``(name, raw definition)`` in order.
+
+        A requirement a type redefines moves to the end of its list.
+        """
+        found = self._requirements
+        if found is None:
+            table: dict[str, Any] = {}
+            for each in self._below_materialized("_requirements"):
+                if each is not self and each._requirements is not None:
+                    table = dict(each._requirements)
+                    continue
+                for name, raw in each._own_requirements:
+                    table.pop(name, None)  # a redefinition moves to the end
+                    table[name] = raw
+            found = self._requirements = list(table.items())
+        return found
+
+    @requirements.setter
+    def requirements(self, value: list[tuple[str, Any]]) -> None:
+        self._requirements = value
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        """Effective capability definitions, name -> raw definition."""
+        found = self._capabilities
+        if found is None:
+            table: dict[str, Any] = {}
+            for each in self._below_materialized("_capabilities"):
+                if each is not self and each._capabilities is not None:
+                    table = dict(each._capabilities)
+                    continue
+                table.update(each._own_capabilities)
+            found = self._capabilities = table
+        return found
+
+    @capabilities.setter
+    def capabilities(self, value: dict[str, Any]) -> None:
+        self._capabilities = value
+
+    def _below_materialized(self, attribute: str) -> list[Type]:
+        """This type and its ancestors up to the nearest one whose ``attribute``
+        is built (included, first), root first."""
+        out: list[Type] = []
+        node: Type | None = self
+        seen: set[int] = set()
+        while node is not None and id(node) not in seen:
+            seen.add(id(node))
+            out.append(node)
+            if node is not self and getattr(node, attribute) is not None:
+                break
+            node = node.parent
+        out.reverse()
+        return out
 
     def _inherited_table(self) -> dict[str, PropertyDefinition]:
         below: list[Type] = []  # types whose own definitions apply, nearest first

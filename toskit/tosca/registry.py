@@ -478,21 +478,19 @@ class Registry:
         if t.kind == "data":
             t.schema = self.schema_def(raw, t.doc, t.parts, t.prefix, diags, check_type=False)
         if t.kind in ("node", "group"):
-            reqs = list(parent.requirements) if parent else []
+            # Own entries only; the effective lists are built on first use
+            # (Type.requirements / .capabilities), sharing the ancestors'.
             own_reqs = raw.get("requirements")
             if isinstance(own_reqs, list):
                 for entry in own_reqs:
                     if isinstance(entry, Mapping) and len(entry) == 1:
                         ((rname, rdef),) = entry.items()
-                        reqs = [r for r in reqs if r[0] != rname]
-                        reqs.append((rname, rdef))
-            t.requirements = reqs
-            caps = dict(parent.capabilities) if parent else {}
+                        t._own_requirements.append((rname, rdef))
             own_caps = raw.get("capabilities")
             if isinstance(own_caps, Mapping):
-                for cname, cdef in own_caps.items():
-                    caps[cname] = cdef
-            t.capabilities = caps
+                t._own_capabilities.update(own_caps)
+            t._requirements = None
+            t._capabilities = None
         return applied
 
     def schema_def(
