@@ -206,6 +206,7 @@ def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagno
                     (*t.parts, "properties", fdef.name),
                     hint="it is kept as written, not filled in from its type's defaults "
                     "(the bound is toskit.tosca.expansion.MAX_EXPANDED)",
+                    at_key=True,
                 )
             )
         if (
@@ -221,8 +222,9 @@ def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagno
                     f"data type '{t.name}': a value made of its defaults would hold more "
                     f"than {MAX_EXPANDED:,} values",
                     t.parts,
-                    hint="its values are not filled in from defaults beyond the first level "
+                    hint="a value of it is kept as written, not filled in from its defaults "
                     "(the bound is toskit.tosca.expansion.MAX_EXPANDED)",
+                    at_key=True,
                 )
             )
         if (
@@ -241,8 +243,9 @@ def check_expansion(new: Iterable[Type], value_type: ValueTypeFn) -> list[Diagno
                     f"data type '{t.name}': a value made of its defaults would nest data "
                     f"types more than {MAX_FILL_DEPTH} deep",
                     t.parts,
-                    hint="its values are not filled in from defaults that deep "
+                    hint="a value of it is kept as written, not filled in from its defaults "
                     "(the bound is toskit.tosca.expansion.MAX_FILL_DEPTH)",
+                    at_key=True,
                 )
             )
     return diags
