@@ -76,6 +76,8 @@ SHAPES_20 = textwrap.dedent(
           addr: {type: string, required: false}
           count: {type: integer, required: false}
           unset_optional: {type: string, required: false}
+        attributes:
+          ip_address: {type: string}
     service_template:
       inputs:
         n: {type: integer}

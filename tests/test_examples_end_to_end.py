@@ -1245,7 +1245,10 @@ def test_functions_p29_runtime_attributes_stay_calls():
     st = toskit.loads(
         _template_20(
             "        p: { $concat: [ 'http://', $get_attribute: [ SELF, public_address ], ':',"
-            " $get_attribute: [ SELF, port ] ] }\n"
+            " $get_attribute: [ SELF, port ] ] }\n",
+            # Declared attributes (an undeclared one is a PathError: issue 20 item 14).
+            "      p: {required: false}\n    attributes:\n"
+            "      public_address: {type: string}\n      port: {type: integer}\n",
         )
     )
     assert errors(st) == []

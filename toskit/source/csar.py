@@ -54,6 +54,8 @@ def is_csar(path: str | os.PathLike) -> bool:
     if name.lower().endswith((".csar", ".zip")):
         return True
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return False  # never open a FIFO or device to sniff it (it could block)
         with open(name, "rb") as f:
             return f.read(4) == b"PK\x03\x04"
     except (OSError, ValueError):

@@ -82,6 +82,8 @@ class Registry:
 
     def derives_from_opaque(self, t: Type) -> bool:
         """``t`` or an ancestor derives from a type of a profile toskit does not have."""
+        if not self.opaque_prefixes:
+            return False  # the usual case, without walking the chain
         return any(self.is_opaque(a.definition.get("derived_from")) for a in t.chain)
 
     def is_opaque(self, name: Any) -> bool:
