@@ -161,3 +161,12 @@ def test_per_file_size_is_the_loaders_max_size(tmp_path: Path) -> None:
     )
     st = toskit.load(archive, max_size=1000)
     assert [d.code for d in st.diagnostics] == ["limit-exceeded"]
+
+
+def test_a_fifo_named_csar_is_a_toskit_error(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "pipe.csar"
+    os.mkfifo(fifo)
+    with pytest.raises(toskit.ToskitError, match="not a regular file"):
+        toskit.load(fifo)

@@ -119,6 +119,10 @@ class CsarArchive:
         self.path = path
         self.limits = limits
         try:
+            if not stat.S_ISREG(os.stat(path).st_mode):
+                raise ToskitError(
+                    f"{path}: not a regular file (a directory, device, pipe or socket)"
+                )
             with open(path, "rb") as f:
                 data_size = os.fstat(f.fileno()).st_size
                 head = _end_record(f, data_size)
