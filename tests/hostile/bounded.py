@@ -41,7 +41,14 @@ except BaseException as exc:  # report everything, KeyboardInterrupt included
            "bases": [c.__module__ + "." + c.__qualname__ for c in type(exc).__mro__],
            "message": str(exc)[:4000]}
 out["cpu"] = time.process_time() - start
-out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM belongs to this process image: unlike ru_maxrss, which Linux carries
+# over exec from the forking parent, it does not start at pytest's own size.
+try:
+    with open("/proc/self/status") as status:
+        hwm = next(line for line in status if line.startswith("VmHWM:"))
+    out["peak_mb"] = int(hwm.split()[1]) / 1024
+except (OSError, StopIteration):
+    out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 sys.stdout.write("\n@@RESULT@@" + json.dumps(out, default=repr))
 """
 
