@@ -356,15 +356,15 @@ def build_roleset(
 def read_source(source: Any, what: str = "document") -> tuple[Any, str]:
     """The plain data of ``source`` (a path, YAML text or loaded data) and its
     name. YAML errors raise ``TemplateError``; a missing file ``ToskitError``."""
-    from toskit.conditions.source_text import is_yaml_text
     from toskit.source import load_yaml, load_yaml_file
+    from toskit.source.text_or_path import is_yaml_text
 
     if isinstance(source, (Mapping, list)):
         return source, "<data>"
     if isinstance(source, (Path, os.PathLike)):
         doc = load_yaml_file(source)
     elif isinstance(source, str):
-        # Text or path by the rule of conditions.source_text (documented there).
+        # Text or path by the rule of source.text_or_path (the same in every package).
         text = is_yaml_text(source)
         doc = load_yaml(source, name="<string>") if text else load_yaml_file(source)
     else:

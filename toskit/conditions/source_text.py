@@ -1,21 +1,5 @@
-"""Text or path: how the conditions package reads a ``str`` argument.
+"""The text-or-path rule, kept importable here; it lives in :mod:`toskit.source.text_or_path`."""
 
-``load_roles`` and ``load_release`` take a path, YAML text or loaded data.
-The decision is made by type first: a :class:`pathlib.Path` (any
-``os.PathLike``) is always a path, a mapping or list is loaded data. A
-``str`` is YAML text when it contains a line break, a YAML flow collection
-start (``{`` or ``[``) or a ``": "`` key separator — ``"roles_metadata:
-{controller: {}}"`` is text — and a path otherwise. To load a file whose
-name contains one of those, pass a ``Path``.
-"""
-
-from __future__ import annotations
+from toskit.source.text_or_path import is_yaml_text
 
 __all__ = ["is_yaml_text"]
-
-_TEXT_MARKS = ("\n", "\r", "{", "[", ": ")
-
-
-def is_yaml_text(source: str) -> bool:
-    """True when the ``str`` ``source`` is YAML text rather than a path."""
-    return any(mark in source for mark in _TEXT_MARKS) or source.rstrip().endswith(":")
