@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.tosca import node_filters
-from toskit.tosca.check import compare_constraint
 from toskit.tosca.definitions import Type
 from toskit.tosca.entities import resolve_properties
 from toskit.tosca.template import NodeTemplate, RelationshipTemplate, Requirement
@@ -270,66 +269,3 @@ def _find_target(
             if found is not None:
                 return found
     return first(None, ctype)
-
-
-def _passes(candidate: NodeTemplate, node_filter: Any, registry: Any) -> bool:
-    """A 1.x node filter (property and capability constraints) holds for ``candidate``.
-
-    A 2.0 filter (a function expression) needs a running deployment's view
-    of the candidates and is not applied here: every candidate passes.
-    """
-    if not isinstance(node_filter, Mapping) or any(
-        isinstance(k, str) and k.startswith("$") for k in node_filter
-    ):
-        return True
-    if not _properties_pass(
-        candidate.properties,
-        candidate.property_definitions,
-        node_filter.get("properties"),
-        registry,
-    ):
-        return False
-    caps = node_filter.get("capabilities")
-    if isinstance(caps, list):
-        for entry in caps:
-            if not isinstance(entry, Mapping) or len(entry) != 1:
-                continue
-            ((cname, cfilter),) = entry.items()
-            cap = candidate.capabilities.get(cname)
-            if cap is None:
-                ctype = registry.lookup("capability", cname)
-                cap = next(
-                    (
-                        c
-                        for c in candidate.capabilities.values()
-                        if ctype is not None and c.type.is_a(ctype)
-                    ),
-                    None,
-                )
-            if cap is None:
-                return False
-            props = cfilter.get("properties") if isinstance(cfilter, Mapping) else None
-            if not _properties_pass(cap.properties, cap.property_definitions, props, registry):
-                return False
-    return True
-
-
-def _properties_pass(values: Mapping, definitions: Mapping, clauses: Any, registry: Any) -> bool:
-    if not isinstance(clauses, list):
-        return True
-    for entry in clauses:
-        if not isinstance(entry, Mapping) or len(entry) != 1:
-            continue
-        ((name, constraints),) = entry.items()
-        if name not in values:
-            return False
-        pdef = definitions.get(name)
-        vt = registry.value_type(pdef.type) if pdef is not None and pdef.type else None
-        prim = vt.base_primitive if isinstance(vt, Type) else vt
-        for clause in constraints if isinstance(constraints, list) else [constraints]:
-            if not isinstance(clause, Mapping) or len(clause) != 1:
-                continue
-            ((op, arg),) = clause.items()
-            if compare_constraint(str(op), values[name], arg, prim) is not True:
-                return False
-    return True
