@@ -460,9 +460,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         wide = {"description_width": "initial"}
         full = ipywidgets.Layout(width="300px")  # the controls column (310px), label included
         names = self.model.role_names
-        self._view = SimulatorView(layout=ipywidgets.Layout(flex="1 1 auto", min_width="0", overflow_x="auto"))
+        self._view = SimulatorView(layout=ipywidgets.Layout(flex="1 1 auto", min_width="0", overflow="auto"))
         self._view.observe(lambda c: self._render(), "open_keys")
-        self._nodes_view = SimulatorView(part="nodes", layout=ipywidgets.Layout(width="100%", overflow_x="auto"))
+        self._nodes_view = SimulatorView(part="nodes", layout=ipywidgets.Layout(width="100%", overflow="auto"))
         self._nodes_view.observe(lambda c: self._from_ui(self.select, c["new"]), "selected")
         self._mode_box = ipywidgets.Dropdown(options=list(self.model.modes), description="mode", style=wide, layout=full)
         self._attribute_boxes: dict[str, Any] = {}
