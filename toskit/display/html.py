@@ -43,8 +43,13 @@ def esc(text: Any) -> str:
 
 @lru_cache(maxsize=1)
 def css() -> str:
-    """The one stylesheet, read once from the package."""
+    """The one stylesheet, read once from the package, with the topology
+    drawing's rules (their one home is ``topology_layout.SVG_STYLE``, which a
+    standalone SVG file embeds)."""
+    from toskit.tosca.topology_layout import SVG_STYLE
+
     text = resources.files("toskit.display").joinpath("style.css").read_text(encoding="utf-8")
+    text += SVG_STYLE
     # Defence in depth: the stylesheet is ours, but a `</style` in it would end
     # the block early.
     return text.replace("</", "<\\/")
