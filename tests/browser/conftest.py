@@ -17,12 +17,7 @@ Screenshots go to ``test-artifacts/`` (gitignored) at the repository root.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,11 +25,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from offline_guard import ExternalRequests  # noqa: E402
+from voila_server import serve_voila  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
-# A Jupyter data folder of the repository holding the `toskit` Voila template.
-JUPYTER_DATA = ROOT / "share" / "jupyter"
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path(os.environ.get("TOSKIT_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -45,31 +39,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SERVER_START_TIMEOUT = 90.0
 # CI has two busy cores: give widgets time to answer a click.
 EXPECT_TIMEOUT_MS = 20_000
 ACTION_TIMEOUT_MS = 60_000
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"Voila exited with {process.returncode}:\n{log.read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.25)
-    raise RuntimeError(f"Voila did not answer at {url} within {SERVER_START_TIMEOUT} s:\n{log.read_text()}")
 
 
 @pytest.fixture(scope="session")
@@ -81,33 +53,8 @@ def artifacts_dir() -> Path:
 @pytest.fixture(scope="session")
 def voila_url(artifacts_dir: Path) -> Iterator[str]:
     """Base URL of a Voila server for ``notebooks/`` (tracebacks shown, theme switchable)."""
-    port = _free_port()
-    log = artifacts_dir / "voila.log"
-    command = [
-        sys.executable, "-m", "voila", str(NOTEBOOKS),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--Voila.port={port}",
-        "--Voila.port_retries=0",
-        "--VoilaConfiguration.show_tracebacks=True",
-        "--VoilaConfiguration.allow_theme_override=YES",
-        "--VoilaConfiguration.template=toskit",
-    ]  # fmt: skip
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
-    with log.open("w") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_serving(base + "/", process, log)
+    with serve_voila(NOTEBOOKS, artifacts_dir / "voila.log") as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="session")

@@ -15,32 +15,24 @@ own view shows the setup wizard's model. Screenshots go to
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from offline_guard import ExternalRequests
 from test_notebooks_browser import ARTIFACTS, full_screenshot, open_notebook, python_errors
+from voila_server import serve_voila
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 RELEASES = ROOT / "conformance" / "fuel" / "releases"
-JUPYTER_DATA = ROOT / "share" / "jupyter"
 NOTEBOOK = "fuel-releases.ipynb"
 # (file, release the simulator opens on, a role of that release)
 CASES = [
     ("openstack-6.1.yaml", "Juno on Ubuntu 14.04.1", "mongo"),
     ("openstack-9.0.yaml", "Mitaka on Ubuntu+UCA 14.04", "ceph-osd"),
 ]
-START_TIMEOUT = 90.0
 
 
 def _notebook() -> dict:
@@ -76,64 +68,13 @@ def _notebook() -> dict:
     }
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def fuel_voila_url(tmp_path_factory, artifacts_dir: Path) -> Iterator[str]:
     """A Voila server for a folder holding only this test's notebook."""
     folder = tmp_path_factory.mktemp("fuel-notebooks")
     (folder / NOTEBOOK).write_text(json.dumps(_notebook()), encoding="utf-8")
-    port = _free_port()
-    log = artifacts_dir / "voila-fuel-releases.log"
-    command = [
-        sys.executable, "-m", "voila", str(folder),
-        "--no-browser",
-        "--Voila.ip=127.0.0.1",
-        f"--Voila.port={port}",
-        "--Voila.port_retries=0",
-        "--VoilaConfiguration.show_tracebacks=True",
-        "--VoilaConfiguration.allow_theme_override=YES",
-        "--VoilaConfiguration.template=toskit",
-    ]  # fmt: skip
-    env = dict(
-        os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    )
-    env["JUPYTER_PATH"] = os.pathsep.join(
-        filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")])
-    )
-    with log.open("w") as sink:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"Voila exited with {process.returncode}:\n{log.read_text()}")
-            try:
-                with urllib.request.urlopen(base + "/", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(
-                    f"Voila did not answer within {START_TIMEOUT} s:\n{log.read_text()}"
-                )
-            time.sleep(0.25)
+    with serve_voila(folder, artifacts_dir / "voila-fuel-releases.log") as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture
