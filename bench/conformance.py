@@ -4,10 +4,15 @@ Each entry of ``conformance/oasis-tosca-2.0/MANIFEST.tsv`` (in this repository) 
 template and the verdict its authors expect: ``valid`` (a conforming
 processor exits 0) or ``invalid`` (exits 1). A test passes when
 ``toskit check FILE`` gives that exit status. Entries marked
-``needs_csar: yes`` are reported separately (toskit does not read CSARs),
-and so are entries whose file is not in the corpus (upstream's manifest
-names one file inside a ``__pycache__`` folder, which the copy does not
-carry; see ``conformance/README.md``): they count neither way.
+``needs_csar: yes`` are run as the suite's own test scripts mean them: the
+test file's folder is packed into a CSAR (a ZIP in a temporary directory,
+nothing written to the corpus) with ``TOSCA.meta`` at the root naming the
+test file as ``Entry-Definitions``, the test file and the files of its folder
+at their paths below it, and ``toskit check`` reads the archive. They are
+reported separately, and so are entries whose file is not in the corpus
+(upstream's manifest names one file inside a ``__pycache__`` folder, which
+the copy does not carry; see ``conformance/README.md``): they count neither
+way in the tracked figure.
 
 Usage::
 
@@ -27,7 +32,9 @@ import contextlib
 import io
 import json
 import sys
+import tempfile
 import time
+import zipfile
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -67,6 +74,38 @@ def run_check(path: Path) -> tuple[int, str]:
     return status, first
 
 
+def pack_csar(corpus: Path, file: str, into: Path) -> Path:
+    """The CSAR the suite's script for ``file`` builds, written under ``into``.
+
+    Upstream's ``*_test.py`` for a CSAR test zips ``TOSCA.meta`` (CSAR-Version
+    2.0, ``Entry-Definitions:`` the test file) at the archive's root, the test
+    file at the root and the files it imports at their paths relative to it.
+    The copy here carries no scripts, so the archive holds every file of the
+    test's folder (a superset, never a different layout): a script that names
+    ``base.yaml`` but stores it as ``types/base.yaml`` while the template
+    imports ``/base.yaml`` (s29) is read as its template means it.
+    """
+    source = corpus / file
+    folder = source.parent
+    archive = into / (source.stem + ".csar")
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zf:
+        meta = f"CSAR-Version: 2.0\nCreated-By: toskit bench\nEntry-Definitions: {source.name}\n"
+        zf.writestr("TOSCA.meta", meta)
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".zip":
+                zf.write(path, arcname=path.relative_to(folder).as_posix())
+    return archive
+
+
+def check_csar(corpus: Path, file: str) -> tuple[int, str]:
+    """``run_check`` on the CSAR the suite builds for ``file`` (see :func:`pack_csar`)."""
+    with tempfile.TemporaryDirectory(prefix="toskit-conformance-") as tmp:
+        archive = pack_csar(corpus, file, Path(tmp))
+        status, first = run_check(archive)
+    # Name the archive by the test, not by the temporary directory.
+    return status, first.replace(str(archive), f"{Path(file).with_suffix('.csar')}")
+
+
 def read_manifest(corpus: Path) -> list[tuple[str, str, bool]]:
     rows = []
     for line in (corpus / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()[1:]:
@@ -85,7 +124,7 @@ def run(corpus: Path, verbose: bool = False) -> list[Result]:
             if verbose:
                 print(f"MISS {file} (named by the manifest, not in the corpus)")
             continue
-        status, first = run_check(corpus / file)
+        status, first = check_csar(corpus, file) if csar else run_check(corpus / file)
         passed = status == EXPECTED_STATUS[expect]
         results.append(
             Result(

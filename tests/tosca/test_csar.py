@@ -116,7 +116,41 @@ def test_import_outside_the_archive_is_refused(tmp_path: Path) -> None:
     (tmp_path / "secret.yaml").write_text(TYPES)
     archive = _csar(tmp_path / "app.csar", {"main.yaml": MAIN.replace("IMPORT", "../secret.yaml")})
     codes = [d.code for d in toskit.load(archive).diagnostics]
+    # '../secret.yaml' from the root is '/secret.yaml' (RFC 3986): never the file beside it.
     assert codes[0] == "import-error" and "unknown-type" in codes
+    assert "no entry 'secret.yaml'" in toskit.load(archive).diagnostics[0].message
+
+
+def test_dot_dot_above_the_root_is_clamped_with_a_warning(tmp_path: Path) -> None:
+    """RFC 3986 resolution: '../types/t.yaml' from the root is '/types/t.yaml' (OASIS s26a)."""
+    archive = _csar(
+        tmp_path / "app.csar",
+        {"main.yaml": MAIN.replace("IMPORT", "../types/t.yaml"), "types/t.yaml": TYPES},
+    )
+    st = toskit.load(archive)
+    (diag,) = st.diagnostics
+    assert (diag.code, diag.severity) == ("import-above-root", "warning")
+    assert "read as '/types/t.yaml'" in diag.message
+    assert (diag.file, diag.line) == (f"{archive}!/main.yaml", 3)
+    assert st.errors == [] and [n.type.name for n in st.node_templates.values()] == ["T"]
+
+
+def test_tosca_meta_at_the_root_names_the_entry(tmp_path: Path) -> None:
+    """TOSCA 2.0 archives keep TOSCA.meta at the root (the OASIS suite's CSARs do)."""
+    archive = _csar(
+        tmp_path / "app.csar",
+        {
+            "TOSCA.meta": "CSAR-Version: 2.0\nEntry-Definitions: main.yaml\n",
+            "main.yaml": MAIN.replace("IMPORT", "t.yaml"),
+            "t.yaml": TYPES,
+            "other.yaml": "not: [tosca",
+        },
+    )
+    st = toskit.load(archive)
+    assert st.diagnostics == [] and list(st.node_templates) == ["a"]
+    bad = _csar(tmp_path / "bad.csar", {"TOSCA.meta": "CSAR-Version: 2.0\n", "a.yaml": TYPES})
+    (diag,) = toskit.load(bad).diagnostics
+    assert diag.code == "csar-error" and "TOSCA.meta has no Entry-Definitions" in diag.message
 
 
 def test_symlink_entries_are_refused(tmp_path: Path) -> None:

@@ -4,7 +4,10 @@
 document -- ``Entry-Definitions`` of ``TOSCA-Metadata/TOSCA.meta``, else the
 single YAML file at the archive's root -- and a :class:`CsarImporter` that
 resolves imports inside the archive (relative to the importing entry, or
-archive-absolute ``/x.yaml``). Documents are named ``app.csar!/Definitions/x.yaml``
+archive-absolute ``/x.yaml``; a relative path climbing above the root is
+clamped there as RFC 3986 resolves URLs, with an ``import-above-root``
+warning). TOSCA.meta is read from ``TOSCA-Metadata/`` or, as TOSCA 2.0
+archives have it, from the root. Documents are named ``app.csar!/Definitions/x.yaml``
 so diagnostics read ``app.csar!/Definitions/x.yaml:12:5``.
 
 An archive is untrusted input. Nothing is extracted to disk. Before the ZIP
@@ -44,6 +47,9 @@ CSAR_LIMITS = {
 }
 _RATIO_FLOOR = 1024 * 1024
 _META = "TOSCA-Metadata/TOSCA.meta"
+# TOSCA 2.0 (CSAR-Version 2.0) also puts the file at the archive's root; the
+# 1.x place wins when an archive has both.
+_ROOT_META = "TOSCA.meta"
 
 
 def is_csar(path: str | os.PathLike) -> bool:
@@ -186,20 +192,25 @@ class CsarArchive:
             raise CsarError("import-error", f"entry '{entry}' is not UTF-8 text") from None
 
     def entry_definitions(self) -> str:
-        """The entry document: TOSCA.meta's ``Entry-Definitions``, else the single root YAML."""
-        if _META in self.entries:
-            for line in io.StringIO(self.read_text(_META)):
+        """The entry document: TOSCA.meta's ``Entry-Definitions``, else the single root YAML.
+
+        TOSCA.meta is ``TOSCA-Metadata/TOSCA.meta`` (1.x and 2.0) or, in 2.0
+        archives, ``TOSCA.meta`` at the root.
+        """
+        meta = _META if _META in self.entries else _ROOT_META
+        if meta in self.entries:
+            for line in io.StringIO(self.read_text(meta)):
                 key, sep, value = line.partition(":")
                 if sep and key.strip() == "Entry-Definitions":
                     entry = posixpath.normpath(value.strip().lstrip("/"))
                     if entry not in self.entries:
                         raise CsarError(
                             "csar-error",
-                            f"{_META} names Entry-Definitions '{value.strip()}', "
+                            f"{meta} names Entry-Definitions '{value.strip()}', "
                             "which the archive does not have",
                         )
                     return entry
-            raise CsarError("csar-error", f"{_META} has no Entry-Definitions")
+            raise CsarError("csar-error", f"{meta} has no Entry-Definitions")
         roots = [e for e in self.entries if "/" not in e and e.lower().endswith((".yaml", ".yml"))]
         if len(roots) != 1:
             raise CsarError(
@@ -247,10 +258,25 @@ class CsarImporter(Importer):
         # Archive-absolute (``/base.yaml``) or relative to the importing entry.
         base = posixpath.dirname(importing.name[len(self.prefix) :])
         rel = url.lstrip("/") if url.startswith("/") else posixpath.join(base, url)
-        if _escapes(rel):
-            return problem("import-error", f"cannot import '{url}': it is outside the archive")
-        entry = posixpath.normpath(rel)
+        climbs = _escapes(rel)
+        entry = _clamped(rel)
+        if not entry:
+            return problem("import-error", f"import reference must name a file, not {url!r}")
         name = self.prefix + entry
+        # An import is a URL reference: RFC 3986 (5.2.4) drops '..' above the
+        # root, so '../types/t.yaml' from the root is '/types/t.yaml'. Nothing
+        # outside the archive is ever read, and the reader is told (a warning).
+        climbed = (
+            importing.diagnostic(
+                "warning",
+                "import-above-root",
+                f"import '{url}' climbs above the archive's root; read as '/{entry}' (RFC 3986)",
+                where,
+                hint=f"write '/{entry}' (archive-absolute) or a path that stays in the archive",
+            )
+            if climbs
+            else None
+        )
         if name in chain or name == importing.name:
             loop = [*chain[list(chain).index(name) :]] if name in chain else [name]
             return problem(
@@ -266,8 +292,22 @@ class CsarImporter(Importer):
         except CsarError as exc:
             return problem(exc.code, f"cannot import '{url}': {exc.message}", exc.hint)
         doc = load_yaml(text, name=name, **self.limits)
+        if climbed is not None:
+            doc.diagnostics.append(climbed)  # reported with the document, once
         self._docs[entry] = doc
         return doc
+
+
+def _clamped(path: str) -> str:
+    """``path`` with its dot segments removed, '..' above the root dropped (RFC 3986)."""
+    parts: list[str] = []
+    for part in path.split("/"):
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    return "/".join(parts)
 
 
 def _escapes(path: str) -> bool:
