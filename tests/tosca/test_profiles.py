@@ -395,3 +395,153 @@ def test_profile_keynames_match_the_tosca_grammar(family: str) -> None:
     doc = load_yaml(path.read_text(encoding="utf-8"), name=str(path))
     diagnostics = check_keynames(doc, doc.value, grammar_for(VERSIONS[family]).document)
     assert [str(d) for d in diagnostics] == []
+
+
+# --- issue 20 item 3: 1.0, 1.1 and 1.2 documents see their own normative types ---------
+
+OLDER = ["1.0", "1.1", "1.2", "1.3"]
+
+
+def _check(tmp_path: Any, minor: str, body: str, uri: bool = False) -> list[tuple[str, str]]:
+    """(code, message) of ``toskit.load`` of ``body`` declared as Simple Profile ``minor``."""
+    import textwrap
+
+    import toskit
+
+    version = (
+        f"http://docs.oasis-open.org/tosca/ns/simple/yaml/{minor}"
+        if uri
+        else f"tosca_simple_yaml_{minor.replace('.', '_')}"
+    )
+    path = tmp_path / f"t{minor}.yaml"
+    path.write_text(f"tosca_definitions_version: {version}\n" + textwrap.dedent(body))
+    return [(d.code, d.message) for d in toskit.load(path).diagnostics]
+
+
+BLOCK_NO_NAME = """
+    topology_template:
+      node_templates:
+        vol:
+          type: tosca.nodes.BlockStorage
+          properties: {size: 10 GB}
+    """
+BLOCK_NO_SIZE = """
+    topology_template:
+      node_templates:
+        vol:
+          type: tosca.nodes.BlockStorage
+          properties: {name: data}
+    """
+
+
+@pytest.mark.parametrize("minor", OLDER)
+def test_block_storage_is_the_one_of_the_declared_version(tmp_path: Any, minor: str) -> None:
+    """1.0/1.1 BlockStorage derives from Root: no `name`, `size` required; 1.2 added Abstract.Storage."""
+    no_name = _check(tmp_path, minor, BLOCK_NO_NAME)
+    no_size = _check(tmp_path, minor, BLOCK_NO_SIZE)
+    if minor in ("1.0", "1.1"):
+        assert no_name == []
+        assert sorted(c for c, _ in no_size) == ["missing-property", "unknown-property"]
+        assert any(c == "missing-property" and "'size'" in m for c, m in no_size)
+    else:
+        assert [c for c, _ in no_name] == ["missing-property"] and "'name'" in no_name[0][1]
+        assert no_size == []
+
+
+def test_the_namespace_uri_form_picks_the_same_types(tmp_path: Any) -> None:
+    assert _check(tmp_path, "1.1", BLOCK_NO_NAME, uri=True) == []
+    assert [c for c, _ in _check(tmp_path, "1.2", BLOCK_NO_NAME, uri=True)] == ["missing-property"]
+
+
+CONTAINER_PROPERTIES = """
+    node_types:
+      my.Host:
+        derived_from: tosca.nodes.Root
+        capabilities:
+          host: {type: tosca.capabilities.Container}
+    topology_template:
+      node_templates:
+        box:
+          type: my.Host
+          capabilities:
+            host: {properties: {num_cpus: 2, mem_size: 4 GB}}
+    """
+
+
+@pytest.mark.parametrize("minor", OLDER)
+def test_container_capability_sizes_exist_before_1_2(tmp_path: Any, minor: str) -> None:
+    """1.0 Container has num_cpus...; 1.1's derives from Compute; 1.2 moved them to Compute only."""
+    found = _check(tmp_path, minor, CONTAINER_PROPERTIES)
+    if minor in ("1.0", "1.1"):
+        assert found == []
+    else:
+        assert [c for c, _ in found] == ["unknown-property", "unknown-property"]
+
+
+CONTAINER_APP_STORAGE = """
+    node_types:
+      my.Store:
+        derived_from: tosca.nodes.Root
+        capabilities:
+          store: {type: tosca.capabilities.Root}
+    topology_template:
+      node_templates:
+        disk: {type: my.Store}
+        app:
+          type: tosca.nodes.Container.Application
+          requirements:
+            - storage: disk
+    """
+
+
+@pytest.mark.parametrize("minor", OLDER)
+def test_container_application_storage_requirement_is_1_1(tmp_path: Any, minor: str) -> None:
+    found = [c for c, _ in _check(tmp_path, minor, CONTAINER_APP_STORAGE)]
+    assert ("unknown-requirement" in found) is (minor == "1.0")
+
+
+# (type written in a derived_from, first version that has it)
+ADDED_TYPES = [
+    ("data_types", "tosca.datatypes.TimeInterval", "1.1"),
+    ("capability_types", "tosca.capabilities.Compute", "1.1"),
+    ("capability_types", "tosca.capabilities.Storage", "1.1"),
+    ("node_types", "tosca.nodes.Abstract.Compute", "1.2"),
+    ("node_types", "tosca.nodes.Abstract.Storage", "1.2"),
+    ("data_types", "tosca.datatypes.json", "1.2"),
+    ("data_types", "tosca.datatypes.xml", "1.2"),
+    ("artifact_types", "tosca.artifacts.template", "1.3"),
+]
+
+
+@pytest.mark.parametrize(("section", "name", "since"), ADDED_TYPES)
+@pytest.mark.parametrize("minor", OLDER)
+def test_types_added_later_are_unknown_to_older_documents(
+    tmp_path: Any, minor: str, section: str, name: str, since: str
+) -> None:
+    body = f"{section}:\n  my.T:\n    derived_from: {name}\n"
+    found = _check(tmp_path, minor, body)
+    if minor >= since:
+        assert found == []
+    else:
+        ((code, message),) = found
+        assert code == "unknown-type" and f"unknown type '{name}'" in message
+
+
+def test_older_profiles_are_clean_and_cached() -> None:
+    from toskit.tosca.profile import normative_registry, profile_diagnostics, registry_for
+
+    for version in ("tosca_simple_yaml_1_0", "tosca_simple_yaml_1_1", "tosca_simple_yaml_1_2"):
+        registry = registry_for(version, 1)
+        assert registry is registry_for(version, 1) and registry is not normative_registry(1)
+    for key in (100, 110, 120):
+        assert profile_diagnostics(key) == []
+    assert registry_for("tosca_simple_yaml_1_3", 1) is normative_registry(1)
+
+
+@pytest.mark.parametrize("delta", ["1.2-delta", "1.1-delta", "1.0-delta"])
+def test_deltas_name_their_sources_and_licence(delta: str) -> None:
+    text = profile_path(delta).read_text(encoding="utf-8")
+    assert "Apache License 2.0" in text and "puccini" in text and "NOTICE" in text
+    folder = profile_path(delta).parent
+    assert profile_path(delta).name in (folder / "NOTICE").read_text(encoding="utf-8")
+    assert "Apache License" in (folder / "LICENSE").read_text(encoding="utf-8")

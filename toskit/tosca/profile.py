@@ -14,7 +14,7 @@ import threading
 from toskit.diagnostics import Diagnostic
 from toskit.source import load_yaml_file
 from toskit.tosca.grammar import TYPE_SECTIONS
-from toskit.tosca.profiles import profile_path
+from toskit.tosca.profiles import ABSENT_TYPES, OLDER_FAMILIES, older_family, profile_path
 from toskit.tosca.registry import Registry, TypeSource
 
 __all__ = ["NFV_VERSION", "normative_registry", "profile_diagnostics", "registry_for"]
@@ -26,25 +26,16 @@ _LOCK = threading.RLock()  # re-entrant: the NFV profile builds on the 1.x one
 # The NFV profile's version, and the key of its registry in the cache.
 NFV_VERSION = "tosca_simple_profile_for_nfv_1_0_0"
 _NFV = 10
-# 1.0-1.2 documents: the 1.x types with what 1.3 changed put back.
-_OLDER = 12
-OLDER_VERSIONS = frozenset(
-    [f"tosca_simple_yaml_1_{minor}" for minor in range(3)]
-    + [f"http://docs.oasis-open.org/tosca/ns/simple/yaml/1.{minor}" for minor in range(3)]
-)
-_LAYERS = {_NFV: "nfv-1.0", _OLDER: "1.0-delta"}
+# 1.0-1.2 documents: the 1.3 types with each older version's delta applied
+# (profiles.OLDER_FAMILIES); cache keys 100, 110, 120.
+_OLDER = {"1.0": 100, "1.1": 110, "1.2": 120}
+_LAYERS = {_NFV: "nfv-1.0"}
 
 
-def _build(major: int) -> tuple[Registry, list[Diagnostic]]:
-    if major in _LAYERS:
-        # The NFV types and the 1.0-1.2 delta sit on top of the 1.x types.
-        path = profile_path(_LAYERS[major])
-        registry = Registry(base=normative_registry(1))
-    else:
-        path = profile_path("2.0" if major == 2 else "1.3")
-        registry = Registry()
-    doc = load_yaml_file(path)
-    diags = list(doc.diagnostics)
+def _sources(path_key: str, diags: list[Diagnostic]) -> tuple[list[TypeSource], list[str]]:
+    """The type sources of one shipped profile file, and the names it declares absent."""
+    doc = load_yaml_file(profile_path(path_key))
+    diags.extend(doc.diagnostics)
     value = doc.value if isinstance(doc.value, dict) else {}
     sources = []
     for section, kind in TYPE_SECTIONS.items():
@@ -54,6 +45,35 @@ def _build(major: int) -> tuple[Registry, list[Diagnostic]]:
                 sources.append(
                     TypeSource(kind, str(name), raw, doc, (section, name), normative=True)
                 )
+    meta = value.get("metadata")
+    absent = meta.get(ABSENT_TYPES, "") if isinstance(meta, dict) else ""
+    return sources, str(absent).split()
+
+
+def _build(major: int) -> tuple[Registry, list[Diagnostic]]:
+    diags: list[Diagnostic] = []
+    family = next((f for f, key in _OLDER.items() if key == major), None)
+    if family is not None:
+        # An older Simple Profile: the 1.3 sources, each delta replacing types
+        # by name and dropping the ones its version lacks (a registry of its
+        # own, so an absent name is unknown rather than inherited from 1.3).
+        merged = {(s.kind, s.name): s for s in _sources("1.3", diags)[0]}
+        for delta in OLDER_FAMILIES[family]:
+            sources, absent = _sources(delta, diags)
+            for name in absent:
+                for kind in {k for k, _ in merged}:
+                    merged.pop((kind, name), None)
+            merged.update({(s.kind, s.name): s for s in sources})
+        registry = Registry()
+        diags.extend(registry.add_sources(list(merged.values())))
+        return registry, diags
+    if major in _LAYERS:
+        # The NFV types sit on top of the 1.x types.
+        sources = _sources(_LAYERS[major], diags)[0]
+        registry = Registry(base=normative_registry(1))
+    else:
+        sources = _sources("2.0" if major == 2 else "1.3", diags)[0]
+        registry = Registry()
     diags.extend(registry.add_sources(sources))
     return registry, diags
 
@@ -74,7 +94,8 @@ def registry_for(version: str, major: int) -> Registry:
     """The types a document of ``version`` sees: the NFV profile's or the normative ones."""
     if version == NFV_VERSION:
         return normative_registry(_NFV)
-    return normative_registry(_OLDER if version in OLDER_VERSIONS else major)
+    family = older_family(version)
+    return normative_registry(_OLDER[family] if family is not None else major)
 
 
 def profile_diagnostics(major: int) -> list[Diagnostic]:
