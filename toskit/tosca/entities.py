@@ -104,7 +104,7 @@ def _resolve_type(
                 "unknown-type",
                 f"{label}: unknown {kind} type '{type_name}'",
                 (*parts, "type"),
-                hint=did_you_mean(str(type_name), ctx.registry.names(kind)),
+                hint=ctx.registry.unknown_hint(kind, type_name),
             )
         )
     root = ctx.registry.roots.get(kind)

@@ -7,6 +7,12 @@ and collects its type definitions, registered as ``ns:Name`` when the import
 has a ``namespace_prefix`` (1.x) or ``namespace`` (2.0). ``- profile:``
 imports of the normative profile are no-ops; other profiles are not
 available (``unknown-profile``) and names in their namespace are opaque.
+
+Each document is read, checked and collected once, however many import
+chains (and namespaces) lead to it: the first chain names its types; the
+others only link its :class:`~toskit.tosca.registry.Scope` into the
+importer's, and the registry finds ``a:b:Name`` by walking those links
+(docs/tosca.md, "Namespaces").
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
 from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.keynames import check_keynames
-from toskit.tosca.registry import TypeSource
+from toskit.tosca.registry import Scope, TypeSource
 from toskit.tosca.versions import detect_version
 
 # ``profile:`` imports of the normative types (always loaded anyway).
@@ -45,6 +51,11 @@ class Imports:
     opaque_prefixes: set[str] = field(default_factory=set)
     # ``functions:`` sections of imported 2.0 files: (section, namespace, document).
     functions: list[tuple[Any, str | None, YamlDocument]] = field(default_factory=list)
+    # The loaded document's scope, and every imported document's (one each).
+    top: Scope = field(default_factory=lambda: Scope(None))
+    scopes: list[Scope] = field(default_factory=list)
+    # Documents read and collected (the loaded one included): each counted once.
+    documents: int = 1
 
 
 @dataclass
@@ -68,9 +79,10 @@ def load_imports(
 
     Problems are appended to ``diags``; the document's own types come last.
     """
-    walk = _Walk(importer, grammar, diags, Imports())
-    _load(walk, doc, root, None, [doc.name], walk.found.sources, set())
-    walk.found.sources.extend(type_sources(doc, root, None))
+    walk = _Walk(importer, grammar, diags, Imports(top=Scope(None, doc)))
+    top = walk.found.top
+    _load(walk, doc, root, top, [doc.name], walk.found.sources)
+    walk.found.sources.extend(type_sources(doc, root, None, top))
     return walk.found
 
 
@@ -80,41 +92,49 @@ class _Open:
 
     doc: YamlDocument
     root: Mapping
-    prefix: str | None
+    scope: Scope  # its names; ``scope.prefix`` is the namespace chain that named them
     chain: list[str]  # the documents from the top one down to this one (import cycles)
     entries: Iterator[tuple[int, Any]]
+
+    @property
+    def prefix(self) -> str | None:
+        return self.scope.prefix
 
 
 def _load(
     walk: _Walk,
     doc: YamlDocument,
     root: Mapping,
-    prefix: str | None,
+    scope: Scope,
     chain: list[str],
     sources: list[TypeSource],
-    seen: set[str],
 ) -> None:
     """Load the import tree under ``doc`` depth first, in written order.
 
     Iterative (an explicit stack of open documents): an import chain as long
     as ``max_import_depth`` allows needs no Python recursion. A document's
     types are added once all of its own imports are done, so imported types
-    come before the types of the file that imports them.
+    come before the types of the file that imports them. A document met
+    again (another chain, another namespace) is only linked into the
+    importer's scope: it is not read, checked or collected twice.
     """
-    stack = [_Open(doc, root, prefix, chain, _entries(root))]
+    seen: dict[str, Scope] = {Importer.identity(doc.name): scope}
+    stack = [_Open(doc, root, scope, chain, _entries(root))]
     while stack:
         current = stack[-1]
         step = next(current.entries, None)
         if step is None:
             stack.pop()
             if stack:  # the top document's own types are added by the caller
-                sources.extend(type_sources(current.doc, current.root, current.prefix))
+                sources.extend(
+                    type_sources(current.doc, current.root, current.prefix, current.scope)
+                )
             continue
         child = _import(walk, current, *step, seen)
         if child is not None:
-            loaded, iroot, full_prefix = child
+            loaded, iroot, iscope = child
             stack.append(
-                _Open(loaded, iroot, full_prefix, [*current.chain, loaded.name], _entries(iroot))
+                _Open(loaded, iroot, iscope, [*current.chain, loaded.name], _entries(iroot))
             )
 
 
@@ -124,9 +144,12 @@ def _entries(root: Mapping) -> Iterator[tuple[int, Any]]:
 
 
 def _import(
-    walk: _Walk, current: _Open, index: int, entry: Any, seen: set[str]
-) -> tuple[YamlDocument, Mapping, str | None] | None:
-    """Load one ``imports:`` entry of ``current``; the document to descend into, if any."""
+    walk: _Walk, current: _Open, index: int, entry: Any, seen: dict[str, Scope]
+) -> tuple[YamlDocument, Mapping, Scope] | None:
+    """Load one ``imports:`` entry of ``current``; the document to descend into, if any.
+
+    ``seen``: the scope of every document already met, by identity.
+    """
     doc, root, prefix, chain = current.doc, current.root, current.prefix, current.chain
     entry = _unnamed(entry, walk.grammar)
     url: Any = entry
@@ -135,7 +158,7 @@ def _import(
         url = entry.get("url", entry.get("file"))
         ns = entry.get("namespace", entry.get("namespace_prefix"))
         if url is None and "profile" in entry:
-            _profile_import(walk, doc, entry, ("imports", index), prefix)
+            _profile_import(walk, current, entry, ("imports", index))
             return None
     parts = ("imports", index)
     written = url
@@ -161,11 +184,18 @@ def _import(
             )
         walk.diags.append(loaded)
         return None
-    full_prefix = join_prefix(prefix, ns if isinstance(ns, str) and ns else None)
-    key = f"{loaded.name}|{full_prefix}"
-    if key in seen:
+    namespace = ns if isinstance(ns, str) and ns else None
+    key = Importer.identity(loaded.name)
+    known = seen.get(key)
+    if known is not None:
+        # Read, checked and collected already: only its names are linked here.
+        current.scope.link(namespace, known)
         return None
-    seen.add(key)
+    full_prefix = join_prefix(prefix, namespace)
+    scope = seen[key] = Scope(full_prefix, loaded)
+    current.scope.link(namespace, scope)
+    walk.found.scopes.append(scope)
+    walk.found.documents += 1
     walk.diags.extend(loaded.diagnostics)
     iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
     iversion = iroot.get("tosca_definitions_version")
@@ -175,7 +205,7 @@ def _import(
     walk.diags.extend(check_keynames(loaded, iroot, igrammar.document))
     if igrammar.major == 2 and iroot.get("functions") is not None:
         walk.found.functions.append((iroot["functions"], full_prefix, loaded))
-    return loaded, iroot, full_prefix
+    return loaded, iroot, scope
 
 
 # The keynames of a TOSCA 1.x import definition.
@@ -216,16 +246,19 @@ def _in_repository(
 
 
 def _profile_import(
-    walk: _Walk, doc: YamlDocument, entry: Mapping, parts: tuple[Hashable, ...], prefix: str | None
+    walk: _Walk, current: _Open, entry: Mapping, parts: tuple[Hashable, ...]
 ) -> None:
     """``- profile: name``: the normative profile is always loaded; others are not available."""
+    doc, prefix = current.doc, current.prefix
     name = entry.get("profile")
     if isinstance(name, str) and name.startswith(NORMATIVE_PROFILE_PREFIXES):
         return
     ns = entry.get("namespace")
     if isinstance(ns, str) and ns:
         # Names in this namespace cannot be checked: not an error to use them
-        # (seen from the importing file's own namespace, and from the top).
+        # (seen from the importing file's own namespace, and from the top;
+        # along other namespace chains, through its scope).
+        current.scope.opaque.add(ns)
         walk.found.opaque_prefixes.add(ns)
         if prefix:
             walk.found.opaque_prefixes.add(f"{prefix}:{ns}")
@@ -265,7 +298,10 @@ def join_prefix(outer: str | None, inner: str | None) -> str | None:
     return inner or outer
 
 
-def type_sources(doc: YamlDocument, root: Mapping, prefix: str | None) -> list[TypeSource]:
+def type_sources(
+    doc: YamlDocument, root: Mapping, prefix: str | None, scope: Scope | None = None
+) -> list[TypeSource]:
+    """The type definitions of one document, named ``prefix:Name`` (``Name`` without prefix)."""
     out: list[TypeSource] = []
     for section, kind in TYPE_SECTIONS.items():
         defs = root.get(section)
@@ -275,5 +311,7 @@ def type_sources(doc: YamlDocument, root: Mapping, prefix: str | None) -> list[T
             if not isinstance(name, str):
                 continue
             full = f"{prefix}:{name}" if prefix else name
-            out.append(TypeSource(kind, full, raw, doc, (section, name), prefix=prefix))
+            out.append(
+                TypeSource(kind, full, raw, doc, (section, name), prefix=prefix, scope=scope)
+            )
     return out

@@ -198,6 +198,8 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
     imported = load_imports(doc, root, grammar, importer, diags)
     registry = Registry(base=registry_for(version, grammar.major))
     registry.opaque_prefixes = imported.opaque_prefixes
+    if imported.scopes:
+        registry.set_scopes(imported.top, imported.scopes)
     diags.extend(registry.add_sources(imported.sources))
     ctx = LoadContext(
         doc=doc,
@@ -325,7 +327,7 @@ def _substitution_type(ctx: LoadContext, topology: Mapping, tparts: tuple[Hashab
             "unknown-type",
             f"substitution mappings: unknown node type '{name}'",
             (*tparts, "substitution_mappings", "node_type"),
-            hint=did_you_mean(name, ctx.registry.names("node")),
+            hint=ctx.registry.unknown_hint("node", name),
         )
     )
 

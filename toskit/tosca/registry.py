@@ -26,7 +26,7 @@ from toskit.tosca.artifacts import check_artifact_types
 from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, SchemaDef, Type
 from toskit.tosca.expansion import check_expansion
 
-__all__ = ["KINDS", "Registry", "TypeSource", "merge_defaults"]
+__all__ = ["KINDS", "Registry", "Scope", "TypeSource", "merge_defaults"]
 
 # Keynames of type definitions that list type names, and the kind they name.
 _TYPE_LIST_KEYS = {
@@ -53,6 +53,41 @@ _KIND_WORDS = {
 }
 
 
+class Scope:
+    """The names one document sees: its own types, and what it imports.
+
+    Each document of a load has one scope, however many import chains reach
+    it (docs/tosca.md, "Namespaces"): ``plain`` lists the documents it
+    imports without a namespace (their names are visible as if written
+    here), ``named`` the documents it imports under each namespace
+    (``ns:Name`` looks ``Name`` up in them). ``a:b:Name`` is found by
+    walking these tables (:meth:`Registry.lookup`), so a document imported
+    along 2^n namespace chains is still registered once.
+
+    ``prefix`` is the namespace chain of the first import that reached the
+    document (``None``: the loaded document's own namespace): its types are
+    registered as ``prefix:Name``.
+    """
+
+    __slots__ = ("prefix", "doc", "own", "plain", "named", "opaque")
+
+    def __init__(self, prefix: str | None, doc: YamlDocument | None = None) -> None:
+        self.prefix = prefix
+        self.doc = doc
+        # kind -> name as written in the document -> type
+        self.own: dict[str, dict[str, Type]] = {}
+        self.plain: list[Scope] = []
+        self.named: dict[str, list[Scope]] = {}
+        # Namespaces of profiles toskit does not have, imported by this document.
+        self.opaque: set[str] = set()
+
+    def link(self, namespace: str | None, imported: Scope) -> None:
+        """Record that this document imports ``imported`` (under ``namespace``)."""
+        where = self.plain if namespace is None else self.named.setdefault(namespace, [])
+        if imported is not self and imported not in where:
+            where.append(imported)
+
+
 @dataclass(frozen=True)
 class TypeSource:
     """One type definition as written in a document."""
@@ -64,6 +99,14 @@ class TypeSource:
     parts: tuple[Hashable, ...]
     prefix: str | None = None  # the import namespace the definition lives in
     normative: bool = False
+    scope: Scope | None = None  # the document's scope (imported and loaded documents)
+
+    @property
+    def local_name(self) -> str:
+        """The name as written in its document (without the namespace prefix)."""
+        if self.prefix and self.name.startswith(f"{self.prefix}:"):
+            return self.name[len(self.prefix) + 1 :]
+        return self.name
 
 
 SMALL_TABLE = 64  # effective property tables up to this size are kept per type
@@ -79,6 +122,24 @@ class Registry:
         self.roots: dict[str, Type] = dict(base.roots) if base else {}
         # Namespaces of imported profiles toskit does not have (names in them are not errors).
         self.opaque_prefixes: set[str] = set()
+        # The loaded document's scope, and every document's scope by its
+        # prefix (set by the loader; ``None``: no imports to walk).
+        self.top: Scope | None = None
+        self.scopes: dict[str | None, list[Scope]] = {}
+        # Namespace walks, memoised: (id(scope), kind, name) -> type or None.
+        self._walks: dict[tuple[int, str, str], Type | None] = {}
+        # names(): built once per kind, dropped when types are added.
+        self._names: dict[str, tuple[str, ...]] = {}
+        self._data_candidates: tuple[str, ...] | None = None
+        self._parent_candidates: tuple[str, ...] | None = None
+
+    def set_scopes(self, top: Scope, scopes: Iterable[Scope]) -> None:
+        """The documents' scopes of this load (see :class:`Scope`)."""
+        self.top = top
+        self.scopes = {}
+        for scope in scopes:
+            self.scopes.setdefault(scope.prefix, []).append(scope)
+        self._walks.clear()
 
     def derives_from_opaque(self, t: Type) -> bool:
         """``t`` or an ancestor derives from a type of a profile toskit does not have."""
@@ -91,7 +152,13 @@ class Registry:
         if not isinstance(name, str) or ":" not in name:
             return False
         namespace = name.rsplit(":", 1)[0]
-        return namespace in self.opaque_prefixes
+        if namespace in self.opaque_prefixes:
+            return True
+        if self.top is None or not self.opaque_prefixes:
+            return False
+        # Reached along another namespace chain than the first one (a:b:k8s:Pod).
+        *path, last = namespace.split(":")
+        return any(last in scope.opaque for scope in self._visible(self._namespace(path)))
 
     # -- lookups ---------------------------------------------------------
 
@@ -100,10 +167,143 @@ class Registry:
         if not isinstance(name, str) or kind not in self.by_kind:
             return None
         if prefix:
-            found = self._find(kind, f"{prefix}:{name}")
+            qualified = f"{prefix}:{name}"
+            found = self._find(kind, qualified)
+            if found is None and self.top is not None:
+                # The file's own imports, then the namespace chain from the top.
+                found = self._walk_all(kind, name, self.scopes.get(prefix, ()))
+                if found is None:
+                    found = self._walk(self.top, kind, qualified)
             if found is not None:
                 return found
-        return self._find(kind, name)
+        found = self._find(kind, name)
+        if found is None and self.top is not None:
+            found = self._walk(self.top, kind, name)
+        return found
+
+    def unknown_hint(
+        self,
+        kind: str,
+        name: Any,
+        prefix: str | None = None,
+        candidates: tuple[str, ...] | None = None,
+    ) -> str | None:
+        """The hint of an ``unknown-type`` diagnostic for ``name`` (seen from ``prefix``).
+
+        When a namespace in ``name`` names no import (``a:c:Node`` where
+        ``a`` imports nothing as ``c``), the hint says which one, and which
+        namespaces there are; otherwise it is the closest type name.
+        """
+        pool = self.names(kind) if candidates is None else candidates
+        if not isinstance(name, str):
+            return did_you_mean(str(name), pool)
+        missing = self._missing_namespace(name, prefix)
+        if missing is None:
+            return did_you_mean(name, pool)
+        path, segment, known = missing
+        where = f" in namespace '{':'.join(path)}'" if path else ""
+        hint = f"no import defines the namespace '{segment}'{where}"
+        near = did_you_mean(segment, known)
+        if near:
+            hint += f"; {near}"
+        elif known:
+            hint += f" (namespaces there: {', '.join(sorted(known)[:10])})"
+        return hint
+
+    def _missing_namespace(
+        self, name: str, prefix: str | None
+    ) -> tuple[list[str], str, list[str]] | None:
+        """(namespaces walked, the first unknown one, the ones known there), or ``None``."""
+        if self.top is None and not self.opaque_prefixes:
+            starts: list[list[Scope]] = [[Scope(None)]]
+        else:
+            starts = [[self.top]] if self.top is not None else []
+            if prefix and self.scopes.get(prefix):
+                starts.insert(0, self.scopes[prefix])
+        *path, _ = name.split(":")
+        if not path or path[0] == "tosca" or self.is_opaque(name):
+            return None
+        first: tuple[list[str], str, list[str]] | None = None
+        for start in starts:
+            current = start
+            for depth, segment in enumerate(path):
+                visible = self._visible(current)
+                if any(segment in scope.opaque for scope in visible):
+                    return None
+                following = [c for scope in visible for c in scope.named.get(segment, ())]
+                if not following:
+                    known = sorted({ns for scope in visible for ns in scope.named})
+                    if first is None:
+                        first = (path[:depth], segment, known)
+                    break
+                current = following
+            else:
+                return None  # the namespaces exist; the type name is what is unknown
+        return first
+
+    def _walk_all(self, kind: str, name: str, scopes: Iterable[Scope]) -> Type | None:
+        for scope in scopes:
+            found = self._walk(scope, kind, name)
+            if found is not None:
+                return found
+        return None
+
+    def _walk(self, start: Scope, kind: str, name: str) -> Type | None:
+        """``name`` as seen from the document of ``start``, through its import tables.
+
+        Iterative and memoised: each (document, remaining name) pair is
+        visited at most once per walk, so a name costs at most the number of
+        documents times its namespace segments, however many chains lead
+        to a document.
+        """
+        key = (id(start), kind, name)
+        try:
+            return self._walks[key]
+        except KeyError:
+            pass
+        found: Type | None = None
+        stack: list[tuple[Scope, str]] = [(start, name)]
+        visited: set[tuple[int, str]] = set()
+        while stack:
+            scope, rest = stack.pop()
+            if (id(scope), rest) in visited:
+                continue
+            visited.add((id(scope), rest))
+            own = scope.own.get(kind)
+            found = own.get(rest) if own else None
+            if found is not None:
+                break
+            more: list[tuple[Scope, str]] = [(child, rest) for child in scope.plain]
+            head, colon, tail = rest.partition(":")
+            if colon and tail:
+                more.extend((child, tail) for child in scope.named.get(head, ()))
+            stack.extend(reversed(more))  # written order first
+        self._walks[key] = found
+        return found
+
+    def _namespace(self, path: list[str]) -> list[Scope]:
+        """The documents the namespace chain ``path`` names from the top."""
+        current = [self.top] if self.top is not None else []
+        for segment in path:
+            current = [
+                child for scope in self._visible(current) for child in scope.named.get(segment, ())
+            ]
+        return current
+
+    @staticmethod
+    def _visible(scopes: list[Scope]) -> list[Scope]:
+        """``scopes`` and the documents they import without a namespace (transitively)."""
+        out: list[Scope] = []
+        seen: set[int] = set()
+        stack = list(reversed(scopes))
+        while stack:
+            scope = stack.pop()
+            if id(scope) in seen:
+                continue
+            seen.add(id(scope))
+            out.append(scope)
+            stack.extend(reversed(scope.plain))
+        return out
 
     def _find(self, kind: str, name: str) -> Type | None:
         registry: Registry | None = self
@@ -120,14 +320,34 @@ class Registry:
             registry = registry.base
         return None
 
-    def names(self, kind: str) -> list[str]:
-        """Every full type name of ``kind`` (own first, then the base's)."""
-        out: dict[str, None] = {}
-        registry: Registry | None = self
-        while registry is not None:
-            out.update(dict.fromkeys(registry.by_kind[kind]))
-            registry = registry.base
-        return list(out)
+    def names(self, kind: str) -> tuple[str, ...]:
+        """Every full type name of ``kind`` (own first, then the base's).
+
+        Built once per kind and kept until types are added: every
+        did-you-mean hint asks for it, and the same tuple object coming back
+        lets :func:`~toskit.diagnostics.closest` reuse its index (#20 item 21).
+        """
+        found = self._names.get(kind)
+        if found is None:
+            out: dict[str, None] = {}
+            registry: Registry | None = self
+            while registry is not None:
+                out.update(dict.fromkeys(registry.by_kind[kind]))
+                registry = registry.base
+            found = self._names[kind] = tuple(out)
+        return found
+
+    def _value_type_names(self) -> tuple[str, ...]:
+        """Candidates of a hint for a property type: the primitives, then the data types."""
+        if self._data_candidates is None:
+            self._data_candidates = (*sorted(PRIMITIVES), *self.names("data"))
+        return self._data_candidates
+
+    def _parent_names(self) -> tuple[str, ...]:
+        """Candidates of a hint for a data type's parent: the data types, then the primitives."""
+        if self._parent_candidates is None:
+            self._parent_candidates = (*self.names("data"), *sorted(PRIMITIVES))
+        return self._parent_candidates
 
     def all_of(self, kind: str) -> dict[str, Type]:
         """Full name -> type for one kind (own types shadow the base's)."""
@@ -180,6 +400,9 @@ class Registry:
         """Create, link and complete the types of ``sources``; returns diagnostics."""
         diags: list[Diagnostic] = []
         new: list[Type] = []
+        self._names.clear()
+        self._data_candidates = self._parent_candidates = None
+        self._walks.clear()
         for src in sources:
             raw = src.raw if isinstance(src.raw, Mapping) else {}
             desc = raw.get("description")
@@ -194,6 +417,8 @@ class Registry:
                 normative=src.normative,
             )
             self.by_kind[src.kind][src.name] = t
+            if src.scope is not None:
+                src.scope.own.setdefault(src.kind, {})[src.local_name] = t
             new.append(t)
         # Exact short names first, so that ``Compute`` is tosca.nodes.Compute and
         # not the tail of tosca.nodes.Abstract.Compute.
@@ -242,7 +467,7 @@ class Registry:
                     "unknown-type",
                     f"{t.kind} type '{t.name}': unknown {kind} type '{name}'",
                     parts,
-                    hint=did_you_mean(name, self.names(kind)),
+                    hint=self.unknown_hint(kind, name, t.prefix),
                 )
             )
 
@@ -333,9 +558,7 @@ class Registry:
         if parent is None and self.is_opaque(parent_name):
             parent = self.roots.get(t.kind)
         elif parent is None:
-            candidates = self.names(t.kind)
-            if t.kind == "data":
-                candidates += sorted(PRIMITIVES)
+            candidates = self._parent_names() if t.kind == "data" else self.names(t.kind)
             if t.doc is not None:
                 diags.append(
                     t.doc.diagnostic(
@@ -343,7 +566,7 @@ class Registry:
                         "unknown-type",
                         f"{t.kind} type '{t.name}' derives from unknown type '{parent_name}'",
                         (*t.parts, "derived_from"),
-                        hint=did_you_mean(str(parent_name), candidates),
+                        hint=self.unknown_hint(t.kind, parent_name, t.prefix, candidates),
                     )
                 )
             parent = self.roots.get(t.kind)
@@ -543,14 +766,14 @@ class Registry:
     ) -> None:
         if doc is None or self.value_type(name, prefix) is not None or self.is_opaque(name):
             return
-        candidates = [*sorted(PRIMITIVES), *self.names("data")]
+        candidates = self._value_type_names()
         diags.append(
             doc.diagnostic(
                 "error",
                 "unknown-type",
                 f"unknown data type '{name}'",
                 parts,
-                hint=did_you_mean(str(name), candidates),
+                hint=self.unknown_hint("data", name, prefix, candidates),
             )
         )
 
