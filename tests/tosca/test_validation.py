@@ -605,3 +605,56 @@ def test_timestamps_are_rfc3339_in_tosca_2_0(value: str, major: int, ok: bool) -
         assert diag.code == "type-mismatch"
         assert diag.message.endswith(f"expected timestamp, got string '{value}'")
         assert diag.path.endswith("node_templates.node.properties.when")
+
+
+# -- defaults shared by the templates of one type (entities._Plan) -------------
+
+SHARED_TYPES = """
+node_types:
+  Svc:
+    derived_from: tosca.nodes.Root
+    properties:
+      port: {type: integer, default: 70000, constraints: [{in_range: [1, 65535]}]}
+      mode: {type: string, default: fast}
+  Tuned:
+    derived_from: Svc
+    properties:
+      mode: {type: string, default: slow}
+"""
+
+
+def test_a_bad_default_nobody_overrides_is_reported_for_every_template():
+    # The default is checked once per type only when it is clean: a
+    # violation is still one diagnostic per template, each at the default.
+    st = toskit.loads(template(SHARED_TYPES, "a: {type: Svc}\nb: {type: Svc}\nc: {type: Tuned}"))
+    found = [(d.code, d.path) for d in errors(st)]
+    assert found == [("constraint-violation", "node_types.Svc.properties.port")] + [
+        ("constraint-violation", f"{NODES}.{name}.properties.port") for name in ("a", "b", "c")
+    ]
+    assert all(d.line == 6 for d in errors(st))  # where the default is written
+
+
+def test_shared_defaults_keep_each_templates_provenance():
+    st = toskit.loads(
+        template(
+            SHARED_TYPES.replace("70000", "8080"),
+            "a: {type: Tuned, properties: {port: 80}}\n"
+            "b: {type: Tuned, properties: {port: 81, mode: own}}\n"
+            "c: {type: Tuned, properties: {port: 82}}",
+        )
+    )
+    assert not st.errors
+    a, b, c = (st.node_templates[n] for n in "abc")
+    assert [a.properties, b.properties] == [{"port": 80, "mode": "slow"}, {"port": 81, "mode": "own"}]
+    assert a.source_of("mode") == "default: Tuned" and b.source_of("mode") == "template"
+    assert a.property_table(show_overridden=True)["mode"].overridden == (("fast", "default: Svc"),)
+    assert b.property_table(show_overridden=True)["mode"].overridden == (
+        ("fast", "default: Svc"),
+        ("slow", "default: Tuned"),
+    )
+    assert c.property_table(show_overridden=True)["port"].overridden == (
+        (8080, "default: Svc"),
+    )
+    # Each template's values are its own.
+    a.properties["mode"] = "changed"
+    assert c.properties["mode"] == "slow"

@@ -87,6 +87,9 @@ class LoadContext:
     cap_defs: dict[tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]] = field(
         default_factory=dict
     )
+    # Per (definitions, owner type): what every template of that type shares
+    # (toskit.tosca.entities._plans).
+    property_plans: dict[tuple[int, int], Any] = field(default_factory=dict)
     input_resolver: InputResolver | None = None
     template_graph: TemplateGraph | None = None
 

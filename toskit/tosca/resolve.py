@@ -22,7 +22,7 @@ Results are handed out as unshared data:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeGuard
 
@@ -91,7 +91,9 @@ class Resolution:
 
     values: dict[str, Any] = field(default_factory=dict)
     origins: dict[tuple, Origin] = field(default_factory=dict)
-    overridden: dict[tuple, list[tuple[Any, str]]] = field(default_factory=dict)
+    # Lowest layer first; a tuple when shared by the templates of one type
+    # (toskit.tosca.entities._Plan), so read it, never change it in place.
+    overridden: dict[tuple, Sequence[tuple[Any, str]]] = field(default_factory=dict)
     entity: Any = None  # the template object, once built
     # Top-level properties whose value may hold a function call (others skip the search).
     calls: set[str] = field(default_factory=set)
