@@ -83,6 +83,8 @@ from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
 
+from toskit.plain import is_number  # re-exported: the one definition lives there
+
 __all__ = [
     "SCALAR_KINDS",
     "ScalarClass",
@@ -542,11 +544,6 @@ class Range:
 
     def __str__(self) -> str:
         return f"[{self.lower}, {self.upper}]"
-
-
-def is_number(value: Any) -> bool:
-    """An int or a float, and not a boolean."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def parse_range(value: Any) -> Range | None:

@@ -597,7 +597,7 @@ def test_interface_type_inputs_are_parameter_definitions_in_tosca_2_0() -> None:
     (diag,) = errors(st)
     assert (diag.code, diag.message) == (
         "invalid-definition",
-        "a parameter definition must be a map, got str 'a bare value'",
+        "a parameter definition must be a map, got string 'a bare value'",
     )
     assert diag.path == "interface_types.Base.inputs.timeout"
 

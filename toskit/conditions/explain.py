@@ -39,6 +39,7 @@ from toskit.conditions.syntax import (
 )
 from toskit.conditions.values import value_text
 from toskit.errors import ConditionError
+from toskit.plain import flow_text
 
 __all__ = [
     "describe_node",
@@ -164,15 +165,8 @@ def describe_value(value: Any) -> str:
         return f"[{len(value)} {noun}: {', '.join(ids)}{more}]"
     if _is_node(value):
         return describe_node(value)
-    try:
-        text = value_text(value)
-    except ConditionError:
-        text = "…"
-    if isinstance(value, str):
-        text = repr(value)
-    if len(text) > MAX_VALUE_TEXT:
-        text = text[: MAX_VALUE_TEXT - 1] + "…"
-    return text
+    # Bounded whatever the value's size or depth (it reads only what it shows).
+    return flow_text(value, MAX_VALUE_TEXT)
 
 
 def _tf(value: Any) -> str:

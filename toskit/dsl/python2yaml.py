@@ -38,6 +38,7 @@ from toskit.dsl.entities import (
 )
 from toskit.dsl.normative import KIND_PREFIXES, KIND_SECTIONS
 from toskit.dsl.sourcemap import clean_docstring, index_for
+from toskit.plain import describe
 
 __all__ = ["DSL_VERSION", "Emitted", "to_yaml_data"]
 
@@ -87,17 +88,9 @@ def _tosca_parent(cls: type[ToscaType]) -> type[ToscaType] | None:
 
 
 def _describe_value(value: Any) -> str:
-    if isinstance(value, str):
-        return f"string {value!r}"
-    if isinstance(value, bool):
-        return f"boolean {value!r}"
-    if isinstance(value, int):
-        return f"integer {value!r}"
-    if isinstance(value, float):
-        return f"float {value!r}"
     if isinstance(value, _ValueEntity):
         return f"{type(value).__name__} value"
-    return f"{type(value).__name__} {value!r}"
+    return describe(value)
 
 
 class _Writer:

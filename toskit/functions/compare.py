@@ -1,7 +1,9 @@
 """Kinds of value, deep equality and ordering (spec/functions.md §6.1).
 
 * Kinds: boolean, number (int or float), string, list, map, null. A boolean
-  is never a number.
+  is never a number. Kinds, deep equality and its hashable key
+  (``canonical``) are :mod:`toskit.plain`'s, shared by every package and
+  re-exported here.
 * Scalar-units: two strings that both read as scalar-units of one class
   compare by amount; of different classes they are a ``TypeMismatch``.
 * Typed operands: when one operand's declared type is (or derives from)
@@ -13,15 +15,17 @@
 from __future__ import annotations
 
 import datetime as _dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from toskit.functions.errors import Failure
+from toskit.plain import canonical, kind_of
+from toskit.plain import describe as describe_plain
+from toskit.plain import values_equal as deep_equal
 from toskit.values import (
     ScalarClass,
     ScalarUnit,
     Version,
-    is_number,
     parse_scalar_unit,
     parse_timestamp,
     parse_version,
@@ -31,75 +35,10 @@ from toskit.values import (
 __all__ = ["canonical", "deep_equal", "describe", "kind_of", "ordered_pair", "typed_pair"]
 
 
-def kind_of(value: Any) -> str:
-    """``boolean``, ``number``, ``string``, ``list``, ``map``, ``null`` or a Python type name."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if is_number(value):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "map"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    return type(value).__name__
-
-
 def describe(value: Any) -> str:
-    """``string 'abc'``, ``number 3``, ``list [1, 2]`` (shortened) for messages."""
-    text = repr(value)
-    if len(text) > 60:
-        text = text[:57] + "..."
-    return f"{kind_of(value)} {text}"
-
-
-def deep_equal(a: Any, b: Any) -> bool:
-    """Deep equality where booleans never equal numbers."""
-    ka, kb = kind_of(a), kind_of(b)
-    if ka != kb:
-        return False
-    if ka == "list":
-        return len(a) == len(b) and all(deep_equal(x, y) for x, y in zip(a, b))
-    if ka == "map":
-        if len(a) != len(b):
-            return False
-        for key, value in a.items():
-            match = [k for k in b if deep_equal(k, key)] if key not in b else [key]
-            if not match or not deep_equal(value, b[match[0]]):
-                return False
-        return True
-    try:
-        return bool(a == b)
-    except Exception:
-        return False
-
-
-def canonical(value: Any) -> Any:
-    """A hashable key such that ``canonical(a) == canonical(b)`` iff ``deep_equal(a, b)``.
-
-    Lets set operations run in linear time (booleans stay apart from numbers).
-    """
-    kind = kind_of(value)
-    if kind == "boolean":
-        return ("b", value)
-    if kind == "number":
-        return ("n", value)
-    if kind == "string":
-        return ("s", value)
-    if kind == "null":
-        return ("z",)
-    if kind == "list":
-        return ("l", tuple(canonical(v) for v in value))
-    if kind == "map":
-        return ("m", frozenset((canonical(k), canonical(v)) for k, v in value.items()))
-    try:
-        hash(value)
-    except TypeError:
-        return ("o", kind, repr(value))
-    return ("o", kind, value)
+    """``string 'abc'``, ``number 3``, ``list [1, 2]`` (shortened) for messages:
+    :func:`toskit.plain.describe` in this package's words."""
+    return describe_plain(value, number="number")
 
 
 _READERS: dict[str, Callable[[Any], Any]] = {

@@ -52,8 +52,8 @@ from toskit.functions import registry
 from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
+from toskit.plain import kind_of
 from toskit.sentinels import ABSENT
-from toskit.values import is_number
 
 __all__ = [
     "ABSENT",
@@ -368,19 +368,12 @@ def call_python(func: Callable[..., Any], args: list[Any], name: str) -> Any:
 
 
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if is_number(value):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "a map"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    return type(value).__name__
+    """``a string``, ``a number``, ``null``: a key's kind (:func:`toskit.plain.kind_of`) in a sentence."""
+    kind = kind_of(value)
+    return kind if kind == "null" or kind not in _PLAIN_KINDS else f"a {kind}"
+
+
+_PLAIN_KINDS = frozenset({"boolean", "number", "string", "list", "map"})
 
 
 def evaluate(

@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from toskit.plain import HASH_MODULUS as _HASH_MODULUS
 from toskit.schema.model import (
     UNTYPED_ATOMIC,
     UNTYPED_DEDUCED,
@@ -26,7 +27,7 @@ from toskit.schema.model import (
     resolve_ref,
     schema_error_message,
 )
-from toskit.schema.values import _HASH_MODULUS, canonical
+from toskit.schema.values import canonical
 
 __all__ = ["Compiler", "Node"]
 

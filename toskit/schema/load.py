@@ -36,7 +36,7 @@ from toskit.schema.model import (
     schema_error,
     schema_error_message,
 )
-from toskit.schema.values import short_repr
+from toskit.schema.values import describe
 
 __all__ = ["check_schema", "check_typeref_data", "load", "schema_from_data", "typeref_from_data"]
 
@@ -377,7 +377,7 @@ class _Checker:
 
     def shape(self, path: str, expected: str, value: Any) -> None:
         if self.shapes:
-            self.error(path, f"expected {expected}, got {short_repr(value)}")
+            self.error(path, f"expected {expected}, got {describe(value)}")
 
     def run(self) -> list[Diagnostic]:
         types = self.schema.types

@@ -9,6 +9,7 @@ cyclic) values get one ``limit-exceeded`` diagnostic instead of a
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +18,7 @@ from toskit.errors import SchemaError
 from toskit.schema.compiled import Node
 from toskit.schema.fieldpath import render_field, render_index, render_key, render_set
 from toskit.schema.model import Schema
-from toskit.schema.values import MAX_DEPTH, canonical, deep_stack, short_repr
+from toskit.schema.values import MAX_DEPTH, canonical, deep_stack, describe
 
 __all__ = ["abbreviate_path", "check_value", "item_key", "validate", "validated_node"]
 
@@ -173,11 +174,11 @@ def _check(
         return
     # The value's kind has no part: report against map, scalar, list in turn.
     if node.has_map:
-        out.append(_error("type-mismatch", "expected map, got " + short_repr(value), path))
+        out.append(_error("type-mismatch", "expected map, got " + describe(value), path))
     elif node.scalar is not None:
         _check_scalar(node.scalar, value, path, out)
     else:
-        out.append(_error("type-mismatch", "expected list, got " + short_repr(value), path))
+        out.append(_error("type-mismatch", "expected list, got " + describe(value), path))
 
 
 def _check_scalar(scalar: str, value: Any, path: str, out: list[Diagnostic]) -> None:
@@ -191,7 +192,7 @@ def _check_scalar(scalar: str, value: Any, path: str, out: list[Diagnostic]) -> 
         ok = False
     if not ok:
         prefix = _SCALAR_MESSAGES.get(scalar, f"unexpected scalar type in schema: {scalar}; got ")
-        out.append(_error("type-mismatch", prefix + short_repr(value), path))
+        out.append(_error("type-mismatch", prefix + describe(value), path))
 
 
 def _check_map(
@@ -202,7 +203,7 @@ def _check_map(
             out.append(
                 _error(
                     "type-mismatch",
-                    "map keys must be strings, got " + short_repr(k),
+                    "map keys must be strings, got " + describe(k),
                     path + render_field(k),
                 )
             )
@@ -259,7 +260,7 @@ def _check_list(
                 )
                 return
             segment = render_key(pairs)
-            ck = tuple((n, canonical(v)) for n, v in pairs)
+            ck: Hashable = tuple((n, canonical(v)) for n, v in pairs)
             if ck in seen and not dups:
                 out.append(_error("invalid-value", f"duplicate entries for key {segment}", path))
             seen.add(ck)

@@ -1,8 +1,11 @@
-"""Helpers over plain values: kinds, equality keys, short renderings, depth.
+"""The schema's view of plain values: equality keys, JSON literals, depth.
 
 Values are the JSON-like data YAML gives (``None``, ``bool``, ``int``,
 ``float``, ``str``, ``list``/``tuple``, ``dict``). Anything else is *foreign*
-and is reported by validation, never crashes the engine.
+and is reported by validation, never crashes the engine. Kinds, equality
+(spec §2.2), copies and descriptions are :mod:`toskit.plain`'s, the one home
+every package shares; this module re-exports them and adds what only the
+schema needs (JSON literals for field paths, the emptiness of a merge leaf).
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import math
 import sys
 from typing import Any
 
+from toskit.plain import MAX_DEPTH, canonical, copy_value, values_equal
+from toskit.plain import describe as describe_plain
 from toskit.runtime import deep_walk
 from toskit.schema.model import schema_error_message
 from toskit.sentinels import ABSENT, Absent
@@ -24,38 +29,12 @@ __all__ = [
     "canonical",
     "copy_value",
     "deep_stack",
+    "describe",
     "guarded_walk",
     "is_empty",
-    "kind_of",
     "render_literal",
-    "short_repr",
     "values_equal",
 ]
-
-MAX_DEPTH = 512
-"""Deepest value nesting the engine walks; deeper values get a diagnostic.
-
-It matches the YAML loader's own depth bound (500) with some room, so any
-document the loader accepts can be validated.
-"""
-
-
-def kind_of(value: Any) -> str:
-    """The schema kind of a value: ``map``, ``list``, ``string``, ``numeric``,
-    ``boolean``, ``null``, or the Python type name of a foreign value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "numeric"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "map"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    return type(value).__name__
 
 
 def is_empty(value: Any) -> bool:
@@ -67,88 +46,10 @@ def is_empty(value: Any) -> bool:
     return False
 
 
-class _Marker:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return self.name
-
-
-_BOOL = _Marker("bool")
-_MAP = _Marker("map")
-_LIST = _Marker("list")
-_OTHER = _Marker("other")
-
-
-# Integers at or beyond 2**61 - 1 can all share one hash (Python hashes ints
-# modulo this prime): a set list of such values would make every set and
-# dict quadratic (#19). They get a canonical form whose hash is seeded.
-_HASH_MODULUS = (1 << 61) - 1
-_BIG = _Marker("big")
-
-
-def _big(value: int | float) -> Any:
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            return value
-        value = int(value)  # floats this large are integers: 2.0**70 == 2**70
-    length = (value.bit_length() + 8) // 8
-    return (_BIG, value.to_bytes(length, "little", signed=True))
-
-
-def canonical(value: Any) -> Any:
-    """A hashable key such that ``canonical(a) == canonical(b)`` exactly when
-    ``a`` and ``b`` are equal in the sense of spec §2.2.
-
-    Numbers compare numerically (``1 == 1.0``), a ``bool`` never equals a
-    number, strings never equal numbers, maps compare by keys regardless of
-    order, lists element by element. Callers bound the depth (values are
-    validated first).
-    """
-    t = type(value)
-    if t is int or t is float:
-        if -_HASH_MODULUS < value < _HASH_MODULUS:
-            return value
-        return _big(value)
-    if t is str or value is None:
-        return value
-    if t is bool:
-        return (_BOOL, value)
-    if isinstance(value, bool):
-        return (_BOOL, bool(value))
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, (int, float)):
-        return canonical(int(value) if isinstance(value, int) else float(value))
-    if isinstance(value, dict):
-        return (_MAP, frozenset((canonical(k), canonical(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return (_LIST, tuple(canonical(v) for v in value))
-    # A foreign object is equal only to itself: its own __eq__/__hash__ are
-    # never called (they may be missing, or raise).
-    return (_OTHER, id(value))
-
-
-def values_equal(a: Any, b: Any) -> bool:
-    """Equality of spec §2.2 (``1 == 1.0``, ``True != 1``, maps unordered)."""
-    return canonical(a) == canonical(b)
-
-
-def copy_value(value: Any) -> Any:
-    """A deep copy of plain data (tuples become lists); scalars are shared."""
-    t = type(value)
-    if t is dict:
-        return {k: copy_value(v) for k, v in value.items()}
-    if t is list or t is tuple:
-        return [copy_value(v) for v in value]
-    if isinstance(value, dict):
-        return {k: copy_value(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [copy_value(v) for v in value]
-    return value
+def describe(value: Any, limit: int = 60) -> str:
+    """:func:`toskit.plain.describe` in the schema's words (``numeric 1``,
+    ``string 'x'``), for the ``got …`` part of messages."""
+    return describe_plain(value, limit, number="numeric")
 
 
 def render_literal(value: Any) -> str:
@@ -205,20 +106,6 @@ class unlimited_int_digits:  # noqa: N801 - used like a function
 
     def __exit__(self, *exc: object) -> None:
         sys.set_int_max_str_digits(self._old)
-
-
-def short_repr(value: Any, limit: int = 60) -> str:
-    """The kind and a short rendering of a value for messages: ``string "x"``."""
-    kind = kind_of(value)
-    if kind in ("map", "list", "string", "numeric", "boolean", "null"):
-        try:
-            text = render_literal(value)
-        except (RecursionError, ValueError):
-            text = "…"
-        if len(text) > limit:
-            text = text[: limit - 1] + "…"
-        return f"{kind} {text}" if kind != "null" else "null"
-    return kind
 
 
 WALK_FRAMES = 4 * MAX_DEPTH + 200

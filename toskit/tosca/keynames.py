@@ -13,6 +13,7 @@ from typing import Any
 
 from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.plain import describe
 from toskit.source import YamlDocument
 from toskit.tosca.grammar import ANY, Keys, ListOf, NamedList, NamedMap, Shape, Short, Value
 
@@ -194,7 +195,7 @@ def _check_value(
                         doc.diagnostic(
                             "error",
                             "invalid-definition",
-                            f"metadata '{key}' must be {what}, got {_describe(item)}",
+                            f"metadata '{key}' must be {what}, got {describe(item)}",
                             [*parts, key],
                         )
                     )
@@ -202,7 +203,7 @@ def _check_value(
         name = parts[-1] if parts else "value"
         out.append(
             doc.diagnostic(
-                "error", "invalid-definition", f"'{name}' {problem}, got {_describe(value)}", parts
+                "error", "invalid-definition", f"'{name}' {problem}, got {describe(value)}", parts
             )
         )
 
@@ -224,19 +225,12 @@ def _is_count_range(value: Any) -> bool:
 _TEXT_METADATA = frozenset({"template_name", "template_author"})
 
 
-def _describe(value: Any) -> str:
-    return "null" if value is None else f"{type(value).__name__} {_short(value)}"
-
-
 def _not_a(doc: YamlDocument, parts: list[Hashable], what: str, value: Any) -> Diagnostic:
     return doc.diagnostic(
         "error",
         "invalid-definition",
-        f"{what}, got {type(value).__name__} {_short(value)}",
+        f"{what}, got {describe(value, 40)}",
         parts,
     )
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
