@@ -203,14 +203,13 @@ class _Comparer:
 
     def walk_map(self, node: Node, lhs: dict, rhs: dict, path: str) -> None:
         for k, lv in lhs.items():
-            self.walk(node.field_node(k), lv, rhs.get(k, ABSENT), f"{path}.{k}")  # type: ignore[arg-type]
+            self.walk(node.child(k), lv, rhs.get(k, ABSENT), f"{path}.{k}")
         for k, rv in rhs.items():
             if k not in lhs:
-                self.walk(node.field_node(k), ABSENT, rv, f"{path}.{k}")  # type: ignore[arg-type]
+                self.walk(node.child(k), ABSENT, rv, f"{path}.{k}")
 
     def walk_list(self, node: Node, lhs: Any, rhs: Any, path: str) -> None:
-        elem = node.list_elem
-        assert elem is not None
+        elem = node.item_node()
         lgroups = _groups(node, lhs)
         rgroups = _groups(node, rhs)
         for key, litems in lgroups.items():
@@ -252,16 +251,16 @@ class _Comparer:
     def below(self, node: Node, value: Any, path: str, into: set[str]) -> None:
         if _separable_map(node, value):
             for k, v in value.items():
-                self.everything(node.field_node(k), v, f"{path}.{k}", into)  # type: ignore[arg-type]
+                self.everything(node.child(k), v, f"{path}.{k}", into)
         elif _associative_list(node, value):
-            elem = node.list_elem
+            elem = node.item_node()
             for items in _groups(node, value).values():
                 segment = path + item_segment(node, items[0])
                 if len(items) > 1 or node.list_kind != "keyed":
                     # A repeated item is one atomic entry: nothing below it.
                     self.note(into, segment, items if len(items) > 1 else items[0])
                 else:
-                    self.everything(elem, items[0], segment, into)  # type: ignore[arg-type]
+                    self.everything(elem, items[0], segment, into)
 
 
 def _groups(node: Node, items: Any) -> dict[Any, list[Any]]:
@@ -294,17 +293,17 @@ def _fieldset(node: Node, value: Any, path: str, out: set[str]) -> None:
         if not value:
             out.add(path)
             return
-        fields, elem = node.fields, node.map_elem
+        fields = node.fields
         for k, v in value.items():
             child = fields.get(k)
             p = f"{path}.{k}"
             if child is None:
                 out.add(p)  # an elementType entry is owned as a whole key
-                child = elem
-            _fieldset(child, v, p, out)  # type: ignore[arg-type]
+                child = node.child(k)
+            _fieldset(child, v, p, out)
         return
     if _associative_list(node, value):
-        elem = node.list_elem
+        elem = node.item_node()
         keys = item_keys(node, value)
         counts: dict[Any, int] = {}
         for k in keys:
@@ -313,7 +312,7 @@ def _fieldset(node: Node, value: Any, path: str, out: set[str]) -> None:
             p = path + item_segment(node, item)
             out.add(p)
             if counts[key] == 1 and node.list_kind == "keyed":
-                _fieldset(elem, item, p, out)  # type: ignore[arg-type]
+                _fieldset(elem, item, p, out)
         return
     out.add(path)
 
@@ -392,10 +391,10 @@ def _remove(node: Node, value: Any, trie: _Trie) -> Any:
             if sub is None:
                 out[k] = copy_value(v)
             elif not sub.terminal:
-                out[k] = _remove(node.field_node(k), v, sub)  # type: ignore[arg-type]
+                out[k] = _remove(node.child(k), v, sub)
         return out or None
     if _associative_list(node, value):
-        elem = node.list_elem
+        elem = node.item_node()
         items = []
         keys, repeated = _repeated(node, value)
         for key, item in zip(keys, value):
@@ -403,7 +402,7 @@ def _remove(node: Node, value: Any, trie: _Trie) -> Any:
             if sub is None or (not sub.terminal and key in repeated):
                 items.append(copy_value(item))  # a repeated item is atomic
             elif not sub.terminal:
-                items.append(_remove(elem, item, sub))  # type: ignore[arg-type]
+                items.append(_remove(elem, item, sub))
         return items or None
     return copy_value(value)
 
@@ -447,12 +446,12 @@ def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
             if sub.terminal:
                 out[k] = copy_value(v)
             else:
-                kept = _extract(node.field_node(k), v, sub, append_keys)  # type: ignore[arg-type]
+                kept = _extract(node.child(k), v, sub, append_keys)
                 if kept is not _NOTHING:
                     out[k] = kept
         return out if out else _NOTHING
     if _associative_list(node, value):
-        elem = node.list_elem
+        elem = node.item_node()
         items = []
         keys, repeated = _repeated(node, value)
         for key, item in zip(keys, value):
@@ -462,7 +461,7 @@ def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
             if sub.terminal or key in repeated:
                 items.append(copy_value(item))
                 continue
-            kept = _extract(elem, item, sub, append_keys)  # type: ignore[arg-type]
+            kept = _extract(elem, item, sub, append_keys)
             if kept is _NOTHING:
                 continue
             if append_keys and node.list_kind == "keyed" and isinstance(kept, dict):

@@ -98,6 +98,22 @@ class Node:
         node = self.fields.get(key)
         return node if node is not None else self.map_elem
 
+    def child(self, key: str) -> Node:
+        """:meth:`field_node` for a key of a *validated* map, which always has
+        one (validation reports undeclared keys)."""
+        node = self.fields.get(key)
+        if node is None:
+            node = self.map_elem
+            if node is None:
+                raise schema_error_message(f"no type for the undeclared key {key!r} (value not validated?)")
+        return node
+
+    def item_node(self) -> Node:
+        """The element node of a *validated* list (a list type always has one)."""
+        if self.list_elem is None:
+            raise schema_error_message("this type has no list element (value not validated?)")
+        return self.list_elem
+
     def __repr__(self) -> str:
         return f"<Node {self.label}>"
 

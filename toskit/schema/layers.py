@@ -196,17 +196,10 @@ def _fresh(node: Node, value: Any, label: str) -> _Leaf | _Tree:
     if value is None or type(value) in _SCALARS:
         return _Leaf(label, [])
     if isinstance(value, dict) and value and node.has_map and not node.map_atomic:
-        fields, elem = node.fields, node.map_elem
-        return _Tree(
-            label,
-            {
-                k: _fresh(fields.get(k) or elem, v, label)  # type: ignore[arg-type]
-                for k, v in value.items()
-            },
-        )
+        return _Tree(label, {k: _fresh(node.child(k), v, label) for k, v in value.items()})
     if isinstance(value, list) and value and node.has_list and node.list_kind != "atomic":
-        elem = node.list_elem
-        return _Tree(label, [_fresh(elem, v, label) for v in value])  # type: ignore[arg-type]
+        elem = node.item_node()
+        return _Tree(label, [_fresh(elem, v, label) for v in value])
     return _Leaf(label, [])
 
 
@@ -255,7 +248,6 @@ def _merge_map(
     if not rhs:
         return lhs, lprov  # None or {} over a non-empty separable map keeps it
     lchildren = lprov.children if isinstance(lprov, _Tree) else {}
-    fields, elem = node.fields, node.map_elem
     out: dict = {}
     children: dict = {}
     for k, lv in lhs.items():
@@ -265,8 +257,7 @@ def _merge_map(
                 out[k] = rv
                 children[k] = _Leaf(label, _history(lchildren[k], lv))
                 continue
-            child = fields.get(k) or elem
-            out[k], children[k] = _merge(child, lv, lchildren[k], rv, label)  # type: ignore[arg-type]
+            out[k], children[k] = _merge(node.child(k), lv, lchildren[k], rv, label)
         else:
             out[k] = lv
             children[k] = lchildren[k]
@@ -274,7 +265,7 @@ def _merge_map(
         if k not in lhs:
             value = copy_value(rv)
             out[k] = value
-            children[k] = _fresh(fields.get(k) or elem, value, label)  # type: ignore[arg-type]
+            children[k] = _fresh(node.child(k), value, label)
     return out, _Tree(label, children)
 
 
@@ -284,14 +275,14 @@ def _merge_list(
     if not rhs:
         return lhs, lprov
     lchildren = lprov.children if isinstance(lprov, _Tree) else []
-    elem = node.list_elem
-    assert elem is not None
+    elem = node.item_node()
     out: list = []
     children: list = []
     for li, ri in merge_order(item_keys(node, lhs), item_keys(node, rhs)):
         if ri is None:
-            out.append(lhs[li])  # type: ignore[index]
-            children.append(lchildren[li])  # type: ignore[index]
+            if li is not None:  # always: a pair has at least one side
+                out.append(lhs[li])
+                children.append(lchildren[li])
         elif li is None:
             value = copy_value(rhs[ri])
             out.append(value)

@@ -70,7 +70,6 @@ def merge_values(node: Node, lhs: Any, rhs: Any) -> Any:
 def _merge_map(node: Node, lhs: dict, rhs: dict) -> dict:
     out = {}
     fields = node.fields
-    elem = node.map_elem
     rget = rhs.get
     for k, lv in lhs.items():
         rv = rget(k, ABSENT)
@@ -80,7 +79,7 @@ def _merge_map(node: Node, lhs: dict, rhs: dict) -> dict:
             out[k] = rv  # a scalar rhs always wins (a leaf, or a kind change)
         else:
             child = fields.get(k)
-            out[k] = merge_values(child if child is not None else elem, lv, rv)  # type: ignore[arg-type]
+            out[k] = merge_values(child if child is not None else node.child(k), lv, rv)
     for k, rv in rhs.items():
         if k not in lhs:
             out[k] = rv if type(rv) in _SCALARS else copy_value(rv)
@@ -190,13 +189,14 @@ def _merge_associative(node: Node, lhs: Sequence[Any], rhs: Sequence[Any]) -> li
     keep, repeated = collapse_duplicates(lkeys_all, rkeys)
     litems = [lhs[i] for i in keep]
     lkeys = [lkeys_all[i] for i in keep]
-    elem = node.list_elem
+    elem = node.item_node()
     out = []
     for li, ri in merge_order(lkeys, rkeys):
         if ri is None:
-            out.append(copy_value(litems[li]))  # type: ignore[index]
+            if li is not None:  # always: a pair has at least one side
+                out.append(copy_value(litems[li]))
         elif li is None or lkeys[li] in repeated:
             out.append(copy_value(rhs[ri]))
         else:
-            out.append(merge_values(elem, litems[li], rhs[ri]))  # type: ignore[arg-type]
+            out.append(merge_values(elem, litems[li], rhs[ri]))
     return out

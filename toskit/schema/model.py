@@ -28,7 +28,7 @@ from toskit.errors import SchemaError
 if TYPE_CHECKING:
     from toskit.diagnostics import Diagnostic
     from toskit.schema.compare import Comparison
-    from toskit.schema.compiled import Node
+    from toskit.schema.compiled import Compiler, Node
     from toskit.schema.layers import MergeResult
 
 __all__ = [
@@ -361,6 +361,10 @@ class Schema:
 
     types: tuple[TypeDef, ...] = ()
     _checked: bool = field(default=True, repr=False, compare=False)
+    # Caches, set in __post_init__ (object.__setattr__: the class is frozen).
+    _by_name: dict[str, TypeDef] = field(init=False, repr=False, compare=False)
+    _compiler: Compiler | None = field(init=False, repr=False, compare=False)
+    _nodes: dict[str | TypeRef, Node] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         _tuple(self, "types")
@@ -395,7 +399,7 @@ class Schema:
     def find(self, name: str) -> TypeDef | None:
         """The ``TypeDef`` called ``name`` (built-in untyped types included), or ``None``."""
         try:
-            return self._by_name.get(name)  # type: ignore[attr-defined]
+            return self._by_name.get(name)
         except TypeError:
             return None
 
@@ -431,10 +435,10 @@ class Schema:
     def node(self, name: str | TypeRef) -> Node:
         """The compiled form of a type (internal, cached)."""
         try:
-            return self._nodes[name]  # type: ignore[attr-defined]
+            return self._nodes[name]
         except (KeyError, TypeError):
             pass
-        compiler = self._compiler  # type: ignore[attr-defined]
+        compiler = self._compiler
         if compiler is None:
             from toskit.schema.compiled import Compiler
 
@@ -442,7 +446,7 @@ class Schema:
             object.__setattr__(self, "_compiler", compiler)
         node = compiler.node_for(name)
         if isinstance(name, str):
-            self._nodes[name] = node  # type: ignore[attr-defined]
+            self._nodes[name] = node
         return node
 
     # -- operations (implemented in sibling modules) -----------------------

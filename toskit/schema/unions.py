@@ -56,15 +56,14 @@ def _walk(node: Node, other: Any, value: Any, path: str, rule: _Rule) -> Any:
     if kind == "map" and node.has_map:
         other_map = other if isinstance(other, dict) else {}
         out = {
-            k: _walk(node.field_node(k), other_map.get(k), v, f"{path}.{k}", rule)  # type: ignore[arg-type]
+            k: _walk(node.child(k), other_map.get(k), v, f"{path}.{k}", rule)
             for k, v in value.items()
         }
         for union in node.unions:
             rule(union, other_map, value, out, path)
         return out
     if kind == "list" and node.has_list:
-        elem = node.list_elem
-        assert elem is not None
+        elem = node.item_node()
         other_list = other if isinstance(other, (list, tuple)) else []
         if node.list_kind == "atomic":
             return [
@@ -90,8 +89,8 @@ def _disc(field: UnionField) -> str | None:
 
 def _field_for(union: Union, discriminator: str) -> str:
     for f in union.fields:
-        if _disc(f) == discriminator:
-            return f.field_name  # type: ignore[return-value]
+        if _disc(f) == discriminator and f.field_name is not None:
+            return f.field_name
     return discriminator
 
 
