@@ -6,8 +6,10 @@ through ``toskit.load``/``toskit.loads``.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
+import pytest
 from tosca_fixtures import codes, errors, loads
 
 import toskit
@@ -563,3 +565,135 @@ def test_older_documents_see_their_own_normative_types() -> None:
     # 1.2 introduced Abstract.Storage, whose name is required; 1.3 kept it.
     for version in ("tosca_simple_yaml_1_2", "tosca_simple_yaml_1_3"):
         assert codes(loads(BLOCK_STORAGE.replace("VERSION", version))) == ["missing-property"]
+
+
+# --- item 7: nothing downstream of an unknown profile is a false error ---------------
+
+UNKNOWN_PARENT = """
+    tosca_definitions_version: tosca_2_0
+    imports:
+      - profile: com.example.vendor
+        namespace: v
+    capability_types:
+      MyCap: {derived_from: PARENT}
+    relationship_types:
+      MyRel: {derived_from: PARENT}
+    data_types:
+      MyData: {derived_from: PARENT}
+    group_types:
+      MyGroup: {derived_from: PARENT}
+    policy_types:
+      MyPolicy: {derived_from: PARENT}
+    node_types:
+      VM:
+        derived_from: PARENT
+        properties:
+          d: {type: MyData, required: false}
+        capabilities:
+          c: {type: MyCap}
+        requirements:
+          - link: {capability: Node, relationship: MyRel, count_range: [0, UNBOUNDED]}
+        interfaces:
+          Standard:
+            type: Standard
+            operations:
+              create: {inputs: {a: {type: string, required: false}}}
+    service_template:
+      node_templates:
+        vm:
+          type: VM
+          BODY
+        peer: {type: VM}
+      OUTER
+    """
+
+# what a template writes -> the error it draws when every parent is known
+DOWNSTREAM = {
+    "capability": ("capabilities: {console: {properties: {speed: 1}}}", "", "unknown-capability"),
+    "requirement": ("requirements: [{network: peer}]", "", "unknown-requirement"),
+    "capability-property": ("capabilities: {c: {properties: {z: 1}}}", "", "unknown-property"),
+    "relationship-property": (
+        "requirements: [{link: {node: peer, relationship: {type: MyRel, properties: {port: 1}}}}]",
+        "",
+        "unknown-property",
+    ),
+    "data-field": ("properties: {d: {anything: 1}}", "", "unknown-property"),
+    "data-base": ("properties: {d: 5}", "", "type-mismatch"),
+    "attribute": ("attributes: {vendor_attr: 1}", "", "unknown-attribute"),
+    "get_property": (
+        "",
+        "outputs: {o: {value: {$get_property: [vm, vendor_prop]}}}",
+        "function-error",
+    ),
+    "get_property-capability": (
+        "",
+        "outputs: {o: {value: {$get_property: [vm, CAPABILITY, console, speed]}}}",
+        "function-error",
+    ),
+    "get_property-relationship": (
+        "",
+        "outputs: {o: {value: {$get_property: [vm, RELATIONSHIP, uplink, port]}}}",
+        "function-error",
+    ),
+    "get_attribute": (
+        "",
+        "outputs: {o: {value: {$get_attribute: [vm, vendor_attr]}}}",
+        "function-error",
+    ),
+    "workflow-input": (
+        "",
+        "workflows: {w: {steps: {s: {target: vm, activities: "
+        "[{call_operation: {operation: Standard.create, inputs: {b: 1}}}]}}}}",
+        "unknown-operation-input",
+    ),
+    "group-property": (
+        "",
+        "groups: {g: {type: MyGroup, members: [vm], properties: {gp: 1}}}",
+        "unknown-property",
+    ),
+    "policy-property": (
+        "",
+        "policies: [{p: {type: MyPolicy, targets: [vm], properties: {pp: 1}}}]",
+        "unknown-property",
+    ),
+}
+
+
+def _downstream(tmp_path: Path, case: str, parent: str) -> toskit.ServiceTemplate:
+    body, outer, _ = DOWNSTREAM[case]
+    text = textwrap.dedent(UNKNOWN_PARENT).replace("PARENT", parent)
+    text = text.replace("BODY", body).replace("OUTER", outer)
+    path = tmp_path / f"{case}.yaml"
+    path.write_text(text)
+    return toskit.load(path)
+
+
+@pytest.mark.parametrize("case", sorted(DOWNSTREAM))
+def test_nothing_downstream_of_an_unknown_parent_is_a_false_error(
+    tmp_path: Path, case: str
+) -> None:
+    # With known parents the check fires: it is a real check ...
+    known = _downstream(tmp_path, case, "Root")
+    assert DOWNSTREAM[case][2] in codes(known), [str(d) for d in known.diagnostics]
+    # ... with the parents in a profile toskit does not have, what cannot be known
+    # is reported once, at the import, and nothing else.
+    st = _downstream(tmp_path, case, "v:Base")
+    assert codes(st) == ["unknown-profile"], [str(d) for d in st.diagnostics]
+    assert st.diagnostics[0].line == 4
+
+
+def test_unknown_parent_paths_stay_unevaluated_and_the_topology_says_unchecked(
+    tmp_path: Path,
+) -> None:
+    st = _downstream(tmp_path, "get_property-capability", "v:Base")
+    # The call is kept as written (a Call), not an error and not a guessed value.
+    from toskit.functions import Call
+
+    out = st.outputs["o"]
+    assert isinstance(out, Call) and out.name == "get_property", out
+    topo = st.topology()
+    assert topo.nodes["vm"].unchecked is not None
+    assert "derives from v:Base" in topo.nodes["vm"].unchecked
+    assert "unchecked:" in topo.to_svg() and 'style="rounded,dashed"' in topo.to_dot()
+    known = _downstream(tmp_path, "get_property", "Root").topology()
+    assert known.nodes["vm"].unchecked is None and 'dashed"' not in known.to_dot().split("->")[0]

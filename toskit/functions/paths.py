@@ -192,6 +192,7 @@ class _Walk:
                 self.require_node(node, "RELATIONSHIP")
                 matches = [r for r in node.requirements() if r.name == req]
                 if not matches:
+                    _unless_complete(node)
                     raise Failure(
                         "PathError",
                         f"{describe_entity(node)} has no requirement '{req}'",
@@ -239,6 +240,7 @@ class _Walk:
     def capability_of(self, node: Any, cap: str) -> Any:
         found = node.capability(cap)
         if found is None:
+            _unless_complete(node)
             raise Failure(
                 "PathError",
                 f"{describe_entity(node)} has no capability '{cap}'",
@@ -354,6 +356,18 @@ def _walk(ev: Any, args: Sequence[Any], function: str) -> tuple[_Walk, list[Any]
     return walk, entities
 
 
+def _unless_complete(entity: Any) -> None:
+    """``Unevaluated`` when the entity may have names nobody here knows.
+
+    A view whose ``definitions_complete()`` is false (its type derives from a
+    profile toskit does not have) may inherit the property, capability or
+    requirement a path names: the call stays a ``Call``, not a ``PathError``.
+    """
+    complete = getattr(entity, "definitions_complete", None)
+    if callable(complete) and not complete():
+        raise Unevaluated
+
+
 def _check_attribute_declared(entity: Any, prop: str, names: Collection[str]) -> None:
     """A ``PathError`` for an attribute the entity's types do not declare.
 
@@ -379,6 +393,7 @@ def read_property(entity: Any, prop: str, *, attribute: bool = False) -> Any:
         if attribute:
             _check_attribute_declared(entity, prop, names)
             raise Unevaluated  # an attribute: known only at runtime
+        _unless_complete(entity)
         raise Failure(
             "PathError",
             f"{describe_entity(entity)} has no property '{prop}'",

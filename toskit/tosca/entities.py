@@ -568,6 +568,8 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
             anchor,
             props_parts=(*cparts, "properties"),
             require_values=not is_abstract(raw),
+            # A capability type deriving from an unknown profile may declare more.
+            check_unknown=cap_type is None or not ctx.registry.derives_from_opaque(cap_type),
         )
         node.capabilities[cap_name] = CapabilityTemplate(
             cap_name,
@@ -578,8 +580,11 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
             parts=cparts,
             node=node,
         )
+    # A type deriving from a profile toskit does not have may inherit the
+    # capability: not "unknown" (the import's ``unknown-profile`` says so).
+    opaque = known and ctx.registry.derives_from_opaque(node.type)
     for cap_name in assigned:
-        if cap_name not in node.type.capabilities and known:
+        if cap_name not in node.type.capabilities and known and not opaque:
             ctx.diags.append(
                 ctx.doc.diagnostic(
                     "error",

@@ -48,6 +48,15 @@ class _EntityView:
     def property_value(self, name: str) -> Any:
         return self.graph.value(self.entity, name, self)
 
+    def definitions_complete(self) -> bool:
+        """Every type of the entity's chain is known (none derives from an unknown profile).
+
+        When false, a path naming a property, capability or requirement the
+        known types lack stays unevaluated instead of failing (the parent may
+        declare it; the ``unknown-profile`` warning at the import says so).
+        """
+        return self.graph.complete(self.entity.type, self.entity.type_known)
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -78,11 +87,7 @@ class NodeView(_EntityView):
 
     def attributes_complete(self) -> bool:
         """Every type of the node's chain is known (none derives from an unknown profile)."""
-        if not self.entity.type_known or self.graph.ctx is None:
-            return False
-        registry = self.graph.ctx.registry
-        chain = self.entity.type.chain
-        return not any(registry.is_opaque(t.definition.get("derived_from")) for t in chain)
+        return self.definitions_complete()
 
     def capability(self, name: str) -> CapabilityView | None:
         cap = self.entity.capabilities.get(name)
@@ -166,6 +171,10 @@ class CapabilityView(_EntityView):
         super().__init__(graph, entity)
         self.node = node
 
+    def definitions_complete(self) -> bool:
+        """The node's types and the capability's are all known."""
+        return self.node.definitions_complete() and self.graph.complete(self.entity.type, True)
+
 
 class RequirementView:
     """A requirement assignment seen as a relationship."""
@@ -207,6 +216,11 @@ class RequirementView:
 
     def attribute_names(self) -> Collection[str]:
         return []
+
+    def definitions_complete(self) -> bool:
+        """The relationship's type is known (an unnamed one has no definitions to miss)."""
+        rtype = self.requirement.relationship_type
+        return rtype is None or self.graph.complete(rtype, True)
 
 
 class RelationshipTemplateView(_EntityView):
@@ -284,6 +298,12 @@ class TemplateGraph:
 
     def scalar_class(self, type_name: str) -> ScalarClass | None:
         return self.load.scalars.by_name(type_name)
+
+    def complete(self, t: Type, known: bool) -> bool:
+        """``t`` is known and no type of its chain derives from an unknown profile."""
+        if not known or self.ctx is None:
+            return False
+        return not self.ctx.registry.derives_from_opaque(t)
 
     # -- evaluation ---------------------------------------------------------------
 

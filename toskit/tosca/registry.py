@@ -375,7 +375,12 @@ class Registry:
             try:
                 return cache[key]
             except KeyError:
-                found = cache[key] = lookup(name, key[1]) if name is not None else None
+                found = lookup(name, key[1]) if name is not None else None
+                if isinstance(found, Type) and self.derives_from_opaque(found):
+                    # Its fields and base come from a profile toskit does not
+                    # have: its values are not checked (``unknown-profile`` says so).
+                    found = None
+                cache[key] = found
                 return found
 
         return value_type

@@ -61,7 +61,13 @@ def resolve_requirements(
                 continue
             ((rname, value),) = entry.items()
             parts = (*node.parts, "requirements", index, rname)
-            if node.type_known and rname not in definitions:
+            # A type deriving from a profile toskit does not have may inherit
+            # the requirement: not "unknown" (the import's warning says so).
+            if (
+                node.type_known
+                and rname not in definitions
+                and not registry.derives_from_opaque(node.type)
+            ):
                 diags.append(
                     doc.diagnostic(
                         "error",
@@ -219,6 +225,8 @@ def _relationship(
         (*parts, "relationship") if assigned is not None else parts,
         # The orchestrator completes relationships; what is written is checked.
         require_values=False,
+        # Properties a parent from an unknown profile may declare are not "unknown".
+        check_unknown=not ctx.registry.derives_from_opaque(rtype),
     )
     req.properties = res.values
 

@@ -66,6 +66,9 @@ class TopologyNode:
     directives: tuple[str, ...] = ()
     description: str | None = None
     members: tuple[str, ...] = ()
+    unchecked: str | None = None
+    """Why toskit could not check the node fully (its type derives from a type of
+    a profile toskit does not have: inherited names are taken on trust), or ``None``."""
 
     @property
     def is_group(self) -> bool:
@@ -266,6 +269,14 @@ class Topology:
                 [_dot_escape(node.name), _dot_escape(node.type)]
                 + [_dot_escape(f"{k}: {v}") for k, v in node.properties]
             )
+            if node.unchecked:
+                # Drawn dashed, the reason as its tooltip (a quiet state, not an error).
+                tip = _dot_escape(node.unchecked)
+                lines.append(
+                    f'{indent}{_dot_id(node.name)} [label="{label}", style="rounded,dashed", '
+                    f'tooltip="{tip}"];'
+                )
+                continue
             lines.append(f'{indent}{_dot_id(node.name)} [label="{label}"];')
         if self.boundary is not None:
             lines.append("  }")
@@ -406,6 +417,7 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
     nodes: dict[str, TopologyNode] = {}
     edges: list[TopologyEdge] = []
     problems: list[TopologyProblem] = []
+    registry = getattr(service, "registry", None)
     for tmpl in service.node_templates.values():
         desc = tmpl.description
         nodes[tmpl.name] = TopologyNode(
@@ -415,6 +427,7 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
             directives=tuple(tmpl.directives),
             description=desc,
             members=(tmpl.name,),
+            unchecked=_unchecked(registry, tmpl),
         )
     for tmpl in service.node_templates.values():
         for index, req in enumerate(tmpl.requirements):
@@ -476,6 +489,24 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
         problems=problems,
         boundary=_boundary(doc),
         service=service,
+    )
+
+
+def _unchecked(registry: Any, tmpl: NodeTemplate) -> str | None:
+    """Why a node is only partly checked: its type derives from an unknown profile."""
+    if registry is None or not tmpl.type_known or not registry.derives_from_opaque(tmpl.type):
+        return None
+    parent = next(
+        (
+            t.definition.get("derived_from")
+            for t in tmpl.type.chain
+            if registry.is_opaque(t.definition.get("derived_from"))
+        ),
+        None,
+    )
+    return (
+        f"unchecked: {tmpl.type.name} derives from {parent}, from a profile toskit does not "
+        "have; what it inherits is taken on trust"
     )
 
 

@@ -494,6 +494,8 @@ def render_svg(
         tip = [f"{node.name}: {node.type}"]
         if node.description:
             tip.append(node.description)
+        if node.unchecked:
+            tip.append(node.unchecked)
         if node.is_group:
             tip.append(f"{len(node.members)} node templates: " + ", ".join(node.members[:20]))
         parts = [

@@ -94,11 +94,15 @@ def _check_call(
         return []
     definitions, assigned = declared
     assigned |= _template_assigned(node, iface, op)
+    # Inputs a parent from a profile toskit does not have may declare: not "unknown".
+    open_ended = _open_ended(ctx, node, iface)
     doc = ctx.doc
     out: list[Diagnostic] = []
     label = f"call_operation '{name}' on node template '{node.name}'"
     for key, value in given.items():
         if key not in definitions and key not in assigned:
+            if open_ended:
+                continue
             out.append(
                 doc.diagnostic(
                     "error",
@@ -189,6 +193,25 @@ def _declared_inputs(
                 else:  # a value assigned in the type
                     assigned.add(str(key))
     return (definitions, assigned) if found else None
+
+
+def _open_ended(ctx: LoadContext, node: NodeTemplate, iface: str) -> bool:
+    """The node type, or the interface's type, derives from an unknown profile."""
+    registry = ctx.registry
+    if not registry.opaque_prefixes:
+        return False
+    if registry.derives_from_opaque(node.type):
+        return True
+    for t in node.type.chain:
+        interfaces = t.definition.get("interfaces")
+        idef = interfaces.get(iface) if isinstance(interfaces, Mapping) else None
+        if not isinstance(idef, Mapping):
+            continue
+        name = idef.get("type")
+        itype = registry.lookup("interface", name, t.prefix)
+        if registry.is_opaque(name) or (itype is not None and registry.derives_from_opaque(itype)):
+            return True
+    return False
 
 
 def _template_assigned(node: NodeTemplate, iface: str, op: str) -> set[str]:
