@@ -262,6 +262,11 @@ def resolve_properties(
     """
     doc = doc or ctx.doc
     res = Resolution()
+    if raw_props is None and not definitions:
+        # Nothing declared, nothing written (a capability without
+        # properties): nothing to merge, check or report.
+        res.origins[()] = Origin("template", doc, entity_parts)
+        return res
     if props_parts is None:
         props_parts = (*entity_parts, "properties")
     has_props = isinstance(raw_props, Mapping)
@@ -654,5 +659,5 @@ def defaults_have_calls(ctx: LoadContext, pdef: PropertyDefinition) -> bool:
 
 def is_abstract(raw: Any) -> bool:
     """A template the orchestrator selects or substitutes (its values may be incomplete)."""
-    directives = raw.get("directives") if isinstance(raw, Mapping) else None
+    directives = raw.get("directives") if raw.__class__ is dict or isinstance(raw, Mapping) else None
     return isinstance(directives, list) and any(d in ("select", "substitute") for d in directives)

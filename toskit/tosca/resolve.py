@@ -216,8 +216,23 @@ def merge_layers(
         result: dict[str, Any] = {}
         fields = vt.properties
         value_type = hooks.value_type
+        single = len(layers) == 1  # the common case: only the template writes the map
         for name, fdef in fields.items():
-            hits = [(value[name], origin) for value, origin in layers if name in value]
+            if single:
+                if name not in top_value:
+                    hits = []
+                else:
+                    leaf = top_value[name]
+                    if (
+                        not fdef.default_layers
+                        and leaf.__class__ is not Call
+                        and not isinstance(leaf, (dict, list))
+                    ):
+                        result[name] = leaf  # its origin is the map's (not recorded)
+                        continue
+                    hits = [(leaf, top_origin)]
+            else:
+                hits = [(value[name], origin) for value, origin in layers if name in value]
             if len(hits) == 1 and not fdef.default_layers:
                 # The common case: one layer writes a plain leaf. Its origin is
                 # recorded only when it is not the map's own (lookups take the
@@ -275,7 +290,7 @@ def merge_layers(
                     if built is not ABSENT:
                         result[name] = built
         for value, origin in reversed(layers):
-            if len(value) > len(result) or any(key not in fields for key in value):
+            if not value.keys() <= fields.keys():  # keys no field declares: kept as written
                 for key, item in value.items():
                     if key not in fields and key not in result:
                         result[key] = copy_data(item)
