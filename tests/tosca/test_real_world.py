@@ -617,6 +617,11 @@ DOWNSTREAM = {
         "",
         "unknown-property",
     ),
+    "relationship-template": (
+        "",
+        "relationship_templates: {r: {type: MyRel, properties: {port: 1}}}",
+        "unknown-property",
+    ),
     "data-field": ("properties: {d: {anything: 1}}", "", "unknown-property"),
     "data-base": ("properties: {d: 5}", "", "type-mismatch"),
     "attribute": ("attributes: {vendor_attr: 1}", "", "unknown-attribute"),
