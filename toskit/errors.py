@@ -56,7 +56,13 @@ class FunctionError(ToskitError):
     ``kind`` is one of the error kinds of spec/functions.md §6.2 (or
     ``"UnknownFunction"``), ``function`` the qualified name of the innermost
     failing call, ``diagnostic`` a :class:`Diagnostic` describing it.
+    ``call`` (the failing ``toskit.functions.Call``, whose ``.path`` locates
+    it) and ``detail`` (the message without the function's name) are set by
+    ``toskit.functions`` when it raises one.
     """
+
+    call: Any = None
+    detail: str = ""
 
     def __init__(
         self,

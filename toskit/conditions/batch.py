@@ -76,15 +76,16 @@ def compile_select(
             )
         return _expression(guard.text, guard.node, var, loop_vars, negate)
     if isinstance(form, AllForm):
-        parts = [compile_select(item, var, loop_vars) for item in form.items]
-        if any(p is None for p in parts):
+        compiled = [compile_select(item, var, loop_vars) for item in form.items]
+        parts = [p for p in compiled if p is not None]
+        if len(parts) < len(compiled):
             return None
 
         def all_of(env: Env, items: Any, trusted: bool) -> list:
             for part in parts:
                 if not items:
                     break
-                items = part(env, items, trusted)  # type: ignore[misc]
+                items = part(env, items, trusted)
             return list(items)
 
         if not negate:

@@ -301,7 +301,7 @@ class Cluster:
             and self._models == other._models
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    # Unhashable on purpose: defining __eq__ (without __hash__) sets __hash__ to None.
 
 
 def _view(node: dict) -> Mapping:

@@ -158,7 +158,7 @@ class TraceEntry(_Displayable):
             other.children,
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    # Unhashable on purpose: defining __eq__ (without __hash__) sets __hash__ to None.
 
 
 class _LazyTrace:
@@ -248,7 +248,7 @@ class LimitsOutcome(_Displayable):
             other.recommended,
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    # Unhashable on purpose: defining __eq__ (without __hash__) sets __hash__ to None.
 
 
 class RoleOutcome(_LazyTrace, _Displayable):

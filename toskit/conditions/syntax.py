@@ -285,7 +285,7 @@ class _Parser:
         j = min(self.i + ahead, len(self.tokens) - 1)
         tok = self.tokens[j]
         if tok.kind == "ERROR" and ahead == 0:
-            self.error(tok.value, tok.pos)  # type: ignore[arg-type]
+            self.error(str(tok.value), tok.pos)
         return tok
 
     def next(self) -> Token:
@@ -298,7 +298,7 @@ class _Parser:
 
     def unexpected(self, tok: Token, detail: str = "") -> ConditionError:
         if tok.kind == "ERROR":
-            raise self.error(tok.value, tok.pos)  # type: ignore[arg-type]
+            raise self.error(str(tok.value), tok.pos)
         if tok.kind == "END":
             raise self.error("Unexpected end of expression" + detail, tok.pos)
         raise self.error(f"Unexpected '{printable(tok.text)}'" + detail, tok.pos)

@@ -30,7 +30,7 @@ import sys
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 __all__ = [
     "ArtifactType",
@@ -324,7 +324,7 @@ class _ValueEntity(ToscaType):
             return NotImplemented
         return self._values == other._values
 
-    __hash__ = None  # type: ignore[assignment]
+    # Unhashable on purpose: defining __eq__ (without __hash__) sets __hash__ to None.
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
@@ -342,6 +342,11 @@ class DataEntity(_ValueEntity):
     _type_name = "tosca.datatypes.Root"
     _tosca_normative = True
     _tosca_abstract = False
+    if TYPE_CHECKING:
+        # The loaded profile's definition of tosca.datatypes.Root, set by
+        # dsl.normative. Declared for the type checker only: annotations of an
+        # entity class are its TOSCA properties at run time.
+        _tosca_definition: ClassVar[Any]
 
 
 #: Unfurl's name for the same base class.

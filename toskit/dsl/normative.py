@@ -144,7 +144,7 @@ def build_namespaces() -> dict[str, Namespace]:
             definition = types[name] or {}
             if kind == "data" and name == root_name:
                 cls: type = DataEntity
-                DataEntity._tosca_definition = definition  # type: ignore[attr-defined]
+                DataEntity._tosca_definition = definition
             else:
                 derived_from = definition.get("derived_from")
                 parent = by_name.get(derived_from, KIND_BASES[kind]) if isinstance(derived_from, str) else KIND_BASES[kind]

@@ -10,7 +10,7 @@ and sequences.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -20,10 +20,13 @@ __all__ = ["dump_yaml"]
 
 
 # The C emitter (libyaml) when PyYAML has it: same output, several times faster.
-_BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+if TYPE_CHECKING:
+    from yaml import SafeDumper as _BaseDumper  # the C dumper has the same interface
+else:
+    _BaseDumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class _Dumper(_BaseDumper):  # type: ignore[misc, valid-type]
+class _Dumper(_BaseDumper):
     """SafeDumper that never writes anchors/aliases for shared values."""
 
     def ignore_aliases(self, data: Any) -> bool:

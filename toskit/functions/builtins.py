@@ -568,16 +568,17 @@ class _ScalarReader:
 
 def _numbers_or_scalars(reader: _ScalarReader, args: list, name: str) -> tuple[str, list]:
     """``("number", [..])`` or ``("scalar", [ScalarUnit..])`` of one class."""
-    scalars = [reader.read(a) for a in args]
-    if all(s is not None for s in scalars):
-        kinds = {s.kind for s in scalars}  # type: ignore[union-attr]
+    read = [reader.read(a) for a in args]
+    scalars = [s for s in read if s is not None]
+    if len(scalars) == len(read):
+        kinds = {s.kind for s in scalars}
         if len(kinds) > 1:
             raise Failure("ArgType", f"{name} cannot mix scalar-units of classes {sorted(kinds)}")
         return "scalar", scalars
-    for a, s in zip(args, scalars):
+    for a, s in zip(args, read):
         if s is None and not is_number(a):
             raise Failure("ArgType", f"{name} takes numbers or scalar-units, got {describe(a)}")
-    if any(s is not None for s in scalars):
+    if scalars:
         raise Failure("ArgType", f"{name} cannot mix scalar-units with plain numbers")
     return "number", args
 

@@ -72,11 +72,12 @@ def typed_pair(
     type, or the two declared types differ.
     """
     ra, rb = _reader(primitive_a), _reader(primitive_b)
-    if ra is None and rb is None:
+    reader = ra if ra is not None else rb
+    if reader is None:
         return None
     if ra is not None and rb is not None and ra[0] != rb[0]:
         raise Failure("TypeMismatch", f"cannot compare a {ra[0]} with a {rb[0]}")
-    name, read = ra or rb  # type: ignore[misc]
+    name, read = reader
     out = []
     for operand in (a, b):
         value = operand if isinstance(operand, (Version, ScalarUnit)) else read(operand)

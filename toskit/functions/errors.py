@@ -81,6 +81,6 @@ def function_error(
         hint=hint,
     )
     error = FunctionError(message, kind=kind, function=name, diagnostic=diagnostic)
-    error.call = call  # type: ignore[attr-defined]
-    error.detail = detail  # type: ignore[attr-defined]
+    error.call = call
+    error.detail = detail
     return error
