@@ -243,7 +243,22 @@ def merge_layers(
                     if origin is not top_origin:
                         out.origins[(*path, name)] = origin.child(name)
                     continue
-            if not hits and fdef.default_layers:
+            if len(hits) == 1 and fdef.default_layers:
+                leaf, origin = hits[0]
+                dlayers = hooks.default_layers(fdef)
+                if (
+                    _plain_leaf(leaf)
+                    and not origin.source.startswith("default")
+                    and not any(v.__class__ is Call for v, _ in dlayers)
+                ):
+                    # A leaf written over the field's defaults (none a call):
+                    # what the general path below computes, without recursing.
+                    result[name] = leaf
+                    fpath = (*path, name)
+                    out.origins[fpath] = Origin(origin.source, origin.doc, (*origin.parts, name))
+                    out.overridden[fpath] = [(v, o.source) for v, o in dlayers]
+                    continue
+            elif not hits and fdef.default_layers:
                 dlayers = hooks.default_layers(fdef)
                 if len(dlayers) == 1 and _plain_leaf(dlayers[0][0]):
                     # A field no layer writes, with one scalar default: what the
