@@ -217,8 +217,11 @@ def test_json_format(files, capsys):
         "kind": "tosca",
         "label": "TOSCA 1.3 template",
         "tosca_version": "1.3",
+        "counts": {"error": 0, "warning": 0, "info": 0},
+        "omitted": {},
         "diagnostics": [],
     }
+    assert report[0]["counts"] == {"error": 1, "warning": 0, "info": 0}
     assert "no such file" in report[2]["error"]
 
 

@@ -175,3 +175,68 @@ def test_loaded_template_diagnostics_carry_parts():
     assert mismatch.parts == ("topology_template", "node_templates", "n", "properties", "ports", 1)
     assert mismatch.path == format_path(mismatch.parts)
     assert found["unknown-property"].parts[-1] == "bogus"
+
+
+# ---- cap_per_code (#19: 20,000 copies of one mistake) -------------------------
+
+
+def _at(line: int, code: str = "x", severity: str = "error") -> Diagnostic:
+    return Diagnostic(severity, code, f"{code} at {line}", file="f", line=line, column=1)
+
+
+def test_cap_per_code_lists_the_first_and_one_summary_where_the_rest_began():
+    from toskit.diagnostics import cap_per_code
+
+    diags = [_at(i, "x" if i % 2 else "y") for i in range(1, 301)]
+    out = cap_per_code(diags, 10)
+    assert [d.line for d in out if not d.omitted] == list(range(1, 21))
+    summaries = [d for d in out if d.omitted]
+    assert [(d.code, d.omitted, d.line) for d in summaries] == [("x", 140, 21), ("y", 140, 22)]
+    assert summaries[0].message == (
+        "140 more 'x' diagnostics not shown (only the first 10 of each code are listed)"
+    )
+    assert "max_per_code=None" in summaries[0].hint and summaries[0].stands_for == 140
+    assert sort_diagnostics(out) == out  # source order kept
+    assert cap_per_code(diags, None) == diags and cap_per_code(diags, 150) == diags
+
+
+def test_cap_per_code_keeps_counts_and_severities_truthful():
+    from toskit.diagnostics import cap_per_code, count_by_severity
+
+    diags = [_at(i, "x", "warning") for i in range(1, 151)] + [_at(200, "x", "error")]
+    out = cap_per_code(diags, 100)
+    assert count_by_severity(out) == count_by_severity(diags) == {"error": 1, "warning": 150, "info": 0}
+    # one summary per severity among the hidden ones: the error stays an error
+    assert [(d.severity, d.omitted) for d in out if d.omitted] == [("warning", 50), ("error", 1)]
+    assert has_errors(out)
+    only_warnings = cap_per_code(diags[:150], 100)
+    assert not has_errors(only_warnings) and only_warnings[-1].severity == "warning"
+
+
+def test_capping_again_folds_the_earlier_summaries():
+    from toskit.diagnostics import cap_per_code, count_by_severity
+
+    diags = [_at(i) for i in range(1, 1001)]
+    once = cap_per_code(diags, 100)
+    assert cap_per_code(once, 100) == once  # idempotent
+    twice = cap_per_code(once, 10)
+    assert twice == cap_per_code(diags, 10)
+    assert [d.omitted for d in twice] == [0] * 10 + [990]
+    assert count_by_severity(twice)["error"] == 1000
+
+
+def test_a_summary_is_a_diagnostic_that_says_what_it_stands_for():
+    d = Diagnostic("error", "x", "m", omitted=5)
+    assert d.stands_for == 5 and Diagnostic("error", "x", "m").stands_for == 1
+    assert d != Diagnostic("error", "x", "m")
+    assert "omitted" not in repr(Diagnostic("error", "x", "m"))
+
+
+def test_check_max_per_code():
+    from toskit.diagnostics import check_max_per_code
+    from toskit.errors import ToskitError
+
+    assert check_max_per_code(None) is None and check_max_per_code(3) == 3
+    for bad in (0, -2, False, "3", 1.0):
+        with pytest.raises(ToskitError, match="max_per_code"):
+            check_max_per_code(bad)

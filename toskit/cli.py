@@ -4,10 +4,16 @@
     Loads each file, works out what kind of document it is, runs that
     kind's checker and prints, for each file, one line naming the kind it
     detected (``checked FILE as TOSCA 2.0 template: 1 error, 0 warnings``)
-    followed by every diagnostic (``str(d)``: location, severity, code,
-    message, hint, the source line with a caret). ``--format json`` prints
-    a JSON list of ``{file, kind, label, tosca_version, diagnostics}``
-    instead. A directory stands for its ``*.yaml``/``*.yml`` files,
+    followed by its diagnostics (``str(d)``: location, severity, code,
+    message, hint, the source line with a caret): the first 100 of each code
+    (``--max-per-code N``, ``0`` for all), then one summary per code
+    (``19,900 more 'unknown-type' diagnostics not shown``) where the first
+    hidden one was. Every count (the per-file line, the summary line, the
+    exit status) includes the hidden ones. ``--format json`` prints a JSON
+    list of ``{file, kind, label, tosca_version, counts, omitted,
+    diagnostics}`` instead: ``counts`` per severity with the hidden ones,
+    ``omitted`` code → how many are not listed, and a summary's record has
+    ``"omitted": N``. A directory stands for its ``*.yaml``/``*.yml`` files,
     recursively; ``-`` reads standard input. ``-j N`` checks the files in
     ``N`` processes (default: the number of CPUs this process may use);
     output stays in input order. Exit status: 0 when no file has an error,
@@ -61,7 +67,13 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from toskit._terminal import terminal_safe
-from toskit.diagnostics import Diagnostic, limit_per_kind, sort_diagnostics
+from toskit.diagnostics import (
+    MAX_PER_CODE,
+    Diagnostic,
+    cap_per_code,
+    count_by_severity,
+    sort_diagnostics,
+)
 from toskit.errors import ToskitError
 
 __all__ = [
@@ -184,12 +196,15 @@ def check_schema(text: str, name: str) -> list[Diagnostic]:
     return check_yaml(text, name)
 
 
-def check_tosca(text: str, name: str, root: str | None = None) -> list[Diagnostic]:
+def check_tosca(
+    text: str, name: str, root: str | None = None, max_per_code: int | None = MAX_PER_CODE
+) -> list[Diagnostic]:
     """A TOSCA document: everything ``toskit.loads`` reports. ``root`` widens the
-    folder that local imports must stay inside (default: the file's folder)."""
+    folder that local imports must stay inside (default: the file's folder);
+    ``max_per_code`` is the loader's cap of diagnostics listed per code."""
     from toskit.tosca import loads
 
-    return loads(text, name=name, root=root).diagnostics
+    return loads(text, name=name, root=root, max_per_code=max_per_code).diagnostics
 
 
 def _lazy(dotted: str) -> Checker:
@@ -234,17 +249,24 @@ class FileResult:
     error: str | None = None
 
 
-def _check_document(text: str, name: str, root: str | None = None) -> FileResult:
+def _check_document(
+    text: str, name: str, root: str | None = None, max_per_code: int | None = MAX_PER_CODE
+) -> FileResult:
     from toskit.source import load_yaml
 
     doc = load_yaml(text, name=name)
     if doc.value is None and doc.diagnostics:
-        return FileResult(name, "yaml", UNPARSED_LABEL, None, sort_diagnostics(doc.diagnostics))
+        found = cap_per_code(sort_diagnostics(doc.diagnostics), max_per_code)
+        return FileResult(name, "yaml", UNPARSED_LABEL, None, found)
     kind = detect_kind(doc.value)
     checker = CHECKERS[kind]
-    # --root reaches the TOSCA checker; a registered checker takes (text, name) only.
-    found = checker(text, name) if root is None or checker is not check_tosca else check_tosca(text, name, root)
-    diagnostics = sort_diagnostics(found)
+    # --root and --max-per-code reach the TOSCA checker; a registered checker
+    # takes (text, name) only, and its list is capped here.
+    if checker is check_tosca:
+        found = check_tosca(text, name, root, max_per_code)
+    else:
+        found = checker(text, name)
+    diagnostics = cap_per_code(sort_diagnostics(found), max_per_code)
     return FileResult(name, kind, kind_label(kind, doc.value), tosca_version(doc.value), diagnostics)
 
 
@@ -289,9 +311,15 @@ def check_file(path: str) -> tuple[str, list[Diagnostic]]:
     return check_text(read_text_file(path), path)
 
 
-def _check_task(task: tuple[str, str | None, str | None]) -> FileResult:
-    """One file for ``toskit check`` (``text`` given for standard input); runs in a worker."""
-    path, text, root = task
+_Task = tuple[str, str | None, str | None, int | None]
+
+
+def _check_task(task: _Task) -> FileResult:
+    """One file for ``toskit check`` (``text`` given for standard input); runs in a worker.
+
+    ``task``: ``(path, text or None, root or None, max_per_code)``.
+    """
+    path, text, root, max_per_code = task
     from toskit.source import read_text_file
 
     name = "<stdin>" if path == "-" else path
@@ -299,11 +327,11 @@ def _check_task(task: tuple[str, str | None, str | None]) -> FileResult:
         return FileResult(name, error="<stdin>: could not be read")
     try:
         if text is None and _is_csar(path):
-            result = _check_csar(path)
+            result = _check_csar(path, max_per_code)
         else:
             if text is None:
                 text = read_text_file(path)
-            result = _check_document(text, name, root)
+            result = _check_document(text, name, root, max_per_code)
     except ToskitError as exc:
         return FileResult(name, error=str(exc))
     result.path = name
@@ -316,11 +344,12 @@ def _is_csar(path: str) -> bool:
     return path != "-" and is_csar(path)
 
 
-def _check_csar(path: str) -> FileResult:
+def _check_csar(path: str, max_per_code: int | None = MAX_PER_CODE) -> FileResult:
     """A CSAR archive (issue 20): its entry document, loaded with its imports inside it."""
     from toskit.tosca import load
 
-    found = sort_diagnostics(load(path).diagnostics)
+    found = sort_diagnostics(load(path, max_per_code=max_per_code).diagnostics)
+    found = cap_per_code(found, max_per_code)
     return FileResult(path, "tosca", "TOSCA CSAR archive", None, found)
 
 
@@ -329,8 +358,12 @@ def _plural(n: int, word: str) -> str:
 
 
 def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
-    """A diagnostic as a JSON-ready dict (``toskit check --format json``)."""
-    return {
+    """A diagnostic as a JSON-ready dict (``toskit check --format json``).
+
+    A summary (``diag.omitted`` > 0) has one more key, ``omitted``: how many
+    diagnostics of its code and severity it stands for.
+    """
+    record: dict[str, Any] = {
         "severity": diag.severity,
         "code": diag.code,
         "message": diag.message,
@@ -340,6 +373,9 @@ def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
         "column": diag.column,
         "hint": diag.hint,
     }
+    if diag.omitted:
+        record["omitted"] = diag.omitted
+    return record
 
 
 def terminal_diagnostic(diag: Diagnostic) -> Diagnostic:
@@ -381,7 +417,7 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _results(tasks: list[tuple[str, str | None, str | None]], jobs: int) -> Iterator[FileResult]:
+def _results(tasks: list[_Task], jobs: int) -> Iterator[FileResult]:
     """Check every task, in order; in ``jobs`` forked processes when that can help."""
     import multiprocessing
 
@@ -406,7 +442,10 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             stdin_text = _read_stdin()
         except ToskitError as exc:
             stdin_error = str(exc)
-    tasks = [(path, stdin_text if path == "-" else None, args.root) for path in files]
+    max_per_code = args.max_per_code or None  # 0: every diagnostic
+    tasks: list[_Task] = [
+        (path, stdin_text if path == "-" else None, args.root, max_per_code) for path in files
+    ]
     checked = errors = warnings = unreadable = 0
     report: list[dict[str, Any]] = []
     for result in _results(tasks, args.jobs):
@@ -419,8 +458,10 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             report.append({"file": result.path, "error": result.error})
             continue
         checked += 1
-        n_errors = sum(d.severity == "error" for d in result.diagnostics)
-        n_warnings = sum(d.severity == "warning" for d in result.diagnostics)
+        # A summary counts as the diagnostics it stands for (#19): the counts
+        # and the exit status are what was found, not what is listed.
+        counts = count_by_severity(result.diagnostics)
+        n_errors, n_warnings = counts["error"], counts["warning"]
         errors += n_errors
         warnings += n_warnings
         if args.format == "json":
@@ -430,6 +471,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     "kind": result.kind,
                     "label": result.label,
                     "tosca_version": result.version,
+                    "counts": counts,
+                    "omitted": _omitted(result.diagnostics),
                     "diagnostics": [diagnostic_record(d) for d in result.diagnostics],
                 }
             )
@@ -440,8 +483,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}",
                 file=out,
             )
-        # 100 of each kind per file, then "and N more" (#19: 20,000 mistakes)
-        for diag in limit_per_kind(result.diagnostics):
+        # Already capped: 100 of each code, then a summary (#19: 20,000 mistakes).
+        for diag in result.diagnostics:
             print(terminal_diagnostic(diag), file=out)
     if errors and status == 0:
         status = 1
@@ -455,6 +498,25 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             summary += f"; {_plural(unreadable, 'file')} could not be read"
         print(summary, file=err)
     return status
+
+
+def _omitted(diagnostics: list[Diagnostic]) -> dict[str, int]:
+    """Code -> how many of its diagnostics the summaries stand for."""
+    out: dict[str, int] = {}
+    for d in diagnostics:
+        if d.omitted:
+            out[d.code] = out.get(d.code, 0) + d.omitted
+    return out
+
+
+def _per_code(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (every diagnostic) or more")
+    return value
 
 
 # ---- show ----------------------------------------------------------------
@@ -622,6 +684,14 @@ def _add_check(commands: Any) -> None:
         "output stays in input order",
     )
     check.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
+    check.add_argument(
+        "--max-per-code",
+        type=_per_code,
+        default=MAX_PER_CODE,
+        metavar="N",
+        help="diagnostics of one code listed per file before one 'N more not shown' summary "
+        "(default %(default)s; 0: all); counts always include every one",
+    )
     check.set_defaults(run=_cmd_check)
 
 

@@ -32,7 +32,11 @@ from dataclasses import dataclass, field, replace
 __all__ = [
     "Diagnostic",
     "DiagnosticList",
+    "MAX_PER_CODE",
     "SEVERITIES",
+    "cap_per_code",
+    "check_max_per_code",
+    "count_by_severity",
     "did_you_mean",
     "closest",
     "format_path",
@@ -61,6 +65,11 @@ class Diagnostic:
     ``source_line`` (the text of the offending line, when known) is used by
     ``str()`` to show the line with a caret under ``column``. Neither it nor
     ``parts`` takes part in equality (``path`` does).
+
+    ``omitted`` is 0 for a diagnostic found in a document. A *summary*
+    (made by :func:`cap_per_code` when one code is reported too many times)
+    has ``omitted`` > 0: it stands for that many diagnostics of its code and
+    severity that are not listed, and is placed where the first of them was.
     """
 
     severity: str
@@ -73,6 +82,7 @@ class Diagnostic:
     hint: str | None = None
     source_line: str | None = field(default=None, compare=False, repr=False)
     parts: tuple[Hashable, ...] | None = field(default=None, compare=False, repr=False)
+    omitted: int = field(default=0, repr=False)
 
     def __post_init__(self) -> None:
         if self.severity not in _SEVERITY_RANK:
@@ -95,6 +105,11 @@ class Diagnostic:
     @property
     def is_error(self) -> bool:
         return self.severity == "error"
+
+    @property
+    def stands_for(self) -> int:
+        """How many diagnostics this one counts as: 1, or ``omitted`` for a summary."""
+        return self.omitted or 1
 
     @property
     def location(self) -> str:
@@ -159,36 +174,96 @@ def source_window(text: str, column: int | None, width: int = SOURCE_WINDOW) -> 
     return shown, None if column is None else column - start + (1 if start else 0)
 
 
-#: Diagnostics of one code per file that text reports list before "and N more".
-MAX_PER_KIND = 100
+#: Diagnostics of one code that a loaded template lists (then one summary
+#: per code and severity); ``toskit.load(..., max_per_code=N)`` changes it,
+#: ``None`` lists every one (#19: 20,000 copies of one mistake).
+MAX_PER_CODE = 100
 
 
-def limit_per_kind(diagnostics: Iterable[Diagnostic], limit: int = MAX_PER_KIND) -> list[Diagnostic]:
-    """The first ``limit`` diagnostics of each (file, code), then one "and N more" each.
+def check_max_per_code(value: object) -> int | None:
+    """``value`` if it is a positive ``int`` or ``None``; else a ``ToskitError``."""
+    if value is None:
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return value
+    from toskit.errors import ToskitError
 
-    For reports people read (``toskit check``): 20,000 ``unknown-type``
-    errors in one file print as 100 and a count, in their original order.
-    The summary keeps the code and the highest severity of what it hides.
+    raise ToskitError(f"max_per_code must be a positive integer or None (no cap), not {value!r}")
+
+
+#: How a summary tells people to see every diagnostic.
+SEE_ALL_HINT = "toskit.load(..., max_per_code=None) or `toskit check --max-per-code 0` lists them all"
+
+
+def cap_per_code(
+    diagnostics: Iterable[Diagnostic], limit: int | None = MAX_PER_CODE, *, hint: str = SEE_ALL_HINT
+) -> list[Diagnostic]:
+    """The first ``limit`` diagnostics of each code, in their order, and a summary for the rest.
+
+    The rest of one code are replaced by one summary diagnostic per
+    severity among them (one per code in practice: a code has one severity),
+    placed where the first of them was, so a list in source order stays in
+    source order: ``"19,900 more 'unknown-property' diagnostics not shown"``
+    with ``omitted=19900`` and the hidden ones' severity, so that counts
+    (:func:`count_by_severity`) and :func:`has_errors` stay what they were.
+
+    Summaries already in the list (``omitted`` > 0) are not counted against
+    the limit; when a code is capped again their counts are folded into the
+    new summary, so capping twice gives what capping once with the smaller
+    limit gives. ``limit=None`` returns the list unchanged (as a new list).
     """
-    shown: list[Diagnostic] = []
-    hidden: dict[tuple, list] = {}  # (file, code) -> [count, severity rank, severity]
-    seen: dict[tuple, int] = {}
-    for d in diagnostics:
-        key = (d.file, d.code)
-        n = seen.get(key, 0)
-        seen[key] = n + 1
-        if n < limit:
-            shown.append(d)
+    items = list(diagnostics)
+    if limit is None:
+        return items
+    regular: dict[str, int] = {}
+    for d in items:
+        if not d.omitted:
+            regular[d.code] = regular.get(d.code, 0) + 1
+    capped = {code for code, n in regular.items() if n > limit}
+    if not capped:
+        return items
+    out: list[Diagnostic | None] = []
+    seen: dict[str, int] = {}
+    # (code, severity) -> [index of its summary in ``out``, count, first hidden]
+    hidden: dict[tuple[str, str], list] = {}
+    for d in items:
+        if d.code not in capped:
+            out.append(d)
             continue
-        entry = hidden.setdefault(key, [0, len(SEVERITIES), d.severity])
-        entry[0] += 1
-        if _SEVERITY_RANK[d.severity] < entry[1]:  # rank 0 is "error", the highest
-            entry[1], entry[2] = _SEVERITY_RANK[d.severity], d.severity
-    for (file, code), (count, _rank, severity) in hidden.items():
-        shown.append(Diagnostic(
-            severity, code, f"and {count} more {code} diagnostic(s) in this file "
-            f"(only the first {limit} are listed)", file=file))
-    return shown
+        if not d.omitted:
+            n = seen.get(d.code, 0)
+            seen[d.code] = n + 1
+            if n < limit:
+                out.append(d)
+                continue
+        entry = hidden.get((d.code, d.severity))
+        if entry is None:
+            hidden[(d.code, d.severity)] = [len(out), d.stands_for, d]
+            out.append(None)  # the summary goes where the first hidden one was
+        else:
+            entry[1] += d.stands_for
+    for (code, severity), (index, count, first) in hidden.items():
+        noun = "diagnostic" if count == 1 else "diagnostics"
+        out[index] = Diagnostic(
+            severity,
+            code,
+            f"{count:,} more '{code}' {noun} not shown "
+            f"(only the first {limit:,} of each code are listed)",
+            file=first.file,
+            line=first.line,
+            column=first.column,
+            hint=hint,
+            omitted=count,
+        )
+    return [d for d in out if d is not None]
+
+
+def count_by_severity(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
+    """Diagnostics per severity (every severity a key), a summary counting as what it hides."""
+    counts = dict.fromkeys(SEVERITIES, 0)
+    for d in diagnostics:
+        counts[d.severity] = counts.get(d.severity, 0) + d.stands_for
+    return counts
 
 
 def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:

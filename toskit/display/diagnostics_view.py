@@ -1,16 +1,21 @@
 """Views of diagnostics: severity badge, code, location, message, hint and the
-offending source line with a caret."""
+offending source line with a caret.
+
+A summary diagnostic (``omitted`` > 0, made by
+:func:`toskit.diagnostics.cap_per_code`) is shown as a row of its own and
+counts, in the badges, as the diagnostics it stands for.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from toskit.diagnostics import source_window
-from toskit.display.html import badge, bounded, esc, fragment, header, more_note
+from toskit.diagnostics import Diagnostic, cap_per_code, source_window
+from toskit.display.html import badge, esc, fragment, header, more_note
 from toskit.display.options import get as option
 
-__all__ = ["diagnostic_html", "diagnostics_block", "diagnostics_html", "ordered", "severity_counts"]
+__all__ = ["VIEW_HINT", "diagnostic_html", "diagnostics_block", "diagnostics_html", "ordered", "severity_counts"]
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -26,12 +31,19 @@ def ordered(diagnostics: Iterable[Any]) -> list[Any]:
     return [d for _, d in sorted(indexed, key=key)]
 
 
+def _stands_for(d: Any) -> int:
+    """1, or for a summary diagnostic the number it stands for."""
+    omitted = getattr(d, "omitted", 0)
+    return omitted if isinstance(omitted, int) and omitted > 0 else 1
+
+
 def severity_counts(diagnostics: Iterable[Any]) -> dict[str, int]:
-    """How many diagnostics of each severity (keys in severity order)."""
+    """How many diagnostics of each severity (keys in severity order); a
+    summary counts as the diagnostics it stands for."""
     counts = {"error": 0, "warning": 0, "info": 0}
     for d in diagnostics:
         sev = getattr(d, "severity", "info")
-        counts[sev] = counts.get(sev, 0) + 1
+        counts[sev] = counts.get(sev, 0) + _stands_for(d)
     return counts
 
 
@@ -134,13 +146,36 @@ def diagnostic_html(d: Any, lines: LineLookup | None = None) -> str:
     )
 
 
+#: Hint of the summaries a bounded view makes (``per_code``).
+VIEW_HINT = (
+    "this view lists the first {n:,} of each code; "
+    "`toskit check --max-per-code 0 FILE` prints them all"
+)
+
+
 def diagnostics_block(
-    diagnostics: Iterable[Any], *, limit: int | None = None, lines: LineLookup | None = None
+    diagnostics: Iterable[Any],
+    *,
+    limit: int | None = None,
+    lines: LineLookup | None = None,
+    per_code: int | None = None,
 ) -> str:
     """Diagnostics (errors first), bounded by ``display_max_rows``; ``lines``
-    supplies source lines the diagnostics do not carry."""
+    supplies source lines the diagnostics do not carry.
+
+    ``per_code``: at most that many rows of one code, the rest of that code
+    one summary row ("N more 'code' diagnostics not shown"), as
+    :func:`~toskit.diagnostics.cap_per_code` makes them (#19: a page of
+    20,000 copies of one mistake). The "… N more diagnostics" note under a
+    list cut at ``limit`` counts what the hidden summaries stand for.
+    """
     limit = option("display_max_rows") if limit is None else limit
-    shown, hidden = bounded(ordered(diagnostics), limit)
+    items = list(diagnostics)
+    if per_code is not None and all(isinstance(d, Diagnostic) for d in items):
+        items = cap_per_code(items, per_code, hint=VIEW_HINT.format(n=per_code))
+    ordered_items = ordered(items)
+    shown = ordered_items[:limit]
+    hidden = sum(_stands_for(d) for d in ordered_items[limit:])
     if not shown:
         return '<div class="toskit-empty">no diagnostics</div>'
     body = "".join(diagnostic_html(d, lines) for d in shown)
@@ -151,7 +186,7 @@ def diagnostics_html(diagnostics: Sequence[Any]) -> str:
     """The full view of a list of diagnostics."""
     diags = list(diagnostics)
     body = (
-        header("diagnostics", f"{len(diags)} found", summary_badges(diags))
+        header("diagnostics", f"{sum(map(_stands_for, diags)):,} found", summary_badges(diags))
         + diagnostics_block(diags)
     )
     fallback = "\n".join(str(d) for d in ordered(diags)) or "no diagnostics"

@@ -1,18 +1,36 @@
 """A standalone HTML report of a service template (``toskit show -o``).
 
 The page is self-contained (one ``<style>``, no script, no external
-resource) and, unlike a notebook fragment, lists *every* node template with
-its full merged property table: a report is read, searched and printed, not
-scrolled past. Pass ``max_nodes``/``max_rows`` to bound a huge template.
+resource) and, unlike a notebook fragment, lists node templates with their
+full merged property tables: a report is read, searched and printed, not
+scrolled past.
+
+Its size is bounded whatever the template (#19: 20,000 mistakes made a
+52 MB page). By default (each bound is a keyword of :func:`render_page`,
+``None`` for no bound):
+
+* diagnostics: the first :data:`PAGE_PER_CODE` of each code, then one
+  "N more 'code' diagnostics not shown" row per code, and at most
+  :data:`PAGE_MAX_DIAGNOSTICS` rows in all; the badges count every one;
+* node templates: at most :data:`PAGE_MAX_NODES` sections (and as many
+  boxes drawn in the topology), each table at most :data:`PAGE_MAX_ROWS`
+  rows, and no further section once they reach :data:`PAGE_BUDGET`
+  characters ("… N more node templates not shown");
+* type definitions: at most :data:`PAGE_MAX_TYPES` (and as many entries in
+  the type tree), within their own :data:`PAGE_BUDGET`; a type name links
+  to its definition only when the definition is on the page, so every link
+  of the page has its target.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from toskit.diagnostics import Diagnostic, cap_per_code, sort_diagnostics
 from toskit.display import options
-from toskit.display.diagnostics_view import diagnostics_block, ordered, summary_badges
+from toskit.display.diagnostics_view import VIEW_HINT, diagnostics_block, ordered, summary_badges
 from toskit.display.html import chip, css, css_without_auto_dark, details, esc, header, more_note
 from toskit.display.topology_view import topology_section
 from toskit.display.tosca_views import (
@@ -26,6 +44,7 @@ from toskit.display.tosca_views import (
     node_template_body,
     report_types,
     template_lines,
+    type_body,
     type_tree_html,
 )
 from toskit.display.typetree import is_normative, template_types
@@ -34,31 +53,58 @@ __all__ = ["render_page"]
 
 _UNBOUNDED = 10**9
 
+#: Diagnostics of one code listed on a page before a summary row.
+PAGE_PER_CODE = 100
+#: Diagnostic rows (summaries included) on a page.
+PAGE_MAX_DIAGNOSTICS = 1_000
+#: Node template sections on a page (and boxes drawn in its topology).
+PAGE_MAX_NODES = 1_000
+#: Rows of one table (a node's properties, the inputs…) on a page.
+PAGE_MAX_ROWS = 500
+#: Type definitions on a page (and entries of its type tree).
+PAGE_MAX_TYPES = 1_000
+#: Characters of node template sections, and as many of type definitions,
+#: after which no further one is added.
+PAGE_BUDGET = 1_500_000
+
 
 def render_page(
     template: Any,
     *,
     title: str | None = None,
-    max_nodes: int | None = None,
-    max_rows: int | None = None,
+    max_nodes: int | None = PAGE_MAX_NODES,
+    max_rows: int | None = PAGE_MAX_ROWS,
     theme: str = "auto",
+    max_types: int | None = PAGE_MAX_TYPES,
+    per_code: int | None = PAGE_PER_CODE,
+    max_diagnostics: int | None = PAGE_MAX_DIAGNOSTICS,
+    budget: int | None = PAGE_BUDGET,
 ) -> str:
     """The whole page as a string.
 
     ``theme`` is ``"auto"`` (follow the reader's system setting), ``"light"``
     or ``"dark"``. ``max_nodes`` and ``max_rows`` bound the node templates
-    listed and the rows of each table (default: all).
+    listed and the rows of each table, ``max_types`` the type definitions,
+    ``per_code`` the diagnostics of one code and ``max_diagnostics`` all of
+    them, ``budget`` the characters of node sections and of type
+    definitions (see the module docstring; ``None``: no bound).
     """
     if theme not in ("auto", "light", "dark"):
         from toskit.errors import ToskitError
 
         raise ToskitError(f"theme must be 'auto', 'light' or 'dark', not {theme!r}")
+    bounds = _Bounds(
+        per_code=per_code,
+        max_diagnostics=max_diagnostics or _UNBOUNDED,
+        max_types=max_types or _UNBOUNDED,
+        budget=budget or _UNBOUNDED,
+    )
     with options.context(
         display_max_rows=max_rows or _UNBOUNDED,
         display_max_nodes=max_nodes or _UNBOUNDED,
-        display_max_tree_nodes=_UNBOUNDED,
+        display_max_tree_nodes=max_types or _UNBOUNDED,
     ):
-        body = _page_body(template)
+        body = _page_body(template, bounds)
     name = title or _template_title(template)
     body_cls = "toskit-page" + (" toskit-page-dark" if theme == "dark" else "")
     scheme = {"auto": "light dark", "light": "light", "dark": "dark"}[theme]
@@ -82,7 +128,55 @@ def _version() -> str:
     return str(getattr(toskit, "__version__", ""))
 
 
-def _page_body(st: Any) -> str:
+@dataclass(frozen=True)
+class _Bounds:
+    per_code: int | None
+    max_diagnostics: int
+    max_types: int
+    budget: int
+
+
+def _page_types(st: Any, bounds: _Bounds) -> tuple[TypeLinks, int]:
+    """The types whose definitions the page shows (their links), and how many are left out.
+
+    The first ``max_types`` of :func:`report_types` while their definitions
+    stay within ``budget`` characters. Links are made for those only, so a
+    name whose definition is not on the page is plain text, never a link
+    to nothing.
+    """
+    candidates = report_types(st)
+    probe = TypeLinks(candidates[: bounds.max_types])
+    size, kept = 0, []
+    for t in probe.types:
+        if size >= bounds.budget:
+            break
+        size += len(type_body(t, type_link=probe))
+        kept.append(t)
+    links = probe if len(kept) == len(probe.types) else TypeLinks(kept)
+    return links, len(TypeLinks(candidates).types) - len(kept)
+
+
+def _node_diagnostics(node: Any, listed: list[Any], per_code: int | None) -> list[Any]:
+    """A node's diagnostics for its section: all of them, capped per code.
+
+    ``listed`` are those of the template's (capped) list; the ones the load
+    did not list but that name the node's properties come back from the
+    node's validity index, so the node's badges count every one; then at
+    most ``per_code`` of each code are shown, the rest one summary row.
+    """
+    from toskit.tosca.validity import entity_diagnostics
+
+    every = list(listed)
+    known = {id(d) for d in every}
+    unlisted = [d for d in entity_diagnostics(node) or () if id(d) not in known]
+    if unlisted and all(isinstance(d, Diagnostic) for d in every):
+        every = sort_diagnostics(every + unlisted)
+    if per_code is None or not all(isinstance(d, Diagnostic) for d in every):
+        return every
+    return cap_per_code(every, per_code, hint=VIEW_HINT.format(n=per_code))
+
+
+def _page_body(st: Any, bounds: _Bounds) -> str:
     diags = list(getattr(st, "diagnostics", []) or [])
     nodes = getattr(st, "node_templates", {}) or {}
     inputs = getattr(st, "inputs", {}) or {}
@@ -102,12 +196,17 @@ def _page_body(st: Any) -> str:
     parts.append(
         details(
             f"Diagnostics {summary_badges(diags)}",
-            diagnostics_block(ordered(diags), lines=template_lines(st)),
+            diagnostics_block(
+                ordered(diags),
+                lines=template_lines(st),
+                per_code=bounds.per_code,
+                limit=bounds.max_diagnostics,
+            ),
             open_=True,
         )
     )
     # Every type name links to its definition below, so the page is navigable without a kernel.
-    links = TypeLinks(report_types(st))
+    links, types_left_out = _page_types(st, bounds)
     parts.append(details("Types", type_tree_html(types, link=links), open_=True, count=len(user_types)))
     parts.append(topology_section(st))  # the drawn graph of node templates and requirements
     if inputs:
@@ -117,25 +216,35 @@ def _page_body(st: Any) -> str:
     palette = SourcePalette()  # one colour per source across the page
     limit = options.get("display_max_nodes")
     sections = []
+    size = 0
     for index, (name, node) in enumerate(nodes.items()):
-        if index >= limit:
+        if index >= limit or size >= bounds.budget:
             break
-        diags_here = per_node.get(str(name), [])
+        diags_here = _node_diagnostics(node, per_node.get(str(name), []), bounds.per_code)
         body = node_template_body(
             node, diagnostics=diags_here, lines=lines, palette=palette, show_header=False, type_link=links
         )
         sections.append(details(node_summary(name, node, diags_here), body, open_=True))
-    hidden = max(len(nodes) - limit, 0)
+        size += len(sections[-1])
+    hidden = len(nodes) - len(sections)
+    more = "more node templates" + (" not shown (the page is bounded)" if len(sections) < limit else "")
     parts.append(
         details(
             "Node templates",
-            "".join(sections) + more_note(hidden, "more node templates")
+            "".join(sections) + more_note(hidden, more)
             or '<div class="toskit-empty">no node templates</div>',
             open_=True,
             count=len(nodes),
         )
     )
-    parts.append(details("Type definitions", links.sections(), open_=True, count=len(links.types)))
+    parts.append(
+        details(
+            "Type definitions",
+            links.sections() + more_note(types_left_out, "more types not shown (the page is bounded)"),
+            open_=True,
+            count=len(links.types) + types_left_out,
+        )
+    )
     outputs = getattr(st, "outputs", None)
     if isinstance(outputs, Mapping) and outputs:
         parts.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))

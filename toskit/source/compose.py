@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -242,16 +242,22 @@ class _Composer:
         self.diagnostics.append(self.report(code, message, line, column, hint, path))
 
     def summaries(self) -> list[Diagnostic]:
-        """One diagnostic per code over :data:`MAX_PER_KIND`: "and N more"."""
+        """One diagnostic per code over :data:`MAX_PER_KIND`: "and N more".
+
+        Each has ``omitted`` set, so counts of diagnostics include what it hides.
+        """
         return [
-            self.report(
-                code,
-                f"and {count} more {code} problem(s) in this document "
-                f"(only the first {MAX_PER_KIND} are listed)",
-                line,
-                column,
-                None,
-                "",
+            replace(
+                self.report(
+                    code,
+                    f"and {count} more {code} problem(s) in this document "
+                    f"(only the first {MAX_PER_KIND} are listed)",
+                    line,
+                    column,
+                    None,
+                    "",
+                ),
+                omitted=count,
             )
             for code, (count, line, column) in self.suppressed.items()
         ]

@@ -27,7 +27,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from toskit import functions
-from toskit.diagnostics import Diagnostic, did_you_mean, sort_diagnostics
+from toskit.diagnostics import MAX_PER_CODE, Diagnostic, did_you_mean, sort_diagnostics
 from toskit.errors import ToskitError
 from toskit.runtime import deep_walk
 from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
@@ -75,12 +75,14 @@ def loads(
     inputs: Mapping[str, Any] | None = None,
     resolver: Resolver | None = None,
     root: str | os.PathLike | None = None,
+    max_per_code: int | None = MAX_PER_CODE,
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template.
 
     ``root``: the folder local imports must stay inside (default: the folder
     of ``name``, the current directory for ``"<string>"``; docs/limits.md).
+    ``max_per_code``: diagnostics of one code listed, then a summary (``None``: all).
 
     Misuse (``text`` not a ``str``, an unknown limit keyword, a limit that is
     not a positive integer, a resolver that is not callable) is a
@@ -96,7 +98,7 @@ def loads(
     _check_options(resolver, limits)
     with _LOADING:
         doc = load_yaml(text, name=name, parser=None, **limits)
-        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root)
+        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root, max_per_code=max_per_code)
 
 
 def load(
@@ -105,12 +107,14 @@ def load(
     inputs: Mapping[str, Any] | None = None,
     resolver: Resolver | None = None,
     root: str | os.PathLike | None = None,
+    max_per_code: int | None = MAX_PER_CODE,
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read.
 
     ``root``: the folder local imports must stay inside (default: the
     template's folder; docs/limits.md).
+    ``max_per_code``: diagnostics of one code listed, then a summary (``None``: all).
 
     ``path`` must be a ``str`` or ``os.PathLike`` (an ``int`` is refused rather
     than read as a file descriptor); bad options are a ``ToskitError`` as for
@@ -126,10 +130,10 @@ def load(
         # A CSAR archive: its entry document, imports resolved inside it.
         with _LOADING:
             doc, importer = open_csar(path, resolver, **limits)
-            return run(doc, _checked_inputs(inputs), importer)
+            return run(doc, _checked_inputs(inputs), importer, max_per_code=max_per_code)
     with _LOADING:
         doc = load_yaml_file(path, **limits)
-        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root)
+        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root, max_per_code=max_per_code)
 
 
 def _check_options(resolver: Any, limits: dict[str, Any]) -> None:
@@ -176,9 +180,11 @@ def build(
     resolver: Resolver | None = None,
     limits: dict | None = None,
     root: str | os.PathLike | None = None,
+    max_per_code: int | None = MAX_PER_CODE,
 ) -> ServiceTemplate:
     """Build a :class:`ServiceTemplate` from a loaded YAML document."""
-    return run(doc, _checked_inputs(inputs), Importer(resolver, root=root, **(limits or {})))
+    importer = Importer(resolver, root=root, **(limits or {}))
+    return run(doc, _checked_inputs(inputs), importer, max_per_code=max_per_code)
 
 
 def _checked_inputs(inputs: Any) -> Mapping[str, Any] | None:
@@ -189,7 +195,12 @@ def _checked_inputs(inputs: Any) -> Mapping[str, Any] | None:
     return inputs
 
 
-def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer) -> ServiceTemplate:
+def run(
+    doc: YamlDocument,
+    inputs: Mapping[str, Any] | None,
+    importer: Importer,
+    max_per_code: int | None = MAX_PER_CODE,
+) -> ServiceTemplate:
     """The pipeline: document checks, imports, definitions, inputs, entities,
     requirements, evaluation, workflows, outputs (see the module docstring)."""
     diags: list[Diagnostic] = list(doc.diagnostics)
@@ -277,6 +288,7 @@ def run(doc: YamlDocument, inputs: Mapping[str, Any] | None, importer: Importer)
         version=version,
         registry=registry,
         diagnostics=sort_diagnostics(diags),
+        max_per_code=max_per_code,  # the first N of each code listed, then a summary (#19)
         node_templates=nodes,
         relationship_templates=rels,
         groups=groups,

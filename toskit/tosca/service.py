@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, DiagnosticList, has_errors
+from toskit.diagnostics import (
+    MAX_PER_CODE,
+    Diagnostic,
+    DiagnosticList,
+    cap_per_code,
+    check_max_per_code,
+    count_by_severity,
+    has_errors,
+)
 from toskit.errors import TemplateError
 from toskit.tosca.definitions import Type
 from toskit.tosca.registry import KINDS, Registry
@@ -22,6 +30,15 @@ class ServiceTemplate:
     raise for problems inside the template: ``.diagnostics`` lists them in
     source order and ``.raise_for_errors()`` turns the errors into a
     :class:`toskit.TemplateError`.
+
+    ``.diagnostics`` lists at most ``max_per_code`` diagnostics of one code
+    (default :data:`~toskit.diagnostics.MAX_PER_CODE`, 100; ``None``: all);
+    the rest of a code are one summary diagnostic ("19,900 more
+    'unknown-property' diagnostics not shown", ``omitted=19900``) where the
+    first of them was (:func:`~toskit.diagnostics.cap_per_code`).
+    ``.ok``, ``.counts`` and ``raise_for_errors()`` count the hidden ones
+    too, ``.omitted`` says how many were hidden per code, and every
+    entity's property rows (``validity``) still see every diagnostic.
     """
 
     def __init__(
@@ -40,11 +57,15 @@ class ServiceTemplate:
         description: str | None = None,
         metadata: Mapping | None = None,
         document: Any = None,
+        max_per_code: int | None = MAX_PER_CODE,
     ) -> None:
+        limit = check_max_per_code(max_per_code)
         self.name = name
         self.version = version
         self.registry = registry
         # A list subclass with an HTML view (notebooks.md §1 "Diagnostic lists").
+        # Every diagnostic first: attach() below indexes them for the entities'
+        # property rows, so a row whose diagnostic is not listed still shows it.
         self.diagnostics = DiagnosticList(diagnostics)
         self.node_templates = node_templates
         self.relationship_templates = relationship_templates
@@ -58,6 +79,8 @@ class ServiceTemplate:
         self._types: dict[str, Type] | None = None
         self._schema: Any = None
         attach(self)  # entities find their diagnostics (property row states, validity.py)
+        # Then the listed ones: the first ``limit`` of each code, then a summary (#19).
+        self.diagnostics = DiagnosticList(cap_per_code(self.diagnostics, limit))
 
     @property
     def ok(self) -> bool:
@@ -65,8 +88,26 @@ class ServiceTemplate:
         return not has_errors(self.diagnostics)
 
     @property
+    def counts(self) -> dict[str, int]:
+        """Diagnostics per severity, those not listed included: ``{"error": 20000, ...}``.
+
+        A summary counts as the diagnostics it stands for, so this is what
+        the load found whatever ``max_per_code`` was.
+        """
+        return count_by_severity(self.diagnostics)
+
+    @property
+    def omitted(self) -> dict[str, int]:
+        """Code -> how many of its diagnostics ``.diagnostics`` does not list (``{}``: none)."""
+        out: dict[str, int] = {}
+        for d in self.diagnostics:
+            if d.omitted:
+                out[d.code] = out.get(d.code, 0) + d.omitted
+        return out
+
+    @property
     def errors(self) -> DiagnosticList:
-        """The diagnostics whose severity is ``error``."""
+        """The listed diagnostics whose severity is ``error`` (summaries included; ``counts`` counts)."""
         return DiagnosticList(d for d in self.diagnostics if d.severity == "error")
 
     @property
@@ -75,10 +116,13 @@ class ServiceTemplate:
         return DiagnosticList(d for d in self.diagnostics if d.severity == "warning")
 
     def raise_for_errors(self) -> None:
-        """Raise :class:`toskit.TemplateError` listing the errors, if there are any."""
+        """Raise :class:`toskit.TemplateError` listing the errors, if there are any.
+
+        The header counts every error; the list is the listed ones (see ``max_per_code``).
+        """
         errors = self.errors
         if errors:
-            count = f"{len(errors)} error{'s' if len(errors) != 1 else ''}"
+            count = _counted(self.counts["error"], "error")  # the hidden ones too
             raise TemplateError.from_diagnostics(errors, header=f"{self.name}: {count}")
 
     @property
@@ -138,8 +182,9 @@ class ServiceTemplate:
         return build_topology(self)
 
     def __repr__(self) -> str:
-        state = "ok" if self.ok else _counted(len(self.errors), "error")
-        warn = f", {_counted(len(self.warnings), 'warning')}" if self.warnings else ""
+        counts = self.counts
+        state = "ok" if self.ok else _counted(counts["error"], "error")
+        warn = f", {_counted(counts['warning'], 'warning')}" if counts["warning"] else ""
         return (
             f"<ServiceTemplate {self.name} ({self.version}): "
             f"{_counted(len(self.node_templates), 'node template')}, {state}{warn}>"

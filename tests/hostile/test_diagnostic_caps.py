@@ -1,0 +1,266 @@
+"""20,000 copies of one mistake (issue #19): listed 100 per code, counted in full.
+
+``ServiceTemplate.diagnostics``, ``toskit check`` (text and JSON) and the
+``toskit show`` page list the first diagnostics of each code and one
+summary for the rest; every count (``.ok``, ``.counts``, the per-file and
+summary lines, the exit status, the page's badges) includes the hidden
+ones. Each case runs bounded (tests/hostile/bounded.py: 2 s CPU, 500 MB).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+V2 = "tosca_definitions_version: tosca_2_0\n"
+
+
+def _unknown_properties(n: int) -> str:
+    """One node template with ``n`` undeclared properties, one per line (line 7 on)."""
+    props = "".join(f"        bogus{i}: {i}\n" for i in range(n))
+    return V2 + "service_template:\n  node_templates:\n    a:\n      type: Root\n      properties:\n" + props
+
+
+def _unknown_types(n: int) -> str:
+    """``n`` node templates of unknown types, all on one line."""
+    line = "{" + ", ".join(f"n{i}: {{type: Unknown{i}Type}}" for i in range(n)) + "}"
+    return V2 + "service_template:\n  node_templates: " + line + "\n"
+
+
+def _nodes_with_a_mistake(n: int) -> str:
+    """``n`` node templates, each with one undeclared property."""
+    nodes = "".join(
+        f"    n{i}:\n      type: Root\n      properties: {{bogus: {i}}}\n" for i in range(n)
+    )
+    return V2 + "service_template:\n  node_templates:\n" + nodes
+
+
+def _unanchored_dsl(n: int, error: bool = False) -> str:
+    """A 1.3 template with ``n`` dsl_definitions without anchors (``missing-anchor`` warnings)."""
+    entries = "".join(f"  d{i}: {{a: {i}}}\n" for i in range(n))
+    broken = "  node_templates:\n    x: {type: NoSuchType}\n" if error else ""
+    return (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ndsl_definitions:\n"
+        + entries
+        + "topology_template:\n"
+        + (broken or "  node_templates: {}\n")
+    )
+
+
+def test_twenty_thousand_of_one_code_are_100_and_a_summary(run_case) -> None:
+    text = _unknown_properties(20_000)
+    out = run_case(f"""
+        def case():
+            import toskit
+            from toskit.diagnostics import sort_diagnostics
+            st = toskit.loads({text!r})
+            summary = st.diagnostics[-1]
+            try:
+                st.raise_for_errors()
+            except toskit.TemplateError as exc:
+                raised = [str(exc).splitlines()[0], len(exc.diagnostics)]
+            return [len(st.diagnostics), st.ok, st.counts, st.omitted, repr(st),
+                    sort_diagnostics(st.diagnostics) == list(st.diagnostics),
+                    [d.line for d in st.diagnostics[:100]],
+                    [summary.severity, summary.code, summary.omitted, summary.message,
+                     summary.hint, summary.line],
+                    sum(d.omitted for d in st.diagnostics[:100]), raised]
+    """)
+    (count, ok, counts, omitted, text_repr, in_source_order, lines, summary, first_omitted,
+     raised) = out.returned
+    assert count == 101
+    assert ok is False  # the hidden ones are errors: the template does not look valid
+    assert counts == {"error": 20_000, "warning": 0, "info": 0}
+    assert omitted == {"unknown-property": 19_900}
+    assert text_repr.endswith("1 node template, 20000 errors>")
+    assert in_source_order and lines == list(range(7, 107))
+    severity, code, n, message, hint, line = summary
+    assert (severity, code, n, line) == ("error", "unknown-property", 19_900, 107)
+    assert message.startswith("19,900 more 'unknown-property' diagnostics not shown")
+    assert "max_per_code=None" in hint and "--max-per-code 0" in hint
+    assert first_omitted == 0  # the listed ones are the template's own
+    assert raised == ["<string>: 20000 errors", 101]
+
+
+def test_max_per_code_lists_more_or_every_one(run_case) -> None:
+    text = _unknown_properties(20_000)
+    out = run_case(f"""
+        def case():
+            import toskit
+            every = toskit.loads({text!r}, max_per_code=None)
+            few = toskit.loads({text!r}, max_per_code=5)
+            return [len(every.diagnostics), every.omitted, every.counts["error"],
+                    len(few.diagnostics), few.omitted, few.diagnostics[-1].line]
+    """)
+    assert out.returned == [20_000, {}, 20_000, 6, {"unknown-property": 19_995}, 12]
+
+
+def test_a_bad_max_per_code_is_a_toskit_error() -> None:
+    import pytest
+
+    import toskit
+
+    for bad in (0, -1, True, "5", 2.5):
+        with pytest.raises(toskit.ToskitError, match="max_per_code"):
+            toskit.loads(V2, max_per_code=bad)
+
+
+def test_warnings_hidden_by_the_cap_are_counted_and_stay_warnings() -> None:
+    import toskit
+
+    st = toskit.loads(_unanchored_dsl(300))
+    assert st.ok  # only warnings, listed or not
+    assert st.counts == {"error": 0, "warning": 300, "info": 0}
+    assert len(st.diagnostics) == 101 and len(st.warnings) == 101
+    assert (st.diagnostics[-1].severity, st.diagnostics[-1].omitted) == ("warning", 200)
+    assert repr(st).endswith("ok, 300 warnings>")
+    # one error beside them: not ok, and the warnings are still counted
+    mixed = toskit.loads(_unanchored_dsl(300, error=True))
+    assert not mixed.ok and mixed.counts == {"error": 1, "warning": 300, "info": 0}
+
+
+def test_every_property_row_still_shows_its_problem(run_case) -> None:
+    """The cap is on the list; the node's property rows see every diagnostic."""
+    text = _unknown_properties(20_000)
+    out = run_case(f"""
+        def case():
+            import toskit
+            st = toskit.loads({text!r})
+            frame = st.node_templates["a"].property_table().to_frame()
+            return sorted(set(frame["status"])), len(frame)
+    """)
+    statuses, rows = out.returned
+    assert statuses == ["unknown"] and rows == 20_000
+
+
+def _check(path: str, *options: str) -> str:
+    """Source of a case running ``toskit check`` on ``path`` in a child process."""
+    argv = ["check", *options, path]
+    return f"""
+        def case():
+            import resource, subprocess, sys
+            proc = subprocess.run([sys.executable, "-m", "toskit", *{argv!r}],
+                                  capture_output=True, text=True)
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return [proc.returncode, proc.stdout, proc.stderr,
+                    used.ru_utime + used.ru_stime, used.ru_maxrss / 1024]
+    """
+
+
+def test_check_text_counts_every_one_and_lists_100(run_case, tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(_unknown_properties(20_000))
+    code, stdout, stderr, child_cpu, child_mb = run_case(_check(str(path))).returned
+    assert child_cpu < 4 and child_mb < 500  # the CLI process: start-up and the load
+    assert code == 1
+    assert stdout.splitlines()[0] == f"checked {path} as TOSCA 2.0 template: 20000 errors, 0 warnings"
+    assert stderr.strip() == "1 file checked: 20000 errors, 0 warnings"
+    assert len(re.findall(r"error\[unknown-property\]", stdout)) == 101
+    assert f"{path}:107:9: error[unknown-property]: 19,900 more 'unknown-property' diagnostics not shown" in stdout
+    assert len(stdout) < 40_000
+
+
+def test_check_max_per_code(run_case, tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(_unknown_properties(2_000))
+    code, stdout, stderr, *_ = run_case(_check(str(path), "--max-per-code", "0")).returned
+    assert code == 1 and len(re.findall(r"error\[unknown-property\]", stdout)) == 2_000
+    assert "not shown" not in stdout
+    code, stdout, stderr, *_ = run_case(_check(str(path), "--max-per-code", "3")).returned
+    assert len(re.findall(r"error\[unknown-property\]", stdout)) == 4
+    assert "1,997 more 'unknown-property' diagnostics not shown" in stdout
+    assert stderr.strip() == "1 file checked: 2000 errors, 0 warnings"
+
+
+def test_check_refuses_a_negative_max_per_code(tmp_path, capsys) -> None:
+    from toskit.cli import main
+
+    path = tmp_path / "t.yaml"
+    path.write_text(V2)
+    assert main(["check", "--max-per-code", "-1", str(path)]) == 2
+    assert "--max-per-code" in capsys.readouterr().err
+
+
+def test_check_json_says_how_many_were_dropped(run_case, tmp_path) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_text(_unknown_properties(20_000))
+    code, stdout, *_ = run_case(_check(str(path), "--format", "json")).returned
+    (entry,) = json.loads(stdout)
+    assert code == 1
+    assert entry["counts"] == {"error": 20_000, "warning": 0, "info": 0}
+    assert entry["omitted"] == {"unknown-property": 19_900}
+    assert len(entry["diagnostics"]) == 101
+    summary = entry["diagnostics"][-1]
+    assert summary["omitted"] == 19_900 and summary["line"] == 107
+    assert all("omitted" not in d for d in entry["diagnostics"][:100])
+    assert len(stdout) < 100_000
+
+
+def test_check_counts_yaml_errors_the_parser_only_counted(tmp_path, capsys) -> None:
+    """20,000 bad tags: the YAML layer lists 100 and counts the rest; check says 20,000."""
+    from toskit.cli import main
+
+    path = tmp_path / "tags.yaml"
+    path.write_text("a: [" + ", ".join(f"!t{i} x" for i in range(20_000)) + "]\n")
+    assert main(["check", "--format", "json", str(path)]) == 1
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert entry["counts"]["error"] == 20_000
+    assert entry["omitted"] == {"yaml-syntax": 19_900}
+
+
+def _show(text: str) -> str:
+    """Source of a case loading ``text`` and rendering its page (what ``toskit show`` writes)."""
+    return f"""
+        def case():
+            import re, toskit
+            from toskit.display import render_page
+            page = render_page(toskit.loads({text!r}, name="t.yaml"))
+            targets = set(re.findall(r'id="([^"]+)"', page))
+            links = set(re.findall(r'href="#([^"]+)"', page))
+            return [len(page), sorted(links - targets),
+                    re.findall(r"[0-9,]+ more &#x27;[a-z-]+&#x27; diagnostics not shown", page),
+                    re.findall(r"toskit-badge[^>]*>([0-9]+ errors)<", page)[:1],
+                    re.findall(r"… ([0-9,]+ more node templates[^<]*)<", page)]
+    """
+
+
+def test_show_of_twenty_thousand_mistakes_is_a_small_page(run_case) -> None:
+    """52 MB before (one line of 20,000 unknown types); now well under 3 MB."""
+    size, dangling, summaries, badge, more = run_case(_show(_unknown_types(10_000))).returned
+    assert size < 3_000_000
+    assert dangling == []  # every link of the page has its target
+    assert summaries == ["9,900 more &#x27;unknown-type&#x27; diagnostics not shown"]
+    assert badge == ["10000 errors"]
+    assert more == ["9,000 more node templates"]
+
+
+def test_show_of_one_node_with_twenty_thousand_mistakes(run_case) -> None:
+    size, dangling, summaries, badge, _ = run_case(_show(_unknown_properties(20_000))).returned
+    assert size < 3_000_000 and dangling == []
+    # in the Diagnostics section, and in node a's (which counts all of its own)
+    assert summaries == ["19,900 more &#x27;unknown-property&#x27; diagnostics not shown"] * 2
+    assert badge == ["20000 errors"]
+
+
+def test_show_of_many_nodes_stops_at_the_page_budget(run_case) -> None:
+    size, dangling, summaries, badge, more = run_case(_show(_nodes_with_a_mistake(10_000))).returned
+    assert size < 3_000_000 and dangling == []
+    assert summaries == ["9,900 more &#x27;unknown-property&#x27; diagnostics not shown"]
+    assert badge == ["10000 errors"]
+    [note] = more
+    assert note.endswith("more node templates not shown (the page is bounded)")
+
+
+def test_the_page_caps_per_code_even_when_the_load_did_not() -> None:
+    import toskit
+    from toskit.display import render_page
+
+    st = toskit.loads(_unknown_properties(3_000), max_per_code=None)
+    page = render_page(st)
+    assert "2,900 more &#x27;unknown-property&#x27; diagnostics not shown" in page
+    assert "this view lists the first 100 of each code" in page
+    # 100 and a summary in the Diagnostics section and in node a's section,
+    # and one in each of the 500 property rows the page shows
+    assert page.count("toskit-diag toskit-diag-error") == 2 * 101 + 500
+    every = render_page(st, per_code=None, max_diagnostics=None, max_rows=None)
+    assert every.count("toskit-diag toskit-diag-error") == 3 * 3_000
