@@ -283,3 +283,85 @@ def test_a_redefined_requirement_moves_to_the_end_and_capabilities_override() ->
     assert dict(e.requirements)["r"] == {"capability": "D"}
     assert e.capabilities == {"x": "D", "y": "C"}
     assert [name for name, _ in st.types["A"].requirements] == ["r", "s"]
+
+
+# --- the fill-in bounds are options of a load; the total is a budget per load ----------
+
+
+def _templates(depth: int, count: int, written: str = "") -> str:
+    """``_fanout(depth)`` with ``count`` node templates of ``N`` (``written``: their properties)."""
+    text = _fanout(depth, "default").replace("    n:\n      type: N\n", "")
+    props = f", properties: {written}" if written else ""
+    return text + "".join(f"    n{i}: {{type: N{props}}}\n" for i in range(count))
+
+
+@pytest.mark.parametrize("written", ["", "{p: {}}"], ids=["defaults", "partial-value"])
+def test_fill_ins_under_the_per_fill_bound_add_up_to_one_budget_per_load(run_case, written) -> None:
+    """20 templates filling about 65,000 values each (the per fill-in bound is 100,000):
+    5 s and 350 MB before; now the load's budget (max_fill_total, 300,000) stops them.
+    A template writing ``p: {}`` (its fields filled from defaults) is charged too."""
+    text = _templates(15, 20, written)
+    out = run_case(f"""
+        def case():
+            import toskit
+            st = toskit.loads({text!r})
+            sizes = [len(repr(n.properties)) for n in st.node_templates.values()]
+            return [[[d.code, d.message] for d in st.diagnostics], sizes]
+    """)
+    assert out.raised is None, out.message
+    diags, sizes = out.returned
+    [(code, message)] = diags
+    assert code == "limit-exceeded"
+    assert "crosses the 300,000 values all fill-ins of this load may build" in message
+    full = max(sizes)
+    # The first templates are filled in, the last ones kept as written.
+    assert sizes.count(full) >= 3
+    assert sizes[-1] < 100 and sizes[0] == full
+
+
+def test_the_budget_is_per_load() -> None:
+    import toskit
+
+    text = _templates(3, 5)  # 15 values per template
+    for _ in range(3):  # each load starts with the whole budget
+        st = toskit.loads(text, max_fill_total=200)
+        assert st.diagnostics == []
+    st = toskit.loads(text, max_fill_total=40)
+    [diag] = st.diagnostics
+    assert diag.code == "limit-exceeded" and "the 40 values all fill-ins" in diag.message
+    assert diag.hint is not None and "max_fill_total=" in diag.hint
+    filled = [bool(n.properties["p"]) for n in st.node_templates.values()]
+    assert filled[:2] == [True, True] and filled[-1] is False
+
+
+def test_the_fill_bounds_are_load_options(tmp_path) -> None:
+    import toskit
+
+    text = _fanout(4, "default")  # D3: 22 values, D4: 46
+    [diag] = toskit.loads(text, max_expanded=20).diagnostics
+    assert diag.message == "data type 'D3': a value made of its defaults would hold more than 20 values"
+    assert "max_expanded=" in (diag.hint or "")
+    assert toskit.loads(text, max_expanded=20).node_templates["n"].properties == {"p": {}}
+    [diag] = toskit.loads(text, max_fill_depth=3).diagnostics
+    assert "would nest data types more than 3 deep" in diag.message
+    # The defaults (None) and the module settings outside these options: as before.
+    assert toskit.loads(text, max_expanded=None, max_fill_total=None).diagnostics == []
+    path = tmp_path / "t.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert [d.code for d in toskit.load(path, max_expanded=20).diagnostics] == ["limit-exceeded"]
+    assert toskit.load(path).node_templates["n"].properties["p"]["a"]["a"]["a"]["a"] == {"v": "x"}
+
+
+@pytest.mark.parametrize("value", [0, -1, "10", True, 2.5])
+def test_a_bad_fill_bound_is_a_toskit_error(value) -> None:
+    import toskit
+
+    with pytest.raises(toskit.ToskitError, match="max_fill_total must be a positive integer"):
+        toskit.loads(V2, max_fill_total=value)
+
+
+def test_a_misspelt_fill_bound_names_the_right_one() -> None:
+    import toskit
+
+    with pytest.raises(toskit.ToskitError, match="did you mean 'max_fill_depth'"):
+        toskit.loads(V2, max_fill_dept=3)

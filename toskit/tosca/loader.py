@@ -40,6 +40,7 @@ from toskit.tosca.context import LoadContext
 from toskit.tosca.defchecks import check_definitions
 from toskit.tosca.entities import build_capabilities, build_entities, check_pending
 from toskit.tosca.evaluation import evaluate_outputs, load_function_definitions
+from toskit.tosca.expansion import FILL_LIMITS, active_budget, fill_budget
 from toskit.tosca.filter_names import check_filter_names
 from toskit.tosca.grammar import Grammar
 from toskit.tosca.graph import TemplateGraph
@@ -95,8 +96,8 @@ def loads(
         )
     if not isinstance(name, str):
         raise ToskitError(f"loads(name=...) must be a str, got {type(name).__name__}")
-    _check_options(resolver, limits)
-    with _LOADING:
+    fill = _check_options(resolver, limits)
+    with _LOADING, fill_budget(**fill):
         doc = load_yaml(text, name=name, parser=None, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root, max_per_code=max_per_code)
 
@@ -125,34 +126,47 @@ def load(
             f"load() expects a file path (str or os.PathLike), got {type(path).__name__}"
             + ("; to load YAML text use toskit.loads(text)" if isinstance(path, bytes) else "")
         )
-    _check_options(resolver, limits)
+    fill = _check_options(resolver, limits)
     if is_csar(path):
         # A CSAR archive: its entry document, imports resolved inside it.
-        with _LOADING:
+        with _LOADING, fill_budget(**fill):
             doc, importer = open_csar(path, resolver, **limits)
             return run(doc, _checked_inputs(inputs), importer, max_per_code=max_per_code)
-    with _LOADING:
+    with _LOADING, fill_budget(**fill):
         doc = load_yaml_file(path, **limits)
         return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root, max_per_code=max_per_code)
 
 
-def _check_options(resolver: Any, limits: dict[str, Any]) -> None:
-    """Refuse a resolver that cannot be called and bad loader limits (``ToskitError``)."""
+def _check_options(resolver: Any, limits: dict[str, Any]) -> dict[str, int]:
+    """Refuse a resolver that cannot be called and bad loader limits (``ToskitError``).
+
+    The fill-in bounds (``max_expanded``, ``max_fill_depth``,
+    ``max_fill_total``: :mod:`toskit.tosca.expansion`) are taken out of
+    ``limits`` and returned; the rest are the document and import limits.
+    """
     if resolver is not None and not callable(resolver):
         raise ToskitError(
             f"resolver must be a function (url, base) -> text, got {type(resolver).__name__}"
         )
+    known = [*LIMIT_DEFAULTS, *FILL_LIMITS]
     for key in limits:
-        if key not in LIMIT_DEFAULTS:
-            hint = did_you_mean(key, LIMIT_DEFAULTS)
+        if key not in known:
+            hint = did_you_mean(key, known)
             raise ToskitError(
                 f"unknown keyword argument {key!r}: the loader limits are "
-                f"{', '.join(LIMIT_DEFAULTS)}" + (f" ({hint})" if hint else "")
+                f"{', '.join(known)}" + (f" ({hint})" if hint else "")
             )
+    fill = {key: limits.pop(key) for key in FILL_LIMITS if key in limits}
+    for key, value in list(fill.items()):
+        if value is None:
+            del fill[key]  # the default, as for the other limits
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ToskitError(f"loader limit {key} must be a positive integer, not {value!r}")
     try:
         resolve_limits(limits)
     except (TypeError, ValueError) as exc:
         raise ToskitError(str(exc)) from None
+    return fill
 
 
 # Loading: the cyclic garbage collector paused. A load allocates hundreds of
@@ -202,7 +216,15 @@ def run(
     max_per_code: int | None = MAX_PER_CODE,
 ) -> ServiceTemplate:
     """The pipeline: document checks, imports, definitions, inputs, entities,
-    requirements, evaluation, workflows, outputs (see the module docstring)."""
+    requirements, evaluation, workflows, outputs (see the module docstring).
+
+    Fill-ins from defaults spend the budget of the load (``load``/``loads``
+    open it with their options); called on its own, with the default bounds.
+    """
+    budget = active_budget()
+    if budget is None:
+        with fill_budget():
+            return run(doc, inputs, importer, max_per_code=max_per_code)
     diags: list[Diagnostic] = list(doc.diagnostics)
     root, version, grammar = _document(doc, diags)
 
@@ -281,6 +303,7 @@ def run(
     _substitution_type(ctx, topology, tparts)
     outputs = evaluate_outputs(ctx, topology, tparts)
 
+    diags.extend(budget.diagnostics())  # the load's total of fill-ins, if crossed
     _release(ctx, everything)
     desc = root.get("description")
     return ServiceTemplate(
