@@ -54,8 +54,6 @@ class Imports:
     # The loaded document's scope, and every imported document's (one each).
     top: Scope = field(default_factory=lambda: Scope(None))
     scopes: list[Scope] = field(default_factory=list)
-    # Documents read and collected (the loaded one included): each counted once.
-    documents: int = 1
 
 
 @dataclass
@@ -195,7 +193,6 @@ def _import(
     scope = seen[key] = Scope(full_prefix, loaded)
     current.scope.link(namespace, scope)
     walk.found.scopes.append(scope)
-    walk.found.documents += 1
     walk.diags.extend(loaded.diagnostics)
     iroot = loaded.value if isinstance(loaded.value, Mapping) else {}
     iversion = iroot.get("tosca_definitions_version")
