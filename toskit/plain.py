@@ -33,6 +33,8 @@ and a description mean the same everywhere:
 All walks here are iterative and stop at :data:`MAX_DEPTH` levels of
 nesting with :class:`TooDeep` (cyclic values end there too): they never need
 more Python frames than CPython's default recursion limit leaves.
+:func:`drive` lets the walks of other packages (schema merge, function
+parsing and evaluation) do the same while still reading as recursion.
 
 >>> values_equal({"a": [1, 2.0]}, {"a": [1.0, 2]}), values_equal(True, 1)
 (True, False)
@@ -45,7 +47,8 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import math
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from types import GeneratorType
 from typing import Any
 
 __all__ = [
@@ -55,6 +58,7 @@ __all__ = [
     "canonical",
     "copy_value",
     "describe",
+    "drive",
     "flow_text",
     "is_number",
     "kind_of",
@@ -80,6 +84,42 @@ class TooDeep(RecursionError):
 
     def __init__(self, message: str = f"value nested deeper than {MAX_DEPTH} levels") -> None:
         super().__init__(message)
+
+
+# ---------------------------------------------------------------------------- walks
+
+
+def drive(step: Callable[..., Any], *args: Any) -> Any:
+    """Run a recursive walk without Python recursion.
+
+    ``step(*args)`` returns either a finished result, or a generator for a
+    container: the generator yields the argument tuple of each sub-walk it
+    needs and is sent that sub-walk's result (``merged = yield (node, l, r)``),
+    then returns its own result. The generators wait on an explicit stack, so
+    a walk as deep as :data:`MAX_DEPTH` takes a few Python frames, not
+    thousands; a deeper one raises :class:`TooDeep`. (A plain result must not
+    itself be a generator; the values walked here never are.)
+    """
+    result = step(*args)
+    if type(result) is not GeneratorType:
+        return result
+    stack = [result]
+    sent: Any = None
+    while True:
+        try:
+            request = stack[-1].send(sent)
+        except StopIteration as done:
+            stack.pop()
+            if not stack:
+                return done.value
+            sent = done.value
+            continue
+        sent = step(*request)
+        if type(sent) is GeneratorType:
+            if len(stack) > MAX_DEPTH:
+                raise TooDeep
+            stack.append(sent)
+            sent = None
 
 
 # --------------------------------------------------------------------------- kinds

@@ -8,9 +8,10 @@ lists (keyed lists and sets) merge item by item in the order of
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Generator, Hashable, Sequence
 from typing import Any
 
+from toskit.plain import drive
 from toskit.schema.compiled import Node
 from toskit.schema.model import Schema
 from toskit.schema.validate import item_key, validated_node
@@ -27,7 +28,7 @@ def merge(schema: Schema, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bo
     when ``name`` resolves to nothing.
     """
     node = validated_node(schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, False)])
-    with guarded_walk("value nested too deeply to merge"):
+    with guarded_walk("value nested too deeply to merge", room=False):
         return merge_values(node, lhs, rhs)
 
 
@@ -41,7 +42,22 @@ def container_kind(value: Any) -> str | None:
 
 
 def merge_values(node: Node, lhs: Any, rhs: Any) -> Any:
-    """Merge two valid values of ``node`` (either may be ``ABSENT``)."""
+    """Merge two valid values of ``node`` (either may be ``ABSENT``).
+
+    Runs without Python recursion (:func:`toskit.plain.drive`): merging two
+    containers is a generator that yields ``(node, lhs, rhs)`` for each pair
+    of children to merge and is sent the merged child back, so values as
+    deep as the bound need no more Python frames than flat ones.
+    """
+    return drive(_merge_step, node, lhs, rhs)
+
+
+_Merging = Generator[tuple[Node, Any, Any], Any, Any]
+
+
+def _merge_step(node: Node, lhs: Any, rhs: Any) -> Any:
+    """The merged value of a leaf, or the generator that merges a container
+    (see :func:`merge_values`)."""
     if rhs is ABSENT:
         return copy_value(lhs)
     if lhs is ABSENT:
@@ -61,13 +77,17 @@ def merge_values(node: Node, lhs: Any, rhs: Any) -> Any:
     if kind == "map":
         if node.map_atomic or not node.has_map:
             return copy_value(rhs)
-        return _merge_map(node, lhs or {}, rhs or {})
+        lhs, rhs = lhs or {}, rhs or {}
+        for k, rv in rhs.items():
+            if type(rv) not in _SCALARS and k in lhs:
+                return _merge_map(node, lhs, rhs)
+        return _merge_flat_map(lhs, rhs)
     if node.list_kind == "atomic" or not node.has_list:
         return copy_value(rhs)
     return _merge_associative(node, lhs or (), rhs or ())
 
 
-def _merge_map(node: Node, lhs: dict, rhs: dict) -> dict:
+def _merge_map(node: Node, lhs: dict, rhs: dict) -> _Merging:
     out = {}
     fields = node.fields
     rget = rhs.get
@@ -79,7 +99,25 @@ def _merge_map(node: Node, lhs: dict, rhs: dict) -> dict:
             out[k] = rv  # a scalar rhs always wins (a leaf, or a kind change)
         else:
             child = fields.get(k)
-            out[k] = merge_values(child if child is not None else node.child(k), lv, rv)
+            out[k] = yield (child if child is not None else node.child(k), lv, rv)
+    for k, rv in rhs.items():
+        if k not in lhs:
+            out[k] = rv if type(rv) in _SCALARS else copy_value(rv)
+    return out
+
+
+def _merge_flat_map(lhs: dict, rhs: dict) -> dict:
+    """:func:`_merge_map` when no key of both sides holds a container (or
+    null) on the right: no child merges, so no generator (most keyed-list
+    items are such maps; this keeps them as fast as a plain loop)."""
+    out = {}
+    rget = rhs.get
+    for k, lv in lhs.items():
+        rv = rget(k, ABSENT)
+        if rv is ABSENT:
+            out[k] = lv if type(lv) in _SCALARS else copy_value(lv)
+        else:
+            out[k] = rv
     for k, rv in rhs.items():
         if k not in lhs:
             out[k] = rv if type(rv) in _SCALARS else copy_value(rv)
@@ -177,7 +215,7 @@ def collapse_duplicates(
     return keep, repeated
 
 
-def _merge_associative(node: Node, lhs: Sequence[Any], rhs: Sequence[Any]) -> list:
+def _merge_associative(node: Node, lhs: Sequence[Any], rhs: Sequence[Any]) -> _Merging:
     """Merge two associative lists item by item, in the order of :func:`merge_order`.
 
     All copies of an item repeated in ``lhs`` (only possible with
@@ -198,5 +236,5 @@ def _merge_associative(node: Node, lhs: Sequence[Any], rhs: Sequence[Any]) -> li
         elif li is None or lkeys[li] in repeated:
             out.append(copy_value(rhs[ri]))
         else:
-            out.append(merge_values(elem, litems[li], rhs[ri]))
+            out.append((yield (elem, litems[li], rhs[ri])))
     return out

@@ -9,7 +9,7 @@ cyclic) values get one ``limit-exceeded`` diagnostic instead of a
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -18,7 +18,7 @@ from toskit.errors import SchemaError
 from toskit.schema.compiled import Node
 from toskit.schema.fieldpath import render_field, render_index, render_key, render_set
 from toskit.schema.model import Schema
-from toskit.schema.values import MAX_DEPTH, canonical, deep_stack, describe
+from toskit.schema.values import MAX_DEPTH, canonical, describe
 
 __all__ = ["abbreviate_path", "check_value", "item_key", "validate", "validated_node"]
 
@@ -54,11 +54,10 @@ def check_value(node: Node, value: Any, *, allow_duplicates: bool = False) -> li
         except Exception:  # noqa: BLE001 - foreign objects (bad __eq__/__hash__)
             pass  # the careful walk below reports what is wrong
     out: list[Diagnostic] = []
-    with deep_stack(pause_gc=False):
-        try:
-            _check(node, value, "", out, allow_duplicates, 0)
-        except RecursionError:
-            out.append(_too_deep(""))
+    try:
+        _walk(node, value, "", out, allow_duplicates)
+    except RecursionError:  # a deep key of a keyed item (rendered recursively)
+        out.append(_too_deep(""))
     return out
 
 
@@ -153,25 +152,46 @@ def abbreviate_path(path: str, head: int = 4, tail: int = 3) -> str:
     return f"{path[: starts[head]]}…({hidden} more)…{path[starts[-tail]:]}"
 
 
+# The careful walk runs without Python recursion: a container's check is a
+# generator that yields ``(node, value, path, depth)`` for each child in
+# order, and _walk keeps the generators on an explicit stack (at most
+# MAX_DEPTH of them), so a value as deep as the bound needs no more Python
+# frames than a flat one, and the diagnostics come out in document order.
+_Children = Iterator[tuple[Node, Any, str, int]]
+
+
+def _walk(node: Node, value: Any, path: str, out: list[Diagnostic], dups: bool) -> None:
+    first = _check(node, value, path, out, dups, 0)
+    stack = [first] if first is not None else []
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            continue
+        more = _check(child[0], child[1], child[2], out, dups, child[3])
+        if more is not None:
+            stack.append(more)
+
+
 def _check(
     node: Node, value: Any, path: str, out: list[Diagnostic], dups: bool, depth: int
-) -> None:
+) -> _Children | None:
+    """Check a scalar (or report a mismatch) now; for a container, the
+    generator of its children to check (see :func:`_walk`)."""
     if value is None:
-        return
+        return None
     if depth > MAX_DEPTH:
         out.append(_too_deep(path))
-        return
+        return None
     if isinstance(value, dict):
         if node.has_map:
-            _check_map(node, value, path, out, dups, depth)
-            return
+            return _check_map(node, value, path, out, depth)
     elif isinstance(value, (list, tuple)):
         if node.has_list:
-            _check_list(node, value, path, out, dups, depth)
-            return
+            return _check_list(node, value, path, out, dups, depth)
     elif node.scalar is not None and isinstance(value, (str, int, float)):
         _check_scalar(node.scalar, value, path, out)
-        return
+        return None
     # The value's kind has no part: report against map, scalar, list in turn.
     if node.has_map:
         out.append(_error("type-mismatch", "expected map, got " + describe(value), path))
@@ -179,6 +199,7 @@ def _check(
         _check_scalar(node.scalar, value, path, out)
     else:
         out.append(_error("type-mismatch", "expected list, got " + describe(value), path))
+    return None
 
 
 def _check_scalar(scalar: str, value: Any, path: str, out: list[Diagnostic]) -> None:
@@ -195,9 +216,7 @@ def _check_scalar(scalar: str, value: Any, path: str, out: list[Diagnostic]) -> 
         out.append(_error("type-mismatch", prefix + describe(value), path))
 
 
-def _check_map(
-    node: Node, value: dict, path: str, out: list[Diagnostic], dups: bool, depth: int
-) -> None:
+def _check_map(node: Node, value: dict, path: str, out: list[Diagnostic], depth: int) -> _Children:
     for k, v in value.items():
         if not isinstance(k, str):
             out.append(
@@ -212,18 +231,17 @@ def _check_map(
         if child is None:
             out.append(_error("unknown-property", "field not declared in schema", path + "." + k))
             continue
-        _check(child, v, path + "." + k, out, dups, depth + 1)
+        yield child, v, path + "." + k, depth + 1
 
 
 def _check_list(
     node: Node, value: list | tuple, path: str, out: list[Diagnostic], dups: bool, depth: int
-) -> None:
-    elem = node.list_elem
-    assert elem is not None
+) -> _Children:
+    elem = node.item_node()
     kind = node.list_kind
     if kind == "atomic":
         for i, e in enumerate(value):
-            _check(elem, e, path + render_index(i), out, dups, depth + 1)
+            yield elem, e, path + render_index(i), depth + 1
         return
     seen: set = set()
     if kind == "keyed":
@@ -264,7 +282,7 @@ def _check_list(
             if ck in seen and not dups:
                 out.append(_error("invalid-value", f"duplicate entries for key {segment}", path))
             seen.add(ck)
-            _check(elem, e, path + segment, out, dups, depth + 1)
+            yield elem, e, path + segment, depth + 1
         return
     for i, e in enumerate(value):
         if isinstance(e, dict):
@@ -285,4 +303,4 @@ def _check_list(
         if ck in seen and not dups:
             out.append(_error("invalid-value", f"duplicate entries for key {segment}", path))
         seen.add(ck)
-        _check(elem, e, path + segment, out, dups, depth + 1)
+        yield elem, e, path + segment, depth + 1

@@ -108,11 +108,12 @@ class unlimited_int_digits:  # noqa: N801 - used like a function
         sys.set_int_max_str_digits(self._old)
 
 
-WALK_FRAMES = 4 * MAX_DEPTH + 200
-"""Python frames a schema walk may need: the walkers recurse twice per level
-of nesting (a node and its map or list) and stop at :data:`MAX_DEPTH`; at the
-deepest level, :func:`canonical` or :func:`copy_value` may recurse again
-through what is left of the value."""
+WALK_FRAMES = 2 * MAX_DEPTH + 200
+"""Python frames a still-recursive schema walk (compare, to_fieldset,
+remove, extract, unions, merge_layers, the compiled fast checks) may need:
+it recurses twice per level of nesting (a node and its map or list) and
+stops at :data:`MAX_DEPTH`. (:func:`canonical` and :func:`copy_value` no
+longer recurse; validation's careful walk and merge need no room.)"""
 
 
 def deep_stack(*, pause_gc: bool = True) -> deep_walk:
@@ -129,16 +130,21 @@ def deep_stack(*, pause_gc: bool = True) -> deep_walk:
 
 
 class guarded_walk:  # noqa: N801 - used like a function: ``with guarded_walk("…"):``
-    """:func:`deep_stack` for a merge, compare, … walk, whose ``RecursionError``
-    (a value too deep even for that room) becomes a :class:`toskit.SchemaError`
-    with ``message``, the context dropped (the traceback would be thousands of
-    frames of the walker)."""
+    """A merge, compare, … walk with the cyclic GC paused, whose
+    ``RecursionError`` (a value too deep, :class:`toskit.plain.TooDeep`)
+    becomes a :class:`toskit.SchemaError` with ``message``, the context
+    dropped (the traceback would be hundreds of frames of the walker).
+
+    ``room=True`` (the default) also gives the walk :data:`WALK_FRAMES` of
+    recursion room (:func:`deep_stack`), for the walkers that still recurse;
+    an iterative walk (merge) passes ``room=False``.
+    """
 
     __slots__ = ("message", "_room")
 
-    def __init__(self, message: str = "value nested too deeply") -> None:
+    def __init__(self, message: str = "value nested too deeply", *, room: bool = True) -> None:
         self.message = message
-        self._room = deep_stack()
+        self._room = deep_stack() if room else deep_walk(0, pause_gc=True)
 
     def __enter__(self) -> None:
         self._room.__enter__()
