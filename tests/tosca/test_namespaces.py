@@ -364,3 +364,35 @@ def test_types_of_a_namespaced_file_see_the_loaded_documents_types(
     assert st.diagnostics == []
     name = "lib:Server" if namespaced else "Server"
     assert st.types[name].parent is st.types["Common"]
+
+
+def test_4000_unknown_parents_each_get_a_hint_within_the_bounds() -> None:
+    """#20 item 21 (24 s before): one unknown-type with a hint per type, counted in full."""
+    lines = ["tosca_definitions_version: tosca_2_0", "node_types:"]
+    lines += [f"  Type{i}: {{derived_from: Typo{i}}}" for i in range(4000)]
+    text = "\n".join(lines) + "\n"
+    out = _bounded().run_case(
+        f"""
+        def case():
+            import toskit
+            st = toskit.loads({text!r}, max_per_code=None)
+            return [len(st.diagnostics), sorted({{d.code for d in st.diagnostics}}),
+                    sum(1 for d in st.diagnostics if d.hint)]
+        """,
+        cpu=2.0,
+    )
+    assert out.returned == [4000, ["unknown-type"], 4000]
+
+
+def test_type_names_are_built_once_per_kind_and_rebuilt_when_types_are_added() -> None:
+    """Every did-you-mean hint asks for them (#20 item 21): one tuple until types are added."""
+    from toskit.tosca.registry import Registry, TypeSource
+
+    st = toskit.loads(V2 + "node_types:\n  A: {}\n")
+    registry = st.registry
+    names = registry.names("node")
+    assert registry.names("node") is names and "A" in names
+    registry.add_sources([TypeSource("node", "B", {}, None, ("node_types", "B"))])
+    again = registry.names("node")
+    assert again is not names and again[:2] == ("A", "B")
+    assert Registry(base=registry).names("node")[:2] == ("A", "B")
