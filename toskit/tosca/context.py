@@ -2,19 +2,36 @@
 
 A leaf module: :class:`LoadContext` is plain data (the document, the
 grammar, the registry, the diagnostics list, per-load caches). Each phase
-of the pipeline is a function in its own module that takes the context and
-the few other things it reads:
+of the pipeline is a function in its own module. A phase that checks or
+resolves values takes the context: the value checks
+(:class:`toskit.tosca.check.CheckContext`) and the merge
+(:func:`toskit.tosca.entities.resolve_properties`) read most of it
+(diagnostics, the once-only ``reported`` set, scalar and value types,
+per-load caches). The other phases take only what they read (issue 15):
 
 ======================  ====================================================
 imports                 :func:`toskit.tosca.imports.load_imports`
+                        (document, grammar, importer, diagnostics)
+types                   :meth:`toskit.tosca.registry.Registry.add_sources`
+                        (the collected type definitions)
 definitions             :func:`toskit.tosca.defchecks.check_definitions`
+                        (context)
+template references     :func:`~toskit.tosca.artifacts.check_template_artifacts`,
+                        :func:`~toskit.tosca.filter_names.check_filter_names`,
+                        :func:`~toskit.tosca.interfaces.check_template_interfaces`
+                        (registry, document, topology)
+inputs                  :class:`toskit.tosca.inputs.InputResolver` (context)
 entities                :func:`toskit.tosca.entities.build_entities`,
                         :func:`~toskit.tosca.entities.build_capabilities`
+                        (context)
 requirements            :func:`toskit.tosca.requirements.resolve_requirements`
+                        (context: relationship properties are resolved)
 evaluation              :class:`toskit.tosca.graph.TemplateGraph`,
                         :func:`toskit.tosca.entities.check_pending`,
                         :func:`toskit.tosca.evaluation.evaluate_outputs`
+                        (context)
 workflows               :func:`toskit.tosca.workflows.check_workflows`
+                        (document, registry, value types, topology, nodes)
 ======================  ====================================================
 
 Nothing here imports a phase module at run time (only for type hints), so

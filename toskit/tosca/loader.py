@@ -299,7 +299,9 @@ def run(
     check_pending(ctx)
 
     if grammar.major == 2:
-        diags.extend(check_workflows(ctx, topology, tparts, nodes))
+        diags.extend(
+            check_workflows(doc, registry, ctx.value_type, topology, tparts, nodes)
+        )
     _substitution_type(ctx, topology, tparts)
     outputs = evaluate_outputs(ctx, topology, tparts)
 

@@ -25,14 +25,18 @@ elsewhere, and a missing check is better than a false error.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
 
 if TYPE_CHECKING:
-    from toskit.tosca.context import LoadContext
+    from toskit.source import YamlDocument
+    from toskit.tosca.registry import Registry
     from toskit.tosca.template import NodeTemplate
+
+# ``LoadContext.value_type``: (type name, owner type) -> value type.
+ValueTypeFn = Callable[[Any, Any], Any]
 
 __all__ = ["check_workflows"]
 
@@ -40,9 +44,18 @@ _NUMBER_TYPES = {"integer", "float"}
 
 
 def check_workflows(
-    ctx: LoadContext, topology: Mapping, tparts: tuple[Hashable, ...], nodes: Mapping[str, Any]
+    doc: YamlDocument,
+    registry: Registry,
+    value_type: ValueTypeFn,
+    topology: Mapping,
+    tparts: tuple[Hashable, ...],
+    nodes: Mapping[str, Any],
 ) -> list[Diagnostic]:
-    """Diagnostics of every ``call_operation`` activity (see the module docstring)."""
+    """Diagnostics of every ``call_operation`` activity (see the module docstring).
+
+    Reads only the document (for locations), the registry (interface types)
+    and the value-type resolver (primitive types of inputs).
+    """
     out: list[Diagnostic] = []
     workflows = topology.get("workflows")
     if not isinstance(workflows, Mapping):
@@ -72,12 +85,22 @@ def check_workflows(
                     index,
                     "call_operation",
                 )
-                out.extend(_check_call(ctx, node, activity["call_operation"], winputs, parts))
+                out.extend(
+                    _check_call(
+                        doc, registry, value_type, node, activity["call_operation"], winputs, parts
+                    )
+                )
     return out
 
 
 def _check_call(
-    ctx: LoadContext, node: NodeTemplate, call: Any, winputs: Mapping, parts: tuple[Hashable, ...]
+    doc: YamlDocument,
+    registry: Registry,
+    value_type: ValueTypeFn,
+    node: NodeTemplate,
+    call: Any,
+    winputs: Mapping,
+    parts: tuple[Hashable, ...],
 ) -> list[Diagnostic]:
     given: Mapping = {}
     if isinstance(call, str):
@@ -89,14 +112,13 @@ def _check_call(
     else:
         return []
     iface, _, op = name.partition(".")
-    declared = _declared_inputs(ctx, node, iface, op)
+    declared = _declared_inputs(registry, node, iface, op)
     if declared is None:
         return []
     definitions, assigned = declared
     assigned |= _template_assigned(node, iface, op)
     # Inputs a parent from a profile toskit does not have may declare: not "unknown".
-    open_ended = _open_ended(ctx, node, iface)
-    doc = ctx.doc
+    open_ended = _open_ended(registry, node, iface)
     out: list[Diagnostic] = []
     label = f"call_operation '{name}' on node template '{node.name}'"
     for key, value in given.items():
@@ -120,7 +142,7 @@ def _check_call(
             continue
         wname, wdef = source
         wtype, otype = wdef.get("type"), definition.get("type")
-        if _clash(ctx, wtype, otype):
+        if _clash(value_type, wtype, otype):
             out.append(
                 doc.diagnostic(
                     "error",
@@ -156,7 +178,7 @@ def _check_call(
 
 
 def _declared_inputs(
-    ctx: LoadContext, node: NodeTemplate, iface: str, op: str
+    registry: Registry, node: NodeTemplate, iface: str, op: str
 ) -> tuple[dict[str, Mapping], set[str]] | None:
     """Parameter definitions and assigned names of ``iface.op``; ``None``: not found."""
     definitions: dict[str, Mapping] = {}
@@ -167,7 +189,7 @@ def _declared_inputs(
         idef = interfaces.get(iface) if isinstance(interfaces, Mapping) else None
         if not isinstance(idef, Mapping):
             continue
-        itype = ctx.registry.lookup("interface", idef.get("type"), t.prefix)
+        itype = registry.lookup("interface", idef.get("type"), t.prefix)
         sections: list[Any] = []
         for each in itype.chain if itype is not None else []:
             sections.append(each.definition.get("inputs"))
@@ -195,9 +217,8 @@ def _declared_inputs(
     return (definitions, assigned) if found else None
 
 
-def _open_ended(ctx: LoadContext, node: NodeTemplate, iface: str) -> bool:
+def _open_ended(registry: Registry, node: NodeTemplate, iface: str) -> bool:
     """The node type, or the interface's type, derives from an unknown profile."""
-    registry = ctx.registry
     if not registry.opaque_prefixes:
         return False
     if registry.derives_from_opaque(node.type):
@@ -251,19 +272,19 @@ def _has_value(definition: Mapping) -> bool:
     return "default" in definition or "value" in definition
 
 
-def _clash(ctx: LoadContext, given: Any, expected: Any) -> bool:
+def _clash(value_type: ValueTypeFn, given: Any, expected: Any) -> bool:
     """Whether a value of type ``given`` cannot be one of type ``expected`` (primitives)."""
     if not (isinstance(given, str) and isinstance(expected, str)) or given == expected:
         return False
-    a, b = _primitive(ctx, given), _primitive(ctx, expected)
+    a, b = _primitive(value_type, given), _primitive(value_type, expected)
     if a is None or b is None or a == b:
         return False
     return not (a == "integer" and b == "float")
 
 
-def _primitive(ctx: LoadContext, name: str) -> str | None:
+def _primitive(value_type: ValueTypeFn, name: str) -> str | None:
     """The primitive a type name is or derives from (``None``: unknown or complex)."""
-    vt = ctx.value_type(name, None)
+    vt = value_type(name, None)
     if isinstance(vt, str):
         return vt
     prim = getattr(vt, "base_primitive", None)
