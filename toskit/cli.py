@@ -70,6 +70,7 @@ from toskit._terminal import terminal_safe
 from toskit.diagnostics import (
     MAX_PER_CODE,
     Diagnostic,
+    abbreviate,
     cap_per_code,
     count_by_severity,
     sort_diagnostics,
@@ -361,17 +362,19 @@ def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
     """A diagnostic as a JSON-ready dict (``toskit check --format json``).
 
     A summary (``diag.omitted`` > 0) has one more key, ``omitted``: how many
-    diagnostics of its code and severity it stands for.
+    diagnostics of its code and severity it stands for. Texts longer than
+    :data:`toskit.diagnostics.MAX_TEXT` are abbreviated (#19: a message
+    naming a 1 MB key), as ``str(diag)`` abbreviates them.
     """
     record: dict[str, Any] = {
         "severity": diag.severity,
-        "code": diag.code,
-        "message": diag.message,
-        "path": diag.path,
-        "file": diag.file,
+        "code": abbreviate(diag.code),
+        "message": abbreviate(diag.message),
+        "path": abbreviate(diag.path),
+        "file": None if diag.file is None else abbreviate(diag.file),
         "line": diag.line,
         "column": diag.column,
-        "hint": diag.hint,
+        "hint": None if diag.hint is None else abbreviate(diag.hint),
     }
     if diag.omitted:
         record["omitted"] = diag.omitted

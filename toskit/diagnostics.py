@@ -34,6 +34,7 @@ __all__ = [
     "DiagnosticList",
     "MAX_PER_CODE",
     "SEVERITIES",
+    "abbreviate",
     "cap_per_code",
     "check_max_per_code",
     "count_by_severity",
@@ -122,8 +123,15 @@ class Diagnostic:
         return ":".join(parts)
 
     def headline(self) -> str:
-        """The first line of ``str(self)``: location, severity, code, message."""
-        return f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+        """The first line of ``str(self)``: location, severity, code, message.
+
+        Each text is shortened by :func:`abbreviate`: a message naming a
+        1 MB key is not printed whole.
+        """
+        return (
+            f"{abbreviate(self.location)}: {self.severity}[{abbreviate(self.code)}]: "
+            f"{abbreviate(self.message)}"
+        )
 
     def with_location(
         self,
@@ -143,7 +151,7 @@ class Diagnostic:
     def __str__(self) -> str:
         lines = [self.headline()]
         if self.hint:
-            lines.append(f"  hint: {self.hint}")
+            lines.append(f"  hint: {abbreviate(self.hint)}")
         if self.source_line is not None and self.line is not None:
             gutter = f"{self.line:>5} | "
             text, column = source_window(self.source_line.rstrip("\n"), self.column)
@@ -157,6 +165,22 @@ class Diagnostic:
 
 #: Characters of a source line shown around the column (long lines are cut, #19).
 SOURCE_WINDOW = 120
+
+#: Characters of one text of a diagnostic (message, path, hint…) that outputs
+#: show: ``str()``, ``toskit check`` (text and JSON), the HTML views (#19).
+MAX_TEXT = 1_000
+
+
+def abbreviate(text: str, limit: int = MAX_TEXT) -> str:
+    """``text``, or its first and last ``limit // 2`` characters around a count of the rest.
+
+    >>> abbreviate("k" * 5000, 10)
+    'kkkkk…[4,990 characters not shown]…kkkkk'
+    """
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}…[{len(text) - 2 * half:,} characters not shown]…{text[len(text) - half:]}"
 
 
 def source_window(text: str, column: int | None, width: int = SOURCE_WINDOW) -> tuple[str, int | None]:

@@ -262,5 +262,76 @@ def test_the_page_caps_per_code_even_when_the_load_did_not() -> None:
     # 100 and a summary in the Diagnostics section and in node a's section,
     # and one in each of the 500 property rows the page shows
     assert page.count("toskit-diag toskit-diag-error") == 2 * 101 + 500
-    every = render_page(st, per_code=None, max_diagnostics=None, max_rows=None)
+    every = render_page(
+        st, per_code=None, max_diagnostics=None, max_rows=None, budget=None, max_chars=None
+    )
     assert every.count("toskit-diag toskit-diag-error") == 3 * 3_000
+
+
+# ---- long texts: a 1 MB key is named in messages and paths --------------------
+
+
+def _long_keys(n: int, length: int) -> str:
+    props = "".join(f"        {'k' * length}{i}: {i}\n" for i in range(n))
+    return V2 + "service_template:\n  node_templates:\n    a:\n      type: Root\n      properties:\n" + props
+
+
+def test_a_diagnostic_naming_a_huge_key_is_abbreviated_in_every_output(tmp_path, capsys) -> None:
+    """Ten 1 MB keys: `toskit check` printed 10 MB (JSON 20 MB), the page was 90 MB (here 200 kB keys)."""
+    import toskit
+    from toskit.cli import main
+    from toskit.diagnostics import MAX_TEXT
+    from toskit.display import render_page
+
+    text = _long_keys(10, 200_000)
+    st = toskit.loads(text)
+    d = st.diagnostics[0]
+    assert len(d.message) > 200_000  # the diagnostic itself keeps its text
+    shown = str(d)
+    assert len(shown) < 3 * MAX_TEXT and "characters not shown]…" in shown
+    assert shown.splitlines()[0].endswith("0' (not declared by Root)")  # the end is kept
+
+    path = tmp_path / "t.yaml"
+    path.write_text(text)
+    assert main(["check", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert len(out) < 10 * 3 * MAX_TEXT + 1_000 and out.count("characters not shown") >= 10
+    assert main(["check", "--format", "json", str(path)]) == 1
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert all(len(d["message"]) <= MAX_TEXT + 50 and len(d["path"]) <= MAX_TEXT + 50
+               for d in entry["diagnostics"])
+
+    page = render_page(st)
+    assert len(page) < 500_000
+    assert "more than the page's bound leaves for it" in page  # node a's section
+    assert page.count("toskit-diag toskit-diag-error") == 10  # every diagnostic still listed
+
+
+def test_abbreviate() -> None:
+    from toskit.diagnostics import abbreviate
+
+    assert abbreviate("short") == "short"
+    assert abbreviate("a" * 1000) == "a" * 1000
+    cut = abbreviate("a" * 600 + "b" * 600)
+    assert cut == "a" * 500 + "…[200 characters not shown]…" + "b" * 500
+
+
+def test_the_whole_page_stays_within_max_chars() -> None:
+    """Each part is charged to the page's bound; what would cross it is a note, links stay valid."""
+    import toskit
+    from toskit.display import render_page
+
+    types = "".join(
+        f"  T{i}:\n    derived_from: Root\n    properties:\n"
+        + "".join(f"      p{j}: {{type: string, default: v{j}}}\n" for j in range(20))
+        for i in range(200)
+    )
+    nodes = "".join(f"    n{i}: {{type: T{i}, properties: {{bogus: 1}}}}\n" for i in range(200))
+    st = toskit.loads(V2 + "node_types:\n" + types + "service_template:\n  node_templates:\n" + nodes)
+    full = render_page(st)
+    small = render_page(st, max_chars=200_000)
+    assert len(small) < 200_000 + 120_000 < len(full)  # the stylesheet comes on top
+    targets = set(re.findall(r'id="([^"]+)"', small))
+    assert set(re.findall(r'href="#([^"]+)"', small)) <= targets
+    assert "more node templates not shown (the page is bounded)" in small
+    assert "more types not shown (the page is bounded)" in small

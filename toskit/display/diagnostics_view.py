@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, cap_per_code, source_window
+from toskit.diagnostics import Diagnostic, abbreviate, cap_per_code, source_window
 from toskit.display.html import badge, esc, fragment, header, more_note
 from toskit.display.options import get as option
 
@@ -125,19 +125,21 @@ def _snippet(d: Any, lines: LineLookup | None = None) -> str:
 
 def diagnostic_html(d: Any, lines: LineLookup | None = None) -> str:
     """One diagnostic as a block (no surrounding fragment)."""
+    # Each text abbreviated (#19): a message naming a 1 MB key is not a 1 MB row.
     severity = str(getattr(d, "severity", "info"))
-    location = _location(d)
-    path = getattr(d, "path", "") or ""
+    location = abbreviate(_location(d))
+    path = abbreviate(str(getattr(d, "path", "") or ""))
     hint = getattr(d, "hint", None)
+    hint = abbreviate(str(hint)) if hint else hint
     head = [
         badge(severity, severity if severity in _RANK else "info", small=True),
-        f'<span class="toskit-diag-code">{esc(getattr(d, "code", ""))}</span>',
+        f'<span class="toskit-diag-code">{esc(abbreviate(str(getattr(d, "code", ""))))}</span>',
     ]
     if location:
         head.append(f'<span class="toskit-diag-loc">{esc(location)}</span>')
     if path:
         head.append(f'<span class="toskit-diag-path">{esc(path)}</span>')
-    head.append(f'<div class="toskit-diag-msg">{esc(getattr(d, "message", d))}</div>')
+    head.append(f'<div class="toskit-diag-msg">{esc(abbreviate(str(getattr(d, "message", d))))}</div>')
     hint_html = f'<div class="toskit-diag-hint">{esc(hint)}</div>' if hint else ""
     cls = f"toskit-diag toskit-diag-{esc(severity)}"
     return (
@@ -159,6 +161,7 @@ def diagnostics_block(
     limit: int | None = None,
     lines: LineLookup | None = None,
     per_code: int | None = None,
+    budget: int | None = None,
 ) -> str:
     """Diagnostics (errors first), bounded by ``display_max_rows``; ``lines``
     supplies source lines the diagnostics do not carry.
@@ -166,19 +169,27 @@ def diagnostics_block(
     ``per_code``: at most that many rows of one code, the rest of that code
     one summary row ("N more 'code' diagnostics not shown"), as
     :func:`~toskit.diagnostics.cap_per_code` makes them (#19: a page of
-    20,000 copies of one mistake). The "… N more diagnostics" note under a
-    list cut at ``limit`` counts what the hidden summaries stand for.
+    20,000 copies of one mistake). ``budget``: rows are added while their
+    HTML stays within that many characters. The "… N more diagnostics" note
+    under a cut list counts what the hidden summaries stand for.
     """
     limit = option("display_max_rows") if limit is None else limit
     items = list(diagnostics)
     if per_code is not None and all(isinstance(d, Diagnostic) for d in items):
         items = cap_per_code(items, per_code, hint=VIEW_HINT.format(n=per_code))
     ordered_items = ordered(items)
-    shown = ordered_items[:limit]
-    hidden = sum(_stands_for(d) for d in ordered_items[limit:])
-    if not shown:
+    if not ordered_items:
         return '<div class="toskit-empty">no diagnostics</div>'
-    body = "".join(diagnostic_html(d, lines) for d in shown)
+    rows: list[str] = []
+    size = 0
+    for d in ordered_items[:limit]:
+        row = diagnostic_html(d, lines)
+        if budget is not None and size + len(row) > budget:
+            break
+        rows.append(row)
+        size += len(row)
+    hidden = sum(_stands_for(d) for d in ordered_items[len(rows):])
+    body = "".join(rows)
     return f'<div class="toskit-diags">{body}</div>{more_note(hidden, "more diagnostics")}'
 
 

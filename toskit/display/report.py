@@ -14,12 +14,18 @@ Its size is bounded whatever the template (#19: 20,000 mistakes made a
   :data:`PAGE_MAX_DIAGNOSTICS` rows in all; the badges count every one;
 * node templates: at most :data:`PAGE_MAX_NODES` sections (and as many
   boxes drawn in the topology), each table at most :data:`PAGE_MAX_ROWS`
-  rows, and no further section once they reach :data:`PAGE_BUDGET`
-  characters ("… N more node templates not shown");
+  rows, sections while they fit in :data:`PAGE_BUDGET` characters
+  ("… N more node templates not shown");
 * type definitions: at most :data:`PAGE_MAX_TYPES` (and as many entries in
   the type tree), within their own :data:`PAGE_BUDGET`; a type name links
   to its definition only when the definition is on the page, so every link
-  of the page has its target.
+  of the page has its target;
+* the diagnostic rows also stop at :data:`PAGE_BUDGET` characters, one node
+  section larger than that is a one-line note (such a type definition is
+  left out), and
+  every part is charged to :data:`PAGE_MAX_CHARS` for the whole body: a
+  part that would cross it is a one-line note. Texts of diagnostics are
+  abbreviated (:func:`toskit.diagnostics.abbreviate`).
 """
 
 from __future__ import annotations
@@ -63,9 +69,12 @@ PAGE_MAX_NODES = 1_000
 PAGE_MAX_ROWS = 500
 #: Type definitions on a page (and entries of its type tree).
 PAGE_MAX_TYPES = 1_000
-#: Characters of node template sections, and as many of type definitions,
-#: after which no further one is added.
+#: Characters of diagnostic rows, of node template sections and of type
+#: definitions (each): no further one is added once the next would cross it.
 PAGE_BUDGET = 1_500_000
+#: Characters of the whole page body: a part that would cross it is a
+#: one-line note instead (the stylesheet, about 50 kB, comes on top).
+PAGE_MAX_CHARS = 6_000_000
 
 
 def render_page(
@@ -79,6 +88,7 @@ def render_page(
     per_code: int | None = PAGE_PER_CODE,
     max_diagnostics: int | None = PAGE_MAX_DIAGNOSTICS,
     budget: int | None = PAGE_BUDGET,
+    max_chars: int | None = PAGE_MAX_CHARS,
 ) -> str:
     """The whole page as a string.
 
@@ -86,8 +96,9 @@ def render_page(
     or ``"dark"``. ``max_nodes`` and ``max_rows`` bound the node templates
     listed and the rows of each table, ``max_types`` the type definitions,
     ``per_code`` the diagnostics of one code and ``max_diagnostics`` all of
-    them, ``budget`` the characters of node sections and of type
-    definitions (see the module docstring; ``None``: no bound).
+    them, ``budget`` the characters of diagnostic rows, of node sections and
+    of type definitions, ``max_chars`` those of the whole page body (see the
+    module docstring; ``None``: no bound).
     """
     if theme not in ("auto", "light", "dark"):
         from toskit.errors import ToskitError
@@ -98,6 +109,7 @@ def render_page(
         max_diagnostics=max_diagnostics or _UNBOUNDED,
         max_types=max_types or _UNBOUNDED,
         budget=budget or _UNBOUNDED,
+        total=max_chars or _UNBOUNDED,
     )
     with options.context(
         display_max_rows=max_rows or _UNBOUNDED,
@@ -128,32 +140,68 @@ def _version() -> str:
     return str(getattr(toskit, "__version__", ""))
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Bounds:
+    """The page's bounds, and how much of the whole-page bound (``total``) is used."""
+
     per_code: int | None
     max_diagnostics: int
     max_types: int
     budget: int
+    total: int
+    used: int = 0
+
+    def area(self) -> int:
+        """Characters the next bounded area (diagnostics, node sections, type
+        definitions) may take: its ``budget``, or what is left of ``total``."""
+        return max(0, min(self.budget, self.total - self.used))
+
+    def fit(self, title: str, html: str) -> str:
+        """``html`` if it fits in what is left of the page, else a one-line note in its place."""
+        if len(html) > self.total - self.used:
+            html = details(title, _too_large(len(html)), open_=True)
+        self.used += len(html)
+        return html
 
 
-def _page_types(st: Any, bounds: _Bounds) -> tuple[TypeLinks, int]:
-    """The types whose definitions the page shows (their links), and how many are left out.
+def _too_large(size: int) -> str:
+    return (
+        f'<div class="toskit-more">… not shown: {size:,} characters, more than the '
+        "page's bound leaves for it (see the notebook view or toskit check)</div>"
+    )
+
+
+def _page_types(st: Any, bounds: _Bounds) -> tuple[TypeLinks, str]:
+    """The types whose definitions the page shows (their links), and that section.
 
     The first ``max_types`` of :func:`report_types` while their definitions
-    stay within ``budget`` characters. Links are made for those only, so a
-    name whose definition is not on the page is plain text, never a link
+    fit in the area's budget (a definition larger than the whole budget is
+    left out, the next ones still tried). Links are made for those only, so
+    a name whose definition is not on the page is plain text, never a link
     to nothing.
     """
     candidates = report_types(st)
     probe = TypeLinks(candidates[: bounds.max_types])
+    area = bounds.area()
     size, kept = 0, []
     for t in probe.types:
-        if size >= bounds.budget:
+        body = len(type_body(t, type_link=probe))
+        if body > bounds.budget:
+            continue
+        if size + body > area:
             break
-        size += len(type_body(t, type_link=probe))
+        size += body
         kept.append(t)
     links = probe if len(kept) == len(probe.types) else TypeLinks(kept)
-    return links, len(TypeLinks(candidates).types) - len(kept)
+    left_out = len(TypeLinks(candidates).types) - len(kept)
+    # Rendered again with the final links: a link left out is shorter, so it still fits.
+    section = details(
+        "Type definitions",
+        links.sections() + more_note(left_out, "more types not shown (the page is bounded)"),
+        open_=True,
+        count=len(links.types) + left_out,
+    )
+    return links, section
 
 
 def _node_diagnostics(node: Any, listed: list[Any], per_code: int | None) -> list[Any]:
@@ -182,70 +230,76 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
     inputs = getattr(st, "inputs", {}) or {}
     types = template_types(st)
     user_types = [t for t in types if not is_normative(t)]
+    # Every part is charged to the page's bound (``bounds.fit``): whatever the
+    # template, the page stays within ``total`` characters (#19).
     parts = [
-        header(
-            "service template",
-            _template_title(st),
-            chip(getattr(st, "version", "") or "no version"),
-            chip(_count(len(nodes), "node template", "node templates")),
-            chip(_count(len(user_types), "type", "types")),
-            chip(_count(len(inputs), "input", "inputs")),
-            summary_badges(diags),
+        bounds.fit(
+            "Service template",
+            header(
+                "service template",
+                _template_title(st),
+                chip(getattr(st, "version", "") or "no version"),
+                chip(_count(len(nodes), "node template", "node templates")),
+                chip(_count(len(user_types), "type", "types")),
+                chip(_count(len(inputs), "input", "inputs")),
+                summary_badges(diags),
+            ),
         )
     ]
-    parts.append(
-        details(
-            f"Diagnostics {summary_badges(diags)}",
-            diagnostics_block(
-                ordered(diags),
-                lines=template_lines(st),
-                per_code=bounds.per_code,
-                limit=bounds.max_diagnostics,
-            ),
-            open_=True,
-        )
+    title = f"Diagnostics {summary_badges(diags)}"
+    block = diagnostics_block(
+        ordered(diags),
+        lines=template_lines(st),
+        per_code=bounds.per_code,
+        limit=bounds.max_diagnostics,
+        budget=bounds.area(),
     )
-    # Every type name links to its definition below, so the page is navigable without a kernel.
-    links, types_left_out = _page_types(st, bounds)
-    parts.append(details("Types", type_tree_html(types, link=links), open_=True, count=len(user_types)))
-    parts.append(topology_section(st))  # the drawn graph of node templates and requirements
+    parts.append(bounds.fit(title, details(title, block, open_=True)))
+    # Every type name links to its definition below, so the page is navigable
+    # without a kernel. The definitions are chosen (and charged) first: the
+    # links in every other part depend on which ones are on the page.
+    links, definitions = _page_types(st, bounds)
+    bounds.used += len(definitions)
+    tree = details("Types", type_tree_html(types, link=links), open_=True, count=len(user_types))
+    parts.append(bounds.fit("Types", tree))
+    topology = topology_section(st)  # the drawn graph of node templates and requirements
+    parts.append(bounds.fit("Topology", topology) if topology else "")
     if inputs:
-        parts.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
+        parts.append(bounds.fit("Inputs", details("Inputs", inputs_block(st), open_=True, count=len(inputs))))
     per_node = node_diagnostics(st)
     lines = template_lines(st)
     palette = SourcePalette()  # one colour per source across the page
     limit = options.get("display_max_nodes")
-    sections = []
+    area = bounds.area()
+    sections: list[str] = []
     size = 0
     for index, (name, node) in enumerate(nodes.items()):
-        if index >= limit or size >= bounds.budget:
+        if index >= limit:
             break
         diags_here = _node_diagnostics(node, per_node.get(str(name), []), bounds.per_code)
         body = node_template_body(
             node, diagnostics=diags_here, lines=lines, palette=palette, show_header=False, type_link=links
         )
-        sections.append(details(node_summary(name, node, diags_here), body, open_=True))
-        size += len(sections[-1])
+        if len(body) > bounds.budget:  # one node larger than all of them may be
+            body = _too_large(len(body))
+        section = details(node_summary(name, node, diags_here), body, open_=True)
+        if size + len(section) > area:
+            break
+        sections.append(section)
+        size += len(section)
     hidden = len(nodes) - len(sections)
     more = "more node templates" + (" not shown (the page is bounded)" if len(sections) < limit else "")
-    parts.append(
-        details(
-            "Node templates",
-            "".join(sections) + more_note(hidden, more)
-            or '<div class="toskit-empty">no node templates</div>',
-            open_=True,
-            count=len(nodes),
-        )
+    node_part = details(
+        "Node templates",
+        "".join(sections) + more_note(hidden, more)
+        or '<div class="toskit-empty">no node templates</div>',
+        open_=True,
+        count=len(nodes),
     )
-    parts.append(
-        details(
-            "Type definitions",
-            links.sections() + more_note(types_left_out, "more types not shown (the page is bounded)"),
-            open_=True,
-            count=len(links.types) + types_left_out,
-        )
-    )
+    parts.append(bounds.fit("Node templates", node_part))
+    parts.append(definitions)
     outputs = getattr(st, "outputs", None)
     if isinstance(outputs, Mapping) and outputs:
-        parts.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))
+        out_part = details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs))
+        parts.append(bounds.fit("Outputs", out_part))
     return "".join(parts)
