@@ -10,6 +10,7 @@ from toskit import NO_DEFAULT
 from toskit.errors import FunctionError, FunctionSyntaxError
 from toskit.functions import BUILTINS_2_0, Call, evaluate, parse, unparse
 from toskit.functions.memory import MemoryTemplate
+from toskit.plain import MAX_DEPTH
 
 NAMES = ["concat", "get_input", "value", "node_index", "sum", "and", "x", "ns:f", "f$1", ":", "",
          "$", "a:", "get_property", "token"]
@@ -130,14 +131,28 @@ def test_evaluating_parsed_data_raises_only_function_error(data: object) -> None
         assert exc.diagnostic.code in ("function-error", "unknown-function", "limit-exceeded")
 
 
-@pytest.mark.parametrize("depth", [50, 600])
-def test_deeply_nested_values(depth: int) -> None:
+def _nested(depth: int) -> object:
+    """Alternating lists and maps, ``depth`` containers deep, with calls beside."""
     value: object = "$$x"
-    for i in range(depth):
+    levels = 0
+    i = 0
+    while levels < depth:
         value = {"k": [value]} if i % 2 else [value, {"$concat": ["a", "b"]}]
-    tree = parse(value)
+        levels += 2 if i % 2 else 1
+        i += 1
+    return value
+
+
+@pytest.mark.parametrize("depth", [50, MAX_DEPTH - 2])
+def test_deeply_nested_values(depth: int) -> None:
+    tree = parse(_nested(depth))
     assert parse(unparse(tree)) == tree
     evaluate(tree)
+
+
+def test_values_deeper_than_the_bound_are_a_clear_error() -> None:
+    with pytest.raises(FunctionSyntaxError, match="nested too deeply to parse"):
+        parse(_nested(MAX_DEPTH + 100))
 
 
 TYPES = st.sampled_from([None, "version", "timestamp", "scalar-unit.size", "scalar-unit.time",

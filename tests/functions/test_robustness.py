@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toskit
+from toskit.errors import FunctionSyntaxError
 from toskit.functions import Call, FunctionError, evaluate, parse, unparse, validate
+from toskit.plain import MAX_DEPTH
 
 
 def deep_call(depth: int, leaf: object = 1) -> object:
@@ -82,7 +84,15 @@ def test_validate_any_parsed_call_free_tree_is_not_boolean(clause, value) -> Non
 # ---- 2. deep call trees: no RecursionError -----------------------------------------
 
 
-@pytest.mark.parametrize("depth", [200, 900])
+def test_calls_nested_deeper_than_the_bound_do_not_parse() -> None:
+    # One depth policy (toskit.plain.MAX_DEPTH): the parse walk stops there with
+    # a clear error, never a RecursionError, whatever the recursion limit.
+    with pytest.raises(FunctionSyntaxError, match="nested too deeply to parse") as info:
+        parse(deep_call(MAX_DEPTH + 400))
+    assert info.value.diagnostic.code == "limit-exceeded"
+
+
+@pytest.mark.parametrize("depth", [200, MAX_DEPTH - 1])
 def test_str_hash_eq_of_deep_parsed_calls(depth: int) -> None:
     tree = parse(deep_call(depth))
     other = parse(deep_call(depth))
@@ -161,7 +171,7 @@ def test_validate_deep_raw_clause_is_a_toskit_error(depth: int) -> None:
 
 def test_deep_clause_message_is_abbreviated() -> None:
     tree: object = "x"
-    for _ in range(600):
+    for _ in range(MAX_DEPTH - 50):  # deep, within the bound
         tree = [tree]
     with pytest.raises(FunctionError) as info:
         validate(tree, 1)
@@ -333,3 +343,80 @@ def test_bounded_regex_agrees_with_re(pattern: str, text: str) -> None:
         assert " uses " in str(exc)  # Python syntax RE2 lacks: the construct is named
         return
     assert (compiled.search(text) is not None) == expected
+
+
+# ---- one depth bound: data walks need no recursion room (issue #15) ------------------
+
+
+@pytest.fixture
+def default_limit_and_no_raise(monkeypatch):
+    """CPython's default recursion limit, and a record of any attempt to raise it."""
+    import sys
+
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    raised: list[int] = []
+    monkeypatch.setattr(sys, "setrecursionlimit", raised.append)
+    yield raised
+    monkeypatch.undo()
+    sys.setrecursionlimit(saved)
+
+
+def _deep_data(levels: int) -> object:
+    """Maps and lists ``levels`` deep, a call at the bottom and one beside each list."""
+    value: object = {"$concat": ["a", "b"]}
+    for i in range(levels):
+        value = {"k": value} if i % 2 else [value, {"$concat": ["c", "d"]}]
+    return value
+
+
+def _from_depth(frames: int, work):
+    return _from_depth(frames - 1, work) if frames else work()
+
+
+def test_data_at_the_bound_parses_and_evaluates_at_the_default_limit(default_limit_and_no_raise):
+    from toskit.functions.evaluate import evaluate_calls
+
+    value = _deep_data(MAX_DEPTH - 2)  # the call's map and list below make it MAX_DEPTH
+
+    def work():
+        tree = parse(value)
+        assert parse(unparse(tree)) == tree
+        result = evaluate(tree)
+        diagnostics: list = []
+        assert evaluate_calls(tree, diagnostics=diagnostics) == result
+        assert diagnostics == []
+        bottom = result
+        for i in reversed(range(MAX_DEPTH - 2)):
+            bottom = bottom["k"] if i % 2 else bottom[0]
+        assert bottom == "ab"
+
+    _from_depth(300, work)
+    assert default_limit_and_no_raise == []  # the process-wide limit was never touched
+
+
+def test_data_past_the_bound_is_a_clear_error_at_the_default_limit(default_limit_and_no_raise):
+    from toskit.functions.evaluate import evaluate_calls
+
+    tree = Call("concat", ["a"])
+    for _ in range(MAX_DEPTH + 10):
+        tree = [tree]  # built as a tree: parse is not the one to stop it
+    with pytest.raises(FunctionError, match="nested too deeply") as info:
+        evaluate(tree)
+    assert info.value.kind == "LimitExceeded"
+    with pytest.raises(FunctionError, match="nested too deeply"):
+        evaluate_calls(tree, diagnostics=[])
+    with pytest.raises(toskit.ToskitError, match="nested too deeply"):
+        unparse(tree)
+    assert default_limit_and_no_raise == []
+
+
+def test_deeply_nested_calls_still_evaluate_up_to_max_depth() -> None:
+    # Calls (not data) recurse a few frames per level: past a few dozen levels
+    # they get recursion room, so the documented max_depth (200) holds.
+    tree: object = Call("concat", ["x"])
+    for _ in range(199):
+        tree = Call("concat", [tree])
+    assert evaluate(tree) == "x"
+    with pytest.raises(FunctionError, match="calls nested deeper than 200"):
+        evaluate(Call("concat", [tree]))

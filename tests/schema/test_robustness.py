@@ -244,3 +244,59 @@ def test_huge_integers_and_equal_floats_are_one_set_item() -> None:
     [diag] = s.validate({"a": [2**70, 2.0**70]}, "t")
     assert "duplicate" in diag.message
     assert s.validate({"a": [2**70, 2**70 + 1]}, "t") == []
+
+
+# -- one depth bound, no recursion room (issue #15) -----------------------------------
+
+
+@pytest.fixture
+def default_limit_and_no_raise(monkeypatch):
+    """CPython's default recursion limit, and a record of any attempt to raise it."""
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    raised: list[int] = []
+    monkeypatch.setattr(sys, "setrecursionlimit", raised.append)
+    yield raised
+    monkeypatch.undo()
+    sys.setrecursionlimit(saved)
+
+
+def _from_depth(frames: int, work):
+    return _from_depth(frames - 1, work) if frames else work()
+
+
+@pytest.mark.parametrize("build", [_nested_maps, _nested_lists], ids=["maps", "lists"])
+def test_values_at_the_bound_validate_and_merge_at_the_default_limit(
+    schemas, build, default_limit_and_no_raise
+):
+    s = schemas["S2"]
+    value = {"x": build(MAX_DEPTH - 1)}  # the deepest the bound allows
+    other = {"x": build(MAX_DEPTH - 1), "y": "new"}
+
+    def work():
+        assert s.validate(value, "any") == []
+        assert s.merge(value, other, "any") == other
+        assert s.merge(value, None, "any") == value
+
+    _from_depth(300, work)  # a notebook's or a test runner's own frames on top
+    assert default_limit_and_no_raise == []  # the process-wide limit was never touched
+
+
+@pytest.mark.parametrize("build", [_nested_maps, _nested_lists], ids=["maps", "lists"])
+def test_values_past_the_bound_are_a_clear_error_at_the_default_limit(
+    schemas, build, default_limit_and_no_raise
+):
+    s = schemas["S2"]
+    value = {"x": build(MAX_DEPTH + 1)}
+    (d,) = s.validate(value, "any")
+    assert d.code == "limit-exceeded" and f"more than {MAX_DEPTH} levels" in d.message
+    with pytest.raises(SchemaError, match="nested too deeply"):
+        s.merge(value, value, "any")
+    assert default_limit_and_no_raise == []
+
+
+def test_the_bound_is_the_loaders():
+    from toskit.plain import MAX_DEPTH as PLAIN_DEPTH
+    from toskit.source.document import LIMIT_DEFAULTS
+
+    assert MAX_DEPTH == PLAIN_DEPTH == LIMIT_DEFAULTS["max_depth"] == 500

@@ -42,7 +42,7 @@ Extra keywords beyond the spec's ``(tree, inputs, value=, version=)``:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +52,7 @@ from toskit.functions import registry
 from toskit.functions._limits import deep_recursion
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
-from toskit.plain import kind_of
+from toskit.plain import drive, kind_of
 from toskit.sentinels import ABSENT
 
 __all__ = [
@@ -117,9 +117,17 @@ class Typed:
 
 _LOCAL = threading.local()
 
+_CALLS_WITHOUT_ROOM = 60
+"""Calls nested up to this depth run within CPython's default recursion
+limit (about five frames each); deeper ones, up to ``max_depth``, run in
+:func:`toskit.functions._limits.deep_recursion`."""
+
 
 def _depth() -> int:
     return getattr(_LOCAL, "depth", 0)
+
+
+_Walking = Generator[tuple[Any], Any, Any]
 
 
 class Evaluation:
@@ -234,18 +242,36 @@ class Evaluation:
         return self.eval_typed(node)[0]
 
     def eval_typed(self, node: Any) -> tuple[Any, str | None]:
-        """Evaluate and return ``(value, declared type or None)``."""
+        """Evaluate and return ``(value, declared type or None)``.
+
+        Data (maps and lists) is walked without Python recursion
+        (:func:`toskit.plain.drive`), so data as deep as the depth bound costs
+        no frames; only nested *calls* recurse (bounded by ``max_depth``).
+        """
         if isinstance(node, Call):
             return self.eval_call(node)
-        if isinstance(node, Mapping):
-            return self.eval_map(node), None
-        if isinstance(node, list):
-            return [self.eval(item) for item in node], None
-        if isinstance(node, tuple):
-            return tuple(self.eval(item) for item in node), None
+        if isinstance(node, (Mapping, list, tuple)):
+            return drive(self.eval_step, node), None
         return node, None
 
-    def eval_map(self, node: Mapping) -> Any:
+    def eval_step(self, node: Any) -> Any:
+        """One step of the data walk: a call's result, a scalar, or the
+        generator that evaluates a container's items."""
+        if isinstance(node, Call):
+            return self.eval_call(node)[0]
+        if isinstance(node, Mapping):
+            return self.eval_map(node)
+        if isinstance(node, (list, tuple)):
+            return self.eval_items(node)
+        return node
+
+    def eval_items(self, node: list | tuple) -> _Walking:
+        out = []
+        for item in node:
+            out.append((yield (item,)))
+        return out if isinstance(node, list) else tuple(out)
+
+    def eval_map(self, node: Mapping) -> _Walking:
         out: dict[Any, Any] = {}
         for key, item in node.items():
             if isinstance(key, Call):
@@ -270,7 +296,7 @@ class Evaluation:
                 raise function_error(
                     "DuplicateKey", f"the key {key!r} appears twice in one map after evaluation"
                 )
-            out[key] = self.eval(item)
+            out[key] = yield (item,)
         return out
 
     def eval_call(self, call: Call) -> tuple[Any, str | None]:
@@ -281,7 +307,14 @@ class Evaluation:
             )
         _LOCAL.depth = depth + 1
         try:
-            result = self._dispatch(call)
+            if depth == _CALLS_WITHOUT_ROOM:
+                # Each level of call nesting recurses through a few frames
+                # (dispatch, the built-in, its arguments); calls nested past
+                # this point get recursion room for the rest (max_depth).
+                with deep_recursion():
+                    result = self._dispatch(call)
+            else:
+                result = self._dispatch(call)
         except Unevaluated:
             return call, None
         except Failure as failure:
@@ -411,9 +444,8 @@ def evaluate(
         max_value_size=max_value_size,
     )
     try:
-        with deep_recursion():
-            return env.eval(tree)
-    except RecursionError:
+        return env.eval(tree)
+    except RecursionError:  # toskit.plain.TooDeep: data deeper than MAX_DEPTH
         call = tree if isinstance(tree, Call) else None
         raise function_error("LimitExceeded", "the value is nested too deeply", call) from None
 
@@ -449,15 +481,14 @@ def evaluate_calls(
 
     def one(call: Call) -> Any:
         try:
-            with deep_recursion():
-                return env.eval(call)
+            return env.eval(call)
         except RecursionError:
             report(function_error("LimitExceeded", "the value is nested too deeply", call), call)
         except FunctionError as exc:
             report(exc, call)
         return call
 
-    def walk_map(node: Mapping) -> dict[Any, Any]:
+    def walk_map(node: Mapping) -> _Walking:
         literal = [k for k in node if not isinstance(k, Call)]
         taken: list[Any] = []
         out: dict[Any, Any] = {}
@@ -481,17 +512,27 @@ def evaluate_calls(
                     new_key = key
                 else:
                     taken.append(new_key)
-            out[new_key] = walk(item)
+            out[new_key] = yield (item,)
+        return out
+
+    def walk_list(node: list) -> _Walking:
+        out = []
+        for item in node:
+            out.append((yield (item,)))
         return out
 
     def walk(node: Any) -> Any:
+        # One step of the data walk (toskit.plain.drive: no Python recursion).
         if isinstance(node, Call):
             return one(node)
         if isinstance(node, Mapping):
             return walk_map(node)
         if isinstance(node, list):
-            return [walk(item) for item in node]
+            return walk_list(node)
         return node
 
-    with deep_recursion():
-        return walk(tree)
+    try:
+        return drive(walk, tree)
+    except RecursionError:  # toskit.plain.TooDeep: data deeper than MAX_DEPTH
+        call = tree if isinstance(tree, Call) else None
+        raise function_error("LimitExceeded", "the value is nested too deeply", call) from None

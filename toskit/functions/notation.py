@@ -20,13 +20,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError, ToskitError
 from toskit.functions import registry
-from toskit.functions._limits import deep_recursion
+from toskit.plain import drive
 
 __all__ = [
     "Call",
@@ -281,6 +281,9 @@ def _is_function_key(key: Any) -> bool:
     return isinstance(key, str) and len(key) > 1 and key[0] == "$" and key[1] != "$"
 
 
+_Parsing = Generator[tuple[Any, tuple], Any, Any]
+
+
 class _Parser:
     def __init__(
         self,
@@ -316,13 +319,25 @@ class _Parser:
     # -- 2.0 ------------------------------------------------------------------------
 
     def parse(self, value: Any, parts: tuple) -> Any:
+        """The parsed tree of ``value``, walked without Python recursion
+        (:func:`toskit.plain.drive`: a container's parse is a generator that
+        yields each child's ``(value, parts)`` and is sent the child's tree)."""
+        return drive(self.step, value, parts)
+
+    def step(self, value: Any, parts: tuple) -> Any:
         if isinstance(value, str):
             return self.parse_string(value, parts)
         if isinstance(value, Mapping):
-            return self.parse_map(value, parts)
+            return self.parse_map(value, parts) if self.dialect == "2.0" else self.parse_map_1x(value, parts)
         if isinstance(value, (list, tuple)):
-            return [self.parse(item, (*parts, i)) for i, item in enumerate(value)]
+            return self.parse_list(value, parts)
         return value
+
+    def parse_list(self, value: list | tuple, parts: tuple) -> _Parsing:
+        out = []
+        for i, item in enumerate(value):
+            out.append((yield (item, (*parts, i))))
+        return out
 
     def parse_string(self, text: str, parts: tuple) -> Any:
         if self.dialect != "2.0" or not text.startswith("$"):
@@ -350,9 +365,7 @@ class _Parser:
             )
         return text
 
-    def parse_map(self, value: Mapping, parts: tuple) -> Any:
-        if self.dialect != "2.0":
-            return self.parse_map_1x(value, parts)
+    def parse_map(self, value: Mapping, parts: tuple) -> _Parsing:
         function_keys = [k for k in value if _is_function_key(k)]
         if function_keys and len(value) > 1:
             self.malformed_beside(function_keys, parts)
@@ -371,7 +384,7 @@ class _Parser:
                 )
                 raise FunctionSyntaxError(diag.message, [diag])
             namespace, name, variant = split
-            args = self.arguments(value[key], (*parts, key))
+            args = yield from self.arguments(value[key], (*parts, key))
             return Call(name, args, namespace, key_variant=variant, path=parts)
         out: dict[Any, Any] = {}
         for key, item in value.items():
@@ -386,7 +399,7 @@ class _Parser:
                 )
                 raise FunctionSyntaxError(diag.message, [diag])
             # Paths use the keys as written, so the loader can locate them.
-            out[new_key] = self.parse(item, (*parts, key))
+            out[new_key] = yield (item, (*parts, key))
         return out
 
     def parse_key(self, key: Any, parts: tuple) -> Any:
@@ -419,25 +432,31 @@ class _Parser:
             diags,
         )
 
-    def arguments(self, raw: Any, parts: tuple) -> list[Any]:
+    def arguments(self, raw: Any, parts: tuple) -> _Parsing:
+        # Delegated to with ``yield from``: one extra frame while an argument
+        # is parsed, not one per level of nesting.
         if raw is None:
             return []
         if isinstance(raw, (list, tuple)):
-            return [self.parse(item, (*parts, i)) for i, item in enumerate(raw)]
-        return [self.parse(raw, parts)]
+            args = []
+            for i, item in enumerate(raw):
+                args.append((yield (item, (*parts, i))))
+            return args
+        return [(yield (raw, parts))]
 
     # -- 1.x ------------------------------------------------------------------------
 
-    def parse_map_1x(self, value: Mapping, parts: tuple) -> Any:
+    def parse_map_1x(self, value: Mapping, parts: tuple) -> _Parsing:
         if len(value) == 1:
             ((key, raw),) = value.items()
             if isinstance(key, str) and self.is_known(key):
                 namespace, name = registry.split_qualified(key)
-                return Call(name, self.arguments(raw, (*parts, key)), namespace, path=parts)
+                args = yield from self.arguments(raw, (*parts, key))
+                return Call(name, args, namespace, path=parts)
         out: dict[Any, Any] = {}
         for key, item in value.items():
             new_key = _hashable(self.parse(key, parts)) if isinstance(key, (Mapping, list, tuple)) else key
-            out[new_key] = self.parse(item, (*parts, key))
+            out[new_key] = yield (item, (*parts, key))
         return out
 
 
@@ -480,9 +499,8 @@ def parse(
         return value  # a scalar that cannot hold a call: nothing to do
     parser = _Parser(dialect, frozenset(known), diagnostics, make_diagnostic)
     try:
-        with deep_recursion():
-            return parser.parse(value, tuple(path))
-    except RecursionError:
+        return parser.parse(value, tuple(path))
+    except RecursionError:  # toskit.plain.TooDeep: deeper than MAX_DEPTH
         diag = parser.diagnostic(
             "error", "limit-exceeded", "the value is nested too deeply to parse", tuple(path)
         )
@@ -502,34 +520,59 @@ def unparse(tree: Any, version: str = "2.0") -> Any:
     """
     dialect = dialect_of(version)
     try:
-        with deep_recursion():
-            return _unparse(tree, dialect, as_key=False)
-    except RecursionError:
+        return drive(_unparse, tree, dialect, False)
+    except RecursionError:  # toskit.plain.TooDeep: deeper than MAX_DEPTH
         raise ToskitError("the tree is nested too deeply to unparse") from None
 
 
+_Unparsing = Generator[tuple[Any, str, bool], Any, Any]
+
+
 def _unparse(tree: Any, dialect: str, as_key: bool) -> Any:
+    """One step of :func:`unparse` (driven by :func:`toskit.plain.drive`): a
+    scalar's text, or the generator that unparses a call or container."""
     if isinstance(tree, Call):
-        qualified = tree.qualified_name
-        if dialect == "1.x":
-            plain: Any = {qualified: [_unparse(a, dialect, False) for a in tree.args]}
-        else:
+        if dialect != "1.x" and tree.form == "bare" and not tree.args:
             variant = f"${tree.key_variant}" if tree.key_variant is not None else ""
-            if tree.form == "bare" and not tree.args:
-                return f"${qualified}{variant}"
-            plain = {f"${qualified}{variant}": [_unparse(a, dialect, False) for a in tree.args]}
-        return _hashable(plain) if as_key else plain
+            return f"${tree.qualified_name}{variant}"
+        return _unparse_call(tree, dialect, as_key)
     if isinstance(tree, str):
         if dialect == "2.0" and tree.startswith("$") and tree != "$":
             return "$" + tree
         return tree
     if isinstance(tree, Mapping):
-        out = {_unparse(k, dialect, True): _unparse(v, dialect, False) for k, v in tree.items()}
-        return _hashable(out) if as_key else out
+        return _unparse_map(tree, dialect, as_key)
     if isinstance(tree, (list, tuple)):
-        items = [_unparse(v, dialect, False) for v in tree]
-        return tuple(_hashable(i) for i in items) if as_key or isinstance(tree, tuple) else items
+        return _unparse_list(tree, dialect, as_key)
     return tree
+
+
+def _unparse_call(tree: Call, dialect: str, as_key: bool) -> _Unparsing:
+    args = []
+    for a in tree.args:
+        args.append((yield (a, dialect, False)))
+    if dialect == "1.x":
+        key = tree.qualified_name
+    else:
+        variant = f"${tree.key_variant}" if tree.key_variant is not None else ""
+        key = f"${tree.qualified_name}{variant}"
+    plain = {key: args}
+    return _hashable(plain) if as_key else plain
+
+
+def _unparse_map(tree: Mapping, dialect: str, as_key: bool) -> _Unparsing:
+    out = {}
+    for k, v in tree.items():
+        new_key = yield (k, dialect, True)
+        out[new_key] = yield (v, dialect, False)
+    return _hashable(out) if as_key else out
+
+
+def _unparse_list(tree: list | tuple, dialect: str, as_key: bool) -> _Unparsing:
+    items = []
+    for v in tree:
+        items.append((yield (v, dialect, False)))
+    return tuple(_hashable(i) for i in items) if as_key or isinstance(tree, tuple) else items
 
 
 # ------------------------------------------------------------------- flow rendering
