@@ -42,8 +42,13 @@ def _too_deep() -> ConditionError:
 
 def strict_eq(a: Any, b: Any) -> bool:
     """Strict, deep, type-aware equality (§5.1)."""
-    if type(a) is str:  # the common case, without building keys
+    ta = type(a)
+    if ta is str:  # the common cases, without building keys
         return type(b) is str and a == b
+    if ta is int or ta is float:
+        tb = type(b)
+        if tb is int or tb is float:
+            return bool(a == b)  # exact for huge ints; NaN equals nothing
     try:
         return values_equal(a, b)
     except TooDeep:
