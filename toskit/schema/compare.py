@@ -7,10 +7,11 @@ else (scalars, atomic containers, lists with unset relationship) as a leaf.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from toskit.plain import drive
 from toskit.schema.compiled import Node
 from toskit.schema.fieldpath import (
     FIELD,
@@ -121,8 +122,8 @@ def compare(
         schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, allow_duplicates)]
     )
     walker = _Comparer()
-    with guarded_walk("value nested too deeply to compare"):
-        walker.walk(node, lhs, rhs, "")
+    with guarded_walk("value nested too deeply to compare", room=False):
+        walker.run(node, lhs, rhs)
     if container_kind(lhs) is not None or container_kind(rhs) is not None or (
         lhs is None and rhs is None
     ):
@@ -142,13 +143,28 @@ def compare(
 
 
 class _Comparer:
+    """The comparison walk. It records sets of paths (and the values at
+    them), so the order it visits nodes in does not matter: children wait on
+    an explicit stack (``later``) instead of Python recursion."""
+
     def __init__(self) -> None:
+        self.todo: list[tuple[Callable[..., None], tuple]] = []
         self.added: set[str] = set()
         self.removed: set[str] = set()
         self.modified: set[str] = set()
         # The value on each side of each changed path (for the old -> new view).
         self.old: dict[str, Any] = {}
         self.new: dict[str, Any] = {}
+
+    def run(self, node: Node, lhs: Any, rhs: Any) -> None:
+        todo = self.todo
+        self.walk(node, lhs, rhs, "")
+        while todo:
+            step, args = todo.pop()
+            step(*args)
+
+    def later(self, step: Callable[..., None], *args: Any) -> None:
+        self.todo.append((step, args))
 
     def modify(self, path: str, lhs: Any, rhs: Any) -> None:
         self.modified.add(path)
@@ -203,10 +219,10 @@ class _Comparer:
 
     def walk_map(self, node: Node, lhs: dict, rhs: dict, path: str) -> None:
         for k, lv in lhs.items():
-            self.walk(node.child(k), lv, rhs.get(k, ABSENT), f"{path}.{k}")
+            self.later(self.walk, node.child(k), lv, rhs.get(k, ABSENT), f"{path}.{k}")
         for k, rv in rhs.items():
             if k not in lhs:
-                self.walk(node.child(k), ABSENT, rv, f"{path}.{k}")
+                self.later(self.walk, node.child(k), ABSENT, rv, f"{path}.{k}")
 
     def walk_list(self, node: Node, lhs: Any, rhs: Any, path: str) -> None:
         elem = node.item_node()
@@ -219,7 +235,7 @@ class _Comparer:
                 if len(litems) > 1:
                     self.note(self.removed, segment, litems)
                 else:
-                    self.everything(elem, litems[0], segment, self.removed)
+                    self.later(self.everything, elem, litems[0], segment, self.removed)
             elif len(litems) > 1 and len(ritems) > 1:
                 # A repeated item is one atomic entry.
                 if canonical(litems) != canonical(ritems):
@@ -229,19 +245,19 @@ class _Comparer:
                 # single item added with all below it (structured-merge-diff's
                 # symdiff table, "associative list" with AllowDuplicates).
                 self.note(self.removed, segment, litems)
-                self.everything(elem, ritems[0], segment, self.added)
+                self.later(self.everything, elem, ritems[0], segment, self.added)
             elif len(ritems) > 1:
-                self.everything(elem, litems[0], segment, self.removed)
+                self.later(self.everything, elem, litems[0], segment, self.removed)
                 self.note(self.added, segment, ritems)
             elif node.list_kind == "keyed":
-                self.walk(elem, litems[0], ritems[0], segment)
+                self.later(self.walk, elem, litems[0], ritems[0], segment)
         for key, ritems in rgroups.items():
             if key not in lgroups:
                 segment = path + item_segment(node, ritems[0])
                 if len(ritems) > 1:
                     self.note(self.added, segment, ritems)
                 else:
-                    self.everything(elem, ritems[0], segment, self.added)
+                    self.later(self.everything, elem, ritems[0], segment, self.added)
 
     def everything(self, node: Node, value: Any, path: str, into: set[str]) -> None:
         """``path`` and every node below it."""
@@ -251,7 +267,7 @@ class _Comparer:
     def below(self, node: Node, value: Any, path: str, into: set[str]) -> None:
         if _separable_map(node, value):
             for k, v in value.items():
-                self.everything(node.child(k), v, f"{path}.{k}", into)
+                self.later(self.everything, node.child(k), v, f"{path}.{k}", into)
         elif _associative_list(node, value):
             elem = node.item_node()
             for items in _groups(node, value).values():
@@ -260,7 +276,7 @@ class _Comparer:
                     # A repeated item is one atomic entry: nothing below it.
                     self.note(into, segment, items if len(items) > 1 else items[0])
                 else:
-                    self.everything(elem, items[0], segment, into)
+                    self.later(self.everything, elem, items[0], segment, into)
 
 
 def _groups(node: Node, items: Any) -> dict[Any, list[Any]]:
@@ -279,13 +295,17 @@ def to_fieldset(
     """The field paths a value sets (spec §4.2); the root ``''`` is never included."""
     node = validated_node(schema, name, [("value", value, allow_duplicates)])
     out: set[str] = set()
-    with guarded_walk():
-        _fieldset(node, value, "", out)
+    todo = [(node, value, "")]  # a set of paths: any visiting order will do
+    with guarded_walk(room=False):
+        while todo:
+            _fieldset(*todo.pop(), out, todo)
     out.discard("")
     return out
 
 
-def _fieldset(node: Node, value: Any, path: str, out: set[str]) -> None:
+def _fieldset(
+    node: Node, value: Any, path: str, out: set[str], todo: list[tuple[Node, Any, str]]
+) -> None:
     if value is None:
         out.add(path)
         return
@@ -300,7 +320,7 @@ def _fieldset(node: Node, value: Any, path: str, out: set[str]) -> None:
             if child is None:
                 out.add(p)  # an elementType entry is owned as a whole key
                 child = node.child(k)
-            _fieldset(child, v, p, out)
+            todo.append((child, v, p))
         return
     if _associative_list(node, value):
         elem = node.item_node()
@@ -312,7 +332,7 @@ def _fieldset(node: Node, value: Any, path: str, out: set[str]) -> None:
             p = path + item_segment(node, item)
             out.add(p)
             if counts[key] == 1 and node.list_kind == "keyed":
-                _fieldset(elem, item, p, out)
+                todo.append((elem, item, p))
         return
     out.add(path)
 
@@ -367,8 +387,8 @@ def remove(
     trie = _trie(paths)
     if trie.terminal:
         return None
-    with guarded_walk():
-        return _remove(node, value, trie)
+    with guarded_walk(room=False):
+        return drive(_remove, node, value, trie)
 
 
 def _repeated(node: Node, items: Any) -> tuple[list[Any], set[Any]]:
@@ -382,8 +402,16 @@ def _repeated(node: Node, items: Any) -> tuple[list[Any], set[Any]]:
 
 
 def _remove(node: Node, value: Any, trie: _Trie) -> Any:
+    """A step of :func:`remove` (:func:`toskit.plain.drive`): the result for
+    a leaf, or the generator for a container."""
     if not trie.children or not value:
         return copy_value(value)
+    if _separable_map(node, value) or _associative_list(node, value):
+        return _remove_below(node, value, trie)
+    return copy_value(value)
+
+
+def _remove_below(node: Node, value: Any, trie: _Trie) -> Generator[tuple, Any, Any]:
     if _separable_map(node, value):
         out = {}
         for k, v in value.items():
@@ -391,7 +419,7 @@ def _remove(node: Node, value: Any, trie: _Trie) -> Any:
             if sub is None:
                 out[k] = copy_value(v)
             elif not sub.terminal:
-                out[k] = _remove(node.child(k), v, sub)
+                out[k] = yield (node.child(k), v, sub)
         return out or None
     if _associative_list(node, value):
         elem = node.item_node()
@@ -402,9 +430,9 @@ def _remove(node: Node, value: Any, trie: _Trie) -> Any:
             if sub is None or (not sub.terminal and key in repeated):
                 items.append(copy_value(item))  # a repeated item is atomic
             elif not sub.terminal:
-                items.append(_remove(elem, item, sub))
+                items.append((yield (elem, item, sub)))
         return items or None
-    return copy_value(value)
+    return copy_value(value)  # not reached: _remove calls this for containers only
 
 
 _NOTHING = object()
@@ -431,12 +459,24 @@ def extract(
     trie = _trie(paths)
     if trie.terminal:
         return copy_value(value)
-    with guarded_walk():
-        out = _extract(node, value, trie, append_key_fields)
+    with guarded_walk(room=False):
+        out = drive(_extract, node, value, trie, append_key_fields)
     return None if out is _NOTHING else out
 
 
 def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
+    """A step of :func:`extract` (:func:`toskit.plain.drive`): the result for
+    a leaf, or the generator for a container."""
+    if _separable_map(node, value) or _associative_list(node, value):
+        return _extract_below(node, value, trie, append_keys)
+    if isinstance(value, (dict, list, tuple)) and value:
+        return copy_value(value)  # inside an atomic value: kept whole
+    return _NOTHING
+
+
+def _extract_below(
+    node: Node, value: Any, trie: _Trie, append_keys: bool
+) -> Generator[tuple, Any, Any]:
     if _separable_map(node, value):
         out = {}
         for k, v in value.items():
@@ -446,7 +486,7 @@ def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
             if sub.terminal:
                 out[k] = copy_value(v)
             else:
-                kept = _extract(node.child(k), v, sub, append_keys)
+                kept = yield (node.child(k), v, sub, append_keys)
                 if kept is not _NOTHING:
                     out[k] = kept
         return out if out else _NOTHING
@@ -461,7 +501,7 @@ def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
             if sub.terminal or key in repeated:
                 items.append(copy_value(item))
                 continue
-            kept = _extract(elem, item, sub, append_keys)
+            kept = yield (elem, item, sub, append_keys)
             if kept is _NOTHING:
                 continue
             if append_keys and node.list_kind == "keyed" and isinstance(kept, dict):
@@ -470,6 +510,4 @@ def _extract(node: Node, value: Any, trie: _Trie, append_keys: bool) -> Any:
                 kept = keyed
             items.append(kept)
         return items if items else _NOTHING
-    if isinstance(value, (dict, list, tuple)) and value:
-        return copy_value(value)  # inside an atomic value: kept whole
-    return _NOTHING
+    return _NOTHING  # not reached: _extract calls this for containers only

@@ -11,9 +11,10 @@ are joined by ``", "`` in the union's declared order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any
 
+from toskit.plain import drive
 from toskit.schema.compare import item_segment
 from toskit.schema.compiled import Node
 from toskit.schema.merge import container_kind, item_keys
@@ -45,37 +46,43 @@ def normalize_union_apply(schema: Schema, applied: Any, merged: Any, name: str) 
 
 
 def _run(node: Node, other: Any, value: Any, rule: _Rule) -> Any:
-    with guarded_walk():
-        return _walk(node, other, value, "", rule)
+    with guarded_walk(room=False):
+        return drive(_walk, node, other, value, "", rule)
 
 
 def _walk(node: Node, other: Any, value: Any, path: str, rule: _Rule) -> Any:
     """A copy of ``value`` with ``rule`` applied to every map with unions;
-    ``other`` is the paired node of the other value (or ``None``)."""
+    ``other`` is the paired node of the other value (or ``None``). A step of
+    :func:`toskit.plain.drive`: a container gives the generator of its copy."""
     kind = container_kind(value)
-    if kind == "map" and node.has_map:
+    if kind == "map" and node.has_map or kind == "list" and node.has_list:
+        return _walk_below(node, other, value, path, rule)
+    return copy_value(value)
+
+
+def _walk_below(
+    node: Node, other: Any, value: Any, path: str, rule: _Rule
+) -> Generator[tuple, Any, Any]:
+    if isinstance(value, dict):
         other_map = other if isinstance(other, dict) else {}
-        out = {
-            k: _walk(node.child(k), other_map.get(k), v, f"{path}.{k}", rule)
-            for k, v in value.items()
-        }
+        out = {}
+        for k, v in value.items():
+            out[k] = yield (node.child(k), other_map.get(k), v, f"{path}.{k}", rule)
         for union in node.unions:
             rule(union, other_map, value, out, path)
         return out
-    if kind == "list" and node.has_list:
-        elem = node.item_node()
-        other_list = other if isinstance(other, (list, tuple)) else []
-        if node.list_kind == "atomic":
-            return [
-                _walk(elem, other_list[i] if i < len(other_list) else None, v, f"{path}[{i}]", rule)
-                for i, v in enumerate(value)
-            ]
-        by_key = dict(zip(item_keys(node, other_list), other_list))
-        return [
-            _walk(elem, by_key.get(k), v, path + item_segment(node, v), rule)
-            for k, v in zip(item_keys(node, value), value)
-        ]
-    return copy_value(value)
+    elem = node.item_node()
+    other_list = other if isinstance(other, (list, tuple)) else []
+    items = []
+    if node.list_kind == "atomic":
+        for i, v in enumerate(value):
+            paired = other_list[i] if i < len(other_list) else None
+            items.append((yield (elem, paired, v, f"{path}[{i}]", rule)))
+        return items
+    by_key = dict(zip(item_keys(node, other_list), other_list))
+    for k, v in zip(item_keys(node, value), value):
+        items.append((yield (elem, by_key.get(k), v, path + item_segment(node, v), rule)))
+    return items
 
 
 def _is_set(value: dict, field: str | None) -> bool:
