@@ -339,6 +339,9 @@ def test_the_fast_path_answers_for_generated_documents():
         # Where rapidyaml is more lenient than PyYAML (found by the fuzz tests):
         "- 'x' - a\n",  # text after a quoted scalar
         "'a\n  b': 1\n",  # a multi-line implicit key
+        # ... behind another quote's run to the line end (found by the shadow mode):
+        "- {a: '', \"\\\n  x\": a}\n",
+        "a>: | -\n  x\n",  # junk after a block indicator behind another '>' run
         "a: | -\n  x\n",  # junk after a block scalar's indicators
         "[a:]\n",  # ':' before a flow indicator
         "a:\n  - x\n  ...\n",  # an indented document end marker

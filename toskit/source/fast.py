@@ -166,14 +166,21 @@ def _lenient_spots(text: str) -> bool:
         return True
     if ("..." in text or "---" in text) and _MARKERS.search(text):
         return True
+    # Each search restarts right after the last match's start: matches may
+    # overlap (in `- {a: '', "\` the second `'` runs to the line's end, over
+    # the `"` that opens a key continued on the next line).
     if "'" in text or '"' in text:
-        for match in _OPEN_QUOTE.finditer(text):
+        at = 0
+        while (match := _OPEN_QUOTE.search(text, at)) is not None:
             if _starts_node(text, match.start()):
                 return True
+            at = match.start() + 1
     if "|" in text or ">" in text:
-        for match in _BLOCK_INDICATOR.finditer(text):
+        at = 0
+        while (match := _BLOCK_INDICATOR.search(text, at)) is not None:
             if _starts_node(text, match.start()) and not _CLEAN_HEADER.fullmatch(match[1]):
                 return True
+            at = match.start() + 1
     return False
 
 
