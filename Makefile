@@ -87,7 +87,7 @@ NBVAL_ARGS := --nbval-lax --nbval-sanitize-with nbval.cfg --nbval-current-env
 
 # The doctests of toskit's module docstrings run with the unit tests.
 unit: $(STAMP)
-	@$(call PYTEST,--doctest-modules toskit tests --ignore=tests/browser)
+	@$(call PYTEST,--doctest-modules toskit tests --ignore=tests/browser --yaml-shadow-in tests/tosca --yaml-shadow-in tests/source --yaml-shadow-in tests/schema)
 
 nbval: $(STAMP)
 	@$(call PYTEST,$(NBVAL_ARGS) notebooks)
@@ -102,7 +102,7 @@ browser: $(STAMP) chromium
 # line is a report; its floor is a test (tests/test_conformance_floor.py).
 test: $(STAMP) chromium lint
 	@$(PY) bench/conformance.py 2>&1 | grep -E '^conformance|corpus not found' || true
-	@$(call PYTEST,--doctest-modules toskit tests $(NBVAL_ARGS) $(NOTEBOOKS))
+	@$(call PYTEST,--doctest-modules toskit tests $(NBVAL_ARGS) $(NOTEBOOKS) --yaml-shadow-in tests/tosca --yaml-shadow-in tests/source --yaml-shadow-in tests/schema)
 
 # --- notebooks, demo -------------------------------------------------------
 
