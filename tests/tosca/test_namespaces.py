@@ -396,3 +396,61 @@ def test_type_names_are_built_once_per_kind_and_rebuilt_when_types_are_added() -
     again = registry.names("node")
     assert again is not names and again[:2] == ("A", "B")
     assert Registry(base=registry).names("node")[:2] == ("A", "B")
+
+
+def _wide(folder: Path, files: int, same_namespace: bool) -> Path:
+    """An index importing ``files`` documents, each importing ``common.yaml`` (under
+    ``c``, or ``c<i>``) with one good type and two unknown parents."""
+    write(
+        folder / "common.yaml",
+        V2 + "imports:\n  - {profile: io.vendor:1, namespace: v}\n"
+        "node_types:\n  Base: {derived_from: 'v:Thing'}\n",
+    )
+    for i in range(files):
+        ns = "c" if same_namespace else f"c{i}"
+        write(
+            folder / f"r{i}.yaml",
+            V2 + f"imports:\n  - {{url: common.yaml, namespace: {ns}}}\nnode_types:\n"
+            f"  R{i}: {{derived_from: '{ns}:Base'}}\n"
+            f"  Bad{i}: {{derived_from: '{ns}:Nope{i}'}}\n"
+            f"  Worse{i}: {{derived_from: 'q:Nope{i}'}}\n",
+        )
+    write(folder / "index.yaml", V2 + "imports:\n" + "".join(f"  - r{i}.yaml\n" for i in range(files)))
+    return write(
+        folder / "top.yaml",
+        V2 + "imports:\n  - {url: index.yaml, namespace: rf}\n"
+        "service_template:\n  node_templates:\n    a: {type: 'rf:R5'}\n    pod: {type: 'rf:R7'}\n",
+    )
+
+
+@pytest.mark.parametrize("same_namespace", [True, False], ids=["one-namespace", "a-namespace-each"])
+def test_a_wide_profile_with_unknown_parents_stays_linear(tmp_path: Path, same_namespace: bool) -> None:
+    """A vendor profile's shape (#20: the 7,000-file Redfish profile hung): an index of
+    1,000 files sharing one imported file, 2,000 unknown parents. Misses walk only the
+    imports of the document they are written in (211 s for 3,000 files before)."""
+    top = _wide(tmp_path, 1000, same_namespace)
+    out = _bounded().run_case(
+        f"FOLDER = {str(tmp_path)!r}\n"
+        + _COUNT
+        + f"\ndef case():\n    return counted({str(top)!r}, max_per_code=None)\n",
+        cpu=4.0,  # parsing 1,003 files is most of it
+    )
+    assert out.raised is None, out.message
+    result = out.returned
+    assert result["parsed"] == 1003 and result["own_types"] == 3001
+    codes = [d[0] for d in result["diagnostics"]]
+    assert codes.count("unknown-type") == 2000 and codes.count("unknown-profile") == 1
+    assert len(codes) == 2001
+
+
+def test_a_missing_name_in_a_known_namespace_is_not_a_missing_namespace(tmp_path: Path) -> None:
+    top = _wide(tmp_path, 3, same_namespace=False)
+    st = toskit.load(top)
+    hints = {d.message: d.hint for d in st.diagnostics if d.code == "unknown-type"}
+    # c2 is imported by r2: the name is unknown, not the namespace.
+    assert "no import" not in str(hints["node type 'rf:Bad2' derives from unknown type 'c2:Nope2'"])
+    assert hints["node type 'rf:Worse2' derives from unknown type 'q:Nope2'"] == (
+        "no import defines the namespace 'q' (namespaces there: c2)"
+    )
+    assert st.types["rf:R2"].parent is st.types["rf:c0:Base"]
+    assert st.lookup_type("node", "rf:R1") is st.types["rf:R1"]

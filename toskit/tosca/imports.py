@@ -27,7 +27,7 @@ from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
 from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.keynames import check_keynames
-from toskit.tosca.registry import Scope, TypeSource
+from toskit.tosca.registry import Scope, ScopedPrefix, TypeSource
 from toskit.tosca.versions import detect_version
 
 # ``profile:`` imports of the normative types (always loaded anyway).
@@ -298,7 +298,14 @@ def join_prefix(outer: str | None, inner: str | None) -> str | None:
 def type_sources(
     doc: YamlDocument, root: Mapping, prefix: str | None, scope: Scope | None = None
 ) -> list[TypeSource]:
-    """The type definitions of one document, named ``prefix:Name`` (``Name`` without prefix)."""
+    """The type definitions of one document, named ``prefix:Name`` (``Name`` without prefix).
+
+    With its ``scope``, the types' ``prefix`` also knows the document
+    (:class:`~toskit.tosca.registry.ScopedPrefix`): names written in it are
+    looked up through its own imports.
+    """
+    if scope is not None and prefix:
+        prefix = ScopedPrefix.of(scope)
     out: list[TypeSource] = []
     for section, kind in TYPE_SECTIONS.items():
         defs = root.get(section)

@@ -15,6 +15,7 @@ are shared, never modified.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,7 +27,7 @@ from toskit.tosca.artifacts import check_artifact_types
 from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, SchemaDef, Type
 from toskit.tosca.expansion import check_expansion
 
-__all__ = ["KINDS", "Registry", "Scope", "TypeSource", "merge_defaults"]
+__all__ = ["KINDS", "Registry", "Scope", "ScopedPrefix", "TypeSource", "merge_defaults"]
 
 # Keynames of type definitions that list type names, and the kind they name.
 _TYPE_LIST_KEYS = {
@@ -66,10 +67,14 @@ class Scope:
 
     ``prefix`` is the namespace chain of the first import that reached the
     document (``None``: the loaded document's own namespace): its types are
-    registered as ``prefix:Name``.
+    registered as ``prefix:Name``. An import is *direct* when the imported
+    document's prefix is the importer's joined with the namespace (the
+    chain that named it); a name reached along direct imports only is its
+    registered name, so walks go only where an indirect import is
+    (``dirty``: anywhere below; ``plain_dirty``: along plain imports).
     """
 
-    __slots__ = ("prefix", "doc", "own", "plain", "named", "opaque")
+    __slots__ = ("prefix", "doc", "own", "plain", "named", "opaque", "dirty", "plain_dirty")
 
     def __init__(self, prefix: str | None, doc: YamlDocument | None = None) -> None:
         self.prefix = prefix
@@ -80,12 +85,38 @@ class Scope:
         self.named: dict[str, list[Scope]] = {}
         # Namespaces of profiles toskit does not have, imported by this document.
         self.opaque: set[str] = set()
+        self.dirty = True  # until Registry.set_scopes knows better
+        self.plain_dirty = True
+
+    def qualified(self, name: str) -> str:
+        """``name`` under this document's prefix (its registered form)."""
+        return f"{self.prefix}:{name}" if self.prefix else name
 
     def link(self, namespace: str | None, imported: Scope) -> None:
         """Record that this document imports ``imported`` (under ``namespace``)."""
         where = self.plain if namespace is None else self.named.setdefault(namespace, [])
         if imported is not self and imported not in where:
             where.append(imported)
+
+
+class ScopedPrefix(str):
+    """A type's namespace prefix (``Type.prefix``) that knows its document's scope.
+
+    It is the prefix string for everything that reads it as one (names,
+    caches); :meth:`Registry.lookup` uses ``scope`` to look a name up from
+    the document it is written in, whatever prefix other documents share.
+    """
+
+    scope: Scope
+
+    @classmethod
+    def of(cls, scope: Scope) -> str | None:
+        """``scope.prefix`` carrying ``scope`` (``None`` without a prefix)."""
+        if not scope.prefix:
+            return None
+        out = cls(scope.prefix)
+        out.scope = scope
+        return out
 
 
 @dataclass(frozen=True)
@@ -109,6 +140,9 @@ class TypeSource:
         return self.name
 
 
+# Namespaces compared by spelling for an unknown-namespace hint.
+_NAMESPACE_HINT_POOL = 300
+
 SMALL_TABLE = 64  # effective property tables up to this size are kept per type
 
 
@@ -122,12 +156,15 @@ class Registry:
         self.roots: dict[str, Type] = dict(base.roots) if base else {}
         # Namespaces of imported profiles toskit does not have (names in them are not errors).
         self.opaque_prefixes: set[str] = set()
-        # The loaded document's scope, and every document's scope by its
-        # prefix (set by the loader; ``None``: no imports to walk).
+        # The loaded document's scope, and the scopes with an indirect import
+        # below them by prefix (set by the loader; ``None``: nothing to walk).
         self.top: Scope | None = None
         self.scopes: dict[str | None, list[Scope]] = {}
         # Namespace walks, memoised: (id(scope), kind, name) -> type or None.
         self._walks: dict[tuple[int, str, str], Type | None] = {}
+        self._opaque_walks: dict[str, bool] = {}
+        self._namespace_hints: dict[tuple[str | None, ...], Any] = {}
+        self._visible_memo: dict[tuple[int, ...], list[Scope]] = {}
         # names(): built once per kind, dropped when types are added.
         self._names: dict[str, tuple[str, ...]] = {}
         self._data_candidates: tuple[str, ...] | None = None
@@ -136,10 +173,16 @@ class Registry:
     def set_scopes(self, top: Scope, scopes: Iterable[Scope]) -> None:
         """The documents' scopes of this load (see :class:`Scope`)."""
         self.top = top
+        every = [top, *scopes]
+        _mark_dirty(every)
         self.scopes = {}
-        for scope in scopes:
-            self.scopes.setdefault(scope.prefix, []).append(scope)
+        for scope in every[1:]:
+            if scope.dirty:
+                self.scopes.setdefault(scope.prefix, []).append(scope)
         self._walks.clear()
+        self._opaque_walks.clear()
+        self._namespace_hints.clear()
+        self._visible_memo.clear()
 
     def derives_from_opaque(self, t: Type) -> bool:
         """``t`` or an ancestor derives from a type of a profile toskit does not have."""
@@ -156,9 +199,14 @@ class Registry:
             return True
         if self.top is None or not self.opaque_prefixes:
             return False
-        # Reached along another namespace chain than the first one (a:b:k8s:Pod).
-        *path, last = namespace.split(":")
-        return any(last in scope.opaque for scope in self._visible(self._namespace(path)))
+        # Reached along another namespace chain than the first one (a:b:k8s:Pod);
+        # memoised (asked for every ancestor of many types).
+        found = self._opaque_walks.get(namespace)
+        if found is None:
+            *path, last = namespace.split(":")
+            visible = self._visible(self._namespace(path))
+            found = self._opaque_walks[namespace] = any(last in scope.opaque for scope in visible)
+        return found
 
     # -- lookups ---------------------------------------------------------
 
@@ -167,13 +215,15 @@ class Registry:
         if not isinstance(name, str) or kind not in self.by_kind:
             return None
         if prefix:
-            qualified = f"{prefix}:{name}"
-            found = self._find(kind, qualified)
+            found = self._find(kind, f"{prefix}:{name}")
             if found is None and self.top is not None:
-                # The file's own imports, then the namespace chain from the top.
-                found = self._walk_all(kind, name, self.scopes.get(prefix, ()))
-                if found is None:
-                    found = self._walk(self.top, kind, qualified)
+                # Through the imports of the document the name is written in
+                # (those of every document of that prefix when it is not known).
+                scope = getattr(prefix, "scope", None)
+                if scope is not None:
+                    found = self._walk(scope, kind, name)
+                else:
+                    found = self._walk_all(kind, name, self.scopes.get(str(prefix), ()))
             if found is not None:
                 return found
         found = self._find(kind, name)
@@ -203,9 +253,11 @@ class Registry:
         path, segment, known = missing
         where = f" in namespace '{':'.join(path)}'" if path else ""
         hint = f"no import defines the namespace '{segment}'{where}"
-        near = did_you_mean(segment, known)
+        # Few names, different at each document: compared directly (not through
+        # did_you_mean's cache, which keeps the large type-name candidate sets).
+        near = difflib.get_close_matches(segment, known[:_NAMESPACE_HINT_POOL], n=1, cutoff=0.6)
         if near:
-            hint += f"; {near}"
+            hint += f"; did you mean '{near[0]}'?"
         elif known:
             hint += f" (namespaces there: {', '.join(sorted(known)[:10])})"
         return hint
@@ -218,11 +270,23 @@ class Registry:
             starts: list[list[Scope]] = [[Scope(None)]]
         else:
             starts = [[self.top]] if self.top is not None else []
-            if prefix and self.scopes.get(prefix):
+            scope = getattr(prefix, "scope", None)
+            if scope is not None:
+                starts.insert(0, [scope])  # the document the name is written in
+            elif prefix and self.scopes.get(prefix):
                 starts.insert(0, self.scopes[prefix])
         *path, _ = name.split(":")
         if not path or path[0] == "tosca" or self.is_opaque(name):
             return None
+        key = (str(id(starts[0][0])) if starts and starts[0] else None, *path)
+        if key not in self._namespace_hints:
+            self._namespace_hints[key] = self._first_missing(starts, path)
+        return self._namespace_hints[key]
+
+    def _first_missing(
+        self, starts: list[list[Scope]], path: list[str]
+    ) -> tuple[list[str], str, list[str]] | None:
+        """Of :meth:`_missing_namespace`: the walk of ``path`` from each start."""
         first: tuple[list[str], str, list[str]] | None = None
         for start in starts:
             current = start
@@ -264,17 +328,24 @@ class Registry:
         found: Type | None = None
         stack: list[tuple[Scope, str]] = [(start, name)]
         visited: set[tuple[int, str]] = set()
+        registered = self.by_kind[kind]
         while stack:
             scope, rest = stack.pop()
             if (id(scope), rest) in visited:
                 continue
             visited.add((id(scope), rest))
+            head, colon, tail = rest.partition(":")
+            if not (scope.dirty if colon else scope.plain_dirty):
+                # Only direct imports below: the name is registered as written here.
+                found = registered.get(scope.qualified(rest))
+                if found is not None:
+                    break
+                continue
             own = scope.own.get(kind)
             found = own.get(rest) if own else None
             if found is not None:
                 break
             more: list[tuple[Scope, str]] = [(child, rest) for child in scope.plain]
-            head, colon, tail = rest.partition(":")
             if colon and tail:
                 more.extend((child, tail) for child in scope.named.get(head, ()))
             stack.extend(reversed(more))  # written order first
@@ -290,20 +361,14 @@ class Registry:
             ]
         return current
 
-    @staticmethod
-    def _visible(scopes: list[Scope]) -> list[Scope]:
+    def _visible(self, scopes: list[Scope]) -> list[Scope]:
         """``scopes`` and the documents they import without a namespace (transitively)."""
-        out: list[Scope] = []
-        seen: set[int] = set()
-        stack = list(reversed(scopes))
-        while stack:
-            scope = stack.pop()
-            if id(scope) in seen:
-                continue
-            seen.add(id(scope))
-            out.append(scope)
-            stack.extend(reversed(scope.plain))
-        return out
+        key = tuple(id(scope) for scope in scopes)
+        found = self._visible_memo.get(key)
+        if found is None:
+            found = self._visible_memo[key] = _plain_closure(scopes)
+        return found
+
 
     def _find(self, kind: str, name: str) -> Type | None:
         registry: Registry | None = self
@@ -906,3 +971,60 @@ def merge_defaults(values: list[Any]) -> Any:
         else:
             result = value
     return result
+
+
+def _plain_closure(scopes: list[Scope]) -> list[Scope]:
+    """``scopes`` and the documents they import without a namespace (transitively)."""
+    out: list[Scope] = []
+    seen: set[int] = set()
+    stack = list(reversed(scopes))
+    while stack:
+        scope = stack.pop()
+        if id(scope) in seen:
+            continue
+        seen.add(id(scope))
+        out.append(scope)
+        stack.extend(reversed(scope.plain))
+    return out
+
+
+def _mark_dirty(scopes: list[Scope]) -> None:
+    """Set ``dirty`` / ``plain_dirty`` of every scope (see :class:`Scope`).
+
+    Children first (an iterative depth-first walk); the import links form a
+    DAG (a cycle is an ``import-cycle`` and is not linked), and a scope met
+    again while open is taken as dirty, to be safe.
+    """
+    state: dict[int, int] = {}  # 1: open, 2: done
+    for root in scopes:
+        if id(root) in state:
+            continue
+        stack: list[tuple[Scope, bool]] = [(root, False)]
+        while stack:
+            scope, ready = stack.pop()
+            if ready:
+                plain_dirty = any(
+                    child.prefix != scope.prefix or child.plain_dirty for child in scope.plain
+                )
+                scope.plain_dirty = plain_dirty
+                scope.dirty = (
+                    plain_dirty
+                    or any(child.dirty for child in scope.plain)
+                    or any(
+                        child.prefix != scope.qualified(ns) or child.dirty
+                        for ns, children in scope.named.items()
+                        for child in children
+                    )
+                )
+                state[id(scope)] = 2
+                continue
+            if state.get(id(scope)) == 2:
+                continue
+            if state.get(id(scope)) == 1:
+                scope.dirty = scope.plain_dirty = True
+                continue
+            state[id(scope)] = 1
+            stack.append((scope, True))
+            for child in [*scope.plain, *(c for cs in scope.named.values() for c in cs)]:
+                if state.get(id(child)) != 2:
+                    stack.append((child, False))
