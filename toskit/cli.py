@@ -583,15 +583,7 @@ def render_document(path: str, root: str | None = None) -> str:
         except ToskitError as exc:
             raise _Refused(f"{path}: cannot show this roles document: {_first_line(exc)}") from None
     if kind == "fuel-release":
-        from toskit import conditions
-
-        try:
-            releases = [
-                conditions.load_release(path, name) for name, *_ in conditions.list_releases(path)
-            ]
-        except ToskitError as exc:
-            raise _Refused(f"{path}: cannot show this Fuel release file: {_first_line(exc)}") from None
-        return _standalone_page(title, "".join(to_html(release) for release in releases))
+        return _standalone_page(title, _releases_html(path, doc.value))
     if kind == "schema":
         from toskit import schema
 
@@ -602,6 +594,39 @@ def render_document(path: str, root: str | None = None) -> str:
     raise _Refused(
         f"{path}: plain YAML (no TOSCA, roles, Fuel release or schema keys), nothing to show"
     )
+
+
+#: Releases of a Fuel release file that ``toskit show`` draws (a real file has a few).
+SHOW_MAX_RELEASES = 50
+
+
+def _releases_html(path: str, value: Any) -> str:
+    """The views of a Fuel release file's releases, within the page bound.
+
+    Each release is built from the document already loaded (``value``):
+    reading the file again for each of 2,000 releases took minutes (#19).
+    At most :data:`SHOW_MAX_RELEASES` views, while the page stays within
+    :data:`toskit.display.report.PAGE_MAX_CHARS`, then "… N more releases".
+    """
+    from toskit import conditions
+    from toskit.display import to_html
+    from toskit.display.html import more_note
+    from toskit.display.report import PAGE_MAX_CHARS
+
+    try:
+        names = [name for name, *_ in conditions.list_releases(path)]  # YAML errors refuse here
+        parts: list[str] = []
+        size = 0
+        for name in names[:SHOW_MAX_RELEASES]:
+            view = to_html(conditions.load_release(value, name))
+            if size + len(view) > PAGE_MAX_CHARS:
+                break
+            parts.append(view)
+            size += len(view)
+    except ToskitError as exc:
+        raise _Refused(f"{path}: cannot show this Fuel release file: {_first_line(exc)}") from None
+    hidden = len(names) - len(parts)
+    return "".join(parts) + more_note(hidden, "more releases not shown (the page is bounded)")
 
 
 def _default_output(path: str) -> str:

@@ -335,3 +335,42 @@ def test_the_whole_page_stays_within_max_chars() -> None:
     assert set(re.findall(r'href="#([^"]+)"', small)) <= targets
     assert "more node templates not shown (the page is bounded)" in small
     assert "more types not shown (the page is bounded)" in small
+
+
+def test_the_notebook_view_of_a_diagnostic_list_counts_every_one(run_case) -> None:
+    text = _unknown_properties(20_000)
+    out = run_case(f"""
+        def case():
+            import toskit
+            from toskit.display import to_html
+            capped = to_html(toskit.loads({text!r}).diagnostics)
+            every = to_html(toskit.loads({text!r}, max_per_code=None).diagnostics)
+            return [len(capped), "20,000 found" in capped, len(every), "20,000 found" in every]
+    """)
+    capped_size, capped_counts, every_size, every_counts = out.returned
+    assert capped_counts and every_counts
+    assert capped_size < 100_000 and every_size < 100_000
+
+
+def test_show_of_a_fuel_file_with_many_releases_is_bounded(run_case, tmp_path) -> None:
+    """2,000 releases in a 600 kB file: the file was read again for each (over 300 s);
+    now the first 50 (SHOW_MAX_RELEASES) are drawn."""
+    records = "".join(
+        f"- pk: {i + 1}\n  model: nailgun.release\n  fields:\n    name: rel{i}\n"
+        "    version: '1'\n    state: available\n"
+        "    roles_metadata: {controller: {name: Controller, description: c, limits: {min: 1}}}\n"
+        for i in range(2_000)
+    )
+    source, page = tmp_path / "fuel.yaml", tmp_path / "fuel.html"
+    source.write_text(records)
+    out = run_case(f"""
+        def case():
+            from toskit.cli import main
+            status = main(["show", {str(source)!r}, "-o", {str(page)!r}])
+            return status
+    """)
+    assert out.returned == 0
+    html = page.read_text()
+    assert len(html) < 3_000_000
+    assert "… 1,950 more releases not shown (the page is bounded)" in html
+    assert "rel0" in html and "rel49" in html and "rel50" not in html

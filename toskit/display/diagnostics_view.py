@@ -200,7 +200,16 @@ def diagnostics_html(diagnostics: Sequence[Any]) -> str:
         header("diagnostics", f"{sum(map(_stands_for, diags)):,} found", summary_badges(diags))
         + diagnostics_block(diags)
     )
-    fallback = "\n".join(str(d) for d in ordered(diags)) or "no diagnostics"
+    # The plain-text fallback is cut at display_max_fallback_chars: stop
+    # rendering diagnostics once past it (20,000 of them are not all joined).
+    room = option("display_max_fallback_chars")
+    texts: list[str] = []
+    for d in ordered(diags):
+        if room < 0:
+            break
+        texts.append(str(d))
+        room -= len(texts[-1]) + 1
+    fallback = "\n".join(texts) or "no diagnostics"
     return fragment(body, fallback, "diagnostics")
 
 
