@@ -255,7 +255,7 @@ def test_values_nested_to_the_bound_work_at_the_default_recursion_limit(default_
 @pytest.mark.parametrize("helper", [canonical, copy_value, lambda v: values_equal(v, v)])
 def test_deeper_or_cyclic_values_are_too_deep(helper):
     with pytest.raises(TooDeep, match="nested deeper than 500 levels"):
-        helper(nested(MAX_DEPTH + 1))
+        helper(nested(MAX_DEPTH + 2))  # the root, then MAX_DEPTH + 1 levels below it
     cyclic: dict = {}
     cyclic["a"] = [cyclic]
     with pytest.raises(TooDeep):

@@ -31,7 +31,8 @@ and a description mean the same everywhere:
   prints, so a huge or cyclic value costs no more than a small one.
 
 All walks here are iterative and stop at :data:`MAX_DEPTH` levels of
-nesting with :class:`TooDeep` (cyclic values end there too): they never need
+nesting below the root (as schema validation counts them) with
+:class:`TooDeep` (cyclic values end there too): they never need
 more Python frames than CPython's default recursion limit leaves.
 :func:`drive` lets the walks of other packages (schema merge, function
 parsing and evaluation) do the same while still reading as recursion.
@@ -95,7 +96,9 @@ def drive(step: Callable[..., Any], *args: Any) -> Any:
     ``step(*args)`` returns either a finished result, or a generator for a
     container: the generator yields the argument tuple of each sub-walk it
     needs and is sent that sub-walk's result (``merged = yield (node, l, r)``),
-    then returns its own result. The generators wait on an explicit stack, so
+    then returns its own result. It may also yield a generator it got from
+    calling a step itself (``r = step(...)``; ``if type(r) is GeneratorType:
+    r = yield r``), so that leaves cost no round trip through the driver. The generators wait on an explicit stack, so
     a walk as deep as :data:`MAX_DEPTH` takes a few Python frames, not
     thousands; a deeper one raises :class:`TooDeep`. (A plain result must not
     itself be a generator; the values walked here never are.)
@@ -114,9 +117,12 @@ def drive(step: Callable[..., Any], *args: Any) -> Any:
                 return done.value
             sent = done.value
             continue
-        sent = step(*request)
+        sent = request if type(request) is GeneratorType else step(*request)
         if type(sent) is GeneratorType:
-            if len(stack) > MAX_DEPTH:
+            # The root container, then MAX_DEPTH levels below it (as schema
+            # validation counts), and one more for a step that hands over to
+            # another at the same level (a replaced value in merge_layers).
+            if len(stack) > MAX_DEPTH + 1:
                 raise TooDeep
             stack.append(sent)
             sent = None
@@ -280,7 +286,7 @@ def _container_key(root: Any) -> tuple[Any, ...]:
     stack: list[list[Any]] = []
     node = root
     while True:
-        if len(stack) >= MAX_DEPTH:
+        if len(stack) > MAX_DEPTH:  # the root, then MAX_DEPTH levels below it
             raise TooDeep
         if type(node) is dict or isinstance(node, Mapping):
             stack.append([True, iter(node.items()), [], ()])
@@ -344,7 +350,7 @@ def copy_value(value: Any) -> Any:
     # Pre-order with an explicit stack of (source, copy, depth): each copy is
     # linked into its parent before its own items are filled in.
     root: Any = {} if isinstance(value, Mapping) else []
-    stack: list[tuple[Any, Any, int]] = [(value, root, 1)]
+    stack: list[tuple[Any, Any, int]] = [(value, root, 0)]  # the root, then MAX_DEPTH levels
     child: Any
     while stack:
         source, out, depth = stack.pop()

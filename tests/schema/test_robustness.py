@@ -277,6 +277,13 @@ def test_values_at_the_bound_validate_and_merge_at_the_default_limit(
         assert s.validate(value, "any") == []
         assert s.merge(value, other, "any") == other
         assert s.merge(value, None, "any") == value
+        assert s.merge_layers([(value, "a"), (other, "b")], "any").value == other
+        assert s.compare(value, other, "any").added == {".y"}
+        paths = s.to_fieldset(value, "any")
+        # every map level has a path; an untyped list is atomic (one path)
+        assert len(paths) == (MAX_DEPTH if build is _nested_maps else 1)
+        assert s.extract(other, [".y"], "any") == {"y": "new"}
+        assert s.remove(other, [".y"], "any") == value
 
     _from_depth(300, work)  # a notebook's or a test runner's own frames on top
     assert default_limit_and_no_raise == []  # the process-wide limit was never touched

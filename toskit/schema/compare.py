@@ -122,7 +122,7 @@ def compare(
         schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, allow_duplicates)]
     )
     walker = _Comparer()
-    with guarded_walk("value nested too deeply to compare", room=False):
+    with guarded_walk("value nested too deeply to compare"):
         walker.run(node, lhs, rhs)
     if container_kind(lhs) is not None or container_kind(rhs) is not None or (
         lhs is None and rhs is None
@@ -296,7 +296,7 @@ def to_fieldset(
     node = validated_node(schema, name, [("value", value, allow_duplicates)])
     out: set[str] = set()
     todo = [(node, value, "")]  # a set of paths: any visiting order will do
-    with guarded_walk(room=False):
+    with guarded_walk():
         while todo:
             _fieldset(*todo.pop(), out, todo)
     out.discard("")
@@ -387,7 +387,7 @@ def remove(
     trie = _trie(paths)
     if trie.terminal:
         return None
-    with guarded_walk(room=False):
+    with guarded_walk():
         return drive(_remove, node, value, trie)
 
 
@@ -459,7 +459,7 @@ def extract(
     trie = _trie(paths)
     if trie.terminal:
         return copy_value(value)
-    with guarded_walk(room=False):
+    with guarded_walk():
         out = drive(_extract, node, value, trie, append_key_fields)
     return None if out is _NOTHING else out
 

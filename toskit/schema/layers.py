@@ -44,11 +44,13 @@ touches; the final provenance walk is linear in the result.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Generator, Iterable
 from dataclasses import dataclass, field
+from types import GeneratorType
 from typing import Any
 
 from toskit.diagnostics import format_path
+from toskit.plain import drive
 from toskit.schema.compiled import Node
 from toskit.schema.merge import _SCALARS, container_kind, item_keys, merge_order
 from toskit.schema.model import Schema, schema_error, schema_error_message
@@ -182,25 +184,55 @@ def merge_layers(
     with guarded_walk("value nested too deeply to merge"):
         first, first_label = present[0]
         acc = copy_value(first)
-        prov = _fresh(node, acc, first_label)
+        prov = drive(_call, _fresh, node, acc, first_label)
         for value, label in present[1:]:
-            acc, prov = _merge(node, acc, prov, value, label)
+            acc, prov = drive(_call, _merge, node, acc, prov, value, label)
         sources: dict[Path, str] = {}
         overridden: dict[Path, list[tuple[str, Any]]] = {}
         _emit(acc, prov, (), sources, overridden)
     return MergeResult(acc, sources, overridden)
 
 
-def _fresh(node: Node, value: Any, label: str) -> _Leaf | _Tree:
+# The walks below run without Python recursion (toskit.plain.drive): a step
+# returns its result, or for a container a generator that yields the steps
+# it needs, ``(_fresh, node, value, label)`` or ``(_merge, …)``, and is sent
+# their results.
+_Steps = Generator[Any, Any, Any]  # yields step arguments (a tuple) or a step's generator
+
+
+def _call(step: Callable[..., Any], *args: Any) -> Any:
+    return step(*args)
+
+
+def _fresh(node: Node, value: Any, label: str) -> _Leaf | _Tree | _Steps:
     """Provenance of a value supplied whole by one layer."""
     if value is None or type(value) in _SCALARS:
         return _Leaf(label, [])
     if isinstance(value, dict) and value and node.has_map and not node.map_atomic:
-        return _Tree(label, {k: _fresh(node.child(k), v, label) for k, v in value.items()})
+        if all(v is None or type(v) in _SCALARS for v in value.values()):
+            return _Tree(label, {k: _Leaf(label, []) for k in value})  # flat: no generator
+        return _fresh_map(node, value, label)
     if isinstance(value, list) and value and node.has_list and node.list_kind != "atomic":
-        elem = node.item_node()
-        return _Tree(label, [_fresh(elem, v, label) for v in value])
+        return _fresh_list(node, value, label)
     return _Leaf(label, [])
+
+
+def _fresh_map(node: Node, value: dict, label: str) -> _Steps:
+    children = {}
+    for k, v in value.items():
+        children[k] = yield (_fresh, node.child(k), v, label)
+    return _Tree(label, children)
+
+
+def _fresh_list(node: Node, value: list, label: str) -> _Steps:
+    elem = node.item_node()
+    children = []
+    for v in value:
+        fresh = _fresh(elem, v, label)
+        if type(fresh) is GeneratorType:  # only containers wait on the driver
+            fresh = yield fresh
+        children.append(fresh)
+    return _Tree(label, children)
 
 
 def _history(prov: _Leaf | _Tree, old: Any) -> list[tuple[str, Any]]:
@@ -211,7 +243,7 @@ def _history(prov: _Leaf | _Tree, old: Any) -> list[tuple[str, Any]]:
 
 def _merge(
     node: Node, lhs: Any, lprov: _Leaf | _Tree, rhs: Any, label: str
-) -> tuple[Any, _Leaf | _Tree]:
+) -> tuple[Any, _Leaf | _Tree] | _Steps:
     """Merge ``rhs`` (a layer's value) over ``lhs`` (the result so far, owned)."""
     rk = container_kind(rhs)
     lk = container_kind(lhs)
@@ -220,8 +252,7 @@ def _merge(
             return rhs, _Leaf(label, _history(lprov, lhs))
         kind = lk
     elif lk is None and lhs is not None or lk is not None and lk != rk:
-        value = copy_value(rhs)
-        return value, _replaced(node, value, label, _history(lprov, lhs))
+        return _replaced(node, copy_value(rhs), label, _history(lprov, lhs))
     else:
         kind = rk
     if not lhs and not rhs:
@@ -235,18 +266,46 @@ def _merge(
     return _merge_list(node, lhs or [], lprov, rhs or [], label)
 
 
-def _replaced(node: Node, value: Any, label: str, history: list) -> _Leaf | _Tree:
-    prov = _fresh(node, value, label)
+def _replaced(node: Node, value: Any, label: str, history: list) -> _Steps:
+    prov = yield (_fresh, node, value, label)
     if isinstance(prov, _Leaf):
         prov.overridden = history
-    return prov
+    return value, prov
 
 
 def _merge_map(
     node: Node, lhs: dict, lprov: _Leaf | _Tree, rhs: dict, label: str
-) -> tuple[dict, _Leaf | _Tree]:
+) -> tuple[dict, _Leaf | _Tree] | _Steps:
     if not rhs:
         return lhs, lprov  # None or {} over a non-empty separable map keeps it
+    if all(type(rv) in _SCALARS for rv in rhs.values()):
+        return _merge_flat_map(lhs, lprov, rhs, label)
+    return _merge_map_items(node, lhs, lprov, rhs, label)
+
+
+def _merge_flat_map(
+    lhs: dict, lprov: _Leaf | _Tree, rhs: dict, label: str
+) -> tuple[dict, _Leaf | _Tree]:
+    """:func:`_merge_map_items` when every rhs value is a scalar (most list
+    items): the same result without a generator."""
+    lchildren = lprov.children if isinstance(lprov, _Tree) else {}
+    out: dict = {}
+    children: dict = {}
+    for k, lv in lhs.items():
+        if k in rhs:
+            out[k] = rhs[k]
+            children[k] = _Leaf(label, _history(lchildren[k], lv))
+        else:
+            out[k] = lv
+            children[k] = lchildren[k]
+    for k, rv in rhs.items():
+        if k not in lhs:
+            out[k] = rv
+            children[k] = _Leaf(label, [])
+    return out, _Tree(label, children)
+
+
+def _merge_map_items(node: Node, lhs: dict, lprov: _Leaf | _Tree, rhs: dict, label: str) -> _Steps:
     lchildren = lprov.children if isinstance(lprov, _Tree) else {}
     out: dict = {}
     children: dict = {}
@@ -257,7 +316,10 @@ def _merge_map(
                 out[k] = rv
                 children[k] = _Leaf(label, _history(lchildren[k], lv))
                 continue
-            out[k], children[k] = _merge(node.child(k), lv, lchildren[k], rv, label)
+            merged = _merge(node.child(k), lv, lchildren[k], rv, label)
+            if type(merged) is GeneratorType:  # only containers wait on the driver
+                merged = yield merged
+            out[k], children[k] = merged
         else:
             out[k] = lv
             children[k] = lchildren[k]
@@ -265,15 +327,21 @@ def _merge_map(
         if k not in lhs:
             value = copy_value(rv)
             out[k] = value
-            children[k] = _fresh(node.child(k), value, label)
+            children[k] = yield (_fresh, node.child(k), value, label)
     return out, _Tree(label, children)
 
 
 def _merge_list(
     node: Node, lhs: list, lprov: _Leaf | _Tree, rhs: list | tuple, label: str
-) -> tuple[list, _Leaf | _Tree]:
+) -> tuple[list, _Leaf | _Tree] | _Steps:
     if not rhs:
         return lhs, lprov
+    return _merge_list_items(node, lhs, lprov, rhs, label)
+
+
+def _merge_list_items(
+    node: Node, lhs: list, lprov: _Leaf | _Tree, rhs: list | tuple, label: str
+) -> _Steps:
     lchildren = lprov.children if isinstance(lprov, _Tree) else []
     elem = node.item_node()
     out: list = []
@@ -286,9 +354,12 @@ def _merge_list(
         elif li is None:
             value = copy_value(rhs[ri])
             out.append(value)
-            children.append(_fresh(elem, value, label))
+            children.append((yield (_fresh, elem, value, label)))
         else:
-            value, child = _merge(elem, lhs[li], lchildren[li], rhs[ri], label)
+            merged = _merge(elem, lhs[li], lchildren[li], rhs[ri], label)
+            if type(merged) is GeneratorType:  # only containers wait on the driver
+                merged = yield merged
+            value, child = merged
             out.append(value)
             children.append(child)
     return out, _Tree(label, children)
@@ -301,15 +372,19 @@ def _emit(
     sources: dict[Path, str],
     overridden: dict[Path, list[tuple[str, Any]]],
 ) -> None:
-    if isinstance(prov, _Leaf):
-        sources[path] = prov.label
-        if prov.overridden:
-            overridden[path] = list(prov.overridden)
-        return
-    children = prov.children
-    if isinstance(children, dict):
-        for k, v in value.items():
-            _emit(v, children[k], (*path, k), sources, overridden)
-    else:
-        for i, v in enumerate(value):
-            _emit(v, children[i], (*path, i), sources, overridden)
+    # Pre-order with an explicit stack (children pushed in reverse), so the
+    # paths come out in document order as a recursive walk would give them.
+    stack = [(value, prov, path)]
+    while stack:
+        value, prov, path = stack.pop()
+        if isinstance(prov, _Leaf):
+            sources[path] = prov.label
+            if prov.overridden:
+                overridden[path] = list(prov.overridden)
+            continue
+        children = prov.children
+        if isinstance(children, dict):
+            items = [(v, children[k], (*path, k)) for k, v in value.items()]
+        else:
+            items = [(v, children[i], (*path, i)) for i, v in enumerate(value)]
+        stack.extend(reversed(items))

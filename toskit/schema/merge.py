@@ -9,6 +9,7 @@ lists (keyed lists and sets) merge item by item in the order of
 from __future__ import annotations
 
 from collections.abc import Generator, Hashable, Sequence
+from types import GeneratorType
 from typing import Any
 
 from toskit.plain import drive
@@ -28,7 +29,7 @@ def merge(schema: Schema, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bo
     when ``name`` resolves to nothing.
     """
     node = validated_node(schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, False)])
-    with guarded_walk("value nested too deeply to merge", room=False):
+    with guarded_walk("value nested too deeply to merge"):
         return merge_values(node, lhs, rhs)
 
 
@@ -52,7 +53,7 @@ def merge_values(node: Node, lhs: Any, rhs: Any) -> Any:
     return drive(_merge_step, node, lhs, rhs)
 
 
-_Merging = Generator[tuple[Node, Any, Any], Any, Any]
+_Merging = Generator[Any, Any, Any]  # yields a step's generator (toskit.plain.drive)
 
 
 def _merge_step(node: Node, lhs: Any, rhs: Any) -> Any:
@@ -99,7 +100,10 @@ def _merge_map(node: Node, lhs: dict, rhs: dict) -> _Merging:
             out[k] = rv  # a scalar rhs always wins (a leaf, or a kind change)
         else:
             child = fields.get(k)
-            out[k] = yield (child if child is not None else node.child(k), lv, rv)
+            merged = _merge_step(child if child is not None else node.child(k), lv, rv)
+            if type(merged) is GeneratorType:  # only containers wait on the driver
+                merged = yield merged
+            out[k] = merged
     for k, rv in rhs.items():
         if k not in lhs:
             out[k] = rv if type(rv) in _SCALARS else copy_value(rv)
@@ -236,5 +240,8 @@ def _merge_associative(node: Node, lhs: Sequence[Any], rhs: Sequence[Any]) -> _M
         elif li is None or lkeys[li] in repeated:
             out.append(copy_value(rhs[ri]))
         else:
-            out.append((yield (elem, litems[li], rhs[ri])))
+            merged = _merge_step(elem, litems[li], rhs[ri])
+            if type(merged) is GeneratorType:  # only containers wait on the driver
+                merged = yield merged
+            out.append(merged)
     return out

@@ -46,7 +46,7 @@ def normalize_union_apply(schema: Schema, applied: Any, merged: Any, name: str) 
 
 
 def _run(node: Node, other: Any, value: Any, rule: _Rule) -> Any:
-    with guarded_walk(room=False):
+    with guarded_walk():
         return drive(_walk, node, other, value, "", rule)
 
 

@@ -24,11 +24,9 @@ from toskit.sentinels import ABSENT, Absent
 __all__ = [
     "ABSENT",
     "MAX_DEPTH",
-    "WALK_FRAMES",
     "Absent",
     "canonical",
     "copy_value",
-    "deep_stack",
     "describe",
     "guarded_walk",
     "is_empty",
@@ -108,48 +106,30 @@ class unlimited_int_digits:  # noqa: N801 - used like a function
         sys.set_int_max_str_digits(self._old)
 
 
-WALK_FRAMES = 2 * MAX_DEPTH + 200
-"""Python frames a still-recursive schema walk (compare, to_fieldset,
-remove, extract, unions, merge_layers, the compiled fast checks) may need:
-it recurses twice per level of nesting (a node and its map or list) and
-stops at :data:`MAX_DEPTH`. (:func:`canonical` and :func:`copy_value` no
-longer recurse; validation's careful walk and merge need no room.)"""
-
-
-def deep_stack(*, pause_gc: bool = True) -> deep_walk:
-    """The room a schema walk needs (:data:`WALK_FRAMES`), with the cyclic GC
-    paused by default: ``with deep_stack(): ...``.
-
-    Merging allocates many small containers and no reference cycles, so the
-    collector would only re-scan live data (merges of 10,000 list items ran
-    ~35% slower with it). Validation allocates little and passes
-    ``pause_gc=False``. See :mod:`toskit.runtime` for how the process-wide
-    settings are shared and restored.
-    """
-    return deep_walk(WALK_FRAMES, pause_gc=pause_gc)
-
-
 class guarded_walk:  # noqa: N801 - used like a function: ``with guarded_walk("…"):``
     """A merge, compare, … walk with the cyclic GC paused, whose
-    ``RecursionError`` (a value too deep, :class:`toskit.plain.TooDeep`)
-    becomes a :class:`toskit.SchemaError` with ``message``, the context
-    dropped (the traceback would be hundreds of frames of the walker).
+    ``RecursionError`` (a value deeper than :data:`MAX_DEPTH`, or cyclic:
+    :class:`toskit.plain.TooDeep`) becomes a :class:`toskit.SchemaError` with
+    ``message``, the context dropped.
 
-    ``room=True`` (the default) also gives the walk :data:`WALK_FRAMES` of
-    recursion room (:func:`deep_stack`), for the walkers that still recurse;
-    an iterative walk (merge) passes ``room=False``.
+    The walks need no recursion room: they run on explicit stacks
+    (:func:`toskit.plain.drive`). Merging allocates many small containers and
+    no reference cycles, so the collector would only re-scan live data
+    (merges of 10,000 list items ran ~35% slower with it); the pause is
+    :class:`toskit.runtime.deep_walk`'s, shared with the loader.
     """
 
-    __slots__ = ("message", "_room")
+    __slots__ = ("message",)
 
-    def __init__(self, message: str = "value nested too deeply", *, room: bool = True) -> None:
+    _PAUSED = deep_walk(0, pause_gc=True)
+
+    def __init__(self, message: str = "value nested too deeply") -> None:
         self.message = message
-        self._room = deep_stack() if room else deep_walk(0, pause_gc=True)
 
     def __enter__(self) -> None:
-        self._room.__enter__()
+        self._PAUSED.__enter__()
 
     def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
-        self._room.__exit__(exc_type, *exc)
+        self._PAUSED.__exit__(exc_type, *exc)
         if exc_type is not None and issubclass(exc_type, RecursionError):
             raise schema_error_message(self.message) from None
