@@ -73,6 +73,7 @@ from toskit.diagnostics import (
     abbreviate,
     cap_per_code,
     count_by_severity,
+    omitted_per_code,
     sort_diagnostics,
 )
 from toskit.errors import ToskitError
@@ -475,7 +476,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     "label": result.label,
                     "tosca_version": result.version,
                     "counts": counts,
-                    "omitted": _omitted(result.diagnostics),
+                    "omitted": omitted_per_code(result.diagnostics),
                     "diagnostics": [diagnostic_record(d) for d in result.diagnostics],
                 }
             )
@@ -501,15 +502,6 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             summary += f"; {_plural(unreadable, 'file')} could not be read"
         print(summary, file=err)
     return status
-
-
-def _omitted(diagnostics: list[Diagnostic]) -> dict[str, int]:
-    """Code -> how many of its diagnostics the summaries stand for."""
-    out: dict[str, int] = {}
-    for d in diagnostics:
-        if d.omitted:
-            out[d.code] = out.get(d.code, 0) + d.omitted
-    return out
 
 
 def _per_code(text: str) -> int:

@@ -38,6 +38,7 @@ __all__ = [
     "cap_per_code",
     "check_max_per_code",
     "count_by_severity",
+    "omitted_per_code",
     "did_you_mean",
     "closest",
     "format_path",
@@ -280,6 +281,15 @@ def cap_per_code(
             omitted=count,
         )
     return [d for d in out if d is not None]
+
+
+def omitted_per_code(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:
+    """Code -> how many of its diagnostics the summaries in ``diagnostics`` stand for."""
+    out: dict[str, int] = {}
+    for d in diagnostics:
+        if d.omitted:
+            out[d.code] = out.get(d.code, 0) + d.omitted
+    return out
 
 
 def count_by_severity(diagnostics: Iterable[Diagnostic]) -> dict[str, int]:

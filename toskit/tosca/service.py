@@ -13,6 +13,7 @@ from toskit.diagnostics import (
     check_max_per_code,
     count_by_severity,
     has_errors,
+    omitted_per_code,
 )
 from toskit.errors import TemplateError
 from toskit.tosca.definitions import Type
@@ -99,11 +100,7 @@ class ServiceTemplate:
     @property
     def omitted(self) -> dict[str, int]:
         """Code -> how many of its diagnostics ``.diagnostics`` does not list (``{}``: none)."""
-        out: dict[str, int] = {}
-        for d in self.diagnostics:
-            if d.omitted:
-                out[d.code] = out.get(d.code, 0) + d.omitted
-        return out
+        return omitted_per_code(self.diagnostics)
 
     @property
     def errors(self) -> DiagnosticList:
