@@ -44,6 +44,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
+from types import GeneratorType
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
@@ -127,7 +128,7 @@ def _depth() -> int:
     return getattr(_LOCAL, "depth", 0)
 
 
-_Walking = Generator[tuple[Any], Any, Any]
+_Walking = Generator[Any, Any, Any]  # yields a step's generator (toskit.plain.drive)
 
 
 class Evaluation:
@@ -268,7 +269,10 @@ class Evaluation:
     def eval_items(self, node: list | tuple) -> _Walking:
         out = []
         for item in node:
-            out.append((yield (item,)))
+            value = self.eval_step(item)
+            if type(value) is GeneratorType:  # only containers wait on the driver
+                value = yield value
+            out.append(value)
         return out if isinstance(node, list) else tuple(out)
 
     def eval_map(self, node: Mapping) -> _Walking:
@@ -296,7 +300,10 @@ class Evaluation:
                 raise function_error(
                     "DuplicateKey", f"the key {key!r} appears twice in one map after evaluation"
                 )
-            out[key] = yield (item,)
+            value = self.eval_step(item)
+            if type(value) is GeneratorType:  # only containers wait on the driver
+                value = yield value
+            out[key] = value
         return out
 
     def eval_call(self, call: Call) -> tuple[Any, str | None]:
@@ -512,13 +519,19 @@ def evaluate_calls(
                     new_key = key
                 else:
                     taken.append(new_key)
-            out[new_key] = yield (item,)
+            value = walk(item)
+            if type(value) is GeneratorType:  # only containers wait on the driver
+                value = yield value
+            out[new_key] = value
         return out
 
     def walk_list(node: list) -> _Walking:
         out = []
         for item in node:
-            out.append((yield (item,)))
+            value = walk(item)
+            if type(value) is GeneratorType:  # only containers wait on the driver
+                value = yield value
+            out.append(value)
         return out
 
     def walk(node: Any) -> Any:

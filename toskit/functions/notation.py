@@ -21,6 +21,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
+from types import GeneratorType
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, format_path
@@ -281,7 +282,7 @@ def _is_function_key(key: Any) -> bool:
     return isinstance(key, str) and len(key) > 1 and key[0] == "$" and key[1] != "$"
 
 
-_Parsing = Generator[tuple[Any, tuple], Any, Any]
+_Parsing = Generator[Any, Any, Any]  # yields step arguments or a step's generator
 
 
 class _Parser:
@@ -336,7 +337,10 @@ class _Parser:
     def parse_list(self, value: list | tuple, parts: tuple) -> _Parsing:
         out = []
         for i, item in enumerate(value):
-            out.append((yield (item, (*parts, i))))
+            tree = self.step(item, (*parts, i))
+            if type(tree) is GeneratorType:  # only containers wait on the driver
+                tree = yield tree
+            out.append(tree)
         return out
 
     def parse_string(self, text: str, parts: tuple) -> Any:
@@ -399,7 +403,10 @@ class _Parser:
                 )
                 raise FunctionSyntaxError(diag.message, [diag])
             # Paths use the keys as written, so the loader can locate them.
-            out[new_key] = yield (item, (*parts, key))
+            tree = self.step(item, (*parts, key))
+            if type(tree) is GeneratorType:  # only containers wait on the driver
+                tree = yield tree
+            out[new_key] = tree
         return out
 
     def parse_key(self, key: Any, parts: tuple) -> Any:
@@ -440,7 +447,10 @@ class _Parser:
         if isinstance(raw, (list, tuple)):
             args = []
             for i, item in enumerate(raw):
-                args.append((yield (item, (*parts, i))))
+                tree = self.step(item, (*parts, i))
+                if type(tree) is GeneratorType:  # only containers wait on the driver
+                    tree = yield tree
+                args.append(tree)
             return args
         return [(yield (raw, parts))]
 
@@ -456,7 +466,10 @@ class _Parser:
         out: dict[Any, Any] = {}
         for key, item in value.items():
             new_key = _hashable(self.parse(key, parts)) if isinstance(key, (Mapping, list, tuple)) else key
-            out[new_key] = yield (item, (*parts, key))
+            tree = self.step(item, (*parts, key))
+            if type(tree) is GeneratorType:  # only containers wait on the driver
+                tree = yield tree
+            out[new_key] = tree
         return out
 
 
