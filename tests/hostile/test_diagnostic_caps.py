@@ -374,3 +374,21 @@ def test_show_of_a_fuel_file_with_many_releases_is_bounded(run_case, tmp_path) -
     assert len(html) < 3_000_000
     assert "… 1,950 more releases not shown (the page is bounded)" in html
     assert "rel0" in html and "rel49" in html and "rel50" not in html
+
+
+def test_toskit_show_of_twenty_thousand_mistakes_end_to_end(run_case, tmp_path) -> None:
+    """The command itself, in a child process: 55 MB and 527 MB peak before."""
+    source, page = tmp_path / "t.yaml", tmp_path / "t.html"
+    source.write_text(_unknown_properties(20_000))
+    out = run_case(f"""
+        def case():
+            import resource, subprocess, sys
+            proc = subprocess.run([sys.executable, "-m", "toskit", "show", {str(source)!r},
+                                   "-o", {str(page)!r}], capture_output=True, text=True)
+            used = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return [proc.returncode, used.ru_utime + used.ru_stime, used.ru_maxrss / 1024]
+    """)
+    code, child_cpu, child_mb = out.returned
+    assert code == 0
+    assert child_cpu < 4 and child_mb < 300
+    assert len(page.read_bytes()) < 1_500_000
