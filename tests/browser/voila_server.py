@@ -29,7 +29,7 @@ def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + SERVER_START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"Voila exited with {process.returncode}:\n{log.read_text()}")
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{log.read_text()}")
         try:
             with urllib.request.urlopen(url, timeout=2) as response:
                 if response.status == 200:
@@ -37,7 +37,7 @@ def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.25)
-    raise RuntimeError(f"Voila did not answer at {url} within {SERVER_START_TIMEOUT} s:\n{log.read_text()}")
+    raise RuntimeError(f"the server did not answer at {url} within {SERVER_START_TIMEOUT} s:\n{log.read_text()}")
 
 
 @contextlib.contextmanager

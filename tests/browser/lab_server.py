@@ -1,0 +1,83 @@
+"""Start a JupyterLab server on a folder of notebooks for the browser checks.
+
+The server is as closed as the Voila one: 127.0.0.1, a random token (given
+through the environment, not the command line), and every Jupyter folder it
+would write to or read user settings from (config, data, runtime, Lab
+settings and workspaces, IPython) is a fresh folder under ``home``, so the
+check sees the repository's environment only. Nothing reaches the internet:
+no update check, no news feed (the announcements plugin is disabled in the
+page config), and the extensions the check does not need (language server,
+terminals, Voila) are off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from voila_server import _free_port, _wait_until_serving
+
+_PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+_SERVER_CONFIG = {
+    "ServerApp": {
+        "jpserver_extensions": {
+            "jupyter_lsp": False,
+            "jupyter_server_terminals": False,
+            "voila.server_extension": False,
+        }
+    }
+}
+
+
+@contextlib.contextmanager
+def serve_lab(folder: Path, home: Path, log: Path) -> Iterator[tuple[str, str]]:
+    """``(base_url, token)`` of JupyterLab serving ``folder``; its user folders
+    live in ``home`` and its output goes to ``log``."""
+    config = home / "config"
+    (config / "labconfig").mkdir(parents=True, exist_ok=True)
+    (config / "labconfig" / "page_config.json").write_text(json.dumps(_PAGE_CONFIG))
+    (config / "jupyter_server_config.json").write_text(json.dumps(_SERVER_CONFIG))
+    port = _free_port()
+    token = secrets.token_hex(16)
+    command = [
+        sys.executable, "-m", "jupyterlab",
+        "--no-browser",
+        "--ServerApp.ip=127.0.0.1",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        f"--ServerApp.root_dir={folder}",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        "--LabApp.news_url=",
+        "--LabApp.expose_app_in_browser=True",
+    ]  # fmt: skip
+    if os.getuid() == 0:  # CI machines and containers run as root
+        command.append("--allow-root")
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.update(
+        JUPYTER_TOKEN=token,
+        JUPYTER_CONFIG_DIR=str(config),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
+        JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
+        IPYTHONDIR=str(home / "ipython"),
+    )
+    with log.open("w") as sink:
+        process = subprocess.Popen(command, cwd=folder, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_serving(f"{base}/api/status?token={token}", process, log)
+        yield base, token
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
