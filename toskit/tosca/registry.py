@@ -211,7 +211,12 @@ class Registry:
     # -- lookups ---------------------------------------------------------
 
     def lookup(self, kind: str, name: Any, prefix: str | None = None) -> Type | None:
-        """The type ``name`` of ``kind`` as seen from a file in namespace ``prefix``."""
+        """The type ``name`` of ``kind`` as seen from a file in namespace ``prefix``.
+
+        ``prefix`` is the ``Type.prefix`` of the type whose definition names
+        ``name``: a :class:`ScopedPrefix` also names that type's document,
+        whose imports are then walked (docs/tosca.md, "Namespaces").
+        """
         if not isinstance(name, str) or kind not in self.by_kind:
             return None
         if prefix:
@@ -369,7 +374,6 @@ class Registry:
             found = self._visible_memo[key] = _plain_closure(scopes)
         return found
 
-
     def _find(self, kind: str, name: str) -> Type | None:
         registry: Registry | None = self
         while registry is not None:
@@ -432,15 +436,17 @@ class Registry:
         Result objects keep this function (not the loader), so a loaded
         template holds no reference cycle through its loader.
         """
-        cache: dict[tuple[Any, Any], Type | str | None] = {}
+        cache: dict[tuple[Any, Any, int], Type | str | None] = {}
         lookup = self.value_type
 
         def value_type(name: str | None, owner: Type | None) -> Type | str | None:
-            key = (name, owner.prefix if owner is not None else None)
+            prefix = owner.prefix if owner is not None else None
+            # The document too: two documents of one prefix may mean different types.
+            key = (name, prefix, id(getattr(prefix, "scope", None)))
             try:
                 return cache[key]
             except KeyError:
-                found = lookup(name, key[1]) if name is not None else None
+                found = lookup(name, prefix) if name is not None else None
                 if isinstance(found, Type) and self.derives_from_opaque(found):
                     # Its fields and base come from a profile toskit does not
                     # have: its values are not checked (``unknown-profile`` says so).
