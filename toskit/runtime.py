@@ -2,24 +2,37 @@
 
 Internal to toskit (its packages share it; not part of API.md).
 
-Some of toskit's tree walks recurse a few Python frames per level of value
-nesting, and values may be nested up to the loader's depth bound (500), so
-a walk can need more frames than CPython's default recursion limit of 1000
-leaves. Large merges and loads allocate hundreds of thousands of small
-acyclic containers, on which the cyclic garbage collector's passes are pure
-overhead (merging 10,000 list items ran ~35% slower with it).
+:class:`deep_walk` provides, for the duration of a ``with`` block:
 
-:class:`deep_walk` provides both for the duration of a ``with`` block:
+* **Garbage collector paused** (``pause_gc=True``). Large loads and merges
+  allocate hundreds of thousands of small acyclic containers, on which the
+  cyclic collector's passes are pure overhead (merging 10,000 list items
+  ran ~35% slower with it). Reference counting still frees everything at
+  once; only cycle detection waits. Used by the TOSCA loader
+  (``deep_walk(0, pause_gc=True)``) and by every schema merge/compare
+  (``toskit.schema.values.guarded_walk``).
+* **Recursion room** (``frames > 0``), which one walk still needs: the
+  evaluation of *nested function calls* (``toskit.functions``). Each level
+  of call nesting recurses through dispatch, the built-in and its
+  arguments (about five Python frames), and ``evaluate(max_depth=200)``
+  allows 200 levels, about 1,000 frames: more than CPython's default limit
+  leaves. So calls nested deeper than 60 levels run inside
+  ``toskit.functions._limits.deep_recursion`` (5,000 frames). Making that
+  walk iterative would mean rewriting every built-in as a generator; it was
+  not done. Every walk over *data* needs no room: schema validation, merge,
+  merge_layers, compare, field sets, unions, and function parsing,
+  unparsing and evaluation run on explicit stacks
+  (:func:`toskit.plain.drive`) bounded by the one depth bound
+  :data:`toskit.plain.MAX_DEPTH` (500, the YAML loader's), which their
+  tests check at ``sys.getrecursionlimit() == 1000``.
 
-* **Recursion room.** On entry the limit is raised (never lowered) so that
-  at least ``frames`` more Python frames fit above the *caller's* actual
-  depth (the first block raises it by ``frames``; a nested or concurrent
-  block counts the caller's frames). Since Python 3.11, Python-to-Python
-  calls do not use the C stack, so a limit a few thousand frames higher is
-  safe; a walk that still recurses too deeply gets a ``RecursionError``
-  that its caller turns into a toskit error.
-* **Garbage collector paused** (``pause_gc=True``). Reference counting still
-  frees everything at once; only cycle detection waits.
+The room: on entry the limit is raised (never lowered) so that at least
+``frames`` more Python frames fit above the *caller's* actual depth (the
+first block raises it by ``frames``; a nested or concurrent block counts the
+caller's frames). Since Python 3.11, Python-to-Python calls do not use the C
+stack, so a limit a few thousand frames higher is safe; a walk that still
+recurses too deeply gets a ``RecursionError`` that its caller turns into a
+toskit error.
 
 Both settings are process-wide, so the state is shared and counted under a
 lock: blocks may nest (re-entrant) and run in several threads at once. The
@@ -34,12 +47,10 @@ anywhere else::
 
     from toskit.runtime import deep_walk
 
-    with deep_walk(2248, pause_gc=True):  # schema merge: room + GC paused
+    with deep_walk(0, pause_gc=True):  # a large load or merge: the GC paused only
         ...
-    with deep_walk(0, pause_gc=True):  # a large load: the GC paused only
+    with deep_walk(5000):  # deeply nested calls: room for 5,000 more frames
         ...
-
-(:func:`toskit.schema.values.deep_stack` is the schema package's preset.)
 """
 
 from __future__ import annotations
