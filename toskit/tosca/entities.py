@@ -28,11 +28,13 @@ from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.evaluation import parse_value, validate_clauses
 from toskit.tosca.resolve import (
     ABSENT,
+    FieldPlan,
     Layer,
     Origin,
     Resolution,
     ValueType,
     copy_data,
+    field_plan,
     merge_property,
     missing_default_fields,
 )
@@ -614,13 +616,14 @@ def check_pending(ctx: LoadContext) -> None:
 class _MergeHooks:
     """``toskit.tosca.resolve.Hooks`` over one load (inputs and parsed defaults)."""
 
-    __slots__ = ("ctx", "value_type", "_resolve", "_parsed")
+    __slots__ = ("ctx", "value_type", "_resolve", "_parsed", "_plans")
 
     def __init__(self, ctx: LoadContext) -> None:
         self.ctx = ctx
         self.value_type = ctx.value_type
         self._resolve = ctx.inputs.resolve
         self._parsed = ctx.default_layers
+        self._plans = ctx.property_plans
 
     def substitute(self, value: Any, origin: Origin) -> Layer:
         return self._resolve(value, origin)
@@ -630,6 +633,14 @@ class _MergeHooks:
         # every template (a call less matters at 5,000 templates, bench B1).
         cached = self._parsed.get(id(pdef))
         return cached[1] if cached is not None else default_layers(self.ctx, pdef)
+
+    def field_plan(self, vt: Type) -> list[FieldPlan]:
+        # Once per data type and load (the type is kept with its entry).
+        key = (id(vt), -1)
+        entry = self._plans.get(key)
+        if entry is None:
+            entry = self._plans[key] = (vt, field_plan(vt, self))
+        return entry[1]
 
 
 def default_layers(ctx: LoadContext, pdef: PropertyDefinition) -> list[Layer]:

@@ -84,6 +84,39 @@ class Hooks(Protocol):
 
     def default_layers(self, pdef: PropertyDefinition) -> list[Layer]: ...
 
+    def field_plan(self, vt: Type) -> list[FieldPlan]:
+        """:func:`field_plan` of ``vt``, built once per load."""
+        ...
+
+
+class FieldPlan(NamedTuple):
+    """One field of a data type as every merge of that type sees it (:func:`field_plan`)."""
+
+    name: str
+    fdef: PropertyDefinition
+    # The field's defaults (``hooks.default_layers``), or None when it has none.
+    defaults: list[Layer] | None
+    # The one default, when there is exactly one and it is a plain leaf.
+    leaf_default: Layer | None
+    # ``(value, source)`` of every default, when none is a call (what a
+    # template's leaf overrides); shared, never changed.
+    overridden: tuple[tuple[Any, str], ...] | None
+
+
+def field_plan(vt: Type, hooks: Hooks) -> list[FieldPlan]:
+    """The fields of data type ``vt`` with their parsed defaults (see :class:`FieldPlan`)."""
+    plan = []
+    for name, fdef in vt.properties.items():
+        defaults = hooks.default_layers(fdef) if fdef.default_layers else None
+        leaf = overridden = None
+        if defaults:
+            if len(defaults) == 1 and _plain_leaf(defaults[0][0]):
+                leaf = defaults[0]
+            if not any(v.__class__ is Call for v, _ in defaults):
+                overridden = tuple((v, o.source) for v, o in defaults)
+        plan.append(FieldPlan(name, fdef, defaults, leaf, overridden))
+    return plan
+
 
 @dataclass
 class Resolution:
@@ -217,23 +250,38 @@ def merge_layers(
         fields = vt.properties
         value_type = hooks.value_type
         single = len(layers) == 1  # the common case: only the template writes the map
-        for name, fdef in fields.items():
+        # A leaf over defaults is merged in place unless this map is itself a
+        # default (then the general path guards against self-expansion).
+        written = not top_origin.source.startswith("default")
+        origins = out.origins
+        for name, fdef, defaults, leaf_default, default_overridden in hooks.field_plan(vt):
             if single:
                 if name not in top_value:
+                    if leaf_default is not None:
+                        # A field no layer writes, with one scalar default.
+                        result[name], origins[(*path, name)] = leaf_default
+                        continue
                     hits = []
                 else:
                     leaf = top_value[name]
-                    if (
-                        not fdef.default_layers
-                        and leaf.__class__ is not Call
-                        and not isinstance(leaf, (dict, list))
-                    ):
-                        result[name] = leaf  # its origin is the map's (not recorded)
-                        continue
+                    if leaf.__class__ is not Call and not isinstance(leaf, (dict, list)):
+                        if defaults is None:
+                            result[name] = leaf  # its origin is the map's (not recorded)
+                            continue
+                        if default_overridden is not None and written:
+                            # A leaf written over the field's defaults (none a
+                            # call): what the general path below computes.
+                            result[name] = leaf
+                            fpath = (*path, name)
+                            origins[fpath] = Origin(
+                                top_origin.source, top_origin.doc, (*top_origin.parts, name)
+                            )
+                            out.overridden[fpath] = default_overridden
+                            continue
                     hits = [(leaf, top_origin)]
             else:
                 hits = [(value[name], origin) for value, origin in layers if name in value]
-            if len(hits) == 1 and not fdef.default_layers:
+            if len(hits) == 1 and defaults is None:
                 # The common case: one layer writes a plain leaf. Its origin is
                 # recorded only when it is not the map's own (lookups take the
                 # nearest recorded ancestor and extend its document path).
@@ -241,30 +289,19 @@ def merge_layers(
                 if leaf.__class__ is not Call and not isinstance(leaf, (dict, list)):
                     result[name] = leaf
                     if origin is not top_origin:
-                        out.origins[(*path, name)] = origin.child(name)
+                        origins[(*path, name)] = origin.child(name)
                     continue
-            if len(hits) == 1 and fdef.default_layers:
+            if len(hits) == 1 and default_overridden is not None:
                 leaf, origin = hits[0]
-                dlayers = hooks.default_layers(fdef)
-                if (
-                    _plain_leaf(leaf)
-                    and not origin.source.startswith("default")
-                    and not any(v.__class__ is Call for v, _ in dlayers)
-                ):
-                    # A leaf written over the field's defaults (none a call):
-                    # what the general path below computes, without recursing.
+                if _plain_leaf(leaf) and not origin.source.startswith("default"):
                     result[name] = leaf
                     fpath = (*path, name)
-                    out.origins[fpath] = Origin(origin.source, origin.doc, (*origin.parts, name))
-                    out.overridden[fpath] = [(v, o.source) for v, o in dlayers]
+                    origins[fpath] = Origin(origin.source, origin.doc, (*origin.parts, name))
+                    out.overridden[fpath] = default_overridden
                     continue
-            elif not hits and fdef.default_layers:
-                dlayers = hooks.default_layers(fdef)
-                if len(dlayers) == 1 and _plain_leaf(dlayers[0][0]):
-                    # A field no layer writes, with one scalar default: what the
-                    # general path below computes, without building layers.
-                    result[name], out.origins[(*path, name)] = dlayers[0]
-                    continue
+            elif not hits and leaf_default is not None:
+                result[name], origins[(*path, name)] = leaf_default
+                continue
             flayers = list(hooks.default_layers(fdef)) if fdef.default_layers else []
             for value, origin in hits:
                 flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
