@@ -1,6 +1,7 @@
 """A `toskit show` report is navigable without a kernel: every type name in
 its tree and tables links to an anchor holding that type's property table
-(issue #18 item 4). Notebook fragments keep no ids and no links."""
+(issue #18 item 4). So is a service template's notebook view (its own
+"Type definitions" section), and a type's view carries the same anchor."""
 
 from __future__ import annotations
 
@@ -42,7 +43,36 @@ def test_links_are_never_inside_a_summary():
         assert "<a " not in summary  # a control inside a control (axe: nested-interactive)
 
 
-def test_fragments_have_no_ids_or_links():
+def test_service_template_view_links_to_its_own_type_definitions():
+    """In a notebook, with no kernel and no JavaScript: every type name in the
+    view's tree and node tables that has a definition in the view is a link
+    to it, every link lands in the same output, no link sits in a summary."""
+    st = toskit.loads(MISTAKES, name="mistakes.yaml")
+    html = st._repr_html_()
+    assert_safe(html)
+    ids = re.findall(r' id="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
+    hrefs = re.findall(r'href="#([^"]+)"', html)
+    assert hrefs and set(hrefs) <= set(ids)  # never a link to nothing
+    for summary in re.findall(r"<summary>(.*?)</summary>", html, flags=re.S):
+        assert "<a " not in summary
+    endpoint = '<a class="toskit-type-link" href="#toskit-type-data-acme.datatypes.TlsEndpoint">acme.datatypes.TlsEndpoint</a>'
+    tree = html[html.index("<summary>Types"):html.index("<summary>Node templates")]
+    assert endpoint in tree
+    nodes = html[html.index("<summary>Node templates"):html.index("<summary>Type definitions")]
+    assert '<a class="toskit-type-link" href="#toskit-type-node-acme.nodes.Web">acme.nodes.Web</a>' in nodes
+    definitions = html[html.index("<summary>Type definitions"):]
+    web = definitions[definitions.index('id="toskit-type-node-acme.nodes.Web"'):]
+    assert f'<td class="toskit-type">{endpoint}</td>' in web  # its endpoint property, one click on
+    at = definitions.index('id="toskit-type-data-acme.datatypes.Endpoint"')
+    assert "in_range [1, 65535]" in definitions[at:]
+    # The unknown type of node 'worker' is text: it has no definition to go to.
+    assert "acme.nodes.Wbe" in html and 'href="#toskit-type-node-acme.nodes.Wbe"' not in html
+
+
+def test_a_type_view_carries_the_anchor_links_point_to():
     st = toskit.loads(MISTAKES)
-    for html in (st._repr_html_(), to_html(st.node_templates["db"]), to_html(st.types["acme.nodes.Web"])):
-        assert " id=" not in html and "href=" not in html
+    html = to_html(st.types["acme.datatypes.Endpoint"])
+    assert 'id="toskit-type-data-acme.datatypes.Endpoint"' in html
+    assert "href=" not in html  # its section is the only one in it: no link to nothing
+    assert "href=" not in to_html(st.node_templates["db"])

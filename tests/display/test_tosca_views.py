@@ -89,8 +89,12 @@ def test_service_template_view(st):
     assert f"seed.yaml:{line}:36" in view
     assert "auth: {password: secret, trait: 1}" in view
     assert '<span class="toskit-caret">^</span>' in view
-    # User types highlighted in the tree, normative dimmed.
-    assert '<li class="toskit-user"><div class="toskit-leaf"><span class="toskit-node-name">BigDatabase<' in view
+    # User types highlighted in the tree, normative dimmed; names link to
+    # their definitions in the view's "Type definitions" section.
+    assert (
+        '<li class="toskit-user"><div class="toskit-leaf"><span class="toskit-node-name">'
+        '<a class="toskit-type-link" href="#toskit-type-node-BigDatabase">BigDatabase</a><'
+    ) in view
     assert '<li class="toskit-normative"><div class="toskit-leaf"><span class="toskit-node-name">tosca.nodes.WebServer<' in view
     for name in ("my_db_service", "other", "db_ip"):
         assert name in view

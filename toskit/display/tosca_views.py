@@ -43,6 +43,7 @@ from toskit.display.typetree import (
 from toskit.sentinels import NO_DEFAULT
 
 __all__ = [
+    "fragment_type_links",
     "node_diagnostics",
     "node_template_body",
     "node_template_html",
@@ -51,6 +52,7 @@ __all__ = [
     "property_table_html",
     "service_template_body",
     "service_template_html",
+    "type_anchor",
     "type_body",
     "type_html",
     "type_tree_html",
@@ -454,6 +456,14 @@ def type_body(t: Any, *, type_link: Any = None) -> str:
     return "".join(parts)
 
 
+def type_anchor(t: Any) -> str:
+    """The ``id`` a type's section carries: ``toskit-type-<kind>-<name>``,
+    with every character outside ``[A-Za-z0-9._-]`` replaced by ``_``
+    (deterministic: the same type gets the same anchor in every view)."""
+    kind, name = str(getattr(t, "kind", "") or ""), _type_name(t)
+    return "toskit-type-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{kind}-{name}")
+
+
 class TypeLinks:
     """Anchors for a report's types and links to them.
 
@@ -472,11 +482,11 @@ class TypeLinks:
             kind, name = str(getattr(t, "kind", "") or ""), _type_name(t)
             if (kind, name) in self._ids:
                 continue
-            slug = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{kind}-{name}")
-            anchor, n = f"toskit-type-{slug}", 1
+            base = type_anchor(t)
+            anchor, n = base, 1
             while anchor in used:
                 n += 1
-                anchor = f"toskit-type-{slug}-{n}"
+                anchor = f"{base}-{n}"
             used.add(anchor)
             self._ids[(kind, name)] = anchor
             self._by_name.setdefault(name, anchor)
@@ -532,8 +542,11 @@ def report_types(st: Any) -> list[Any]:
 
 
 def type_html(t: Any) -> str:
-    """The view of a ``Type``."""
-    return fragment(type_body(t), _fallback(t), "type")
+    """The view of a ``Type``, under its anchor (:func:`type_anchor`): a link
+    to the type in another output of the same notebook page (a service
+    template view's section, for one) can land here."""
+    body = f'<div class="toskit-type-def" id="{esc(type_anchor(t))}">{type_body(t)}</div>'
+    return fragment(body, _fallback(t), "type")
 
 
 def property_definition_html(defn: Any) -> str:
@@ -827,8 +840,9 @@ def _node_name_in(rest: str, names: set[str]) -> str | None:
     return None
 
 
-def node_templates_block(st: Any, *, limit: int | None = None) -> str:
-    """Every node template (bounded) as a collapsed section with its table."""
+def node_templates_block(st: Any, *, limit: int | None = None, type_link: Any = None) -> str:
+    """Every node template (bounded) as a collapsed section with its table
+    (``type_link(name)`` renders the type names in it)."""
     nodes: Mapping[str, Any] = getattr(st, "node_templates", {}) or {}
     limit = option("display_max_nodes") if limit is None else limit
     shown = _first(nodes, limit)
@@ -843,7 +857,9 @@ def node_templates_block(st: Any, *, limit: int | None = None) -> str:
         items.append(
             details(
                 summary,
-                node_template_body(node, diagnostics=diags, lines=lines, palette=palette, show_header=False),
+                node_template_body(
+                    node, diagnostics=diags, lines=lines, palette=palette, show_header=False, type_link=type_link
+                ),
             )
         )
     if not items:
@@ -948,14 +964,54 @@ def service_template_body(st: Any) -> str:
                 open_=any(getattr(d, "severity", "") == "error" for d in diags) or len(diags) <= 5,
             )
         )
-    sections.append(details("Types", type_tree_html(types), open_=bool(user_types), count=len(user_types)))
+    links, definitions = fragment_type_links(st)
+    sections.append(details("Types", type_tree_html(types, link=links), open_=bool(user_types), count=len(user_types)))
     if inputs:
         sections.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
-    sections.append(details("Node templates", node_templates_block(st), open_=True, count=len(nodes)))
+    sections.append(details("Node templates", node_templates_block(st, type_link=links), open_=True, count=len(nodes)))
+    sections.append(definitions)
     outputs = getattr(st, "outputs", None)
     if isinstance(outputs, Mapping) and outputs:
         sections.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))
     return "".join(sections)
+
+
+# What a service template's view spends on its "Type definitions" section:
+# the first FRAGMENT_MAX_TYPES of report_types() while they fit in
+# FRAGMENT_TYPES_BUDGET characters (the view stays bounded, B4).
+FRAGMENT_MAX_TYPES = 30
+FRAGMENT_TYPES_BUDGET = 150_000
+
+
+def fragment_type_links(st: Any) -> tuple[TypeLinks, str]:
+    """The links of a service template's notebook view, and the collapsed
+    "Type definitions" section they point to.
+
+    As in a ``toskit show`` report, with no kernel and no JavaScript: the
+    section holds the definitions of the template's types (user types, their
+    ancestors, the types their properties and node templates name;
+    :func:`report_types`), bounded, each under its :func:`type_anchor`, and a
+    type name is a link only when its definition is in the section — never a
+    link to nothing.
+    """
+    candidates = report_types(st)
+    probe = TypeLinks(candidates[:FRAGMENT_MAX_TYPES])
+    size, kept = 0, []
+    for t in probe.types:
+        size += len(type_body(t, type_link=probe))
+        if size > FRAGMENT_TYPES_BUDGET:
+            break
+        kept.append(t)
+    links = probe if len(kept) == len(probe.types) else TypeLinks(kept)
+    if not links.types:
+        return links, ""
+    left_out = len(TypeLinks(candidates).types) - len(links.types)
+    section = details(
+        "Type definitions",
+        links.sections() + more_note(left_out, "more types not shown (see toskit show, or display a type)"),
+        count=len(links.types) + left_out,
+    )
+    return links, section
 
 
 def service_template_html(st: Any) -> str:
