@@ -74,6 +74,9 @@ class CheckContext:
     queued: list[tuple[Any, Any, Any, tuple, bool]] = field(
         default_factory=list, repr=False, compare=False
     )
+    # The value types of data types' fields, by id of the data type, shared
+    # by the checks of one load (``None``: looked up on each use).
+    field_types: dict[int, Any] | None = field(default=None, repr=False, compare=False)
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -319,7 +322,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         return False
     fields = vt.properties
     folded: set[str] = set()  # missing fields already reported with their typo
-    for key in value:
+    for key in value if not value.keys() <= fields.keys() else ():
         if key in fields or _complex_key(ctx, key, rel):
             continue
         missing = [name for name, fdef in fields.items() if _lacks_value(ctx, value, name, fdef)]
@@ -332,10 +335,15 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         )
         if typo_of is not None:
             folded.add(typo_of)
+    types = ctx.field_types.get(id(vt)) if ctx.field_types is not None else None
+    if types is None:
+        types = {name: ctx.value_type(fdef.type, vt) for name, fdef in fields.items()}
+        if ctx.field_types is not None:
+            ctx.field_types[id(vt)] = types
+            ctx.field_types[~id(vt)] = vt  # kept alive: its id stays unique
     for name, fdef in fields.items():
         if name in value and (value[name] is not None or not fdef.required):
-            fvt = ctx.value_type(fdef.type, vt)
-            ctx.queued.append((value[name], fdef.schema, fvt, (*rel, name), may_call))
+            ctx.queued.append((value[name], fdef.schema, types[name], (*rel, name), may_call))
         elif _lacks_value(ctx, value, name, fdef) and name not in folded:
             ctx.report(
                 "missing-property",
@@ -566,7 +574,7 @@ def _check_constraints(
     schema: SchemaDef,
 ) -> None:
     for index, clause in enumerate(constraints):
-        if not isinstance(clause, Mapping) or len(clause) != 1:
+        if not (clause.__class__ is dict or isinstance(clause, Mapping)) or len(clause) != 1:
             _bad_constraint(
                 ctx, schema, index, "a constraint must be a single-key map (operator: argument)"
             )

@@ -288,6 +288,7 @@ def resolve_properties(
         require_values=require_values,
         scalars=ctx.scalars,
         rfc3339_timestamps=ctx.grammar.major == 2,
+        field_types=ctx.field_types,
     )
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
