@@ -282,3 +282,22 @@ def test_every_package_uses_these_helpers():
     assert cvalues.type_name({}) == "mapping" and cvalues.type_name(True) == "boolean"
     assert cvalues.strict_eq([1, {"a": 2}], [1.0, {"a": 2.0}])
     assert not cvalues.strict_eq([1], [True]) and not cvalues.strict_eq(math.nan, math.nan)
+
+
+def test_no_package_defines_its_own_copy():
+    # One home (issue #15): these helpers are defined in toskit/plain.py only;
+    # packages re-export them or wrap them in their own words and errors.
+    import ast
+    from pathlib import Path
+
+    names = {"kind_of", "values_equal", "deep_equal", "copy_value", "canonical", "is_number",
+             "short_repr", "membership_key"}
+    root = Path(__file__).resolve().parents[1] / "toskit"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "plain.py" and path.parent == root:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names:
+                found.append(f"{path.relative_to(root)}:{node.lineno} {node.name}")
+    assert found == []
