@@ -80,7 +80,7 @@ def build_entities(
                 items.append((name, value, (*tparts, section, index, name)))
     copied = resolve_copies(ctx, [(str(name), value, parts) for name, value, parts in items], label)
     for name, value, parts in items:
-        if not isinstance(value, Mapping):
+        if not _is_map(value):
             continue  # reported by the keyname check
         value = copied.get(str(name), value)
         out[str(name)] = _entity(ctx, str(name), value, parts, kind, cls, f"{label} '{name}'")
@@ -125,6 +125,8 @@ def _entity(
 ) -> E:
     etype, known = _resolve_type(ctx, kind, raw, parts, label)
     definitions = etype.properties if known else {}
+    # Inherited from a profile toskit does not have: not "unknown".
+    checked = known and not ctx.registry.derives_from_opaque(etype)
     resolution = resolve_properties(
         ctx,
         label,
@@ -132,8 +134,7 @@ def _entity(
         definitions,
         raw.get("properties"),
         parts,
-        # Inherited from a profile toskit does not have: not "unknown".
-        check_unknown=known and not ctx.registry.derives_from_opaque(etype),
+        check_unknown=checked,
         require_values=not is_abstract(raw),
     )
     kwargs: dict[str, Any] = {}
@@ -147,7 +148,7 @@ def _entity(
         kwargs["targets"] = (
             [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
         )
-    if known and not ctx.registry.derives_from_opaque(etype):
+    if checked:
         _check_attributes(ctx, label, etype, raw.get("attributes"), (*parts, "attributes"))
     desc = raw.get("description")
     entity = cls(
@@ -183,7 +184,7 @@ def _check_attributes(
     Properties count as attributes too (TOSCA reflects every property as
     an attribute). A value that is a function call is not checked.
     """
-    if not isinstance(raw, Mapping):
+    if not _is_map(raw):
         return
     declared: dict[str, Any] = {}
     for t in etype.chain:
@@ -271,7 +272,7 @@ def resolve_properties(
         return res
     if props_parts is None:
         props_parts = (*entity_parts, "properties")
-    has_props = isinstance(raw_props, Mapping)
+    has_props = _is_map(raw_props)
     anchor = props_parts if raw_props is not None else entity_parts
     res.origins[()] = Origin("template", doc, anchor)
     check = CheckContext(
@@ -554,8 +555,8 @@ def capability_definitions(
 
 def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
     raw = node.raw
-    assigned = raw.get("capabilities") if isinstance(raw, Mapping) else None
-    if not isinstance(assigned, Mapping):
+    assigned = raw.get("capabilities") if _is_map(raw) else None
+    if not _is_map(assigned):
         assigned = {}
     known = node.type_known
     for cap_name in node.type.capabilities:
@@ -565,8 +566,9 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
         label = f"node template '{node.name}' capability '{cap_name}'"
         # Assigned or not, a capability's required properties need values
         # (TOSCA 2.0 conformance: an unassigned required property is an error).
-        props = araw.get("properties") if isinstance(araw, Mapping) else None
-        anchor = cparts if isinstance(araw, Mapping) else node.parts
+        written = _is_map(araw)
+        props = araw.get("properties") if written else None
+        anchor = cparts if written else node.parts
         res = resolve_properties(
             ctx,
             label,
@@ -669,7 +671,13 @@ def defaults_have_calls(ctx: LoadContext, pdef: PropertyDefinition) -> bool:
     return cached[2]
 
 
+def _is_map(value: Any) -> bool:
+    """``isinstance(value, Mapping)``, without the ABC check for the common ``dict`` and ``None``
+    (a few per template: bench B1)."""
+    return value.__class__ is dict or (value is not None and isinstance(value, Mapping))
+
+
 def is_abstract(raw: Any) -> bool:
     """A template the orchestrator selects or substitutes (its values may be incomplete)."""
-    directives = raw.get("directives") if raw.__class__ is dict or isinstance(raw, Mapping) else None
+    directives = raw.get("directives") if _is_map(raw) else None
     return isinstance(directives, list) and any(d in ("select", "substitute") for d in directives)

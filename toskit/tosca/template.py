@@ -190,7 +190,9 @@ class EntityTemplate:
         self.name = name
         self.type = type
         self.description = description
-        self.metadata = dict(metadata) if isinstance(metadata, Mapping) else {}
+        self.metadata = (
+            dict(metadata) if metadata is not None and isinstance(metadata, Mapping) else {}
+        )
         self.parts = parts
         self.type_known = type_known
         self._definitions = definitions
