@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from toskit import functions
 from toskit.diagnostics import did_you_mean
@@ -567,7 +567,7 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
         # Assigned or not, a capability's required properties need values
         # (TOSCA 2.0 conformance: an unassigned required property is an error).
         written = _is_map(araw)
-        props = araw.get("properties") if written else None
+        props = araw.get("properties") if _is_map(araw) else None
         anchor = cparts if written else node.parts
         res = resolve_properties(
             ctx,
@@ -671,7 +671,7 @@ def defaults_have_calls(ctx: LoadContext, pdef: PropertyDefinition) -> bool:
     return cached[2]
 
 
-def _is_map(value: Any) -> bool:
+def _is_map(value: Any) -> TypeGuard[Mapping]:
     """``isinstance(value, Mapping)``, without the ABC check for the common ``dict`` and ``None``
     (a few per template: bench B1)."""
     return value.__class__ is dict or (value is not None and isinstance(value, Mapping))

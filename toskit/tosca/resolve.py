@@ -101,6 +101,9 @@ class FieldPlan(NamedTuple):
     # ``(value, source)`` of every default, when none is a call (what a
     # template's leaf overrides); shared, never changed.
     overridden: tuple[tuple[Any, str], ...] | None
+    # The field's value type, and the data type of its entries (entry_data_type).
+    vt: ValueType
+    entry: Type | None
 
 
 def field_plan(vt: Type, hooks: Hooks) -> list[FieldPlan]:
@@ -114,7 +117,9 @@ def field_plan(vt: Type, hooks: Hooks) -> list[FieldPlan]:
                 leaf = defaults[0]
             if not any(v.__class__ is Call for v, _ in defaults):
                 overridden = tuple((v, o.source) for v, o in defaults)
-        plan.append(FieldPlan(name, fdef, defaults, leaf, overridden))
+        fvt = hooks.value_type(fdef.type, vt)
+        entry = entry_data_type(fdef.schema, fvt, vt, hooks)
+        plan.append(FieldPlan(name, fdef, defaults, leaf, overridden, fvt, entry))
     return plan
 
 
@@ -254,7 +259,9 @@ def merge_layers(
         # default (then the general path guards against self-expansion).
         written = not top_origin.source.startswith("default")
         origins = out.origins
-        for name, fdef, defaults, leaf_default, default_overridden in hooks.field_plan(vt):
+        for name, fdef, defaults, leaf_default, default_overridden, fvt, fentry in hooks.field_plan(
+            vt
+        ):
             if single:
                 if name not in top_value:
                     if leaf_default is not None:
@@ -306,8 +313,6 @@ def merge_layers(
             for value, origin in hits:
                 flayers.append((value, Origin(origin.source, origin.doc, (*origin.parts, name))))
             if flayers:
-                fvt = value_type(fdef.type, vt)
-                fentry = entry_data_type(fdef.schema, fvt, vt, hooks)
                 inner = expanding
                 # Defaults alone (no template or input value reaches this far):
                 # guard against a type whose default contains itself, directly
@@ -328,19 +333,17 @@ def merge_layers(
                 merged = merge_layers(flayers, fvt, (*path, name), out, hooks, inner, fentry)
                 if merged is not ABSENT:
                     result[name] = merged
-            elif fdef.required:
-                fvt = value_type(fdef.type, vt)
-                if (
-                    isinstance(fvt, Type)
-                    and _is_data(fvt)
-                    and id(fvt) not in expanding
-                    and not too_large(fdef, vt, value_type)
-                ):
-                    built = build_from_defaults(
-                        fvt, (*path, name), out, hooks, expanding | {id(vt)}
-                    )
-                    if built is not ABSENT:
-                        result[name] = built
+            elif fdef.required and (
+                isinstance(fvt, Type)
+                and _is_data(fvt)
+                and id(fvt) not in expanding
+                and not too_large(fdef, vt, value_type)
+            ):
+                built = build_from_defaults(
+                    fvt, (*path, name), out, hooks, expanding | {id(vt)}
+                )
+                if built is not ABSENT:
+                    result[name] = built
         for value, origin in reversed(layers):
             if not value.keys() <= fields.keys():  # keys no field declares: kept as written
                 for key, item in value.items():
