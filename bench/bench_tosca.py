@@ -18,8 +18,9 @@ time of a 50-node template (what a notebook user waits for on each re-run
 of a cell; goal < 20 ms), ``import toskit`` in a fresh interpreter, and the
 load average (the machine may be shared: CPU-time ratios are the steadier
 figure). Exits 1 when the first bar is missed: toskit (default path) at
-least 2x faster than tosca-parser at N = 5,000, linear growth, import <
-0.15 s; the goal (5x) is reported, not enforced.
+least 2x faster than tosca-parser at N = 5,000, linear growth (in CPU
+time), import < 0.15 s; the goals (5x at every N >= 1,000, wall and CPU;
+the 50-node time) are reported, not enforced.
 
     python bench/bench_tosca.py [--sizes 100 1000 5000] [--runs 5] [--big]
 """
@@ -222,11 +223,17 @@ def main(argv: list[str] | None = None) -> int:
                 f" {peer_c:>7} {ratio:>6} {cpu:>9} {q['toskit_ms_per_node']:>8.3f}"
             )
     by_n = {r["n"]: r for r in rows}
-    linear = None
+    linear = linear_wall = None
     if 1000 in by_n and max(by_n) > 1000:
         largest = max(by_n)
-        linear = by_n[largest]["toskit_s"] / by_n[1000]["toskit_s"]
-        print(f"linearity: t({largest})/t(1000) = {linear:.2f} (ideal {largest / 1000:.0f})")
+        # Enforced on CPU time: on a shared machine the wall time of the
+        # larger sizes also measures the other processes.
+        linear = by_n[largest]["toskit_cpu_s"] / by_n[1000]["toskit_cpu_s"]
+        linear_wall = by_n[largest]["toskit_s"] / by_n[1000]["toskit_s"]
+        print(
+            f"linearity: t({largest})/t(1000) = {linear:.2f} cpu, {linear_wall:.2f} wall"
+            f" (ideal {largest / 1000:.0f})"
+        )
     small_ms = {
         p: round(1000 * statistics.median(t for t, _ in ts), 2) for p, ts in small_times.items()
     }
@@ -248,12 +255,15 @@ def main(argv: list[str] | None = None) -> int:
             f"load average (1, 5, 15 min): {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
             f" on {os.cpu_count()} CPUs"
         )
-    if 5000 in by_n and by_n[5000]["ratio"] is not None:
-        verdict = "met" if by_n[5000]["ratio"] >= GOAL else "NOT met"
-        print(
-            f"goal {GOAL:.0f}x at N=5000: {verdict} ({by_n[5000]['ratio']}x wall,"
-            f" {by_n[5000]['cpu_ratio']}x cpu)"
-        )
+    for n, r in sorted(by_n.items()):
+        if n >= 1000 and r["ratio"] is not None:
+            verdict = "met" if min(r["ratio"], r["cpu_ratio"]) >= GOAL else "NOT met"
+            print(
+                f"goal {GOAL:.0f}x at N={n}: {verdict} ({r['ratio']}x wall,"
+                f" {r['cpu_ratio']}x cpu)"
+            )
+    small_verdict = "met" if small_ms[paths[0]] < SMALL_LIMIT * 1000 else "NOT met"
+    print(f"goal < {SMALL_LIMIT * 1000:.0f} ms for {SMALL_N} nodes ({paths[0]}): {small_verdict}")
 
     failures = []
     if 5000 in by_n and by_n[5000]["ratio"] is not None and by_n[5000]["ratio"] < FIRST_BAR:
@@ -268,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     data = {
         "rows": rows,
         "linearity": linear,
+        "linearity_wall": linear_wall,
         "import_s": round(imported, 4),
         "small_n": SMALL_N,
         "small_ms": small_ms,

@@ -58,3 +58,4 @@ def test_tosca_bench_reports_both_parse_paths_and_the_small_template(tmp_path, m
     assert set(data["small_ms"]) == expected and data["small_n"] == 50
     text = capsys.readouterr().out
     assert "50-node template" in text and "load average" in text
+    assert "goal < 20 ms for 50 nodes" in text
