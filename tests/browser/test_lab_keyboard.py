@@ -102,6 +102,16 @@ _READY = """() => {
     return Boolean(panel && panel.context && panel.context.isReady && panel.content.widgets.length === 4
         && kernel && kernel.status === 'idle');
 }"""
+# The tree cell's stored text/html (the snapshot) marks `name` as selected.
+_SNAPSHOT_SELECTS = """(name) => {
+    const cell = window.jupyterapp.shell.currentWidget.content.widgets[TREE_CELL];
+    const outputs = cell.model.outputs;
+    for (let i = 0; i < outputs.length; i++) {
+        const html = outputs.get(i).data['text/html'];
+        if (typeof html === 'string' && html.includes('toskit-selected"><div class="toskit-leaf"><span class="toskit-node-name">' + name + '<')) return true;
+    }
+    return false;
+}""".replace("TREE_CELL", str(TREE_CELL))
 _FOCUSED = """() => {
     const li = document.activeElement && document.activeElement.closest('.lab-type-tree li[role=treeitem]');
     return li ? (li.dataset.name || li.querySelector('.toskit-tree-group-label').textContent) : null;
@@ -142,6 +152,10 @@ def test_tree_keys_do_not_reach_the_notebook_in_jupyterlab(lab_page, lab, artifa
     page.keyboard.press("Enter")
     expect(tree.locator("li[aria-selected=true]")).to_have_attribute("data-name", "acme.nodes.Web")
     expect(item).to_have_attribute("aria-selected", "false")
+    # The notebook's stored output follows (toskit.widgets.snapshot): its
+    # text/html, what a saved notebook shows, now has acme.nodes.Web selected.
+    page.wait_for_function(_SNAPSHOT_SELECTS, arg="acme.nodes.Web")
+    expect(tree.locator("li[aria-selected=true]")).to_have_attribute("data-name", "acme.nodes.Web")
     page.keyboard.press("End")
     page.wait_for_function(f"() => ({_FOCUSED})() === 'acme.datatypes.Endpoint'")
     assert page.evaluate(_NOTEBOOK_STATE) == before

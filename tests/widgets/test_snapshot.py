@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 import toskit
 from toskit.widgets import PropertyExplorer, TypeTree, explore
@@ -68,3 +69,122 @@ def test_build_stores_the_snapshot_instead_of_a_dead_widget_reference():
     assert set(cell.outputs[0]["data"]) == {"text/plain", "text/html"}
     assert build.WIDGET_VIEW in cell.outputs[1]["data"]  # no snapshot: left alone
     assert "widgets" not in nb.metadata
+
+
+# -- the stored snapshot follows the widget ------------------------------------
+# IPython's `display` is replaced by one that records the bundles sent to the
+# output (display, then each update_display_data); without an event loop a
+# refresh runs at once, and `_schedule` is replaced where a test needs timing.
+
+
+class _Handle:
+    def __init__(self, sent: list) -> None:
+        self.sent = sent
+
+    def update(self, data, raw=False, metadata=None):
+        assert raw
+        self.sent.append(("update", data))
+
+
+@pytest.fixture
+def shown(monkeypatch):
+    """Display a widget as IPython would; returns the list of bundles sent."""
+    import IPython.display
+
+    sent: list = []
+
+    def fake_display(data, raw=False, metadata=None, display_id=None):
+        assert raw and display_id is True  # an output that can be updated
+        sent.append(("display", data))
+        return _Handle(sent)
+
+    monkeypatch.setattr(IPython.display, "display", fake_display)
+
+    def show(widget):
+        widget._ipython_display_()
+        return sent
+
+    return show
+
+
+def _html(entry) -> str:
+    return body(entry[1]["text/html"])
+
+
+def test_the_stored_snapshot_follows_the_selection(shown):
+    widget = explore(toskit.load(SERVICE))
+    sent = shown(widget)
+    assert [kind for kind, _ in sent] == ["display"]
+    assert "used by" not in _html(sent[0])
+    widget.tree.select("Endpoint")
+    assert [kind for kind, _ in sent] == ["display", "update"]
+    update = sent[-1][1]
+    # The live view stays the same widget; the fallback is what it shows now.
+    assert update["application/vnd.jupyter.widget-view+json"]["model_id"] == widget.model_id
+    view = _html(sent[-1])
+    assert 'class="toskit-user toskit-selected"' in view and "used by" in view
+    assert_safe(sent[-1][1]["text/html"])
+    # Picking a node in the explorer: the snapshot shows that node's table.
+    widget.properties.select("db")
+    assert "connection.endpoint.port" in _html(sent[-1])
+    assert 'class="toskit-user toskit-selected"><div class="toskit-leaf"><span class="toskit-node-name">DatabaseService' in _html(sent[-1])
+
+
+def test_a_change_that_leaves_the_view_as_it_was_sends_nothing(shown):
+    tree = TypeTree(toskit.load(SERVICE))
+    sent = shown(tree)
+    tree.layout.width = "300px"  # not in the snapshot
+    tree.select(None)  # already nothing selected
+    assert len(sent) == 1
+    tree.filter = "Endpoint"
+    assert len(sent) == 2 and "DatabaseService" not in _html(sent[-1])
+
+
+def test_a_burst_of_changes_gives_one_update_after_the_delay(shown, monkeypatch):
+    scheduled: list = []
+
+    class _Timer:
+        def __init__(self, delay, callback):
+            self.delay, self.callback, self.cancelled = delay, callback, False
+            scheduled.append(self)
+
+        def cancel(self):
+            self.cancelled = True
+
+    monkeypatch.setattr(TypeTree, "_schedule", staticmethod(_Timer))
+    tree = TypeTree(toskit.load(SERVICE))
+    sent = shown(tree)
+    for text in ("E", "En", "End", "Endpoint"):  # typing in the filter box
+        tree.filter = text
+    assert len(sent) == 1  # nothing yet: the widget is busy
+    live = [t for t in scheduled if not t.cancelled]
+    assert len(live) == 1 and live[0].delay == TypeTree.snapshot_delay
+    live[0].callback()
+    assert len(sent) == 2 and "DatabaseService" not in _html(sent[-1]) and "Endpoint" in _html(sent[-1])
+
+
+def test_the_simulator_snapshot_follows_the_cluster(shown):
+    from toskit import conditions
+    from toskit.conditions.examples import SEED_ROLES_YAML
+    from toskit.widgets import ClusterSimulator
+
+    sim = ClusterSimulator(
+        conditions.load_roles(SEED_ROLES_YAML),
+        conditions.Cluster("multinode", nodes=[], pool=[{"id": 11}, {"id": 12}]),
+    )
+    sent = shown(sim)
+    warning = "Multi-node environment cannot have more than one controller node."
+    assert warning not in _html(sent[-1])
+    sim.select_node(11)
+    sim.select_node(12)
+    assert warning in _html(sent[-1])
+    sim.deselect_node(12)
+    assert warning not in _html(sent[-1])
+
+
+def test_a_widget_never_displayed_does_no_snapshot_work():
+    tree = TypeTree(toskit.load(SERVICE))
+    calls = []
+    tree.snapshot_html = lambda: calls.append(1) or ""  # type: ignore[method-assign]
+    tree.select("Endpoint")
+    assert tree.refresh_snapshot() is False and calls == []

@@ -1,16 +1,30 @@
-"""A static HTML snapshot beside a widget's live view.
+"""A static HTML snapshot beside a widget's live view, kept up to date.
 
 A notebook stores what a cell displayed as a MIME bundle. Jupyter front ends
 with the widget manager render ``application/vnd.jupyter.widget-view+json``
 (the live widget: the manager ranks it first); everything else — GitHub,
 nbviewer, an untrusted or un-run notebook, where the widget's state is not
 there — falls back to the bundle's ``text/html``. So each toskit widget adds
-a ``text/html``: the static view of what it showed when it was displayed,
-marked as a snapshot, instead of the bare ``TemplateExplorer(...)`` repr.
+a ``text/html``: the static view of what it shows, marked as a snapshot,
+instead of the bare ``TemplateExplorer(...)`` repr.
+
+The snapshot follows the widget. A widget displays itself with a display id
+(``_ipython_display_``), and every change of what it shows (its synced
+traits, and those of the widgets inside it: a selection, a filter, a
+cluster edit) schedules a refresh: after :attr:`StaticSnapshot.snapshot_delay`
+seconds without a further change, the snapshot is computed again and, when it
+differs, sent as an ``update_display_data`` to every output that shows the
+widget. The notebook's stored output is then what the widget showed when
+the notebook was saved. Changes in a burst (typing in a filter, several
+clicks) give one update; a change that leaves the view as it was gives
+none. Without a running event loop (plain Python, tests) the refresh runs at
+once. :meth:`StaticSnapshot.refresh_snapshot` forces one.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from toskit.display.html import esc
@@ -26,23 +40,115 @@ def snapshot_note() -> str:
     )
 
 
+def _later(delay: float, callback: Callable[[], None]) -> Any:
+    """Run ``callback`` after ``delay`` seconds on the running event loop (the
+    kernel's, so on the thread that handles widget messages); ``None`` when
+    there is no running loop."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback)
+
+
 class StaticSnapshot:
     """A widget base that adds ``text/html`` (``self.snapshot_html()``) to
-    its MIME bundle: listed before the widget class
+    its MIME bundle and keeps it up to date in the outputs that show the
+    widget: listed before the widget class
     (``class TypeTree(StaticSnapshot, anywidget.AnyWidget)``), so that its
     ``_repr_mimebundle_`` wraps the widget's."""
 
+    #: Seconds without a change before the stored snapshot is refreshed.
+    snapshot_delay: float = 0.5
+    #: How a refresh is scheduled: ``(delay, callback) -> handle or None``
+    #: (``None``: nothing scheduled, refresh now). Tests replace it.
+    _schedule: Callable[[float, Callable[[], None]], Any] = staticmethod(_later)
+
     def snapshot_html(self) -> str:  # pragma: no cover - every widget defines it
         raise NotImplementedError
+
+    def snapshot_sources(self) -> list[Any]:
+        """The widgets whose changes change the snapshot: this one and every
+        widget inside it (``children``, recursively)."""
+        out, stack, seen = [], [self], set()
+        while stack:
+            widget = stack.pop()
+            if id(widget) in seen:
+                continue
+            seen.add(id(widget))
+            out.append(widget)
+            stack.extend(getattr(widget, "children", ()) or ())
+        return out
+
+    def _snapshot_or_note(self) -> str:
+        try:
+            return self.snapshot_html()
+        except Exception as exc:  # noqa: BLE001 - a snapshot must never break the display
+            return f'<pre class="toskit-fallback">{esc(repr(self))}: no snapshot ({esc(type(exc).__name__)})</pre>'
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
         if not isinstance(data, dict):
             return bundle
-        try:
-            html = self.snapshot_html()
-        except Exception as exc:  # noqa: BLE001 - a snapshot must never break the display
-            html = f'<pre class="toskit-fallback">{esc(repr(self))}: no snapshot ({esc(type(exc).__name__)})</pre>'
-        data = {**data, "text/html": html}
+        data = {**data, "text/html": self._snapshot_or_note()}
         return (data, metadata) if isinstance(bundle, tuple) else data
+
+    def _ipython_display_(self) -> None:
+        """Display the bundle under a display id, and follow the widget's
+        changes from then on (the stored snapshot stays current)."""
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+        handle = display(data, raw=True, metadata=metadata or {}, display_id=True)
+        state = self.__dict__.setdefault(
+            "_snapshot_state", {"handles": [], "shown": None, "pending": None, "observed": set()}
+        )
+        if handle is not None:
+            state["handles"].append(handle)
+        state["shown"] = data.get("text/html") if isinstance(data, dict) else None
+        self._observe_sources(state)
+
+    def _observe_sources(self, state: dict[str, Any]) -> None:
+        """Observe every source not observed yet (widgets put inside later too)."""
+        for widget in self.snapshot_sources():
+            if id(widget) not in state["observed"]:
+                state["observed"].add(id(widget))
+                widget.observe(self._snapshot_changed)
+
+    def _snapshot_changed(self, change: Any = None) -> None:
+        """A change on screen: refresh the stored snapshot once things are quiet."""
+        state = self.__dict__.get("_snapshot_state")
+        if not state or not state["handles"]:
+            return
+        if getattr(change, "get", None) and change.get("name") == "children":
+            self._observe_sources(state)
+        pending = state["pending"]
+        if pending is not None:
+            pending.cancel()  # a burst of changes: wait for the last one
+        state["pending"] = type(self)._schedule(self.snapshot_delay, self._flush_snapshot)
+        if state["pending"] is None:
+            self.refresh_snapshot()
+
+    def _flush_snapshot(self) -> None:
+        state = self.__dict__.get("_snapshot_state")
+        if state:
+            state["pending"] = None
+        self.refresh_snapshot()
+
+    def refresh_snapshot(self) -> bool:
+        """Send the current snapshot to every output showing this widget;
+        ``True`` if it had changed (an unchanged view sends nothing)."""
+        state = self.__dict__.get("_snapshot_state")
+        if not state or not state["handles"]:
+            return False
+        bundle = self._repr_mimebundle_()
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
+        html = data.get("text/html") if isinstance(data, dict) else None
+        if html == state["shown"]:
+            return False
+        state["shown"] = html
+        for handle in state["handles"]:
+            handle.update(data, raw=True, metadata=metadata or {})
+        return True

@@ -10,6 +10,14 @@
 // data-lm-suppress-shortcuts), so JupyterLab never sees them: ↓ must not move
 // the notebook's active cell, Enter must not open a cell for editing.
 
+// Where the keyboard focus was in a view of a model's tree, kept across
+// views: when the notebook's stored snapshot is refreshed
+// (toskit/widgets/snapshot.py), JupyterLab renders the output again and the
+// old view's DOM is dropped with the focus in it; the new view puts the
+// focus back on the same item. Keyed by the tree data, which every view of
+// one model shares.
+const FOCUS = (globalThis.__toskitTreeFocus = globalThis.__toskitTreeFocus || new WeakMap());
+
 const el = (tag, cls) => {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -271,6 +279,35 @@ function render({ model, el: host }) {
   const syncNormative = () => {
     box.checked = Boolean(model.get("show_normative"));
   };
+  // Remember the focused item; forget it when the reader leaves the tree
+  // (the tree is still on the page then), not when the view is dropped.
+  const itemKey = (li) => li.dataset.name || `group:${li.querySelector(".toskit-tree-group-label").textContent}`;
+  tree.addEventListener("focusin", (event) => {
+    const li = event.target.closest ? event.target.closest("li[role=treeitem]") : null;
+    const data = model.get("tree");
+    if (li && data && typeof data === "object") FOCUS.set(data, itemKey(li));
+  });
+  tree.addEventListener("focusout", () => {
+    const data = model.get("tree");
+    setTimeout(() => {
+      if (root.isConnected && !root.contains(document.activeElement) && data && typeof data === "object") {
+        FOCUS.delete(data);
+      }
+    }, 0);
+  });
+  const restoreFocus = () => {
+    const data = model.get("tree");
+    const key = data && typeof data === "object" ? FOCUS.get(data) : undefined;
+    if (!key || !root.isConnected) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !root.contains(active)) return; // the reader is elsewhere
+    const li = items.find((item) => itemKey(item) === key);
+    if (li && !visible(items).includes(li)) return;
+    if (li) focusItem(li);
+  };
+  // The host is put in the page after render returns.
+  requestAnimationFrame(restoreFocus);
+
   model.on("change:tree", draw);
   model.on("change:selected", mark);
   model.on("change:filter", syncFilter);
