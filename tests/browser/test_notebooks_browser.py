@@ -474,3 +474,30 @@ def test_type_names_in_the_explorer_select_that_type(page, voila_url: str) -> No
     link.focus()
     page.keyboard.press("Enter")
     expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("Auth")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_service_template_fragment_links_land_on_their_definitions(browser, theme: str, artifacts_dir: Path) -> None:
+    """A notebook's service template view, with no kernel and no script: a type
+    name in its tree is a link to that type's definition in the same output;
+    following it (click, or Enter on the focused link) opens the collapsed
+    "Type definitions" section at the type's property table."""
+    import toskit
+
+    html = toskit.loads(REPORT_YAML, name="report.yaml")._repr_html_()
+    light = "true" if theme == "light" else "false"
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.set_content(f"<html lang='en'><head><title>fragment</title></head><body data-jp-theme-light='{light}'>{html}</body></html>")
+        target = page.locator('[id="toskit-type-data-acme.datatypes.Endpoint"]')
+        assert not target.is_visible()  # in the collapsed section
+        link = page.locator('.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")').first
+        link.focus()
+        page.keyboard.press("Enter")
+        assert page.evaluate("() => location.hash") == "#toskit-type-data-acme.datatypes.Endpoint"
+        assert target.is_visible()
+        assert "in_range [1, 65535]" in target.inner_text()
+        page.screenshot(path=str(artifacts_dir / f"fragment-type-link-{theme}.png"))
+        assert axe_violations(page, ".toskit-root") == []
+    finally:
+        page.close()
