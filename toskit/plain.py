@@ -337,6 +337,9 @@ def values_equal(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------------------- copy
 
+# Exact types that are never copied (checked first: most leaves are these).
+_SHARED = frozenset((str, int, float, bool, type(None)))
+
 
 def copy_value(value: Any) -> Any:
     """A deep copy of plain data: maps become ``dict``, lists and tuples
@@ -358,21 +361,27 @@ def copy_value(value: Any) -> Any:
             raise TooDeep
         if isinstance(source, Mapping):
             for k, v in source.items():
-                if isinstance(v, Mapping):
+                t = type(v)
+                if t in _SHARED:
+                    out[k] = v
+                elif t is dict or t is not list and isinstance(v, Mapping):
                     out[k] = child = {}
                     stack.append((v, child, depth + 1))
-                elif isinstance(v, (list, tuple)):
+                elif t is list or isinstance(v, (list, tuple)):
                     out[k] = child = []
                     stack.append((v, child, depth + 1))
                 else:
                     out[k] = v
         else:
             for v in source:
-                if isinstance(v, Mapping):
+                t = type(v)
+                if t in _SHARED:
+                    out.append(v)
+                elif t is dict or t is not list and isinstance(v, Mapping):
                     child = {}
                     stack.append((v, child, depth + 1))
                     out.append(child)
-                elif isinstance(v, (list, tuple)):
+                elif t is list or isinstance(v, (list, tuple)):
                     child = []
                     stack.append((v, child, depth + 1))
                     out.append(child)

@@ -44,7 +44,7 @@ touches; the final provenance walk is linear in the result.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import GeneratorType
 from typing import Any
@@ -220,7 +220,10 @@ def _fresh(node: Node, value: Any, label: str) -> _Leaf | _Tree | _Steps:
 def _fresh_map(node: Node, value: dict, label: str) -> _Steps:
     children = {}
     for k, v in value.items():
-        children[k] = yield (_fresh, node.child(k), v, label)
+        fresh = _fresh(node.child(k), v, label)
+        if type(fresh) is GeneratorType:  # only containers wait on the driver
+            fresh = yield fresh
+        children[k] = fresh
     return _Tree(label, children)
 
 
@@ -267,7 +270,10 @@ def _merge(
 
 
 def _replaced(node: Node, value: Any, label: str, history: list) -> _Steps:
-    prov = yield (_fresh, node, value, label)
+    fresh = _fresh(node, value, label)
+    if type(fresh) is GeneratorType:  # only containers wait on the driver
+        fresh = yield fresh
+    prov = fresh
     if isinstance(prov, _Leaf):
         prov.overridden = history
     return value, prov
@@ -327,7 +333,10 @@ def _merge_map_items(node: Node, lhs: dict, lprov: _Leaf | _Tree, rhs: dict, lab
         if k not in lhs:
             value = copy_value(rv)
             out[k] = value
-            children[k] = yield (_fresh, node.child(k), value, label)
+            fresh = _fresh(node.child(k), value, label)
+            if type(fresh) is GeneratorType:  # only containers wait on the driver
+                fresh = yield fresh
+            children[k] = fresh
     return out, _Tree(label, children)
 
 
@@ -354,7 +363,10 @@ def _merge_list_items(
         elif li is None:
             value = copy_value(rhs[ri])
             out.append(value)
-            children.append((yield (_fresh, elem, value, label)))
+            fresh = _fresh(elem, value, label)
+            if type(fresh) is GeneratorType:  # only containers wait on the driver
+                fresh = yield fresh
+            children.append(fresh)
         else:
             merged = _merge(elem, lhs[li], lchildren[li], rhs[ri], label)
             if type(merged) is GeneratorType:  # only containers wait on the driver
@@ -372,19 +384,30 @@ def _emit(
     sources: dict[Path, str],
     overridden: dict[Path, list[tuple[str, Any]]],
 ) -> None:
-    # Pre-order with an explicit stack (children pushed in reverse), so the
-    # paths come out in document order as a recursive walk would give them.
-    stack = [(value, prov, path)]
+    # Pre-order (document order, as a recursive walk gives it) with an
+    # explicit stack of iterators over each open tree's children: leaves are
+    # emitted in the loop, a tree child is opened and its parent resumed later.
+    if isinstance(prov, _Leaf):
+        sources[path] = prov.label
+        if prov.overridden:
+            overridden[path] = list(prov.overridden)
+        return
+    stack = [_children(value, prov, path)]
     while stack:
-        value, prov, path = stack.pop()
-        if isinstance(prov, _Leaf):
-            sources[path] = prov.label
-            if prov.overridden:
-                overridden[path] = list(prov.overridden)
-            continue
-        children = prov.children
-        if isinstance(children, dict):
-            items = [(v, children[k], (*path, k)) for k, v in value.items()]
+        for v, child, p in stack[-1]:
+            if isinstance(child, _Leaf):
+                sources[p] = child.label
+                if child.overridden:
+                    overridden[p] = list(child.overridden)
+            else:
+                stack.append(_children(v, child, p))
+                break
         else:
-            items = [(v, children[i], (*path, i)) for i, v in enumerate(value)]
-        stack.extend(reversed(items))
+            stack.pop()
+
+
+def _children(value: Any, prov: _Tree, path: Path) -> Iterator[tuple[Any, _Leaf | _Tree, Path]]:
+    children = prov.children
+    if isinstance(children, dict):
+        return ((v, children[k], (*path, k)) for k, v in value.items())
+    return ((v, children[i], (*path, i)) for i, v in enumerate(value))
