@@ -49,6 +49,10 @@ def strict_eq(a: Any, b: Any) -> bool:
         tb = type(b)
         if tb is int or tb is float:
             return bool(a == b)  # exact for huge ints; NaN equals nothing
+    elif a is None:
+        return b is None
+    elif ta is bool:
+        return type(b) is bool and a is b
     try:
         return values_equal(a, b)
     except TooDeep:
