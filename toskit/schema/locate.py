@@ -34,8 +34,12 @@ def locate_diagnostics(
     paths and messages are unchanged.
     """
     out = []
+    # One index per list and key shape, shared by every diagnostic: 20,000
+    # types each with a mistake looked their item up by a scan each (#19:
+    # quadratic, minutes).
+    index: dict[tuple, dict | None] = {}
     for d in diagnostics:
-        inner = raw_parts(value, d.path)
+        inner = raw_parts(value, d.path, index)
         if inner is None:
             out.append(d)
             continue
@@ -55,9 +59,15 @@ def locate_diagnostics(
     return out
 
 
-def raw_parts(value: Any, path: str) -> list[Any] | None:
+def raw_parts(
+    value: Any, path: str, index: dict[tuple, dict | None] | None = None
+) -> list[Any] | None:
     """The keys and list indices of the node a field path names in ``value``
-    (as far as the node exists), or ``None`` for a path that does not parse."""
+    (as far as the node exists), or ``None`` for a path that does not parse.
+
+    ``index`` (a dict the caller keeps while ``value`` is unchanged) lets
+    many paths into the same lists find their items without a scan each.
+    """
     try:
         elements = parse_path(path)
     except PathSyntaxError:
@@ -71,15 +81,23 @@ def raw_parts(value: Any, path: str) -> list[Any] | None:
             continue
         if not isinstance(cur, (list, tuple)):
             return parts
-        index = payload if kind == INDEX else _find_item(cur, kind, payload)
-        if index is None or not 0 <= index < len(cur):
+        at = payload if kind == INDEX else _find_item(cur, kind, payload, index)
+        if at is None or not 0 <= at < len(cur):
             return parts
-        parts.append(index)
-        cur = cur[index]
+        parts.append(at)
+        cur = cur[at]
     return parts
 
 
-def _find_item(items: Sequence[Any], kind: str, payload: Any) -> int | None:
+def _find_item(
+    items: Sequence[Any], kind: str, payload: Any, index: dict[tuple, dict | None] | None = None
+) -> int | None:
+    keys = None if index is None else _keys_of(items, kind, payload, index)
+    if keys is not None:
+        try:
+            return keys.get(payload)
+        except TypeError:  # a key that cannot be hashed: scan, as without an index
+            pass
     for i, item in enumerate(items):
         if kind == SET:
             if canonical(item) == payload:
@@ -90,3 +108,30 @@ def _find_item(items: Sequence[Any], kind: str, payload: Any) -> int | None:
             if key == payload:
                 return i
     return None
+
+
+def _keys_of(
+    items: Sequence[Any], kind: str, payload: Any, index: dict[tuple, dict | None]
+) -> dict | None:
+    """Each item's key, as the scan below compares it, -> the first index with
+    it; built once per list and key shape (``None``: scan, e.g. an item too
+    deep to have a key)."""
+    try:
+        names = () if kind == SET else tuple(n for n, _ in payload)
+        shape = (id(items), kind, names)
+        if shape in index:
+            return index[shape]
+    except (TypeError, ValueError):  # a payload of another shape: the scan decides
+        return None
+    keys: dict = {}
+    try:
+        for i, item in enumerate(items):
+            if kind == SET:
+                keys.setdefault(canonical(item), i)
+            elif isinstance(item, Mapping):
+                keys.setdefault(tuple(sorted((n, canonical(item[n])) for n in names if n in item)), i)
+    except Exception:  # noqa: BLE001 - the scan decides (and reports) as without an index
+        index[shape] = None
+        return None
+    index[shape] = keys
+    return keys
