@@ -188,3 +188,16 @@ def test_a_widget_never_displayed_does_no_snapshot_work():
     tree.snapshot_html = lambda: calls.append(1) or ""  # type: ignore[method-assign]
     tree.select("Endpoint")
     assert tree.refresh_snapshot() is False and calls == []
+
+
+def test_snapshot_type_names_are_not_dead_controls():
+    """Live, the explorer's type names are links the tree follows; in a stored
+    snapshot nothing follows them, so they are plain names there."""
+    widget = explore(toskit.load(SERVICE))
+    widget.tree.select("Connection")
+    live = widget.properties.body_html
+    assert 'role="link" tabindex="0" data-toskit-type="Endpoint"' in live
+    for stored in (_data(widget)["text/html"], _data(widget.properties)["text/html"]):
+        html = body(stored)
+        assert "toskit-type-link" not in html and 'role="link"' not in html and "tabindex" not in html
+        assert '<span class="toskit-type-name">Endpoint</span>' in html

@@ -19,7 +19,7 @@ import ipywidgets
 
 from toskit.widgets.cluster_simulator import ClusterSimulator
 from toskit.widgets.property_explorer import PropertyExplorer
-from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
+from toskit.widgets.snapshot import StaticSnapshot, inert_links, snapshot_note
 from toskit.widgets.type_tree import TypeTree
 
 __all__ = ["ClusterSimulator", "PropertyExplorer", "TemplateExplorer", "TypeTree", "explore"]
@@ -49,7 +49,7 @@ class TemplateExplorer(StaticSnapshot, ipywidgets.HBox):
             + '<div class="toskit-snapshot-row"><div class="toskit-snapshot-tree">'
             + tree
             + '</div><div class="toskit-snapshot-main">'
-            + self.properties.body_html
+            + inert_links(self.properties.body_html)
             + "</div></div>"
         )
         return fragment(body, repr(self), "template-explorer")

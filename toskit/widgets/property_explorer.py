@@ -17,7 +17,7 @@ from toskit.display.tosca_views import (
 )
 from toskit.display.typetree import template_types, type_usage
 from toskit.errors import ToskitError
-from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
+from toskit.widgets.snapshot import StaticSnapshot, inert_links, snapshot_note
 
 __all__ = ["PropertyExplorer"]
 
@@ -245,7 +245,7 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
 
     def snapshot_html(self) -> str:
         """The view on screen, marked as a snapshot (the notebook's stored view)."""
-        return fragment(snapshot_note() + self._body, self._plain(), "property-explorer")
+        return fragment(snapshot_note() + inert_links(self._body), self._plain(), "property-explorer")
 
     def _plain(self) -> str:
         return f"PropertyExplorer(node={self.node!r}, followed_type={self.followed_type!r})"

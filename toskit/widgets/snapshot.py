@@ -24,12 +24,26 @@ once. :meth:`StaticSnapshot.refresh_snapshot` forces one.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import Any
 
 from toskit.display.html import esc
 
-__all__ = ["StaticSnapshot", "snapshot_note"]
+__all__ = ["StaticSnapshot", "inert_links", "snapshot_note"]
+
+# The explorer's type links (``PropertyExplorer._type_link``): controls that
+# only a live TypeTree follows. Names are escaped, so no ``"`` inside.
+_WIDGET_LINK = re.compile(
+    r'<span class="toskit-type-link" role="link" tabindex="0" data-toskit-type="[^"]*" title="[^"]*">'
+)
+
+
+def inert_links(html: str) -> str:
+    """``html`` with the explorer's type links made plain names: in a stored
+    snapshot nothing follows them, so they must not be announced, focused or
+    styled as links."""
+    return _WIDGET_LINK.sub('<span class="toskit-type-name">', html)
 
 
 def snapshot_note() -> str:
