@@ -250,7 +250,7 @@ def test_values_nested_to_the_bound_work_at_the_default_recursion_limit(default_
         assert describe(value).startswith("list [{'k': [{'k'")
         return None
 
-    from_deep_caller(800)  # the helpers need no Python frames per level
+    from_deep_caller(600)  # the helpers need no Python frames per level
 
 
 @pytest.mark.parametrize("helper", [canonical, copy_value, lambda v: values_equal(v, v)])
