@@ -298,6 +298,24 @@ def _scalar(view: Any, plain: int) -> Any:
     return resolve_plain(text)
 
 
+_UNSEEN: Any = object()
+
+
+def _plain_key(key: str, counts: list[int]) -> Any:
+    """A plain key's value (as :func:`_scalar` reads plain scalars), or ``_Fallback``."""
+    if not key or key[0] in _ODD_START:
+        raise _Fallback  # an empty plain key (`: x`), or see _ODD_START
+    if key[0] in _NUMBER_START or len(key) <= 5:
+        if key == "<<":
+            raise _Fallback  # a merge key
+        key = resolve_plain(key)
+        if key.__class__ is int and not -_HASH_MODULUS < key < _HASH_MODULUS:
+            counts[1] += 1
+            if counts[1] > MAX_HUGE_INT_KEYS:
+                raise _Fallback
+    return key
+
+
 def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
     """rapidyaml tree → plain values, with the PyYAML path's rules; ``_Fallback`` otherwise."""
     type_of, key_of, val_of, first_child, next_sibling = _accessors(ryml, tree)
@@ -308,6 +326,10 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
     # What the fast path does not reproduce: tags, anchors, aliases.
     refused = ryml.KEYTAG | ryml.VALTAG | ryml.KEYANCH | ryml.VALANCH | ryml.KEYREF | ryml.VALREF
     counts = [0, 0]  # PyYAML's node count (collections + scalars, keys included), huge int keys
+
+    # Plain keys repeat (``type``, ``properties``...): each text is resolved
+    # once per document (huge integer keys are not kept: they are counted).
+    plain_keys: dict[str, Any] = {}
 
     def collection(node: int, kind: int, depth: int) -> Any:
         if depth > max_depth:
@@ -322,20 +344,32 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                     raise _Fallback
                 view = key_of(child)
                 key: Any = "" if view is None else str(view, "utf-8")
-                if ckind & key_plain and (not key or key[0] in _ODD_START):
-                    raise _Fallback  # an empty plain key (`: x`), or see _ODD_START
-                if ckind & key_plain and (key[0] in _NUMBER_START or len(key) <= 5):
-                    if key == "<<":
-                        raise _Fallback  # a merge key
-                    key = resolve_plain(key)
-                    if key.__class__ is int and not -_HASH_MODULUS < key < _HASH_MODULUS:
-                        counts[1] += 1
-                        if counts[1] > MAX_HUGE_INT_KEYS:
-                            raise _Fallback
+                if ckind & key_plain:
+                    resolved = plain_keys.get(key, _UNSEEN)
+                    if resolved is _UNSEEN:
+                        resolved = _plain_key(key, counts)
+                        if resolved.__class__ is not int or -_HASH_MODULUS < resolved < _HASH_MODULUS:
+                            plain_keys[key] = resolved
+                    key = resolved
                 if ckind & container:
                     mapping[key] = collection(child, ckind, depth + 1)
                 else:
-                    mapping[key] = _scalar(val_of(child), ckind & val_plain)
+                    view = val_of(child)
+                    if view is None:  # an empty value (`key:`)
+                        mapping[key] = None
+                    elif ckind & val_plain:
+                        text = str(view, "utf-8")
+                        if not text or text[0] in _ODD_START:
+                            raise _Fallback  # see _ODD_START
+                        # Only scalars that start like a number, or are at most
+                        # five characters, can be anything but a string.
+                        mapping[key] = (
+                            text
+                            if text[0] not in _NUMBER_START and len(text) > 5
+                            else resolve_plain(text)
+                        )
+                    else:
+                        mapping[key] = str(view, "utf-8")  # quoted or block: a string
                     scalars += 1
                 count += 1
                 child = next_sibling(child)
