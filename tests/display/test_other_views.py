@@ -54,7 +54,25 @@ def test_schema_view_lists_types_with_their_atoms():
     text = _text(html)
     assert "schema 2 types" in text
     assert "root struct[2 fields] (separable)" in text
-    assert "items list<item> (associative, keys: id)" in text
+    assert "items list< item > (associative, keys: id)" in text  # `item` is a link (its own text node)
+
+
+def test_schema_view_links_a_named_type_to_its_section():
+    """Every schema type name in a schema's field tables is a link to that
+    type's section in the same view (issue #18 item 4); names in summaries
+    stay text (no control inside a control), and a lone type's view has no
+    section to go to, so no link."""
+    import re
+
+    html = to_html(schema.load(SCHEMA))
+    assert_safe(html)
+    link = '<a class="toskit-type-link" href="#toskit-schema-type-item">item</a>'
+    assert f'<td class="toskit-type">list&lt;{link}&gt; (associative, keys: id)</td>' in html
+    assert '<div id="toskit-schema-type-item">' in html
+    assert set(re.findall(r'href="#([^"]+)"', html)) <= set(re.findall(r' id="([^"]+)"', html))
+    for summary in re.findall(r"<summary>(.*?)</summary>", html, flags=re.S):
+        assert "<a " not in summary
+    assert "href=" not in to_html(schema.load(SCHEMA).find("root"))
 
 
 def test_typedef_view_shows_fields_defaults_and_element_type():

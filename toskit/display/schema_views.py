@@ -20,7 +20,16 @@ from toskit.display.html import (
 )
 from toskit.display.options import get as option
 
-__all__ = ["call_html", "comparison_html", "schema_html", "typedef_body", "typedef_html", "typeref_text"]
+__all__ = [
+    "call_html",
+    "comparison_html",
+    "schema_html",
+    "schema_type_anchor",
+    "typedef_body",
+    "typedef_html",
+    "typeref_html",
+    "typeref_text",
+]
 
 
 def _fallback(obj: Any) -> str:
@@ -30,50 +39,80 @@ def _fallback(obj: Any) -> str:
         return f"<{type(obj).__name__}>"
 
 
+def _same(text: str) -> str:
+    return text
+
+
 def typeref_text(ref: Any, depth: int = 0) -> str:
     """A short reading of a type reference: ``inner``, ``string``,
     ``list<string> (associative, keys: name)``, ``map<numeric>``…"""
-    if ref is None:
-        return "—"
-    if depth > 6:
-        return "…"
-    named = getattr(ref, "named_type", None)
-    relationship = getattr(ref, "element_relationship", None)
-    if named:
-        text = str(named)
-    else:
-        text = atom_text(getattr(ref, "inlined", None), depth + 1)
-    return f"{text} ({relationship})" if relationship else text
+    return _typeref(ref, depth, _same, _same)
+
+
+def typeref_html(ref: Any, link: Any) -> str:
+    """:func:`typeref_text` as escaped HTML, every named type rendered by
+    ``link(name)`` (a link to its section, or escaped text)."""
+    return _typeref(ref, 0, link, esc)
 
 
 def atom_text(atom: Any, depth: int = 0) -> str:
     """The kinds an atom accepts, e.g. ``scalar string | map``."""
+    return _atom(atom, depth, _same, _same)
+
+
+def _typeref(ref: Any, depth: int, name: Any, lit: Any) -> str:
+    """``name(type_name)`` renders a named type and ``lit(text)`` the rest
+    (plain text, or HTML: escaped text and links)."""
+    if ref is None:
+        return lit("—")
+    if depth > 6:
+        return lit("…")
+    named = getattr(ref, "named_type", None)
+    relationship = getattr(ref, "element_relationship", None)
+    if named:
+        text = name(str(named))
+    else:
+        text = _atom(getattr(ref, "inlined", None), depth + 1, name, lit)
+    return text + lit(f" ({relationship})") if relationship else text
+
+
+def _atom(atom: Any, depth: int, name: Any, lit: Any) -> str:
     if atom is None:
-        return "—"
+        return lit("—")
     parts = []
     scalar = getattr(atom, "scalar", None)
     if scalar:
-        parts.append(str(scalar))
+        parts.append(lit(str(scalar)))
     lst = getattr(atom, "list", None)
     if lst is not None:
-        element = typeref_text(getattr(lst, "element_type", None), depth + 1)
+        element = _typeref(getattr(lst, "element_type", None), depth + 1, name, lit)
         rel = getattr(lst, "element_relationship", None) or "atomic"
         keys = tuple(getattr(lst, "keys", ()) or ())
         extra = f", keys: {', '.join(map(str, keys))}" if keys else ""
-        parts.append(f"list<{element}> ({rel}{extra})")
+        parts.append(lit("list<") + element + lit(f"> ({rel}{extra})"))
     mp = getattr(atom, "map", None)
     if mp is not None:
         fields = tuple(getattr(mp, "fields", ()) or ())
         element_type = getattr(mp, "element_type", None)
         rel = getattr(mp, "element_relationship", None) or "separable"
         if fields:
-            parts.append(f"struct[{len(fields)} fields] ({rel})")
+            parts.append(lit(f"struct[{len(fields)} fields] ({rel})"))
         else:
-            parts.append(f"map<{typeref_text(element_type, depth + 1)}> ({rel})")
-    return " | ".join(parts) or "—"
+            parts.append(lit("map<") + _typeref(element_type, depth + 1, name, lit) + lit(f"> ({rel})"))
+    return lit(" | ").join(parts) or lit("—")
 
 
-def _fields_table(mp: Any) -> str:
+def schema_type_anchor(name: Any) -> str:
+    """The ``id`` of a schema type's section in a schema's view
+    (``toskit-schema-type-<name>``, characters outside ``[A-Za-z0-9._-]`` as ``_``)."""
+    return "toskit-schema-type-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in str(name))
+
+
+def _escaped(name: str) -> str:
+    return esc(name)
+
+
+def _fields_table(mp: Any, link: Any = _escaped) -> str:
     fields = tuple(getattr(mp, "fields", ()) or ())
 
     def rows() -> Iterable[Any]:
@@ -81,26 +120,27 @@ def _fields_table(mp: Any) -> str:
             default = getattr(f, "default", None)
             yield [
                 ("toskit-path", esc(getattr(f, "name", ""))),
-                ("toskit-type", esc(typeref_text(getattr(f, "type", None)))),
+                ("toskit-type", typeref_html(getattr(f, "type", None), link)),
                 ("toskit-value", esc(text_value(default)) if default is not None else ""),
             ]
 
     return table(("field", "type", "default"), rows(), total=len(fields), empty="no fields")
 
 
-def typedef_body(td: Any) -> str:
-    """A type definition: its atom, fields, element type and unions."""
+def typedef_body(td: Any, *, link: Any = _escaped) -> str:
+    """A type definition: its atom, fields, element type and unions
+    (``link(name)`` renders the named types in them)."""
     atom = getattr(td, "atom", td)
     parts = [header("schema type", getattr(td, "name", ""), chip(atom_text(atom)))]
     mp = getattr(atom, "map", None)
     if mp is not None:
         if getattr(mp, "fields", None):
-            parts.append(_fields_table(mp))
+            parts.append(_fields_table(mp, link))
         element = getattr(mp, "element_type", None)
         if element is not None:
             parts.append(
                 f'<div class="toskit-summary-line"><span class="toskit-muted">other keys</span>'
-                f"{code(typeref_text(element))}</div>"
+                f'<span class="toskit-code">{typeref_html(element, link)}</span></div>'
             )
         unions = tuple(getattr(mp, "unions", ()) or ())
         for union in unions:
@@ -122,14 +162,23 @@ def typedef_html(td: Any) -> str:
 
 
 def schema_html(schema: Any) -> str:
-    """The view of a ``Schema``: one collapsed section per type."""
+    """The view of a ``Schema``: one collapsed section per type. A named type
+    in a field is a link to its section when the section is in the view
+    (the first ``display_max_rows`` types), else text."""
     types = list(getattr(schema, "types", ()) or ())
     shown, hidden = bounded(types, option("display_max_rows"))
+    names = {str(getattr(td, "name", "")) for td in shown}
+
+    def link(name: str) -> str:
+        if name not in names:
+            return esc(name)
+        return f'<a class="toskit-type-link" href="#{esc(schema_type_anchor(name))}">{esc(name)}</a>'
+
     sections = [
         details(
             f'<span class="toskit-node-name">{esc(getattr(td, "name", ""))}</span>'
             f'<span class="toskit-node-note">{esc(atom_text(getattr(td, "atom", None)))}</span>',
-            typedef_body(td),
+            f'<div id="{esc(schema_type_anchor(getattr(td, "name", "")))}">{typedef_body(td, link=link)}</div>',
         )
         for td in shown
     ]
