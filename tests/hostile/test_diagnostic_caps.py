@@ -410,3 +410,25 @@ def test_a_schema_with_ten_thousand_mistakes_is_located_in_linear_time(run_case)
                 return [len(exc.diagnostics), last.path, last.line]
     """)
     assert out.returned == [20_000, '.types[name="T9999"]', 2 + 3 * 9_999]
+
+
+def test_check_of_ten_thousand_bad_conditions_is_linear(run_case, tmp_path) -> None:
+    """A roles document with 10,000 broken conditions: 2.4 s with the cyclic GC
+    running over the checker's many small objects, 0.7 s with it paused."""
+    roles = "".join(
+        f"  r{i}:\n    name: R{i}\n    restrictions:\n"
+        "      - condition: \"settings:a.b.value ==\"\n        message: m\n"
+        for i in range(10_000)
+    )
+    path = tmp_path / "roles.yaml"
+    path.write_text("roles_metadata:\n" + roles)
+    out = run_case(f"""
+        def case():
+            import contextlib, io
+            from toskit.cli import main
+            buffer = io.StringIO()
+            with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(io.StringIO()):
+                status = main(["check", "-j", "1", {str(path)!r}])
+            return [status, buffer.getvalue().splitlines()[0]]
+    """, cpu=1.8)
+    assert out.returned == [1, f"checked {path} as roles document: 10000 errors, 0 warnings"]
