@@ -224,7 +224,6 @@ def test_describe_is_cut_and_reads_only_what_it_shows():
     cyclic.append(cyclic)
     assert describe(cyclic).startswith("list [[[[") and describe(cyclic).endswith("…")
     assert flow_text({"a": 1}, limit=4) == "{'a…"
-    assert describe({"k": "v"}, json_strings=True) == 'map {"k": "v"}'  # the schema's quotes
 
 
 # ----------------------------------------------------------------------------- depth
@@ -280,7 +279,7 @@ def test_every_package_uses_these_helpers():
     assert cvalues.is_number is is_number
     # each package's words over the one classification
     assert svalues.describe(1) == "numeric 1" and compare.describe(1) == "number 1"
-    assert svalues.describe("x") == 'string "x"' and compare.describe("x") == "string 'x'"
+    assert svalues.describe("x") == compare.describe("x") == "string 'x'"  # one quoting
     assert cvalues.type_name({}) == "mapping" and cvalues.type_name(True) == "boolean"
     assert cvalues.strict_eq([1, {"a": 2}], [1.0, {"a": 2.0}])
     assert not cvalues.strict_eq([1], [True]) and not cvalues.strict_eq(math.nan, math.nan)

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import itertools
-import json
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from types import GeneratorType
@@ -404,7 +403,7 @@ def _number_text(value: Any) -> str:
         return f"{'-' if value < 0 else ''}<about {digits} digits>"
 
 
-def _scalar_text(value: Any, limit: int, json_strings: bool = False) -> str:
+def _scalar_text(value: Any, limit: int) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -412,13 +411,12 @@ def _scalar_text(value: Any, limit: int, json_strings: bool = False) -> str:
     if isinstance(value, (int, float)):
         return _number_text(value)
     if isinstance(value, str):
-        head = str(value[: limit + 1])  # never render a huge string whole
-        return json.dumps(head, ensure_ascii=False) if json_strings else repr(head)
+        return repr(str(value[: limit + 1]))  # never repr a huge string whole
     return f"<{type(value).__name__}>"
 
 
 
-def _tokens(value: Any, limit: int, json_strings: bool) -> Iterator[str]:
+def _tokens(value: Any, limit: int) -> Iterator[str]:
     """The flow text of ``value``, piece by piece (read lazily, so a caller
     that stops early never visits the rest)."""
     frames: list[list[Any]] = []  # [items, is_map, first]
@@ -435,7 +433,7 @@ def _tokens(value: Any, limit: int, json_strings: bool) -> Iterator[str]:
                 yield "["
                 frames.append([iter(v), False, True])
             else:
-                yield _scalar_text(v, limit, json_strings)
+                yield _scalar_text(v, limit)
         if not frames:
             return
         frame = frames[-1]
@@ -449,20 +447,18 @@ def _tokens(value: Any, limit: int, json_strings: bool) -> Iterator[str]:
         frame[2] = False
         if frame[1]:
             k, pending = item
-            key = k if not isinstance(k, (Mapping, list, tuple)) else None
-            yield (_scalar_text(key, limit, json_strings) if key is not None else "…") + ": "
+            yield (_scalar_text(k, limit) if not isinstance(k, (Mapping, list, tuple)) else "…") + ": "
         else:
             pending = item
 
 
-def flow_text(value: Any, limit: int = 60, *, json_strings: bool = False) -> str:
+def flow_text(value: Any, limit: int = 60) -> str:
     """A flow rendering of ``value`` (``[1, {'a': null}]``: strings quoted,
     ``true``/``false``/``null``), cut to ``limit`` characters with ``…``.
-    Foreign values show as ``<TypeName>``. ``json_strings`` quotes strings
-    as JSON does (``"a"``), for packages whose values are JSON (the schema)."""
+    Foreign values show as ``<TypeName>``."""
     pieces: list[str] = []
     size = 0
-    for piece in _tokens(value, limit, json_strings):
+    for piece in _tokens(value, limit):
         pieces.append(piece)
         size += len(piece)
         if size > limit:
@@ -471,15 +467,13 @@ def flow_text(value: Any, limit: int = 60, *, json_strings: bool = False) -> str
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def describe(
-    value: Any, limit: int = 60, *, number: str | None = None, json_strings: bool = False
-) -> str:
+def describe(value: Any, limit: int = 60, *, number: str | None = None) -> str:
     """The kind and a short rendering of a value for messages:
     ``string 'abc'``, ``integer 5``, ``float 1.5``, ``boolean true``,
     ``null``, ``list [1, 2]``, ``map {'a': 1}``; a foreign value by its type
     name only. ``limit`` bounds the rendering (the kind comes on top).
     ``number`` is a package's own word for both kinds of number (the
-    schema's ``numeric``); ``json_strings`` quotes strings as JSON does."""
+    schema's ``numeric``)."""
     if value is None:
         return "null"
     kind = kind_of(value)
@@ -487,4 +481,4 @@ def describe(
         kind = number or ("float" if isinstance(value, float) else "integer")
     elif kind not in ("boolean", "string", "list", "map"):
         return kind
-    return f"{kind} {flow_text(value, limit, json_strings=json_strings)}"
+    return f"{kind} {flow_text(value, limit)}"

@@ -6,7 +6,7 @@ provenance), comparison, field sets and union normalization.
 >>> from toskit import schema
 >>> s = schema.load("types: [{name: point, map: {fields: [{name: x, type: {scalar: numeric}}]}}]")
 >>> s.validate({"x": "one"}, "point")[0].message
-'expected numeric (int or float), got string "one"'
+"expected numeric (int or float), got string 'one'"
 """
 
 from __future__ import annotations

@@ -46,9 +46,8 @@ def is_empty(value: Any) -> bool:
 
 def describe(value: Any, limit: int = 60) -> str:
     """:func:`toskit.plain.describe` in the schema's words (``numeric 1``,
-    ``string "x"``: JSON quotes, as field paths write values), for the
-    ``got …`` part of messages."""
-    return describe_plain(value, limit, number="numeric", json_strings=True)
+    ``string 'x'``), for the ``got …`` part of messages."""
+    return describe_plain(value, limit, number="numeric")
 
 
 def render_literal(value: Any) -> str:
