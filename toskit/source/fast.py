@@ -319,15 +319,16 @@ def _plain_key(key: str, counts: list[int]) -> Any:
     """A plain key's value (as :func:`_scalar` reads plain scalars), or ``_Fallback``."""
     if not key or key[0] in _ODD_START:
         raise _Fallback  # an empty plain key (`: x`), or see _ODD_START
-    if key[0] in _NUMBER_START or len(key) <= 5:
-        if key == "<<":
-            raise _Fallback  # a merge key
-        key = resolve_plain(key)
-        if key.__class__ is int and not -_HASH_MODULUS < key < _HASH_MODULUS:
-            counts[1] += 1
-            if counts[1] > MAX_HUGE_INT_KEYS:
-                raise _Fallback
-    return key
+    if key[0] not in _NUMBER_START and len(key) > 5:
+        return key
+    if key == "<<":
+        raise _Fallback  # a merge key
+    value: Any = resolve_plain(key)
+    if value.__class__ is int and not -_HASH_MODULUS < value < _HASH_MODULUS:
+        counts[1] += 1
+        if counts[1] > MAX_HUGE_INT_KEYS:
+            raise _Fallback
+    return value
 
 
 def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:

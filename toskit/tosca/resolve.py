@@ -285,6 +285,19 @@ def merge_layers(
                             )
                             out.overridden[fpath] = default_overridden
                             continue
+                    elif defaults is None and written and leaf.__class__ is dict:
+                        # A map the template writes, no default under it:
+                        # merged alone (what the general path below does).
+                        fpath = (*path, name)
+                        origin = Origin(
+                            top_origin.source, top_origin.doc, (*top_origin.parts, name)
+                        )
+                        merged = merge_layers(
+                            [(leaf, origin)], fvt, fpath, out, hooks, expanding, fentry
+                        )
+                        if merged is not ABSENT:
+                            result[name] = merged
+                        continue
                     hits = [(leaf, top_origin)]
             else:
                 hits = [(value[name], origin) for value, origin in layers if name in value]
