@@ -189,6 +189,23 @@ def check_value(
         ctx.queued = []
 
 
+_PLAIN_LEAVES = frozenset({str, int, float, bool})
+
+
+def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType) -> bool:
+    """A leaf of a primitive type that has it, under a definition with nothing
+    more to check (no constraint, no fixed value, no validation clause): the
+    common case, decided without the general walk (bench B1). ``False``
+    means "check it fully", not "invalid"."""
+    return (
+        vt.__class__ is str
+        and value.__class__ in _PLAIN_LEAVES
+        and ctx.validator is None
+        and (schema is None or (not schema.constraints and schema.fixed is NO_DEFAULT))
+        and _matches(value, vt, ctx.rfc3339_timestamps)
+    )
+
+
 def _check_one(
     ctx: CheckContext,
     value: Any,
@@ -198,6 +215,8 @@ def _check_one(
     may_call: bool,
 ) -> None:
     """One level of :func:`check_value` (inner values are queued by it)."""
+    if _plainly_valid(ctx, value, schema, vt):
+        return
     if may_call:
         if not contains_call(value):
             may_call = False
@@ -343,7 +362,9 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
             ctx.field_types[~id(vt)] = vt  # kept alive: its id stays unique
     for name, fdef in fields.items():
         if name in value and (value[name] is not None or not fdef.required):
-            ctx.queued.append((value[name], fdef.schema, types[name], (*rel, name), may_call))
+            item, fvt = value[name], types[name]
+            if not _plainly_valid(ctx, item, fdef.schema, fvt):
+                ctx.queued.append((item, fdef.schema, fvt, (*rel, name), may_call))
         elif _lacks_value(ctx, value, name, fdef) and name not in folded:
             ctx.report(
                 "missing-property",
@@ -444,7 +465,8 @@ def _check_primitive(
         entry = schema.entry_schema
         evt = ctx.value_type(entry.type, None)
         for index, item in enumerate(value):
-            ctx.queued.append((item, entry, evt, (*rel, index), False))
+            if not _plainly_valid(ctx, item, entry, evt):
+                ctx.queued.append((item, entry, evt, (*rel, index), False))
     elif prim == "map" and isinstance(value, dict) and schema is not None:
         for k in value:
             _complex_key(ctx, k, rel)
