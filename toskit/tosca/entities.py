@@ -559,10 +559,26 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
     if not _is_map(assigned):
         assigned = {}
     known = node.type_known
+    abstract = is_abstract(raw)
     for cap_name in node.type.capabilities:
         cap_type, defs = capability_definitions(ctx, node.type, cap_name)
         araw = assigned.get(cap_name)
         cparts = (*node.parts, "capabilities", cap_name)
+        if araw is None and not defs:
+            # Nothing declared, nothing written (tosca.capabilities.Node on
+            # every node): what resolve_properties returns for it, directly.
+            res = Resolution()
+            res.origins[()] = Origin("template", ctx.doc, node.parts)
+            node.capabilities[cap_name] = CapabilityTemplate(
+                cap_name,
+                cap_type or Type(cap_name, "capability"),
+                definitions=defs,
+                resolution=res,
+                value_type=ctx.value_type,
+                parts=cparts,
+                node=node,
+            )
+            continue
         label = f"node template '{node.name}' capability '{cap_name}'"
         # Assigned or not, a capability's required properties need values
         # (TOSCA 2.0 conformance: an unassigned required property is an error).
@@ -577,7 +593,7 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
             props,
             anchor,
             props_parts=(*cparts, "properties"),
-            require_values=not is_abstract(raw),
+            require_values=not abstract,
             # A capability type deriving from an unknown profile may declare more.
             check_unknown=cap_type is None or not ctx.registry.derives_from_opaque(cap_type),
         )
