@@ -658,3 +658,28 @@ def test_shared_defaults_keep_each_templates_provenance():
     # Each template's values are its own.
     a.properties["mode"] = "changed"
     assert c.properties["mode"] == "slow"
+
+
+def test_a_value_passing_its_constraints_once_is_not_waved_through_elsewhere():
+    # Leaves that satisfied a definition's constraints are remembered per
+    # load (CheckContext.clean_constraints); other values, and the same
+    # value under other clauses, are still checked.
+    types = """
+node_types:
+  Svc:
+    derived_from: tosca.nodes.Root
+    properties:
+      port: {type: integer, constraints: [{in_range: [1, 100]}]}
+      size: {type: integer, constraints: [{less_than: 50}]}
+"""
+    nodes = (
+        "a: {type: Svc, properties: {port: 80, size: 10}}\n"
+        "b: {type: Svc, properties: {port: 80, size: 80}}\n"
+        "c: {type: Svc, properties: {port: 800, size: 80}}"
+    )
+    st = toskit.loads(template(types, nodes))
+    assert [(d.code, d.path) for d in errors(st)] == [
+        ("constraint-violation", f"{NODES}.b.properties.size"),
+        ("constraint-violation", f"{NODES}.c.properties.port"),
+        ("constraint-violation", f"{NODES}.c.properties.size"),
+    ]

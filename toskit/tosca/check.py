@@ -77,6 +77,11 @@ class CheckContext:
     # The value types of data types' fields, by id of the data type, shared
     # by the checks of one load (``None``: looked up on each use).
     field_types: dict[int, Any] | None = field(default=None, repr=False, compare=False)
+    # Plain leaves that satisfied a definition's 1.x constraints, by
+    # (id(constraints), primitive, class, value) -> constraints (kept alive,
+    # so the id stays unique), shared by the checks of one load (``None``:
+    # no memo). The same leaf under the same clauses passes again.
+    clean_constraints: dict[tuple, Any] | None = field(default=None, repr=False, compare=False)
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -190,6 +195,7 @@ def check_value(
 
 
 _PLAIN_LEAVES = frozenset({str, int, float, bool})
+MAX_CLEAN_CONSTRAINTS = 10_000  # entries of CheckContext.clean_constraints per load
 
 
 def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType) -> bool:
@@ -197,12 +203,21 @@ def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: 
     more to check (no constraint, no fixed value, no validation clause): the
     common case, decided without the general walk (bench B1). ``False``
     means "check it fully", not "invalid"."""
-    return (
-        vt.__class__ is str
-        and value.__class__ in _PLAIN_LEAVES
-        and ctx.validator is None
-        and (schema is None or (not schema.constraints and schema.fixed is NO_DEFAULT))
-        and _matches(value, vt, ctx.rfc3339_timestamps)
+    if (
+        vt.__class__ is not str
+        or value.__class__ not in _PLAIN_LEAVES
+        or ctx.validator is not None
+        or not _matches(value, vt, ctx.rfc3339_timestamps)
+    ):
+        return False
+    if schema is None:
+        return True
+    if schema.fixed is not NO_DEFAULT:
+        return False
+    constraints = schema.constraints
+    return not constraints or (
+        ctx.clean_constraints is not None
+        and (id(constraints), vt, value.__class__, value) in ctx.clean_constraints
     )
 
 
@@ -595,6 +610,7 @@ def _check_constraints(
     rel: tuple,
     schema: SchemaDef,
 ) -> None:
+    before = len(ctx.diagnostics)
     for index, clause in enumerate(constraints):
         if not (clause.__class__ is dict or isinstance(clause, Mapping)) or len(clause) != 1:
             _bad_constraint(
@@ -626,6 +642,14 @@ def _check_constraints(
                 rel,
                 f"{_subject(ctx, rel)}value {_show(value)} does not satisfy {op}: {_show(arg)}",
             )
+    memo = ctx.clean_constraints
+    if (
+        memo is not None
+        and len(ctx.diagnostics) == before
+        and value.__class__ in _PLAIN_LEAVES
+        and len(memo) < MAX_CLEAN_CONSTRAINTS
+    ):
+        memo[(id(constraints), prim, value.__class__, value)] = constraints
 
 
 @functools.lru_cache(maxsize=256)

@@ -107,8 +107,9 @@ class LoadContext:
     # Per (definitions, owner type): what every template of that type shares
     # (toskit.tosca.entities._plans).
     property_plans: dict[tuple[int, int], Any] = field(default_factory=dict)
-    # CheckContext.field_types of the entities phase.
+    # CheckContext.field_types and .clean_constraints of the entities phase.
     field_types: dict[int, Any] = field(default_factory=dict)
+    clean_constraints: dict[tuple, Any] = field(default_factory=dict)
     input_resolver: InputResolver | None = None
     template_graph: TemplateGraph | None = None
 

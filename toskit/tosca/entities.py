@@ -290,6 +290,7 @@ def resolve_properties(
         scalars=ctx.scalars,
         rfc3339_timestamps=ctx.grammar.major == 2,
         field_types=ctx.field_types,
+        clean_constraints=ctx.clean_constraints,
     )
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
