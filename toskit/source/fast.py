@@ -402,7 +402,18 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
             if ckind & container:
                 append(collection(child, ckind, depth + 1))
             else:
-                append(_scalar(val_of(child), ckind & val_plain))
+                view = val_of(child)
+                if view is None or not ckind & val_plain:
+                    append(_scalar(view, 0))
+                else:  # as in the map branch above
+                    text = str(view, "utf-8")
+                    if not text or text[0] in _ODD_START:
+                        raise _Fallback
+                    append(
+                        text
+                        if text[0] not in _NUMBER_START and len(text) > 5
+                        else resolve_plain(text)
+                    )
                 scalars += 1
             child = next_sibling(child)
         counts[0] += 1 + scalars

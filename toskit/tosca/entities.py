@@ -25,7 +25,7 @@ from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe, 
 from toskit.tosca.context import LoadContext
 from toskit.tosca.copies import resolve_copies
 from toskit.tosca.definitions import PropertyDefinition, Type
-from toskit.tosca.evaluation import parse_value, validate_clauses
+from toskit.tosca.evaluation import may_hold_calls, parse_value, validate_clauses
 from toskit.tosca.resolve import (
     ABSENT,
     FieldPlan,
@@ -295,8 +295,12 @@ def resolve_properties(
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
         check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
+    v2, names_1x = ctx.grammar.major == 2, ctx.call_names_1x
     parsed = {
+        # parse_value scans the same way first: plain data skips the call.
         key: parse_value(ctx, item, doc, (*props_parts, key))
+        if may_hold_calls(item, v2, names_1x)
+        else item
         for key, item in template_values.items()
     }
     hooks = _MergeHooks(ctx)
