@@ -178,6 +178,8 @@ def check_value(
     if ctx.walking:
         ctx.queued.append((value, schema, vt, rel, may_call))
         return
+    if _plainly_valid(ctx, value, schema, vt):
+        return  # a plain leaf with nothing more to check (no walk to set up)
     ctx.walking = True
     queued = ctx.queued = []
     try:
