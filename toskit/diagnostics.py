@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import difflib
 import functools
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 __all__ = [
@@ -349,7 +349,12 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
             return best[0] if best else tail_matches[0]
     if len(word) > HINT_MAX_WORD:
         return None
-    pool = index.names if len(index.names) <= _SMALL_POOL else index.near(word)
+    if len(index.names) <= _SMALL_POOL:
+        pool = index.names
+    else:
+        # One edit away (a letter dropped, added or changed: the usual typo)
+        # is found by lookups alone; only a farther miss pays for ``near``.
+        pool = index.one_edit(word) or index.near(word)
     best = difflib.get_close_matches(word, [c for c in pool if c != word], n=1, cutoff=0.6)
     return best[0] if best else None
 
@@ -364,6 +369,9 @@ _NEAR = 12
 HINT_MAX_WORD = 200
 #: Most candidates compared by spelling for one hint.
 HINT_MAX_COMPARED = 300
+#: Most entries of a candidate set's one-edit index (about 10 per name);
+#: names past it are still found by :meth:`_HintIndex.near`.
+HINT_MAX_DELETES = 1_000_000
 
 
 class _HintIndex:
@@ -374,6 +382,7 @@ class _HintIndex:
         self.lower: dict[str, list[str]] = {}
         self.tails: dict[str, list[str]] = {}
         self.buckets: dict[tuple[str, int], list[str]] = {}
+        self.deletes: dict[str, list[str]] | None = None  # built by one_edit
         for c in self.names:
             self.lower.setdefault(c.lower(), []).append(c)
             self.tails.setdefault(c.replace(":", ".").split(".")[-1], []).append(c)
@@ -399,6 +408,47 @@ class _HintIndex:
         pairs = _pairs(word)
         out.sort(key=lambda c: -len(pairs & _pairs(c)))
         return out[:_NEAR]
+
+    def one_edit(self, word: str) -> list[str]:
+        """Candidates one edit from ``word`` (case aside), by dictionary lookups only.
+
+        A symmetric-deletion index (as SymSpell): every name is filed under
+        itself and under each way of dropping one of its letters, lower
+        case. ``word`` and a name one insertion, deletion or substitution
+        apart always share one of those keys, so the hint costs
+        ``len(word)`` lookups whatever the number of names. The index is
+        built on first use, then kept with the candidate set.
+        """
+        if self.deletes is None:
+            self.deletes = _deletion_index(self.names)
+        found: dict[str, None] = {}
+        for key in _one_deletion(word.lower()):
+            for name in self.deletes.get(key, ()):
+                found[name] = None
+                if len(found) >= _NEAR:
+                    return list(found)
+        return list(found)
+
+
+def _one_deletion(text: str) -> Iterator[str]:
+    """``text`` itself, then ``text`` with each one of its letters dropped."""
+    yield text
+    for i in range(len(text)):
+        yield text[:i] + text[i + 1 :]
+
+
+def _deletion_index(names: list[str]) -> dict[str, list[str]]:
+    index: dict[str, list[str]] = {}
+    entries = 0
+    for name in names:
+        if len(name) > HINT_MAX_WORD:
+            continue
+        entries += len(name) + 1
+        if entries > HINT_MAX_DELETES:
+            break
+        for key in dict.fromkeys(_one_deletion(name.lower())):
+            index.setdefault(key, []).append(name)
+    return index
 
 
 @functools.lru_cache(maxsize=65536)

@@ -74,6 +74,30 @@ def test_did_you_mean_still_finds_the_close_name_in_a_large_pool() -> None:
     assert closest("x" * 100_000, pool) is None
 
 
+def test_one_edit_typos_in_a_large_pool_find_their_own_name() -> None:
+    """Every one-letter typo (changed, dropped, added) finds exactly its name among 4,000.
+
+    Before the one-edit index, the pool of a long bucket was cut before
+    ranking, so ``Typo400`` was offered ``Type340``.
+    """
+    from toskit.diagnostics import closest
+
+    pool = [f"Type{i}" for i in range(4000)]
+    for i in range(0, 4000, 7):
+        assert closest(f"Typo{i}", pool) == f"Type{i}"  # a letter changed
+        assert closest(f"Tpe{i}", pool) == f"Type{i}"  # a letter dropped
+        assert closest(f"Typpe{i}", pool) == f"Type{i}"  # a letter added
+
+
+def test_names_past_the_one_edit_index_bound_still_get_a_hint(monkeypatch) -> None:
+    from toskit import diagnostics
+
+    monkeypatch.setattr(diagnostics, "HINT_MAX_DELETES", 50)  # only the first few names indexed
+    pool = [f"Alpha{i}" for i in range(200)] + ["DatabaseServer"]
+    assert diagnostics.closest("DatabaseServr", pool) == "DatabaseServer"
+    assert diagnostics.closest("Alpah150", pool) == "Alpha150"
+
+
 def test_thousands_of_tag_errors_are_capped_per_kind(run_case) -> None:
     text = "a: [" + ", ".join(f"!t{i} x" for i in range(20_000)) + "]\n"
     out = run_case(f"""
