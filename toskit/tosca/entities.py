@@ -34,7 +34,9 @@ from toskit.tosca.resolve import (
     Resolution,
     ValueType,
     copy_data,
+    entry_data_type,
     field_plan,
+    merge_layers,
     merge_property,
     missing_default_fields,
 )
@@ -318,19 +320,26 @@ def resolve_properties(
         if written:
             item = parsed[pname]
             layer = (item, Origin("template", doc, (*props_parts, pname)))
-            if (
-                plan.fixed_defaults
-                and item.__class__ is not Call
-                and not isinstance(item, (dict, list))
+            cls = item.__class__
+            if not plan.fixed_defaults or cls is Call:
+                value = merge_property(pdef, layer, vt, res, hooks, owner)
+            elif (
+                not isinstance(item, (dict, list))
+                or plan.entry is None
+                and (cls is list or (cls is dict and not plan.data))
             ):
-                # A scalar written over call-free defaults: what merge_property
-                # gives (the template's value, the defaults overridden).
-                value = item
+                # A scalar, or a list or map replaced whole, written over
+                # call-free defaults: what merge_property gives (the template's
+                # value, copied; the defaults overridden).
+                value = copy_data(item)
                 origins[plan.key] = layer[1]
                 if plan.all_defaults:
                     overridden[plan.key] = plan.all_defaults
             else:
-                value = merge_property(pdef, layer, vt, res, hooks, owner)
+                # merge_property's own path for a written value, its lookups done.
+                value = merge_layers(
+                    [*plan.defaults, layer], vt, plan.key, res, hooks, entry=plan.entry
+                )
             if (
                 (item is not template_values[pname] and functions.contains_call(item))
                 or plan.defaults_call
@@ -439,6 +448,9 @@ class _Plan:
         "pdef",
         "vt",
         "defaults_call",
+        "defaults",
+        "data",
+        "entry",
         "fixed_defaults",
         "all_defaults",
         "leaf",
@@ -453,10 +465,11 @@ class _Plan:
         name: str,
         pdef: PropertyDefinition,
         vt: ValueType,
+        owner: Type | None,
         hooks: _MergeHooks,
     ) -> None:
         self.name = name
-        self.key = (name,)
+        self.key = (pdef.name,)  # the merge's path of the property (merge_property's)
         self.pdef = pdef
         self.vt = vt
         self.leaf: Any = _NO_LEAF
@@ -465,6 +478,11 @@ class _Plan:
         self.all_defaults: tuple[tuple[Any, str], ...] = ()
         self.clean: bool | None = None
         defaults = hooks.default_layers(pdef) if pdef.default_layers else []
+        self.defaults = defaults
+        # Whether a written map merges field by field, and the data type of
+        # a list's or map's entries (resolve.entry_data_type).
+        self.data = vt.__class__ is Type and vt.base_primitive is None
+        self.entry = entry_data_type(pdef.schema, vt, owner, hooks)
         self.defaults_call = bool(defaults) and defaults_have_calls(ctx, pdef)
         # No default is itself a call (merge_layers would substitute it first).
         self.fixed_defaults = not any(v.__class__ is Call for v, _ in defaults)
@@ -510,7 +528,7 @@ def _plans(
     """The plans of ``definitions`` as seen from ``owner``, by name (once per load)."""
     value_type = ctx.value_type
     plans = [
-        (pname, _Plan(ctx, pname, pdef, value_type(pdef.type, owner), hooks))
+        (pname, _Plan(ctx, pname, pdef, value_type(pdef.type, owner), owner, hooks))
         for pname, pdef in definitions.items()
     ]
     # The definitions and owner are kept with their entry, so the ids stay unique.
