@@ -13,6 +13,7 @@ import pytest
 
 import toskit
 from toskit.widgets import PropertyExplorer, TypeTree, explore
+from toskit.widgets.snapshot import StaticSnapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "display"))
@@ -74,7 +75,8 @@ def test_build_stores_the_snapshot_instead_of_a_dead_widget_reference():
 # -- the stored snapshot follows the widget ------------------------------------
 # IPython's `display` is replaced by one that records the bundles sent to the
 # output (display, then each update_display_data); without an event loop a
-# refresh runs at once, and `_schedule` is replaced where a test needs timing.
+# refresh runs at once (the fixture says so, whatever loop is running), and
+# `_schedule` is replaced where a test needs timing.
 
 
 class _Handle:
@@ -99,6 +101,9 @@ def shown(monkeypatch):
         return _Handle(sent)
 
     monkeypatch.setattr(IPython.display, "display", fake_display)
+    # Refresh at once, whatever loop is running: in the whole suite Playwright's
+    # sync API leaves one running, and the default would schedule on it.
+    monkeypatch.setattr(StaticSnapshot, "_schedule", staticmethod(lambda delay, callback: None))
 
     def show(widget):
         widget._ipython_display_()
