@@ -16,6 +16,7 @@ import signal
 import string
 import textwrap
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -1209,14 +1210,17 @@ def _deep_call(n):
 
 
 def test_functions_str_hash_eq_of_any_parsed_tree():
-    """parse accepts 900 nested calls; str/hash/== of the result raised RecursionError."""
+    """str/hash/== of a parsed tree raised RecursionError; data past the one
+    depth bound (toskit.plain.MAX_DEPTH) is a clear FunctionSyntaxError."""
     from toskit import functions
 
-    for depth in (200, 900):
+    for depth in (200, 500):
         tree = functions.parse(_deep_call(depth))
         assert str(tree).startswith("$concat")
         assert hash(tree) == hash(functions.parse(_deep_call(depth)))
         assert tree == functions.parse(_deep_call(depth))
+    with pytest.raises(toskit.FunctionSyntaxError, match="nested too deeply"):
+        functions.parse(_deep_call(900))
 
 
 def test_functions_validate_deep_clause_data():
