@@ -457,3 +457,18 @@ def test_threads_share_the_fast_path_and_stderr_comes_back():
     assert all(r == expected for r in results.values()) and len(results) == 4
     after = os.fstat(2)
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+
+
+def test_the_walk_falls_back_to_the_tree_methods():
+    # A rapidyaml build without its low-level Tree_* functions: the walk uses
+    # the tree's methods (slower), with the same result.
+    import types
+
+    ryml = fast._ryml
+    without_low = types.SimpleNamespace(**{k: getattr(ryml, k) for k in dir(ryml) if k.isupper()})
+    text = "a: 1\nb: [x, 'y', {c: 2.5}]\nd: ~\n"
+    tree = ryml.parse_in_arena(text.encode())
+    assert fast._accessors(without_low, tree)[0] is None  # the fallback is taken
+    limits = dict(LIMIT_DEFAULTS)
+    value = fast._walk(without_low, tree, limits)
+    assert canon(value) == canon(fast._walk(ryml, tree, limits)) == canon(load_yaml(text, parser="c").value)
