@@ -488,7 +488,12 @@ def test_service_template_fragment_links_land_on_their_definitions(browser, them
     light = "true" if theme == "light" else "false"
     page = browser.new_page(viewport={"width": 1000, "height": 800})
     try:
-        page.set_content(f"<html lang='en'><head><title>fragment</title></head><body data-jp-theme-light='{light}'>{html}</body></html>")
+        # The page a dark JupyterLab gives an output: its layout colour behind it.
+        background = "#fff" if theme == "light" else "#111"
+        page.set_content(
+            f"<html lang='en'><head><title>fragment</title></head>"
+            f"<body data-jp-theme-light='{light}' style='background:{background}'>{html}</body></html>"
+        )
         target = page.locator('[id="toskit-type-data-acme.datatypes.Endpoint"]')
         assert not target.is_visible()  # in the collapsed section
         link = page.locator('.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")').first
