@@ -351,7 +351,7 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
 
     # Plain keys repeat (``type``, ``properties``...): each text is resolved
     # once per document (huge integer keys are not kept: they are counted).
-    plain_keys: dict[str, Any] = {}
+    plain_keys: dict[bytes, Any] = {}
 
     def collection(node: int, kind: int, depth: int) -> Any:
         if depth > max_depth:
@@ -365,14 +365,18 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                 if ckind & refused:
                     raise _Fallback
                 view = key_of(this, child)
-                key: Any = "" if view is None else str(view, "utf-8")
+                key: Any
                 if ckind & key_plain:
-                    resolved = plain_keys.get(key, _UNSEEN)
-                    if resolved is _UNSEEN:
-                        resolved = _plain_key(key, counts)
-                        if resolved.__class__ is not int or -_HASH_MODULUS < resolved < _HASH_MODULUS:
-                            plain_keys[key] = resolved
-                    key = resolved
+                    # By the key's bytes: a repeated key is neither decoded
+                    # nor resolved again, and its str is shared.
+                    raw = b"" if view is None else view.tobytes()
+                    key = plain_keys.get(raw, _UNSEEN)
+                    if key is _UNSEEN:
+                        key = _plain_key(str(raw, "utf-8"), counts)
+                        if key.__class__ is not int or -_HASH_MODULUS < key < _HASH_MODULUS:
+                            plain_keys[raw] = key
+                else:
+                    key = "" if view is None else str(view, "utf-8")
                 if ckind & container:
                     mapping[key] = collection(child, ckind, depth + 1)
                 else:
