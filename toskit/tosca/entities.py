@@ -305,20 +305,20 @@ def resolve_properties(
         else item
         for key, item in template_values.items()
     }
-    hooks = _MergeHooks(ctx)
+    cached_hooks = ctx.property_plans.get(_HOOKS)
+    hooks = cached_hooks if cached_hooks is not None else _hooks(ctx)
     inputs_have_calls = ctx.inputs.has_calls
     entry = ctx.property_plans.get((id(definitions), id(owner)))
     plans = entry[2] if entry is not None else _plans(ctx, definitions, owner, hooks)
-    origins = res.origins
-    overridden = res.overridden
+    origins, overridden, values, calls = res.origins, res.overridden, res.values, res.calls
     pending = ctx.pending
     # Reported after the unknown names, which may be their typos.
     missing: dict[str, tuple[PropertyDefinition, ValueType]] = {}
     for pname, plan in plans:
         pdef, vt = plan.pdef, plan.vt
-        written = pname in parsed
+        item = parsed.get(pname, _NO_LEAF)
+        written = item is not _NO_LEAF
         if written:
-            item = parsed[pname]
             layer = (item, Origin("template", doc, (*props_parts, pname)))
             cls = item.__class__
             if not plan.fixed_defaults or cls is Call:
@@ -345,7 +345,7 @@ def resolve_properties(
                 or plan.defaults_call
                 or inputs_have_calls
             ):
-                res.calls.add(pname)
+                calls.add(pname)
         else:
             if plan.leaf is not _NO_LEAF:
                 # Defaults alone with a scalar on top: the same for every template.
@@ -356,18 +356,18 @@ def resolve_properties(
             else:
                 value = merge_property(pdef, None, vt, res, hooks, owner)
             if plan.defaults_call or inputs_have_calls:
-                res.calls.add(pname)
+                calls.add(pname)
         if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
             if value is None:
-                res.values[pname] = None
+                values[pname] = None
             if pdef.required and require_values:
                 missing[pname] = (pdef, vt)
             continue
-        res.values[pname] = value
+        values[pname] = value
         if (
             not written
             and plan.leaf is not _NO_LEAF
-            and pname not in res.calls
+            and pname not in calls
             and plan.leaf_is_clean(check)
         ):
             # A default nobody overrides, checked once for its type (it is
@@ -375,7 +375,7 @@ def resolve_properties(
             continue
         # Checked after evaluation (calls first become values): see _check_all.
         pending.append((check, res, pdef, vt))
-    for key, item in parsed.items():
+    for key, item in parsed.items() if not parsed.keys() <= definitions.keys() else ():
         if key in definitions:
             continue
         if check_unknown:
@@ -517,6 +517,15 @@ class _Plan:
             asked = isinstance(probe.validator, _Probe) and probe.validator.called
             self.clean = not probe.diagnostics and not asked
         return self.clean
+
+
+_HOOKS = (-1, -1)  # the load's _MergeHooks, in ctx.property_plans
+
+
+def _hooks(ctx: LoadContext) -> _MergeHooks:
+    """The load's one :class:`_MergeHooks` (it holds only load-wide state)."""
+    hooks = ctx.property_plans[_HOOKS] = _MergeHooks(ctx)
+    return hooks
 
 
 def _plans(
