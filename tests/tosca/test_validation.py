@@ -683,3 +683,32 @@ node_types:
         ("constraint-violation", f"{NODES}.c.properties.port"),
         ("constraint-violation", f"{NODES}.c.properties.size"),
     ]
+
+
+def test_a_field_written_over_its_default_is_located_and_sourced_in_the_template():
+    # Its origin is derived from its map's (not recorded per leaf): the same
+    # place, source and overridden default.
+    types = """
+data_types:
+  Endpoint:
+    derived_from: tosca.datatypes.Root
+    properties:
+      port: {type: integer, default: 5432, constraints: [{in_range: [1, 65535]}]}
+node_types:
+  Svc:
+    derived_from: tosca.nodes.Root
+    properties:
+      ep: {type: Endpoint}
+"""
+    st = toskit.loads(template(types, "a:\n  type: Svc\n  properties:\n    ep:\n      port: 70000"))
+    (d,) = errors(st)
+    assert (d.code, d.path, d.line, d.column) == (
+        "constraint-violation",
+        f"{NODES}.a.properties.ep.port",
+        18,
+        17,  # the value 70000 in the template
+    )
+    node = st.node_templates["a"]
+    assert node.source_of("ep.port") == "template"
+    row = node.property_table(show_overridden=True)["ep.port"]
+    assert (row.value, row.source, row.overridden) == (70000, "template", ((5432, "default: Endpoint"),))

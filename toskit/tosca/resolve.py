@@ -277,13 +277,11 @@ def merge_layers(
                             continue
                         if default_overridden is not None and written:
                             # A leaf written over the field's defaults (none a
-                            # call): what the general path below computes.
+                            # call): what the general path below computes. Its
+                            # origin is the map's, extended by its name, which
+                            # is what a lookup derives: not recorded.
                             result[name] = leaf
-                            fpath = (*path, name)
-                            origins[fpath] = Origin(
-                                top_origin.source, top_origin.doc, (*top_origin.parts, name)
-                            )
-                            out.overridden[fpath] = default_overridden
+                            out.overridden[(*path, name)] = default_overridden
                             continue
                     elif defaults is None and written and leaf.__class__ is dict:
                         # A map the template writes, no default under it:
