@@ -42,7 +42,7 @@ NULL_TYPES = frozenset({"null", "nil"})
 _SCALAR = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)\s*\Z", re.ASCII)
 
 
-@dataclass
+@dataclass(slots=True)  # one per entity: no instance dict
 class CheckContext:
     """What the checker needs to word and place a diagnostic."""
 

@@ -123,7 +123,7 @@ def field_plan(vt: Type, hooks: Hooks) -> list[FieldPlan]:
     return plan
 
 
-@dataclass
+@dataclass(slots=True)  # one per entity: no instance dict (memory at 20,000 templates)
 class Resolution:
     """The merged properties of one entity, with provenance."""
 
