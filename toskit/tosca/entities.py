@@ -601,34 +601,25 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
             # every node): what resolve_properties returns for it, directly.
             res = Resolution()
             res.origins[()] = Origin("template", ctx.doc, node.parts)
-            node.capabilities[cap_name] = CapabilityTemplate(
-                cap_name,
-                cap_type or Type(cap_name, "capability"),
-                definitions=defs,
-                resolution=res,
-                value_type=ctx.value_type,
-                parts=cparts,
-                node=node,
+        else:
+            label = f"node template '{node.name}' capability '{cap_name}'"
+            # Assigned or not, a capability's required properties need values
+            # (TOSCA 2.0 conformance: an unassigned required property is an error).
+            written = _is_map(araw)
+            props = araw.get("properties") if _is_map(araw) else None
+            anchor = cparts if written else node.parts
+            res = resolve_properties(
+                ctx,
+                label,
+                cap_type,
+                defs,
+                props,
+                anchor,
+                props_parts=(*cparts, "properties"),
+                require_values=not abstract,
+                # A capability type deriving from an unknown profile may declare more.
+                check_unknown=cap_type is None or not ctx.registry.derives_from_opaque(cap_type),
             )
-            continue
-        label = f"node template '{node.name}' capability '{cap_name}'"
-        # Assigned or not, a capability's required properties need values
-        # (TOSCA 2.0 conformance: an unassigned required property is an error).
-        written = _is_map(araw)
-        props = araw.get("properties") if _is_map(araw) else None
-        anchor = cparts if written else node.parts
-        res = resolve_properties(
-            ctx,
-            label,
-            cap_type,
-            defs,
-            props,
-            anchor,
-            props_parts=(*cparts, "properties"),
-            require_values=not abstract,
-            # A capability type deriving from an unknown profile may declare more.
-            check_unknown=cap_type is None or not ctx.registry.derives_from_opaque(cap_type),
-        )
         node.capabilities[cap_name] = CapabilityTemplate(
             cap_name,
             cap_type or Type(cap_name, "capability"),
