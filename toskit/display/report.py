@@ -37,12 +37,12 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, cap_per_code, sort_diagnostics
 from toskit.display import options
 from toskit.display.diagnostics_view import VIEW_HINT, diagnostics_block, ordered, summary_badges
-from toskit.display.html import chip, css, css_without_auto_dark, details, esc, header, more_note
+from toskit.display.html import css, css_without_auto_dark, details, esc, more_note
 from toskit.display.topology_view import topology_section
 from toskit.display.tosca_views import (
     SourcePalette,
     TypeLinks,
-    _count,
+    _template_header,
     _template_title,
     inputs_block,
     node_diagnostics,
@@ -235,15 +235,7 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
     parts = [
         bounds.fit(
             "Service template",
-            header(
-                "service template",
-                _template_title(st),
-                chip(getattr(st, "version", "") or "no version"),
-                chip(_count(len(nodes), "node template", "node templates")),
-                chip(_count(len(user_types), "type", "types")),
-                chip(_count(len(inputs), "input", "inputs")),
-                summary_badges(diags),
-            ),
+            _template_header(st, diags, nodes, inputs, user_types),
         )
     ]
     title = f"Diagnostics {summary_badges(diags)}"

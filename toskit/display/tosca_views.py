@@ -8,7 +8,7 @@ so they import nothing from it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import Any
 
 from toskit.display.diagnostics_view import (
@@ -657,6 +657,25 @@ def type_tree_html(
     return "".join(groups)
 
 
+def _template_header(
+    st: Any, diags: Sequence[Any], nodes: Sized, inputs: Sized, user_types: Sized, *extra: str
+) -> str:
+    """The service template's header: title, version, counts, ``extra`` chips, diagnostic badges.
+
+    Shared by the notebook view and the standalone report page (one look).
+    """
+    return header(
+        "service template",
+        _template_title(st),
+        chip(getattr(st, "version", "") or "no version"),
+        chip(_count(len(nodes), "node template", "node templates")),
+        chip(_count(len(user_types), "type", "types")),
+        chip(_count(len(inputs), "input", "inputs")),
+        *extra,
+        summary_badges(diags),
+    )
+
+
 def _count(n: int, singular: str, plural: str) -> str:
     """``1 node template``, ``2 node templates``."""
     return f"{n:,} {singular if n == 1 else plural}"
@@ -943,16 +962,7 @@ def service_template_body(st: Any) -> str:
     inputs = getattr(st, "inputs", {}) or {}
     types = template_types(st)
     user_types = [t for t in types if not is_normative(t)]
-    head = header(
-        "service template",
-        _template_title(st),
-        chip(getattr(st, "version", "") or "no version"),
-        chip(_count(len(nodes), "node template", "node templates")),
-        chip(_count(len(user_types), "type", "types")),
-        chip(_count(len(inputs), "input", "inputs")),
-        *_other_templates_chips(st),
-        summary_badges(diags),
-    )
+    head = _template_header(st, diags, nodes, inputs, user_types, *_other_templates_chips(st))
     description = getattr(st, "description", None)
     desc_html = f'<div class="toskit-desc">{esc(description)}</div>' if isinstance(description, str) and description else ""
     sections = [head, desc_html]
