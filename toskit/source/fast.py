@@ -77,7 +77,7 @@ def available() -> bool:
     if not _checked:
         _checked = True
         try:
-            import ryml  # type: ignore[import-untyped]
+            import ryml  # type: ignore[import-untyped]  # rapidyaml ships no type information
         except Exception:  # not installed, or a broken build: PyYAML only
             _ryml = None
         else:

@@ -12,7 +12,7 @@ A :class:`CheckContext` knows the entity (for messages such as
 locations). Rules: docs/tosca.md ("Validation").
 
 >>> describe("abc"), describe(5), describe(True), describe({})
-("string 'abc'", 'integer 5', 'boolean true', 'map')
+("string 'abc'", 'integer 5', 'boolean true', 'map {}')
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from toskit.diagnostics import Diagnostic, closest, did_you_mean, format_path
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.validation import CONSTRAINT_OPERATORS
+from toskit.plain import describe  # re-exported: one describe for all packages
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
@@ -114,26 +115,6 @@ class CheckContext:
                 severity, code, text, parts, hint=hint, at_key=at_key, path=format_path(full)
             )
             self.diagnostics.append(replace(found, parts=full))
-
-
-def describe(value: Any) -> str:
-    """``string 'abc'``, ``integer 5``, ``boolean true``, ``null``, ``map``, ``list``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {'true' if value else 'false'}"
-    if isinstance(value, int):
-        return f"integer {value}"
-    if isinstance(value, float):
-        return f"float {value!r}"
-    if isinstance(value, str):
-        shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"string {shown!r}"
-    if isinstance(value, Mapping):
-        return "map"
-    if isinstance(value, (list, tuple)):
-        return "list"
-    return type(value).__name__
 
 
 def _dotted(rel: tuple) -> str:

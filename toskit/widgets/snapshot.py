@@ -101,7 +101,7 @@ class StaticSnapshot:
             return f'<pre class="toskit-fallback">{esc(repr(self))}: no snapshot ({esc(type(exc).__name__)})</pre>'
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]  # the widget base after this one has it
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, None)
         if not isinstance(data, dict):
             return bundle
