@@ -113,3 +113,33 @@ def run_case(source: str, *, cpu: float = CPU_SECONDS, peak_mb: float = PEAK_MB,
     assert outcome.cpu < cpu, f"case took {outcome.cpu:.2f} s of CPU (bound {cpu} s)"
     assert outcome.peak_mb < peak_mb, f"case peaked at {outcome.peak_mb:.0f} MB (bound {peak_mb})"
     return outcome
+
+
+# The child's side of ``counted_load``: ``load_yaml`` is wrapped to record the
+# name of every document parsed, so a case can count parses per file.
+_COUNTED = """
+def counted(folder, path, **options):
+    import toskit
+    from toskit.source import document
+    parsed = []
+    original = document.load_yaml
+    def counting(text, **kw):
+        parsed.append(kw.get("name"))
+        return original(text, **kw)
+    document.load_yaml = counting
+    st = toskit.load(path, **options)
+    mine = [p for p in parsed if str(p).startswith(folder)]
+    own = [n for n, t in st.types.items() if not t.normative]
+    return {"parsed": len(mine), "distinct": len(set(mine)), "own_types": len(own),
+            "diagnostics": [[d.code, d.file, d.line, d.message] for d in st.diagnostics]}
+"""
+
+
+def counted_load(folder: object, path: object, **options: Any) -> str:
+    """A case that loads ``path`` with ``options`` and returns what the load did.
+
+    ``case()`` returns ``{"parsed", "distinct", "own_types", "diagnostics"}``:
+    the documents under ``folder`` parsed (in all, and distinct), the types
+    that are not normative, and ``[code, file, line, message]`` per diagnostic.
+    """
+    return _COUNTED + f"\ndef case():\n    return counted({str(folder)!r}, {str(path)!r}, **{options!r})\n"

@@ -19,3 +19,9 @@ _spec.loader.exec_module(bounded)
 def run_case():
     """``run_case(source, cpu=2, peak_mb=500, cwd=None) -> Outcome`` (bounded subprocess)."""
     return bounded.run_case
+
+
+@pytest.fixture
+def counted_load():
+    """``counted_load(folder, path, **options) -> source`` of a case counting parses (``bounded.py``)."""
+    return bounded.counted_load

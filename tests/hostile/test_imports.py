@@ -212,7 +212,7 @@ def test_an_import_chain_within_the_depth_bound_loads(run_case, tmp_path) -> Non
     assert out.returned == [[], True]
 
 
-def test_namespace_fan_out_parses_each_file_once(run_case, tmp_path) -> None:
+def test_namespace_fan_out_parses_each_file_once(run_case, counted_load, tmp_path) -> None:
     """Files each importing every later one under two namespaces: each is parsed once,
     and registered once (#20 item 20: no copy of its types per namespace chain,
     of which there are about 3^n here).
@@ -225,26 +225,11 @@ def test_namespace_fan_out_parses_each_file_once(run_case, tmp_path) -> None:
             lines.append(f"  - {{url: f{j}.yaml, namespace: b{j}}}\n")
         lines.append(f"data_types: {{D{i}: {{derived_from: string}}}}\n")
         (tmp_path / f"f{i}.yaml").write_text("".join(lines) if i + 1 < n else V2 + lines[-1])
-    out = run_case(f"""
-        def case():
-            import toskit
-            from toskit.source import document
-            parsed = []
-            original = document.load_yaml
-            def counting(text, **kw):
-                parsed.append(kw.get("name"))
-                return original(text, **kw)
-            document.load_yaml = counting
-            st = toskit.load({str(tmp_path / "f0.yaml")!r})
-            mine = [p for p in parsed if str(p).startswith({str(tmp_path)!r})]
-            own = [name for name, t in st.types.items() if not t.normative]
-            return [sorted(set(d.code for d in st.diagnostics)), len(mine), len(set(mine)), len(own)]
-    """)
-    codes, parses, distinct, types = out.returned
-    assert codes == []
-    assert parses == n
-    assert parses == distinct  # each file parsed once
-    assert types == n  # and its one data type registered once
+    out = run_case(counted_load(tmp_path, tmp_path / "f0.yaml"))
+    assert out.returned["diagnostics"] == []
+    assert out.returned["parsed"] == n
+    assert out.returned["distinct"] == n  # each file parsed once
+    assert out.returned["own_types"] == n  # and its one data type registered once
 
 
 def test_remote_documents_import_only_through_the_resolver(run_case, tmp_path) -> None:
