@@ -39,7 +39,13 @@ TARGET_SECONDS = 1.0
 
 
 def write_diamond(folder: Path, files: int, types: int = 5) -> Path:
-    """``f0.yaml`` .. : each imports the next as ``a`` and as ``b``."""
+    """``f0.yaml`` .. ``f{files-1}.yaml``: each imports the next twice, as ``a`` and as ``b``.
+
+    Every type derives from the next file's type of the same name (through
+    ``a:``), and has one property with a default. Before #20 the types of
+    ``f{k}`` were registered once per namespace chain: 2^k times. Also the
+    case of tests/tosca/test_namespaces.py.
+    """
     for i in range(files):
         lines = ["tosca_definitions_version: tosca_2_0\n"]
         last = i + 1 == files

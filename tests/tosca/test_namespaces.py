@@ -20,19 +20,29 @@ import pytest
 import toskit
 
 V2 = "tosca_definitions_version: tosca_2_0\n"
+ROOT = Path(__file__).parents[2]
+
+
+def _module(name: str, path: Path):
+    """The module at ``path`` (outside the package), loaded once as ``name``."""
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
 
 
 def _bounded():
     """tests/hostile/bounded.py (run a case in a subprocess under CPU/memory limits)."""
-    module = sys.modules.get("hostile_bounded")
-    if module is None:
-        path = Path(__file__).parents[1] / "hostile" / "bounded.py"
-        spec = importlib.util.spec_from_file_location("hostile_bounded", path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["hostile_bounded"] = module
-        spec.loader.exec_module(module)
-    return module
+    return _module("hostile_bounded", ROOT / "tests" / "hostile" / "bounded.py")
+
+
+def diamond(folder: Path, n: int) -> Path:
+    """bench/bench_namespaces.py's namespace diamond of ``n`` files (the benchmark's case)."""
+    return _module("bench_namespaces", ROOT / "bench" / "bench_namespaces.py").write_diamond(folder, n)
 
 
 def write(path: Path, text: str) -> Path:
@@ -44,58 +54,15 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def diamond(folder: Path, n: int, *, types: int = 5, version: str = V2) -> Path:
-    """``f0`` .. ``f{n-1}``: each imports the next twice, as ``a`` and as ``b``.
-
-    Every type derives from the next file's type of the same name (through
-    ``a:``), and has one property with a default. Before #20 the types of
-    ``f{k}`` were registered once per namespace chain: 2^k times.
-    """
-    for i in range(n):
-        lines = [version]
-        last = i + 1 == n
-        if not last:
-            lines.append(
-                f"imports:\n  - {{url: f{i + 1}.yaml, namespace: a}}\n"
-                f"  - {{url: f{i + 1}.yaml, namespace: b}}\n"
-            )
-        lines.append("node_types:\n")
-        for k in range(types):
-            parent = "" if last else f"derived_from: 'a:T{k}', "
-            lines.append(f"  T{k}: {{{parent}properties: {{p{k}: {{type: integer, default: {k}}}}}}}\n")
-        (folder / f"f{i}.yaml").write_text("".join(lines), encoding="utf-8")
-    return folder / "f0.yaml"
-
-
-# What a bounded case returns about a load: documents parsed, diagnostics, own types.
-_COUNT = """
-def counted(path, **options):
-    import toskit
-    from toskit.source import document
-    parsed = []
-    original = document.load_yaml
-    def counting(text, **kw):
-        parsed.append(kw.get("name"))
-        return original(text, **kw)
-    document.load_yaml = counting
-    st = toskit.load(path, **options)
-    mine = [p for p in parsed if str(p).startswith(FOLDER)]
-    own = [n for n, t in st.types.items() if not t.normative]
-    return {"parsed": len(mine), "distinct": len(set(mine)), "own_types": len(own),
-            "diagnostics": [[d.code, d.file, d.line, d.message] for d in st.diagnostics]}
-"""
+def v2(path: Path, text: str) -> Path:
+    """``text`` as a TOSCA 2.0 file ``path`` (see :func:`write`)."""
+    return write(path, V2 + text)
 
 
 def test_a_17_file_namespace_diamond_parses_each_file_once(tmp_path: Path) -> None:
     """The issue's case (28 s, 1.47 GB, 655,412 types before): 17 parses, 85 types, bounded."""
     top = diamond(tmp_path, 17)
-    out = _bounded().run_case(
-        f"FOLDER = {str(tmp_path)!r}\n"
-        + _COUNT
-        + f"\ndef case():\n    return counted({str(top)!r})\n",
-        cpu=2.0,
-        peak_mb=300,
-    )
+    out = _bounded().run_case(_bounded().counted_load(tmp_path, top), cpu=2.0, peak_mb=300)
     assert out.raised is None, out.message
     assert out.returned == {"parsed": 17, "distinct": 17, "own_types": 85, "diagnostics": []}
 
@@ -103,13 +70,7 @@ def test_a_17_file_namespace_diamond_parses_each_file_once(tmp_path: Path) -> No
 def test_a_30_file_diamond_stays_linear(tmp_path: Path) -> None:
     """2^29 namespace chains reach the last file: it is still registered once."""
     top = diamond(tmp_path, 30)
-    out = _bounded().run_case(
-        f"FOLDER = {str(tmp_path)!r}\n"
-        + _COUNT
-        + f"\ndef case():\n    return counted({str(top)!r})\n",
-        cpu=2.0,
-        peak_mb=300,
-    )
+    out = _bounded().run_case(_bounded().counted_load(tmp_path, top), cpu=2.0, peak_mb=300)
     assert out.returned["parsed"] == 30
     assert out.returned["own_types"] == 150
     assert out.returned["diagnostics"] == []
@@ -130,9 +91,7 @@ def test_a_1x_namespace_prefix_diamond_is_linear_too(tmp_path: Path) -> None:
             f"node_types:\n  T: {{derived_from: '{parent}'}}\n",
         )
     out = _bounded().run_case(
-        f"FOLDER = {str(tmp_path)!r}\n"
-        + _COUNT
-        + f"\ndef case():\n    return counted({str(tmp_path / 'f0.yaml')!r})\n",
+        _bounded().counted_load(tmp_path, tmp_path / "f0.yaml"),
     )
     assert out.returned == {"parsed": 16, "distinct": 16, "own_types": 16, "diagnostics": []}
 
@@ -140,10 +99,9 @@ def test_a_1x_namespace_prefix_diamond_is_linear_too(tmp_path: Path) -> None:
 def test_a_mistake_in_a_file_imported_under_three_namespaces_is_reported_once(
     tmp_path: Path,
 ) -> None:
-    write(
+    v2(
         tmp_path / "lib.yaml",
-        V2
-        + """
+        """
         node_types:
           Server:
             derived_from: Nowhere
@@ -151,18 +109,16 @@ def test_a_mistake_in_a_file_imported_under_three_namespaces_is_reported_once(
               port: {type: integr}
         """,
     )
-    write(
+    v2(
         tmp_path / "mid.yaml",
-        V2
-        + """
+        """
         imports:
           - {url: lib.yaml, namespace: inner}
         """,
     )
-    top = write(
+    top = v2(
         tmp_path / "main.yaml",
-        V2
-        + """
+        """
         imports:
           - {url: lib.yaml, namespace: a}
           - {url: lib.yaml, namespace: b}
@@ -187,10 +143,9 @@ def test_a_mistake_in_a_file_imported_under_three_namespaces_is_reported_once(
 
 def test_nested_namespaces_resolve_along_every_chain(tmp_path: Path) -> None:
     diamond(tmp_path, 6)
-    top = write(
+    top = v2(
         tmp_path / "main.yaml",
-        V2
-        + """
+        """
         imports:
           - {url: f0.yaml, namespace: x}
         service_template:
@@ -224,12 +179,11 @@ def test_nested_namespaces_resolve_along_every_chain(tmp_path: Path) -> None:
 
 
 def test_an_unknown_namespace_prefix_says_which_namespace(tmp_path: Path) -> None:
-    write(tmp_path / "lib.yaml", V2 + "node_types:\n  Server: {}\n")
-    write(tmp_path / "mid.yaml", V2 + "imports:\n  - {url: lib.yaml, namespace: lib}\n")
-    top = write(
+    v2(tmp_path / "lib.yaml", "node_types:\n  Server: {}\n")
+    v2(tmp_path / "mid.yaml", "imports:\n  - {url: lib.yaml, namespace: lib}\n")
+    top = v2(
         tmp_path / "main.yaml",
-        V2
-        + """
+        """
         imports:
           - {url: mid.yaml, namespace: mid}
         node_types:
@@ -255,7 +209,7 @@ def test_an_unknown_namespace_prefix_says_which_namespace(tmp_path: Path) -> Non
 
 
 def test_a_namespace_with_nothing_close_lists_the_namespaces(tmp_path: Path) -> None:
-    write(tmp_path / "lib.yaml", V2 + "node_types:\n  Server: {}\n")
+    v2(tmp_path / "lib.yaml", "node_types:\n  Server: {}\n")
     st = toskit.loads(
         V2 + "imports:\n  - {url: lib.yaml, namespace: lib}\n"
         "service_template:\n  node_templates:\n    n: {type: 'zzzzzz:Server'}\n",
@@ -267,15 +221,14 @@ def test_a_namespace_with_nothing_close_lists_the_namespaces(tmp_path: Path) -> 
 
 def test_unnamespaced_imports_join_the_importers_namespace(tmp_path: Path) -> None:
     """§6.8.4: without ``namespace`` an import's types go into the importer's (root) namespace."""
-    write(tmp_path / "base.yaml", V2 + "node_types:\n  Base: {properties: {b: {type: integer, default: 1}}}\n")
-    write(
+    v2(tmp_path / "base.yaml", "node_types:\n  Base: {properties: {b: {type: integer, default: 1}}}\n")
+    v2(
         tmp_path / "lib.yaml",
-        V2 + "imports: [base.yaml]\nnode_types:\n  Server: {derived_from: Base}\n",
+        "imports: [base.yaml]\nnode_types:\n  Server: {derived_from: Base}\n",
     )
-    top = write(
+    top = v2(
         tmp_path / "main.yaml",
-        V2
-        + """
+        """
         imports:
           - {url: lib.yaml, namespace: lib}
           - {url: base.yaml, namespace: other}
@@ -296,20 +249,18 @@ def test_unnamespaced_imports_join_the_importers_namespace(tmp_path: Path) -> No
 
 
 def test_an_unknown_profile_namespace_is_opaque_along_any_chain(tmp_path: Path) -> None:
-    write(
+    v2(
         tmp_path / "mytypes.yaml",
-        V2
-        + """
+        """
         imports:
           - {profile: io.kubernetes:1.30, namespace: k8s}
         node_types:
           SuperPod: {derived_from: 'k8s:Pod'}
         """,
     )
-    top = write(
+    top = v2(
         tmp_path / "main.yaml",
-        V2
-        + """
+        """
         imports:
           - {url: mytypes.yaml, namespace: my}
           - {url: mytypes.yaml, namespace: again}
@@ -326,22 +277,21 @@ def test_an_unknown_profile_namespace_is_opaque_along_any_chain(tmp_path: Path) 
 
 
 def test_an_import_cycle_reached_along_two_namespaces_is_reported_once(tmp_path: Path) -> None:
-    write(tmp_path / "x.yaml", V2 + "imports:\n  - {url: y.yaml, namespace: y}\n")
-    write(tmp_path / "y.yaml", V2 + "imports:\n  - {url: x.yaml, namespace: x}\n")
-    top = write(
+    v2(tmp_path / "x.yaml", "imports:\n  - {url: y.yaml, namespace: y}\n")
+    v2(tmp_path / "y.yaml", "imports:\n  - {url: x.yaml, namespace: x}\n")
+    top = v2(
         tmp_path / "main.yaml",
-        V2 + "imports:\n  - {url: x.yaml, namespace: a}\n  - {url: x.yaml, namespace: b}\n",
+        "imports:\n  - {url: x.yaml, namespace: a}\n  - {url: x.yaml, namespace: b}\n",
     )
     st = toskit.load(top)
     assert [d.code for d in st.diagnostics] == ["import-cycle"]
 
 
 def test_the_same_file_under_one_namespace_twice_is_one_import(tmp_path: Path) -> None:
-    write(tmp_path / "lib.yaml", V2 + "node_types:\n  Server: {}\n")
-    top = write(
+    v2(tmp_path / "lib.yaml", "node_types:\n  Server: {}\n")
+    top = v2(
         tmp_path / "main.yaml",
-        V2
-        + "imports:\n  - {url: lib.yaml, namespace: a}\n  - {url: ./lib.yaml, namespace: a}\n"
+        "imports:\n  - {url: lib.yaml, namespace: a}\n  - {url: ./lib.yaml, namespace: a}\n"
         "service_template:\n  node_templates:\n    s: {type: 'a:Server'}\n",
     )
     st = toskit.load(top)
@@ -354,11 +304,11 @@ def test_types_of_a_namespaced_file_see_the_loaded_documents_types(
     tmp_path: Path, namespaced: bool
 ) -> None:
     """Kept from before #20: a name not found in the file's own scope is looked up from the top."""
-    write(tmp_path / "lib.yaml", V2 + "node_types:\n  Server: {derived_from: Common}\n")
+    v2(tmp_path / "lib.yaml", "node_types:\n  Server: {derived_from: Common}\n")
     ns = ", namespace: lib" if namespaced else ""
-    top = write(
+    top = v2(
         tmp_path / "main.yaml",
-        V2 + f"imports:\n  - {{url: lib.yaml{ns}}}\nnode_types:\n  Common: {{}}\n",
+        f"imports:\n  - {{url: lib.yaml{ns}}}\nnode_types:\n  Common: {{}}\n",
     )
     st = toskit.load(top)
     assert st.diagnostics == []
@@ -401,24 +351,24 @@ def test_type_names_are_built_once_per_kind_and_rebuilt_when_types_are_added() -
 def _wide(folder: Path, files: int, same_namespace: bool) -> Path:
     """An index importing ``files`` documents, each importing ``common.yaml`` (under
     ``c``, or ``c<i>``) with one good type and two unknown parents."""
-    write(
+    v2(
         folder / "common.yaml",
-        V2 + "imports:\n  - {profile: io.vendor:1, namespace: v}\n"
+        "imports:\n  - {profile: io.vendor:1, namespace: v}\n"
         "node_types:\n  Base: {derived_from: 'v:Thing'}\n",
     )
     for i in range(files):
         ns = "c" if same_namespace else f"c{i}"
-        write(
+        v2(
             folder / f"r{i}.yaml",
-            V2 + f"imports:\n  - {{url: common.yaml, namespace: {ns}}}\nnode_types:\n"
+            f"imports:\n  - {{url: common.yaml, namespace: {ns}}}\nnode_types:\n"
             f"  R{i}: {{derived_from: '{ns}:Base'}}\n"
             f"  Bad{i}: {{derived_from: '{ns}:Nope{i}'}}\n"
             f"  Worse{i}: {{derived_from: 'q:Nope{i}'}}\n",
         )
-    write(folder / "index.yaml", V2 + "imports:\n" + "".join(f"  - r{i}.yaml\n" for i in range(files)))
-    return write(
+    v2(folder / "index.yaml", "imports:\n" + "".join(f"  - r{i}.yaml\n" for i in range(files)))
+    return v2(
         folder / "top.yaml",
-        V2 + "imports:\n  - {url: index.yaml, namespace: rf}\n"
+        "imports:\n  - {url: index.yaml, namespace: rf}\n"
         "service_template:\n  node_templates:\n    a: {type: 'rf:R5'}\n    pod: {type: 'rf:R7'}\n",
     )
 
@@ -430,9 +380,7 @@ def test_a_wide_profile_with_unknown_parents_stays_linear(tmp_path: Path, same_n
     imports of the document they are written in (211 s for 3,000 files before)."""
     top = _wide(tmp_path, 1000, same_namespace)
     out = _bounded().run_case(
-        f"FOLDER = {str(tmp_path)!r}\n"
-        + _COUNT
-        + f"\ndef case():\n    return counted({str(top)!r}, max_per_code=None)\n",
+        _bounded().counted_load(tmp_path, top, max_per_code=None),
         cpu=4.0,  # parsing 1,003 files is most of it
     )
     assert out.raised is None, out.message
