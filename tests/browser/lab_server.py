@@ -16,12 +16,11 @@ import contextlib
 import json
 import os
 import secrets
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from voila_server import _free_port, _wait_until_serving
+from voila_server import _free_port, _running, _server_env
 
 _PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
 _SERVER_CONFIG = {
@@ -58,7 +57,7 @@ def serve_lab(folder: Path, home: Path, log: Path) -> Iterator[tuple[str, str]]:
     ]  # fmt: skip
     if os.getuid() == 0:  # CI machines and containers run as root
         command.append("--allow-root")
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    env = _server_env()
     env.update(
         JUPYTER_TOKEN=token,
         JUPYTER_CONFIG_DIR=str(config),
@@ -68,16 +67,6 @@ def serve_lab(folder: Path, home: Path, log: Path) -> Iterator[tuple[str, str]]:
         JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
         IPYTHONDIR=str(home / "ipython"),
     )
-    with log.open("w") as sink:
-        process = subprocess.Popen(command, cwd=folder, env=env, stdout=sink, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_serving(f"{base}/api/status?token={token}", process, log)
+    with _running(command, folder, env, log, f"{base}/api/status?token={token}"):
         yield base, token
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()

@@ -55,14 +55,26 @@ def serve_voila(folder: Path, log: Path) -> Iterator[str]:
         "--VoilaConfiguration.allow_theme_override=YES",
         "--VoilaConfiguration.template=toskit",
     ]  # fmt: skip
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    env = _server_env()
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
-    with log.open("w") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_serving(base + "/", process, log)
+    with _running(command, ROOT, env, log, base + "/"):
         yield base
+
+
+def _server_env() -> dict[str, str]:
+    """This environment, with the interpreter's scripts folder first on ``PATH``."""
+    return dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+@contextlib.contextmanager
+def _running(command: list[str], cwd: Path, env: dict[str, str], log: Path, ready: str) -> Iterator[None]:
+    """``command`` running (output to ``log``) once ``ready`` answers; stopped on exit."""
+    with log.open("w") as sink:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_serving(ready, process, log)
+        yield
     finally:
         process.terminate()
         try:
