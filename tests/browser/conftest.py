@@ -16,6 +16,7 @@ Screenshots go to ``test-artifacts/`` (gitignored) at the repository root.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterator
@@ -98,8 +99,16 @@ def pytest_runtest_call(item: pytest.Item) -> object:
 def page(browser, voila_url: str, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh page (1200×900) that may only talk to the local Voila server;
     the test fails if the page attempts any other request."""
+    with guarded_page(browser, voila_url, request) as page:
+        yield page
+
+
+@contextlib.contextmanager
+def guarded_page(browser, base: str, request: pytest.FixtureRequest) -> Iterator[object]:
+    """A fresh page (1200×900) in its own context that may only talk to ``base``;
+    the guard is stashed on the test so that it fails on any other request."""
     context = browser.new_context(viewport={"width": 1200, "height": 900})
-    guard = ExternalRequests(voila_url)
+    guard = ExternalRequests(base)
     request.node.stash[GUARD] = guard
     context.route("**/*", guard)
     page = context.new_page()

@@ -22,9 +22,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import ACTION_TIMEOUT_MS, GUARD
+from conftest import guarded_page
 from lab_server import serve_lab
-from offline_guard import ExternalRequests
 
 pytestmark = pytest.mark.browser
 
@@ -75,16 +74,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path) -> Iterat
 @pytest.fixture
 def lab_page(browser, lab: tuple[str, str], request: pytest.FixtureRequest) -> Iterator[object]:
     base, _ = lab
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    guard = ExternalRequests(base)
-    request.node.stash[GUARD] = guard
-    context.route("**/*", guard)
-    page = context.new_page()
-    page.set_default_timeout(ACTION_TIMEOUT_MS)
-    try:
+    with guarded_page(browser, base, request) as page:
         yield page
-    finally:
-        context.close()
 
 
 # JupyterLab's notebook as the test sees it: JupyterLab is started with
