@@ -193,11 +193,28 @@ def test_cap_per_code_lists_the_first_and_one_summary_where_the_rest_began():
     summaries = [d for d in out if d.omitted]
     assert [(d.code, d.omitted, d.line) for d in summaries] == [("x", 140, 21), ("y", 140, 22)]
     assert summaries[0].message == (
-        "140 more 'x' diagnostics not shown (only the first 10 of each code are listed)"
+        "140 more 'x' diagnostics not shown (only the first 10 of each code in a file are listed)"
     )
     assert "max_per_code=None" in summaries[0].hint and summaries[0].stands_for == 140
     assert sort_diagnostics(out) == out  # source order kept
     assert cap_per_code(diags, None) == diags and cap_per_code(diags, 150) == diags
+
+
+def test_cap_per_code_counts_each_file_on_its_own():
+    """Issue #19: repeated diagnostics of one kind are capped per file."""
+    from toskit.diagnostics import cap_per_code
+
+    def at(file: str, line: int) -> Diagnostic:
+        return Diagnostic("error", "x", f"x at {line}", file=file, line=line, column=1)
+
+    diags = [at("a.yaml", i) for i in range(1, 9)] + [at("b.yaml", i) for i in range(1, 9)]
+    assert cap_per_code(diags, 8) == diags  # 16 of one code, but 8 in each file
+    out = cap_per_code(diags, 5)
+    assert [(d.file, d.omitted) for d in out if d.omitted] == [("a.yaml", 3), ("b.yaml", 3)]
+    assert [(d.file, d.line) for d in out if not d.omitted] == [
+        *[("a.yaml", i) for i in range(1, 6)],
+        *[("b.yaml", i) for i in range(1, 6)],
+    ]
 
 
 def test_cap_per_code_keeps_counts_and_severities_truthful():

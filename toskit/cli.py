@@ -5,7 +5,7 @@
     kind's checker and prints, for each file, one line naming the kind it
     detected (``checked FILE as TOSCA 2.0 template: 1 error, 0 warnings``)
     followed by its diagnostics (``str(d)``: location, severity, code,
-    message, hint, the source line with a caret): the first 100 of each code
+    message, hint, the source line with a caret): the first 100 of each code in each file
     (``--max-per-code N``, ``0`` for all), then one summary per code
     (``19,900 more 'unknown-type' diagnostics not shown``) where the first
     hidden one was. Every count (the per-file line, the summary line, the
@@ -492,7 +492,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}",
                 file=out,
             )
-        # Already capped: 100 of each code, then a summary (#19: 20,000 mistakes).
+        # Already capped: 100 of each code in each file, then a summary (#19: 20,000 mistakes).
         for diag in result.diagnostics:
             print(terminal_diagnostic(diag), file=out)
     if errors and status == 0:

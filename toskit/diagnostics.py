@@ -223,10 +223,12 @@ SEE_ALL_HINT = "toskit.load(..., max_per_code=None) or `toskit check --max-per-c
 def cap_per_code(
     diagnostics: Iterable[Diagnostic], limit: int | None = MAX_PER_CODE, *, hint: str = SEE_ALL_HINT
 ) -> list[Diagnostic]:
-    """The first ``limit`` diagnostics of each code, in their order, and a summary for the rest.
+    """The first ``limit`` diagnostics of each code in each file, in their order, and a summary for the rest.
 
-    The rest of one code are replaced by one summary diagnostic per
-    severity among them (one per code in practice: a code has one severity),
+    The cap is per file (as issue #19 asks: a mistake repeated in one file
+    is one story; the same code in another file is another). The rest of one
+    code in one file are replaced by one summary diagnostic per severity
+    among them (one per code in practice: a code has one severity),
     placed where the first of them was, so a list in source order stays in
     source order: ``"19,900 more 'unknown-property' diagnostics not shown"``
     with ``omitted=19900`` and the hidden ones' severity, so that counts
@@ -240,40 +242,42 @@ def cap_per_code(
     items = list(diagnostics)
     if limit is None:
         return items
-    regular: dict[str, int] = {}
+    regular: dict[tuple[str | None, str], int] = {}
     for d in items:
         if not d.omitted:
-            regular[d.code] = regular.get(d.code, 0) + 1
-    capped = {code for code, n in regular.items() if n > limit}
+            key = (d.file, d.code)
+            regular[key] = regular.get(key, 0) + 1
+    capped = {key for key, n in regular.items() if n > limit}
     if not capped:
         return items
     out: list[Diagnostic | None] = []
-    seen: dict[str, int] = {}
-    # (code, severity) -> [index of its summary in ``out``, count, first hidden]
-    hidden: dict[tuple[str, str], list] = {}
+    seen: dict[tuple[str | None, str], int] = {}
+    # (file, code, severity) -> [index of its summary in ``out``, count, first hidden]
+    hidden: dict[tuple[str | None, str, str], list] = {}
     for d in items:
-        if d.code not in capped:
+        key = (d.file, d.code)
+        if key not in capped:
             out.append(d)
             continue
         if not d.omitted:
-            n = seen.get(d.code, 0)
-            seen[d.code] = n + 1
+            n = seen.get(key, 0)
+            seen[key] = n + 1
             if n < limit:
                 out.append(d)
                 continue
-        entry = hidden.get((d.code, d.severity))
+        entry = hidden.get((d.file, d.code, d.severity))
         if entry is None:
-            hidden[(d.code, d.severity)] = [len(out), d.stands_for, d]
+            hidden[(d.file, d.code, d.severity)] = [len(out), d.stands_for, d]
             out.append(None)  # the summary goes where the first hidden one was
         else:
             entry[1] += d.stands_for
-    for (code, severity), (index, count, first) in hidden.items():
+    for (_file, code, severity), (index, count, first) in hidden.items():
         noun = "diagnostic" if count == 1 else "diagnostics"
         out[index] = Diagnostic(
             severity,
             code,
             f"{count:,} more '{code}' {noun} not shown "
-            f"(only the first {limit:,} of each code are listed)",
+            f"(only the first {limit:,} of each code in a file are listed)",
             file=first.file,
             line=first.line,
             column=first.column,

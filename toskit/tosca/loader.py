@@ -83,7 +83,7 @@ def loads(
 
     ``root``: the folder local imports must stay inside (default: the folder
     of ``name``, the current directory for ``"<string>"``; docs/limits.md).
-    ``max_per_code``: diagnostics of one code listed, then a summary (``None``: all).
+    ``max_per_code``: diagnostics of one code listed per file, then a summary (``None``: all).
 
     Misuse (``text`` not a ``str``, an unknown limit keyword, a limit that is
     not a positive integer, a resolver that is not callable) is a
@@ -115,7 +115,7 @@ def load(
 
     ``root``: the folder local imports must stay inside (default: the
     template's folder; docs/limits.md).
-    ``max_per_code``: diagnostics of one code listed, then a summary (``None``: all).
+    ``max_per_code``: diagnostics of one code listed per file, then a summary (``None``: all).
 
     ``path`` must be a ``str`` or ``os.PathLike`` (an ``int`` is refused rather
     than read as a file descriptor); bad options are a ``ToskitError`` as for
@@ -313,7 +313,7 @@ def run(
         version=version,
         registry=registry,
         diagnostics=sort_diagnostics(diags),
-        max_per_code=max_per_code,  # the first N of each code listed, then a summary (#19)
+        max_per_code=max_per_code,  # the first N of each code in each file listed, then a summary (#19)
         node_templates=nodes,
         relationship_templates=rels,
         groups=groups,

@@ -80,7 +80,7 @@ class ServiceTemplate:
         self._types: dict[str, Type] | None = None
         self._schema: Any = None
         attach(self)  # entities find their diagnostics (property row states, validity.py)
-        # Then the listed ones: the first ``limit`` of each code, then a summary (#19).
+        # Then the listed ones: the first ``limit`` of each code in each file, then a summary (#19).
         self.diagnostics = DiagnosticList(cap_per_code(self.diagnostics, limit))
 
     @property
