@@ -2,37 +2,57 @@
 
 A leaf module: :class:`LoadContext` is plain data (the document, the
 grammar, the registry, the diagnostics list, per-load caches). Each phase
-of the pipeline is a function in its own module. A phase that checks or
-resolves values takes the context: the value checks
-(:class:`toskit.tosca.check.CheckContext`) and the merge
-(:func:`toskit.tosca.entities.resolve_properties`) read most of it
-(diagnostics, the once-only ``reported`` set, scalar and value types,
-per-load caches). The other phases take only what they read (issue 15):
+of the pipeline is a function in its own module, and its signature says
+what it reads (issue 15): a phase reading one to three things takes them as
+arguments; the others take the context typed as one of the
+:class:`typing.Protocol` classes below, which list exactly the fields that
+phase and the helpers it calls read or write. :class:`LoadContext`
+satisfies them structurally (the phases are handed the context itself, so
+this costs nothing at run time), and a phase that starts reading a field its
+Protocol does not list is a mypy error. Only the loader, which builds the
+context, names :class:`LoadContext` in a signature
+(``tests/tosca/test_phases.py``).
 
 ======================  ====================================================
 imports                 :func:`toskit.tosca.imports.load_imports`
                         (document, grammar, importer, diagnostics)
 types                   :meth:`toskit.tosca.registry.Registry.add_sources`
                         (the collected type definitions)
+functions               :func:`toskit.tosca.evaluation.load_function_definitions`
+                        (:class:`FunctionsContext`)
 definitions             :func:`toskit.tosca.defchecks.check_definitions`
-                        (context)
+                        (:class:`DefinitionsContext`)
 template references     :func:`~toskit.tosca.artifacts.check_template_artifacts`,
                         :func:`~toskit.tosca.filter_names.check_filter_names`,
                         :func:`~toskit.tosca.interfaces.check_template_interfaces`
                         (registry, document, topology)
-inputs                  :class:`toskit.tosca.inputs.InputResolver` (context)
+inputs                  :class:`toskit.tosca.inputs.InputResolver`
+                        (:class:`InputsContext`)
 entities                :func:`toskit.tosca.entities.build_entities`,
-                        :func:`~toskit.tosca.entities.build_capabilities`
-                        (context)
+                        :func:`~toskit.tosca.entities.build_capabilities`,
+                        :func:`~toskit.tosca.entities.resolve_properties`
+                        (:class:`EntitiesContext`)
 requirements            :func:`toskit.tosca.requirements.resolve_requirements`
-                        (context: relationship properties are resolved)
+                        (:class:`EntitiesContext`: relationship properties are merged)
 evaluation              :class:`toskit.tosca.graph.TemplateGraph`,
-                        :func:`toskit.tosca.entities.check_pending`,
                         :func:`toskit.tosca.evaluation.evaluate_outputs`
-                        (context)
+                        (:class:`EvaluationContext`)
+pending checks          :func:`toskit.tosca.entities.check_pending`
+                        (the queue of pending checks)
 workflows               :func:`toskit.tosca.workflows.check_workflows`
                         (document, registry, value types, topology, nodes)
 ======================  ====================================================
+
+Shared bases: :class:`Reporting` (document and diagnostics;
+:func:`toskit.tosca.copies.resolve_copies`), :class:`ParseContext` (parsing
+values and validation clauses) and :class:`ClauseContext` (running 2.0
+validation clauses, which read the inputs and the graph once built). Why
+the value-checking phases keep much of the context: the value checks
+(:class:`toskit.tosca.check.CheckContext`), the clauses and the merge read
+the diagnostics, the once-only ``reported`` set, scalar and value types and
+per-load caches; their Protocols still leave out what they do not read
+(only the entities phase sees the merge caches and the pending queue, only
+the inputs phase the call's ``inputs=``).
 
 Nothing here imports a phase module at run time (only for type hints), so
 every phase can import it.
@@ -42,7 +62,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toskit.diagnostics import Diagnostic
 from toskit.source import YamlDocument
@@ -58,7 +78,17 @@ if TYPE_CHECKING:
     from toskit.tosca.resolve import Origin, Resolution, ValueType
     from toskit.tosca.scalars import ScalarTypes
 
-__all__ = ["LoadContext"]
+__all__ = [
+    "ClauseContext",
+    "DefinitionsContext",
+    "EntitiesContext",
+    "EvaluationContext",
+    "FunctionsContext",
+    "InputsContext",
+    "LoadContext",
+    "ParseContext",
+    "Reporting",
+]
 
 
 @dataclass(eq=False)
@@ -136,3 +166,111 @@ class LoadContext:
             if parts[: len(prefix)] == prefix:
                 return doc.diagnostic(severity, code, message, parts, **kwargs)
         return self.doc.diagnostic(severity, code, message, parts, **kwargs)
+
+
+# -- What each phase reads ---------------------------------------------------------
+#
+# One Protocol per phase (or per group reading the same fields), listing the
+# LoadContext attributes the phase and the helpers it calls read or write.
+# LoadContext satisfies each structurally; a phase that starts reading a field
+# its Protocol does not list is a mypy error. They cost nothing at run time
+# (the phases are still handed the LoadContext itself).
+
+
+class Reporting(Protocol):
+    """Where diagnostics go: the document and the load's list
+    (:func:`toskit.tosca.copies.resolve_copies`)."""
+
+    doc: YamlDocument
+    diags: list[Diagnostic]
+
+
+class ParseContext(Reporting, Protocol):
+    """Parsing values in the file's dialect, 2.0 validation clauses once per load
+    (:func:`toskit.tosca.evaluation.parse_value`, :func:`~toskit.tosca.evaluation.clause_tree`)."""
+
+    grammar: Grammar
+    call_names_1x: frozenset[str]
+    known_functions: list[str]
+    function_defs: dict[str, FunctionDefinition]
+    foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]]
+    parsed_clauses: dict[int, tuple[Any, Any]]
+
+
+class ClauseContext(ParseContext, Protocol):
+    """Running 2.0 validation clauses (:func:`toskit.tosca.evaluation.validate_clauses`):
+    the inputs and the graph, when their phases have run."""
+
+    input_resolver: InputResolver | None
+    template_graph: TemplateGraph | None
+
+
+class FunctionsContext(Reporting, Protocol):
+    """The ``functions:`` sections (:func:`toskit.tosca.evaluation.load_function_definitions`),
+    which fill ``function_defs`` and ``known_functions``."""
+
+    registry: Registry
+    function_defs: dict[str, FunctionDefinition]
+    known_functions: list[str]
+
+
+class DefinitionsContext(ParseContext, Protocol):
+    """Checking the document's own type definitions
+    (:func:`toskit.tosca.defchecks.check_definitions`): value checks without clauses."""
+
+    registry: Registry
+    scalars: ScalarTypes
+    value_type: Any
+    reported: set[Any]
+
+
+class InputsContext(DefinitionsContext, ClauseContext, Protocol):
+    """Resolving and checking the inputs (:class:`toskit.tosca.inputs.InputResolver`)."""
+
+    passed_inputs: dict[str, Any]
+    inputs_given: bool
+
+
+class EntitiesContext(DefinitionsContext, ClauseContext, Protocol):
+    """Building templates and merging their properties
+    (:func:`toskit.tosca.entities.build_entities`,
+    :func:`~toskit.tosca.entities.build_capabilities`,
+    :func:`~toskit.tosca.entities.resolve_properties`,
+    :func:`toskit.tosca.requirements.resolve_requirements`): value checks, the
+    inputs, the queue of pending checks and the merge's per-load caches."""
+
+    pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]]
+    default_layers: dict[int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]]
+    cap_defs: dict[tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]]
+    property_plans: dict[tuple[int, int], Any]
+    field_types: dict[int, Any]
+    clean_constraints: dict[tuple, Any]
+
+    @property
+    def inputs(self) -> InputResolver:
+        """The inputs phase's result."""
+        ...
+
+
+class EvaluationContext(ParseContext, Protocol):
+    """Evaluating calls (:class:`toskit.tosca.graph.TemplateGraph`,
+    :func:`toskit.tosca.evaluation.evaluate_outputs`): inputs, types, functions."""
+
+    registry: Registry
+    scalars: ScalarTypes
+
+    @property
+    def inputs(self) -> InputResolver:
+        """The inputs phase's result."""
+        ...
+
+    @property
+    def graph(self) -> TemplateGraph:
+        """The template graph (set before evaluation)."""
+        ...
+
+    def make_diagnostic(
+        self, severity: str, code: str, message: str, parts: Any = (), **kwargs: Any
+    ) -> Diagnostic:
+        """A diagnostic in the document a value tree came from."""
+        ...

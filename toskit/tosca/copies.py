@@ -21,7 +21,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from toskit.diagnostics import did_you_mean
-from toskit.tosca.context import LoadContext
+from toskit.tosca.context import Reporting
 
 __all__ = ["MAX_NAMED", "resolve_copies"]
 
@@ -29,7 +29,7 @@ MAX_NAMED = 8  # templates of a copy loop named in its message (then "and N more
 
 
 def resolve_copies(
-    ctx: LoadContext,
+    ctx: Reporting,
     items: list[tuple[str, Any, tuple[Hashable, ...]]],
     label: str,
 ) -> dict[str, Mapping]:
@@ -85,7 +85,7 @@ def resolve_copies(
 
 
 def _report_missing(
-    ctx: LoadContext,
+    ctx: Reporting,
     names: list[str],
     name: str,
     other: Any,
@@ -104,7 +104,7 @@ def _report_missing(
 
 
 def _report_cycle(
-    ctx: LoadContext,
+    ctx: Reporting,
     loop: list[str],
     parts_of: Mapping[str, tuple[Hashable, ...]],
     label: str,

@@ -1,8 +1,9 @@
 """Checks of the document's own type definitions, where they are written.
 
 The definitions phase of the loading pipeline (:mod:`toskit.tosca.loader`),
-:func:`check_definitions` over a :class:`~toskit.tosca.context.LoadContext`: defaults of a
-primitive type are type-checked on the definition, TOSCA 2.0 scalar types
+:func:`check_definitions` over a
+:class:`~toskit.tosca.context.DefinitionsContext`: defaults of a primitive
+type are type-checked on the definition, TOSCA 2.0 scalar types
 and attribute types are checked, the abstract ``scalar`` cannot be used
 directly, and 2.0 validation clauses are parsed once where written.
 """
@@ -13,7 +14,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 from toskit.tosca.check import CheckContext, check_value
-from toskit.tosca.context import LoadContext
+from toskit.tosca.context import DefinitionsContext
 from toskit.tosca.definitions import SchemaDef, Type
 from toskit.tosca.evaluation import clause_tree, parse_value
 from toskit.tosca.registry import KINDS
@@ -23,7 +24,7 @@ from toskit.tosca.scalars import check_scalar_definition
 __all__ = ["check_definitions"]
 
 
-def check_definitions(ctx: LoadContext) -> None:
+def check_definitions(ctx: DefinitionsContext) -> None:
     """Defaults of the document's own definitions, and 2.0 attributes' types.
 
     A default of a primitive type (or a type derived from one) is checked
@@ -92,7 +93,7 @@ def check_definitions(ctx: LoadContext) -> None:
                     )
 
 
-def _definition_clauses(ctx: LoadContext, t: Type) -> None:
+def _definition_clauses(ctx: DefinitionsContext, t: Type) -> None:
     """Parse the validation clauses a type writes (reports problems where written)."""
     schemas = [t.schema] if t.kind == "data" else []
     for pdef in t.own_properties.values():
@@ -108,7 +109,7 @@ def _definition_clauses(ctx: LoadContext, t: Type) -> None:
             clause_tree(ctx, schema.validation, schema)
 
 
-def _check_key_schema(ctx: LoadContext, t: Type, key: Any) -> None:
+def _check_key_schema(ctx: DefinitionsContext, t: Type, key: Any) -> None:
     """A map's keys are strings: its ``key_schema`` must be ``string`` or derive from it."""
     if key.doc is not t.doc or key.doc is None:
         return  # reported where it is written (own types only)
@@ -129,7 +130,7 @@ def _check_key_schema(ctx: LoadContext, t: Type, key: Any) -> None:
 
 
 def _check_default(
-    ctx: LoadContext,
+    ctx: DefinitionsContext,
     label: str,
     t: Type,
     name: str,

@@ -2,7 +2,7 @@
 templates, groups and policies, with merged and checked properties.
 
 The entities phase of the loading pipeline (:mod:`toskit.tosca.loader`),
-functions over a :class:`~toskit.tosca.context.LoadContext`:
+functions over a :class:`~toskit.tosca.context.EntitiesContext`:
 :func:`build_entities` resolves each template's type (``unknown-type``
 recovers against the kind's root), applies ``copy``, merges its properties
 through the layers (:mod:`toskit.tosca.resolve`) and queues the checks
@@ -22,7 +22,7 @@ from toskit.diagnostics import did_you_mean
 from toskit.functions import Call
 from toskit.source import YamlDocument
 from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe, report_unknown
-from toskit.tosca.context import LoadContext
+from toskit.tosca.context import EntitiesContext
 from toskit.tosca.copies import resolve_copies
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.evaluation import may_hold_calls, parse_value, validate_clauses
@@ -61,7 +61,7 @@ __all__ = [
 
 
 def build_entities(
-    ctx: LoadContext,
+    ctx: EntitiesContext,
     topology: Mapping,
     tparts: tuple[Hashable, ...],
     section: str,
@@ -90,7 +90,7 @@ def build_entities(
 
 
 def _resolve_type(
-    ctx: LoadContext, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
+    ctx: EntitiesContext, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
 ) -> tuple[Type, bool]:
     type_name = raw.get("type")
     found = ctx.registry.lookup(kind, type_name) if type_name is not None else None
@@ -117,7 +117,7 @@ def _resolve_type(
 
 
 def _entity(
-    ctx: LoadContext,
+    ctx: EntitiesContext,
     name: str,
     raw: Mapping,
     parts: tuple[Hashable, ...],
@@ -179,7 +179,7 @@ def _entity(
 
 
 def _check_attributes(
-    ctx: LoadContext, label: str, etype: Type, raw: Any, parts: tuple[Hashable, ...]
+    ctx: EntitiesContext, label: str, etype: Type, raw: Any, parts: tuple[Hashable, ...]
 ) -> None:
     """Attribute assignments: declared names, and values of the declared type.
 
@@ -236,7 +236,7 @@ def _check_attributes(
             )
 
 
-def _extended(ctx: LoadContext, value: Any) -> bool:
+def _extended(ctx: EntitiesContext, value: Any) -> bool:
     """A TOSCA 1.x attribute assignment in extended notation (``{description, value}``)."""
     return (
         ctx.grammar.major == 1
@@ -247,7 +247,7 @@ def _extended(ctx: LoadContext, value: Any) -> bool:
 
 
 def resolve_properties(
-    ctx: LoadContext,
+    ctx: EntitiesContext,
     label: str,
     owner: Type | None,
     definitions: Mapping[str, PropertyDefinition],
@@ -400,7 +400,7 @@ def resolve_properties(
 
 
 def _report_missing(
-    ctx: LoadContext, check: CheckContext, pdef: PropertyDefinition, vt: ValueType
+    ctx: EntitiesContext, check: CheckContext, pdef: PropertyDefinition, vt: ValueType
 ) -> None:
     detail = ""
     if isinstance(vt, Type) and vt.base_primitive is None:
@@ -461,7 +461,7 @@ class _Plan:
 
     def __init__(
         self,
-        ctx: LoadContext,
+        ctx: EntitiesContext,
         name: str,
         pdef: PropertyDefinition,
         vt: ValueType,
@@ -522,14 +522,14 @@ class _Plan:
 _HOOKS = (-1, -1)  # the load's _MergeHooks, in ctx.property_plans
 
 
-def _hooks(ctx: LoadContext) -> _MergeHooks:
+def _hooks(ctx: EntitiesContext) -> _MergeHooks:
     """The load's one :class:`_MergeHooks` (it holds only load-wide state)."""
     hooks = ctx.property_plans[_HOOKS] = _MergeHooks(ctx)
     return hooks
 
 
 def _plans(
-    ctx: LoadContext,
+    ctx: EntitiesContext,
     definitions: Mapping[str, PropertyDefinition],
     owner: Type | None,
     hooks: _MergeHooks,
@@ -549,7 +549,7 @@ def _plans(
 
 
 def capability_definitions(
-    ctx: LoadContext, node_type: Type, cap_name: str
+    ctx: EntitiesContext, node_type: Type, cap_name: str
 ) -> tuple[Type | None, dict[str, PropertyDefinition]]:
     """The capability type and effective property definitions of one capability of a node type."""
     key = (node_type.name, cap_name)
@@ -585,7 +585,7 @@ def capability_definitions(
     return result
 
 
-def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
+def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
     raw = node.raw
     assigned = raw.get("capabilities") if _is_map(raw) else None
     if not _is_map(assigned):
@@ -647,12 +647,15 @@ def build_capabilities(ctx: LoadContext, node: NodeTemplate) -> None:
             )
 
 
-def check_pending(ctx: LoadContext) -> None:
-    """Type checks and validation of every merged, evaluated property."""
-    for check, res, pdef, vt in ctx.pending:
+def check_pending(
+    pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]],
+) -> None:
+    """Type checks and validation of every merged, evaluated property (``ctx.pending``,
+    emptied once run)."""
+    for check, res, pdef, vt in pending:
         name = pdef.name
         check_value(check, res.values[name], pdef.schema, vt, (name,), name in res.calls)
-    ctx.pending = []
+    pending.clear()
 
 
 class _MergeHooks:
@@ -660,7 +663,7 @@ class _MergeHooks:
 
     __slots__ = ("ctx", "value_type", "_resolve", "_parsed", "_plans")
 
-    def __init__(self, ctx: LoadContext) -> None:
+    def __init__(self, ctx: EntitiesContext) -> None:
         self.ctx = ctx
         self.value_type = ctx.value_type
         self._resolve = ctx.inputs.resolve
@@ -685,7 +688,7 @@ class _MergeHooks:
         return entry[1]
 
 
-def default_layers(ctx: LoadContext, pdef: PropertyDefinition) -> list[Layer]:
+def default_layers(ctx: EntitiesContext, pdef: PropertyDefinition) -> list[Layer]:
     """``pdef``'s defaults down its type chain, parsed, with origins (once per load)."""
     key = id(pdef)
     cached = ctx.default_layers.get(key)
@@ -701,7 +704,7 @@ def default_layers(ctx: LoadContext, pdef: PropertyDefinition) -> list[Layer]:
     return cached[1]
 
 
-def defaults_have_calls(ctx: LoadContext, pdef: PropertyDefinition) -> bool:
+def defaults_have_calls(ctx: EntitiesContext, pdef: PropertyDefinition) -> bool:
     """Whether a default of ``pdef`` (down its type chain) holds a function call."""
     cached = ctx.default_layers.get(id(pdef))
     if cached is None:

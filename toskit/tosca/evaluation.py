@@ -1,7 +1,7 @@
 """Function notation in a loaded template: parsing, validation clauses, outputs.
 
-Phase functions of the loading pipeline (:mod:`toskit.tosca.loader`), over
-a :class:`~toskit.tosca.context.LoadContext`: every value is
+Phase functions of the loading pipeline (:mod:`toskit.tosca.loader`), each
+over the Protocol of :mod:`toskit.tosca.context` it reads: every value is
 parsed in the file's dialect (``toskit.functions.parse``, skipped for plain
 data by a quick scan), diagnostics are placed in the document a value came
 from, 2.0 ``validation`` clauses run through ``toskit.functions.check_value``,
@@ -21,7 +21,12 @@ from toskit.functions.evaluate import evaluate_calls
 from toskit.functions.signatures import Signature
 from toskit.source import YamlDocument
 from toskit.tosca.check import CheckContext
-from toskit.tosca.context import LoadContext
+from toskit.tosca.context import (
+    ClauseContext,
+    EvaluationContext,
+    FunctionsContext,
+    ParseContext,
+)
 
 __all__ = [
     "calls_in",
@@ -35,7 +40,7 @@ __all__ = [
 
 
 def parse_value(
-    ctx: LoadContext, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]
+    ctx: ParseContext, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]
 ) -> Any:
     """``value`` as a tree of calls (the file's function dialect); malformed calls reported."""
     if not may_hold_calls(value, ctx.grammar.major == 2, ctx.call_names_1x):
@@ -57,7 +62,7 @@ def parse_value(
     return parsed
 
 
-def clause_tree(ctx: LoadContext, raw: Any, schema: Any) -> Any:
+def clause_tree(ctx: ParseContext, raw: Any, schema: Any) -> Any:
     """A validation clause parsed once per load; ``None`` when it cannot run.
 
     A clause calling a function nobody knows is reported once, where it is
@@ -85,7 +90,7 @@ def clause_tree(ctx: LoadContext, raw: Any, schema: Any) -> Any:
     return cached[1]
 
 
-def _known_function(ctx: LoadContext, call: Any) -> bool:
+def _known_function(ctx: ParseContext, call: Any) -> bool:
     name = call.qualified_name
     return (
         (call.namespace is None and name in functions.BUILTINS_2_0)
@@ -95,7 +100,7 @@ def _known_function(ctx: LoadContext, call: Any) -> bool:
 
 
 def validate_clauses(
-    ctx: LoadContext,
+    ctx: ClauseContext,
     check: CheckContext,
     value: Any,
     clauses: list[tuple[Any, Any]],
@@ -134,7 +139,7 @@ def validate_clauses(
 
 
 def evaluate_outputs(
-    ctx: LoadContext, topology: Mapping, tparts: tuple[Hashable, ...]
+    ctx: EvaluationContext, topology: Mapping, tparts: tuple[Hashable, ...]
 ) -> dict[str, Any]:
     """Output values, evaluated where possible (a call that cannot be stays a call)."""
     raw = topology.get("outputs")
@@ -163,7 +168,7 @@ def evaluate_outputs(
 
 
 def load_function_definitions(
-    ctx: LoadContext,
+    ctx: FunctionsContext,
     imported: list[tuple[Any, str | None, YamlDocument]],
     root: Mapping,
     topology: Mapping,

@@ -25,7 +25,7 @@ from toskit.tosca.template import EntityTemplate, NodeTemplate, RelationshipTemp
 from toskit.values import ScalarClass
 
 if TYPE_CHECKING:
-    from toskit.tosca.context import LoadContext
+    from toskit.tosca.context import EvaluationContext
 
 __all__ = ["TemplateGraph"]
 
@@ -239,12 +239,12 @@ class TemplateGraph:
 
     def __init__(
         self,
-        ctx: LoadContext,
+        ctx: EvaluationContext,
         nodes: Mapping[str, NodeTemplate],
         relationships: Mapping[str, RelationshipTemplate],
     ) -> None:
         # The load's context; ``release`` drops it once loading is done.
-        self.ctx: LoadContext | None = ctx
+        self.ctx: EvaluationContext | None = ctx
         self.nodes = nodes
         self.relationships = relationships
         self._views: dict[str, NodeView] = {}
@@ -252,7 +252,7 @@ class TemplateGraph:
         self._req_views: dict[int, RequirementView] = {}
 
     @property
-    def load(self) -> LoadContext:
+    def load(self) -> EvaluationContext:
         """The load being evaluated (a released graph answers nothing more)."""
         if self.ctx is None:
             raise RuntimeError("this template graph was released after loading")

@@ -35,7 +35,7 @@ from toskit.tosca.evaluation import parse_value, validate_clauses
 from toskit.tosca.resolve import Layer, Origin, copy_data
 
 if TYPE_CHECKING:
-    from toskit.tosca.context import LoadContext
+    from toskit.tosca.context import InputsContext
 
 __all__ = ["InputResolver"]
 
@@ -47,9 +47,9 @@ _MAX_INPUT_CHAIN = 200
 class InputResolver:
     """Input values of one load, and ``get_input`` evaluation during the merge."""
 
-    def __init__(self, ctx: LoadContext, raw: Any, parts: tuple[Hashable, ...]) -> None:
+    def __init__(self, ctx: InputsContext, raw: Any, parts: tuple[Hashable, ...]) -> None:
         # The load's context; dropped by ``release`` once loading is done.
-        self.build: LoadContext | None = ctx
+        self.build: InputsContext | None = ctx
         self.inputs_given = ctx.inputs_given
         self.doc = ctx.doc
         self.parts = parts

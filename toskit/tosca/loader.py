@@ -296,7 +296,7 @@ def run(
     for node in nodes.values():
         everything.extend(node.capabilities.values())
     graph.evaluate_all(everything)
-    check_pending(ctx)
+    check_pending(ctx.pending)
 
     if grammar.major == 2:
         diags.extend(

@@ -24,7 +24,7 @@ from toskit.tosca.entities import resolve_properties
 from toskit.tosca.template import NodeTemplate, RelationshipTemplate, Requirement
 
 if TYPE_CHECKING:
-    from toskit.tosca.context import LoadContext
+    from toskit.tosca.context import EntitiesContext
 
 __all__ = ["resolve_requirements"]
 
@@ -44,7 +44,7 @@ def _lower_bound(definition: Any, major: int) -> int:
 
 
 def resolve_requirements(
-    ctx: LoadContext, nodes: dict[str, NodeTemplate], rels: dict[str, RelationshipTemplate]
+    ctx: EntitiesContext, nodes: dict[str, NodeTemplate], rels: dict[str, RelationshipTemplate]
 ) -> list[Diagnostic]:
     """Fill ``requirements`` of every node template; returns diagnostics."""
     diags: list[Diagnostic] = []
@@ -193,7 +193,7 @@ def _check_counts(doc: Any, node: NodeTemplate, major: int) -> list[Diagnostic]:
 
 
 def _relationship(
-    ctx: LoadContext,
+    ctx: EntitiesContext,
     node: NodeTemplate,
     req: Requirement,
     definition: Any,
