@@ -545,3 +545,144 @@ def test_deltas_name_their_sources_and_licence(delta: str) -> None:
     folder = profile_path(delta).parent
     assert profile_path(delta).name in (folder / "NOTICE").read_text(encoding="utf-8")
     assert "Apache License" in (folder / "LICENSE").read_text(encoding="utf-8")
+
+
+# Relationship, interface, group and policy types, compared field by field
+# between Puccini's 1.0, 1.1, 1.2 and 1.3 Simple Profiles (and tosca-parser's
+# 1.0 file): no version differs, so no delta defines or drops one. These pin
+# that, in the registry and through toskit.load, for every version.
+SAME_IN_EVERY_VERSION = {
+    "relationship": (
+        "tosca.relationships.Root", "tosca.relationships.DependsOn",
+        "tosca.relationships.HostedOn", "tosca.relationships.ConnectsTo",
+        "tosca.relationships.AttachesTo", "tosca.relationships.RoutesTo",
+        "tosca.relationships.network.LinksTo", "tosca.relationships.network.BindsTo",
+    ),
+    "interface": (
+        "tosca.interfaces.Root", "tosca.interfaces.node.lifecycle.Standard",
+        "tosca.interfaces.relationship.Configure",
+    ),
+    "group": ("tosca.groups.Root",),
+    "policy": (
+        "tosca.policies.Root", "tosca.policies.Placement", "tosca.policies.Scaling",
+        "tosca.policies.Update", "tosca.policies.Performance",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SAME_IN_EVERY_VERSION))
+@pytest.mark.parametrize("minor", ["1.0", "1.1", "1.2"])
+def test_older_versions_share_the_1_3_relationship_interface_group_policy_types(
+    kind: str, minor: str
+) -> None:
+    from toskit.tosca.profile import normative_registry, registry_for
+
+    older = registry_for(f"tosca_simple_yaml_{minor.replace('.', '_')}", 1).all_of(kind)
+    newest = normative_registry(1).all_of(kind)
+    names = set(SAME_IN_EVERY_VERSION[kind])
+    assert {n for n in older if n.startswith("tosca.")} == names
+    assert {n for n in newest if n.startswith("tosca.")} == names
+    for name in names:
+        assert older[name].definition == newest[name].definition, name
+
+
+def test_the_fields_tosca_parsers_1_0_file_lacks_are_there_in_1_0() -> None:
+    """Puccini's 1.0 profile has them (tosca-parser's 1.0 file leaves them out): kept."""
+    from toskit.tosca.profile import registry_for
+
+    registry = registry_for("tosca_simple_yaml_1_0", 1)
+    rel = registry.all_of("relationship")
+    assert set(rel["tosca.relationships.Root"].definition["attributes"]) == {
+        "tosca_id", "tosca_name", "state",
+    }
+    assert rel["tosca.relationships.DependsOn"].definition["valid_target_types"] == [
+        "tosca.capabilities.Node"
+    ]
+    assert set(rel["tosca.relationships.AttachesTo"].definition["attributes"]) == {"device"}
+    configure = registry.all_of("interface")["tosca.interfaces.relationship.Configure"]
+    assert "remove_source" in configure.definition["operations"]
+    group_root = registry.all_of("group")["tosca.groups.Root"].definition
+    assert group_root["interfaces"]["Standard"]["type"] == "tosca.interfaces.node.lifecycle.Standard"
+
+
+RELATIONSHIP_PROPERTIES = """
+    topology_template:
+      relationship_templates:
+        attach:
+          type: tosca.relationships.AttachesTo
+          properties: {device: /dev/vdb}
+        conn:
+          type: tosca.relationships.ConnectsTo
+          properties: {credential: {user: u, token_type: password, token: s}, port: 3}
+    """
+
+
+@pytest.mark.parametrize("minor", OLDER)
+def test_relationship_type_properties_are_the_same_in_every_version(
+    tmp_path: Any, minor: str
+) -> None:
+    """AttachesTo needs `location` and takes `device`; ConnectsTo takes only `credential`."""
+    found = _check(tmp_path, minor, RELATIONSHIP_PROPERTIES)
+    assert sorted(c for c, _ in found) == ["missing-property", "unknown-property"]
+    assert any("'attach'" in m and "'location'" in m for _, m in found)
+    assert any("'conn'" in m and "'port'" in m for _, m in found)
+
+
+INTERFACE_OPERATIONS = """
+    node_types:
+      my.N:
+        derived_from: tosca.nodes.Root
+        interfaces:
+          Configure: {type: tosca.interfaces.relationship.Configure}
+    topology_template:
+      node_templates:
+        a:
+          type: my.N
+          interfaces:
+            Standard: {create: c.sh, configure: c.sh, start: s.sh, stop: s.sh, delete: d.sh, reboot: r.sh}
+            Configure:
+              pre_configure_source: x.sh
+              pre_configure_target: x.sh
+              post_configure_source: x.sh
+              post_configure_target: x.sh
+              add_target: x.sh
+              add_source: x.sh
+              target_changed: x.sh
+              remove_target: x.sh
+              remove_source: x.sh
+              teardown: x.sh
+    """
+
+
+@pytest.mark.parametrize("minor", OLDER)
+def test_standard_and_configure_operations_are_the_same_in_every_version(
+    tmp_path: Any, minor: str
+) -> None:
+    """The five Standard and nine Configure operations (remove_source too) in 1.0-1.3 alike."""
+    found = _check(tmp_path, minor, INTERFACE_OPERATIONS)
+    assert sorted(m.split("operation ")[-1] for c, m in found if c == "unknown-operation") == [
+        "'reboot'", "'teardown'",
+    ]
+    assert len(found) == 2
+
+
+POLICIES = """
+    topology_template:
+      node_templates:
+        a: {type: tosca.nodes.Root}
+      groups:
+        g: {type: tosca.groups.Root, members: [a]}
+      policies:
+        - p1: {type: tosca.policies.Placement, targets: [a]}
+        - p2: {type: tosca.policies.Scaling, targets: [g]}
+        - p3: {type: tosca.policies.Update}
+        - p4: {type: tosca.policies.Performance}
+        - p5: {type: tosca.policies.Monitoring}
+    """
+
+
+@pytest.mark.parametrize("minor", OLDER)
+def test_policy_types_are_the_same_in_every_version(tmp_path: Any, minor: str) -> None:
+    """The four normative policy types in every version; tosca-parser's Monitoring in none."""
+    ((code, message),) = _check(tmp_path, minor, POLICIES)
+    assert code == "unknown-type" and "'tosca.policies.Monitoring'" in message
