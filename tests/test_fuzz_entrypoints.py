@@ -1210,17 +1210,33 @@ def _deep_call(n):
 
 
 def test_functions_str_hash_eq_of_any_parsed_tree():
-    """str/hash/== of a parsed tree raised RecursionError; data past the one
-    depth bound (toskit.plain.MAX_DEPTH) is a clear FunctionSyntaxError."""
+    """str/hash/== of a parsed tree raised RecursionError. Calls nested past
+    the call bound (MAX_CALL_DEPTH, 50) and data past the depth bound
+    (toskit.plain.MAX_DEPTH) are clear FunctionSyntaxErrors; trees built by
+    hand are not bounded, and str/hash/== of them do not recurse either."""
     from toskit import functions
 
+    tree = functions.parse(_deep_call(50))
+    assert str(tree).startswith("$concat")
+    assert hash(tree) == hash(functions.parse(_deep_call(50)))
+    assert tree == functions.parse(_deep_call(50))
+    def built(depth):
+        call = functions.Call("concat", [1])
+        for _ in range(depth):
+            call = functions.Call("concat", [call])
+        return call
+
     for depth in (200, 500):
-        tree = functions.parse(_deep_call(depth))
-        assert str(tree).startswith("$concat")
-        assert hash(tree) == hash(functions.parse(_deep_call(depth)))
-        assert tree == functions.parse(_deep_call(depth))
-    with pytest.raises(toskit.FunctionSyntaxError, match="nested too deeply"):
+        assert str(built(depth)).startswith("$concat")
+        assert hash(built(depth)) == hash(built(depth))
+        assert built(depth) == built(depth)
+    with pytest.raises(toskit.FunctionSyntaxError, match="nested more than 50 deep"):
         functions.parse(_deep_call(900))
+    deep_data: object = {"$concat": ["x"]}
+    for _ in range(900):
+        deep_data = [deep_data]
+    with pytest.raises(toskit.FunctionSyntaxError, match="nested too deeply"):
+        functions.parse(deep_data)
 
 
 def test_functions_validate_deep_clause_data():

@@ -358,14 +358,17 @@ def test_complex_key_evaluates_to_scalar() -> None:
 
 
 def test_depth_is_bounded() -> None:
+    # Call trees built by hand (parse refuses them first: test_robustness.py).
     tree: object = 1
-    for _ in range(300):
+    for _ in range(50):  # MAX_CALL_DEPTH
         tree = Call("sum", [tree])
+    assert evaluate(tree) == 1
     with pytest.raises(FunctionError) as info:
-        evaluate(tree)
+        evaluate(Call("sum", [tree]))
     assert info.value.kind == "LimitExceeded"
     assert info.value.diagnostic.code == "limit-exceeded"
-    assert evaluate(tree, max_depth=400) == 1
+    with pytest.raises(FunctionError, match="nested deeper than 20"):
+        evaluate(tree, max_depth=20)
 
 
 def test_value_with_steps() -> None:

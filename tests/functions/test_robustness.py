@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import toskit
 from toskit.errors import FunctionSyntaxError
 from toskit.functions import Call, FunctionError, evaluate, parse, unparse, validate
+from toskit.functions._limits import MAX_CALL_DEPTH
 from toskit.plain import MAX_DEPTH
 
 
@@ -85,14 +86,19 @@ def test_validate_any_parsed_call_free_tree_is_not_boolean(clause, value) -> Non
 
 
 def test_calls_nested_deeper_than_the_bound_do_not_parse() -> None:
-    # One depth policy (toskit.plain.MAX_DEPTH): the parse walk stops there with
-    # a clear error, never a RecursionError, whatever the recursion limit.
-    with pytest.raises(FunctionSyntaxError, match="nested too deeply to parse") as info:
-        parse(deep_call(MAX_DEPTH + 400))
-    assert info.value.diagnostic.code == "limit-exceeded"
+    # The call bound (MAX_CALL_DEPTH) is checked while parsing, at the first
+    # call past it, long before the data bound (toskit.plain.MAX_DEPTH).
+    for depth in (MAX_CALL_DEPTH + 1, MAX_DEPTH + 400):
+        with pytest.raises(FunctionSyntaxError, match="nested more than 50 deep") as info:
+            parse(deep_call(depth))
+        diag = info.value.diagnostic
+        assert diag.code == "limit-exceeded"
+        assert "'$concat' is call 51" in diag.message
+        assert "MAX_CALL_DEPTH" in diag.hint
+        assert diag.path.count("$concat") == MAX_CALL_DEPTH + 1  # the call past the bound
 
 
-@pytest.mark.parametrize("depth", [200, MAX_DEPTH - 1])
+@pytest.mark.parametrize("depth", [MAX_CALL_DEPTH // 2, MAX_CALL_DEPTH])
 def test_str_hash_eq_of_deep_parsed_calls(depth: int) -> None:
     tree = parse(deep_call(depth))
     other = parse(deep_call(depth))
@@ -411,12 +417,92 @@ def test_data_past_the_bound_is_a_clear_error_at_the_default_limit(default_limit
     assert default_limit_and_no_raise == []
 
 
-def test_deeply_nested_calls_still_evaluate_up_to_max_depth() -> None:
-    # Calls (not data) recurse a few frames per level: past a few dozen levels
-    # they get recursion room, so the documented max_depth (200) holds.
+# ---- one bound on call nesting: no raised recursion limit (issue #15) -----------------
+
+# Nestings of every shape the frames-per-level measurements cover: a call in a
+# call (6 frames a level), a list between (9), a map between.
+_NESTINGS = {
+    "concat": (lambda v: {"$concat": [v, "."]}, "x", "x" + "." * (MAX_CALL_DEPTH - 1)),
+    "join-list": (lambda v: {"$join": [[v, "."]]}, "x", "x" + "." * (MAX_CALL_DEPTH - 1)),
+    "length-map": (lambda v: {"$length": [{"k": v}]}, "x", 1),
+}
+
+
+def _nested(shape: str, levels: int) -> object:
+    wrap, value, _ = _NESTINGS[shape]
+    value = {"$concat": [value]}
+    for _ in range(levels - 1):
+        value = wrap(value)
+    return value
+
+
+@pytest.mark.parametrize("shape", sorted(_NESTINGS))
+def test_calls_nested_to_the_bound_evaluate_at_the_default_limit(default_limit_and_no_raise, shape):
+    """MAX_CALL_DEPTH levels of calls parse, unparse and evaluate from 300
+    frames down at CPython's default limit, which nothing raises."""
+    from toskit.functions.evaluate import evaluate_calls
+
+    value = _nested(shape, MAX_CALL_DEPTH)
+    expected = _NESTINGS[shape][2]
+
+    def work():
+        tree = parse(value)
+        assert parse(unparse(tree)) == tree
+        assert evaluate(tree) == expected
+        diagnostics: list = []
+        assert evaluate_calls(tree, diagnostics=diagnostics) == expected
+        assert diagnostics == []
+
+    _from_depth(300, work)
+    assert default_limit_and_no_raise == []
+
+
+def test_calls_one_past_the_bound_are_a_clear_error_at_the_default_limit(default_limit_and_no_raise):
+    from toskit.functions.evaluate import evaluate_calls
+
+    def work():
+        with pytest.raises(FunctionSyntaxError, match="nested more than 50 deep") as info:
+            parse(_nested("join-list", MAX_CALL_DEPTH + 1))
+        assert info.value.diagnostic.code == "limit-exceeded"
+        # A tree built by hand (not parsed) is stopped by evaluation, at the same bound.
+        tree: object = Call("concat", ["x"])
+        for _ in range(MAX_CALL_DEPTH):
+            tree = Call("concat", [[tree]])
+        with pytest.raises(FunctionError, match="calls nested deeper than 50") as failed:
+            evaluate(tree)
+        assert failed.value.kind == "LimitExceeded"
+        assert failed.value.diagnostic.code == "limit-exceeded"
+        diagnostics: list = []
+        evaluate_calls(tree, diagnostics=diagnostics)
+        assert [d.code for d in diagnostics] == ["limit-exceeded"]
+
+    _from_depth(300, work)
+    assert default_limit_and_no_raise == []
+
+
+def test_max_depth_lowers_the_call_bound_but_cannot_raise_it() -> None:
     tree: object = Call("concat", ["x"])
-    for _ in range(199):
+    for _ in range(MAX_CALL_DEPTH - 1):
         tree = Call("concat", [tree])
     assert evaluate(tree) == "x"
-    with pytest.raises(FunctionError, match="calls nested deeper than 200"):
-        evaluate(Call("concat", [tree]))
+    with pytest.raises(FunctionError, match="calls nested deeper than 10"):
+        evaluate(tree, max_depth=10)
+    with pytest.raises(FunctionError, match="calls nested deeper than 50"):
+        evaluate(Call("concat", [tree]), max_depth=400)
+
+
+def test_no_toskit_module_changes_the_recursion_limit() -> None:
+    """toskit never raises (or lowers) the process-wide recursion limit: no
+    module of the package calls or names ``setrecursionlimit`` in code."""
+    import ast
+    from pathlib import Path
+
+    package = Path(toskit.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", None)
+            if name == "setrecursionlimit":
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert len(list(package.rglob("*.py"))) > 50  # the package was found
+    assert found == []

@@ -144,3 +144,70 @@ def test_scalar_units_with_non_ascii_digits_are_refused(run_case, text) -> None:
     """)
     refused, codes = out.returned
     assert refused and codes == ["type-mismatch"]
+
+
+# ---- calls nested to the call bound (MAX_CALL_DEPTH, 50), issue #15 ----------------------
+
+
+def _nested_join(levels: int) -> str:
+    """A TOSCA 2.0 template whose property nests ``levels`` calls, a list between each two."""
+    value = "{$concat: [x]}"
+    for _ in range(levels - 1):
+        value = "{$join: [[" + value + ", '.']]}"
+    return (V2 + "node_types:\n  N:\n    properties:\n      p: {type: string}\n"
+            "service_template:\n  node_templates:\n    n:\n      type: N\n"
+            "      properties:\n        p: " + value + "\n")
+
+
+def _chain(length: int) -> str:
+    """Properties p0 .. p<length>, each a $get_property of the next: calls nested through evaluation."""
+    props = "".join(f"      p{i}: {{type: string}}\n" for i in range(length + 1))
+    vals = "".join(f"        p{i}: {{$get_property: [SELF, p{i + 1}]}}\n" for i in range(length))
+    return (V2 + "node_types:\n  N:\n    properties:\n" + props
+            + "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
+            + vals + f"        p{length}: end\n")
+
+
+def test_calls_nested_to_the_bound_load_at_the_default_recursion_limit(run_case) -> None:
+    """From 300 frames down, at CPython's default limit (1000) with
+    ``sys.setrecursionlimit`` replaced by a recorder: calls nested 50 deep
+    (and a 50-long $get_property chain) load and evaluate; 51 deep is one
+    located limit-exceeded; a 300-long chain is bounded too. Nothing raises
+    the limit."""
+    out = run_case(f"""
+        import sys
+
+        def case():
+            import toskit
+            sys.setrecursionlimit(1000)
+            raised = []
+            sys.setrecursionlimit = raised.append
+
+            def from_depth(frames, work):
+                return from_depth(frames - 1, work) if frames else work()
+
+            def load(text, prop):
+                st = toskit.loads(text)
+                value = st.node_templates["n"].properties[prop]
+                return [str(value)[:60], [[d.code, d.line, d.message] for d in st.diagnostics]]
+
+            return from_depth(300, lambda: {{
+                "bound": load({_nested_join(50)!r}, "p"),
+                "past": load({_nested_join(51)!r}, "p"),
+                "chain": load({_chain(50)!r}, "p0"),
+                "long chain": load({_chain(300)!r}, "p0"),
+                "raised": raised,
+            }})
+    """)
+    assert out.raised is None, out.message
+    got = out.returned
+    assert got["raised"] == []
+    assert got["bound"] == ["x" + "." * 49, []]
+    # Refused while parsing, at the property's line (the unparsed map then
+    # also fails the property's type check).
+    assert ["limit-exceeded", 11, "function calls nested more than 50 deep ('$concat' is call 51)"] in got["past"][1]
+    assert got["chain"] == ["end", []]
+    value, diagnostics = got["long chain"]
+    assert value.startswith("$get_property")  # left unevaluated
+    assert diagnostics and {(code, message) for code, _, message in diagnostics} == {
+        ("limit-exceeded", "get_property: LimitExceeded: calls nested deeper than 50")}

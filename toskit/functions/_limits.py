@@ -1,29 +1,27 @@
-"""Room for deeply nested calls.
+"""The bound on nested function calls.
 
 Data is walked without Python recursion (parse, unparse and evaluation use
-:func:`toskit.plain.drive`; the one depth bound is
-:data:`toskit.plain.MAX_DEPTH`). Nested *calls* still recurse: each level
-goes through dispatch, the built-in and its arguments (about five frames),
-and ``evaluate(max_depth=...)`` allows 200 levels by default, more than
-CPython's default limit of 1000 frames leaves. So a call nested deeper than
-a few dozen levels (``evaluate._CALLS_WITHOUT_ROOM``) runs inside
-:func:`deep_recursion`, which gives it :data:`WALK_FRAMES` frames of room
-through :class:`toskit.runtime.deep_walk`, the one place where toskit changes
-the interpreter's recursion limit (shared, counted and restored exactly, safe
-across threads). A walk that still recurses too deeply is turned into a
-toskit error by the caller, never leaked as ``RecursionError``.
+:func:`toskit.plain.drive`; the data bound is :data:`toskit.plain.MAX_DEPTH`).
+Nested *calls* recurse when evaluated: each level goes through the call's
+dispatch, the built-in and its arguments, measured at 6 Python frames per
+level (``$concat`` in ``$concat``), 9 with a list between (``$join``), about
+7.5 for a chain of ``$get_property`` through other properties of a loaded
+template. :data:`MAX_CALL_DEPTH` levels therefore take at most ~500 frames,
+which fit in CPython's default recursion limit of 1,000 even when the caller
+is already 300 frames deep, so toskit never raises the limit.
+
+The bound is checked twice: :func:`toskit.functions.parse` refuses a value
+whose calls nest deeper (``FunctionSyntaxError``, code ``limit-exceeded``,
+at the call past the bound), and evaluation refuses calls nested deeper than
+``max_depth`` (at most this bound) counted across nested evaluations, such
+as a ``$get_property`` that evaluates another property (``FunctionError`` of
+kind ``LimitExceeded``). A ``RecursionError`` that still happens (a caller
+already near the limit) is turned into that same ``LimitExceeded``.
 """
 
 from __future__ import annotations
 
-from toskit.runtime import deep_walk
+__all__ = ["MAX_CALL_DEPTH"]
 
-__all__ = ["WALK_FRAMES", "deep_recursion"]
-
-# max_depth levels of calls × about five frames each (max_depth up to ~900), with margin.
-WALK_FRAMES = 5000
-
-
-def deep_recursion() -> deep_walk:
-    """A ``with`` block in which :data:`WALK_FRAMES` more frames fit above the caller."""
-    return deep_walk(WALK_FRAMES)
+#: Deepest nesting of function calls that is parsed and evaluated.
+MAX_CALL_DEPTH = 50

@@ -29,6 +29,9 @@ Extra keywords beyond the spec's ``(tree, inputs, value=, version=)``:
     bound on nested calls, counted across nested evaluations (a
     ``get_property`` that evaluates another property counts); exceeding it is
     a ``FunctionError`` of kind ``LimitExceeded`` (code ``limit-exceeded``).
+    It may lower the bound, not raise it: at most ``MAX_CALL_DEPTH`` (50,
+    ``toskit.functions._limits``), the nesting that fits in CPython's default
+    recursion limit; a larger value counts as 50.
 ``max_value_size``
     bound on the size of every value a built-in *builds* (``$concat``,
     ``$join``, ``$union``, ``$intersection``, ``$token``): characters of a
@@ -50,7 +53,7 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.errors import FunctionError
 from toskit.functions import registry
-from toskit.functions._limits import deep_recursion
+from toskit.functions._limits import MAX_CALL_DEPTH
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
 from toskit.plain import drive, kind_of
@@ -60,6 +63,7 @@ __all__ = [
     "ABSENT",
     "DEFAULT_MAX_DEPTH",
     "DEFAULT_MAX_VALUE_SIZE",
+    "MAX_CALL_DEPTH",
     "Evaluation",
     "Typed",
     "evaluate",
@@ -67,7 +71,9 @@ __all__ = [
     "value_size",
 ]
 
-DEFAULT_MAX_DEPTH = 200
+#: Bound on nested calls (``max_depth``): the most that fits in CPython's
+#: default recursion limit (toskit.functions._limits).
+DEFAULT_MAX_DEPTH = MAX_CALL_DEPTH
 #: Largest value a built-in may build (characters, or items through nesting):
 #: 10 million, about 10-40 MB of text, far above any real property value.
 DEFAULT_MAX_VALUE_SIZE = 10_000_000
@@ -118,12 +124,6 @@ class Typed:
 
 _LOCAL = threading.local()
 
-_CALLS_WITHOUT_ROOM = 60
-"""Calls nested up to this depth run within CPython's default recursion
-limit (about five frames each); deeper ones, up to ``max_depth``, run in
-:func:`toskit.functions._limits.deep_recursion`."""
-
-
 def _depth() -> int:
     return getattr(_LOCAL, "depth", 0)
 
@@ -162,7 +162,8 @@ class Evaluation:
             getter = getattr(context, "function_definitions", None)
             definitions = getter() if callable(getter) else None
         self.definitions: Mapping[str, Any] = definitions or {}
-        self.max_depth = max_depth
+        # Only lowered: deeper calls would not fit in the default recursion limit.
+        self.max_depth = min(max_depth, MAX_CALL_DEPTH)
 
     # -- helpers for built-ins ---------------------------------------------------
 
@@ -247,7 +248,8 @@ class Evaluation:
 
         Data (maps and lists) is walked without Python recursion
         (:func:`toskit.plain.drive`), so data as deep as the depth bound costs
-        no frames; only nested *calls* recurse (bounded by ``max_depth``).
+        no frames; only nested *calls* recurse (bounded by ``max_depth``, at
+        most :data:`MAX_CALL_DEPTH`, which fits in the default recursion limit).
         """
         if isinstance(node, Call):
             return self.eval_call(node)
@@ -314,19 +316,14 @@ class Evaluation:
             )
         _LOCAL.depth = depth + 1
         try:
-            if depth == _CALLS_WITHOUT_ROOM:
-                # Each level of call nesting recurses through a few frames
-                # (dispatch, the built-in, its arguments); calls nested past
-                # this point get recursion room for the rest (max_depth).
-                with deep_recursion():
-                    result = self._dispatch(call)
-            else:
-                result = self._dispatch(call)
+            result = self._dispatch(call)
         except Unevaluated:
             return call, None
         except Failure as failure:
             raise function_error(failure.kind, failure.detail, call, failure.hint) from None
         except RecursionError:
+            # Only when the caller itself was already near the limit: calls
+            # nested max_depth deep fit in it from 300 frames down.
             raise function_error(
                 "LimitExceeded", "the evaluation is nested too deeply", call
             ) from None

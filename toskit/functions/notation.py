@@ -27,6 +27,7 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError, ToskitError
 from toskit.functions import registry
+from toskit.functions._limits import MAX_CALL_DEPTH
 from toskit.plain import drive
 
 __all__ = [
@@ -297,6 +298,9 @@ class _Parser:
         self.known = known | registry.registered_names()
         self.diagnostics = diagnostics
         self.make_diagnostic = make_diagnostic
+        # Calls around the one being parsed (the walk is depth-first, so one
+        # counter serves all of it): past MAX_CALL_DEPTH is refused here.
+        self.calls = 0
 
     def diagnostic(
         self,
@@ -388,7 +392,9 @@ class _Parser:
                 )
                 raise FunctionSyntaxError(diag.message, [diag])
             namespace, name, variant = split
+            self.enter_call(key, parts)
             args = yield from self.arguments(value[key], (*parts, key))
+            self.calls -= 1
             return Call(name, args, namespace, key_variant=variant, path=parts)
         out: dict[Any, Any] = {}
         for key, item in value.items():
@@ -416,6 +422,24 @@ class _Parser:
             parsed = self.parse(key, parts)
             return _hashable(parsed)
         return key
+
+    def enter_call(self, key: str, parts: tuple) -> None:
+        """Count one more call around the arguments about to be parsed;
+        past :data:`MAX_CALL_DEPTH` it is a ``limit-exceeded`` error here,
+        before evaluation could recurse that deep."""
+        self.calls += 1
+        if self.calls > MAX_CALL_DEPTH:
+            diag = self.diagnostic(
+                "error",
+                "limit-exceeded",
+                f"function calls nested more than {MAX_CALL_DEPTH} deep "
+                f"('{key}' is call {self.calls})",
+                (*parts, key),
+                hint=f"toskit evaluates calls nested at most {MAX_CALL_DEPTH} deep "
+                "(toskit.functions MAX_CALL_DEPTH, docs/limits.md)",
+                at_key=True,
+            )
+            raise FunctionSyntaxError(diag.message, [diag])
 
     def malformed_beside(self, function_keys: list[str], parts: tuple) -> None:
         others = len(function_keys) > 1
@@ -461,7 +485,9 @@ class _Parser:
             ((key, raw),) = value.items()
             if isinstance(key, str) and self.is_known(key):
                 namespace, name = registry.split_qualified(key)
+                self.enter_call(key, parts)
                 args = yield from self.arguments(raw, (*parts, key))
+                self.calls -= 1
                 return Call(name, args, namespace, path=parts)
         out: dict[Any, Any] = {}
         for key, item in value.items():
@@ -502,8 +528,10 @@ def parse(
     findings (``dollar-literal``) are appended to ``diagnostics`` when given.
     ``path`` is the location of ``value`` in its document and
     ``make_diagnostic`` builds located diagnostics (see the module doc).
-    A malformed call raises :class:`toskit.FunctionSyntaxError`. The input is
-    never modified.
+    A malformed call raises :class:`toskit.FunctionSyntaxError`, and so do
+    calls nested more than ``MAX_CALL_DEPTH`` (50) deep (code
+    ``limit-exceeded``, located at the first call past the bound;
+    ``toskit.functions._limits``). The input is never modified.
     """
     dialect = dialect_of(version)
     if not isinstance(value, (str, Mapping, list, tuple)) or (

@@ -65,7 +65,7 @@ def _show(tree: Any) -> str:
 def run_clause(ev: Evaluation, clause: Any) -> Any:
     """Evaluate a clause in an environment whose ``$value`` is bound; returns its result."""
     try:
-        return ev.eval(clause)  # data without recursion; deep calls get room (evaluate.py)
+        return ev.eval(clause)  # data without recursion; calls bounded by max_depth (evaluate.py)
     except RecursionError:
         call = clause if isinstance(clause, Call) else None
         raise function_error("LimitExceeded", "the clause is nested too deeply", call) from None
