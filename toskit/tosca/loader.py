@@ -175,10 +175,11 @@ def _check_options(resolver: Any, limits: dict[str, Any]) -> dict[str, int]:
 # them made load time grow faster than the template (measured again for
 # issue 15: 5,000 node templates load ~1.4x faster with it paused).
 # Reference counting still frees everything, and a loaded template holds no
-# reference cycles. No recursion room is asked for (frames=0): the loader's
-# own walks over values are iterative (check.check_value, may_hold_calls) or
-# recurse one frame per level of a value bounded by the YAML depth limit,
-# and function evaluation asks for its own (toskit.functions._limits).
+# reference cycles. Nothing in toskit raises the recursion limit: the
+# loader's own walks over values are iterative (check.check_value,
+# may_hold_calls) or recurse one frame per level of a value bounded by the
+# YAML depth limit, and function calls nest at most
+# toskit.functions._limits.MAX_CALL_DEPTH deep (about 500 frames).
 # ``toskit.runtime.deep_walk`` keeps these process-wide settings (re-entrant, threads).
 _PAUSED = deep_walk(0, pause_gc=True)
 
