@@ -156,20 +156,22 @@ def check_value(
     a walk runs queues its value too). Values nested to the loader's depth bound therefore need
     no raised recursion limit.
     """
+    if _plainly_valid(ctx, value, schema, vt):
+        return  # a plain leaf with nothing more to check (no walk to set up)
     if ctx.walking:
         ctx.queued.append((value, schema, vt, rel, may_call))
         return
-    if _plainly_valid(ctx, value, schema, vt):
-        return  # a plain leaf with nothing more to check (no walk to set up)
     ctx.walking = True
     queued = ctx.queued = []
     try:
-        _check_one(ctx, value, schema, vt, rel, may_call)
+        # Neither this value nor a queued one is plainly valid (every
+        # queueing site asks _plainly_valid first): no second asking.
+        _check_level(ctx, value, schema, vt, rel, may_call)
         if queued:  # a map or list: its inner values, depth first in written order
             stack = queued[::-1]
             while stack:
                 queued = ctx.queued = []
-                _check_one(ctx, *stack.pop())
+                _check_level(ctx, *stack.pop())
                 if queued:
                     stack.extend(reversed(queued))
     finally:
@@ -178,6 +180,21 @@ def check_value(
 
 
 _PLAIN_LEAVES = frozenset({str, int, float, bool})
+# What _matches answers for a plain leaf's class in the common primitive
+# types, read in one lookup (bench B1: ~11,000 leaves per 1,000 nodes).
+_LEAF_MATCHES: dict[tuple[type, str], bool] = {
+    (cls, prim): (
+        cls is str
+        if prim == "string"
+        else cls is int
+        if prim == "integer"
+        else cls in (int, float)
+        if prim == "float"
+        else cls is bool
+    )
+    for cls in (str, int, float, bool)
+    for prim in ("string", "integer", "float", "boolean")
+}
 MAX_CLEAN_CONSTRAINTS = 10_000  # entries of CheckContext.clean_constraints per load
 
 
@@ -186,12 +203,13 @@ def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: 
     more to check (no constraint, no fixed value, no validation clause): the
     common case, decided without the general walk (bench B1). ``False``
     means "check it fully", not "invalid"."""
-    if (
-        vt.__class__ is not str
-        or value.__class__ not in _PLAIN_LEAVES
-        or ctx.validator is not None
-        or not _matches(value, vt, ctx.rfc3339_timestamps)
-    ):
+    if vt.__class__ is not str or ctx.validator is not None:
+        return False
+    cls = value.__class__
+    matched = _LEAF_MATCHES.get((cls, vt))
+    if matched is None:
+        matched = cls in _PLAIN_LEAVES and _matches(value, vt, ctx.rfc3339_timestamps)
+    if not matched:
         return False
     if schema is None:
         return True
@@ -204,7 +222,7 @@ def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: 
     )
 
 
-def _check_one(
+def _check_level(
     ctx: CheckContext,
     value: Any,
     schema: SchemaDef | None,
@@ -212,9 +230,8 @@ def _check_one(
     rel: tuple,
     may_call: bool,
 ) -> None:
-    """One level of :func:`check_value` (inner values are queued by it)."""
-    if _plainly_valid(ctx, value, schema, vt):
-        return
+    """One level of :func:`check_value` for a value that is not plainly
+    valid (inner values that are not are queued by it)."""
     if may_call:
         if not contains_call(value):
             may_call = False
@@ -324,7 +341,8 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
     if number_type is not None:
         # The number must also be a valid value of the declared number type.
         amount: Any = int(number) if info.data_type == "integer" else float(number)
-        ctx.queued.append((amount, None, number_type, rel, False))
+        if not _plainly_valid(ctx, amount, None, number_type):
+            ctx.queued.append((amount, None, number_type, rel, False))
     return True
 
 
@@ -472,12 +490,14 @@ def _check_primitive(
             key = schema.key_schema
             kvt = ctx.value_type(key.type, None)
             for k in value:
-                ctx.queued.append((k, key, kvt, (*rel, k), False))
+                if not _plainly_valid(ctx, k, key, kvt):
+                    ctx.queued.append((k, key, kvt, (*rel, k), False))
         if schema.entry_schema is not None:
             entry = schema.entry_schema
             evt = ctx.value_type(entry.type, None)
             for k, item in value.items():
-                ctx.queued.append((item, entry, evt, (*rel, k), False))
+                if not _plainly_valid(ctx, item, entry, evt):
+                    ctx.queued.append((item, entry, evt, (*rel, k), False))
     return True
 
 

@@ -591,17 +591,23 @@ def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
     if not _is_map(assigned):
         assigned = {}
     known = node.type_known
-    abstract = is_abstract(raw)
-    for cap_name in node.type.capabilities:
-        cap_type, defs = capability_definitions(ctx, node.type, cap_name)
+    node_type, node_parts, cap_defs = node.type, node.parts, ctx.cap_defs
+    capabilities, value_type = node.capabilities, ctx.value_type
+    for cap_name in node_type.capabilities:
+        # capability_definitions' cache read here (bench B1: every node).
+        cached = cap_defs.get((node_type.name, cap_name))
+        cap_type, defs = (
+            cached if cached is not None else capability_definitions(ctx, node_type, cap_name)
+        )
         araw = assigned.get(cap_name)
-        cparts = (*node.parts, "capabilities", cap_name)
+        cparts = (*node_parts, "capabilities", cap_name)
         if araw is None and not defs:
             # Nothing declared, nothing written (tosca.capabilities.Node on
             # every node): what resolve_properties returns for it, directly.
             res = Resolution()
-            res.origins[()] = Origin("template", ctx.doc, node.parts)
+            res.origins[()] = Origin("template", ctx.doc, node_parts)
         else:
+            abstract = is_abstract(raw)
             label = f"node template '{node.name}' capability '{cap_name}'"
             # Assigned or not, a capability's required properties need values
             # (TOSCA 2.0 conformance: an unassigned required property is an error).
@@ -620,15 +626,17 @@ def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
                 # A capability type deriving from an unknown profile may declare more.
                 check_unknown=cap_type is None or not ctx.registry.derives_from_opaque(cap_type),
             )
-        node.capabilities[cap_name] = CapabilityTemplate(
+        capabilities[cap_name] = CapabilityTemplate(
             cap_name,
             cap_type or Type(cap_name, "capability"),
             definitions=defs,
             resolution=res,
-            value_type=ctx.value_type,
+            value_type=value_type,
             parts=cparts,
             node=node,
         )
+    if not assigned:
+        return
     # A type deriving from a profile toskit does not have may inherit the
     # capability: not "unknown" (the import's ``unknown-profile`` says so).
     opaque = known and ctx.registry.derives_from_opaque(node.type)
