@@ -385,7 +385,8 @@ def test_requirement_relationship_properties() -> None:
         tosca_definitions_version: tosca_simple_yaml_1_3
         relationship_types:
           Wire:
-            derived_from: tosca.relationships.ConnectsTo
+            # Root: ConnectsTo may only target an Endpoint (invalid-relationship-target).
+            derived_from: tosca.relationships.Root
             properties:
               speed: {type: integer, default: 100}
               label: {type: string}

@@ -214,8 +214,28 @@ class RequirementView:
     def property_value(self, name: str) -> Any:
         return self._properties.get(name, NO_DEFAULT)
 
+    def _type(self) -> Type | None:
+        """The relationship's type: written in the assignment, or its template's."""
+        req = self.requirement
+        if req.relationship_template is not None:
+            return req.relationship_template.type
+        return req.relationship_type
+
     def attribute_names(self) -> Collection[str]:
-        return []
+        rtype = self._type()
+        if rtype is None:
+            return []
+        # Properties are attributes too (TOSCA reflects each property as one).
+        return list(dict.fromkeys([*_chain_keys(rtype, "attributes"), *rtype.properties]))
+
+    def attributes_complete(self) -> bool:
+        """The relationship's type is known, and so is every type of its chain.
+
+        An unnamed relationship (no type to read) is never complete: the
+        orchestrator picks it, and its attributes cannot be known here.
+        """
+        rtype = self._type()
+        return rtype is not None and self.graph.complete(rtype, True)
 
     def definitions_complete(self) -> bool:
         """The relationship's type is known (an unnamed one has no definitions to miss)."""
@@ -232,6 +252,10 @@ class RelationshipTemplateView(_EntityView):
 
     def attribute_names(self) -> Collection[str]:
         return _chain_keys(self.entity.type, "attributes")
+
+    def attributes_complete(self) -> bool:
+        """Every type of the relationship's chain is known (``get_attribute`` checks names)."""
+        return self.definitions_complete()
 
 
 class TemplateGraph:
@@ -374,7 +398,43 @@ class TemplateGraph:
         self.ctx = None
 
     def evaluate_all(self, entities: list[EntityTemplate]) -> None:
-        """Evaluate every property of every entity (each once)."""
+        """Evaluate every property of every entity (each once), and the
+        properties a node's requirements write in an inline relationship."""
         for entity in entities:
             for name in list(entity._resolution.calls):
                 self.value(entity, name)
+            if isinstance(entity, NodeTemplate):
+                for req in entity.requirements:
+                    self._evaluate_requirement(entity, req)
+
+    def _evaluate_requirement(self, node: NodeTemplate, req: Requirement) -> None:
+        """Evaluate an inline relationship's properties with the relationship as ``SELF``.
+
+        ``SOURCE`` is the node, ``TARGET`` the node the requirement resolved
+        to: a ``get_attribute`` there is checked as in a node template
+        (issue 20 item 14). A relationship template's properties are its
+        own, evaluated with it.
+        """
+        if req.relationship_template is not None or not req.properties:
+            return
+        source = self.node(node.name)
+        if source is None:
+            return
+        ctx = self.load
+        view = self.requirement_view(source, req)
+        for name, value in list(req.properties.items()):
+            if not contains_call(value):
+                continue
+            value = evaluate_calls(
+                value,
+                ctx.inputs.values,
+                diagnostics=ctx.diags,
+                make_diagnostic=ctx.make_diagnostic,
+                version=ctx.grammar.functions_version,
+                context=self,
+                self_entity=view,
+                input_types=ctx.inputs.types,
+                definitions=ctx.function_defs,
+                defer_missing_inputs=True,
+            )
+            req.properties[name] = copy_data(value)

@@ -10,6 +10,14 @@ In 1.x documents a requirement defined by the node type whose lower
 occurrence bound is not met is an ``unfulfilled-requirement`` *warning*:
 toskit explores partial templates that an orchestrator completes. TOSCA 2.0
 lets the orchestrator fulfil requirements, so no warning there.
+
+A resolved target must suit the relationship's type: in 1.x the target
+capability's type derives from one of its ``valid_target_types`` (capability
+types); in 2.0 from one of its ``valid_capability_types``, and the target
+node's type from one of its ``valid_target_node_types``. Otherwise it is an
+``invalid-relationship-target`` error (docs/tosca.md says why an error).
+Nothing is judged where a type involved is unknown or derives from an
+unknown profile.
 """
 
 from __future__ import annotations
@@ -113,6 +121,9 @@ def resolve_requirements(
                         )
                     )
             _relationship(ctx, node, req, definition, rels, parts)
+            found = _check_target(ctx, node, req, parts)
+            if found is not None:
+                diags.append(found)
             node.requirements.append(req)
         if node.type_known:
             diags.extend(_check_counts(doc, node, major))
@@ -277,3 +288,96 @@ def _find_target(
             if found is not None:
                 return found
     return first(None, ctype)
+
+
+def _valid_types(ctx: EntitiesContext, rtype: Type, key: str, kind: str) -> list[Type] | None:
+    """The types ``rtype``'s nearest declaring ancestor lists under ``key``.
+
+    ``None``: nothing to judge (no type of the chain declares the list, or a
+    name in it is unknown, reported where it is written).
+    """
+    for t in reversed(rtype.chain):
+        names = t.definition.get(key)
+        if not isinstance(names, list):
+            continue
+        found = [ctx.registry.lookup(kind, n, t.prefix) for n in names if isinstance(n, str)]
+        if not found or any(f is None for f in found):
+            return None
+        return [f for f in found if f is not None]
+    return None
+
+
+def _target_capabilities(ctx: EntitiesContext, req: Requirement, target: NodeTemplate) -> list[Any]:
+    """The target's capabilities the requirement may use.
+
+    The one it names (by name, or those of the type it names); every
+    capability when it names none.
+    """
+    name = req.capability
+    if name is None:
+        return list(target.capabilities.values())
+    if name in target.capabilities:
+        return [target.capabilities[name]]
+    ctype = ctx.registry.lookup("capability", name)
+    if ctype is None:
+        return []
+    return [c for c in target.capabilities.values() if c.type.is_a(ctype)]
+
+
+def _check_target(
+    ctx: EntitiesContext, node: NodeTemplate, req: Requirement, parts: tuple
+) -> Diagnostic | None:
+    """``invalid-relationship-target`` when the resolved target does not suit
+    the relationship's type (see the module docstring)."""
+    registry = ctx.registry
+    target = req.target
+    rtype = (
+        req.relationship_template.type
+        if req.relationship_template is not None
+        else req.relationship_type
+    )
+    if target is None or rtype is None:
+        return None
+    if req.relationship_template is not None and not req.relationship_template.type_known:
+        return None
+    if not target.type_known or registry.derives_from_opaque(target.type):
+        return None
+    if registry.derives_from_opaque(rtype):
+        return None
+    v2 = ctx.grammar.major == 2
+    problem = None
+    node_types = _valid_types(ctx, rtype, "valid_target_node_types", "node") if v2 else None
+    if node_types and not any(target.type.is_a(t) for t in node_types):
+        listed = ", ".join(t.name for t in node_types)
+        problem = (
+            f"node '{target.name}': its type {target.type.name} is not among the "
+            f"relationship's valid_target_node_types [{listed}]"
+        )
+    key = "valid_capability_types" if v2 else "valid_target_types"
+    cap_types = _valid_types(ctx, rtype, key, "capability")
+    caps = _target_capabilities(ctx, req, target)
+    if (
+        problem is None
+        and cap_types
+        and caps
+        and not any(registry.derives_from_opaque(c.type) for c in caps)
+        and not any(c.type.is_a(t) for c in caps for t in cap_types)
+    ):
+        listed = ", ".join(t.name for t in cap_types)
+        offered = ", ".join(sorted({f"{c.name} ({c.type.name})" for c in caps}))
+        problem = (
+            f"node '{target.name}': no capability it offers here ({offered}) is of the "
+            f"relationship's {key} [{listed}]"
+        )
+    if problem is None:
+        return None
+    value = req.raw
+    at = (*parts, "relationship") if isinstance(value, Mapping) and "relationship" in value else parts
+    return ctx.doc.diagnostic(
+        "error",
+        "invalid-relationship-target",
+        f"node template '{node.name}': requirement '{req.name}': relationship type "
+        f"{rtype.name} cannot target {problem}",
+        at,
+        hint=f"use a relationship type whose {key} include the target capability's type",
+    )
