@@ -75,8 +75,9 @@ class CheckContext:
     queued: list[tuple[Any, Any, Any, tuple, bool]] = field(
         default_factory=list, repr=False, compare=False
     )
-    # The value types of data types' fields, by id of the data type, shared
-    # by the checks of one load (``None``: looked up on each use).
+    # Per data type, by its id, its fields' checks (_field_checks: value
+    # types, schemas), shared by the checks of one load (``None``: built on
+    # each use).
     field_types: dict[int, Any] | None = field(default=None, repr=False, compare=False)
     # Plain leaves that satisfied a definition's 1.x constraints, by
     # (id(constraints), primitive, class, value) -> constraints (kept alive,
@@ -182,7 +183,7 @@ def check_value(
 _PLAIN_LEAVES = frozenset({str, int, float, bool})
 # What _matches answers for a plain leaf's class in the common primitive
 # types, read in one lookup (bench B1: ~11,000 leaves per 1,000 nodes).
-_LEAF_MATCHES: dict[tuple[type, str], bool] = {
+_LEAF_MATCHES: dict[tuple[type, Any], bool] = {
     (cls, prim): (
         cls is str
         if prim == "string"
@@ -370,17 +371,20 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
         )
         if typo_of is not None:
             folded.add(typo_of)
-    types = ctx.field_types.get(id(vt)) if ctx.field_types is not None else None
-    if types is None:
-        types = {name: ctx.value_type(fdef.type, vt) for name, fdef in fields.items()}
+    plan = ctx.field_types.get(id(vt)) if ctx.field_types is not None else None
+    if plan is None:
+        plan = _field_checks(ctx, vt)
         if ctx.field_types is not None:
-            ctx.field_types[id(vt)] = types
+            ctx.field_types[id(vt)] = plan
             ctx.field_types[~id(vt)] = vt  # kept alive: its id stays unique
-    for name, fdef in fields.items():
+    bare_ok = ctx.validator is None
+    for name, fdef, schema, fvt, bare in plan:
         if name in value and (value[name] is not None or not fdef.required):
-            item, fvt = value[name], types[name]
-            if not _plainly_valid(ctx, item, fdef.schema, fvt):
-                ctx.queued.append((item, fdef.schema, fvt, (*rel, name), may_call))
+            item = value[name]
+            if bare and bare_ok and _LEAF_MATCHES.get((item.__class__, fvt)):
+                continue  # what _plainly_valid answers, without the call
+            if not _plainly_valid(ctx, item, schema, fvt):
+                ctx.queued.append((item, schema, fvt, (*rel, name), may_call))
         elif _lacks_value(ctx, value, name, fdef) and name not in folded:
             ctx.report(
                 "missing-property",
@@ -389,6 +393,21 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
                 at=rel,
             )
     return True
+
+
+def _field_checks(
+    ctx: CheckContext, vt: Type
+) -> list[tuple[str, PropertyDefinition, SchemaDef, ValueType, bool]]:
+    """Per field of data type ``vt``: its definition, schema, value type, and
+    whether it is *bare* (a primitive type with no constraint or fixed value:
+    a plain leaf that has the type is plainly valid). Once per type and load
+    (``CheckContext.field_types``)."""
+    plan = []
+    for name, fdef in vt.properties.items():
+        schema, fvt = fdef.schema, ctx.value_type(fdef.type, vt)
+        bare = fvt.__class__ is str and schema.fixed is NO_DEFAULT and not schema.constraints
+        plan.append((name, fdef, schema, fvt, bare))
+    return plan
 
 
 def _lacks_value(ctx: CheckContext, value: Mapping, name: str, fdef: PropertyDefinition) -> bool:
