@@ -121,6 +121,9 @@ class LoadContext:
     # Value trees parsed from another document (imported defaults): where
     # their diagnostics belong.
     foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = field(default_factory=list)
+    # Values whose function calls did not parse: (file, path). Value checks
+    # at or under them are cascades of the one syntax diagnostic, and dropped.
+    unparsed_roots: list[tuple[str | None, tuple[Hashable, ...]]] = field(default_factory=list)
     # Property checks queued until calls are evaluated (entities phase -> check_pending).
     pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]] = field(
         default_factory=list
@@ -194,6 +197,7 @@ class ParseContext(Reporting, Protocol):
     known_functions: list[str]
     function_defs: dict[str, FunctionDefinition]
     foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]]
+    unparsed_roots: list[tuple[str | None, tuple[Hashable, ...]]]
     parsed_clauses: dict[int, tuple[Any, Any]]
 
 

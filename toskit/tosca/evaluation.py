@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from toskit import functions
-from toskit.diagnostics import did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.errors import FunctionSyntaxError
 from toskit.functions.evaluate import evaluate_calls
 from toskit.functions.signatures import Signature
@@ -36,6 +36,7 @@ __all__ = [
     "may_hold_calls",
     "parse_value",
     "validate_clauses",
+    "without_cascades",
 ]
 
 
@@ -56,6 +57,9 @@ def parse_value(
         )
     except FunctionSyntaxError as exc:
         ctx.diags.extend(exc.diagnostics)
+        # The value stays as written, and is not what its author meant: what
+        # the value checks would say of it is dropped (without_cascades).
+        ctx.unparsed_roots.append((doc.name, tuple(parts)))
         return value
     if doc is not ctx.doc and parsed is not value and functions.contains_call(parsed):
         ctx.foreign_roots.append((tuple(parts), doc))
@@ -281,3 +285,46 @@ def may_hold_calls(value: Any, v2: bool, names_1x: frozenset[str]) -> bool:
         elif isinstance(node, list):
             stack.extend(item for item in node if isinstance(item, (str, dict, list)))
     return False
+
+
+#: What the value checks (:mod:`toskit.tosca.check`, validation clauses) say.
+VALUE_CHECK_CODES = frozenset(
+    {
+        "type-mismatch",
+        "constraint-violation",
+        "unknown-property",
+        "missing-property",
+        "fixed-value",
+        "validation-failed",
+    }
+)
+
+
+def without_cascades(
+    diags: list[Diagnostic], roots: list[tuple[str | None, tuple[Hashable, ...]]]
+) -> list[Diagnostic]:
+    """``diags`` without the value checks' findings at or under a value whose
+    calls did not parse.
+
+    A malformed call (``{$concat: [a], x: 1}``, calls nested past the bound)
+    is reported once, as ``malformed-function`` or ``limit-exceeded``; the
+    raw map it leaves behind is not data its author meant, so "expected
+    string, got map", unknown ``$concat`` fields and the like are cascades,
+    not further mistakes. Fix the call and the value is checked again.
+    """
+    if not roots:
+        return diags
+    by_file: dict[str | None, set[tuple[Hashable, ...]]] = {}
+    for file, parts in roots:
+        by_file.setdefault(file, set()).add(parts)
+
+    def cascade(d: Diagnostic) -> bool:
+        if d.code not in VALUE_CHECK_CODES:
+            return False
+        found = by_file.get(d.file)
+        if not found:
+            return False
+        parts = tuple(d.parts or ())
+        return any(parts[:n] in found for n in range(len(parts) + 1))
+
+    return [d for d in diags if not cascade(d)]

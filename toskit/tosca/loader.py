@@ -40,7 +40,7 @@ from toskit.tosca.check import describe
 from toskit.tosca.context import LoadContext
 from toskit.tosca.defchecks import check_definitions
 from toskit.tosca.entities import build_capabilities, build_entities, check_pending
-from toskit.tosca.evaluation import evaluate_outputs, load_function_definitions
+from toskit.tosca.evaluation import evaluate_outputs, load_function_definitions, without_cascades
 from toskit.tosca.expansion import FILL_LIMITS, active_budget, fill_budget
 from toskit.tosca.filter_names import check_filter_names
 from toskit.tosca.grammar import Grammar
@@ -340,6 +340,7 @@ def run(
     outputs = evaluate_outputs(ctx, topology, tparts)
 
     diags.extend(budget.diagnostics())  # the load's total of fill-ins, if crossed
+    diags = without_cascades(diags, ctx.unparsed_roots)  # a malformed call is one mistake
     _release(ctx, everything)
     desc = root.get("description")
     return ServiceTemplate(
