@@ -190,7 +190,7 @@ _PAUSED = deep_walk(0, pause_gc=True)
 # freed just before: below the mark, the first allocation after the load
 # ran a young collection over all of them, 6-9 ms of a ~55 ms load (issue
 # 23). A load's objects live as long as the template, which holds no
-# reference cycles; ~150 node templates leave about this many.
+# reference cycles; ~250 B1 node templates leave about this many.
 PROMOTE_LOAD_AFTER = 10_000
 
 
