@@ -85,9 +85,15 @@ PYTEST = status=0; $(BIN)/pytest $(1) || status=$$?; \
 
 NBVAL_ARGS := --nbval-lax --nbval-sanitize-with nbval.cfg --nbval-current-env
 
+# Shadow mode (docs/source.md): every document the tests under these paths
+# parse is parsed by both YAML paths, which must agree. All of tests/ but
+# tests/hostile (its cases have 2 s CPU bounds, and parsing twice crosses
+# them) and tests/browser (pages, not documents); ~8-25 % more CPU on them.
+SHADOWED := $(foreach p,$(filter-out tests/hostile tests/browser tests/__pycache__ tests/conftest.py tests/corpus.py,$(wildcard tests/*)),--yaml-shadow-in $(p))
+
 # The doctests of toskit's module docstrings run with the unit tests.
 unit: $(STAMP)
-	@$(call PYTEST,--doctest-modules toskit tests --ignore=tests/browser --yaml-shadow-in tests/tosca --yaml-shadow-in tests/source --yaml-shadow-in tests/schema)
+	@$(call PYTEST,--doctest-modules toskit tests --ignore=tests/browser $(SHADOWED))
 
 nbval: $(STAMP)
 	@$(call PYTEST,$(NBVAL_ARGS) notebooks)
@@ -102,7 +108,7 @@ browser: $(STAMP) chromium
 # line is a report; its floor is a test (tests/test_conformance_floor.py).
 test: $(STAMP) chromium lint
 	@$(PY) bench/conformance.py 2>&1 | grep -E '^conformance|corpus not found' || true
-	@$(call PYTEST,--doctest-modules toskit tests $(NBVAL_ARGS) $(NOTEBOOKS) --yaml-shadow-in tests/tosca --yaml-shadow-in tests/source --yaml-shadow-in tests/schema)
+	@$(call PYTEST,--doctest-modules toskit tests $(NBVAL_ARGS) $(NOTEBOOKS) $(SHADOWED))
 
 # --- notebooks, demo -------------------------------------------------------
 
