@@ -31,6 +31,9 @@ from dataclasses import dataclass, field, replace
 
 __all__ = [
     "Diagnostic",
+    "Fix",
+    "Related",
+    "Subject",
     "DiagnosticList",
     "MAX_PER_CODE",
     "SEVERITIES",
@@ -48,6 +51,96 @@ __all__ = [
 
 SEVERITIES = ("error", "warning", "info")
 _SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a finding is about, structured (not parsed back from a message).
+
+    ``kind`` is the entity kind (``"node_template"``, ``"node_type"``,
+    ``"data_type"``, ``"input"``, ``"output"``, ``"relationship_template"``,
+    ``"group"``, ``"policy"``, ``"workflow"``, ``"import"``, ``"document"``,
+    ``"role"``, ``"schema_type"``, ``"release"`` …), ``name`` the entity's
+    name (``None`` for the document itself), and ``path`` the property,
+    attribute, requirement or field path *inside* the entity as a tuple
+    (``("connection", "auth", "pasword")``; ``()`` for the entity itself).
+
+    >>> Subject("node_template", "db", ("connection", "port")).to_dict()
+    {'kind': 'node_template', 'name': 'db', 'path': ['connection', 'port']}
+    """
+
+    kind: str
+    name: str | None = None
+    path: tuple[Hashable, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "path", tuple(self.path))
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (``path`` as a list)."""
+        return {"kind": self.kind, "name": self.name, "path": [_json_key(p) for p in self.path]}
+
+
+def _json_key(part: object) -> object:
+    return part if isinstance(part, (str, int)) and not isinstance(part, bool) else str(part)
+
+
+@dataclass(frozen=True)
+class Related:
+    """Another place that a finding is about: a definition, a default, a candidate, the other side.
+
+    Lines and columns are 1-based; ``end_column`` is exclusive (the column
+    just after the span), as in LSP and SARIF.
+    """
+
+    label: str
+    file: str | None
+    line: int | None
+    column: int | None
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict."""
+        return {
+            "label": self.label,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A machine-applicable edit: replace the text of one range with ``replacement``.
+
+    Only findings whose fix is unambiguous carry one (a did-you-mean with a
+    single best candidate; never a tie). Lines and columns are 1-based and
+    ``end_column`` is exclusive, so an insertion has ``(line, column) ==
+    (end_line, end_column)``.
+    """
+
+    title: str
+    replacement: str
+    file: str | None
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict."""
+        return {
+            "title": self.title,
+            "replacement": self.replacement,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
 
 
 @dataclass(frozen=True)
@@ -72,6 +165,16 @@ class Diagnostic:
     (made by :func:`cap_per_code` when one code is reported too many times)
     has ``omitted`` > 0: it stands for that many diagnostics of its code and
     severity that are not listed, and is placed where the first of them was.
+
+    Structured findings (issue #28) add, none of them part of equality:
+
+    * ``end_line``/``end_column``: the end of the offending span (1-based,
+      ``end_column`` exclusive, as LSP and SARIF count), ``None`` when only
+      the start is known;
+    * ``subject``: a :class:`Subject`, what the finding is about;
+    * ``related``: other locations (:class:`Related`), each with a label;
+    * ``fixes``: machine-applicable edits (:class:`Fix`), only when the fix
+      is unambiguous.
     """
 
     severity: str
@@ -85,6 +188,11 @@ class Diagnostic:
     source_line: str | None = field(default=None, compare=False, repr=False)
     parts: tuple[Hashable, ...] | None = field(default=None, compare=False, repr=False)
     omitted: int = field(default=0, repr=False)
+    end_line: int | None = field(default=None, compare=False, repr=False)
+    end_column: int | None = field(default=None, compare=False, repr=False)
+    subject: Subject | None = field(default=None, compare=False, repr=False)
+    related: tuple[Related, ...] = field(default=(), compare=False, repr=False)
+    fixes: tuple[Fix, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.severity not in _SEVERITY_RANK:
@@ -103,6 +211,10 @@ class Diagnostic:
             object.__setattr__(self, "parts", tuple(self.parts))
             if not path:
                 object.__setattr__(self, "path", format_path(self.parts))
+        if not isinstance(self.related, tuple):
+            object.__setattr__(self, "related", tuple(self.related))
+        if not isinstance(self.fixes, tuple):
+            object.__setattr__(self, "fixes", tuple(self.fixes))
 
     @property
     def is_error(self) -> bool:
@@ -144,6 +256,32 @@ class Diagnostic:
         """A copy placed at another location."""
         return replace(self, file=file, line=line, column=column, source_line=source_line)
 
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of every field (texts as they are; outputs abbreviate).
+
+        Keys: ``severity code message path file line column end_line
+        end_column hint subject related fixes`` and, for a summary,
+        ``omitted``.
+        """
+        out: dict = {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "hint": self.hint,
+            "subject": None if self.subject is None else self.subject.to_dict(),
+            "related": [r.to_dict() for r in self.related],
+            "fixes": [f.to_dict() for f in self.fixes],
+        }
+        if self.omitted:
+            out["omitted"] = self.omitted
+        return out
+
     def _repr_html_(self) -> str:
         from toskit.display import to_html
 
@@ -160,8 +298,22 @@ class Diagnostic:
             if column is not None:
                 # Keep tabs so the caret lines up under tab-indented text.
                 lead = "".join(c if c == "\t" else " " for c in text[: column - 1])
-                lines.append(" " * (len(gutter) - 2) + "| " + lead + "^")
+                lines.append(" " * (len(gutter) - 2) + "| " + lead + "^" * self._caret_width(text, column))
         return "\n".join(lines)
+
+    def _caret_width(self, shown: str, column: int) -> int:
+        """How many carets: the span's width on its first line (at least one).
+
+        A span that goes on to later lines is underlined to the end of the
+        shown line; ``shown`` is the (possibly cut) line, ``column`` the
+        start in it.
+        """
+        if self.end_column is None or self.column is None or self.end_line is None:
+            return 1
+        room = max(1, len(shown) - (column - 1))
+        if self.end_line != self.line:
+            return room
+        return max(1, min(self.end_column - self.column, room))
 
 
 #: Characters of a source line shown around the column (long lines are cut, #19).
