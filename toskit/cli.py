@@ -20,8 +20,10 @@
     1 when one has, 2 when the command could not run (bad arguments, or a
     file that cannot be read: a missing file, a directory with no YAML, a
     file that is not UTF-8 text; such a file is reported and is not
-    counted as checked). ``--root DIR`` widens the folder that a TOSCA
-    template's local imports must stay inside (default: its own folder).
+    counted as checked). ``--root DIR`` sets the folder that a TOSCA
+    template's local imports must stay inside (default: its enclosing
+    project, the nearest folder holding ``.git`` or an unpacked CSAR's
+    ``TOSCA-Metadata``, else its own folder).
 ``toskit show FILE [-o OUT.html] [--force] [--root DIR]``
     Writes the HTML view of FILE as a standalone page: a TOSCA template as
     its report, a roles document as its roles view, a Fuel release file as
@@ -201,8 +203,9 @@ def check_schema(text: str, name: str) -> list[Diagnostic]:
 def check_tosca(
     text: str, name: str, root: str | None = None, max_per_code: int | None = MAX_PER_CODE
 ) -> list[Diagnostic]:
-    """A TOSCA document: everything ``toskit.loads`` reports. ``root`` widens the
-    folder that local imports must stay inside (default: the file's folder);
+    """A TOSCA document: everything ``toskit.loads`` reports. ``root`` sets the
+    folder that local imports must stay inside (default: the file's enclosing
+    project, else its folder);
     ``max_per_code`` is the loader's cap of diagnostics listed per code."""
     from toskit.tosca import loads
 
@@ -673,7 +676,8 @@ def _jobs(text: str) -> int:
 
 _ROOT_HELP = (
     "the folder a template's local imports must stay inside "
-    "(default: the template's own folder; docs/limits.md)"
+    "(default: the enclosing project, the nearest folder holding .git or "
+    "TOSCA-Metadata/TOSCA.meta, else the template's own folder; docs/limits.md)"
 )
 
 

@@ -48,9 +48,13 @@ class Importer:
 
     **Import root.** Local files are read only inside ``root`` (a folder;
     symbolic links are followed before the check). By default the root is
-    the folder of the first document that imports -- the loaded template
-    (the current directory for text named ``"<string>"``). An import
-    outside it is an ``import-error`` that shows nothing of the file.
+    the enclosing project of the first document that imports -- the loaded
+    template (the current directory for text named ``"<string>"``): the
+    nearest folder above it holding ``.git`` or an unpacked CSAR's
+    ``TOSCA-Metadata/TOSCA.meta`` (:func:`project_root`), else the
+    template's own folder. An import outside it is an ``import-error`` that
+    shows nothing of the file and names the root relative to the current
+    directory, never as an absolute path.
     **Remote documents** (those a resolver supplied) import only through the
     resolver: a local path or ``file:`` URL in them is an ``import-error``.
     A NUL character in a reference is an ``import-error``.
@@ -74,6 +78,8 @@ class Importer:
         self.resolver = resolver
         self.limits = limits
         self.root: str | None = None if root is None else os.path.realpath(root)
+        # how the root was chosen, for the refusal's wording
+        self.root_kind = "given" if root is not None else ""
         self._cache: dict[str, YamlDocument] = {}
         # Identities of every document seen importing or imported: a cycle can
         # only close on one of them, so a new file never costs a scan of a
@@ -90,9 +96,12 @@ class Importer:
         if self.root is None:
             name = importing.name
             if name.startswith("<") or is_url(name):
-                self.root = os.path.realpath(os.getcwd())
+                start = os.path.realpath(os.getcwd())
             else:
-                self.root = os.path.dirname(os.path.realpath(name))
+                start = os.path.dirname(os.path.realpath(name))
+            project = project_root(start)
+            self.root = project or start
+            self.root_kind = "project" if project else "folder"
         return self.root
 
     @staticmethod
@@ -198,11 +207,18 @@ class Importer:
             doc = load_yaml(text, name=name, **self.limits)
         else:
             if not _inside(os.path.realpath(name), root):
+                chosen = {
+                    "given": "the root given",
+                    "project": "the enclosing project of the loaded template",
+                    "folder": "the loaded template's folder: no enclosing project "
+                    "(.git or TOSCA-Metadata) was found",
+                }[self.root_kind]
                 return problem(
                     "import-error",
-                    f"cannot import {_shown(url)}: it is outside the import root '{root}'",
-                    "imports are read only inside the folder of the loaded template; "
-                    "pass root=... (toskit check --root DIR) to widen it",
+                    f"cannot import {_shown(url)}: it is outside the import root "
+                    f"'{shown_path(root)}' ({chosen})",
+                    "pass --root DIR to toskit check/show (root=DIR to toskit.load) "
+                    "to read imports below DIR",
                 )
             try:
                 doc = load_yaml_file(name, **self.limits)
@@ -218,6 +234,40 @@ def _identity(name: str) -> str:
     if is_url(name) or name.startswith("<"):
         return name
     return os.path.normcase(os.path.abspath(name))
+
+
+# What marks the top of a project: a Git work tree (``.git`` is a folder, or
+# a file in worktrees and submodules) or an unpacked CSAR.
+_PROJECT_MARKERS = (".git", os.path.join("TOSCA-Metadata", "TOSCA.meta"))
+
+
+def project_root(start: str) -> str | None:
+    """The nearest folder at or above ``start`` (a real path) that holds ``.git``
+    or ``TOSCA-Metadata/TOSCA.meta``, or ``None``.
+
+    The search stops below the user's home folder and the file system's
+    root: a home folder kept under Git (dotfiles) or a marker at ``/`` must
+    not make ``~/.ssh`` or ``/etc`` importable by default.
+    """
+    home = os.path.realpath(os.path.expanduser("~"))
+    folder = start
+    while True:
+        if folder == home or _inside(home, folder):
+            return None  # the home folder, ``/`` and every folder holding home
+        if any(os.path.exists(os.path.join(folder, m)) for m in _PROJECT_MARKERS):
+            return folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def shown_path(path: str) -> str:
+    """``path`` as a diagnostic may show it: relative to the current directory."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows): the folder's own name only
+        return os.path.basename(path.rstrip(os.sep)) or "."
 
 
 def _inside(path: str, root: str) -> bool:

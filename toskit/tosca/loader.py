@@ -82,8 +82,10 @@ def loads(
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template.
 
-    ``root``: the folder local imports must stay inside (default: the folder
-    of ``name``, the current directory for ``"<string>"``; docs/limits.md).
+    ``root``: the folder local imports must stay inside (default: the
+    enclosing project of ``name``'s folder -- the nearest folder holding
+    ``.git`` or ``TOSCA-Metadata/TOSCA.meta`` -- else that folder; the
+    current directory stands for ``"<string>"``'s folder; docs/limits.md).
     ``max_per_code``: diagnostics of one code listed per file, then a summary (``None``: all).
 
     Misuse (``text`` not a ``str``, an unknown limit keyword, a limit that is
@@ -115,7 +117,9 @@ def load(
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read.
 
     ``root``: the folder local imports must stay inside (default: the
-    template's folder; docs/limits.md).
+    enclosing project -- the nearest folder above the template holding
+    ``.git`` or ``TOSCA-Metadata/TOSCA.meta`` -- else the template's folder;
+    docs/limits.md).
     ``max_per_code``: diagnostics of one code listed per file, then a summary (``None``: all).
 
     ``path`` must be a ``str`` or ``os.PathLike`` (an ``int`` is refused rather
