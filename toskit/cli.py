@@ -244,7 +244,12 @@ def register_checker(kind: str, checker: Checker) -> None:
 
 @dataclass
 class FileResult:
-    """What ``toskit check`` found for one file (``error`` set when it could not be read)."""
+    """What ``toskit check`` found for one file (``error`` set when it could not be read).
+
+    ``crashed``: the check itself failed (a bug in toskit or in a registered
+    checker); ``error`` then says how. Reports show either as a finding of
+    the file (:mod:`toskit.report`).
+    """
 
     path: str
     kind: str = ""
@@ -252,6 +257,7 @@ class FileResult:
     version: str | None = None
     diagnostics: list[Diagnostic] = field(default_factory=list)
     error: str | None = None
+    crashed: bool = False
 
 
 def _check_document(
@@ -344,6 +350,8 @@ def _check_task(task: _Task) -> FileResult:
                 result = _check_document(text, name, root, max_per_code)
     except ToskitError as exc:
         return FileResult(name, error=str(exc))
+    except Exception as exc:  # one file's crash must not lose the report of the others (#34)
+        return FileResult(name, error=f"{name}: toskit failed while checking it ({type(exc).__name__}: {exc})", crashed=True)
     result.path = name
     return result
 
@@ -444,8 +452,21 @@ def _results(tasks: list[_Task], jobs: int) -> Iterator[FileResult]:
         yield from pool.imap(_check_task, tasks, chunksize=chunk)
 
 
+#: Formats that toskit.report renders from the per-file results (#34).
+REPORT_FORMATS = ("sarif", "github", "junit")
+
+
+def check_format(requested: str | None) -> str:
+    """The format of ``toskit check``: the one asked for; else ``github`` under
+    GitHub Actions (``GITHUB_ACTIONS=true``), else ``text``."""
+    if requested:
+        return requested
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = expand_paths(args.files)
+    fmt = check_format(args.format)
     status = 0
     stdin_text: str | None = None
     stdin_error: str | None = None
@@ -460,9 +481,12 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     ]
     checked = errors = warnings = unreadable = 0
     report: list[dict[str, Any]] = []
+    collected: list[FileResult] = []  # for the REPORT_FORMATS
     for result in _results(tasks, args.jobs):
         if result.path == "<stdin>" and stdin_error is not None:
             result = FileResult("<stdin>", error=stdin_error)
+        if fmt in REPORT_FORMATS:
+            collected.append(result)
         if result.error is not None:
             print(f"toskit check: {terminal_safe(result.error)}", file=err)
             status = 2
@@ -476,7 +500,9 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         n_errors, n_warnings = counts["error"], counts["warning"]
         errors += n_errors
         warnings += n_warnings
-        if args.format == "json":
+        if fmt in REPORT_FORMATS:
+            continue
+        if fmt == "json":
             report.append(
                 {
                     "file": result.path,
@@ -500,7 +526,11 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(terminal_diagnostic(diag), file=out)
     if errors and status == 0:
         status = 1
-    if args.format == "json":
+    if fmt in REPORT_FORMATS:
+        import importlib
+
+        out.write(importlib.import_module(f"toskit.report.{fmt}").render(collected))
+    if fmt == "json":
         # json escapes C0 controls, and (ensure_ascii) every non-ASCII character, as \uXXXX.
         json.dump(report, out, indent=2)
         out.write("\n")
@@ -699,9 +729,11 @@ def _add_check(commands: Any) -> None:
     )
     check.add_argument(
         "--format",
-        choices=("text", "json"),
-        default="text",
-        help="text (default: per file, its kind then its diagnostics) or json (a list per file)",
+        choices=("text", "json", *REPORT_FORMATS),
+        default=None,
+        help="text (per file, its kind then its diagnostics), json (a list per file), sarif "
+        "(SARIF 2.1.0), github (workflow commands: annotations) or junit (JUnit XML); "
+        "default: github when GITHUB_ACTIONS=true, else text",
     )
     check.add_argument(
         "-j",

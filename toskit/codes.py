@@ -58,6 +58,9 @@ CODES: dict[str, CodeInfo] = _table(
     ("import-above-root", "warning", "source",
      "an import that climbs above the archive's root"),
     ("csar-error", "error", "source", "a CSAR archive that cannot be read (metadata, entry point)"),
+    # toskit check's reports (toskit.report): a file that could not be checked at all
+    ("file-unreadable", "error", "cli", "a file that cannot be read (missing, not a regular file, not UTF-8)"),
+    ("internal-error", "error", "cli", "toskit failed while checking the file (a bug: please report it)"),
     # TOSCA documents (toskit.tosca)
     ("missing-version", "warning", "tosca", "no tosca_definitions_version"),
     ("unknown-version", "error", "tosca", "a tosca_definitions_version toskit does not know"),
