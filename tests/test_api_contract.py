@@ -755,7 +755,9 @@ def test_import_cycle_code(tmp_path):
         (tmp_path / name).write_text(text, encoding="utf-8")
     st = toskit.load(str(tmp_path / "a.yaml"))
     assert "import-cycle" in codes(st)
-    assert not st.ok
+    # info at most: each file is still loaded once and the template loads
+    assert all(d.severity == "info" for d in st.diagnostics if d.code == "import-cycle")
+    assert st.ok
 
 
 def test_import_of_a_url_is_not_fetched():

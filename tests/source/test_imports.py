@@ -177,4 +177,7 @@ def test_cycle_message_shows_the_loop(tree):
     d = importer.load_import("d.yaml", c, [main.name, c.name])
     diag = importer.load_import("c.yaml", d, [main.name, c.name, d.name])
     assert isinstance(diag, Diagnostic)
-    assert diag.message == f"import cycle: {c.name} → {d.name} → {c.name}"
+    # an info; absolute names are shown relative to the working directory (#38)
+    cn, dn = os.path.relpath(c.name), os.path.relpath(d.name)
+    assert diag.severity == "info"
+    assert diag.message == f"import cycle (each file is read once): {cn} → {dn} → {cn}"

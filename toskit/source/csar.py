@@ -279,10 +279,12 @@ class CsarImporter(Importer):
         )
         if name in chain or name == importing.name:
             loop = [*chain[list(chain).index(name) :]] if name in chain else [name]
-            return problem(
+            # an info, as Importer's: the file is being loaded already
+            return importing.diagnostic(
+                "info",
                 "import-cycle",
-                "import cycle: " + " → ".join([*loop, name]),
-                "remove one of these imports",
+                "import cycle (each file is read once): " + " → ".join([*loop, name]),
+                where,
             )
         cached = self._docs.get(entry)
         if cached is not None:

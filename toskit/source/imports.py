@@ -36,8 +36,9 @@ class Importer:
 
     ``load_import(url, importing, chain)`` returns the imported
     ``YamlDocument`` or a ``Diagnostic`` (``import-error`` for a file that
-    cannot be read; ``import-cycle`` when the file is already in ``chain``,
-    the names of the documents being imported, outermost first). A file
+    cannot be read; an ``info`` ``import-cycle`` when the file is already in
+    ``chain``, the names of the documents being imported, outermost first:
+    it is being loaded already, so the caller links to it). A file
     imported twice is parsed once (same ``YamlDocument`` object).
 
     A relative path is resolved against the directory of the importing
@@ -173,10 +174,14 @@ class Importer:
             identities = [self.identity(n) for n in names]
             if key in identities:
                 loop = [*names[identities.index(key) :], name]
-                return problem(
+                # Not an error (TOSCA 1.3, 2.0 §6.8.2; real type libraries are
+                # built as cycles): the file is being loaded already.
+                return importing.diagnostic(
+                    "info",
                     "import-cycle",
-                    "import cycle: " + " → ".join(loop),
-                    "remove one of these imports",
+                    "import cycle (each file is read once): "
+                    + " → ".join(n if is_url(n) or not os.path.isabs(n) else shown_path(n) for n in loop),
+                    where,
                 )
 
         cached = self._cache.get(key)

@@ -174,6 +174,14 @@ def _import(
         )
         return None
     if isinstance(loaded, Diagnostic):
+        if loaded.code == "import-cycle":
+            # The file is open further up this chain (or is this one): its
+            # names are linked here, as for a file met again on another chain.
+            back = walk.importer.resolve_name(url, doc.name) if isinstance(url, str) else None
+            known_scope = seen.get(Importer.identity(back)) if back is not None else None
+            namespace = ns if isinstance(ns, str) and ns else None
+            if known_scope is not None:
+                current.scope.link(namespace, known_scope)
         if written != url and isinstance(written, str):
             # Name the import as written, and what it was read as.
             loaded = replace(

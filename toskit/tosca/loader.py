@@ -3,7 +3,7 @@
 1. parse the YAML (``toskit.source``), pick the grammar from
    ``tosca_definitions_version`` (or infer it, ``missing-version``);
 2. check keynames against the grammar tables (``unknown-keyname``);
-3. load imports (``import-error``, ``import-cycle``), collect type
+3. load imports (``import-error``; an info ``import-cycle``), collect type
    definitions (namespaced ones as ``ns:Name``);
 4. build the registry on top of the cached normative profile;
 5. resolve inputs, then every node template's, capability's, relationship

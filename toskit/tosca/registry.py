@@ -998,8 +998,8 @@ def _mark_dirty(scopes: list[Scope]) -> None:
     """Set ``dirty`` / ``plain_dirty`` of every scope (see :class:`Scope`).
 
     Children first (an iterative depth-first walk); the import links form a
-    DAG (a cycle is an ``import-cycle`` and is not linked), and a scope met
-    again while open is taken as dirty, to be safe.
+    DAG but for import cycles (an ``import-cycle`` links back to a document
+    still open), and a scope met again while open is taken as dirty, to be safe.
     """
     state: dict[int, int] = {}  # 1: open, 2: done
     for root in scopes:
