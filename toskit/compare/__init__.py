@@ -18,9 +18,10 @@ import sys
 import types
 from typing import Any
 
-from toskit.compare.compute import compare, same_value
+from toskit.compare.compute import compare
 from toskit.compare.model import (
     DiagnosticChange,
+    FieldChange,
     PropertyDefinitionChange,
     RequirementChange,
     TemplateChange,
@@ -31,6 +32,7 @@ from toskit.compare.model import (
 
 __all__ = [
     "DiagnosticChange",
+    "FieldChange",
     "PropertyDefinitionChange",
     "RequirementChange",
     "TemplateChange",
@@ -38,7 +40,6 @@ __all__ = [
     "TypeChange",
     "ValueChange",
     "compare",
-    "same_value",
 ]
 
 

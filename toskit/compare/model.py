@@ -1,8 +1,10 @@
 """The result of :func:`toskit.compare`: plain, immutable records.
 
 A :class:`TemplateDiff` holds what changed between two versions of a
-template, in five groups: types, templates, effective property values,
-requirement targets and diagnostics. Every record is a frozen dataclass of
+template: types, templates, every field as written (``fields``: the
+generic structural comparison of the documents, capabilities, interfaces,
+artifacts, workflows, imports, ... included), effective property values
+with their sources, requirement targets, inputs and diagnostics. Every record is a frozen dataclass of
 plain values (strings, numbers, lists, dicts), so a diff can be pickled,
 turned into JSON or a DataFrame, and compared in tests.
 """
@@ -19,12 +21,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DiagnosticChange",
+    "FieldChange",
     "PropertyDefinitionChange",
     "RequirementChange",
     "TemplateChange",
     "TemplateDiff",
     "TypeChange",
     "ValueChange",
+]
+
+
+FRAME_COLUMNS = [
+    "entity", "kind", "path", "change", "old", "new", "old_source", "new_source", "type",
+    "section", "old_entity", "new_path", "old_location", "new_location",
 ]
 
 
@@ -58,17 +67,51 @@ class TypeChange:
     change: str
     derived_from: tuple[str | None, str | None] | None = None
     properties: tuple[PropertyDefinitionChange, ...] = ()
+    old_name: str | None = None
+    """For ``change="renamed"``: the type's name in the old version."""
 
 
 @dataclass(frozen=True)
 class TemplateChange:
-    """A node or relationship template added, removed or retyped."""
+    """A node, relationship, group or policy template added, removed,
+    retyped or ``renamed`` (its body moved to a new name: ``old_name`` →
+    ``name``; what else changed in it is listed in the other groups under
+    the new name)."""
 
     name: str
     kind: str
     change: str
     old_type: str | None = None
     new_type: str | None = None
+    old_name: str | None = None
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One difference between the two documents as written.
+
+    ``section`` names where it is (``node_templates``, ``node_types``,
+    ``workflows``, ``imports``, ...), ``entity`` the template, type, input,
+    ... of that section (``None`` for a section without named entries, such
+    as ``imports``), ``path`` the dotted path inside it
+    (``capabilities.host.properties.mem_size``; ``""``: the entity itself).
+    ``change`` is ``"changed"``, ``"added"``, ``"removed"`` or ``"renamed"``:
+    a map key whose value moved unchanged to ``new_path`` (a typo fixed), or,
+    with an empty ``path``, a whole entity now called ``entity`` that was
+    ``old_entity``. ``old_location``/``new_location`` are ``file:line:column``
+    on each side (``None`` on a side without it).
+    """
+
+    section: str
+    entity: str | None
+    path: str
+    change: str
+    old: Any = None
+    new: Any = None
+    old_location: str | None = None
+    new_location: str | None = None
+    new_path: str | None = None
+    old_entity: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +135,12 @@ class ValueChange:
     old_source: str | None = None
     new_source: str | None = None
     type: str | None = None
+    old_location: str | None = None
+    """``file:line:column`` of the layer that set the old value (the
+    template's line, the type's default, the input's default)."""
+    new_location: str | None = None
+    old_entity: str | None = None
+    """The template's old name when it was renamed (else ``None``)."""
 
     @property
     def template_untouched(self) -> bool:
@@ -128,10 +177,13 @@ class TemplateDiff:
     """What changed between two versions of a template (``toskit.compare``).
 
     Groups: ``types``, ``templates``, ``values``, ``requirements``,
-    ``diagnostics`` (each a tuple of records, sorted). ``old_name``/
+    ``diagnostics``, ``fields`` (each a tuple of records, sorted). ``old_name``/
     ``new_name`` name the two sides, ``old_version``/``new_version`` their
     ``tosca_definitions_version``; ``unchanged_templates`` counts the
-    templates present on both sides with no value or requirement change.
+    templates present on both sides with no change at all.
+    ``not_compared`` names each part that could not be compared (a side
+    that did not parse, a value too deep); when it is not empty the diff
+    never claims "no changes".
     """
 
     old_name: str
@@ -145,14 +197,18 @@ class TemplateDiff:
     diagnostics: tuple[DiagnosticChange, ...] = ()
     unchanged_templates: int = 0
     inputs: tuple[tuple[str, Any, Any], ...] = field(default=())
+    fields: tuple[FieldChange, ...] = ()
+    not_compared: tuple[str, ...] = ()
 
     # -- summaries ---------------------------------------------------------------
 
     @property
     def is_same(self) -> bool:
-        """True when nothing differs (diagnostics included)."""
+        """True when nothing differs (diagnostics included) and every part was compared."""
         return not (
-            self.types
+            self.fields
+            or self.not_compared
+            or self.types
             or self.templates
             or self.values
             or self.requirements
@@ -190,18 +246,41 @@ class TemplateDiff:
             "introduced": len(self.introduced),
             "fixed": len(self.fixed),
             "inputs": len(self.inputs),
+            "fields": len(self.fields),
+            "renamed": sum(1 for f in self.fields if f.change == "renamed")
+            + sum(1 for t in self.templates if t.change == "renamed")
+            + sum(1 for t in self.types if t.change == "renamed"),
+            "not_compared": len(self.not_compared),
         }
 
     # -- conversions -------------------------------------------------------------
 
     def to_frame(self) -> pandas.DataFrame:
-        """One row per changed value: entity, kind, path, change, old, new,
-        old_source, new_source, type (pandas is imported on first use)."""
+        """One row per change: first each effective value (``section``
+        ``"values"``), then each template or type renamed and each field
+        changed as written (``section`` as in :class:`FieldChange`).
+        Columns: entity, kind, path, change, old, new, old_source,
+        new_source, type, section, old_entity, new_path, old_location,
+        new_location (pandas is imported on first use)."""
         import pandas as pd
 
-        columns = ["entity", "kind", "path", "change", "old", "new", "old_source", "new_source", "type"]
-        rows = [[getattr(v, c) for c in columns] for v in self.values]
-        return pd.DataFrame(rows, columns=columns)
+        rows = [
+            [v.entity, v.kind, v.path, v.change, v.old, v.new, v.old_source, v.new_source, v.type,
+             "values", v.old_entity, None, v.old_location, v.new_location]
+            for v in self.values
+        ]
+        for t in self.templates:
+            if t.change == "renamed":
+                rows.append([t.name, t.kind, "", "renamed", t.old_name, t.name, None, None, t.new_type,
+                             "templates", t.old_name, None, None, None])
+        for ty in self.types:
+            if ty.change == "renamed":
+                rows.append([ty.name, ty.kind, "", "renamed", ty.old_name, ty.name, None, None, None,
+                             "types", ty.old_name, None, None, None])
+        for f in self.fields:
+            rows.append([f.entity, f.section, f.path, f.change, f.old, f.new, None, None, None,
+                         f.section, f.old_entity, f.new_path, f.old_location, f.new_location])
+        return pd.DataFrame(rows, columns=FRAME_COLUMNS)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (see :mod:`toskit.compare.serialize`)."""

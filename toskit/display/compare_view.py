@@ -36,7 +36,12 @@ from toskit.display.options import get as option
 
 __all__ = ["diff_page", "template_diff_body", "template_diff_html"]
 
-_SIGNS = {"added": ("+", "toskit-added"), "removed": ("−", "toskit-removed"), "changed": ("~", "toskit-modified")}
+_SIGNS = {
+    "added": ("+", "toskit-added"),
+    "removed": ("−", "toskit-removed"),
+    "changed": ("~", "toskit-modified"),
+    "renamed": ("↷", "toskit-modified"),
+}
 
 
 def _shown(value: Any) -> str:
@@ -110,7 +115,7 @@ def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[
         else:
             parts = [palette.pill(s) for s in (v.old_source, v.new_source) if s is not None]
             sources = '<span class="toskit-diff-arrow">→</span>'.join(parts)
-        why = _why(v)
+        why = _why(v) + _where(getattr(v, "old_location", None), getattr(v, "new_location", None))
         rows.append(
             (
                 f"toskit-diff-{v.change}",
@@ -125,6 +130,17 @@ def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[
             )
         )
     return rows
+
+
+def _where(old: Any, new: Any) -> str:
+    """The ``file:line:column`` of each side, escaped."""
+    if not old and not new:
+        return ""
+    if old and new and old != new:
+        text = f"{esc(old)}<span class=\"toskit-diff-arrow\">→</span>{esc(new)}"
+    else:
+        text = esc(old or new)
+    return f'<div class="toskit-diff-where">{text}</div>'
 
 
 def _values_section(diff: Any, palette: Any) -> str:
@@ -143,6 +159,9 @@ def _values_section(diff: Any, palette: Any) -> str:
             total=len(changes),
         )
         summary = f"{esc(kind)} {code(entity)}"
+        renamed_from = next((v.old_entity for v in changes if getattr(v, "old_entity", None)), None)
+        if renamed_from:
+            summary += f" (renamed from {code(renamed_from)})"
         blocks.append(details(summary, body, open_=not many, count=len(changes)))
     note = ""
     if diff.unchanged_templates:
@@ -173,6 +192,11 @@ def _types_section(diff: Any) -> str:
                     f'<span class="toskit-diff-old">{_shown(p.old)}</span>'
                     f'<span class="toskit-diff-arrow">→</span>{_shown(p.new)}'
                 )
+        if t.change == "renamed":
+            what.insert(0, f"renamed {code(t.old_name)}<span class=\"toskit-diff-arrow\">→</span>{code(t.name)}")
+        for f in getattr(diff, "fields", ()):
+            if f.section == f"{t.kind}_types" and f.entity == t.name:
+                what.append(_field_html(f))
         lines = "".join(f"<div>{w}</div>" for w in what) or esc(t.change)
         rows.append([(cls, esc(sign)), ("", esc(t.kind)), ("toskit-path", esc(t.name)), ("", lines)])
     body = table(["", "kind", "type", "what changed"], rows, total=len(diff.types))
@@ -185,7 +209,9 @@ def _templates_section(diff: Any) -> str:
     rows = []
     for c in diff.templates:
         sign, cls = _sign("changed" if c.change == "retyped" else c.change)
-        if c.change == "retyped":
+        if c.change == "renamed":
+            types = esc(c.new_type or c.old_type) + f" (was {code(c.old_name)})"
+        elif c.change == "retyped":
             types = f'<span class="toskit-diff-old">{esc(c.old_type)}</span><span class="toskit-diff-arrow">→</span>{esc(c.new_type)}'
         else:
             types = esc(c.new_type or c.old_type)
@@ -229,10 +255,70 @@ def _inputs_section(diff: Any) -> str:
     return details("Inputs", body, open_=False, count=len(rows))
 
 
+def _field_html(f: Any) -> str:
+    """One change as written: sign, path, old → new (or the new name), where."""
+    sign, cls = _sign(f.change)
+    path = code(f.path) if f.path else "(the whole entry)"
+    if f.change == "renamed":
+        if not f.path:
+            what = f"renamed {code(f.old_entity)}<span class=\"toskit-diff-arrow\">→</span>{code(f.entity)}"
+        else:
+            what = f"renamed {path}<span class=\"toskit-diff-arrow\">→</span>{code(f.new_path)}: {_shown(f.new)}"
+    elif f.change == "added":
+        what = f"{path}: {_shown(f.new)}"
+    elif f.change == "removed":
+        what = f'{path}: <span class="toskit-diff-old">{_shown(f.old)}</span>'
+    else:
+        what = (
+            f'{path}: <span class="toskit-diff-old">{_shown(f.old)}</span>'
+            f'<span class="toskit-diff-arrow">→</span>{_shown(f.new)}'
+        )
+    return f'<span class="{cls}">{esc(sign)}</span> {what}{_where(f.old_location, f.new_location)}'
+
+
+def _fields_section(diff: Any) -> str:
+    """The changes as written outside the types (which show under Types)."""
+    groups: dict[tuple[str, Any], list[Any]] = {}
+    for f in getattr(diff, "fields", ()):
+        if not str(f.section).endswith("_types"):
+            groups.setdefault((f.section, f.entity), []).append(f)
+    if not groups:
+        return ""
+    shown, hidden = bounded(list(groups.items()), option("display_max_nodes"))
+    blocks = []
+    count = 0
+    for (section, entity), changes in shown:
+        rows, more = bounded(changes, option("display_max_rows"))
+        count += len(changes)
+        inner = "".join(f"<div>{_field_html(f)}</div>" for f in rows) + more_note(more, "more changes")
+        summary = esc(section) + (f" {code(entity)}" if entity is not None else "")
+        blocks.append(details(summary, inner, open_=len(groups) <= 8, count=len(changes)))
+    total = sum(len(c) for c in groups.values())
+    return details("As written", "".join(blocks) + more_note(hidden, "more entries"), open_=True, count=total)
+
+
+def _not_compared_section(diff: Any) -> str:
+    notes = list(getattr(diff, "not_compared", ()))
+    if not notes:
+        return ""
+    items = "".join(f"<li>{esc(n)}</li>" for n in notes)
+    return f'<div class="toskit-diff-note"><strong>not compared:</strong><ul>{items}</ul></div>'
+
+
+def _diagnostic_location(d: Any) -> str:
+    if not d.file and d.line is None:
+        return ""
+    text = str(d.file or "<unknown>")
+    if d.line is not None:
+        text += f":{d.line}" + (f":{d.column}" if d.column is not None else "")
+    return text
+
+
 def _diagnostic_rows(diags: list[Any]) -> list[list[tuple[str, str]]]:
     return [
         [
             ("", badge(d.severity, d.severity if d.severity in ("error", "warning", "info") else "info", small=True)),
+            ("toskit-path", esc(_diagnostic_location(d))),
             ("", code(d.code)),
             ("toskit-path", esc(d.path or "")),
             ("", esc(d.message)),
@@ -244,7 +330,7 @@ def _diagnostic_rows(diags: list[Any]) -> list[list[tuple[str, str]]]:
 def _diagnostics_section(title: str, diags: list[Any], open_: bool) -> str:
     if not diags:
         return ""
-    body = table(["severity", "code", "path", "message"], _diagnostic_rows(diags), total=len(diags))
+    body = table(["severity", "where", "code", "path", "message"], _diagnostic_rows(diags), total=len(diags))
     return details(esc(title), body, open_=open_, count=len(diags))
 
 
@@ -267,11 +353,13 @@ def template_diff_body(diff: Any) -> str:
         )
     if flags:
         parts.append(f'<div class="toskit-diff-flags">{"".join(flags)}</div>')
+    parts.append(_not_compared_section(diff))
     if diff.is_same:
         parts.append('<div class="toskit-empty">no changes</div>')
     palette = _palette()
     parts.append(_diagnostics_section("Diagnostics introduced", list(diff.introduced), True))
     parts.append(_values_section(diff, palette))
+    parts.append(_fields_section(diff))
     parts.append(_types_section(diff))
     parts.append(_templates_section(diff))
     parts.append(_requirements_section(diff))
@@ -303,6 +391,7 @@ def diff_page(diff: Any, *, theme: str = "auto") -> str:
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="generator" content="toskit">'
         f'<meta name="color-scheme" content="{scheme}">'
         f"<title>{esc(diff.old_name)} → {esc(diff.new_name)} · toskit diff</title>"
         f"<style>{sheet}</style></head>"
