@@ -28,7 +28,7 @@ from toskit.source.imports import is_url
 from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.registry import Scope, ScopedPrefix, TypeSource
-from toskit.tosca.versions import detect_version
+from toskit.tosca.versions import detect_version, reading_of
 
 # ``profile:`` imports of the normative types (always loaded anyway).
 NORMATIVE_PROFILE_PREFIXES = (
@@ -64,6 +64,8 @@ class _Walk:
     grammar: Grammar
     diags: list[Diagnostic]
     found: Imports
+    # unknown tosca_definitions_version spellings already reported in this load
+    versions_reported: set[str] = field(default_factory=set)
 
 
 def load_imports(
@@ -78,6 +80,9 @@ def load_imports(
     Problems are appended to ``diags``; the document's own types come last.
     """
     walk = _Walk(importer, grammar, diags, Imports(top=Scope(None, doc)))
+    written = root.get("tosca_definitions_version")
+    if isinstance(written, str) and written not in VERSIONS:
+        walk.versions_reported.add(written)  # the loaded document reported it
     top = walk.found.top
     _load(walk, doc, root, top, [doc.name], walk.found.sources)
     walk.found.sources.extend(type_sources(doc, root, None, top))
@@ -206,7 +211,15 @@ def _import(
     iversion = iroot.get("tosca_definitions_version")
     igrammar = VERSIONS.get(iversion, walk.grammar) if isinstance(iversion, str) else walk.grammar
     if isinstance(iversion, str) and iversion not in VERSIONS:
-        walk.diags.extend(detect_version(loaded, iroot)[2])
+        # Read as the version it most likely means (versions.reading_of), else
+        # as the importer's grammar; each unknown spelling reported once a load.
+        reading = reading_of(iversion)
+        igrammar = VERSIONS[reading] if reading is not None else walk.grammar
+        if iversion not in walk.versions_reported:
+            walk.versions_reported.add(iversion)
+            walk.diags.extend(
+                d for d in detect_version(loaded, iroot)[2] if d.code == "unknown-version"
+            )
     walk.diags.extend(check_keynames(loaded, iroot, igrammar.document))
     if igrammar.major == 2 and iroot.get("functions") is not None:
         walk.found.functions.append((iroot["functions"], full_prefix, loaded))
