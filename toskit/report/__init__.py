@@ -106,14 +106,15 @@ def known_codes() -> list[str]:
 
 
 def help_uri(code: str) -> str:
-    """The documentation link of a code (a SARIF rule's ``helpUri``).
+    """The documentation link of a code (a SARIF rule's ``helpUri``): its row in ``docs/ci.md``.
 
-    The section of ``docs/ci.md`` that says where each code is explained;
-    a link per code would be a promise of one heading per code that no page
-    keeps yet.
+    ``tests/ci_formats`` keeps a row (an anchor named after the code) there
+    for every code of :data:`toskit.codes.CODES`; a code toskit does not list
+    links to the table itself.
     """
-    del code  # one section for every code, see above
-    return f"{DOCS_URL}#diagnostic-codes"
+    from toskit.codes import code_info
+
+    return f"{DOCS_URL}#{code}" if code_info(code) is not None else f"{DOCS_URL}#diagnostic-codes"
 
 
 def all_findings(results: Iterable[CheckedFile]) -> Sequence[tuple[CheckedFile, list[Diagnostic]]]:

@@ -47,9 +47,15 @@ CLASSNAME = "toskit.check"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+def _visible(char: str) -> str:
+    # A C0 control has a control picture (as in the text output); the rest
+    # (surrogates, non-characters) become the replacement character.
+    return terminal_safe(char) if char < " " else "\ufffd"
+
+
 def _text(value: str) -> str:
     """Element text: line breaks kept, anything XML 1.0 cannot carry made visible."""
-    return _NOT_XML.sub(lambda m: "\ufffd" if "\ud800" <= m.group() <= "\udfff" else terminal_safe(m.group()), value)
+    return _NOT_XML.sub(lambda m: _visible(m.group()), value)
 
 
 def _attr(value: str) -> str:
