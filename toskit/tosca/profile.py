@@ -29,7 +29,11 @@ _NFV = 10
 # 1.0-1.2 documents: the 1.3 types with each older version's delta applied
 # (profiles.OLDER_FAMILIES); cache keys 100, 110, 120.
 _OLDER = {"1.0": 100, "1.1": 110, "1.2": 120}
-_LAYERS = {_NFV: "nfv-1.0"}
+# A profile layered on normative types: its file, and the cache key of the
+# normative types it sits on -- those of its own version (issue 38 item 10:
+# the NFV 1.0 profile is written against the Simple Profile 1.0, where
+# BlockStorage has no ``name``), never the newest 1.x types.
+_LAYERS = {_NFV: ("nfv-1.0", _OLDER["1.0"])}
 
 
 def _sources(path_key: str, diags: list[Diagnostic]) -> tuple[list[TypeSource], list[str]]:
@@ -68,9 +72,10 @@ def _build(major: int) -> tuple[Registry, list[Diagnostic]]:
         diags.extend(registry.add_sources(list(merged.values())))
         return registry, diags
     if major in _LAYERS:
-        # The NFV types sit on top of the 1.x types.
-        sources = _sources(_LAYERS[major], diags)[0]
-        registry = Registry(base=normative_registry(1))
+        # The NFV types sit on top of the normative types of their version.
+        layer, base = _LAYERS[major]
+        sources = _sources(layer, diags)[0]
+        registry = Registry(base=normative_registry(base))
     else:
         sources = _sources("2.0" if major == 2 else "1.3", diags)[0]
         registry = Registry()
