@@ -464,10 +464,32 @@ def check_format(requested: str | None) -> str:
     return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
 
 
+def _fix_check(root: str | None) -> Callable[[str, str], list[Diagnostic]]:
+    """The checker ``--fix`` uses: the command's own, uncapped (every finding's fix)."""
+
+    def check(text: str, name: str) -> list[Diagnostic]:
+        return _check_document(text, name, root, None).diagnostics
+
+    return check
+
+
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = expand_paths(args.files)
     fmt = check_format(args.format)
     status = 0
+    if args.dry_run and not args.fix:
+        print("toskit check: --dry-run goes with --fix", file=err)
+        return 2
+    if args.fix:  # fix first (toskit/fix.py), then report on the fixed files as usual
+        from toskit.fix import fix_files
+
+        def skip(path: str) -> str | None:
+            return "a CSAR archive is not fixed in place" if _is_csar(path) else None
+
+        fixed = fix_files(files, _fix_check(args.root), args.root, dry_run=args.dry_run, out=out, err=err, skip=skip)
+        if args.dry_run:
+            return fixed
+        status = fixed
     stdin_text: str | None = None
     stdin_error: str | None = None
     if "-" in files:
@@ -752,6 +774,19 @@ def _add_check(commands: Any) -> None:
         metavar="N",
         help="diagnostics of one code listed per file before one 'N more not shown' summary "
         "(default %(default)s; 0: all); counts always include every one",
+    )
+    check.add_argument(
+        "--fix",
+        action="store_true",
+        help="first apply the unambiguous fixes of the findings in place (nothing else changes), "
+        "then report what is left; never through a link or outside --root (default: the current "
+        "directory)",
+    )
+    check.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="with --fix: write nothing, print a unified diff of what --fix would change "
+        "(exit 1 when it would change something)",
     )
     check.set_defaults(run=_cmd_check)
 
