@@ -139,7 +139,11 @@ def test_conflict_is_in_the_reason_and_the_trace():
     assert (entry.form, entry.value, entry.detail, entry.decisive) == (
         "conflicts", False, "selected role compute → blocks the role", True
     )
-    assert entry.facts == {"conflicts": ["compute"], "declared": ["compute"]}
+    assert entry.facts == {
+        "conflicts": ["compute"],
+        "declared": ["compute"],
+        "declared_by": {"compute": "role"},
+    }
     assert [c.form for c in out.trace.children] == ["condition", "condition", "conflicts"]
     assert out.trace.detail == "blocked by conflicts → FALSE"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from toskit.conditions.check import check_text
 from toskit.conditions.cluster import Cluster
+from toskit.conditions.decision import RoleDecision
 from toskit.conditions.evaluate import evaluate
 from toskit.conditions.expression import Expression, compile_expression
 from toskit.conditions.fuel import Release, list_releases, load_release
@@ -26,6 +27,7 @@ __all__ = [
     "Outcome",
     "Release",
     "Role",
+    "RoleDecision",
     "RoleOutcome",
     "RoleSet",
     "TraceEntry",

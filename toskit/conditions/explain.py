@@ -22,7 +22,7 @@ only *describes* them, and runs only when someone reads a trace or a reason
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from toskit.conditions.expression import Env, Expression, compile_node
 from toskit.conditions.results import TraceEntry
@@ -47,6 +47,8 @@ __all__ = [
     "mark_decisive",
     "reads",
     "reason",
+    "reason_parts",
+    "Reason",
     "role_trace",
 ]
 
@@ -174,76 +176,61 @@ def _tf(value: Any) -> str:
 
 
 # --------------------------------------------------------------------------- Fuel entries
+#
+# Rendered from the facts the check recorded (toskit.conditions.decision):
+# nothing here evaluates a restriction, a bound or a rule again.
 
 
-def _restriction_entry(restriction: Any, env: Env) -> TraceEntry:
-    condition = restriction.condition
-    active = restriction.active(env)
-    action = restriction.action
-    blocks = active and action == "disable"
-    message = restriction.message
-    source = condition.text if isinstance(condition, Expression) else value_text(condition)
-    if active:
+def _restriction_entry(fact: Any) -> TraceEntry:
+    action = fact.action
+    if fact.active:
         effect = {"disable": "blocks the role", "hide": "hides the role", "none": "message only"}
         detail = f"condition {_tf(True)} → active ({action}): {effect.get(action, action)}"
     else:
         detail = f"condition {_tf(False)} → inactive"
     return TraceEntry(
         "restriction",
-        not blocks,
-        [message] if active and message else [],
-        source,
+        not fact.blocks,
+        [fact.message] if fact.active and fact.message else [],
+        fact.source,
         [],
-        restriction.path,
-        reads=reads(condition, env),
+        fact.path,
+        reads=list(fact.reads),
         detail=detail,
-        facts={"action": action, "message": message, "active": active},
+        facts={"action": action, "message": fact.message, "active": fact.active},
     )
 
 
-def _limits_entry(role: Any, env: Env, outcome_limits: Any) -> TraceEntry:
-    limits = role.limits
-    facts: dict[str, Any] = {}
-    read: list[tuple[str, Any]] = []
-    for kind, bound in limits.bounds.items():
-        expression = getattr(bound, "expression", None)
-        read.extend(reads(expression, env))
-        facts[kind] = expression.text if expression is not None else bound.value
-    applied = []
-    for i, override in enumerate(limits.overrides):
-        cond = override.condition
-        read.extend(reads(cond, env))
-        holds = cond if isinstance(cond, bool) else bool(cond.function()(env))
-        if holds:
-            kinds = ", ".join(override.bounds)
-            text = cond.text if isinstance(cond, Expression) else value_text(cond)
-            applied.append(f"override {i + 1} ({text}) sets {kinds}")
-    count = outcome_limits.count
-    lo, hi, rec = outcome_limits.min, outcome_limits.max, outcome_limits.recommended
+def _limits_entry(fact: Any) -> TraceEntry:
+    applied = [
+        f"override {o.index + 1} ({o.text if o.text is not None else value_text(o.holds)}) "
+        f"sets {', '.join(o.kinds)}"
+        for o in fact.overrides
+        if o.holds
+    ]
+    count, lo, hi, rec = fact.count, fact.min, fact.max, fact.recommended
     parts = [f"count {count}"]
     for name, bound in (("min", lo), ("max", hi), ("recommended", rec)):
         if bound is not None:
             parts.append(f"{name} {value_text(bound)}")
     verdicts = []
-    if lo is not None and count < lo:
+    if fact.below_min:
         verdicts.append("below min (warning)")
-    exceeded = hi is not None and count > hi
-    if exceeded:
+    if fact.above_max:
         verdicts.append("above max: blocks the role")
-    if rec is not None and count < rec:
+    if fact.below_recommended:
         verdicts.append("below recommended (advice)")
     detail = " / ".join(parts) + (" → " + "; ".join(verdicts) if verdicts else " → within limits")
     if applied:
         detail += " [" + "; ".join(applied) + "]"
-    messages = _limit_messages(role, env, count)
     return TraceEntry(
         "limits",
-        not exceeded,
-        messages,
+        not fact.above_max,
+        list(fact.messages),
         None,
         [],
-        limits.path,
-        reads=list(dict.fromkeys(read)) if _hashable(read) else read,
+        fact.path,
+        reads=list(fact.reads),
         detail=detail,
         facts={
             "count": count,
@@ -251,68 +238,67 @@ def _limits_entry(role: Any, env: Env, outcome_limits: Any) -> TraceEntry:
             "max": hi,
             "recommended": rec,
             "overrides": applied,
-            "bounds": facts,
+            "bounds": dict(fact.written),
         },
     )
 
 
-def _hashable(items: list[tuple[str, Any]]) -> bool:
-    try:
-        hash(tuple(items))
-    except TypeError:
-        return False
-    return True
-
-
-def _limit_messages(role: Any, env: Env, count: int) -> list[str]:
-    _outcome, messages, _exceeded = role.limits.evaluate(env, count, role.label)
-    return messages
-
-
-def _conflicts_entry(role: Any, conflicts: list[str]) -> TraceEntry:
-    names = ", ".join(conflicts)
+def _conflicts_entry(fact: Any, warning: str) -> TraceEntry:
+    names = ", ".join(fact.names)
     return TraceEntry(
         "conflicts",
         False,
-        [CONFLICT_TEXT],
+        [warning],
         None,
         [],
-        f"{role.name}.conflicts",
-        detail=f"selected role{'s' if len(conflicts) > 1 else ''} {names} → blocks the role",
-        facts={"conflicts": list(conflicts), "declared": list(role.conflicts)},
+        fact.path,
+        detail=f"selected role{'s' if len(fact.names) > 1 else ''} {names} → blocks the role",
+        facts={
+            "conflicts": list(fact.names),
+            "declared": list(fact.declared),
+            "declared_by": dict(zip(fact.names, fact.declared_by)),
+        },
     )
 
 
-CONFLICT_TEXT = "This role cannot be combined with the selected roles."
+def role_trace(decision: Any) -> TraceEntry:
+    """The trace of one role check, drawn from its recorded
+    :class:`~toskit.conditions.decision.RoleDecision`: Fuel entries
+    (restrictions, then limits), a ``conflicts`` entry when selected roles
+    conflict, then the role's rules. The root's value is the recorded
+    verdict (``allowed``); nothing is evaluated here."""
+    from toskit.conditions.decision import CONFLICT_WARNING
 
-
-def role_trace(
-    role: Any, env: Env, limits_outcome: Any = None, conflicts: list[str] | None = None
-) -> TraceEntry:
-    """The trace of one role check: Fuel entries (restrictions, then limits),
-    a ``conflicts`` entry when selected roles conflict, then the role's
-    rules. The root's value is the role's verdict (``allowed``)."""
-    rules = role.rules.trace(env)
-    fuel: list[TraceEntry] = [_restriction_entry(r, env) for r in role.restrictions]
-    if role.limits is not None and limits_outcome is not None:
-        fuel.append(_limits_entry(role, env, limits_outcome))
+    rules = decision.rules_trace
+    if rules is None:
+        raise ValueError("role_trace needs a recorded decision (decide(..., record=True))")
+    fuel: list[TraceEntry] = [_restriction_entry(r) for r in decision.restrictions]
+    if decision.limits is not None:
+        fuel.append(_limits_entry(decision.limits))
     after: list[TraceEntry] = []
-    if conflicts:
+    if decision.conflicts is not None:
         # The order of the outcome's warnings: a Fuel role says the conflict
-        # before its rules, a seed role after them (roles.py).
-        (fuel if fuel else after).append(_conflicts_entry(role, conflicts))
+        # before its rules, a seed role after them (decision.py).
+        entry = _conflicts_entry(decision.conflicts, CONFLICT_WARNING)
+        (fuel if decision.fuel_order else after).append(entry)
     if fuel or after:
         children = fuel + rules.children + after
-        value = all(c.value for c in children)
-        warnings = [w for c in children for w in c.warnings]
         blocking = list(dict.fromkeys(c.form for c in fuel + after if not c.value))
-        if not rules.value:
+        if not decision.rules_value:
             blocking.append("rules")
         if blocking:
             detail = f"blocked by {', '.join(blocking)} → FALSE"
         else:
             detail = "no restriction, limit or rule blocks the role → TRUE"
-        root = TraceEntry("rules", value, warnings, None, children, rules.path, detail=detail)
+        root = TraceEntry(
+            "rules",
+            decision.allowed,
+            list(decision.warnings),
+            None,
+            children,
+            rules.path,
+            detail=detail,
+        )
     else:
         root = rules
     mark_decisive(root)
@@ -410,64 +396,100 @@ def _rule_cause(index: int, entry: TraceEntry) -> str:
     return f"{label}: {_fact(entry)}"
 
 
+class Reason(NamedTuple):
+    """A reason in parts: ``head`` (``blocked``, ``allowed with advice``,
+    ``hidden, blocked``, ``false``, …), the ``causes`` in trace order, and
+    ``quotes``: the outcome's warnings that the causes quote word for word
+    (a view that lists the warnings under the reason skips those)."""
+
+    head: str
+    causes: tuple[str, ...]
+    quotes: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        """The one sentence: ``head: cause; cause``."""
+        return f"{self.head}: " + "; ".join(self.causes)
+
+
 def reason(outcome: Any) -> str:
     """One sentence: why a role is blocked, hidden or carries advice; empty
     for a role that is plainly allowed (no warning). For one condition
     (``evaluate``'s ``Outcome``) the sentence starts ``false:`` or
     ``true with advice:``."""
+    found = reason_parts(outcome)
+    return "" if found is None else found.text
+
+
+def reason_parts(outcome: Any) -> Reason | None:
+    """The :class:`Reason` of an outcome (``None`` for a plainly allowed
+    one), from the facts its check recorded (a role outcome's
+    ``decision``; an ``Outcome``'s trace)."""
     allowed = bool(getattr(outcome, "allowed", getattr(outcome, "value", False)))
     warnings = list(getattr(outcome, "warnings", []) or [])
-    conflicts = list(getattr(outcome, "conflicts", []) or [])
     hidden = bool(getattr(outcome, "hidden", False))
     if allowed and not warnings and not hidden:
-        return ""
-    trace = getattr(outcome, "trace", None)
+        return None
+    decision = getattr(outcome, "recorded_decision", None)
     causes: list[str] = []
-    rule_number = 0
-    children: list[TraceEntry] = list(trace.children) if trace is not None else []
-    for child in children:
-        if child.form not in ("restriction", "limits", "conflicts"):
-            rule_number += 1
-        if child.form == "conflicts":
-            continue  # said once, below, with the names
-        # Blocked: the entries that block. Allowed: the entries with advice.
-        if (child.value if not allowed else not child.warnings):
-            continue
-        if child.form == "restriction":
-            # The release's own message says it best; the expression (in the
-            # trace) stands in when there is none.
-            message = child.facts.get("message")
-            causes.append(message or f"restriction {child.source} is active ({child.facts.get('action')})")
-        elif child.form == "limits":
-            causes.append("; ".join(child.warnings) or child.detail)
-        else:
-            causes.append(_rule_cause(rule_number, child))
-    if conflicts:
-        causes.append(f"conflicts with the selected role{'s' if len(conflicts) > 1 else ''} "
-                      + ", ".join(conflicts))
-    if hidden:
-        hiding = [
-            c.source
-            for c in children
-            if c.form == "restriction" and c.facts.get("active") and c.facts.get("action") == "hide"
-        ]
-        # A hiding restriction already quoted (its message was a warning) is not repeated.
-        quoted = {
-            c.source
-            for c in children
-            if c.form == "restriction" and c.facts.get("active") and c.warnings and allowed
-        }
-        unquoted = [h for h in hiding if h not in quoted]
-        if unquoted or not hiding:
-            causes.append(
-                "hidden by restriction " + ", ".join(map(str, unquoted)) if unquoted else "hidden"
-            )
+    quotes: list[str] = []
+    if decision is not None:
+        _role_causes(decision, allowed, causes, quotes)
+    else:
+        trace = getattr(outcome, "trace", None)
+        children = list(trace.children) if trace is not None else []
+        _rule_causes(children, allowed, causes, quotes)
     if not causes:
         causes = list(dict.fromkeys(warnings)) or ["no reason recorded"]
+        quotes.extend(causes if warnings else ())
     if hasattr(outcome, "allowed"):
         head = "blocked" if not allowed else ("allowed with advice" if warnings else "allowed")
     else:  # one condition (``evaluate``): true or false, not a role's verdict
         head = "false" if not allowed else "true with advice"
     if hidden:
         head = "hidden, " + head
-    return f"{head}: " + "; ".join(causes)
+    return Reason(head, tuple(causes), tuple(dict.fromkeys(quotes)))
+
+
+def _rule_causes(
+    children: list[TraceEntry], allowed: bool, causes: list[str], quotes: list[str]
+) -> None:
+    """The causes of the top-level rules: blocked, the rules that are false;
+    allowed, the rules that gave advice."""
+    for number, child in enumerate(children, 1):
+        if child.value if not allowed else not child.warnings:
+            continue
+        causes.append(_rule_cause(number, child))
+        if child.warnings:
+            quotes.extend(child.warnings)
+
+
+def _role_causes(decision: Any, allowed: bool, causes: list[str], quotes: list[str]) -> None:
+    """The causes of a role check, in trace order: restrictions, limits,
+    rules, conflicts, then what hides the role."""
+    # Blocked: the facts that block. Allowed: the facts that gave advice.
+    for fact in decision.restrictions:
+        if fact.blocks if not allowed else (fact.active and fact.message):
+            # The release's own message says it best; the expression stands in.
+            causes.append(fact.message or f"restriction {fact.source} is active ({fact.action})")
+            if fact.message and fact.active:
+                quotes.append(fact.message)
+    limits = decision.limits
+    if limits is not None and (limits.above_max if not allowed else limits.messages):
+        causes.append("; ".join(limits.messages) or _limits_entry(limits).detail)
+        quotes.extend(limits.messages)
+    rules = decision.rules_trace
+    _rule_causes(list(rules.children) if rules is not None else [], allowed, causes, quotes)
+    conflicts = decision.conflicts
+    if conflicts is not None:
+        many = "s" if len(conflicts.names) > 1 else ""
+        causes.append(f"conflicts with the selected role{many} " + ", ".join(conflicts.names))
+    if decision.hidden:
+        hiding = [f.source for f in decision.restrictions if f.hides]
+        # A hiding restriction already quoted (its message was a warning) is not repeated.
+        quoted = {f.source for f in decision.restrictions if f.active and f.message and allowed}
+        unquoted = [h for h in hiding if h not in quoted]
+        if unquoted or not hiding:
+            causes.append(
+                "hidden by restriction " + ", ".join(map(str, unquoted)) if unquoted else "hidden"
+            )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from toskit.conditions.expression import Env, Expression, compile_expression, compile_node
 from toskit.conditions.forms import ConditionCompiler, _Skip
@@ -30,6 +30,7 @@ from toskit.errors import ConditionError
 __all__ = [
     "BoundResult",
     "Limits",
+    "LimitsVerdict",
     "Restriction",
     "RestrictionResult",
     "compile_depends",
@@ -483,12 +484,24 @@ class Limits:
     def evaluate(self, env: Env, count: int, label: str) -> tuple[LimitsOutcome, list[str], bool]:
         """The evaluated bounds, the limit messages (min, max, recommended)
         and whether the max is exceeded."""
+        found = self.decide(env, count, label)
+        return (
+            LimitsOutcome(count, found.min, found.max, found.recommended),
+            list(found.messages),
+            found.above_max,
+        )
+
+    def decide(self, env: Env, count: int, label: str) -> LimitsVerdict:
+        """Evaluate the bounds and overrides once and compare ``count`` with
+        them: what the role check records (``toskit.conditions.decision``)."""
         current: dict[str, tuple[Any, str | None]] = {
             kind: (bound.evaluate(env), self.message) for kind, bound in self.bounds.items()
         }
+        held: list[bool] = []
         for override in self.overrides:
             cond = override.condition
             holds = cond if isinstance(cond, bool) else bool(cond.function()(env))
+            held.append(bool(holds))
             if holds:
                 for kind, bound in override.bounds.items():
                     current[kind] = (bound.evaluate(env), override.message)
@@ -496,26 +509,45 @@ class Limits:
         lo = current.get("min")
         hi = current.get("max")
         rec = current.get("recommended")
-        if lo is not None and count < lo[0]:
+        below_min = lo is not None and count < lo[0]
+        if lo is not None and below_min:
             messages.append(
                 lo[1]
                 or f"At least {lo[0]} {label} nodes are required ({count} selected currently)."
             )
-        exceeded = hi is not None and count > hi[0]
-        if hi is not None and exceeded:
+        above_max = hi is not None and count > hi[0]
+        if hi is not None and above_max:
             messages.append(hi[1] or f"At most {hi[0]} {label} nodes are allowed.")
-        if rec is not None and count < rec[0]:
+        below_rec = rec is not None and count < rec[0]
+        if rec is not None and below_rec:
             messages.append(
                 rec[1]
                 or f"It is recommended to have at least {rec[0]} {label} nodes ({count} selected currently)."
             )
-        outcome = LimitsOutcome(
-            count,
+        return LimitsVerdict(
             lo[0] if lo else None,
             hi[0] if hi else None,
             rec[0] if rec else None,
+            tuple(held),
+            tuple(messages),
+            below_min,
+            above_max,
+            below_rec,
         )
-        return outcome, messages, exceeded
+
+
+class LimitsVerdict(NamedTuple):
+    """What :meth:`Limits.decide` found: the bounds in force, whether each
+    override held (in order), the limit messages and the comparisons."""
+
+    min: Any
+    max: Any
+    recommended: Any
+    held: tuple[bool, ...]
+    messages: tuple[str, ...]
+    below_min: bool
+    above_max: bool
+    below_recommended: bool
 
 
 def _bound_result(kind: str, bound: _Bound, env: Env) -> BoundResult:

@@ -211,6 +211,14 @@ class Outcome(_LazyTrace, _Displayable):
 
         return reason(self)
 
+    @property
+    def reason_quotes(self) -> tuple[str, ...]:
+        """The warnings that :attr:`reason` quotes word for word."""
+        from toskit.conditions.explain import reason_parts
+
+        found = reason_parts(self)
+        return () if found is None else found.quotes
+
     def __repr__(self) -> str:
         return f"Outcome(value={self.value}, warnings={self.warnings!r})"
 
@@ -256,7 +264,13 @@ class RoleOutcome(_LazyTrace, _Displayable):
     ``conflicts``, ``trace`` (the role's rules), and for Fuel roles
     ``hidden`` (a ``hide`` restriction is active), ``limits`` (a
     :class:`LimitsOutcome`, or ``None`` when the role declares none) and
-    ``restrictions`` (the messages of the active restrictions)."""
+    ``restrictions`` (the messages of the active restrictions).
+
+    ``decision`` is the :class:`~toskit.conditions.decision.RoleDecision`
+    the check recorded (the facts behind the verdict); ``trace``,
+    ``reason`` and the views are drawn from it. A check made without
+    ``record=True`` records the values read and the rules' trace once, on
+    the first reading of ``trace`` or ``reason``."""
 
     __slots__ = (
         "role",
@@ -266,6 +280,8 @@ class RoleOutcome(_LazyTrace, _Displayable):
         "hidden",
         "limits",
         "restrictions",
+        "_decision",
+        "_recorder",
     )
 
     def __init__(
@@ -287,10 +303,67 @@ class RoleOutcome(_LazyTrace, _Displayable):
         self.hidden = bool(hidden)
         self.limits = limits
         self.restrictions = list(restrictions or [])
+        self._decision: Any = None
+        self._recorder: Callable[[], Any] | None = None
         if isinstance(trace, TraceEntry):
             self._trace_value, self._trace_thunk = trace, None
         else:
             self._trace_value, self._trace_thunk = None, trace
+
+    @classmethod
+    def from_decision(cls, decision: Any, recorder: Callable[[], Any] | None = None) -> RoleOutcome:
+        """The outcome of a :class:`~toskit.conditions.decision.RoleDecision`.
+        ``recorder`` (for a decision made without recording) records the
+        same check once, when the trace or the reason is first read."""
+        limits = decision.limits
+        out = cls(
+            decision.role,
+            decision.allowed,
+            list(decision.warnings),
+            list(decision.conflicts.names) if decision.conflicts is not None else [],
+            _no_trace,
+            hidden=decision.hidden,
+            limits=limits.outcome if limits is not None else None,
+            restrictions=list(decision.active_messages),
+        )
+        out._decision = decision
+        out._recorder = recorder
+        out._trace_thunk = out._draw_trace
+        return out
+
+    def _draw_trace(self) -> TraceEntry:
+        from toskit.conditions.explain import role_trace
+
+        return role_trace(self.recorded_decision)
+
+    @property
+    def decision(self) -> Any:
+        """The facts the check recorded (a ``RoleDecision``; ``None`` for an
+        outcome built by hand)."""
+        return self._decision
+
+    @property
+    def recorded_decision(self) -> Any:
+        """The decision with everything recorded (values read, the rules'
+        trace); recorded now, once, for a check made without ``record=True``."""
+        decision = self._decision
+        if decision is None or decision.recorded:
+            return decision
+        if self._recorder is None:
+            raise ValueError(f"the check of role {self.role!r} was not recorded")
+        from toskit.conditions.decision import check_same
+
+        self._decision = check_same(decision, self._recorder())
+        self._recorder = None
+        return self._decision
+
+    @property
+    def reason_quotes(self) -> tuple[str, ...]:
+        """The warnings that :attr:`reason` quotes word for word."""
+        from toskit.conditions.explain import reason_parts
+
+        found = reason_parts(self)
+        return () if found is None else found.quotes
 
     @property
     def reason(self) -> str:
@@ -347,6 +420,10 @@ class RoleOutcome(_LazyTrace, _Displayable):
         if self.limits is not None:
             parts.append(f"limits={self.limits!r}")
         return f"RoleOutcome({', '.join(parts)})"
+
+
+def _no_trace() -> TraceEntry:
+    raise AssertionError("replaced by from_decision")  # pragma: no cover
 
 
 def _text(head: str, reason: str, trace: TraceEntry | None) -> str:

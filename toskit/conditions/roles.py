@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from toskit.conditions.cluster import Cluster
-from toskit.conditions.explain import role_trace
+from toskit.conditions.decision import CONFLICT_WARNING, decide
 from toskit.conditions.expression import Env, make_env
 from toskit.conditions.forms import ConditionCompiler, Form, Rules, _Skip
 from toskit.conditions.restrictions import (
@@ -22,7 +22,6 @@ from toskit.conditions.restrictions import (
     Restriction,
     compile_limits,
     compile_restrictions,
-    count_for_limits,
 )
 from toskit.conditions.results import RoleOutcome
 from toskit.conditions.values import type_name
@@ -30,8 +29,6 @@ from toskit.diagnostics import has_errors
 from toskit.errors import ConditionError, TemplateError, ToskitError
 
 __all__ = ["Role", "RoleSet", "UnknownRole", "load_roles", "CONFLICT_WARNING", "read_source"]
-
-CONFLICT_WARNING = "This role cannot be combined with the selected roles."
 
 
 class UnknownRole(ToskitError, KeyError):
@@ -161,12 +158,20 @@ class RoleSet(Mapping):
         selected_roles: Iterable[str] = (),
         models: Mapping[str, Any] | None = None,
         strict: bool = True,
+        *,
+        record: bool = False,
     ) -> RoleOutcome:
         """Whether ``role`` can be assigned to the ``selected`` nodes of
-        ``cluster`` beside ``selected_roles`` (spec §7.2; Fuel §3)."""
+        ``cluster`` beside ``selected_roles`` (spec §7.2; Fuel §3).
+
+        The role is evaluated once (:func:`toskit.conditions.decision.decide`);
+        ``record=True`` also records, in that same evaluation, the values
+        read and the rules' trace (otherwise they are recorded on the first
+        reading of ``trace`` or ``reason``)."""
         the_role = self._role(role)
         env = make_env(cluster, selected, models, strict)
-        return self._check(the_role, env, _role_names(selected_roles, "selected_roles"), cluster)
+        names = _role_names(selected_roles, "selected_roles")
+        return self._check(the_role, env, names, cluster, record)
 
     def check_all(
         self,
@@ -175,58 +180,45 @@ class RoleSet(Mapping):
         selected_roles: Iterable[str] = (),
         models: Mapping[str, Any] | None = None,
         strict: bool = True,
+        *,
+        record: bool = False,
     ) -> dict[str, RoleOutcome]:
         """:meth:`check` for every role, in document order (one shared
         context, so invariant values are computed once for all roles)."""
         env = make_env(cluster, selected, models, strict)
         names = _role_names(selected_roles, "selected_roles")
-        return {name: self._check(role, env, names, cluster) for name, role in self._roles.items()}
+        return {
+            name: self._check(role, env, names, cluster, record)
+            for name, role in self._roles.items()
+        }
+
+    def _declares(self, role: str, other: str) -> bool:
+        mine = self._roles.get(role)
+        return mine is not None and mine.declares_conflict_with(other)
 
     def _check(
-        self, role: Role, env: Env, selected_roles: list[str], cluster: Cluster | None
+        self,
+        role: Role,
+        env: Env,
+        selected_roles: list[str],
+        cluster: Cluster | None,
+        record: bool = False,
     ) -> RoleOutcome:
-        warnings: list[str] = []
-        blocked = False
-        hidden = False
-        active: list[str] = []
-        for restriction in role.restrictions:
-            if restriction.active(env):
-                if restriction.action == "disable":
-                    blocked = True
-                elif restriction.action == "hide":
-                    hidden = True
-                if restriction.message:
-                    active.append(restriction.message)
-        warnings.extend(active)
-        limits = None
-        if role.limits is not None:
-            nodes = cluster._nodes if cluster is not None else ()
-            count = count_for_limits(role.name, nodes, env.selected)
-            limits, messages, exceeded = role.limits.evaluate(env, count, role.label)
-            warnings.extend(messages)
-            blocked = blocked or exceeded
-        conflicts = [s for s in selected_roles if self.conflicts_between(role.name, s)]
-        value, more = role.rules.run(env)
-        # The two specs order the conflict text differently: a seed role
-        # (spec/conditions.md §7.2) gives its rules' warnings, then the
-        # conflict text; a role with Fuel metadata (spec/fuel-release.md §3)
-        # gives restrictions, limits, the conflict text, then the rules'.
-        fuel_order = bool(role.restrictions) or role.limits is not None
-        if conflicts and fuel_order:
-            warnings.append(CONFLICT_WARNING)
-        warnings.extend(more)
-        if conflicts and not fuel_order:
-            warnings.append(CONFLICT_WARNING)
-        return RoleOutcome(
-            role.name,
-            value and not conflicts and not blocked,
-            warnings,
-            conflicts,
-            lambda: role_trace(role, env, limits, conflicts),
-            hidden=hidden,
-            limits=limits,
-            restrictions=active,
-        )
+        nodes = cluster._nodes if cluster is not None else ()
+
+        def run(recording: bool) -> Any:
+            return decide(
+                role,
+                env,
+                selected_roles,
+                self.conflicts_between,
+                self._declares,
+                nodes,
+                record=recording,
+            )
+
+        decision = run(record)
+        return RoleOutcome.from_decision(decision, None if record else lambda: run(True))
 
     # -- display
     def __repr__(self) -> str:

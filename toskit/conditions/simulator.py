@@ -562,14 +562,17 @@ class Simulation:
         if check_all is not None:
             try:
                 # One shared context: invariants are computed once for all roles.
-                return dict(check_all(cluster, selected=selected, selected_roles=assign))
+                # Every trace is drawn: record them in the one evaluation.
+                return dict(
+                    check_all(cluster, selected=selected, selected_roles=assign, record=True)
+                )
             except ConditionError:
                 pass  # find the role that fails, below; the others still show
         outcomes: dict[str, Any] = {}
         for name in self._role_names:
             try:
                 outcomes[name] = self._roles.check(
-                    name, cluster, selected=selected, selected_roles=assign
+                    name, cluster, selected=selected, selected_roles=assign, record=True
                 )
             except ConditionError as error:
                 outcomes[name] = FailedOutcome(name, error)

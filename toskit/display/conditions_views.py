@@ -277,8 +277,10 @@ def outcomes_table(
             warnings = list(getattr(out, "warnings", []) or [])
             conflicts = list(getattr(out, "conflicts", []) or [])
             reason = _reason_html(out)
-            # The reason already quotes a lone warning: do not list it twice.
-            listed = [w for w in warnings if w not in (getattr(out, "reason", "") or "")]
+            # A warning the reason quotes (recorded, not searched for in
+            # its text) is not listed twice.
+            quoted = set(getattr(out, "reason_quotes", ()) or ())
+            listed = [w for w in warnings if w not in quoted]
             why = reason + _warnings_list(listed) + _fuel_extras(out, restrictions=not reason)
             trace = getattr(out, "trace", None)
             if with_traces and trace is not None:
@@ -386,7 +388,7 @@ def sample_outcomes(roles: Any, cluster: Any = None) -> tuple[str, dict[str, Any
             from toskit.conditions import Cluster
 
             sample = Cluster("multinode", pool=[{"id": SAMPLE_NODE}])
-        outcomes = dict(check_all(sample, selected=[SAMPLE_NODE]))
+        outcomes = dict(check_all(sample, selected=[SAMPLE_NODE], record=True))
     except Exception:  # noqa: BLE001 - a view shows what it can; the roles table stays
         return None
     return f"mode {sample.mode}, no nodes, pool node {SAMPLE_NODE} selected", outcomes

@@ -1,0 +1,352 @@
+"""The one place where a role's outcome is decided, and the facts it records.
+
+:func:`decide` evaluates a role once — Fuel restrictions, limits, the
+conflicts with the selected roles, then the role's rules — and returns a
+:class:`RoleDecision`: the verdict (``allowed``, ``hidden``, ``warnings``)
+*and* the facts it was decided from, each as a small frozen record:
+
+* :class:`RestrictionFact` per restriction: its place in the document, its
+  expression, ``action``, ``message`` (the release's own text), whether it
+  was ``active``, and (recorded) the values its expression read;
+* :class:`LimitsFact`: the count, the bounds in force, the bounds as
+  written, the overrides and whether each held, the limit messages, and
+  whether the count is below min / above max / below recommended;
+* :class:`ConflictFact`: the selected roles that conflict and, for each,
+  which side declares the conflict;
+* the rules: their value and warnings and, recorded, their trace
+  (:class:`~toskit.conditions.results.TraceEntry`: which rule and which
+  sub-expression decided, the node an ``exists`` matched, every
+  ``model:path`` read with its value).
+
+Two modes, one function. ``record=False`` (``RoleSet.check``'s default,
+the fast path that benchmark B2 times) records the verdict's facts but not
+the values read nor the rules' trace. ``record=True`` (``check(...,
+record=True)``, ``check_all(..., record=True)``: the simulator and the
+static views) records everything during the same evaluation. A fast
+outcome whose ``trace`` (or ``reason``) is read is recorded once, on first
+access, by :func:`decide` in recording mode, and must reach the same
+verdict (:func:`same_verdict`); nothing else ever evaluates a role again.
+:mod:`toskit.conditions.explain` and the views only *render* these facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toskit.conditions.explain import reads as recorded_reads
+from toskit.conditions.expression import Env, Expression
+from toskit.conditions.restrictions import count_for_limits
+from toskit.conditions.results import LimitsOutcome, TraceEntry
+from toskit.conditions.values import value_text
+from toskit.errors import ToskitError
+
+if TYPE_CHECKING:
+    from toskit.conditions.roles import Role
+
+__all__ = [
+    "CONFLICT_WARNING",
+    "ConflictFact",
+    "LimitsFact",
+    "OverrideFact",
+    "RestrictionFact",
+    "RoleDecision",
+    "decide",
+    "same_verdict",
+]
+
+CONFLICT_WARNING = "This role cannot be combined with the selected roles."
+
+Reads = tuple[tuple[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class RestrictionFact:
+    """One Fuel restriction as the check evaluated it.
+
+    ``index`` (0-based) and ``path`` (``mongo.restrictions[1]``) place it;
+    ``text`` is its expression (``None`` for a boolean condition) and
+    ``source`` what a trace shows for it (the text, or ``true``/``false``);
+    ``action`` is ``disable``, ``hide``, ``none`` or ``enable``;
+    ``message`` the release's own text (or ``None``); ``active`` whether its
+    condition held; ``reads`` (recorded mode) every reference the
+    expression read with its value.
+    """
+
+    index: int
+    path: str
+    text: str | None
+    source: str | None
+    action: str
+    message: str | None
+    active: bool
+    reads: Reads = ()
+
+    @property
+    def blocks(self) -> bool:
+        """An active ``disable`` restriction blocks the role."""
+        return self.active and self.action == "disable"
+
+    @property
+    def hides(self) -> bool:
+        """An active ``hide`` restriction hides the role."""
+        return self.active and self.action == "hide"
+
+
+@dataclass(frozen=True)
+class OverrideFact:
+    """One ``limits.overrides`` item: its ``index`` (0-based), condition
+    ``text`` (``None`` for a boolean), whether it ``holds``, the bound
+    ``kinds`` it sets and its own ``message``."""
+
+    index: int
+    text: str | None
+    holds: bool
+    kinds: tuple[str, ...]
+    message: str | None
+
+
+@dataclass(frozen=True)
+class LimitsFact:
+    """A role's Fuel ``limits`` as the check evaluated them.
+
+    ``count`` is the number of nodes that will have the role; ``min``,
+    ``max``, ``recommended`` the bounds in force (``None`` where absent);
+    ``written`` the top-level bounds as written (expression text or
+    number); ``overrides`` every override with whether it held;
+    ``messages`` the limit messages (min, max, recommended, in that order);
+    ``below_min``, ``above_max``, ``below_recommended`` the comparisons;
+    ``reads`` (recorded mode) what the bound and override expressions read.
+    """
+
+    path: str
+    count: int
+    min: Any
+    max: Any
+    recommended: Any
+    written: dict[str, Any]
+    overrides: tuple[OverrideFact, ...]
+    messages: tuple[str, ...]
+    below_min: bool
+    above_max: bool
+    below_recommended: bool
+    reads: Reads = ()
+
+    @property
+    def outcome(self) -> LimitsOutcome:
+        """The bounds as a :class:`LimitsOutcome` (``RoleOutcome.limits``)."""
+        return LimitsOutcome(self.count, self.min, self.max, self.recommended)
+
+
+@dataclass(frozen=True)
+class ConflictFact:
+    """The selected roles that conflict with the role: ``names`` in the order
+    given, ``declared`` (the role's own ``conflicts``), ``path``
+    (``controller.conflicts``) and ``declared_by``: for each name, who
+    declares the conflict — ``"role"`` (this role lists it or ``'*'``),
+    ``"selected"`` (the selected role lists this one or ``'*'``) or
+    ``"both"``."""
+
+    path: str
+    names: tuple[str, ...]
+    declared: tuple[str, ...]
+    declared_by: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RoleDecision:
+    """A role's outcome and the facts it was decided from (see the module doc).
+
+    ``allowed``, ``hidden`` and ``warnings`` are the verdict (in the order
+    of the spec that applies: ``fuel_order`` for a role with restrictions
+    or limits). ``rules_value`` and ``rules_warnings`` are the rules'
+    outcome; ``rules_trace`` their recorded trace (``None`` unless
+    ``recorded``). ``blocked_by`` names what blocks the role, in trace
+    order (``restriction``, ``limits``, ``conflicts``, ``rules``).
+    """
+
+    role: str
+    label: str
+    allowed: bool
+    hidden: bool
+    warnings: tuple[str, ...]
+    restrictions: tuple[RestrictionFact, ...]
+    limits: LimitsFact | None
+    conflicts: ConflictFact | None
+    rules_value: bool
+    rules_warnings: tuple[str, ...]
+    fuel_order: bool
+    rules_path: str
+    recorded: bool = False
+    rules_trace: TraceEntry | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def blocked_by(self) -> tuple[str, ...]:
+        out: list[str] = []
+        if any(r.blocks for r in self.restrictions):
+            out.append("restriction")
+        if self.limits is not None and self.limits.above_max:
+            out.append("limits")
+        if self.conflicts is not None and self.fuel_order:
+            out.append("conflicts")
+        if not self.rules_value:
+            out.append("rules")
+        if self.conflicts is not None and not self.fuel_order:
+            out.append("conflicts")
+        return tuple(out)
+
+    @property
+    def active_messages(self) -> tuple[str, ...]:
+        """The messages of the active restrictions (``RoleOutcome.restrictions``)."""
+        return tuple(r.message for r in self.restrictions if r.active and r.message)
+
+
+def same_verdict(a: RoleDecision, b: RoleDecision) -> bool:
+    """Whether two decisions of one role reached the same verdict."""
+    return (a.allowed, a.hidden, a.warnings) == (b.allowed, b.hidden, b.warnings)
+
+
+def _restriction(index: int, restriction: Any, env: Env, record: bool) -> RestrictionFact:
+    condition = restriction.condition
+    active = restriction.active(env)
+    text = condition.text if isinstance(condition, Expression) else None
+    return RestrictionFact(
+        index,
+        restriction.path,
+        text,
+        text if text is not None else value_text(condition),
+        restriction.action,
+        restriction.message,
+        active,
+        tuple(recorded_reads(condition, env)) if record else (),
+    )
+
+
+def _limits(role: Role, env: Env, nodes: Sequence[Any], record: bool) -> LimitsFact:
+    limits = role.limits
+    assert limits is not None
+    count = count_for_limits(role.name, nodes, env.selected)
+    found = limits.decide(env, count, role.label)
+    overrides = tuple(
+        OverrideFact(
+            i,
+            override.condition.text if isinstance(override.condition, Expression) else None,
+            holds,
+            tuple(override.bounds),
+            override.message,
+        )
+        for i, (override, holds) in enumerate(zip(limits.overrides, found.held))
+    )
+    read: Reads = ()
+    if record:
+        seen: list[tuple[str, Any]] = []
+        for bound in limits.bounds.values():
+            seen.extend(recorded_reads(bound.expression, env))
+        for override in limits.overrides:
+            seen.extend(recorded_reads(override.condition, env))
+        read = tuple(_distinct(seen))
+    return LimitsFact(
+        limits.path,
+        count,
+        found.min,
+        found.max,
+        found.recommended,
+        {
+            kind: bound.expression.text if bound.expression is not None else bound.value
+            for kind, bound in limits.bounds.items()
+        },
+        overrides,
+        found.messages,
+        found.below_min,
+        found.above_max,
+        found.below_recommended,
+        read,
+    )
+
+
+def _distinct(items: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """``items`` without repeats when they can be compared by hash (values
+    that cannot — a list read twice — are all kept, as before)."""
+    try:
+        return list(dict.fromkeys(items))
+    except TypeError:
+        return items
+
+
+def decide(
+    role: Role,
+    env: Env,
+    selected_roles: Sequence[str],
+    conflicts_between: Callable[[str, str], bool],
+    declares: Callable[[str, str], bool],
+    nodes: Sequence[Any],
+    *,
+    record: bool = False,
+) -> RoleDecision:
+    """Evaluate ``role`` once and record what decided it (see the module doc).
+
+    ``conflicts_between(a, b)`` is the symmetric conflict of the check,
+    ``declares(a, b)`` whether role ``a`` itself lists ``b`` (or ``'*'``);
+    ``nodes`` are the cluster's nodes (for the limits count).
+    """
+    restrictions = tuple(_restriction(i, r, env, record) for i, r in enumerate(role.restrictions))
+    limits = _limits(role, env, nodes, record) if role.limits is not None else None
+    names = [s for s in selected_roles if conflicts_between(role.name, s)]
+    conflicts = None
+    if names:
+        sides = []
+        for name in names:
+            mine, theirs = declares(role.name, name), declares(name, role.name)
+            sides.append("both" if mine and theirs else ("role" if mine else "selected"))
+        conflicts = ConflictFact(
+            f"{role.name}.conflicts", tuple(names), tuple(role.conflicts), tuple(sides)
+        )
+    rules_trace: TraceEntry | None = None
+    if record:
+        rules_trace = role.rules.trace(env)
+        value, more = rules_trace.value, list(rules_trace.warnings)
+    else:
+        value, more = role.rules.run(env)
+    # The two specs order the conflict text differently: a seed role
+    # (spec/conditions.md §7.2) gives its rules' warnings, then the
+    # conflict text; a role with Fuel metadata (spec/fuel-release.md §3)
+    # gives restrictions, limits, the conflict text, then the rules'.
+    fuel_order = bool(role.restrictions) or role.limits is not None
+    warnings: list[str] = [r.message for r in restrictions if r.active and r.message]
+    if limits is not None:
+        warnings.extend(limits.messages)
+    if names and fuel_order:
+        warnings.append(CONFLICT_WARNING)
+    warnings.extend(more)
+    if names and not fuel_order:
+        warnings.append(CONFLICT_WARNING)
+    blocked = any(r.blocks for r in restrictions) or (limits is not None and limits.above_max)
+    return RoleDecision(
+        role.name,
+        role.label,
+        bool(value) and not names and not blocked,
+        any(r.hides for r in restrictions),
+        tuple(warnings),
+        restrictions,
+        limits,
+        conflicts,
+        bool(value),
+        tuple(more),
+        fuel_order,
+        role.rules.path,
+        record,
+        rules_trace,
+    )
+
+
+def check_same(fast: RoleDecision, recorded: RoleDecision) -> RoleDecision:
+    """``recorded`` if it reached ``fast``'s verdict; evaluation is pure, so
+    anything else is a bug in toskit, reported as such."""
+    if not same_verdict(fast, recorded):
+        raise ToskitError(
+            f"internal error: recording the check of role {fast.role!r} reached another verdict "
+            f"({recorded.allowed}, {recorded.warnings!r}) than the check "
+            f"({fast.allowed}, {fast.warnings!r}); please report it"
+        )
+    return recorded
