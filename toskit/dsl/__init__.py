@@ -66,7 +66,7 @@ from toskit.dsl.loader import load_module
 from toskit.dsl.normative import build_namespaces
 from toskit.dsl.python2yaml import DSL_VERSION, to_yaml_data
 from toskit.dsl.yaml2python import to_python_source
-from toskit.dsl.yamltext import dump_yaml
+from toskit.dsl.yamltext import dump_yaml, value_from_yaml
 
 # Scalar units as module attributes: ``2 * dsl.GB`` (``from tosca import GB``).
 globals().update(UNITS)
@@ -124,4 +124,5 @@ __all__ = [
     "tosca_range",
     "tosca_timestamp",
     "tosca_version",
+    "value_from_yaml",
 ]

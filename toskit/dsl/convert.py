@@ -18,17 +18,14 @@ from typing import Any
 
 from toskit.dsl.normative import KIND_SECTIONS
 from toskit.dsl.yamltext import dump_yaml
+from toskit.plain import copy_value
 
 __all__ = ["template_to_python", "template_to_yaml", "template_to_yaml_data"]
 
 
 def _plain(value: Any) -> Any:
-    """Plain dicts/lists (complex keys stay hashable FrozenMap/tuples)."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
+    """Plain dicts/lists (complex keys stay hashable FrozenMap/tuples), explicit stack."""
+    return copy_value(value)
 
 
 def _document_value(template: Any) -> Mapping | None:

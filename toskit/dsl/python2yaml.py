@@ -21,7 +21,7 @@ from __future__ import annotations
 import inspect
 import sys
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
@@ -38,7 +38,8 @@ from toskit.dsl.entities import (
 )
 from toskit.dsl.normative import KIND_PREFIXES, KIND_SECTIONS
 from toskit.dsl.sourcemap import clean_docstring, index_for
-from toskit.plain import describe
+from toskit.plain import describe, drive
+from toskit.source import FrozenMap
 
 __all__ = ["DSL_VERSION", "Emitted", "to_yaml_data"]
 
@@ -106,6 +107,8 @@ class _Writer:
         self.queue: list[type[ToscaType]] = []
         # Set while writing a template's _extra: id(template) -> name.
         self.template_names: dict[int, str] | None = None
+        # Class -> property names it and its ancestors define (ancestor_properties).
+        self._property_names: dict[type, set[str]] = {}
 
     # -- diagnostics -------------------------------------------------------
 
@@ -183,7 +186,16 @@ class _Writer:
     # -- values ------------------------------------------------------------
 
     def plain(self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple = ()) -> Any:
-        """``value`` as plain YAML data; records positions; reports what cannot be written."""
+        """``value`` as plain YAML data; records positions; reports what cannot be written.
+
+        Walked with :func:`toskit.plain.drive` (an explicit stack): a default
+        nested as deep as the loader accepts (500 levels) takes a few Python
+        frames, not two per level.
+        """
+        return drive(self._plain_step, value, parts, position, stack)
+
+    def _plain_step(self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple) -> Any:
+        """One level of :meth:`plain`: a result, or a generator for a container."""
         if id(value) in stack:
             self.diag("error", "value-cycle", f"{format_path(parts)}: the value contains itself", parts, position)
             return None
@@ -217,26 +229,13 @@ class _Writer:
             self.enqueue(type(value))
             own = value.__dict__.get("_position") or position
             self.locate(parts, own)
-            out: dict[str, Any] = {}
-            names = getattr(type(value), "_tosca_names", {}) or {}
-            for key, item in value._values.items():
-                tosca_key = names.get(key, key)
-                where = self.keyword_position(value, key) or own
-                self.locate((*parts, tosca_key), where)
-                out[tosca_key] = self.plain(item, (*parts, tosca_key), where, stack)
-            return out
+            return self._fill_entity(value, parts, own, stack)
         if isinstance(value, Mapping):
-            plain_map: dict[Any, Any] = {}  # keys are any YAML scalar, not only strings
-            for key, item in value.items():
-                if not isinstance(key, (str, int, float, bool)) and key is not None:
-                    self.diag("error", "type-mismatch", f"{format_path(parts)}: map key {key!r} is not a scalar", parts, position)
-                    continue
-                plain_map[key] = self.plain(item, (*parts, key), position, stack)
-            return plain_map
+            return self._fill_map(value, parts, position, stack)
         if isinstance(value, (list, tuple)):
-            return [self.plain(item, (*parts, i), position, stack) for i, item in enumerate(value)]
+            return self._fill_list(value, parts, position, stack)
         if isinstance(value, (set, frozenset)):
-            return [self.plain(item, (*parts, i), position, stack) for i, item in enumerate(sorted(value, key=repr))]
+            return self._fill_list(sorted(value, key=repr), parts, position, stack)
         self.diag(
             "error",
             "type-mismatch",
@@ -247,6 +246,31 @@ class _Writer:
         )
         return None
 
+    def _fill_entity(self, value: Any, parts: tuple, own: Any, stack: tuple) -> Generator[Any, Any, Any]:
+        out: dict[str, Any] = {}
+        names = getattr(type(value), "_tosca_names", {}) or {}
+        for key, item in value._values.items():
+            tosca_key = names.get(key, key)
+            where = self.keyword_position(value, key) or own
+            self.locate((*parts, tosca_key), where)
+            out[tosca_key] = yield (item, (*parts, tosca_key), where, stack)
+        return out
+
+    def _fill_map(self, value: Mapping, parts: tuple, position: Any, stack: tuple) -> Generator[Any, Any, Any]:
+        plain_map: dict[Any, Any] = {}  # keys are any YAML scalar or complex key, not only strings
+        for key, item in value.items():
+            if not _is_yaml_key(key):
+                self.diag("error", "type-mismatch", f"{format_path(parts)}: map key {key!r} is not a scalar", parts, position)
+                continue
+            plain_map[key] = yield (item, (*parts, key), position, stack)
+        return plain_map
+
+    def _fill_list(self, value: Any, parts: tuple, position: Any, stack: tuple) -> Generator[Any, Any, Any]:
+        out = []
+        for i, item in enumerate(value):
+            out.append((yield (item, (*parts, i), position, stack)))
+        return out
+
     # -- types -------------------------------------------------------------
 
     def enqueue(self, cls: type[ToscaType]) -> None:
@@ -255,15 +279,35 @@ class _Writer:
         self.queue.append(cls)
 
     def ancestor_properties(self, cls: type[ToscaType]) -> set[str]:
+        """Property names the ancestors of ``cls`` define (memoised per class).
+
+        Each class's set is built from its direct bases' (all earlier in the
+        reversed MRO), so a 2,000-deep chain costs one pass, not 2,000 walks
+        of the chain.
+        """
         names: set[str] = set()
-        for base in cls.__mro__[1:]:
-            if not _tosca_classes(base):
-                continue
-            definition = base.__dict__.get("_tosca_definition")
-            if isinstance(definition, Mapping):
-                names.update((definition.get("properties") or {}).keys())
-            names.update(base.__dict__.get("__annotations__", {}).keys())
+        for base in cls.__bases__:
+            names |= self._names_through(base)
         return names
+
+    def _names_through(self, cls: type) -> set[str]:
+        """Property names ``cls`` and its ancestors define."""
+        memo = self._property_names
+        if cls in memo:
+            return memo[cls]
+        for klass in reversed(cls.__mro__):
+            if klass in memo:
+                continue
+            names: set[str] = set()
+            for base in klass.__bases__:
+                names |= memo.get(base, set())
+            if _tosca_classes(klass):
+                definition = klass.__dict__.get("_tosca_definition")
+                if isinstance(definition, Mapping):
+                    names.update((definition.get("properties") or {}).keys())
+                names.update(klass.__dict__.get("__annotations__", {}).keys())
+            memo[klass] = names
+        return memo[cls]
 
     def write_type(self, cls: type[ToscaType]) -> None:
         kind = cls._tosca_kind
@@ -538,6 +582,23 @@ class _Writer:
     def drain(self) -> None:
         while self.queue:
             self.write_type(self.queue.pop(0))
+
+
+def _is_yaml_key(key: Any) -> bool:
+    """A scalar, or a complex YAML key as toskit's loader makes it (FrozenMap/tuple of such)."""
+    stack = [key]
+    while stack:
+        current = stack.pop()
+        if current is None or type(current) in (str, int, float, bool):
+            continue
+        if isinstance(current, FrozenMap):
+            stack.extend(current.keys())
+            stack.extend(current.values())
+        elif type(current) is tuple:
+            stack.extend(current)
+        else:
+            return False
+    return True
 
 
 def _is_plain_value(value: Any) -> bool:

@@ -25,12 +25,14 @@ loads back to a template with the same meaning:
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 import math
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from typing import Any
 
 from toskit.dsl.entities import SPECIAL_TYPES
@@ -53,7 +55,7 @@ _PROPERTY_EXTRAS = ("constraints", "validation", "status", "metadata")
 _TYPE_KEYS_MODELLED = {
     "derived_from", "description", "properties", "attributes", "version", "metadata", "constraints", "validation",
 }
-_RESERVED = {"dsl", "Any", "__all__", "_tosca_document"}
+_RESERVED = {"dsl", "Any", "FrozenMap", "__all__", "_tosca_document"}
 _CLASS_ATTRS_TAKEN = {"mro"}
 
 
@@ -61,31 +63,66 @@ _CLASS_ATTRS_TAKEN = {"mro"}
 # Literals
 
 
-# Characters written as escapes: control characters, surrogates, and the
-# Unicode line separators (a source file must not hold them raw).
-_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+# Characters written as escapes: everything ``str.isprintable`` refuses but
+# the plain space -- control characters, the bidi controls of "Trojan
+# Source" (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C), zero-width and
+# other format characters, line/paragraph separators, unassigned code points,
+# surrogates and private use -- so the generated source shows every character
+# it holds, and its reader sees the text the interpreter sees.
+def _unprintable_ranges() -> str:
+    import sys
+
+    ranges: list[str] = []
+    start = None
+    for code in range(sys.maxunicode + 2):
+        bad = code <= sys.maxunicode and code != 0x20 and not chr(code).isprintable()
+        if bad and start is None:
+            start = code
+        elif not bad and start is not None:
+            end = code - 1
+            ranges.append(re.escape(chr(start)) if start == end else f"{re.escape(chr(start))}-{re.escape(chr(end))}")
+            start = None
+    return "".join(ranges)
+
+
+@functools.lru_cache(maxsize=1)
+def _unprintable() -> re.Pattern[str]:
+    """The character class, built on first use (~0.1 s: every code point is asked)."""
+    return re.compile(f"[{_unprintable_ranges()}]")
+# Values nested deeper than this are written on one line by an explicit-stack
+# writer (no pretty block form): a 480-deep list default is valid TOSCA (the
+# loader accepts 500 levels) and must not cost a Python frame per level.
+_TREE_DEPTH = 24
+# Python's parser refuses more than 200 nested brackets in one expression;
+# a value that would nest deeper than this is written as YAML text read by
+# ``dsl.value_from_yaml`` (toskit's bounded loader) instead.
+_PY_NESTING = 150
+# Names the generated module must import because a literal used them.
+_USED: ContextVar[set[str] | None] = ContextVar("toskit_dsl_literal_uses", default=None)
 
 
 def _escape(match: re.Match) -> str:
     code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _string(value: str) -> str:
-    return _UNPRINTABLE.sub(_escape, json.dumps(value, ensure_ascii=False))
+    return _unprintable().sub(_escape, json.dumps(value, ensure_ascii=False))
 
 
 def _scalar(value: Any) -> str | None:
     if value is None or isinstance(value, bool):
         return repr(value)
     if isinstance(value, int):
-        return repr(value)
+        return repr(int(value))
     if isinstance(value, float):
         if math.isnan(value):
             return 'float("nan")'
         if math.isinf(value):
             return 'float("inf")' if value > 0 else 'float("-inf")'
-        return repr(value)
+        return repr(float(value))
     if isinstance(value, str):
         return _string(value)
     return None
@@ -116,28 +153,105 @@ class _Code:
         return "\n".join(lines)
 
 
-def _literal(value: Any) -> _Code:
+def _flat(value: Any, *, key: bool = False) -> str:
+    """``value`` as one line of Python, with an explicit stack (any depth).
+
+    In key position (``key=True``) the value must be hashable, as the loader
+    made it: mappings are ``FrozenMap({...})`` and sequences tuples, at every
+    level below. Elsewhere mappings are dicts and sequences lists.
+    """
+    out: list[str] = []
+    # Work items: a str is emitted as it is; (value, in_key) is rendered.
+    stack: list[Any] = [(value, key)]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        current, in_key = item
+        scalar = _scalar(current)
+        if scalar is not None:
+            out.append(scalar)
+            continue
+        if isinstance(current, Mapping):
+            if in_key:
+                used = _USED.get()
+                if used is not None:
+                    used.add("FrozenMap")
+            head, tail = ("FrozenMap({", "})") if in_key else ("{", "}")
+            parts: list[Any] = [head]
+            for n, (k, v) in enumerate(current.items()):
+                if n:
+                    parts.append(", ")
+                parts += [(k, True), ": ", (v, in_key)]
+            parts.append(tail)
+        elif isinstance(current, (list, tuple)):
+            as_tuple = in_key
+            parts = ["(" if as_tuple else "["]
+            for n, v in enumerate(current):
+                if n:
+                    parts.append(", ")
+                parts.append((v, in_key))
+            parts.append(("," if len(current) == 1 else "") + ")" if as_tuple else "]")
+        else:
+            out.append(_string(str(current)))
+            continue
+        stack.extend(reversed(parts))
+    return "".join(out)
+
+
+def _nesting(value: Any, bound: int) -> int:
+    """Brackets ``value`` nests (keys included), counted up to ``bound``, explicit stack."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        current, level = stack.pop()
+        if isinstance(current, Mapping):
+            children: Any = [*current.keys(), *current.values()]
+        elif isinstance(current, (list, tuple)):
+            children = current
+        else:
+            continue
+        # FrozenMap({...}) and data-class calls take two brackets per level.
+        level += 2
+        deepest = max(deepest, level)
+        if deepest > bound:
+            return deepest
+        stack.extend((child, level) for child in children)
+    return deepest
+
+
+def _deep_literal(value: Any, depth: int) -> _Code:
+    """``value`` below ``depth`` levels: one line, or YAML text when Python cannot nest it."""
+    if depth + _nesting(value, _PY_NESTING) > _PY_NESTING:
+        used = _USED.get()
+        if used is not None:
+            used.add("dsl")
+        from toskit.dsl.yamltext import dump_yaml
+
+        text = f"dsl.value_from_yaml({_string(dump_yaml(value))})"
+    else:
+        text = _flat(value)
+    return _Code(text, flat=text)
+
+
+def _literal(value: Any, depth: int = 0) -> _Code:
     scalar = _scalar(value)
     if scalar is not None:
         return _Code(scalar, flat=scalar)
+    if depth >= _TREE_DEPTH:
+        return _deep_literal(value, depth)
     if isinstance(value, Mapping):
-        items = [(f"{_key(k)}: ", _literal(v)) for k, v in value.items()]
+        items = [(f"{_key(k)}: ", _literal(v, depth + 1)) for k, v in value.items()]
         return _Code("{", items, "}")
     if isinstance(value, (list, tuple)):
-        return _Code("[", [(None, _literal(v)) for v in value], "]")
+        return _Code("[", [(None, _literal(v, depth + 1)) for v in value], "]")
     return _Code(_string(str(value)), flat=_string(str(value)))
 
 
 def _key(key: Any) -> str:
-    scalar = _scalar(key)
-    if scalar is not None:
-        return scalar
-    if isinstance(key, tuple):
-        return "(" + ", ".join(_key(k) for k in key) + ("," if len(key) == 1 else "") + ")"
-    if isinstance(key, Mapping):
-        # A complex (2.0 function) key: a hashable FrozenMap.
-        return "FrozenMap({" + ", ".join(f"{_key(k)}: {_literal(v).flat()}" for k, v in key.items()) + "})"
-    return _string(str(key))
+    """A mapping key: a scalar, or (a complex YAML key) a hashable tuple/FrozenMap."""
+    return _flat(key, key=True)
 
 
 def _identifier(name: str, taken: set[str]) -> str:
@@ -253,7 +367,6 @@ class _Generator:
         self.class_names: dict[tuple[str, str], str] = {}
         self.defined: set[tuple[str, str]] = set()
         self.needs_any = False
-        self.needs_frozen = False
         self.document_extra: dict[str, Any] = {}
         self.exported: list[str] = []
         for kind, types in self.types.user.items():
@@ -327,30 +440,48 @@ class _Generator:
         out: list[tuple[str, str]] = []
         seen: set[tuple[str, str]] = set()
 
-        def visit(kind: str, name: str, stack: tuple) -> None:
-            key = (kind, name)
-            if key in seen or key in stack:
-                return
+        def needs(kind: str, name: str) -> list[tuple[str, str]]:
             body = self.types.user[kind].get(name)
             body = body if isinstance(body, Mapping) else {}
+            out: list[tuple[str, str]] = []
             parent = body.get("derived_from")
             if isinstance(parent, str) and parent in self.types.user[kind]:
-                visit(kind, parent, (*stack, key))
+                out.append((kind, parent))
             # Data classes used in defaults should exist before the default is built.
-            for prop in (body.get("properties") or {}).values():
+            properties = body.get("properties")
+            for prop in (properties.values() if isinstance(properties, Mapping) else ()):
                 if (
                     isinstance(prop, Mapping)
                     and "default" in prop
                     and isinstance(prop.get("type"), str)
                     and prop["type"] in self.types.user["data"]
                 ):
-                    visit("data", prop["type"], (*stack, key))
-            seen.add(key)
-            out.append(key)
+                    out.append(("data", prop["type"]))
+            return out
 
+        # A depth-first post-order with an explicit stack: a 2,000-deep
+        # derived_from chain written child first costs no Python frames.
+        # A type on the current path (a cycle) is skipped, as before.
+        on_path: set[tuple[str, str]] = set()
         for kind in KIND_SECTIONS:
             for name in self.types.user[kind]:
-                visit(kind, name, ())
+                root = (kind, name)
+                if root in seen:
+                    continue
+                stack: list[tuple[tuple[str, str], Iterator[tuple[str, str]]]] = [(root, iter(needs(*root)))]
+                on_path.add(root)
+                while stack:
+                    key, pending = stack[-1]
+                    for child in pending:
+                        if child not in seen and child not in on_path:
+                            on_path.add(child)
+                            stack.append((child, iter(needs(*child))))
+                            break
+                    else:
+                        stack.pop()
+                        on_path.discard(key)
+                        seen.add(key)
+                        out.append(key)
         return out
 
     def render_class(self, kind: str, name: str) -> str:
@@ -530,7 +661,10 @@ class _Generator:
 
     # -- values ------------------------------------------------------------
 
-    def value_code(self, value: Any, schema: Mapping[str, Any] | None) -> _Code:
+    def value_code(self, value: Any, schema: Mapping[str, Any] | None, depth: int = 0) -> _Code:
+        if depth >= _TREE_DEPTH:
+            # Deeper than any readable layout: plain literal, explicit stack.
+            return _literal(value, depth)
         schema = schema if isinstance(schema, Mapping) else {}
         type_name = schema.get("type")
         if isinstance(value, Mapping) and isinstance(type_name, str):
@@ -538,18 +672,16 @@ class _Generator:
                 entry = schema.get("entry_schema")
                 entry = {"type": entry} if isinstance(entry, str) else entry
                 if isinstance(entry, Mapping) and all(isinstance(k, str) for k in value):
-                    return _Code("{", [(f"{_key(k)}: ", self.value_code(v, entry)) for k, v in value.items()], "}")
+                    return _Code("{", [(f"{_key(k)}: ", self.value_code(v, entry, depth + 1)) for k, v in value.items()], "}")
             else:
                 ref = self.class_ref("data", type_name)
                 if ref is not None and self.is_data_value(type_name, value):
-                    return self.data_call(ref, type_name, value)
+                    return self.data_call(ref, type_name, value, depth)
         if isinstance(value, list) and type_name == "list":
             entry = schema.get("entry_schema")
             entry = {"type": entry} if isinstance(entry, str) else entry
-            return _Code("[", [(None, self.value_code(v, entry)) for v in value], "]")
-        if isinstance(value, Mapping) and any(not isinstance(k, (str, int, float, bool, type(None))) for k in value):
-            self.needs_frozen = True
-        return _literal(value)
+            return _Code("[", [(None, self.value_code(v, entry, depth + 1)) for v in value], "]")
+        return _literal(value, depth)
 
     def is_data_value(self, type_name: str, value: Mapping) -> bool:
         """A map that can be written as a data-class call (no function calls, string keys)."""
@@ -559,20 +691,20 @@ class _Generator:
         # Data types derived from a primitive hold primitive values, not maps.
         return bool(chain) and not any(body.get("derived_from") in NORMATIVE_PRIMITIVES for body in chain)
 
-    def data_call(self, ref: str, type_name: str, value: Mapping) -> _Code:
+    def data_call(self, ref: str, type_name: str, value: Mapping, depth: int = 0) -> _Code:
         items: list[tuple[str | None, _Code]] = []
         splat: dict[str, Any] = {}
         renames = self.renames_of("data", type_name)
         for key, item in value.items():
             field_schema = self.types.property("data", type_name, key)
             attr = renames.get(key, key)
-            code = self.value_code(item, field_schema)
+            code = self.value_code(item, field_schema, depth + 1)
             if _is_field_name(attr):
                 items.append((f"{attr}=", code))
             else:
                 splat[key] = item
         if splat:
-            items.append(("**", _literal(splat)))
+            items.append(("**", _literal(splat, depth + 1)))
         return _Code(f"{ref}(", items, ")")
 
     def renames_of(self, kind: str, type_name: Any) -> dict[str, str]:
@@ -612,7 +744,9 @@ class _Generator:
         return blocks
 
     def render_node_template(self, name: Any, template: Any) -> str | None:
-        if not isinstance(name, str) or not isinstance(template, Mapping):
+        if not isinstance(name, str) or not name or not isinstance(template, Mapping):
+            # Not a name a DSL template can carry (a node named ""): kept verbatim
+            # in _tosca_document, so the loader's diagnostic survives the round trip.
             return None
         type_name = template.get("type")
         ref = self.class_ref("node", type_name)
@@ -644,6 +778,13 @@ class _Generator:
     # -- the module --------------------------------------------------------
 
     def render(self) -> str:
+        token = _USED.set(set())
+        try:
+            return self._render()
+        finally:
+            _USED.reset(token)
+
+    def _render(self) -> str:
         classes = [self.render_class(kind, name) for kind, name in self.order()]
         templates = self.render_templates()
         for key, value in self.data.items():
@@ -662,18 +803,21 @@ class _Generator:
         if imports:
             parts.append("\n".join(imports))
         dsl_imports = ["from toskit import dsl"]
-        if self.needs_frozen:
-            dsl_imports.append("from toskit.source import FrozenMap")
         body = [*classes, *templates]
         text_so_far = "\n".join(body)
-        if "dsl." not in text_so_far:
-            dsl_imports.remove("from toskit import dsl")
-        if dsl_imports:
-            parts.append("\n".join(dsl_imports))
         if self.document_extra:
             self.document_extra = _canonical(self.document_extra)
             body.append(f"_tosca_document = {_literal(self.document_extra).render(0)}")
         body.append(f"__all__ = {_literal(self.exported).render(0)}")
+        # Known only now: any literal above (a class, a template, the document
+        # extras) may have written a complex key as FrozenMap(...), or a deep
+        # value as dsl.value_from_yaml(...).
+        if "dsl." not in text_so_far and "dsl" not in (_USED.get() or ()):
+            dsl_imports.remove("from toskit import dsl")
+        if "FrozenMap" in (_USED.get() or ()):
+            dsl_imports.append("from toskit.source import FrozenMap")
+        if dsl_imports:
+            parts.append("\n".join(dsl_imports))
         # Two blank lines before a class, one before other statements (isort's rule).
         gap = "\n\n\n" if classes else "\n\n"
         head = "\n\n".join(parts)
@@ -705,7 +849,8 @@ def _docstring(text: str, indent: int) -> str:
     # Every backslash and every quote escaped: no text can end the literal
     # early (a description ending in '"""' or a backslash, #24).
     cleaned = text.strip().replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
-    cleaned = _UNPRINTABLE.sub(_escape, cleaned)
+    # Newlines and tabs stay as they are (the docstring's own layout).
+    cleaned = _unprintable().sub(lambda m: m.group() if m.group() in "\n\t" else _escape(m), cleaned)
     pad = " " * indent
     if "\n" not in cleaned:
         return f'{pad}"""{cleaned}"""'

@@ -16,7 +16,7 @@ import yaml
 
 from toskit.source import FrozenMap
 
-__all__ = ["dump_yaml"]
+__all__ = ["dump_yaml", "value_from_yaml"]
 
 
 # The C emitter (libyaml) when PyYAML has it: same output, several times faster.
@@ -27,10 +27,49 @@ else:
 
 
 class _Dumper(_BaseDumper):
-    """SafeDumper that never writes anchors/aliases for shared values."""
+    """SafeDumper that never writes anchors/aliases for shared values.
+
+    Its nodes are built with an explicit stack (PyYAML's representer
+    recurses three Python frames per level, so a 480-deep list default, a
+    depth the loader accepts, would end in ``RecursionError``); with libyaml
+    the serializer and emitter are C and do not recurse in Python either.
+    """
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+    def represent(self, data: Any) -> None:
+        node = self._represent_iteratively(data)
+        self.serialize(node)
+
+    def _represent_iteratively(self, data: Any) -> yaml.Node:
+        def container(value: Any) -> yaml.Node | None:
+            if isinstance(value, (dict, FrozenMap)):
+                return yaml.MappingNode("tag:yaml.org,2002:map", [], flow_style=False)
+            if isinstance(value, (list, tuple)):
+                return yaml.SequenceNode("tag:yaml.org,2002:seq", [], flow_style=False)
+            return None
+
+        root = container(data)
+        if root is None:
+            return self.represent_data(data)
+        # (value, its node): the node's children are filled in from the value.
+        stack: list[tuple[Any, yaml.Node]] = [(data, root)]
+        while stack:
+            value, node = stack.pop()
+            items = value.items() if isinstance(value, (dict, FrozenMap)) else value
+            for item in items:
+                parts = item if isinstance(node, yaml.MappingNode) else (item,)
+                made = []
+                for part in parts:
+                    child = container(part)
+                    if child is None:
+                        child = self.represent_data(part)
+                    else:
+                        stack.append((part, child))
+                    made.append(child)
+                node.value.append(tuple(made) if isinstance(node, yaml.MappingNode) else made[0])
+        return root
 
 
 def _represent_frozen_map(dumper: Any, value: FrozenMap) -> yaml.Node:
@@ -78,3 +117,21 @@ def dump_yaml(data: Any) -> str:
         allow_unicode=True,
         width=100,
     )
+
+
+def value_from_yaml(text: str) -> Any:
+    """The value of one YAML document, read by toskit's own (bounded) loader.
+
+    Generated modules (:func:`toskit.dsl.to_python_source`) use it for values
+    nested deeper than Python's parser accepts in a literal (about 200
+    brackets): a 480-deep list default is valid TOSCA. Raises
+    ``toskit.ToskitError`` when the text is not one valid YAML document.
+    """
+    from toskit.errors import ToskitError
+    from toskit.source import load_yaml
+
+    doc = load_yaml(text, name="<value_from_yaml>")
+    errors = [d for d in doc.diagnostics if d.severity == "error"]
+    if errors:
+        raise ToskitError(f"value_from_yaml: {errors[0].message}")
+    return doc.value

@@ -143,24 +143,53 @@ def _is_data(vt: ValueType) -> TypeGuard[Type]:
     return isinstance(vt, Type) and vt.base_primitive is None
 
 
-def copy_data(value: Any) -> Any:
+def copy_data(value: Any, _depth: int = 0) -> Any:
     """A copy of ``value``'s maps and lists (leaves and calls are shared, being immutable).
 
     Merged values are handed out as plain, mutable Python data; copying the
     containers keeps one template's value from being the object of another
     template, of a type's ``default`` or of an input (editing one in a
     notebook must not change the others). Values are bounded in depth by the
-    loader, so the recursion is too.
+    loader (500 levels); past :data:`_COPY_RECURSION` levels an explicit
+    stack takes over, so a value as deep as the loader accepts copies even
+    when the caller's stack is already deep (two frames per level would not
+    fit in Python's default limit of 1,000).
     """
     cls = value.__class__
+    if _depth > _COPY_RECURSION:
+        return _copy_data_deep(value)
     if cls is dict:
         return {
-            k: copy_data(v) if v.__class__ is dict or v.__class__ is list else v
+            k: copy_data(v, _depth + 1) if v.__class__ is dict or v.__class__ is list else v
             for k, v in value.items()
         }
     if cls is list:
-        return [copy_data(v) if v.__class__ is dict or v.__class__ is list else v for v in value]
+        return [copy_data(v, _depth + 1) if v.__class__ is dict or v.__class__ is list else v for v in value]
     return value
+
+
+_COPY_RECURSION = 64
+
+
+def _copy_data_deep(value: Any) -> Any:
+    """:func:`copy_data` with an explicit stack (only dicts and lists are copied)."""
+    if value.__class__ is not dict and value.__class__ is not list:
+        return value
+    root: Any = {} if value.__class__ is dict else []
+    stack = [(value, root)]
+    while stack:
+        source, out = stack.pop()
+        items = source.items() if source.__class__ is dict else enumerate(source)
+        for k, v in items:
+            if v.__class__ is dict or v.__class__ is list:
+                child: Any = {} if v.__class__ is dict else []
+                stack.append((v, child))
+                v = child
+            if out.__class__ is dict:
+                out[k] = v
+            else:
+                out.append(v)
+    return root
 
 
 def entry_data_type(
