@@ -1,0 +1,107 @@
+"""The pre-commit hooks (``.pre-commit-hooks.yaml``) through ``pre-commit try-repo`` (issue #34 item 6).
+
+pre-commit installs the hook repository with pip into an environment of its
+own: here a clone of this repository's HEAD (the committed hooks, as a user
+gets them; uncommitted edits are not part of it), installed once for the
+module (about a minute and a half: toskit and its dependencies from the
+package index or pip's cache). Marked ``slow``; ``make test`` runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from toskit import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "notebooks" / "examples"
+PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
+HANG_GUARD = 1200  # seconds: a generous bound on an install, not a performance target
+
+pytestmark = pytest.mark.slow
+
+
+def test_hooks_manifest():
+    hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"toskit-check", "toskit-check-fix"}
+    for hook in hooks.values():
+        assert hook["types"] == ["yaml"] and hook["language"] == "python"
+        assert hook["entry"].startswith("toskit check")
+    assert "--fix" in hooks["toskit-check-fix"]["entry"].split()
+    assert "--fix" not in hooks["toskit-check"]["entry"].split()
+
+
+def _git(*args: str, cwd: Path) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    """Environment for pre-commit: its own home (one install for the module), no CI variables."""
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "PRE_COMMIT_HOME")}
+    env.update(PRE_COMMIT_HOME=str(home), GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+    return env
+
+
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory, env):
+    """A clone of this repository's HEAD: the hooks as committed."""
+    clone = tmp_path_factory.mktemp("hook-repo") / "toskit"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True, env=env, timeout=300)
+    return clone
+
+
+@pytest.fixture
+def project(tmp_path, env):
+    """A small repository to run the hooks on: a good template, one with a typo, a text file."""
+    repo = tmp_path / "project"
+    repo.mkdir()
+    _git("init", "-q", cwd=repo)
+    shutil.copy(EXAMPLES / "web-shop.yaml", repo / "good.yaml")
+    shutil.copy(EXAMPLES / "service.yaml", repo / "bad.yaml")
+    (repo / "notes.txt").write_text("not YAML: [\n")
+    _git("add", ".", cwd=repo)
+    return repo
+
+
+def try_repo(hook_repo: Path, hook: str, project: Path, env: dict, *files: str) -> tuple[int, str]:
+    selection = ["--files", *files] if files else ["--all-files"]
+    done = subprocess.run(
+        [*PRE_COMMIT, "try-repo", str(hook_repo), hook, *selection, "--color", "never"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=HANG_GUARD, check=False,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_toskit_check_hook(hook_repo, project, env):
+    status, output = try_repo(hook_repo, "toskit-check", project, env)
+    assert status == 1, output
+    assert "toskit check" in output and "Failed" in output
+    assert "bad.yaml:30:18: error[unknown-property]" in output
+    assert "checked good.yaml as TOSCA 1.3 template: 0 errors" in output
+    assert "notes.txt" not in output  # types: [yaml]
+    status, output = try_repo(hook_repo, "toskit-check", project, env, "good.yaml")
+    assert status == 0 and "Passed" in output, output
+
+
+def test_toskit_check_fix_hook(hook_repo, project, env):
+    before = (project / "bad.yaml").read_bytes()
+    status, output = try_repo(hook_repo, "toskit-check-fix", project, env, "bad.yaml")
+    after = (project / "bad.yaml").read_bytes()
+    assert status == 1, output  # modified, or an error left: the commit stops either way
+    found = cli.check_tosca(before.decode(), "bad.yaml", None, None)
+    if any(d.fixes for d in found):  # the checks attach the rename fix (issue #28)
+        assert after == before.replace(b"pasword", b"password")
+        assert "files were modified by this hook" in output
+    else:
+        assert after == before
+        assert "bad.yaml: left as it is: 1 finding without an unambiguous fix" in output
