@@ -1,13 +1,18 @@
 """Benchmark: comparing two large templates costs little beside loading them.
 
-Issue #21's bar: comparing two 5,000-node templates (``bench/gen_template.py``)
-that differ in 1 % of their effective values costs at most 1.5x the time of
-loading them both. Side by side in one process, alternating, median of
-``--runs``:
+Issue #29's bar: comparing two 5,000-node templates (``bench/gen_template.py``)
+that differ in 1 % of their effective values takes under half the time of
+loading them both (issue #21's was 1.5x). Side by side in one process,
+alternating, median of ``--runs``:
 
 * load: ``toskit.loads`` of both texts, touching every node's
   ``properties`` (what ``toskit.compare`` of two paths does first);
-* compare: ``toskit.compare(old, new)`` of the two loaded templates.
+* compare: ``toskit.compare(old, new)`` of the two loaded templates (the
+  structural walk of both documents and the effective values);
+* report: ``str(diff)`` after it, which reads each change's
+  ``file:line:column`` — the loader keeps no positions, so the first
+  location asked of a document parses its text once more (printed apart:
+  it grows with the documents, not with the changes).
 
 The new text changes one value (a node's ``label`` or its endpoint ``port``)
 in as many node templates as make 1 % of all the leaf values of the old
@@ -33,7 +38,7 @@ from gen_template import NODE, NODE_PLAIN, generate  # noqa: E402
 
 import toskit  # noqa: E402
 
-BAR = 1.5  # compare at most this many times the time of loading both
+BAR = 0.5  # compare under this share of the time of loading both
 
 
 def changed_text(n: int, changes: int) -> str:
@@ -68,6 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", metavar="FILE", help="also write the figures here")
+    parser.add_argument(
+        "--no-bar", action="store_true", help="exit 0 whatever the ratio (tests: counts, never seconds)"
+    )
     args = parser.parse_args(argv)
 
     old_text = generate(args.nodes)
@@ -76,25 +84,39 @@ def main(argv: list[str] | None = None) -> int:
     changes = max(round(leaves * 0.01), 1)
     new_text = changed_text(args.nodes, changes)
 
-    loads, compares = [], []
+    loads, compares, reports = [], [], []
     diff = None
     for _ in range(args.runs):
         t_load, old, new = load_both(old_text, new_text)
         started = time.perf_counter()
         diff = toskit.compare(old, new)
         compares.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        str(diff)
+        reports.append(time.perf_counter() - started)
         loads.append(t_load)
     assert diff is not None
-    if len(diff.values) != changes or diff.types or diff.templates or diff.diagnostics:
-        raise SystemExit(f"unexpected diff: {diff!r} (expected {changes} value changes)")
+    if (
+        len(diff.values) != changes
+        or diff.types
+        or diff.templates
+        or diff.diagnostics
+        or diff.fields
+        or diff.not_compared
+        or any(v.old_location is None or v.new_location is None for v in diff.values)
+    ):
+        raise SystemExit(f"unexpected diff: {diff!r} (expected {changes} value changes, each located)")
 
     t_load, t_cmp = statistics.median(loads), statistics.median(compares)
+    t_report = statistics.median(reports)
     ratio = t_cmp / t_load
     print(f"templates: 2 x {args.nodes:,} node templates, {leaves:,} leaf values each")
     print(f"changed values: {changes:,} (1 %)")
     print(f"load both (median of {args.runs}): {t_load * 1000:8.1f} ms")
     print(f"compare   (median of {args.runs}): {t_cmp * 1000:8.1f} ms")
-    print(f"compare / load both: {ratio:.3f}  (bar: at most {BAR})")
+    print(f"report    (median of {args.runs}): {t_report * 1000:8.1f} ms  (str(diff): locations read)")
+    print(f"compare / load both: {ratio:.3f}  (bar: under {BAR})")
+    print(f"(compare + report) / load both: {(t_cmp + t_report) / t_load:.3f}")
     if args.json:
         Path(args.json).write_text(
             json.dumps(
@@ -104,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                     "changes": changes,
                     "load_both_s": t_load,
                     "compare_s": t_cmp,
+                    "report_s": t_report,
                     "ratio": ratio,
                     "bar": BAR,
                 },
@@ -111,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             + "\n"
         )
-    return 0 if ratio <= BAR else 1
+    return 0 if ratio < BAR or args.no_bar else 1
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ The rules:
   or without ``force``;
 * an existing regular file is replaced only when toskit wrote it (an HTML
   page carrying toskit's ``generator`` meta tag or its "made with toskit"
-  footer) or when ``force`` is given.
+  footer; a JSON report whose first key is ``"generator": "toskit"``; a
+  text report whose last line is :data:`TEXT_MARK`, as ``toskit diff -o``
+  writes them) or when ``force`` is given.
 """
 
 from __future__ import annotations
@@ -25,15 +27,18 @@ import stat
 import tempfile
 from collections.abc import Iterable
 
-__all__ = ["GENERATOR", "refusal", "write_atomically", "written_by_toskit"]
+__all__ = ["GENERATOR", "TEXT_MARK", "refusal", "write_atomically", "written_by_toskit"]
 
 GENERATOR = '<meta name="generator" content="toskit">'
+TEXT_MARK = "-- made with toskit"
+"""The last line of a text report toskit writes to a file."""
+_JSON_MARK = b'"generator": "toskit"'
 _MARKERS = (b'<meta name="generator" content="toskit', b"made with toskit")
 _PEEK = 8192  # bytes read at each end of an existing file to recognise a toskit page
 
 
 def written_by_toskit(path: str) -> bool:
-    """True when ``path`` is an HTML page that toskit wrote."""
+    """True when ``path`` is an HTML page, JSON or text report that toskit wrote."""
     try:
         with open(path, "rb") as fh:
             head = fh.read(_PEEK)
@@ -43,7 +48,13 @@ def written_by_toskit(path: str) -> bool:
             tail = fh.read(_PEEK)
     except OSError:
         return False
-    if not head.lstrip().lower().startswith(b"<!doctype html"):
+    start = head.lstrip()
+    if start.startswith(b"{"):
+        # The first key of toskit's JSON reports (json.dumps keeps the order).
+        return start[1:].lstrip().startswith(_JSON_MARK)
+    if (tail or head).rstrip().endswith(TEXT_MARK.encode()):
+        return True
+    if not start.lower().startswith(b"<!doctype html"):
         return False
     return any(marker in head or marker in tail for marker in _MARKERS)
 

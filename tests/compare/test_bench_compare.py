@@ -16,8 +16,10 @@ def test_bench_compare_small(tmp_path, capsys):
     finally:
         sys.path.remove(str(BENCH))
     out = tmp_path / "r.json"
-    assert bench_compare.main(["--nodes", "60", "--runs", "1", "--json", str(out)]) == 0
+    # The run itself checks that the diff is exactly the changes made, each
+    # located; the ratio is a machine's figure, not a test's (--no-bar).
+    assert bench_compare.main(["--nodes", "60", "--runs", "1", "--no-bar", "--json", str(out)]) == 0
     data = json.loads(out.read_text())
     assert data["nodes"] == 60 and data["changes"] == round(data["leaves"] * 0.01)
-    assert 0 < data["ratio"] <= data["bar"] == 1.5
+    assert data["ratio"] > 0 and data["report_s"] > 0 and data["bar"] == 0.5
     assert "compare / load both" in capsys.readouterr().out

@@ -9,7 +9,8 @@ import pytest
 from compare_fixtures import BASE, load
 
 import toskit
-from toskit.compare import TemplateDiff, ValueChange, same_value
+from toskit.compare import TemplateDiff, ValueChange
+from toskit.plain import values_equal as same_value
 
 
 def diff_of(new_text: str, old_text: str = BASE) -> TemplateDiff:
@@ -233,9 +234,12 @@ def test_to_frame_one_row_per_changed_value():
     d = diff_of(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: 3"))
     frame = d.to_frame()
     assert list(frame.columns) == [
-        "entity", "kind", "path", "change", "old", "new", "old_source", "new_source", "type"
+        "entity", "kind", "path", "change", "old", "new", "old_source", "new_source", "type",
+        "section", "old_entity", "new_path", "old_location", "new_location",
     ]
-    assert len(frame) == len(d.values) == 3
+    # the three values, then the changes as written (the type's default, cache's replicas is a value)
+    assert len(d.values) == 3 and list(frame.section[:3]) == ["values"] * 3
+    assert list(frame.section[3:]) == ["data_types"]
     row = frame[(frame.entity == "cache") & (frame.path == "replicas")].iloc[0]
     assert (row.old, row.new, row.old_source, row.new_source) == (2, 3, "template", "template")
 
@@ -245,11 +249,18 @@ def test_json_layout_and_roundtrip():
     data = json.loads(d.to_json())
     assert data["old"] == "old.yaml" and data["new"] == "new.yaml" and data["same"] is False
     assert data["summary"]["introduced"] == 1
-    assert {"entity": "db", "kind": "node", "path": "endpoint.port", "change": "changed", "old": 5432,
-            "new": 6543, "old_source": "default: my.Endpoint", "new_source": "default: my.Endpoint",
-            "type": "integer"} in data["values"]
+    row = next(v for v in data["values"] if (v["entity"], v["path"]) == ("db", "endpoint.port"))
+    assert row == {"entity": "db", "kind": "node", "path": "endpoint.port", "change": "changed", "old": 5432,
+                   "new": 6543, "old_source": "default: my.Endpoint", "new_source": "default: my.Endpoint",
+                   "type": "integer", "old_location": "old.yaml:7:38", "new_location": "new.yaml:7:38",
+                   "old_entity": None}
+    assert data["generator"] == "toskit" and data["not_compared"] == []
+    (field,) = data["fields"]
+    assert (field["section"], field["entity"], field["path"]) == ("data_types", "my.Endpoint", "properties.port.default")
+    assert data["diagnostics"]["introduced"][0]["location"] == "new.yaml:25:19"
     assert data["diagnostics"]["introduced"][0]["code"] == "type-mismatch"
     assert data["types"][0]["properties"] == [{"property": "port", "aspect": "default", "old": 5432, "new": 6543}]
+    assert data["types"][0]["old_name"] is None
 
 
 def test_json_of_values_json_cannot_hold():
@@ -262,9 +273,10 @@ def test_text_report():
     d = diff_of(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: 3"))
     text = str(d)
     assert text.splitlines()[0] == "diff old.yaml → new.yaml"
-    assert "    ~ endpoint.port: 5432 → 6543  (default: my.Endpoint)" in text
-    assert "    ~ replicas: 2 → 3  (template)" in text
-    assert "port.default: 5432 → 6543" in text
+    assert "    ~ endpoint.port: 5432 → 6543  (default: my.Endpoint @ old.yaml:7:38 → default: my.Endpoint @ new.yaml:7:38)" in text
+    assert "    ~ replicas: 2 → 3  (template @ old.yaml:25:19 → template @ new.yaml:25:19)" in text
+    assert "~ properties.port.default: 5432 → 6543 @ old.yaml:7:38 → new.yaml:7:38" in text
+    assert "effective port.default: 5432 → 6543" in text
 
 
 def test_diff_is_plain_data():

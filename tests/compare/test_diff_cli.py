@@ -32,8 +32,8 @@ def test_text_is_the_default(pair, capsys):
     status, out, err = run(["diff", *pair], capsys)
     assert status == 0
     assert out.startswith(f"diff {pair[0]} → {pair[1]}")
-    assert "~ endpoint.port: 5432 → 6543  (default: my.Endpoint)" in out
-    assert "+ error[type-mismatch]" in out
+    assert "~ endpoint.port: 5432 → 6543  (default: my.Endpoint @ " in out
+    assert f"+ {pair[1]}:25:19: error[type-mismatch]" in out
 
 
 def test_json_format(pair, capsys):
@@ -88,11 +88,15 @@ def test_git_revision_side(tmp_path, monkeypatch, capsys):
     subprocess.run([*git, "-C", str(repo), "add", "sub/svc.yaml"], check=True)
     subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
     svc.write_text(BASE.replace("replicas: 2", "replicas: 7"))
-    monkeypatch.chdir(repo / "sub")  # PATH is relative to the current directory
-    status, out, err = run(["diff", "git:main:svc.yaml", "svc.yaml"], capsys)
+    monkeypatch.chdir(repo / "sub")  # ./PATH is relative to the current directory
+    status, out, err = run(["diff", "git:main:./svc.yaml", "svc.yaml"], capsys)
     assert status == 0, err
-    assert out.startswith("diff git:main:svc.yaml → svc.yaml")
-    assert "~ replicas: 2 → 7  (template)" in out
+    assert out.startswith("diff git:main:./svc.yaml → svc.yaml")
+    assert "~ replicas: 2 → 7  (template @ git:main:sub/svc.yaml:25:19 → template @ svc.yaml:25:19)" in out
+    status, out2, err = run(["diff", "git:main:sub/svc.yaml", "svc.yaml"], capsys)  # PATH: from the root
+    assert status == 0 and out2.splitlines()[1:] == out.splitlines()[1:]
+    status, _, err = run(["diff", "git:main:svc.yaml", "svc.yaml"], capsys)
+    assert status == 2 and "svc.yaml does not exist in main (PATH is from the repository root" in err
     status, _, err = run(["diff", "git:nosuchrev:svc.yaml", "svc.yaml"], capsys)
     assert status == 2 and "git:nosuchrev:svc.yaml" in err
 
@@ -157,12 +161,12 @@ def test_git_side_reads_its_imports_at_the_same_revision(tmp_path, monkeypatch, 
     assert data["diagnostics"] == {"introduced": [], "fixed": []}
     from toskit.compare.cli import read_side
 
-    old = read_side("git:main:/svc/main.yaml")  # "/PATH": from the repository root
+    old = read_side("git:main:/svc/main.yaml")  # "/PATH": from the repository root too
     assert old.name == "git:main:/svc/main.yaml"
-    assert [d.file for d in old.diagnostics] == ["git:main:/svc/main.yaml"]
+    assert [d.file for d in old.diagnostics] == ["git:main:svc/main.yaml"]
     monkeypatch.chdir(repo / "svc")
-    assert read_side("git:main:main.yaml").node_templates["n"].properties["x"] == 1
-    with pytest.raises(toskit.ToskitError, match="no file svc/nope.yaml at revision main"):
-        read_side("git:main:nope.yaml")
+    assert read_side("git:main:./main.yaml").node_templates["n"].properties["x"] == 1
+    with pytest.raises(toskit.ToskitError, match="svc/nope.yaml does not exist in main"):
+        read_side("git:main:./nope.yaml")
     with pytest.raises(toskit.ToskitError, match="leaves the repository"):
         read_side("git:main:../../x.yaml")

@@ -1,13 +1,23 @@
 """``toskit diff OLD NEW``: the command line form of :func:`toskit.compare`.
 
 Each side is a template file, or ``git:REV:PATH`` for the file at revision
-``REV`` of the git repository of the current directory (the file's folder
-at that revision, read with ``git archive``, a local command: no network;
-relative imports are read at the same revision). Output: ``--format text``
-(default), ``json`` or ``html`` (a standalone page), to stdout or ``-o
-FILE``. Exit status: 0; 1 when ``--fail-on`` says so (``new-errors``: the new
-version introduces an error diagnostic; ``changes``: anything differs); 2
-when the comparison could not run (a missing file, a bad revision).
+``REV`` of the git repository of the current directory. As with ``git show
+REV:PATH``, PATH is from the repository root; ``./PATH`` and ``../PATH`` are
+relative to the current directory. Only the blobs needed are read, with
+``git ls-tree`` and ``git cat-file`` (local commands: no network): the
+template, then, lazily, each file it imports (relative imports resolve at
+the same revision), each bounded by the loader's ``max_size``. A symbolic
+link, a folder, a submodule or a missing path is refused with a message
+("PATH does not exist in REV"), never a traceback.
+
+Output: ``--format text`` (default), ``json`` or ``html`` (a standalone
+page), to stdout or ``-o FILE``, written by the rules of ``toskit show -o``
+(:mod:`toskit._output_file`: never an input file, never through a symbolic
+link, no file toskit did not write unless ``--force``, written to a
+temporary file renamed into place). Exit status: 0; 1 when ``--fail-on``
+says so (``new-errors``: the new version introduces an error diagnostic;
+``changes``: anything differs); 2 when the comparison could not run (a
+missing file, a bad revision, a refused output).
 
 This module only registers the subcommand and runs it; ``toskit.cli`` owns
 the other commands and calls :func:`add_diff_parser`.
@@ -16,21 +26,24 @@ the other commands and calls :func:`add_diff_parser`.
 from __future__ import annotations
 
 import argparse
-import io
 import posixpath
 import subprocess
-import tarfile
-import tempfile
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import quote, unquote
 
+from toskit._terminal import terminal_safe
 from toskit.errors import ToskitError
 
 __all__ = ["GIT_PREFIX", "add_diff_parser", "parse_git_spec", "read_side", "render", "run_diff"]
 
 GIT_PREFIX = "git:"
-_GIT_TIMEOUT = 30  # seconds; `git show` of one blob is local and fast
+_GIT_TIMEOUT = 30  # seconds; each git command here is local and reads one object
+_MAX_PATH = 4096  # characters of a git:REV:PATH path (PATH_MAX on Linux)
+# The name a git side's documents carry while loading: a file: URL (so
+# that relative imports are joined by URL rules and reach the resolver
+# below, never the disk), written back as git:REV:PATH afterwards.
+_GIT_BASE = "file:///toskit-git/"
 
 
 def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
@@ -50,6 +63,11 @@ def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
     )
     diff.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     diff.add_argument(
+        "--force",
+        action="store_true",
+        help="with -o: replace an existing file that toskit did not write (never an input or a link)",
+    )
+    diff.add_argument(
         "--fail-on",
         choices=("new-errors", "changes"),
         action="append",
@@ -60,14 +78,18 @@ def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
     return diff
 
 
-def _git(args: list[str], spec: str) -> bytes:
+def _git(args: list[str], spec: str, *, cwd: str | None = None) -> bytes:
     """Run a local git command; its stdout, or a ToskitError naming ``spec``."""
     try:
-        done = subprocess.run(["git", *args], capture_output=True, timeout=_GIT_TIMEOUT, check=False)
+        done = subprocess.run(
+            ["git", *args], capture_output=True, timeout=_GIT_TIMEOUT, check=False, cwd=cwd
+        )
     except FileNotFoundError:
         raise ToskitError(f"{spec}: git is not installed") from None
     except subprocess.TimeoutExpired:
         raise ToskitError(f"{spec}: git took longer than {_GIT_TIMEOUT} s") from None
+    except OSError as exc:
+        raise ToskitError(f"{spec}: cannot run git ({exc.strerror or exc})") from None
     if done.returncode != 0:
         reason = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise ToskitError(f"{spec}: {reason[0] if reason else 'git ' + args[0] + ' failed'}")
@@ -78,50 +100,148 @@ def parse_git_spec(spec: str) -> tuple[str, str]:
     """``(REV, PATH)`` of ``git:REV:PATH`` (ToskitError when malformed)."""
     rev, sep, path = spec[len(GIT_PREFIX) :].partition(":")
     if not sep or not rev or not path:
-        raise ToskitError(f"{spec!r}: expected git:REV:PATH, e.g. git:main:service.yaml")
+        raise ToskitError(f"{spec[:200]!r}: expected git:REV:PATH, e.g. git:main:service.yaml")
     if rev.startswith("-"):
-        raise ToskitError(f"{spec!r}: a revision cannot start with '-'")
+        raise ToskitError(f"{spec[:200]!r}: a revision cannot start with '-'")
+    if len(path) > _MAX_PATH or "\0" in path or "\n" in path:
+        raise ToskitError(f"{spec[:200]!r}…: not a usable path (longer than {_MAX_PATH} characters, or a NUL or line feed)")
     return rev, path
 
 
+class _GitTree:
+    """Blobs of one revision, read one at a time and bounded in size."""
+
+    def __init__(self, spec: str, rev: str, max_size: int) -> None:
+        self.spec = spec
+        self.rev = rev
+        self.max_size = max_size
+        out = _git(["rev-parse", "--show-toplevel", "--show-prefix"], spec).decode("utf-8", "replace")
+        self.top, _, prefix = out.rstrip("\n").partition("\n")
+        self.prefix = prefix
+        try:
+            found = _git(["-C", self.top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], spec)
+        except ToskitError:
+            raise ToskitError(f"{spec}: unknown revision {rev!r} in this repository") from None
+        self.commit = found.decode("ascii", "replace").strip()
+
+    def full_path(self, path: str) -> str:
+        """PATH from the repository root (``./``, ``../``: from the current directory)."""
+        if path.startswith(("./", "../")) or path in (".", ".."):
+            path = self.prefix + path
+        full = posixpath.normpath(path.lstrip("/"))
+        if full.startswith("..") or full in ("", "."):
+            raise ToskitError(f"{self.spec}: the path leaves the repository")
+        return full
+
+    def read(self, full: str) -> str:
+        """The text of the blob at ``full`` (a path from the root)."""
+        listing = _git(
+            ["-C", self.top, "--literal-pathspecs", "ls-tree", "-l", "-z", "--full-tree", self.commit, "--", full],
+            self.spec,
+        )
+        entry = next((e for e in listing.split(b"\0") if e), None)
+        if entry is None:
+            hint = ""
+            if self.prefix and not full.startswith(self.prefix):
+                hint = " (PATH is from the repository root, as with git show; ./PATH is from the current folder)"
+            raise ToskitError(f"{full} does not exist in {self.rev}{hint}")
+        meta, _, _ = entry.partition(b"\t")
+        fields = meta.split()
+        mode, kind, oid = (f.decode("ascii", "replace") for f in fields[:3])
+        if kind == "tree":
+            raise ToskitError(f"{full} is a folder in {self.rev}, not a file")
+        if mode == "120000":
+            raise ToskitError(f"{full} is a symbolic link in {self.rev}; toskit does not follow links")
+        if kind != "blob":
+            raise ToskitError(f"{full} is not a file in {self.rev} ({kind})")
+        size = int(fields[3]) if len(fields) > 3 and fields[3].isdigit() else 0
+        if size > self.max_size:
+            raise ToskitError(
+                f"{full} in {self.rev} is {size:,} bytes, over the loader's max_size of {self.max_size:,}"
+            )
+        data = _git(["-C", self.top, "cat-file", "blob", oid], self.spec)
+        if len(data) > self.max_size:  # the object cannot have grown, but never trust a size
+            raise ToskitError(f"{full} in {self.rev} is over the loader's max_size of {self.max_size:,}")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ToskitError(f"{full} in {self.rev}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
 def _load_from_git(spec: str) -> Any:
-    """Load ``git:REV:PATH``: the folder of PATH at REV is extracted into a
-    temporary folder (``git archive``, local) so that the template's relative
-    imports are read at the same revision; names are then written back as
-    ``git:REV:…`` so no temporary path reaches the report."""
-    from toskit.tosca import load
+    """Load ``git:REV:PATH`` (see the module doc): the template's blob, then,
+    lazily through a resolver, the blobs it imports at the same revision;
+    every name is written back as ``git:REV:…``."""
+    from toskit.source.document import LIMIT_DEFAULTS
+    from toskit.tosca import loads
 
     rev, path = parse_git_spec(spec)
-    lines = _git(["rev-parse", "--show-toplevel", "--show-prefix"], spec).decode("utf-8", "replace")
-    top, _, prefix = lines.rstrip("\n").partition("\n")
-    # PATH is relative to the current directory, as on the command line;
-    # "/PATH" is from the repository root.
-    full = posixpath.normpath(path.lstrip("/") if path.startswith("/") else prefix + path)
-    if full.startswith("..") or full in ("", "."):
-        raise ToskitError(f"{spec}: the path leaves the repository")
-    folder, base = posixpath.split(full)
-    # From the top of the repository: in a subfolder, git archive would
-    # also restrict the tree to that subfolder.
-    archive = _git(["-C", top, "archive", "--format=tar", f"{rev}:{folder}"], spec)
-    with tempfile.TemporaryDirectory(prefix="toskit-diff-") as tmp:
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(tmp, filter="data")
-        target = Path(tmp, base)
-        if not target.is_file():
-            raise ToskitError(f"{spec}: no file {full} at revision {rev}")
-        template = load(target)
-        shown = f"{GIT_PREFIX}{rev}:{folder + '/' if folder else ''}"
+    tree = _GitTree(spec, rev, LIMIT_DEFAULTS["max_size"])
+    full = tree.full_path(path)
+    text = tree.read(full)
 
-        def rename(file: Any) -> Any:
-            if isinstance(file, str) and file.startswith(tmp):
-                return shown + Path(file).relative_to(tmp).as_posix()
-            return file
+    def resolver(url: str, importing: str | None) -> str | None:
+        if not url.startswith(_GIT_BASE):
+            return None  # a remote URL: toskit never fetches
+        wanted = posixpath.normpath(unquote(url[len(_GIT_BASE) :]))
+        if wanted.startswith("..") or wanted in ("", "."):
+            raise ToskitError(f"{wanted} leaves the repository")
+        return tree.read(wanted)
 
-        template.name = spec
-        template.diagnostics = type(template.diagnostics)(
-            replace(d, file=spec if d.file == str(target) else rename(d.file)) for d in template.diagnostics
-        )
+    # A resolver may return None ("not mine", docs of toskit.source.imports).
+    template = loads(text, name=_GIT_BASE + quote(full), resolver=resolver)  # type: ignore[arg-type]
+
+    def shown(name: Any) -> Any:
+        if isinstance(name, str) and name.startswith(_GIT_BASE):
+            return f"{GIT_PREFIX}{rev}:{unquote(name[len(_GIT_BASE):])}"
+        return name
+
+    template.name = spec
+    for doc in _documents(template):
+        doc.name = shown(doc.name)
+    template.diagnostics = type(template.diagnostics)(_renamed_diagnostic(d, shown) for d in template.diagnostics)
     return template
+
+
+def _documents(template: Any) -> list[Any]:
+    """The template's document and those its own types were read from."""
+    docs = [template.document] if getattr(template, "document", None) is not None else []
+    for kind in ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy"):
+        try:
+            namespace = template.types_of(kind)
+        except (ToskitError, AttributeError):
+            continue
+        for t in namespace.values():
+            doc = getattr(t, "doc", None)
+            if doc is not None and all(doc is not d for d in docs):
+                docs.append(doc)
+    return docs
+
+
+def _renamed_diagnostic(d: Any, shown: Any) -> Any:
+    changes: dict[str, Any] = {"file": shown(d.file), "message": _renamed_text(d.message, shown)}
+    related = getattr(d, "related", ())
+    if related:
+        changes["related"] = tuple(
+            replace(r, file=shown(r.file)) if hasattr(r, "file") else r for r in related
+        )
+    return replace(d, **changes)
+
+
+def _renamed_text(text: str, shown: Any) -> str:
+    """A message quoting a document name says it as ``git:REV:…`` too."""
+    if _GIT_BASE not in text:
+        return text
+    head, *rest = text.split(_GIT_BASE)
+    out = [head]
+    for piece in rest:
+        end = len(piece)
+        for stop in ("'", '"', " ", ")", ","):
+            i = piece.find(stop)
+            if i != -1:
+                end = min(end, i)
+        out.append(shown(_GIT_BASE + piece[:end]) + piece[end:])
+    return "".join(out)
 
 
 def read_side(spec: str) -> Any:
@@ -146,24 +266,37 @@ def render(diff: Any, fmt: str) -> str:
 
 def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``toskit diff`` with parsed ``args``; returns the exit status."""
+    from toskit._output_file import TEXT_MARK, refusal, write_atomically
     from toskit.compare.compute import compare
 
+    def fail(message: str) -> int:
+        print(f"toskit diff: {terminal_safe(message)}", file=err)
+        return 2
+
+    inputs = [side for side in (args.old, args.new) if not side.startswith(GIT_PREFIX)]
+    force = bool(getattr(args, "force", False))
+    if args.output is not None:
+        reason = refusal(args.output, inputs, force=force)
+        if reason:
+            return fail(reason)
     try:
         old = read_side(args.old)
         new = read_side(args.new)
         diff = compare(old, new)
         text = render(diff, args.format)
     except ToskitError as exc:
-        print(f"toskit diff: {exc}", file=err)
-        return 2
-    if args.output:
+        return fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    if args.output is not None:
+        if args.format == "text":
+            text += TEXT_MARK + "\n"  # how toskit recognises its own report next time
+        reason = refusal(args.output, inputs, force=force)  # the world may have moved meanwhile
+        if reason:
+            return fail(reason)
         try:
-            with open(args.output, "w", encoding="utf-8") as fh:
-                fh.write(text)
+            write_atomically(args.output, text)
         except OSError as exc:
-            print(f"toskit diff: cannot write {args.output}: {exc.strerror}", file=err)
-            return 2
-        print(f"wrote {args.output}", file=err)
+            return fail(f"cannot write {args.output}: {exc.strerror or exc}")
+        print(f"wrote {terminal_safe(args.output)}", file=err)
     else:
         out.write(text)
     status = 0

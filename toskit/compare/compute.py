@@ -50,6 +50,7 @@ from typing import Any
 from toskit.compare.model import (
     DiagnosticChange,
     FieldChange,
+    LazyLocation,
     PropertyDefinitionChange,
     RequirementChange,
     TemplateChange,
@@ -57,7 +58,7 @@ from toskit.compare.model import (
     TypeChange,
     ValueChange,
 )
-from toskit.compare.walk import RawChange, diff_tree
+from toskit.compare.walk import RawChange, diff_tree, same_tree
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import ToskitError
 from toskit.plain import MAX_DEPTH, TooDeep, canonical, values_equal
@@ -189,14 +190,12 @@ def _units(st: Any, notes: list[str], side: str) -> dict[UnitKey, _Unit]:
     return units
 
 
-def _location(doc: Any, parts: tuple[Hashable, ...] | None) -> str | None:
-    if doc is None or parts is None:
+def _location(doc: Any, parts: tuple[Hashable, ...] | None) -> Any:
+    """The ``file:line:column`` of ``parts`` in ``doc``, found when first read
+    (a :class:`LazyLocation`; ``None`` when there is no document)."""
+    if doc is None or parts is None or not hasattr(doc, "locate"):
         return None
-    try:
-        loc = doc.locate(parts)
-    except (ToskitError, LookupError, TypeError, ValueError):
-        return None
-    return str(loc) if loc is not None else None
+    return LazyLocation(doc, tuple(parts))
 
 
 # -- the comparison -------------------------------------------------------------------
@@ -332,7 +331,7 @@ class _Comparison:
                     if _type_of(ob) != _type_of(nb):
                         continue
                     score = _similar(lo, leaves_new[n])
-                    if score >= 0.5:
+                    if score > 0.5:
                         scored.append((-score, gone.index(o), came.index(n), o, n))
             used_o: set[str | None] = set()
             used_n: set[str | None] = set()
@@ -591,7 +590,7 @@ def _value_parts(path: str) -> tuple[Hashable, ...]:
     return tuple(int(i) if i else k for k, i in _PATH_PART.findall(path))
 
 
-def _source_location(st: Any, entity: Any, row_path: str, source: str | None, prefix: tuple[Hashable, ...]) -> str | None:
+def _source_location(st: Any, entity: Any, row_path: str, source: str | None, prefix: tuple[Hashable, ...]) -> Any:
     """``file:line:column`` of the layer that set a value (see the module doc)."""
     if not source:
         return None
@@ -663,8 +662,12 @@ def _value_changes(
 ) -> list[ValueChange]:
     """The effective values of one entity that differ (tables only when the
     resolved properties differ at all: one equality walk otherwise)."""
-    if values_equal(old_e.properties, new_e.properties):
-        return []
+    try:
+        if same_tree(old_e.properties, new_e.properties):
+            return []
+    except TooDeep:
+        pass  # the rows say what differs
+
     owner_old = owner_old if owner_old is not None else old_e
     owner_new = owner_new if owner_new is not None else new_e
     old_rows, new_rows = _rows(old_e), _rows(new_e)

@@ -11,7 +11,8 @@ turned into JSON or a DataFrame, and compared in tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Hashable
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic
@@ -29,6 +30,45 @@ __all__ = [
     "TypeChange",
     "ValueChange",
 ]
+
+
+class LazyLocation:
+    """A ``file:line:column`` found when first read.
+
+    Positions are not kept by the loader (it is faster without them): the
+    first location asked of a document parses its text once more for
+    positions (``YamlDocument.locate``). :func:`~toskit.compare.compare`
+    puts these in the records it builds and :class:`TemplateDiff` turns them
+    into plain strings the first time its records are read, so comparing
+    costs that second parse only when a location is actually wanted (a
+    render, ``to_json()``, ``diff.values``), once per document.
+    """
+
+    __slots__ = ("doc", "parts")
+
+    def __init__(self, doc: Any, parts: tuple[Hashable, ...]) -> None:
+        self.doc = doc
+        self.parts = parts
+
+    def resolve(self) -> str | None:
+        """The location as text (``None`` when the document has none)."""
+        try:
+            found = self.doc.locate(self.parts)
+        except (LookupError, TypeError, ValueError, RecursionError):
+            return None
+        return str(found) if found is not None else None
+
+    def __str__(self) -> str:
+        return self.resolve() or ""
+
+
+def _resolved(record: Any) -> Any:
+    changes = {
+        f.name: getattr(record, f.name).resolve()
+        for f in fields(record)
+        if isinstance(getattr(record, f.name), LazyLocation)
+    }
+    return replace(record, **changes) if changes else record
 
 
 FRAME_COLUMNS = [
@@ -172,6 +212,9 @@ class DiagnosticChange:
     diagnostic: Diagnostic
 
 
+_LAZY_GROUPS = ("values", "fields")
+
+
 @dataclass(frozen=True)
 class TemplateDiff:
     """What changed between two versions of a template (``toskit.compare``).
@@ -199,6 +242,32 @@ class TemplateDiff:
     inputs: tuple[tuple[str, Any, Any], ...] = field(default=())
     fields: tuple[FieldChange, ...] = ()
     not_compared: tuple[str, ...] = ()
+
+    # -- locations resolved on first read (see LazyLocation) ---------------------------
+
+    def __post_init__(self) -> None:
+        lazy = any(
+            isinstance(r.old_location, LazyLocation) or isinstance(r.new_location, LazyLocation)
+            for group in (self.values, self.fields)
+            for r in group
+        )
+        object.__setattr__(self, "_lazy", lazy)
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in _LAZY_GROUPS and object.__getattribute__(self, "__dict__").get("_lazy"):
+            object.__setattr__(self, "_lazy", False)
+            for group in _LAZY_GROUPS:
+                records = object.__getattribute__(self, group)
+                object.__setattr__(self, group, tuple(_resolved(r) for r in records))
+        return object.__getattribute__(self, name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.values  # noqa: B018 - resolves the locations: a pickle holds plain data only
+        return {k: v for k, v in self.__dict__.items() if k != "_lazy"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        object.__setattr__(self, "_lazy", False)
 
     # -- summaries ---------------------------------------------------------------
 

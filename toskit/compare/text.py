@@ -92,7 +92,7 @@ def _value_line(v: ValueChange) -> str:
 
 def _field_line(f: FieldChange) -> str:
     where = location_of(f.old_location, f.new_location)
-    path = name(f.path) if f.path else "(the whole entry)"
+    path = name(f.path) if f.path else name(f.entity if f.entity is not None else f.section)
     if f.change == "renamed":
         if not f.path:
             return f"    > renamed {name(f.old_entity)} → {name(f.entity)}{where}"

@@ -27,14 +27,15 @@ cyclic value built in Python gets there) raise :class:`toskit.plain.TooDeep`.
 from __future__ import annotations
 
 import difflib
+import json
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from toskit.plain import MAX_DEPTH, TooDeep, canonical, values_equal
 
-__all__ = ["RawChange", "diff_tree", "same_leaf"]
+__all__ = ["RawChange", "diff_tree", "quick_equal", "same_leaf", "same_tree"]
 
 Parts = tuple[Hashable, ...]
 
@@ -42,6 +43,7 @@ Parts = tuple[Hashable, ...]
 # quadratic at worst); YAML lists in templates are far shorter.
 _ALIGN_MAX = 5_000
 _SCALARS = (str, int, bool, type(None))
+_PLAIN_TYPES = (str, int, bool, float, type(None), dict, list, tuple)
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,21 @@ def _is_list(value: Any) -> bool:
     return type(value) is list or isinstance(value, (list, tuple))
 
 
+def _foreign_text(value: Any) -> str | None:
+    try:
+        return str(value)
+    except Exception:  # noqa: BLE001 - an odd value is unequal to everything, never raises
+        return None
+
+
 def same_leaf(a: Any, b: Any) -> bool:
-    """Equality of two values of which at least one is not a container."""
+    """Equality of two values of which at least one is not a container.
+
+    Plain scalars as :func:`toskit.plain.values_equal` has them (a NaN on
+    both sides aside). Two *foreign* values of one type (a function call the
+    loader left unevaluated, a scalar-unit object) are equal when their text
+    is: the two sides are loaded separately, so they are never one object,
+    and a call's text is its notation."""
     ta = type(a)
     if ta is type(b) and ta in _SCALARS:
         return bool(a == b)
@@ -72,7 +87,41 @@ def same_leaf(a: Any, b: Any) -> bool:
         return True
     if _is_map(a) or _is_list(a) or _is_map(b) or _is_list(b):
         return False
+    if ta is type(b) and ta not in _PLAIN_TYPES:
+        text = _foreign_text(a)
+        return text is not None and text == _foreign_text(b)
     return values_equal(a, b)
+
+
+def _tagged(value: Any) -> Any:
+    """How a fingerprint writes a value JSON cannot hold: tagged, so that it
+    never reads as a string or list a document could hold (YAML text has no NUL)."""
+    return ["\0", type(value).__name__, _foreign_text(value) or f"\0{id(value)}"]
+
+
+_ENCODER = json.JSONEncoder(sort_keys=True, default=_tagged, ensure_ascii=False)
+
+
+def _fingerprint(value: Any) -> str | None:
+    try:
+        return _ENCODER.encode(value)
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+def quick_equal(a: Any, b: Any) -> bool:
+    """True when ``a`` and ``b`` are certainly equal, checked in C: Python's
+    ``==`` (which keeps strings from numbers and int keys from string keys)
+    and a JSON fingerprint (which keeps ``true`` from ``1`` and ``1`` from
+    ``1.0``, keys included). ``False`` means "walk to find out" (``1`` vs
+    ``1.0``, a NaN, a map with keys of mixed kinds)."""
+    try:
+        if not a == b:
+            return False
+    except Exception:  # noqa: BLE001 - a foreign __eq__ may raise: walk instead
+        return False
+    fa = _fingerprint(a)
+    return fa is not None and fa == _fingerprint(b)
 
 
 def _key(value: Any) -> Hashable:
@@ -89,7 +138,7 @@ def diff_tree(old: Any, new: Any, old_parts: Parts, new_parts: Parts, out: list[
     stack: list[tuple[Any, Any, Parts, Parts]] = [(old, new, old_parts, new_parts)]
     while stack:
         o, n, op, np_ = stack.pop()
-        if o is n:
+        if o is n or quick_equal(o, n):
             continue
         if len(op) > limit or len(np_) > limit:
             raise TooDeep
@@ -103,6 +152,11 @@ def diff_tree(old: Any, new: Any, old_parts: Parts, new_parts: Parts, out: list[
                 nv = n[k]
                 if ov is nv:
                     continue
+                t = type(ov)
+                if t is type(nv) and t in _SCALARS:  # most leaves: no ABC checks
+                    if ov != nv:
+                        out.append(RawChange("changed", (*op, k), (*np_, k), ov, nv))
+                    continue
                 if (_is_map(ov) and _is_map(nv)) or (_is_list(ov) and _is_list(nv)):
                     children.append((ov, nv, (*op, k), (*np_, k)))
                 elif not same_leaf(ov, nv):
@@ -114,6 +168,40 @@ def diff_tree(old: Any, new: Any, old_parts: Parts, new_parts: Parts, out: list[
         elif not same_leaf(o, n):
             out.append(RawChange("changed", op, np_, o, n))
         stack.extend(reversed(children))
+
+
+def same_tree(a: Any, b: Any) -> bool:
+    """True when :func:`diff_tree` would find no difference; stops at the
+    first one. The fast check of two resolved property maps: no keys are
+    built (``values_equal`` would build and sort a key of each whole side)."""
+    if quick_equal(a, b):
+        return True
+    stack = [(a, b, 0)]
+    while stack:
+        o, n, depth = stack.pop()
+        if o is n:
+            continue
+        t = type(o)
+        if t is type(n) and t in _SCALARS:
+            if o != n:
+                return False
+            continue
+        if depth > 2 * MAX_DEPTH:
+            raise TooDeep
+        if _is_map(o) and _is_map(n):
+            if len(o) != len(n):
+                return False
+            for k, ov in o.items():
+                if k not in n:
+                    return False
+                stack.append((ov, n[k], depth + 1))
+        elif _is_list(o) and _is_list(n):
+            if len(o) != len(n):
+                return False
+            stack.extend((ov, nv, depth + 1) for ov, nv in zip(o, n))
+        elif not same_leaf(o, n):
+            return False
+    return True
 
 
 def _pair_keys(
@@ -157,7 +245,7 @@ def _list_children(
     """Pair the items of two lists: by position when the lengths match,
     else aligned on equal items."""
     if len(o) == len(n) or len(o) > _ALIGN_MAX or len(n) > _ALIGN_MAX:
-        blocks: list[tuple[str, int, int, int, int]] = [("replace", 0, len(o), 0, len(n))]
+        blocks: Sequence[tuple[str, int, int, int, int]] = [("replace", 0, len(o), 0, len(n))]
     else:
         okeys = [_key(v) for v in o]
         nkeys = [_key(v) for v in n]
