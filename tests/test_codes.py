@@ -42,11 +42,12 @@ def _codes_in_package() -> dict[str, set[str]]:
                 if name in FACTORIES:
                     values = list(node.args[:3])
                 values += [k.value for k in node.keywords if k.arg == "code"]
-            elif isinstance(node, ast.Assign):
-                if any(isinstance(t, ast.Name) and t.id in ("code", "CODE") for t in node.targets):
-                    values = [node.value]
-                    if isinstance(node.value, ast.IfExp):
-                        values = [node.value.body, node.value.orelse]
+            elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id in ("code", "CODE") for t in node.targets
+            ):
+                values = [node.value]
+                if isinstance(node.value, ast.IfExp):
+                    values = [node.value.body, node.value.orelse]
             for v in values:
                 if isinstance(v, ast.Constant) and isinstance(v.value, str) and KEBAB.match(v.value):
                     found.setdefault(v.value, set()).add(rel)

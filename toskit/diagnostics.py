@@ -44,6 +44,8 @@ __all__ = [
     "omitted_per_code",
     "did_you_mean",
     "closest",
+    "suggest",
+    "Suggestion",
     "format_path",
     "has_errors",
     "sort_diagnostics",
@@ -65,20 +67,40 @@ class Subject:
     attribute, requirement or field path *inside* the entity as a tuple
     (``("connection", "auth", "pasword")``; ``()`` for the entity itself).
 
+    ``section`` says which part of the entity ``path`` is in: ``None`` for
+    its properties (``path`` is then a property path, as above: the common
+    case needs no section) or the entity itself; otherwise the keyname the
+    path is under (``"requirements"``, ``"capabilities"``, ``"attributes"``,
+    ``"interfaces"``, ``"artifacts"``, ``"type"``, ``"metadata"`` …), so that
+    a requirement called ``host`` is never taken for a property ``host``.
+    A capability's property ``num_cpus`` is ``Subject("node_template", "web",
+    ("host", "properties", "num_cpus"), section="capabilities")``.
+
     >>> Subject("node_template", "db", ("connection", "port")).to_dict()
-    {'kind': 'node_template', 'name': 'db', 'path': ['connection', 'port']}
+    {'kind': 'node_template', 'name': 'db', 'path': ['connection', 'port'], 'section': None}
     """
 
     kind: str
     name: str | None = None
     path: tuple[Hashable, ...] = ()
+    section: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "path", tuple(self.path))
 
+    @property
+    def is_property(self) -> bool:
+        """Whether ``path`` is a property path of the entity (non-empty, no section)."""
+        return self.section is None and bool(self.path)
+
     def to_dict(self) -> dict:
         """A JSON-ready dict (``path`` as a list)."""
-        return {"kind": self.kind, "name": self.name, "path": [_json_key(p) for p in self.path]}
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "path": [_json_key(p) for p in self.path],
+            "section": self.section,
+        }
 
 
 def _json_key(part: object) -> object:
@@ -625,10 +647,126 @@ def _hint_index(names: tuple) -> _HintIndex:
     return index
 
 
+@dataclass(frozen=True)
+class Suggestion:
+    """What a misspelt name most likely meant (:func:`suggest`).
+
+    ``candidates`` holds one name, or several that are equally close (a
+    tie, in the order they were given). Only a single candidate is a safe
+    rename: :attr:`best` is ``None`` for a tie, and a finding then carries
+    no fix; its :meth:`hint` names every tied candidate and says why.
+
+    >>> suggest("cache_host", ["lb_host", "db_host", "web_host"]).hint()
+    "did you mean 'lb_host', 'db_host' or 'web_host'? ('lb_host', 'db_host' and 'web_host' are equally close)"
+    >>> suggest("prot", ["port", "host"]).best
+    'port'
+    """
+
+    candidates: tuple[str, ...]
+
+    @property
+    def best(self) -> str | None:
+        """The one candidate, or ``None`` for a tie."""
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    @property
+    def is_tie(self) -> bool:
+        """Whether several candidates are equally close."""
+        return len(self.candidates) > 1
+
+    def hint(self) -> str:
+        """``did you mean 'x'?``, or for a tie every candidate and why none is picked."""
+        if not self.is_tie:
+            return f"did you mean '{self.candidates[0]}'?"
+        shown = [f"'{c}'" for c in self.candidates[:TIE_MAX_LISTED]]
+        more = len(self.candidates) - len(shown)
+        if more:
+            names = ", ".join(shown) + f" or {more} more"
+            both = ", ".join(shown) + f" and {more} more"
+        else:
+            names = ", ".join(shown[:-1]) + f" or {shown[-1]}"
+            both = ", ".join(shown[:-1]) + f" and {shown[-1]}"
+        return f"did you mean {names}? ({both} are equally close)"
+
+
+#: Longest word whose candidates are compared by edit distance for ties
+#: (longer words keep :func:`closest`'s one answer).
+TIE_MAX_WORD = 64
+#: Most tied candidates a hint lists by name.
+TIE_MAX_LISTED = 6
+
+
+def suggest(word: str, candidates: Iterable[str]) -> Suggestion | None:
+    """The candidate(s) a person most likely meant by ``word``, ties kept (issue #28).
+
+    :func:`closest` finds a match as before (case, dotted tail, spelling);
+    then every candidate of the same stage that is exactly as many edits
+    away (insertions, deletions, substitutions and swaps of neighbours,
+    case aside) as that match is tied with it: ``cache_host`` is five edits from
+    each of ``lb_host``, ``db_host`` and ``web_host``, so no one of them is
+    suggested alone. ``None`` when nothing is close.
+    """
+    names = tuple(candidates)
+    match = closest(word, names)
+    if match is None:
+        return None
+    if len(word) > TIE_MAX_WORD:
+        return Suggestion((match,))
+    index = _hint_index(names)
+    lowered = word.lower()
+    if index.lower.get(lowered):
+        pool = [c for c in index.lower[lowered] if c != word]
+    else:
+        tail = word.replace(":", ".").split(".")[-1]
+        tail_pool = [c for c in index.tails.get(tail, ())[:HINT_MAX_COMPARED] if c != word] if tail else []
+        if tail_pool:
+            pool = tail_pool
+        elif len(index.names) <= _SMALL_POOL:
+            pool = [c for c in index.names if c != word]
+        else:
+            pool = [c for c in (index.one_edit(word) or index.near(word)) if c != word]
+    # Only exactly as many edits ties (a candidate fewer edits away that the
+    # match's own ranking passed over does not: the match stands).
+    bound = _edits(lowered, match.lower(), len(word) + len(match))
+    tied = [
+        c
+        for c in dict.fromkeys(pool)
+        if c == match or (abs(len(c) - len(word)) <= bound and _edits(lowered, c.lower(), bound) == bound)
+    ]
+    return Suggestion(tuple(tied) if len(tied) > 1 else (match,))
+
+
+@functools.lru_cache(maxsize=4096)
+def _edits(a: str, b: str, bound: int) -> int:
+    """Optimal-string-alignment distance of ``a`` and ``b``, or ``bound + 1`` once it exceeds ``bound``."""
+    if a == b:
+        return 0
+    if abs(len(a) - len(b)) > bound:
+        return bound + 1
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        current = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                value = min(value, previous2[j - 2] + 1)
+            current[j] = value
+        if min(current) > bound:
+            return bound + 1
+        previous2, previous = previous, current
+    return min(previous[-1], bound + 1)
+
+
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
-    """A hint ``did you mean 'x'?`` for the closest candidate, or ``None``."""
-    match = closest(word, candidates)
-    return f"did you mean '{match}'?" if match is not None else None
+    """A hint ``did you mean 'x'?`` for the closest candidate, or ``None``.
+
+    Equally close candidates are all named (:meth:`Suggestion.hint`): the
+    hint never picks one of a tie silently.
+    """
+    found = suggest(word, candidates)
+    return found.hint() if found is not None else None
 
 
 def format_path(parts: Iterable[object]) -> str:

@@ -84,7 +84,9 @@ def test_diagnostic_is_located_with_source_line(doc):
     diag = doc.diagnostic("error", "type-mismatch", "bad port", ("service", "port"), hint="x")
     assert (diag.file, diag.line, diag.column, diag.path) == ("svc.yaml", 6, 9, "service.port")
     assert diag.source_line == "  port: 6543"
-    assert str(diag).splitlines()[-1] == "      |         ^"
+    # The range is the whole scalar (issue #28): carets under all of it.
+    assert (diag.end_line, diag.end_column) == (6, 13)
+    assert str(diag).splitlines()[-1] == "      |         ^^^^"
 
 
 def test_diagnostic_at_key(doc):

@@ -5,16 +5,18 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path
 from toskit.errors import ToskitError
 from toskit.source.compose import Composed, compose, find_non_printable
 from toskit.source.fast import FALLBACK, load_fast
 from toskit.source.fast import select as select_parser
 from toskit.source.hints import end_of_text, syntax_diagnostic
-from toskit.source.locations import Location, walk
+from toskit.source.locations import Location, find, walk
+from toskit.source.spans import span_end, span_of_line, yaml_text
+from toskit.source.subjects import subject_of
 
 __all__ = [
     "LIMIT_DEFAULTS",
@@ -160,6 +162,42 @@ class YamlDocument:
     def _line_of(self, line0: int) -> str | None:
         return self.line_text(line0 + 1)
 
+    def span(
+        self, parts: Sequence[Hashable] | str = (), *, at_key: bool = False
+    ) -> tuple[int, int, int, int] | None:
+        """1-based ``(line, column, end_line, end_column)`` of the node (or key) at ``parts``.
+
+        ``end_column`` is exclusive (LSP, SARIF). The start is that of
+        :meth:`locate` (:meth:`locate_key` with ``at_key``); the end is found
+        by scanning the text from it (:mod:`toskit.source.spans`), so it
+        costs nothing until a finding asks. A path that exists only in part
+        spans its deepest existing node; the document itself (``()``) spans
+        its first line. ``None`` when the document has no value.
+        """
+        parts = _parts(parts)
+        found = find(self._root_shadow(), parts, key=at_key)
+        if found is None:
+            return None
+        (line0, column0), kind, depth = found
+        line0, column0 = self._clamp(line0, column0)
+        lines = self._split_lines()
+        if not parts:
+            end_line0, end_col0 = span_of_line(lines, line0, column0)
+        else:
+            end_line0, end_col0 = span_end(lines, line0, column0, kind)
+        if (end_line0, end_col0) <= (line0, column0):
+            end_line0, end_col0 = line0, column0 + 1
+        return line0 + 1, column0 + 1, end_line0 + 1, end_col0 + 1
+
+    def related(
+        self, label: str, parts: Sequence[Hashable] | str = (), *, at_key: bool = False
+    ) -> Related:
+        """A :class:`~toskit.diagnostics.Related` location: the node (or key) at ``parts``."""
+        where = self.span(parts, at_key=at_key)
+        if where is None:
+            return Related(label, self.name, None, None)
+        return Related(label, self.name, *where)
+
     def diagnostic(
         self,
         severity: str,
@@ -170,13 +208,45 @@ class YamlDocument:
         hint: str | None = None,
         at_key: bool = False,
         path: str | None = None,
+        subject: Subject | None = None,
+        related: Iterable[Related] = (),
+        replacement: str | None = None,
+        fix_title: str | None = None,
     ) -> Diagnostic:
         """A diagnostic located at the node (or key, with ``at_key``) of ``parts``.
 
         ``path`` defaults to ``format_path(parts)``; a string ``parts`` is one key.
+
+        The finding's structure (issue #28) is filled in here, for every
+        producer: its range (:meth:`span`: the key with ``at_key``, else the
+        scalar, the flow collection or the block), its ``subject`` (given,
+        else :func:`~toskit.source.subjects.subject_of` of ``parts``) and its
+        ``related`` locations. ``replacement`` makes one machine-applicable
+        :class:`~toskit.diagnostics.Fix` that replaces the located span by
+        that text (quoted as the original was, or as YAML needs), titled
+        ``fix_title`` (default ``replace with '…'``). A finding about a child
+        that is missing is located with ``at_key`` on the parent, so that
+        its caret sits on the key that lacks the child.
         """
         parts = _parts(parts)
-        loc = self.locate_key(parts) if at_key else self.locate(parts)
+        where = self.span(parts, at_key=at_key)
+        line = column = end_line = end_column = None
+        fixes: tuple[Fix, ...] = ()
+        if where is not None:
+            line, column, end_line, end_column = where
+            if replacement is not None and end_line == line:
+                original = (self.line_text(line) or "")[column - 1 : end_column - 1]
+                fixes = (
+                    Fix(
+                        fix_title or f"replace with '{replacement}'",
+                        yaml_text(replacement, like=original),
+                        self.name,
+                        line,
+                        column,
+                        end_line,
+                        end_column,
+                    ),
+                )
         return Diagnostic(
             severity=severity,
             code=code,
@@ -185,10 +255,15 @@ class YamlDocument:
             # The structured path (Diagnostic.parts), when ``path`` is derived from it.
             parts=parts if path is None else None,
             file=self.name,
-            line=loc.line if loc else None,
-            column=loc.column if loc else None,
+            line=line,
+            column=column,
             hint=hint,
-            source_line=self.line_text(loc.line) if loc else None,
+            source_line=self.line_text(line) if line is not None else None,
+            end_line=end_line,
+            end_column=end_column,
+            subject=subject if subject is not None else subject_of(parts),
+            related=tuple(related),
+            fixes=fixes,
         )
 
     def _report(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Location", "MapShadow", "SeqShadow", "AliasShadow", "walk", "position_of"]
+__all__ = ["Location", "MapShadow", "SeqShadow", "AliasShadow", "find", "walk", "position_of"]
 
 
 @dataclass(frozen=True)
@@ -106,3 +106,58 @@ def walk(root: object, parts: Sequence[Hashable], *, key: bool = False) -> tuple
         else:
             break
     return position_of(current)
+
+
+def find(
+    root: object, parts: Sequence[Hashable], *, key: bool = False
+) -> tuple[tuple[int, int], str, int] | None:
+    """Like :func:`walk`, with what starts there and how much of the path exists.
+
+    Returns ``(position, kind, found)``: ``kind`` is ``"key"`` (the key of
+    the last part, with ``key``), ``"map"``, ``"seq"``, ``"alias"`` or
+    ``"scalar"``; ``found`` is how many leading parts exist (less than
+    ``len(parts)`` when only an ancestor does: the position and kind are
+    then the ancestor's, its value, not its key). ``None`` without a tree.
+    For the range of a finding (:mod:`toskit.source.spans`), computed only
+    when a diagnostic is made.
+    """
+    if root is None:
+        return None
+    current = root
+    last = len(parts) - 1
+    found = 0
+    for i, part in enumerate(parts):
+        container = _deref(current)
+        entry = None
+        if isinstance(container, MapShadow):
+            try:
+                entry = container.entries.get(part)
+            except TypeError:
+                entry = None
+            if entry is not None:
+                if key and i == last:
+                    return (entry[0], entry[1]), "key", i + 1
+                current = entry[2]
+                found = i + 1
+                continue
+        elif (
+            isinstance(container, SeqShadow)
+            and isinstance(part, int)
+            and not isinstance(part, bool)
+            and 0 <= part < len(container.items)
+        ):
+            current = container.items[part]
+            found = i + 1
+            continue
+        break
+    return position_of(current), _kind(current), found
+
+
+def _kind(shadow: object) -> str:
+    if isinstance(shadow, MapShadow):
+        return "map"
+    if isinstance(shadow, SeqShadow):
+        return "seq"
+    if isinstance(shadow, AliasShadow):
+        return "alias"
+    return "scalar"

@@ -1,0 +1,259 @@
+"""Where a YAML node *ends*: the range of a finding, computed from the text.
+
+The shadow tree (:mod:`toskit.source.locations`) records only where each
+node starts, which keeps the load fast. A diagnostic also wants the end of
+the offending span (issue #28: the key, the scalar, the whole flow item or
+block), so this module scans the text from a recorded start, only when a
+diagnostic is made: a load without findings never runs it.
+
+:func:`span_end` takes the document's lines, a 0-based start and what starts
+there (``"key"``, ``"scalar"``, ``"map"``, ``"seq"``, ``"alias"``) and
+returns the 0-based end, the column exclusive (the column just after the
+span, as LSP and SARIF count):
+
+* a key: the key's text (quoted or plain, up to the ``:``);
+* a scalar: a quoted scalar to its closing quote (across lines), a plain
+  one to the end of its text on the line (not a trailing comment), a block
+  scalar (``|``/``>``) to the end of its last more-indented line;
+* a flow collection (``[...]``, ``{...}``): to its closing bracket;
+* a block mapping or sequence: to the end of its last line (every
+  following line indented at least as deep, a sequence's ``-`` items);
+* an alias: the ``*name`` token.
+
+Anchors and tags (``&a``, ``!t``) before a node are part of its span. A
+scan never reads past :data:`MAX_SCAN_LINES` lines: a block longer than that
+is cut there (its range then ends early; the start stays exact).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+__all__ = ["MAX_SCAN_LINES", "span_end", "span_of_line", "yaml_text"]
+
+#: Most lines one span scan reads (a block of a huge document is cut there).
+MAX_SCAN_LINES = 5_000
+
+_FLOW_CLOSE = {"[": "]", "{": "}"}
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
+
+
+def _blank(text: str) -> bool:
+    stripped = text.strip()
+    return not stripped or stripped.startswith("#")
+
+
+def _content_end(text: str, start: int = 0) -> int:
+    """End (exclusive) of ``text``'s content from ``start``: a trailing `` #`` comment and spaces cut."""
+    end = len(text)
+    at = text.find(" #", start)
+    if at != -1:
+        end = at
+    while end > start and text[end - 1] in " \t":
+        end -= 1
+    return max(end, start)
+
+
+def span_of_line(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
+    """The end of the content of line ``line0`` from ``col0`` (at least one character)."""
+    text = lines[line0] if 0 <= line0 < len(lines) else ""
+    end = _content_end(text, min(col0, len(text)))
+    return line0, end if end > col0 else col0 + 1
+
+
+def span_end(lines: Sequence[str], line0: int, col0: int, kind: str) -> tuple[int, int]:
+    """0-based end (exclusive column) of the node of ``kind`` starting at ``(line0, col0)``."""
+    if not 0 <= line0 < len(lines):
+        return line0, col0 + 1
+    text = lines[line0]
+    if col0 >= len(text):
+        return line0, col0
+    if kind == "key":
+        return _scalar_end(lines, line0, col0, key=True)
+    if kind == "alias":
+        return line0, _token_end(text, col0)
+    line0, col0, moved = _skip_properties(lines, line0, col0)
+    if line0 >= len(lines):
+        return len(lines) - 1, len(lines[-1])
+    text = lines[line0]
+    ch = text[col0] if col0 < len(text) else ""
+    if ch in _FLOW_CLOSE:
+        return _flow_end(lines, line0, col0)
+    if kind in ("map", "seq"):
+        return _block_end(lines, line0, col0, kind)
+    if moved and kind == "scalar" and ch not in "\"'|>":
+        return line0, _content_end(text, col0)
+    return _scalar_end(lines, line0, col0, key=False)
+
+
+def _token_end(text: str, col0: int) -> int:
+    end = col0 + 1
+    while end < len(text) and text[end] not in " \t,]}":
+        end += 1
+    return end
+
+
+def _skip_properties(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int, bool]:
+    """Past anchors and tags (``&a !t``) to the node itself, maybe on a later line."""
+    text = lines[line0]
+    moved = False
+    while col0 < len(text) and text[col0] in "&!":
+        col0 = _token_end(text, col0)
+        while col0 < len(text) and text[col0] in " \t":
+            col0 += 1
+        if col0 >= len(text) or text[col0] == "#":
+            # The node starts on a later line.
+            for next_line in range(line0 + 1, min(len(lines), line0 + MAX_SCAN_LINES)):
+                if not _blank(lines[next_line]):
+                    line0, text, col0, moved = next_line, lines[next_line], _indent(lines[next_line]), True
+                    break
+            else:
+                return line0, len(text), moved
+    return line0, col0, moved
+
+
+def _scalar_end(lines: Sequence[str], line0: int, col0: int, *, key: bool) -> tuple[int, int]:
+    text = lines[line0]
+    ch = text[col0]
+    if ch in "\"'":
+        return _quoted_end(lines, line0, col0)
+    if ch in "|>" and not key:
+        return _block_scalar_end(lines, line0)
+    if ch in _FLOW_CLOSE and key:
+        return _flow_end(lines, line0, col0)
+    flow = _in_flow(text, col0)
+    end = col0
+    n = len(text)
+    while end < n:
+        c = text[end]
+        if c == ":" and (end + 1 >= n or text[end + 1] in " \t" or (flow and text[end + 1] in ",]}")):
+            break
+        if c == "#" and end > col0 and text[end - 1] in " \t":
+            break
+        if flow and c in ",]}":
+            break
+        end += 1
+    while end > col0 + 1 and text[end - 1] in " \t":
+        end -= 1
+    return line0, max(end, col0 + 1)
+
+
+def _in_flow(text: str, col0: int) -> bool:
+    """Whether ``col0`` is inside a flow collection opened earlier on the line."""
+    depth = 0
+    quote = ""
+    for c in text[:col0]:
+        if quote:
+            if c == quote:
+                quote = ""
+        elif c in "\"'":
+            quote = c
+        elif c in "[{":
+            depth += 1
+        elif c in "]}" and depth:
+            depth -= 1
+    return depth > 0
+
+
+def _quoted_end(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
+    quote = lines[line0][col0]
+    i = col0 + 1
+    last = min(len(lines), line0 + MAX_SCAN_LINES)
+    line = line0
+    while line < last:
+        text = lines[line]
+        while i < len(text):
+            c = text[i]
+            if quote == '"' and c == "\\":
+                i += 2
+                continue
+            if c == quote:
+                if quote == "'" and i + 1 < len(text) and text[i + 1] == "'":
+                    i += 2
+                    continue
+                return line, i + 1
+            i += 1
+        line, i = line + 1, 0
+    return last - 1, len(lines[last - 1])  # unterminated (the parser reported it)
+
+
+def _flow_end(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
+    depth = 0
+    line = line0
+    i = col0
+    last = min(len(lines), line0 + MAX_SCAN_LINES)
+    while line < last:
+        text = lines[line]
+        while i < len(text):
+            c = text[i]
+            if c in "\"'":
+                end_line, end = _quoted_end(lines, line, i)
+                if end_line != line:
+                    line, text = end_line, lines[end_line]
+                i = end
+                continue
+            if c == "#" and (i == 0 or text[i - 1] in " \t"):
+                break
+            if c in "[{":
+                depth += 1
+            elif c in "]}":
+                depth -= 1
+                if depth == 0:
+                    return line, i + 1
+            i += 1
+        line, i = line + 1, 0
+    return last - 1, len(lines[last - 1])
+
+
+def _block_scalar_end(lines: Sequence[str], line0: int) -> tuple[int, int]:
+    base = _indent(lines[line0])
+    end_line = line0
+    for line in range(line0 + 1, min(len(lines), line0 + MAX_SCAN_LINES)):
+        text = lines[line]
+        if not text.strip():
+            continue
+        if _indent(text) <= base:
+            break
+        end_line = line
+    return end_line, len(lines[end_line].rstrip())
+
+
+def _block_end(lines: Sequence[str], line0: int, col0: int, kind: str) -> tuple[int, int]:
+    end_line = line0
+    for line in range(line0 + 1, min(len(lines), line0 + MAX_SCAN_LINES)):
+        text = lines[line]
+        if _blank(text):
+            continue
+        if text.startswith(("---", "...")) and _indent(text) == 0:
+            break
+        indent = _indent(text)
+        if indent < col0:
+            break
+        if indent == col0 and kind == "seq" and not text[indent:].startswith("-"):
+            break
+        end_line = line
+    text = lines[end_line]
+    return end_line, _content_end(text, col0 if end_line == line0 else _indent(text))
+
+
+_PLAIN_SAFE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*\Z")
+
+
+def yaml_text(value: str, *, like: str = "") -> str:
+    """``value`` written as YAML would read it back: quoted like ``like`` (the
+    text it replaces) when that was quoted, plain when it is safe plain, else
+    double-quoted (JSON escapes are valid YAML)."""
+    if like[:1] == "'" and "'" not in value and "\n" not in value:
+        return f"'{value}'"
+    if like[:1] == '"' or not _PLAIN_SAFE.match(value) or value.lower() in _PLAIN_READ_AS:
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+# Plain words YAML 1.2's core schema reads as something else than a string.
+_PLAIN_READ_AS = frozenset({"true", "false", "null", "~", "yes", "no", "on", "off"})
