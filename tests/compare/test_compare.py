@@ -253,7 +253,7 @@ def test_json_layout_and_roundtrip():
     assert row == {"entity": "db", "kind": "node", "path": "endpoint.port", "change": "changed", "old": 5432,
                    "new": 6543, "old_source": "default: my.Endpoint", "new_source": "default: my.Endpoint",
                    "type": "integer", "old_location": "old.yaml:7:38", "new_location": "new.yaml:7:38",
-                   "old_entity": None}
+                   "old_entity": None, "new_path": None}
     assert data["generator"] == "toskit" and data["not_compared"] == []
     (field,) = data["fields"]
     assert (field["section"], field["entity"], field["path"]) == ("data_types", "my.Endpoint", "properties.port.default")

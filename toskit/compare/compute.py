@@ -470,7 +470,9 @@ class _Comparison:
                     self._effective_changed.add((section, n))
                 else:
                     unchanged += 1
-                covered[(section, n)] = tuple(_field_path_of(v.path) for v in new_values)
+                covered[(section, n)] = tuple(
+                    _field_path_of(p) for v in new_values for p in (v.path, v.new_path) if p
+                )
         return covered, unchanged
 
     # -- types -----------------------------------------------------------------------
@@ -688,6 +690,42 @@ def _value_changes(
         if path not in new_rows:
             out.append(ValueChange(name, kind, label + path, "removed", o.value, None, o.source, None, o.type,
                                    where(old_st, owner_old, o), None, renamed_from))
+    return _value_renames(out)
+
+
+def _value_renames(changes: list[ValueChange]) -> list[ValueChange]:
+    """A removed leaf whose value reappears, equal and from the same kind of
+    layer, at an added leaf is one ``renamed`` change (a typo fixed)."""
+    removed = [v for v in changes if v.change == "removed"]
+    added = [v for v in changes if v.change == "added"]
+    if not removed or not added:
+        return changes
+    pairs: dict[int, ValueChange] = {}
+    taken: set[int] = set()
+    for r in removed:
+        for a in added:
+            if id(a) in taken or r.old_source != a.new_source:
+                continue
+            try:
+                equal = same_tree(r.old, a.new)
+            except TooDeep:
+                equal = False
+            if equal:
+                pairs[id(r)] = a
+                taken.add(id(a))
+                break
+    if not pairs:
+        return changes
+    out = []
+    for v in changes:
+        if id(v) in taken:
+            continue
+        a = pairs.get(id(v))
+        if a is None:
+            out.append(v)
+            continue
+        out.append(ValueChange(v.entity, v.kind, v.path, "renamed", v.old, a.new, v.old_source, a.new_source,
+                               a.type, v.old_location, a.new_location, v.old_entity, a.path))
     return out
 
 

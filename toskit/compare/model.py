@@ -181,6 +181,9 @@ class ValueChange:
     new_location: str | None = None
     old_entity: str | None = None
     """The template's old name when it was renamed (else ``None``)."""
+    new_path: str | None = None
+    """For ``change="renamed"``: the leaf's new path (``path`` is the old
+    one): a value that moved, equal, to a new key (a typo fixed)."""
 
     @property
     def template_untouched(self) -> bool:
@@ -335,7 +338,7 @@ class TemplateDiff:
 
         rows = [
             [v.entity, v.kind, v.path, v.change, v.old, v.new, v.old_source, v.new_source, v.type,
-             "values", v.old_entity, None, v.old_location, v.new_location]
+             "values", v.old_entity, v.new_path, v.old_location, v.new_location]
             for v in self.values
         ]
         for t in self.templates:

@@ -83,6 +83,11 @@ def _value_line(v: ValueChange) -> str:
         return f"    + {name(v.path)}: {short(v.new)}  ({_source(v.new_source, v.new_location)})"
     if v.change == "removed":
         return f"    - {name(v.path)}: {short(v.old)}  ({_source(v.old_source, v.old_location)})"
+    if v.change == "renamed":
+        return (
+            f"    > renamed {name(v.path)} → {name(v.new_path)}: {short(v.new)}  "
+            f"({_source(v.old_source, v.old_location)} → {_source(v.new_source, v.new_location)})"
+        )
     if v.old_source == v.new_source and v.old_location == v.new_location:
         sources = _source(v.new_source, v.new_location)
     else:

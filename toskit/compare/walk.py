@@ -116,7 +116,7 @@ def quick_equal(a: Any, b: Any) -> bool:
     ``1.0``, keys included). ``False`` means "walk to find out" (``1`` vs
     ``1.0``, a NaN, a map with keys of mixed kinds)."""
     try:
-        if not a == b:
+        if not a == b:  # noqa: SIM201 - the one comparison we trust is ==
             return False
     except Exception:  # noqa: BLE001 - a foreign __eq__ may raise: walk instead
         return False

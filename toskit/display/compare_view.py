@@ -110,6 +110,10 @@ def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[
         sign, cls = _sign(v.change)
         old = "" if v.change == "added" else f'<span class="toskit-diff-old">{_shown(v.old)}</span>'
         new = "" if v.change == "removed" else _shown(v.new)
+        path = esc(v.path)
+        if v.change == "renamed":
+            path = f'renamed {esc(v.path)}<span class="toskit-diff-arrow">→</span>{esc(getattr(v, "new_path", ""))}'
+            old = ""
         if v.change == "changed" and v.old_source == v.new_source:
             sources = palette.pill(v.new_source)
         else:
@@ -121,7 +125,7 @@ def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[
                 f"toskit-diff-{v.change}",
                 [
                     (cls, esc(sign)),
-                    ("toskit-path", esc(v.path)),
+                    ("toskit-path", path),
                     ("", old),
                     ("toskit-diff-arrow", "→" if v.change == "changed" else ""),
                     ("", new),
