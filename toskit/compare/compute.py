@@ -720,12 +720,13 @@ def _value_renames(changes: list[ValueChange]) -> list[ValueChange]:
     for v in changes:
         if id(v) in taken:
             continue
-        a = pairs.get(id(v))
-        if a is None:
+        moved = pairs.get(id(v))
+        if moved is None:
             out.append(v)
             continue
-        out.append(ValueChange(v.entity, v.kind, v.path, "renamed", v.old, a.new, v.old_source, a.new_source,
-                               a.type, v.old_location, a.new_location, v.old_entity, a.path))
+        out.append(ValueChange(v.entity, v.kind, v.path, "renamed", v.old, moved.new, v.old_source,
+                               moved.new_source, moved.type, v.old_location, moved.new_location, v.old_entity,
+                               moved.path))
     return out
 
 
