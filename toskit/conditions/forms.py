@@ -32,7 +32,7 @@ from toskit.conditions.syntax import (
     placeholders_of,
 )
 from toskit.conditions.values import type_name, value_text
-from toskit.diagnostics import did_you_mean, format_path
+from toskit.diagnostics import Suggestion, format_path, suggest
 from toskit.errors import ConditionError
 
 __all__ = ["Form", "Rules", "compile_rules", "compile_condition", "FORM_KEYS", "ConditionCompiler"]
@@ -682,6 +682,12 @@ class ConditionCompiler:
         self.collect = collect
         self.skip = skip
         self.errors: list[tuple[ConditionError, tuple]] = []
+        #: error index -> ``(parts of the misspelt key, Suggestion)``: an
+        #: unknown key with a did-you-mean (a structured fact, not words in
+        #: a message); the key is the last of the parts
+        self.renames: dict[int, tuple[tuple, Suggestion]] = {}
+        #: ``(parts, Expression)`` of every expression compiled (collect mode)
+        self.expressions: list[tuple[tuple, Expression]] = []
 
     # -- errors
     def label(self, parts: tuple) -> str:
@@ -699,10 +705,15 @@ class ConditionCompiler:
             raise _Skip
         raise err
 
-    def schema(self, parts: tuple, message: str) -> None:
-        """Fail with a ``SchemaError`` at ``parts``."""
+    def schema(
+        self, parts: tuple, message: str, *, rename: tuple[tuple, Suggestion] | None = None
+    ) -> None:
+        """Fail with a ``SchemaError`` at ``parts``; ``rename`` addresses a
+        misspelt key (its parts) and says what it most likely meant."""
         where = self.label(parts)
         text = f"{where}: {message}" if where else message
+        if rename is not None and self.collect:
+            self.renames[len(self.errors)] = rename
         self.fail(ConditionError("SchemaError", text, path=where), parts)
 
     def expression(self, text: Any, parts: tuple, what: str = "an expression") -> Expression:
@@ -710,10 +721,13 @@ class ConditionCompiler:
         if not isinstance(text, str):
             self.schema(parts, f"expected {what} (a string), got {type_name(text)}")
         try:
-            return compile_expression(text)
+            compiled = compile_expression(text)
         except ConditionError as err:
             self.fail(err, parts)
             raise AssertionError("unreachable") from None
+        if self.collect:
+            self.expressions.append((parts, compiled))
+        return compiled
 
     # -- entry points
     def rules(self, source: Any, parts: tuple) -> Rules:
@@ -781,14 +795,17 @@ class ConditionCompiler:
         if not forms:
             keys = ", ".join(repr(k) for k in cond) or "none"
             hint = ""
+            rename: tuple[tuple, Suggestion] | None = None
             for key in cond:
-                suggestion = did_you_mean(key, FORM_KEYS)
-                if suggestion:
-                    hint = f" ({key!r}: {suggestion})"
+                found = suggest(key, FORM_KEYS)
+                if found is not None:
+                    hint = f" ({key!r}: {found.hint()})"
+                    rename = ((*parts, key), found)
                     break
             self.schema(
                 parts,
                 f"a condition mapping needs one of {', '.join(repr(k) for k in FORM_KEYS)}; got keys {keys}{hint}",
+                rename=rename,
             )
         if len(forms) > 1:
             self.schema(
@@ -880,10 +897,11 @@ class ConditionCompiler:
                 self.schema(here, f"{form!r} needs {key!r}")
         for key in body:
             if key not in keys:
-                hint = did_you_mean(str(key), keys)
+                found = suggest(str(key), keys)
                 self.schema(
                     (*here, key),
-                    f"unknown key {key!r} in {form!r}" + (f" ({hint})" if hint else ""),
+                    f"unknown key {key!r} in {form!r}" + (f" ({found.hint()})" if found else ""),
+                    rename=((*here, key), found) if found is not None else None,
                 )
 
     def _exists(

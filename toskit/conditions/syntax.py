@@ -51,6 +51,7 @@ __all__ = [
     "Compare",
     "parse",
     "placeholders_of",
+    "token_span",
     "CONTEXT_VARIABLES",
     "SPECIAL_PROPERTIES",
     "SPECIAL_METHODS",
@@ -580,6 +581,22 @@ def _check(node: Node, text: str) -> None:
     elif isinstance(node, Compare):
         _check(node.left, text)
         _check(node.right, text)
+
+
+def token_span(text: str, position: int) -> tuple[int, int]:
+    """``(start, end)`` of the token at ``position`` in ``text`` (end exclusive):
+    the span a finding at that position underlines. The end of the text
+    is the empty span ``(len, len)``; a position between tokens is one
+    character wide."""
+    n = len(text)
+    if position >= n:
+        return n, n
+    for tok in tokenize(text):
+        if tok.pos <= position < tok.end:
+            return (position, tok.end) if tok.kind == "ERROR" and tok.pos < position else (tok.pos, tok.end)
+        if tok.pos > position:
+            break
+    return position, position + 1
 
 
 def parse(text: str, default_model: str | None = None) -> Node:
