@@ -595,9 +595,11 @@ def _named_in(expr: Expression, names: _Names) -> list[Named]:
                 arg = args[0]
                 if isinstance(arg, Literal) and isinstance(arg.value, str):
                     out.append((arg.start + 1, arg.end - 1, arg.value, "role", names.roles, None))
-            chain = _settings_chain(node)
-            if chain is not None and names.groups:
-                out.extend(_settings_keys(expr.text, chain, names))
+            found = _settings_chain(node)
+            if found is not None:
+                chain, lenient = found
+                if names.groups and not lenient:
+                    out.extend(_settings_keys(expr.text, chain, names))
                 continue
             stack.append(node.obj)
             stack.extend(args)
@@ -613,9 +615,10 @@ def _named_in(expr: Expression, names: _Names) -> list[Named]:
     return out
 
 
-def _settings_chain(node: Member) -> list[Node] | None:
+def _settings_chain(node: Member) -> tuple[list[Node], bool] | None:
     """``[ModelRef, Member, …]`` of a ``settings:`` data chain ending at
-    ``node`` (not lenient), base first; ``None`` for anything else."""
+    ``node``, base first, and whether it is lenient (``?``: a missing key
+    is meant to be possible); ``None`` for anything else."""
     chain: list[Node] = []
     current: Node = node
     lenient = False
@@ -625,12 +628,10 @@ def _settings_chain(node: Member) -> list[Node] | None:
         lenient = lenient or current.lenient
         chain.append(current)
         current = current.obj
-    if not isinstance(current, ModelRef) or current.model != "settings" or lenient:
-        return None
-    if current.lenient:
+    if not isinstance(current, ModelRef) or current.model != "settings":
         return None
     chain.append(current)
-    return list(reversed(chain))
+    return list(reversed(chain)), lenient or current.lenient
 
 
 def _settings_keys(text: str, chain: list[Node], names: _Names) -> list[Named]:

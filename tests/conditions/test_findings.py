@@ -1,0 +1,292 @@
+"""Structured findings of roles documents and Fuel release files (issue #28).
+
+One table: each case is a small document and the one finding it must give,
+with its code, its subject, the text its range underlines, and its fix (or
+the tied candidates its hint names). Every code ``check_text`` emits is in
+the table, and every finding of every case carries a range and a subject.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from toskit.conditions import check_text
+from toskit.conditions.check import CODES
+from toskit.diagnostics import Diagnostic, Subject
+
+
+@dataclass(frozen=True)
+class Case:
+    text: str
+    code: str
+    subject: Subject
+    underlined: str
+    fix: str | None = None  # the replacement of the one fix
+    tied: tuple[str, ...] = ()  # the candidates a tie's hint names
+    related: tuple[str, ...] = ()  # the labels of the related locations
+
+
+def roles(body: str) -> str:
+    return "roles_metadata:\n" + body
+
+
+def release(roles_body: str, extra: str = "") -> str:
+    return (
+        "- pk: 1\n"
+        "  model: nailgun.release\n"
+        "  fields:\n"
+        "    name: R\n"
+        "    state: available\n"
+        "    roles_metadata:\n"
+        f"{roles_body}"
+        "    attributes_metadata:\n"
+        "      editable:\n"
+        "        storage:\n"
+        "          volumes_ceph: {value: false}\n"
+        "          volumes_abd: {value: false}\n"
+        "          volumes_abe: {value: false}\n"
+        f"{extra}"
+    )
+
+
+def role(name: str, **keys: str) -> Subject:
+    return Subject("role", name, tuple(keys.get("path", ())))
+
+
+CASES = {
+    "schema-else-without-then": Case(
+        roles('  c:\n    conditions:\n      - {condition: "true", else: false}\n'),
+        "condition-schema",
+        Subject("role", "c", ("conditions", 0, "else")),
+        "false",
+    ),
+    "schema-misspelt-form-key-gets-a-rename": Case(
+        roles('  c:\n    conditions:\n      - conditon: "true"\n'),
+        "condition-schema",
+        Subject("role", "c", ("conditions", 0)),
+        'conditon: "true"',
+        fix="condition",
+    ),
+    "schema-misspelt-exists-key-gets-a-rename": Case(
+        roles(
+            "  c:\n    conditions:\n      - exists:\n"
+            '          where: "cluster:nodes"\n          variable: n\n'
+            '          condition: "true"\n          varable: m\n'
+        ),
+        "condition-schema",
+        Subject("role", "c", ("conditions", 0, "exists", "varable")),
+        "m",
+        fix="variable",
+    ),
+    "syntax-illegal-character": Case(
+        roles("  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n"),
+        "expression-syntax",
+        Subject("role", "c", ("conditions", 0)),
+        "=",
+    ),
+    "syntax-unterminated-string": Case(
+        roles("  c:\n    conditions:\n      - \"cluster:mode == 'x\"\n"),
+        "expression-syntax",
+        Subject("role", "c", ("conditions", 0)),
+        "'x",
+    ),
+    "syntax-end-of-input-is-an-empty-range": Case(
+        roles('  c:\n    conditions:\n      - "cluster:mode =="\n'),
+        "expression-syntax",
+        Subject("role", "c", ("conditions", 0)),
+        "",
+    ),
+    "error-unknown-special-member": Case(
+        roles('  c:\n    conditions:\n      - condition: "cluster:nodes._size"\n'),
+        "expression-error",
+        Subject("role", "c", ("conditions", 0, "condition")),
+        "_size",
+    ),
+    "error-unknown-variable": Case(
+        roles("  c:\n    conditions:\n      - \"cluster.mode == 'x'\"\n"),
+        "expression-error",
+        Subject("role", "c", ("conditions", 0)),
+        "cluster",
+    ),
+    "unknown-role-in-conflicts-one-candidate": Case(
+        roles("  controller:\n    conflicts: [compte]\n  compute: {}\n"),
+        "unknown-role",
+        Subject("role", "controller", ("conflicts", 0)),
+        "compte",
+        fix="compute",
+        related=("role 'compute' is defined here",),
+    ),
+    "unknown-role-in-conflicts-quoted": Case(
+        roles("  controller:\n    conflicts:\n      - 'compte'\n  compute: {}\n"),
+        "unknown-role",
+        Subject("role", "controller", ("conflicts", 0)),
+        "'compte'",
+        fix="compute",
+        related=("role 'compute' is defined here",),
+    ),
+    "unknown-role-tie-has-no-fix": Case(
+        roles("  a:\n    conflicts: [db-host]\n  db-host1: {}\n  db-host2: {}\n"),
+        "unknown-role",
+        Subject("role", "a", ("conflicts", 0)),
+        "db-host",
+        tied=("db-host1", "db-host2"),
+        related=("role 'db-host1' is defined here", "role 'db-host2' is defined here"),
+    ),
+    "unknown-role-in-hasRole": Case(
+        roles(
+            "  controller:\n    conditions:\n"
+            "      - \"not (selectedNodes._withRole('contrller')._length > 1)\"\n"
+        ),
+        "unknown-role",
+        Subject("role", "controller", ("conditions", 0)),
+        "contrller",
+        fix="controller",
+        related=("role 'controller' is defined here",),
+    ),
+    "unknown-setting-group": Case(
+        release(
+            "      ceph-osd:\n        restrictions:\n"
+            '          - "settings:storag.volumes_ceph.value == false"\n'
+        ),
+        "unknown-setting",
+        Subject("role", "ceph-osd", ("restrictions", 0)),
+        "storag",
+        fix="storage",
+        related=("settings group 'storage' is defined here",),
+    ),
+    "unknown-setting-attribute-in-a-limit": Case(
+        release(
+            "      ceph-osd:\n        limits:\n"
+            '          recommended: "settings:storage.volumes_cepth.value"\n'
+        ),
+        "unknown-setting",
+        Subject("role", "ceph-osd", ("limits", "recommended")),
+        "volumes_cepth",
+        fix="volumes_ceph",
+        related=("setting 'volumes_ceph' is defined here",),
+    ),
+    "unknown-setting-tie-has-no-fix": Case(
+        release(
+            "      ceph-osd:\n        restrictions:\n"
+            '          - "settings:storage.volumes_abc.value": "a tie"\n'
+        ),
+        "unknown-setting",
+        Subject(
+            "role", "ceph-osd", ("restrictions", 0, "settings:storage.volumes_abc.value")
+        ),
+        "volumes_abc",
+        tied=("volumes_abd", "volumes_abe"),
+        related=(
+            "setting 'volumes_abd' is defined here",
+            "setting 'volumes_abe' is defined here",
+        ),
+    ),
+    "fuel-short-form-restriction-key": Case(
+        release("      mongo:\n        restrictions:\n          - \"a = 1\": \"message\"\n"),
+        "expression-syntax",
+        Subject("role", "mongo", ("restrictions", 0, "a = 1")),
+        "=",
+    ),
+    "fuel-setting-restriction": Case(
+        release(
+            "      compute: {}\n",
+            "          volumes_lvm:\n"
+            "            value: true\n"
+            "            restrictions:\n"
+            '              - "settings:storage.volumes_ceph.value =="\n',
+        ),
+        "expression-syntax",
+        Subject("setting", "storage.volumes_lvm", ("restrictions", 0)),
+        "",
+    ),
+    "fuel-release-records-unreadable": Case(
+        "- pk: 1\n  model: nailgun.release\n  extend: 7\n  fields: {name: R}\n",
+        "fuel-release",
+        Subject("release", None, ()),
+        "- pk: 1",
+    ),
+    "unknown-document": Case(
+        "just: a mapping\n",
+        "unknown-document",
+        Subject("document", None, ()),
+        "just: a mapping",
+    ),
+}
+
+
+def _findings(case: Case, code: str) -> list[Diagnostic]:
+    return [d for d in check_text(case.text, "doc.yaml") if d.code == code]
+
+
+def _underlined(d: Diagnostic) -> str:
+    assert d.source_line is not None and d.column is not None and d.end_column is not None
+    if d.end_line != d.line:
+        return d.source_line[d.column - 1 :]
+    return d.source_line[d.column - 1 : d.end_column - 1]
+
+
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_each_finding_carries_range_subject_related_and_fix(case: Case):
+    found = _findings(case, case.code)
+    assert len(found) == 1, [str(d) for d in check_text(case.text, "doc.yaml")]
+    d = found[0]
+    assert d.subject == case.subject
+    assert (d.line, d.column, d.end_line, d.end_column) != (None,) * 4
+    assert d.end_line is not None and d.end_column is not None
+    assert (d.end_line, d.end_column) >= (d.line, d.column)
+    assert _underlined(d) == case.underlined
+    assert tuple(r.label for r in d.related) == case.related
+    if case.fix is not None:
+        assert [f.replacement for f in d.fixes] == [case.fix]
+        fix = d.fixes[0]
+        # Applying the fix to the line gives the corrected name.
+        line = d.source_line or ""
+        fixed = line[: fix.column - 1] + fix.replacement + line[fix.end_column - 1 :]
+        assert case.fix in fixed and fix.line == fix.end_line == d.line
+        assert d.hint == f"did you mean '{case.fix}'?"
+    else:
+        assert d.fixes == ()
+    if case.tied:
+        assert d.hint is not None and "equally close" in d.hint
+        assert all(f"'{name}'" in d.hint for name in case.tied)
+
+
+@pytest.mark.parametrize("case", list(CASES.values()), ids=list(CASES))
+def test_every_finding_of_every_case_is_structured(case: Case):
+    for d in check_text(case.text, "doc.yaml"):
+        assert d.subject is not None, str(d)
+        assert d.end_line is not None and d.end_column is not None, str(d)
+        if d.hint and d.hint.startswith("did you mean"):
+            # A did-you-mean either carries exactly one fix or names its tie.
+            assert len(d.fixes) == 1 or "equally close" in d.hint, str(d)
+        assert d.to_dict()["subject"] == d.subject.to_dict()
+
+
+def test_every_code_check_text_emits_is_in_the_table():
+    assert {case.code for case in CASES.values()} == set(CODES)
+
+
+def test_a_name_far_from_every_role_is_allowed():
+    """Spec §7.1: conflicts may name roles outside the document."""
+    text = roles("  controller:\n    conflicts: [cinder-vmware, zzz]\n  cinder: {}\n")
+    assert check_text(text, "doc.yaml") == []
+
+
+def test_a_lenient_settings_path_is_not_checked():
+    text = release(
+        '      mongo:\n        restrictions:\n          - "settings:storage.volumes_cepth.value?"\n'
+    )
+    assert [d.code for d in check_text(text, "doc.yaml")] == []
+
+
+def test_the_json_form_of_a_finding_has_its_structure():
+    d = _findings(CASES["unknown-role-in-conflicts-one-candidate"], "unknown-role")[0]
+    out = d.to_dict()
+    assert out["subject"] == {"kind": "role", "name": "controller", "path": ["conflicts", 0]} | {
+        k: v for k, v in out["subject"].items() if k not in ("kind", "name", "path")
+    }
+    assert out["fixes"][0]["replacement"] == "compute"
+    assert (out["line"], out["column"], out["end_line"], out["end_column"]) == (3, 17, 3, 23)
+    assert out["related"][0]["line"] == 4
