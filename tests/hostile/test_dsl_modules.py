@@ -118,3 +118,134 @@ def test_check_never_executes_python(run_case, tmp_path) -> None:
             return os.path.exists({str(marker)!r})
     """)
     assert out.returned is False
+
+
+# --- #30 item 5: process groups, forged replies, bounded output -------------
+
+_DEAD = """
+def dead(pid):
+    # Gone, or a zombie waiting for init to reap it: either way not running.
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in "ZX"
+    except FileNotFoundError:
+        return True
+"""
+
+
+@pytest.mark.parametrize("ending", ["returns", "times-out", "os-exit"])
+def test_processes_the_module_starts_do_not_outlive_it(run_case, tmp_path, ending) -> None:
+    marker = tmp_path / "pids"
+    tail = {"returns": "", "times-out": "while True:\n    pass\n", "os-exit": "os._exit(0)\n"}[ending]
+    module = tmp_path / "mod.py"
+    module.write_text(textwrap.dedent(f"""\
+        import os, time
+        pids = []
+        for _ in range(2):
+            pid = os.fork()
+            if pid == 0:
+                if os.fork() == 0:  # a grandchild of the module, too
+                    time.sleep(120)
+                    os._exit(0)
+                time.sleep(120)
+                os._exit(0)
+            pids.append(pid)
+        with open({str(marker)!r}, "w") as out:
+            out.write(" ".join(map(str, pids)))
+        """) + tail)
+    out = run_case(_DEAD + f"""
+def case():
+    import time
+    from toskit import dsl
+    st = dsl.load_module({str(module)!r}, timeout=3)
+    pids = [int(p) for p in open({str(marker)!r}).read().split()]
+    time.sleep(0.2)
+    return [[d.code for d in st.diagnostics], [dead(pid) for pid in pids]]
+""", cpu=3)
+    codes, dead = out.returned
+    assert dead == [True, True], out
+    assert codes == ([] if ending == "returns" else ["python-error"])
+
+
+FORGERIES = {
+    "not-json": b"not json",
+    "a-list": b"[1, 2]",
+    "wrong-fields": b'{"text": "x"}',
+    "text-not-a-string": b'{"text": 1, "locations": {}, "run": [], "emitted": [], "default_file": null}',
+    "bad-diagnostic": b'{"text": "x", "locations": {}, "run": [["bad"]], "emitted": [], "default_file": null}',
+    "bad-severity": (b'{"text": "x", "locations": {}, "run": [["fatal", "c", "m", null, null, null, null,'
+                     b' null, null]], "emitted": [], "default_file": null}'),
+    "bad-location": b'{"text": "x", "locations": {"a": [1, 2]}, "run": [], "emitted": [], "default_file": null}',
+    "crash-not-text": b'{"crash": 5}',
+    "invalid-utf8": b'\xff\xfe',
+}
+
+
+@pytest.mark.parametrize("payload", list(FORGERIES.values()), ids=list(FORGERIES))
+def test_a_module_that_forges_its_reply_gets_a_clear_toskit_error(run_case, tmp_path, payload) -> None:
+    module = tmp_path / "mod.py"
+    module.write_text(textwrap.dedent(f"""\
+        import gc, os
+        from multiprocessing.connection import Connection
+        for obj in gc.get_objects():
+            if isinstance(obj, Connection) and obj.writable:
+                obj.send_bytes({payload!r})
+                os._exit(0)
+        """))
+    out = run_case(f"""
+def case():
+    from toskit import dsl
+    dsl.load_module({str(module)!r}, timeout=5)
+""")
+    assert out.toskit_error and out.raised == "ForgedReply", out
+    assert "sent a reply toskit cannot read" in out.message, out.message
+
+
+def test_a_well_formed_forgery_is_only_data(run_case, tmp_path) -> None:
+    # A module runs its own code anyway: a reply it forges well is a document, nothing more.
+    module = tmp_path / "mod.py"
+    module.write_text(textwrap.dedent("""\
+        import gc, json, os
+        from multiprocessing.connection import Connection
+        reply = {"text": "tosca_definitions_version: tosca_simple_yaml_1_3\\ndescription: forged\\n",
+                 "locations": {}, "run": [], "emitted": [], "default_file": None}
+        for obj in gc.get_objects():
+            if isinstance(obj, Connection) and obj.writable:
+                obj.send_bytes(json.dumps(reply).encode())
+                os._exit(0)
+        """))
+    out = run_case(f"""
+def case():
+    from toskit import dsl
+    st = dsl.load_module({str(module)!r}, timeout=5)
+    return [st.ok, st.description]
+""")
+    assert out.returned == [True, "forged"]
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_what_a_module_prints_is_relayed_bounded(run_case, tmp_path, stream) -> None:
+    flood = tmp_path / "flood.py"
+    flood.write_text(f"import sys\nprint('first line', file=sys.{stream})\n"
+                     f"while True:\n    sys.{stream}.write('x' * 65536)\n")
+    polite = tmp_path / "polite.py"
+    polite.write_text(f"import sys\nprint('hello from the module', file=sys.{stream})\n")
+    out = run_case(f"""
+def case():
+    import subprocess, sys
+    run = lambda path: subprocess.run(
+        [sys.executable, "-c", "import sys; from toskit import dsl; "
+         "st = dsl.load_module(sys.argv[1], timeout=2); print('CODES', [d.code for d in st.diagnostics])",
+         path], capture_output=True, timeout=60)
+    flood, polite = run({str(flood)!r}), run({str(polite)!r})
+    return [len(flood.stdout), len(flood.stderr), flood.stdout[:11].decode(),
+            flood.stdout[-400:].decode(errors="replace"), polite.stdout.decode()]
+""", cpu=3)
+    size, err_size, head, tail, polite_out = out.returned
+    from toskit.dsl.loader import MAX_RELAYED_OUTPUT
+
+    assert MAX_RELAYED_OUTPUT <= size < MAX_RELAYED_OUTPUT + 2000, size
+    assert err_size < 2000
+    assert head == "first line\n"
+    assert "more bytes of output, not shown" in tail and "CODES ['python-error']" in tail
+    assert polite_out == "hello from the module\nCODES []\n"

@@ -31,6 +31,7 @@ failing line, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import linecache
@@ -43,14 +44,14 @@ import types
 from collections.abc import Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, sort_diagnostics
+from toskit.diagnostics import SEVERITIES, Diagnostic, sort_diagnostics
 from toskit.dsl.entities import _COLLECTOR, SourcePosition
 from toskit.dsl.python2yaml import Emitted, to_yaml_data
 from toskit.dsl.sourcemap import index_for
 from toskit.dsl.yamltext import dump_yaml
 from toskit.errors import ToskitError
 
-__all__ = ["DEFAULT_TIMEOUT", "load_module", "run_module"]
+__all__ = ["DEFAULT_TIMEOUT", "MAX_RELAYED_OUTPUT", "ForgedReply", "load_module", "run_module"]
 
 #: Seconds of wall-clock time a module file may take to run and convert.
 DEFAULT_TIMEOUT = 10.0
@@ -58,6 +59,9 @@ DEFAULT_TIMEOUT = 10.0
 _EMPTY = "tosca_definitions_version: tosca_simple_unfurl_1_0_0\n"
 #: Largest reply (JSON bytes) accepted from the child process.
 _MAX_REPLY = 200_000_000
+#: Bytes of the module's own output (stdout and stderr, together) relayed to
+#: the caller's ``sys.stdout``; the rest is read and dropped, with a note.
+MAX_RELAYED_OUTPUT = 64 * 1024
 
 _COUNTER = itertools.count(1)
 # sys.modules is process-wide: one module run at a time swaps the aliases.
@@ -232,13 +236,32 @@ def _emit_in_child(path: str) -> dict[str, Any]:
     }
 
 
-def _child_main(conn: Any, path: str) -> None:
-    """The child process: run, convert, reply with JSON bytes, and end at once."""
+def _child_main(conn: Any, path: str, output_fd: int) -> None:
+    """The child process: run, convert, reply with JSON bytes, and end at once.
+
+    It leads a process group of its own (``os.setsid``), so that the caller
+    can end every process the module starts with one ``os.killpg``; its
+    stdout and stderr go to ``output_fd``, which the caller relays, bounded.
+    """
+    # Already a group leader (not expected): the caller falls back to killing the child.
+    with contextlib.suppress(OSError):
+        os.setsid()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001, S110 - the caller's streams may be anything
+        pass
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    os.close(output_fd)
     try:
         payload = json.dumps(_emit_in_child(path), default=str)
     except BaseException as exc:  # noqa: BLE001
         payload = json.dumps({"crash": f"{type(exc).__name__}: {_safe_str(exc)}"})
     try:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(BaseException):  # the module may have replaced them
+                stream.flush()
         conn.send_bytes(payload.encode("utf-8", "surrogatepass"))
         conn.close()
     finally:
@@ -264,14 +287,151 @@ def _context() -> Any:
         return _CONTEXT
 
 
+class _Relay(threading.Thread):
+    """Reads the child's stdout/stderr; keeps the first :data:`MAX_RELAYED_OUTPUT` bytes.
+
+    The rest is read and dropped (a module that prints without end does not
+    block on a full pipe, and does not flood the caller's output); the kept
+    part is written to the caller's ``sys.stdout`` once the module is done.
+    """
+
+    def __init__(self, fd: int) -> None:
+        super().__init__(daemon=True, name="toskit-load-module-output")
+        self.fd = fd
+        self.kept = bytearray()
+        self.dropped = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        import select
+
+        while True:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.05)
+            except (OSError, ValueError):
+                return
+            if not ready:
+                if self.stop.is_set():
+                    return
+                continue
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            room = MAX_RELAYED_OUTPUT - len(self.kept)
+            self.kept += chunk[:max(room, 0)]
+            self.dropped += max(len(chunk) - max(room, 0), 0)
+
+    def finish(self) -> None:
+        """Stop reading (after a short drain), close the pipe, relay what was kept."""
+        self.stop.set()
+        self.join(2.0)
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+        if not self.kept and not self.dropped:
+            return
+        text = self.kept.decode("utf-8", "replace")
+        if self.dropped:
+            text += (f"\n[toskit: the module wrote {self.dropped:,} more bytes of output, "
+                     f"not shown (the first {MAX_RELAYED_OUTPUT:,} are)]\n")
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _end_process_group(process: Any) -> None:
+    """Kill the child's whole process group: the module and every process it started.
+
+    Called before the child is reaped (joined): a dead but unreaped child
+    keeps its pid, hence its group id, from being reused by an unrelated
+    process. A child that had not yet made its group is killed alone.
+    """
+    import signal
+
+    pid = process.pid
+    if pid is None:
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(OSError, ValueError):
+            process.kill()
+
+
+class ForgedReply(ToskitError):
+    """The module's process sent a reply toskit cannot read (a module wrote to toskit's pipe)."""
+
+
+def _reply(raw: bytes) -> dict[str, Any]:
+    """The child's reply, checked field by field (a module can write to the pipe itself)."""
+
+    def forged(why: str) -> ForgedReply:
+        return ForgedReply(
+            f"load_module: the module's process sent a reply toskit cannot read ({why}); "
+            "a module must not write to toskit's result pipe, or it is not loaded")
+
+    try:
+        data = json.loads(raw.decode("utf-8", "surrogatepass"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise forged(f"not JSON: {type(exc).__name__}") from None
+    if not isinstance(data, dict):
+        raise forged(f"a JSON {type(data).__name__}, not an object")
+    if set(data) == {"crash"}:
+        if not isinstance(data["crash"], str):
+            raise forged("'crash' is not a string")
+        return data
+    expected = {"text", "locations", "run", "emitted", "default_file"}
+    if set(data) != expected:
+        raise forged(f"its fields are {sorted(map(str, data))}, not {sorted(expected)}")
+    if not isinstance(data["text"], str):
+        raise forged("'text' is not a string")
+    if not (data["default_file"] is None or isinstance(data["default_file"], str)):
+        raise forged("'default_file' is not a string")
+    locations = data["locations"]
+    if not isinstance(locations, dict) or not all(
+        isinstance(v, list) and len(v) == 3
+        and (v[0] is None or isinstance(v[0], str))
+        and all(x is None or (type(x) is int) for x in v[1:])
+        for v in locations.values()
+    ):
+        raise forged("'locations' is not a map of [file, line, column]")
+    for key in ("run", "emitted"):
+        items = data[key]
+        if not isinstance(items, list):
+            raise forged(f"{key!r} is not a list")
+        for item in items:
+            if not isinstance(item, list) or len(item) != len(_DIAGNOSTIC_FIELDS):
+                raise forged(f"an entry of {key!r} is not a diagnostic")
+            fields = dict(zip(_DIAGNOSTIC_FIELDS, item))
+            if fields["severity"] not in SEVERITIES or not isinstance(fields["code"], str) \
+                    or not isinstance(fields["message"], str):
+                raise forged(f"an entry of {key!r} has no valid severity, code and message")
+            if not all(fields[n] is None or type(fields[n]) is int for n in ("line", "column")):
+                raise forged(f"an entry of {key!r} has a line or column that is not a number")
+            if not all(fields[n] is None or isinstance(fields[n], str)
+                       for n in ("path", "file", "hint", "source_line")):
+                raise forged(f"an entry of {key!r} has a field that is not text")
+    return data
+
+
 def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnostic]]:
     """``(yaml_text, emitted, run_diagnostics)`` of a module file run in a child process."""
     filename = os.fspath(path)
     context = _context()
     receiver, sender = context.Pipe(duplex=False)
-    process = context.Process(target=_child_main, args=(sender, filename), daemon=True)
-    process.start()
-    sender.close()
+    output_read, output_write = os.pipe()
+    relay = _Relay(output_read)
+    try:
+        process = context.Process(target=_child_main, args=(sender, filename, output_write), daemon=True)
+        process.start()
+    finally:
+        sender.close()
+        os.close(output_write)
+    relay.start()
     raw: bytes | None = None
     problem: str | None = None
     try:
@@ -282,13 +442,13 @@ def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnos
                 raw = None
         else:
             problem = (f"the module did not finish within {timeout:g} s (it runs in a separate "
-                       "process, which was stopped)")
+                       "process, which was stopped with every process it started)")
     finally:
         receiver.close()
-        process.join(0.5)
-        if process.is_alive():
-            process.kill()
-            process.join()
+        # Whether it replied, ended or timed out: nothing the module started outlives it.
+        _end_process_group(process)
+        process.join()
+        relay.finish()
     empty = Emitted({}, default_file=filename)
     if raw is None:
         if problem is None:
@@ -298,7 +458,7 @@ def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnos
                 if "did not finish" in problem else "a module must not end the process")
         return _EMPTY, empty, [Diagnostic("error", "python-error", problem, file=filename,
                                           hint=hint)]
-    data = json.loads(raw.decode("utf-8", "surrogatepass"))
+    data = _reply(raw)
     if "crash" in data:
         return _EMPTY, empty, [Diagnostic(
             "error", "python-error", f"loading the module failed: {data['crash']}",
