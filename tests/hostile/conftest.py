@@ -17,7 +17,7 @@ _spec.loader.exec_module(bounded)
 
 @pytest.fixture
 def run_case():
-    """``run_case(source, cpu=2, peak_mb=500, cwd=None) -> Outcome`` (bounded subprocess)."""
+    """``run_case(source, cpu=2, peak_mb=500, max_calls=None, cwd=None) -> Outcome`` (``bounded.py``)."""
     return bounded.run_case
 
 
