@@ -44,8 +44,10 @@ def test_missing_port_is_missing_property_at_the_field() -> None:
     assert diag.path == f"{NODES}.my_db_service2.properties.endpoint.port"
     assert "node template 'my_db_service2'" in diag.message
     assert "'endpoint.port'" in diag.message
-    # Located at the mapping that lacks the key: the `endpoint:` value (line 28, `ip:`).
-    assert (diag.file, diag.line, diag.column) == (str(FIXTURES / "missing_port.yaml"), 28, 11)
+    # Located at the key of the mapping that lacks it (issue #28): `endpoint:` (line 27),
+    # not its first field `ip:` (line 28).
+    assert (diag.file, diag.line, diag.column) == (str(FIXTURES / "missing_port.yaml"), 27, 9)
+    assert (diag.end_line, diag.end_column) == (27, 17)
 
 
 def test_missing_optional_port_is_fine() -> None:
@@ -124,7 +126,9 @@ def test_overriding_default_values() -> None:
 
 def test_nested_merging_data_type_node_type_template() -> None:
     st = load("nested_merging.yaml")
-    assert codes(st) == ["missing-version"]
+    # Data1's properties have no type: read as any value, but an error since
+    # #38 item 4 (the file declares no version, so it is not Unfurl's dialect)
+    assert codes(st) == ["missing-version", "missing-type", "missing-type", "missing-type"]
     assert st.version == "tosca_simple_yaml_1_3"
     app = st.node_templates["my_app"]
     assert app.properties["data1"] == {

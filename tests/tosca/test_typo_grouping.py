@@ -1,10 +1,12 @@
-"""One typo is one diagnostic (issue #18, "small things").
+"""A typo of a missing required property: two findings that name each other (issue #28).
 
 A misspelt property name (``pasword``) whose closest declared name is a
 required property left without value at the same level (``password``) is
-reported once: an ``unknown-property`` error, at the typo, whose message
-names both. A name that is not close to the missing one stays two
-diagnostics (an unknown property and a missing one).
+two findings (issue #28 replaced issue #18's single grouped one, whose
+"(required, has no value)" read as if it described the typo): an
+``unknown-property`` at the typo, with a fix renaming it, and a
+``missing-property`` at the key that lacks the property; each names the
+other in ``related``. A name that is not close stays two plain findings.
 """
 
 from __future__ import annotations
@@ -57,37 +59,48 @@ def _codes(st) -> list[str]:
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_a_typo_of_a_missing_required_property_is_one_error(version):
-    st = _load(version, password=None, pasword="secret")
-    assert len(st.diagnostics) == 1, [str(d) for d in st.diagnostics]
-    (d,) = st.diagnostics
-    assert (d.severity, d.code) == ("error", "unknown-property")
-    assert d.message == (
-        "node template 'db': unknown property 'pasword' (not declared by acme.nodes.Web)"
-        " -- did you mean 'password'? (required, has no value)"
-    )
-    assert d.hint == "rename 'pasword' to 'password'"
-    assert d.parts[-4:] == ("node_templates", "db", "properties", "pasword")
-    # At the typo itself: the caret under the misspelt key.
-    assert d.source_line is not None and d.source_line[d.column - 1 :].startswith("pasword")
+def test_a_typo_of_a_missing_required_property_is_two_findings_naming_each_other(version):
+    st = _load(version, password=None, pasword="x")
+    assert _codes(st) == ["missing-property", "unknown-property"], [str(d) for d in st.diagnostics]
+    unknown = next(d for d in st.diagnostics if d.code == "unknown-property")
+    missing = next(d for d in st.diagnostics if d.code == "missing-property")
+    assert unknown.message == "node template 'db': unknown property 'pasword' (not declared by acme.nodes.Web)"
+    assert unknown.hint == "did you mean 'password'? ('password' is required and has no value)"
+    assert unknown.parts[-4:] == ("node_templates", "db", "properties", "pasword")
+    assert unknown.source_line is not None and unknown.source_line[unknown.column - 1 :].startswith("pasword")
+    (fix,) = unknown.fixes
+    assert (fix.replacement, fix.line, fix.column, fix.end_column) == (
+        "password", unknown.line, unknown.column, unknown.column + len("pasword"))
+    assert missing.message == "node template 'db': required property 'password' has no value"
+    assert missing.subject.path == ("password",) and unknown.subject.path == ("pasword",)
+    # The missing one sits on the key that lacks it: ``properties:``.
+    assert missing.source_line.strip() == "properties:"
+    assert (missing.end_column - missing.column) == len("properties")
+    assert [(r.line, r.column) for r in unknown.related] == [(missing.line, missing.column)]
+    assert [(r.line, r.column) for r in missing.related] == [(unknown.line, unknown.column)]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_a_typo_inside_a_data_type_value_is_one_error(version):
-    st = _load(version, endpoint="{host: h, secert_ref: s}")
-    assert _codes(st) == ["unknown-property"], [str(d) for d in st.diagnostics]
-    (d,) = st.diagnostics
-    assert "unknown property 'endpoint.secert_ref'" in d.message
-    assert d.message.endswith("-- did you mean 'secret_ref'? (required, has no value)")
-    assert d.parts[-5:] == ("node_templates", "db", "properties", "endpoint", "secert_ref")
+def test_a_typo_inside_a_data_type_value_is_two_findings(version):
+    st = _load(version, endpoint="\n          host: h\n          secert_ref: x")
+    assert _codes(st) == ["missing-property", "unknown-property"], [str(d) for d in st.diagnostics]
+    unknown = next(d for d in st.diagnostics if d.code == "unknown-property")
+    missing = next(d for d in st.diagnostics if d.code == "missing-property")
+    assert "unknown property 'endpoint.secert_ref'" in unknown.message
+    assert unknown.parts[-5:] == ("node_templates", "db", "properties", "endpoint", "secert_ref")
+    assert [f.replacement for f in unknown.fixes] == ["secret_ref"]
+    assert missing.subject.path == ("endpoint", "secret_ref")
+    assert missing.source_line.strip() == "endpoint:"  # the caret on the parent key
 
 
 @pytest.mark.parametrize("version", VERSIONS)
-def test_each_list_entry_groups_its_own_typo(version):
-    st = _load(version, endpoints="[{host: a, secret_ref: s}, {host: b, secert_ref: s}]")
-    assert _codes(st) == ["unknown-property"], [str(d) for d in st.diagnostics]
-    assert st.diagnostics[0].parts[-6:] == ("node_templates", "db", "properties", "endpoints", 1, "secert_ref")
-    assert "did you mean 'secret_ref'? (required, has no value)" in st.diagnostics[0].message
+def test_each_list_entry_names_its_own_typo(version):
+    st = _load(version, endpoints="\n          - {host: a, secret_ref: s}\n          - {host: b, secert_ref: t}")
+    assert _codes(st) == ["missing-property", "unknown-property"], [str(d) for d in st.diagnostics]
+    unknown = next(d for d in st.diagnostics if d.code == "unknown-property")
+    assert unknown.parts[-6:] == ("node_templates", "db", "properties", "endpoints", 1, "secert_ref")
+    missing = next(d for d in st.diagnostics if d.code == "missing-property")
+    assert missing.subject.path == ("endpoints", 1, "secret_ref")
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -116,19 +129,16 @@ def test_a_typo_of_a_property_that_has_a_value_keeps_its_hint():
     assert d.hint == "did you mean 'password'?"
 
 
-def test_two_typos_of_one_missing_property_group_it_once():
+def test_two_typos_of_one_missing_property_name_it_once():
     st = _load("tosca_simple_yaml_1_3", password=None, pasword="x", passwrd="y")
-    assert _codes(st) == ["unknown-property", "unknown-property"]  # no missing-property
-    grouped = [d for d in st.diagnostics if "(required, has no value)" in d.message]
-    assert len(grouped) == 1
-    other = next(d for d in st.diagnostics if d is not grouped[0])
-    assert other.hint == "did you mean 'password'?"
+    assert _codes(st) == ["missing-property", "unknown-property", "unknown-property"]
+    assert all(len(d.fixes) == 1 for d in st.diagnostics if d.code == "unknown-property")
 
 
-def test_the_grouped_error_reads_well_as_text():
+def test_the_typo_reads_well_as_text():
     st = _load("tosca_simple_yaml_1_3", password=None, pasword="secret")
-    text = str(st.diagnostics[0])
+    text = str(next(d for d in st.diagnostics if d.code == "unknown-property"))
     assert "error[unknown-property]" in text
-    assert "did you mean 'password'? (required, has no value)" in text
-    assert "hint: rename 'pasword' to 'password'" in text
+    assert "hint: did you mean 'password'? ('password' is required and has no value)" in text
     assert "        pasword: secret" in text
+    assert "^^^^^^^" in text  # the whole key underlined

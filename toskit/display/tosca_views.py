@@ -177,18 +177,29 @@ _STATUS_BADGE = {"invalid": "error", "missing": "error", "unknown": "error", "wa
 
 
 def _row_states(prop_table: Any, rows: list[Any]) -> list[Any]:
-    """Each row's state (valid, invalid, missing, unknown …) from the table's
-    diagnostics: :mod:`toskit.tosca.validity`, the one place that joins rows
-    and diagnostics (``to_frame()`` uses it too). Imported lazily: it needs
-    only ``toskit.diagnostics``, and a table that did not come from a loaded
-    template gets ``unchecked`` rows."""
-    from toskit.tosca.validity import table_states
+    """Each row's state (valid, invalid, missing, unknown …): the table's
+    ``states``, computed from the findings' subjects when the table was
+    built (:mod:`toskit.tosca.validity`); a table that did not come from a
+    loaded template gets ``unchecked`` rows."""
+    states = getattr(prop_table, "states", None)
+    if isinstance(states, list):
+        return states
+    return [_Unchecked(str(_field(r, "path", "")), r) for r in rows]
 
-    if getattr(prop_table, "rows", None) is None:
-        from toskit.tosca.validity import row_states
 
-        return row_states(rows, None)
-    return table_states(prop_table)
+class _Unchecked:
+    """The state of a row whose findings are not known."""
+
+    status = "unchecked"
+    problem = None
+    location = None
+    suggestion = None
+    type = None
+    diagnostics = ()
+
+    def __init__(self, path: str, row: Any) -> None:
+        self.path = path
+        self.row = row
 
 
 def _status_cell(state: Any) -> str:

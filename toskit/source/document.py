@@ -8,7 +8,7 @@ import stat
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path, suggest
 from toskit.errors import ToskitError
 from toskit.source.compose import Composed, compose, find_non_printable
 from toskit.source.fast import FALLBACK, load_fast
@@ -212,6 +212,8 @@ class YamlDocument:
         related: Iterable[Related] = (),
         replacement: str | None = None,
         fix_title: str | None = None,
+        misspelt: str | None = None,
+        candidates: Iterable[str] = (),
     ) -> Diagnostic:
         """A diagnostic located at the node (or key, with ``at_key``) of ``parts``.
 
@@ -227,14 +229,26 @@ class YamlDocument:
         ``fix_title`` (default ``replace with '…'``). A finding about a child
         that is missing is located with ``at_key`` on the parent, so that
         its caret sits on the key that lacks the child.
+
+        A did-you-mean is made here too: ``misspelt`` (the unknown name) and
+        ``candidates`` give the hint (unless ``hint`` is given) through
+        :func:`~toskit.diagnostics.suggest`; with one best candidate the
+        finding carries a fix renaming the one occurrence of ``misspelt`` in
+        its range, with a tie it carries none and the hint names every tied
+        candidate.
         """
         parts = _parts(parts)
         where = self.span(parts, at_key=at_key)
         line = column = end_line = end_column = None
         fixes: tuple[Fix, ...] = ()
+        found = suggest(misspelt, candidates) if misspelt else None
+        if found is not None and hint is None:
+            hint = found.hint()
         if where is not None:
             line, column, end_line, end_column = where
-            if replacement is not None and end_line == line:
+            if found is not None and found.best is not None and replacement is None:
+                fixes = self._rename(misspelt or "", found.best, where)
+            elif replacement is not None and end_line == line:
                 original = (self.line_text(line) or "")[column - 1 : end_column - 1]
                 fixes = (
                     Fix(
@@ -264,6 +278,27 @@ class YamlDocument:
             subject=subject if subject is not None else subject_of(parts),
             related=tuple(related),
             fixes=fixes,
+        )
+
+    def _rename(self, word: str, new: str, where: tuple[int, int, int, int]) -> tuple[Fix, ...]:
+        """A fix renaming the one occurrence of ``word`` (a whole name, maybe
+        quoted) within the range ``where``; none when it is not there once."""
+        line, column, end_line, end_column = where
+        pattern = re.compile(r"(?<![\w.$:-])(['\"]?)" + re.escape(word) + r"\1(?![\w.:-])")
+        hits: list[tuple[int, int, int, str]] = []
+        for number in range(line, min(end_line, line + 200) + 1):
+            text = self.line_text(number) or ""
+            start = column - 1 if number == line else 0
+            stop = end_column - 1 if number == end_line else len(text)
+            for m in pattern.finditer(text, start, stop):
+                hits.append((number, m.start() + 1, m.end() + 1, m.group(0)))
+                if len(hits) > 1:
+                    return ()
+        if len(hits) != 1:
+            return ()
+        number, start, stop, original = hits[0]
+        return (
+            Fix(f"rename '{word}' to '{new}'", yaml_text(new, like=original), self.name, number, start, number, stop),
         )
 
     def _report(

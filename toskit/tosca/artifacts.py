@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.source import YamlDocument
 
 __all__ = ["artifact_type_refs", "check_artifact_types", "check_template_artifacts"]
@@ -89,7 +89,8 @@ def check_artifact_types(
                 "unknown-type",
                 f"{label}: unknown artifact type '{name}'",
                 (*parts, *rel),
-                hint=did_you_mean(name, registry.names("artifact")),
+                misspelt=name,
+                candidates=registry.names("artifact"),
             )
         )
     return out

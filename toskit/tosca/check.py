@@ -25,13 +25,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toskit import values as special
-from toskit.diagnostics import Diagnostic, closest, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, Related, format_path, suggest
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.validation import CONSTRAINT_OPERATORS
 from toskit.plain import describe  # re-exported: one describe for all packages
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
+from toskit.source.subjects import subject_of
 from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
 from toskit.tosca.scalars import ScalarTypes
@@ -103,19 +104,56 @@ class CheckContext:
         at: tuple | None = None,
         at_key: bool = False,
         severity: str = "error",
-    ) -> None:
+        related: tuple[Related, ...] = (),
+        misspelt: str | None = None,
+        candidates: Iterable[str] = (),
+    ) -> Diagnostic:
+        """Add (and return) a finding about the value at ``rel``.
+
+        It is located where the value is written (``at`` instead of ``rel``
+        for a finding about a child the value lacks: ``at=rel[:-1]`` with
+        ``at_key``, the parent's key); its subject is the value's place in
+        the entity (``Subject(kind, name, rel)``), wherever it is written.
+        ``misspelt``/``candidates``: a did-you-mean with its fix
+        (:meth:`~toskit.source.YamlDocument.diagnostic`).
+        """
         doc, parts = self.where(rel if at is None else at)
         # The value's path in the entity (the structured Diagnostic.parts), which
         # may differ from where it is written (``parts``: a default in a type).
         full = (*self.path_prefix, *rel)
         text = f"{self.label}: {message}"
+        subject = subject_of(full)
         if doc is None:
-            self.diagnostics.append(Diagnostic(severity, code, text, hint=hint, parts=full))
-        else:
-            found = doc.diagnostic(
-                severity, code, text, parts, hint=hint, at_key=at_key, path=format_path(full)
+            if hint is None and misspelt:
+                found_hint = suggest(misspelt, candidates)
+                hint = found_hint.hint() if found_hint is not None else None
+            made = Diagnostic(
+                severity, code, text, hint=hint, parts=full, subject=subject, related=related
             )
-            self.diagnostics.append(replace(found, parts=full))
+        else:
+            made = doc.diagnostic(
+                severity,
+                code,
+                text,
+                parts,
+                hint=hint,
+                at_key=at_key,
+                path=format_path(full),
+                subject=subject,
+                related=related,
+                misspelt=misspelt,
+                candidates=candidates,
+            )
+            made = replace(made, parts=full)
+        self.diagnostics.append(made)
+        return made
+
+    def related_at(self, label: str, rel: tuple, *, at_key: bool = False) -> Related:
+        """A :class:`~toskit.diagnostics.Related` location: where ``rel`` is written."""
+        doc, parts = self.where(rel)
+        if doc is None:
+            return Related(label, None, None, None)
+        return doc.related(label, parts, at_key=at_key)
 
 
 def _dotted(rel: tuple) -> str:
@@ -328,7 +366,8 @@ def _check_scalar(ctx: CheckContext, value: Any, vt: Type, rel: tuple) -> bool:
             "type-mismatch",
             rel,
             f"{_subject(ctx, rel)}unknown unit '{unit}' for {vt.name}",
-            hint=did_you_mean(unit, sorted(info.units)),
+            misspelt=unit,
+            candidates=sorted(info.units),
         )
         return False
     if info.data_type == "integer" and not re.fullmatch(r"[-+]?[0-9]+", number):
@@ -386,11 +425,13 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
             if not _plainly_valid(ctx, item, schema, fvt):
                 ctx.queued.append((item, schema, fvt, (*rel, name), may_call))
         elif _lacks_value(ctx, value, name, fdef) and name not in folded:
+            # At the key of the value that lacks it (issue #28), not its first field.
             ctx.report(
                 "missing-property",
                 (*rel, name),
                 f"required property '{_dotted((*rel, name))}' has no value",
                 at=rel,
+                at_key=True,
             )
     return True
 
@@ -437,22 +478,45 @@ def report_unknown(
     ``missing-property``. Otherwise the did-you-mean is the hint.
     """
     key = str(rel[-1])
-    suggestion = closest(key, declared)
+    names = tuple(declared)
+    found = suggest(key, names)
+    suggestion = found.best if found is not None else None
     if suggestion is not None and suggestion in missing:
+        # Two findings that name each other (issue #28): the unknown key, with
+        # the rename as its fix, and the required property that has no value,
+        # at the key that lacks it. A property table shows both rows.
+        twin = (*rel[:-1], suggestion)
+        unknown_at = ctx.related_at(f"'{key}', not declared: '{suggestion}' misspelt?", rel, at_key=True)
+        missing_at = ctx.related_at(
+            f"where the required '{suggestion}' is missing", rel[:-1], at_key=True
+        )
         ctx.report(
             "unknown-property",
             rel,
-            f"{message} -- did you mean '{suggestion}'? (required, has no value)",
-            hint=f"rename '{key}' to '{suggestion}'",
+            message,
+            hint=f"did you mean '{suggestion}'? ('{suggestion}' is required and has no value)",
             at_key=True,
+            related=(missing_at,),
+            misspelt=key,
+            candidates=(suggestion,),
+        )
+        ctx.report(
+            "missing-property",
+            twin,
+            f"required {ctx.noun or 'property'} '{_dotted(twin)}' has no value",
+            hint=f"'{key}' is written instead (not declared: '{suggestion}' misspelt?)",
+            at=rel[:-1],
+            at_key=True,
+            related=(unknown_at,),
         )
         return suggestion
     ctx.report(
         "unknown-property",
         rel,
         message,
-        hint=None if suggestion is None else f"did you mean '{suggestion}'?",
         at_key=True,
+        misspelt=key,
+        candidates=names,
     )
     return None
 
@@ -646,7 +710,7 @@ def _check_constraints(
                 schema,
                 index,
                 f"unknown constraint operator '{op}'",
-                hint=did_you_mean(str(op), KNOWN_CONSTRAINTS),
+                misspelt=str(op),
             )
             continue
         if op == "schema":
@@ -691,7 +755,12 @@ def _bounded_pattern(text: str) -> BoundedPattern | RegexRejected:
 
 
 def _bad_constraint(
-    ctx: CheckContext, schema: SchemaDef, index: int, message: str, hint: str | None = None
+    ctx: CheckContext,
+    schema: SchemaDef,
+    index: int,
+    message: str,
+    hint: str | None = None,
+    misspelt: str | None = None,
 ) -> None:
     key = (id(schema), index)
     if key in ctx.reported or schema.doc is None:
@@ -699,7 +768,13 @@ def _bad_constraint(
     ctx.reported.add(key)
     ctx.diagnostics.append(
         schema.doc.diagnostic(
-            "error", "invalid-constraint", message, (*schema.parts, "constraints", index), hint=hint
+            "error",
+            "invalid-constraint",
+            message,
+            (*schema.parts, "constraints", index),
+            hint=hint,
+            misspelt=misspelt,
+            candidates=KNOWN_CONSTRAINTS,
         )
     )
 

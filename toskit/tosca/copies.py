@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from toskit.diagnostics import did_you_mean
 from toskit.tosca.context import Reporting
 
 __all__ = ["MAX_NAMED", "resolve_copies"]
@@ -98,7 +97,8 @@ def _report_missing(
             "invalid-copy",
             f"{label} '{name}': copy names '{other}', which does not exist",
             (*parts, "copy"),
-            hint=did_you_mean(str(other), names),
+            misspelt=str(other),
+            candidates=names,
         )
     )
 

@@ -18,7 +18,6 @@ from collections.abc import Hashable, Mapping
 from typing import Any, TypeGuard, TypeVar
 
 from toskit import functions
-from toskit.diagnostics import did_you_mean
 from toskit.functions import Call
 from toskit.source import YamlDocument
 from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe, report_unknown
@@ -110,6 +109,8 @@ def _resolve_type(
                 f"{label}: unknown {kind} type '{type_name}'",
                 (*parts, "type"),
                 hint=ctx.registry.unknown_hint(kind, type_name),
+                misspelt=str(type_name),
+                candidates=ctx.registry.fix_candidates(kind, type_name),
             )
         )
     root = ctx.registry.roots.get(kind)
@@ -230,7 +231,8 @@ def _check_attributes(
                     "unknown-attribute",
                     f"{label}: unknown attribute '{key}' (not declared by {etype.name})",
                     (*parts, key),
-                    hint=did_you_mean(str(key), [*declared, *etype.properties]),
+                    misspelt=str(key),
+                    candidates=[*declared, *etype.properties],
                     at_key=True,
                 )
             )
@@ -412,6 +414,7 @@ def _report_missing(
         (pdef.name,),
         f"required property '{pdef.name}' has no value{detail}",
         at=(),
+        at_key=True,  # the caret on the key that lacks it (issue #28)
     )
 
 
@@ -649,7 +652,8 @@ def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
                     f"node template '{node.name}': unknown capability '{cap_name}' "
                     f"(not declared by {node.type.name})",
                     (*node.parts, "capabilities", cap_name),
-                    hint=did_you_mean(str(cap_name), node.type.capabilities),
+                    misspelt=str(cap_name),
+                    candidates=node.type.capabilities,
                     at_key=True,
                 )
             )

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from toskit import functions
-from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError
 from toskit.functions.evaluate import evaluate_calls
 from toskit.functions.signatures import Signature
@@ -87,7 +87,8 @@ def clause_tree(ctx: ParseContext, raw: Any, schema: Any) -> Any:
                     "unknown-function",
                     f"unknown function '{call.qualified_name}' in a validation clause",
                     call.path or parts,
-                    hint=did_you_mean(call.qualified_name, known),
+                    misspelt=call.qualified_name,
+                    candidates=known,
                 )
             )
         cached = ctx.parsed_clauses[key] = (raw, None if unknown else tree)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.source import YamlDocument
 
 __all__ = ["check_filter_names"]
@@ -95,7 +95,8 @@ def check_filter_names(
                             f"{label}: node filter names capability '{cname}', which "
                             f"{target.name} does not have",
                             cparts,
-                            hint=did_you_mean(str(cname), _capability_names(target)),
+                            misspelt=str(cname),
+                            candidates=_capability_names(target),
                             at_key=True,
                         )
                     )
@@ -127,7 +128,8 @@ def _properties(
                 "unknown-property",
                 f"{label}: node filter names property '{pname}', which {owner.name} does not have",
                 (*parts, "properties", index, pname),
-                hint=did_you_mean(str(pname), list(owner.properties)),
+                misspelt=str(pname),
+                candidates=list(owner.properties),
                 at_key=True,
             )
         )

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
 from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS, Grammar
@@ -254,7 +254,8 @@ def _in_repository(
                 "import-error",
                 f"cannot import {url!r}: no repository {repository!r} is defined",
                 (*parts, "repository"),
-                hint=did_you_mean(str(repository), known),
+                misspelt=str(repository),
+                candidates=known,
             )
         )
         return None

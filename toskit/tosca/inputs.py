@@ -27,7 +27,7 @@ from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit import functions
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.functions import Call
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.check import CheckContext, check_value
@@ -93,7 +93,8 @@ class InputResolver:
                         "unknown-input",
                         f"input '{name}' was given but the template does not declare it",
                         parts if self.definitions else (),
-                        hint=did_you_mean(str(name), list(self.definitions)),
+                        misspelt=str(name),
+                        candidates=list(self.definitions),
                     )
                 )
                 self.values[str(name)] = passed[name]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Hashable, Iterator, Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.source import YamlDocument
 
 __all__ = ["check_template_interfaces"]
@@ -211,7 +211,8 @@ def _check_assignment(
                     "unknown-interface",
                     f"{label}: unknown interface '{iname}' (not declared by {etype.name})",
                     (*parts, iname),
-                    hint=did_you_mean(str(iname), list(declared)),
+                    misspelt=str(iname),
+                    candidates=list(declared),
                     at_key=True,
                 )
             )
@@ -228,7 +229,8 @@ def _check_assignment(
                     "unknown-operation",
                     f"{label}: interface '{iname}' has no operation '{op_name}'",
                     (*parts, iname, *rel),
-                    hint=did_you_mean(op_name, sorted(allowed)),
+                    misspelt=op_name,
+                    candidates=sorted(allowed),
                     at_key=True,
                 )
             )
@@ -273,7 +275,8 @@ def _input_refs(
                             "function-error",
                             f"{label}: get_input: UnknownInput: no input '{name}' is declared",
                             at,
-                            hint=did_you_mean(name, list(inputs)),
+                            misspelt=name,
+                            candidates=list(inputs),
                         )
                     )
                 continue

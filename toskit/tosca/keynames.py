@@ -103,6 +103,10 @@ def _walk(
                         (*parts, key),
                         hint=_hint(key, shape),
                         at_key=True,
+                        # The fix (issue #28): the renamed keyname, else the one closest.
+                        replacement=_renamed(key, shape),
+                        misspelt=str(key),
+                        candidates=shape.keys,
                     )
                 )
                 continue
@@ -142,6 +146,10 @@ def _walk(
             return
         for index, item in enumerate(value):
             _walk(doc, item, shape.item, [*parts, index], out)
+
+
+def _renamed(key: Hashable, shape: Keys) -> str | None:
+    return shape.renamed.get(key) if isinstance(key, str) else None
 
 
 def _hint(key: Hashable, shape: Keys) -> str | None:

@@ -404,6 +404,8 @@ def _substitution_type(ctx: LoadContext, topology: Mapping, tparts: tuple[Hashab
             f"substitution mappings: unknown node type '{name}'",
             (*tparts, "substitution_mappings", "node_type"),
             hint=ctx.registry.unknown_hint("node", name),
+            misspelt=str(name),
+            candidates=ctx.registry.fix_candidates("node", name),
         )
     )
 

@@ -236,6 +236,19 @@ class Registry:
             found = self._walk(self.top, kind, name)
         return found
 
+    def fix_candidates(
+        self,
+        kind: str,
+        name: Any,
+        prefix: str | None = None,
+        candidates: tuple[str, ...] | None = None,
+    ) -> tuple[str, ...]:
+        """The names an ``unknown-type`` fix may rename ``name`` to: those of
+        :meth:`unknown_hint`, none when the hint is about a missing namespace."""
+        if isinstance(name, str) and self._missing_namespace(name, prefix) is not None:
+            return ()
+        return tuple(self.names(kind) if candidates is None else candidates)
+
     def unknown_hint(
         self,
         kind: str,
@@ -544,6 +557,8 @@ class Registry:
                     f"{t.kind} type '{t.name}': unknown {kind} type '{name}'",
                     parts,
                     hint=self.unknown_hint(kind, name, t.prefix),
+                    misspelt=str(name),
+                    candidates=self.fix_candidates(kind, name, t.prefix),
                 )
             )
 
@@ -643,6 +658,8 @@ class Registry:
                         f"{t.kind} type '{t.name}' derives from unknown type '{parent_name}'",
                         (*t.parts, "derived_from"),
                         hint=self.unknown_hint(t.kind, parent_name, t.prefix, candidates),
+                        misspelt=str(parent_name),
+                        candidates=self.fix_candidates(t.kind, parent_name, t.prefix, candidates),
                     )
                 )
             parent = self.roots.get(t.kind)
@@ -850,6 +867,8 @@ class Registry:
                 f"unknown data type '{name}'",
                 parts,
                 hint=self.unknown_hint("data", name, prefix, candidates),
+                misspelt=str(name),
+                candidates=self.fix_candidates("data", name, prefix, candidates),
             )
         )
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.tosca import node_filters
 from toskit.tosca.definitions import Type
 from toskit.tosca.entities import resolve_properties
@@ -83,7 +83,8 @@ def resolve_requirements(
                         f"node template '{node.name}': unknown requirement '{rname}' "
                         f"(not declared by {node.type.name})",
                         parts,
-                        hint=did_you_mean(str(rname), definitions),
+                        misspelt=str(rname),
+                        candidates=definitions,
                         at_key=True,
                     )
                 )
@@ -117,7 +118,8 @@ def resolve_requirements(
                             f"node template '{node.name}': requirement '{rname}' names "
                             f"'{req.target_name}', which is neither a node template nor a node type",
                             (*parts, "node") if isinstance(value, Mapping) else parts,
-                            hint=did_you_mean(req.target_name, nodes),
+                            misspelt=req.target_name,
+                            candidates=nodes,
                         )
                     )
             _relationship(ctx, node, req, definition, rels, parts)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import format_path
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.resolve import Resolution
-from toskit.tosca.validity import table_context, with_status
+from toskit.tosca.validity import FindingIndex, RowState, entity_states, with_status
 
 if TYPE_CHECKING:
     import pandas
@@ -37,7 +37,11 @@ class PropertyRow:
 
     ``overridden`` lists the lower-layer values this one replaced, lowest
     first, as ``(value, source)`` pairs (filled only when the table was
-    built with ``show_overridden=True``).
+    built with ``show_overridden=True``). ``parts`` is the path as a tuple
+    (``("eps", 0, "port")``; ``path`` is its string) and ``status`` the
+    row's state, computed from the findings' subjects when the table is
+    built (``valid``, ``invalid``, ``warning``, ``unknown``; ``unchecked``
+    for a row made outside a loaded template; :mod:`toskit.tosca.validity`).
     """
 
     path: str
@@ -45,6 +49,8 @@ class PropertyRow:
     type: str | None
     source: str
     overridden: tuple[tuple[Any, str], ...] = ()
+    parts: tuple[Hashable, ...] = ()
+    status: str = "unchecked"
 
 
 class PropertyTable:
@@ -55,10 +61,19 @@ class PropertyTable:
     ``str()`` of it). ``rows`` works without pandas; ``to_frame()`` needs it.
     """
 
-    def __init__(self, owner: str, rows: list[PropertyRow], show_overridden: bool = False) -> None:
+    def __init__(
+        self,
+        owner: str,
+        rows: list[PropertyRow],
+        show_overridden: bool = False,
+        states: list[RowState] | None = None,
+    ) -> None:
         self.owner = owner
         self.rows = rows
         self.show_overridden = show_overridden
+        # Every row's state and a row per missing property (validity.py), computed
+        # once when an entity builds the table; ``None`` for a table made elsewhere.
+        self.states: list[RowState] | None = states
 
     def __iter__(self) -> Iterator[PropertyRow]:
         return iter(self.rows)
@@ -102,6 +117,15 @@ class PropertyTable:
         return to_html(self)
 
 
+def _numbered(states: list[RowState]) -> Iterator[tuple[int, RowState]]:
+    """Each state with the index of its row in the table (missing rows have none)."""
+    i = 0
+    for s in states:
+        yield i, s
+        if s.row is not None:
+            i += 1
+
+
 def _short(value: Any) -> str:
     text = repr(value) if not isinstance(value, str) else value
     return text if len(text) <= 24 else text[:21] + "..."
@@ -142,6 +166,7 @@ def build_rows(
                 type=type_name,
                 source=origin,
                 overridden=tuple(resolution.overridden.get(rel, ())) if show_overridden else (),
+                parts=rel,
             )
         )
 
@@ -200,6 +225,9 @@ class EntityTemplate:
         resolution.entity = self
         self._value_type = value_type
         self._tables: dict[bool, PropertyTable] = {}
+        # The template's findings filed by subject (set by ServiceTemplate:
+        # validity.attach); ``None`` outside a loaded template.
+        self.findings: FindingIndex | None = None
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -225,8 +253,13 @@ class EntityTemplate:
             rows = build_rows(
                 self._resolution, self._definitions, self._value_type, self.type, show_overridden
             )
-            table = PropertyTable(self.name, rows, show_overridden)
-            table._validity = table_context(self)  # type: ignore[attr-defined]  # row states (validity.py)
+            # Each row's status from the findings' subjects (issue #28), once.
+            states = entity_states(self, rows)
+            if self.findings is not None:
+                status = {s.parts: s.status for s in states if s.row is not None}
+                rows = [replace(r, status=status.get(r.parts, "valid")) for r in rows]
+                states = [replace(s, row=rows[i]) if s.row is not None else s for i, s in _numbered(states)]
+            table = PropertyTable(self.name, rows, show_overridden, states if self.findings is not None else None)
             self._tables[show_overridden] = table
         return table
 

@@ -1,52 +1,58 @@
-"""The state of every property row of an entity, computed from diagnostics.
+"""The state of every property row of an entity, read from the findings' subjects.
 
 A property table (``PropertyTable``) lists the values an entity ended up
-with; the checker reports problems as diagnostics with a path. This module
-joins the two so that a row says what is wrong with it, where it is:
+with; the checker reports problems as diagnostics, each with a structured
+:class:`~toskit.diagnostics.Subject` (entity kind, name, section and the
+property path as a tuple; issue #28). :class:`FindingIndex` files a
+template's diagnostics by subject, as jsonschema's ``ErrorTree`` files
+errors by path, and a row's state is read from the findings filed under
+its path; no message is parsed and no path string searched:
 
-* ``valid``   — no diagnostic names the row;
+* ``valid``   — no finding names the row;
 * ``invalid`` — an error names the row or a part of its value (wrong type,
   constraint or validation failure, function error …);
 * ``warning`` — only warnings name it;
 * ``missing`` — a required property without value or default: it has no
   row in the table, so one is added;
-* ``unknown`` — a property the type does not declare, with the checker's
-  did-you-mean (:attr:`RowState.suggestion`).
+* ``unknown`` — a property the type does not declare; its did-you-mean
+  (:attr:`RowState.suggestion`) is the replacement of the finding's fix
+  (none for a tie).
 
-One typo (``pasword``) is one row, the unknown one, whose ``suggestion``
-is the missing name. The checker reports such a typo as one
-``unknown-property`` whose message names both (``did you mean 'password'?
-(required, has no value)``); diagnostics made elsewhere may still come as
-two (the unknown ``pasword`` with its did-you-mean hint, and the missing
-``password``), which are folded here into that one row (the missing row is
-not added separately).
+A typo of a required property (``pasword`` beside a missing ``password``)
+is two findings that name each other (``related``) and two rows: the
+unknown ``pasword`` and the missing ``password``.
 
 It lives in ``toskit.tosca`` (not ``toskit.display``) so that
 ``PropertyTable.to_frame()`` can add its ``status`` and ``problem`` columns
-without importing any view. Entities learn their template's diagnostics
-through :func:`attach`, called once when a ``ServiceTemplate`` is built.
+without importing any view. A ``ServiceTemplate`` gives its entities the
+index (:func:`attach`, into their declared ``findings``); an entity's
+``property_table()`` computes the states once, when it builds the table.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from toskit.diagnostics import Diagnostic, format_path
+from toskit.diagnostics import Diagnostic, Subject, format_path
+from toskit.source.subjects import subject_of
 
 if TYPE_CHECKING:
     import pandas
 
 __all__ = [
     "STATUSES",
+    "entity_findings",
+    "entity_states",
+    "FindingIndex",
     "RowState",
-    "TableContext",
+    "Scope",
     "attach",
     "entity_diagnostics",
     "row_states",
-    "table_context",
+    "scope_of",
     "table_states",
     "with_status",
 ]
@@ -55,8 +61,6 @@ STATUSES = ("valid", "invalid", "warning", "missing", "unknown", "unchecked")
 """Every value of :attr:`RowState.status` (``unchecked``: the entity's
 diagnostics are not known, e.g. a table built outside a loaded template)."""
 
-_SUGGESTION = re.compile(r"did you mean '([^']+)'")
-
 
 @dataclass(frozen=True)
 class RowState:
@@ -64,7 +68,8 @@ class RowState:
 
     ``row`` is the table's ``PropertyRow``, or ``None`` for a ``missing``
     property (which has no value, so no row of its own); ``type`` is then
-    the declared type when known.
+    the declared type when known. ``parts`` is the row's property path as a
+    tuple (``path`` its string).
     """
 
     path: str
@@ -73,7 +78,8 @@ class RowState:
     row: Any = None
     suggestion: str | None = None
     type: str | None = None
-    message: str | None = None  # one text for several diagnostics (a folded typo)
+    message: str | None = None  # kept for callers that set one text for the row
+    parts: tuple[Hashable, ...] = ()
 
     @property
     def problem(self) -> str | None:
@@ -95,55 +101,85 @@ class RowState:
 
 
 def _message(d: Diagnostic) -> str:
-    # The checker prefixes "node template 'db': "; in a row of db's table that
-    # is noise, the row says which property it is.
     text = d.message
-    if text.startswith(("node template '", "capability '", "relationship template '", "group '", "policy '")):
-        _, sep, rest = text.partition("': ")
-        if sep:
-            text = rest
     if d.hint:
         text += f" ({d.hint})"
     return text
 
 
-def _suggestion(d: Diagnostic) -> re.Match[str] | None:
-    """The did-you-mean of an unknown property: in its hint, or in its
-    message when the checker grouped it with a missing required twin."""
-    return _SUGGESTION.search(d.hint or "") or _SUGGESTION.search(d.message)
+@dataclass(frozen=True)
+class Scope:
+    """Where an entity's property findings are filed: the subject's kind,
+    name and section, and the path prefix before a property path (a
+    capability's ``(name, "properties")``)."""
+
+    kind: str
+    name: str | None
+    section: str | None = None
+    prefix: tuple[Hashable, ...] = ()
+
+    def property_path(self, subject: Subject | None) -> tuple[Hashable, ...] | None:
+        """The property path ``subject`` names in this scope, or ``None``."""
+        if subject is None or subject.kind != self.kind or subject.name != self.name:
+            return None
+        if subject.section != self.section:
+            return None
+        n = len(self.prefix)
+        path = subject.path
+        if len(path) <= n or path[:n] != self.prefix:
+            return None
+        return path[n:]
 
 
-def _message_without_hint(d: Diagnostic) -> str:
-    return _message(Diagnostic(d.severity, d.code, d.message, d.path))
+def scope_of(parts: Sequence[Hashable]) -> Scope | None:
+    """The :class:`Scope` of the entity written at document path ``parts``
+    (a template, a capability of a node template), or ``None``."""
+    if not parts:
+        return None
+    subject = subject_of(parts)
+    if subject.kind == "document":
+        return None
+    if subject.section is None and not subject.path:
+        return Scope(subject.kind, subject.name)
+    if subject.section == "capabilities" and len(subject.path) == 1:
+        return Scope(subject.kind, subject.name, "capabilities", (subject.path[0], "properties"))
+    return None
 
 
-class _Index:
-    """A template's diagnostics grouped by the entity path they fall under
-    (built on first use: most tables of a large template are never shown)."""
+class FindingIndex:
+    """A template's diagnostics filed by subject (built on first use: most
+    tables of a large template are never shown)."""
 
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
         self._diagnostics = diagnostics
-        self._by_prefix: dict[str, list[Diagnostic]] | None = None
+        self._by_entity: dict[tuple[str, str | None], list[Diagnostic]] | None = None
 
-    def under(self, prefix: str) -> list[Diagnostic]:
-        if self._by_prefix is None:
-            groups: dict[str, list[Diagnostic]] = {}
+    def about(self, kind: str, name: str | None) -> list[Diagnostic]:
+        """Every diagnostic whose subject is the entity ``kind``/``name``."""
+        if self._by_entity is None:
+            groups: dict[tuple[str, str | None], list[Diagnostic]] = {}
             for d in self._diagnostics:
-                path = d.path or ""
-                at = path.find(".properties.")
-                while at != -1:
-                    # Entity names may contain ".properties." themselves: file
-                    # the diagnostic under every candidate prefix.
-                    groups.setdefault(path[:at], []).append(d)
-                    at = path.find(".properties.", at + 1)
-            self._by_prefix = groups
-        return self._by_prefix.get(prefix, [])
+                subject = getattr(d, "subject", None)
+                if subject is not None:
+                    groups.setdefault((subject.kind, subject.name), []).append(d)
+            self._by_entity = groups
+        return self._by_entity.get((kind, name), [])
+
+    def findings(self, scope: Scope) -> list[tuple[tuple[Hashable, ...], Diagnostic]]:
+        """``(property path, diagnostic)`` of every finding about a property in ``scope``."""
+        out = []
+        for d in self.about(scope.kind, scope.name):
+            path = scope.property_path(d.subject)
+            if path is not None:
+                out.append((path, d))
+        return out
 
 
 def attach(template: Any) -> None:
-    """Let every entity of ``template`` (node, relationship, group and policy
-    templates, capabilities) find its diagnostics: :func:`entity_diagnostics`."""
-    index = _Index(getattr(template, "diagnostics", ()) or ())
+    """Give every entity of ``template`` (node, relationship, group and policy
+    templates, capabilities) the template's :class:`FindingIndex`, in its
+    declared ``findings`` attribute."""
+    index = FindingIndex(getattr(template, "diagnostics", ()) or ())
     for attribute in ("node_templates", "relationship_templates", "groups", "policies"):
         entities = getattr(template, attribute, None)
         if not isinstance(entities, Mapping):
@@ -154,160 +190,145 @@ def attach(template: Any) -> None:
                 _set_index(capability, index)
 
 
-def _set_index(entity: Any, index: _Index) -> None:
+def _set_index(entity: Any, index: FindingIndex) -> None:
     # A read-only stand-in cannot take the index: its rows stay unchecked.
     # (try/except, not contextlib.suppress: twice per node of a large load.)
     try:  # noqa: SIM105
-        entity._validity_index = index
+        entity.findings = index
     except (AttributeError, TypeError):
         pass
 
 
+def entity_findings(entity: Any) -> list[tuple[tuple[Hashable, ...], Diagnostic]] | None:
+    """``(property path, diagnostic)`` of ``entity``'s property findings (``None``: not known)."""
+    index = getattr(entity, "findings", None)
+    scope = scope_of(getattr(entity, "parts", ()) or ())
+    if not isinstance(index, FindingIndex) or scope is None:
+        return None
+    return index.findings(scope)
+
+
 def entity_diagnostics(entity: Any) -> list[Diagnostic] | None:
     """Diagnostics about ``entity``'s properties (``None``: not known)."""
-    index = getattr(entity, "_validity_index", None)
-    if index is None:
-        return None
-    parts = getattr(entity, "parts", ())
-    if not parts:
-        return None
-    return index.under(format_path(parts))
+    found = entity_findings(entity)
+    return None if found is None else [d for _, d in found]
 
 
-def _relative(d: Diagnostic, prefix: str) -> str | None:
-    head = prefix + ".properties."
-    path = d.path or ""
-    return path[len(head):] if path.startswith(head) else None
+def _covers(outer: tuple, inner: tuple) -> bool:
+    """``outer`` is ``inner`` or one of its ancestors."""
+    return inner[: len(outer)] == outer
 
 
-def _covers(outer: str, inner: str) -> bool:
-    """``outer`` is ``inner`` or one of its ancestors (``a`` covers ``a.b`` and ``a[0]``)."""
-    return inner == outer or (inner.startswith(outer) and inner[len(outer)] in ".[")
+def _suggestion(d: Diagnostic) -> str | None:
+    """The one rename of an unknown property: its fix's replacement (a tie has none)."""
+    return d.fixes[0].replacement.strip("'\"") if len(d.fixes) == 1 else None
 
 
 def row_states(
     rows: Iterable[Any],
-    diagnostics: Iterable[Diagnostic] | None,
+    findings: Iterable[tuple[tuple[Hashable, ...], Diagnostic]] | None,
     *,
-    prefix: str = "",
     declared_type: Any = None,
 ) -> list[RowState]:
     """The state of each row, plus a ``missing`` row per required property
     that has no value (placed after the last row it shares a parent with).
 
-    ``diagnostics`` are those of the entity (paths starting with
-    ``prefix + ".properties."``), or ``None`` when they are not known (every
-    row is then ``unchecked``). ``declared_type(path)`` gives the type name
-    of a missing property, when the caller can tell.
+    ``findings`` are ``(property path, diagnostic)`` pairs of the entity
+    (:meth:`FindingIndex.findings`), or ``None`` when they are not known
+    (every row is then ``unchecked``). ``declared_type(parts)`` gives the
+    type name of a missing property, when the caller can tell.
     """
     rows = list(rows)
-    if diagnostics is None:
-        return [RowState(str(_path(r)), "unchecked", row=r) for r in rows]
-    missing: dict[str, list[Diagnostic]] = {}
-    unknown: dict[str, Diagnostic] = {}
-    others: list[tuple[str, Diagnostic]] = []
-    for d in diagnostics:
-        rel = _relative(d, prefix) if prefix else (d.path or "")
-        if rel is None:
-            continue
+    if findings is None:
+        return [RowState(str(_path(r)), "unchecked", row=r, parts=_parts_of(r)) for r in rows]
+    missing: dict[tuple, list[Diagnostic]] = {}
+    unknown: dict[tuple, Diagnostic] = {}
+    others: list[tuple[tuple, Diagnostic]] = []
+    for rel, d in findings:
         if d.code == "missing-property":
             missing.setdefault(rel, []).append(d)
         elif d.code == "unknown-property":
             unknown.setdefault(rel, d)
         else:
             others.append((rel, d))
-    # A typo: the unknown name's did-you-mean is a missing sibling. One row.
-    folded: dict[str, tuple[str, list[Diagnostic]]] = {}
-    for rel, d in unknown.items():
-        match = _suggestion(d)
-        if not match:
-            continue
-        parent = _parent(rel)
-        sibling = f"{parent}.{match.group(1)}" if parent else match.group(1)
-        if sibling in missing:
-            folded[rel] = (sibling, missing.pop(sibling))
-
     states: list[RowState] = []
     for r in rows:
+        parts = _parts_of(r)
         path = str(_path(r))
-        found = [d for rel, d in others if _covers(path, rel) or _covers(rel, path)]
-        if path in unknown:
-            d = unknown[path]
-            sibling, extra = folded.get(path, ("", []))
-            match = _suggestion(d)
-            message = None
-            if match and _SUGGESTION.search(d.message):
-                # Grouped by the checker: the message says it all (the hint
-                # only repeats the rename).
-                message = _message_without_hint(d)
-            elif extra:
-                name = sibling.rsplit(".", 1)[-1]
-                message = (
-                    f"{_message_without_hint(d)}: did you mean '{name}'? "
-                    f"('{name}' is required and has no value)"
-                )
-            states.append(
-                RowState(
-                    path, "unknown", (d, *extra, *found), r, match.group(1) if match else None, message=message
-                )
-            )
+        found = [d for rel, d in others if _covers(parts, rel) or _covers(rel, parts)]
+        if parts in unknown:
+            d = unknown[parts]
+            states.append(RowState(path, "unknown", (d, *found), r, _suggestion(d), parts=parts))
         elif found:
             status = "invalid" if any(d.severity == "error" for d in found) else "warning"
-            states.append(RowState(path, status, tuple(found), r))
+            states.append(RowState(path, status, tuple(found), r, parts=parts))
         else:
-            states.append(RowState(path, "valid", (), r))
+            states.append(RowState(path, "valid", (), r, parts=parts))
     for rel, diags in missing.items():
-        state = RowState(rel, "missing", tuple(diags), None, type=declared_type(rel) if declared_type else None)
+        state = RowState(
+            format_path(rel),
+            "missing",
+            tuple(diags),
+            None,
+            type=declared_type(rel) if declared_type else None,
+            parts=rel,
+        )
         states.insert(_insert_at(states, rel), state)
     # A problem at a path no row shows (say, a value the merge dropped) still
     # gets a row, so that the table never hides an error.
-    shown = [s.path for s in states]
-    orphans: dict[str, list[Diagnostic]] = {}
+    shown = [s.parts for s in states]
+    orphans: dict[tuple, list[Diagnostic]] = {}
     for rel, d in others:
         if not any(_covers(p, rel) or _covers(rel, p) for p in shown):
             orphans.setdefault(rel, []).append(d)
     for rel, diags in orphans.items():
         status = "invalid" if any(d.severity == "error" for d in diags) else "warning"
-        states.insert(_insert_at(states, rel), RowState(rel, status, tuple(diags), None))
+        states.insert(_insert_at(states, rel), RowState(format_path(rel), status, tuple(diags), None, parts=rel))
     return states
+
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 def _path(row: Any) -> Any:
     return row.get("path", "") if isinstance(row, Mapping) else getattr(row, "path", "")
 
 
-def _parent(path: str) -> str:
-    cut = max(path.rfind("."), path.rfind("["))
-    return path[:cut] if cut > 0 else ""
+def _parts_of(row: Any) -> tuple[Hashable, ...]:
+    """A row's tuple path (``PropertyRow.parts``; a plain row's ``path`` read as one)."""
+    parts = row.get("parts") if isinstance(row, Mapping) else getattr(row, "parts", None)
+    if parts:
+        return tuple(parts)
+    return tuple(int(i) if i else k for k, i in _PATH_PART.findall(str(_path(row))))
 
 
-def _insert_at(states: list[RowState], path: str) -> int:
+def _insert_at(states: list[RowState], path: tuple) -> int:
     """After the last row under the same parent (else the nearest ancestor), else at the end."""
-    parent = _parent(path)
+    parent = path[:-1]
     while parent:
         at = None
         for i, s in enumerate(states):
-            if _covers(parent, s.path):
+            if _covers(parent, s.parts):
                 at = i + 1
         if at is not None:
             return at
-        parent = _parent(parent)
+        parent = parent[:-1]
     return len(states)
 
 
 def _declared_type(entity: Any) -> Any:
-    """``path -> type name`` for a property of ``entity`` (walks data types)."""
+    """``parts -> type name`` for a property of ``entity`` (walks data types)."""
     definitions = getattr(entity, "property_definitions", None) or {}
     value_type = getattr(entity, "_value_type", None)
     entity_type = getattr(entity, "type", None)  # not the entity: the table must not keep it alive
 
-    def lookup(path: str) -> str | None:
-        keys = [k for k in re.split(r"\.|\[\d+\]", path) if k]
+    def lookup(parts: tuple[Hashable, ...]) -> str | None:
+        keys = [k for k in parts if not isinstance(k, int)]
         defs: Mapping[str, Any] = definitions
         owner = entity_type
         type_name = None
         for i, key in enumerate(keys):
-            pdef = defs.get(key) if isinstance(defs, Mapping) else None
+            pdef = defs.get(key) if isinstance(defs, Mapping) else None  # type: ignore[call-overload]
             if pdef is None:
                 return None
             type_name = getattr(pdef, "type", None)
@@ -325,37 +346,24 @@ def _declared_type(entity: Any) -> Any:
     return lookup
 
 
-@dataclass(frozen=True)
-class TableContext:
-    """What a ``PropertyTable`` keeps to compute its row states: the
-    diagnostics index, the entity's path and a declared-type lookup (not the
-    entity itself, which holds the table: no reference cycle)."""
-
-    index: Any
-    prefix: str
-    declared_type: Any
-
-    def diagnostics(self) -> list[Diagnostic] | None:
-        return self.index.under(self.prefix) if self.index is not None and self.prefix else None
-
-
-def table_context(entity: Any) -> TableContext:
-    """The :class:`TableContext` of ``entity``'s property tables."""
-    return TableContext(
-        getattr(entity, "_validity_index", None),
-        format_path(getattr(entity, "parts", ()) or ()),
-        _declared_type(entity),
-    )
+def entity_states(entity: Any, rows: Sequence[Any]) -> list[RowState]:
+    """The states of ``rows`` of ``entity``'s property table, from the
+    findings filed under the entity's subject (``unchecked`` when the entity
+    has no index). Called once, when the table is built."""
+    return row_states(rows, entity_findings(entity), declared_type=_declared_type(entity))
 
 
 def table_states(table: Any, entity: Any = None) -> list[RowState]:
-    """The row states of a ``PropertyTable`` (of ``entity`` when given, else
-    of the entity the table was built for)."""
-    context = table_context(entity) if entity is not None else getattr(table, "_validity", None)
+    """The row states of a ``PropertyTable``: those computed when the table
+    was built (``table.states``), or of ``entity`` when given; ``unchecked``
+    rows for a table made outside a loaded template."""
     rows = getattr(table, "rows", table)
-    if not isinstance(context, TableContext):
-        return row_states(rows, None)
-    return row_states(rows, context.diagnostics(), prefix=context.prefix, declared_type=context.declared_type)
+    if entity is not None:
+        return entity_states(entity, rows)
+    states = getattr(table, "states", None)
+    if isinstance(states, list):
+        return states
+    return row_states(rows, None)
 
 
 def with_status(table: Any, frame: pandas.DataFrame) -> pandas.DataFrame:

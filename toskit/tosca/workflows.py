@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
     from toskit.source import YamlDocument
@@ -132,7 +132,8 @@ def _check_call(
                     f"{label}: operation '{name}' has no input '{key}'",
                     (*parts, "inputs", key),
                     at_key=True,
-                    hint=did_you_mean(str(key), [*definitions, *assigned]),
+                    misspelt=str(key),
+                    candidates=[*definitions, *assigned],
                 )
             )
             continue
