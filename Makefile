@@ -98,6 +98,13 @@ unit: $(STAMP)
 nbval: $(STAMP)
 	@$(call PYTEST,$(NBVAL_ARGS) notebooks)
 
+# The test of the hostile suite's bounds (issue #30 item 6): tests/hostile
+# beside two CPU burners that stop by themselves (tests/hostile/under_load.py).
+# Not part of `make test`: it loads the machine on purpose.
+.PHONY: hostile-under-load
+hostile-under-load: $(STAMP)
+	$(PY) tests/hostile/under_load.py
+
 browser: $(STAMP) chromium
 	@$(call PYTEST,tests/browser)
 

@@ -4,7 +4,7 @@
 ``toskit show`` page list the first diagnostics of each code and one
 summary for the rest; every count (``.ok``, ``.counts``, the per-file and
 summary lines, the exit status, the page's badges) includes the hidden
-ones. Each case runs bounded (tests/hostile/bounded.py: 2 s CPU, 500 MB).
+ones. Each case runs bounded (tests/hostile/bounded.py: 500 MB counted, CPU a 10x hang guard).
 """
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def test_check_text_counts_every_one_and_lists_100(run_case, tmp_path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(_unknown_properties(20_000))
     code, stdout, stderr, child_cpu, child_mb = run_case(_check(str(path))).returned
-    assert child_cpu < 4 and child_mb < 500  # the CLI process: start-up and the load
+    assert child_mb < 500 and child_cpu < 40  # memory counted; CPU only a hang guard (10x a quiet 4 s)
     assert code == 1
     assert stdout.splitlines()[0] == f"checked {path} as TOSCA 2.0 template: 20000 errors, 0 warnings"
     assert stderr.strip() == "1 file checked: 20000 errors, 0 warnings"
@@ -390,7 +390,7 @@ def test_toskit_show_of_twenty_thousand_mistakes_end_to_end(run_case, tmp_path) 
     """)
     code, child_cpu, child_mb = out.returned
     assert code == 0
-    assert child_cpu < 4 and child_mb < 300
+    assert child_mb < 300 and child_cpu < 40  # memory counted; CPU only a hang guard (10x a quiet 4 s)
     assert len(page.read_bytes()) < 1_500_000
 
 
@@ -408,7 +408,7 @@ def test_a_schema_with_ten_thousand_mistakes_is_located_in_linear_time(run_case)
             except SchemaError as exc:
                 last = exc.diagnostics[-1]
                 return [len(exc.diagnostics), last.path, last.line]
-    """)
+    """, max_calls=11_000_000)  # ~5.3 M counted: linear in the 20,000 diagnostics
     assert out.returned == [20_000, '.types[name="T9999"]', 2 + 3 * 9_999]
 
 
@@ -430,5 +430,5 @@ def test_check_of_ten_thousand_bad_conditions_is_linear(run_case, tmp_path) -> N
             with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(io.StringIO()):
                 status = main(["check", "-j", "1", {str(path)!r}])
             return [status, buffer.getvalue().splitlines()[0]]
-    """, cpu=1.8)
+    """, cpu=1.8, max_calls=13_000_000)  # ~6.4 M counted
     assert out.returned == [1, f"checked {path} as roles document: 10000 errors, 0 warnings"]

@@ -1,6 +1,6 @@
 """Imports that read what they should not, or never end (issue #19, #24).
 
-Each case runs in a bounded subprocess (``bounded.py``: 2 s CPU, 500 MB).
+Each case runs in a bounded subprocess (``bounded.py``: 500 MB counted, CPU a 10x hang guard).
 Inputs are generated in ``tmp_path``; nothing large is stored.
 """
 
@@ -360,7 +360,7 @@ def test_fuzz_import_references(run_case, tmp_path) -> None:
     os.mkfifo(project / "fifo.yaml")
     out = run_case(FUZZ_IMPORTS.format(project=str(project), secret=str(secret)), cpu=30)
     assert out.raised is None, out.message
-    assert out.returned < 2.0  # the slowest single load, CPU seconds
+    assert out.returned < 20.0  # the slowest single load, CPU seconds: a hang guard (10x a quiet 2 s)
 
 
 def test_loading_a_special_file_directly_is_a_toskit_error(run_case) -> None:

@@ -1,6 +1,6 @@
 """Values that grow without bound, and arithmetic on hostile numbers (issue #19).
 
-Every case runs in a bounded subprocess (2 s CPU, 500 MB): a case that
+Every case runs in a bounded subprocess (500 MB counted; CPU a 10x hang guard): a case that
 regressed to building a 4 GB string would be killed, not take the run down.
 """
 
