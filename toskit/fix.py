@@ -326,7 +326,8 @@ def fix_files(
         if outcome.changed:
             would_change = True
             verb = "would fix" if dry_run else "fixed"
-            print(f"{verb} {path}: {_plural(len(outcome.applied), 'fix')} applied", file=err)
+            n = len(outcome.applied)
+            print(f"{verb} {path}: {n} {'fix' if n == 1 else 'fixes'} applied", file=err)
             if dry_run:
                 out.write(unified_diff(path, outcome.before, outcome.after))
         elif outcome.left:

@@ -332,15 +332,63 @@ def test_fixes_revealed_by_a_fix_are_applied_in_the_same_run(tmp_path, monkeypat
 
 
 def test_end_to_end_with_the_checkers_own_fixes(tmp_path, capsys, monkeypatch):
-    """No help: the checks' own fix of a misspelt property (issue #28), applied by --fix."""
+    """No help: the checks' own fixes (issue #28: a misspelt property, a misspelt type), applied by --fix."""
     monkeypatch.chdir(tmp_path)
     shutil.copy(EXAMPLES / "service.yaml", "service.yaml")
     before = Path("service.yaml").read_bytes()
-    found = cli.check_tosca(before.decode(), "service.yaml", None, None)
-    (typo,) = [d for d in found if d.code == "unknown-property"]
+    (typo,) = [d for d in cli.check_tosca(before.decode(), "service.yaml", None, None) if d.code == "unknown-property"]
+    assert len(typo.fixes) == 1
     status, _, err = run(["check", "-j", "1", "--fix", "service.yaml"], capsys)
-    after = Path("service.yaml").read_bytes()
-    if typo.fixes:
-        assert after == before.replace(b"pasword", b"password") and status == 0
-    else:  # until the checks attach fixes: the file is left alone, and the command says so
-        assert after == before and "left as it is" in err
+    assert Path("service.yaml").read_bytes() == before.replace(b"pasword", b"password")
+    assert status == 0 and "fixed service.yaml: 1 fix applied" in err
+    # A misspelt property and a misspelt type in a 2.0 template, CRLF line breaks.
+    Path("t.yaml").write_bytes(TYPOS_2_0.replace(b"\n", b"\r\n"))
+    status, _, err = run(["check", "-j", "1", "--fix", "t.yaml"], capsys)
+    assert "fixed t.yaml: 2 fixes applied" in err and status == 0
+    assert Path("t.yaml").read_bytes() == TYPOS_2_0.replace(b"\n", b"\r\n").replace(
+        b"'prot': 3", b"'port': 3").replace(b"type: Dbb", b"type: Db")  # quoting kept
+    status, _, err = run(["check", "-j", "1", "--fix", "t.yaml"], capsys)
+    assert "fixed" not in err and status == 0
+
+
+TYPOS_2_0 = b"""\
+tosca_definitions_version: tosca_2_0
+# keep me
+node_types:
+  Db:
+    properties:
+      port: {type: integer}
+service_template:
+  node_templates:
+    db:
+      type: Dbb   # keep me too
+      properties:
+        'prot': 3
+"""
+
+
+def test_end_to_end_on_corpus_files_with_typos(tmp_path, capsys, monkeypatch):
+    """The corpus typo case of test_fix_corpus_files_with_typos, with the checks' own fixes."""
+    from toskit.cli import _fix_check
+
+    monkeypatch.chdir(tmp_path)
+    fixed = 0
+    for source in _corpus_cases():
+        text = source.read_text(encoding="utf-8")
+        if any(d.severity == "error" for d in cli.check_tosca(text, source.name, None, None)):
+            continue
+        match = re.search(r"\n( +)properties:\n\1  ([a-z_]{5,}): ", text[text.find("node_templates:") :])
+        if match is None:
+            continue
+        key = match.group(2)
+        start = text.find("node_templates:") + match.start(2)
+        broken = text[:start] + key[0] + key[2:] + text[start + len(key) :]
+        target = Path(source.name)
+        target.write_text(broken, encoding="utf-8", newline="")
+        fix_file(str(target), _fix_check(None))
+        assert target.read_text(encoding="utf-8") in (text, broken), source
+        fixed += target.read_text(encoding="utf-8") == text
+        target.unlink()
+        if fixed >= 5:
+            break
+    assert fixed >= 3
