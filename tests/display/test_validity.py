@@ -15,10 +15,10 @@ import pytest
 from htmlcheck import assert_safe, body, parse
 
 import toskit
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, Fix, Subject
 from toskit.display import render_page, to_html
 from toskit.tosca.template import PropertyRow, PropertyTable
-from toskit.tosca.validity import STATUSES, row_states, table_states
+from toskit.tosca.validity import STATUSES, Scope, row_states, table_states
 
 MISTAKES = """\
 tosca_definitions_version: tosca_simple_yaml_1_3
@@ -91,51 +91,60 @@ def test_every_row_has_its_state(db):
         "ports": "invalid",  # ports[1] is not an integer
         "token": "missing",  # required, no value, no default
         "name": "valid",
+        "password": "missing",  # the typo's twin: its own row (issue #28)
+        "endpoint.secret_ref": "missing",
     }
     assert set(s.status for s in states.values()) <= set(STATUSES)
 
 
-def test_a_typo_is_one_row_with_its_did_you_mean(db):
+def test_a_typo_is_two_rows_that_name_each_other(db):
     states = _states(db)
-    typo = states["pasword"]
-    assert typo.suggestion == "password"
-    assert "password" not in states  # the missing twin is folded in, not a second row
-    # The checker reports the typo once (tests/tosca/test_typo_grouping.py).
+    typo, twin = states["pasword"], states["password"]
+    assert (typo.status, twin.status) == ("unknown", "missing")
+    assert typo.suggestion == "password"  # the replacement of the finding's one fix
     assert [d.code for d in typo.diagnostics] == ["unknown-property"]
-    assert typo.problem == (
-        "unknown property 'pasword' (not declared by acme.nodes.Web) -- did you mean 'password'? "
-        "(required, has no value)"
-    )
+    assert [d.code for d in twin.diagnostics] == ["missing-property"]
+    (unknown,), (missing,) = typo.diagnostics, twin.diagnostics
+    assert [(r.line, r.column) for r in unknown.related] == [(missing.line, missing.column)]
+    assert [(r.line, r.column) for r in missing.related] == [(unknown.line, unknown.column)]
     assert states["endpoint.secert_ref"].suggestion == "secret_ref"
-    assert "endpoint.secret_ref" not in states
+    assert states["endpoint.secret_ref"].status == "missing"
+    assert states["endpoint.secret_ref"].type == "string"
+    # The rows carry their tuple path and status, set when the table was built.
+    row = db.property_table()["endpoint.port"]
+    assert (row.parts, row.status) == (("endpoint", "port"), "invalid")
 
 
-def test_a_typo_reported_as_two_diagnostics_is_still_one_row():
-    # Diagnostics made elsewhere (not grouped by the checker) fold here.
-    rows = [{"path": "pasword"}]
-    diags = [
-        Diagnostic(
-            "error", "unknown-property", "node template 'db': unknown property 'pasword' (not declared by W)",
-            ("node_templates", "db", "properties", "pasword"), hint="did you mean 'password'?",
-        ),
-        Diagnostic(
-            "error", "missing-property", "node template 'db': required property 'password' has no value",
-            ("node_templates", "db", "properties", "password"),
-        ),
-    ]
-    states = row_states(rows, diags, prefix="node_templates.db")
-    assert [(s.path, s.status, s.suggestion) for s in states] == [("pasword", "unknown", "password")]
-    assert {d.code for d in states[0].diagnostics} == {"unknown-property", "missing-property"}
-    assert states[0].problem == (
-        "unknown property 'pasword' (not declared by W): did you mean 'password'? "
-        "('password' is required and has no value)"
+def test_row_states_read_subjects_not_messages():
+    # Two findings whose messages say nothing the states could parse: the
+    # structured subject and fix are what count.
+    rows = [PropertyRow("pasword", "y", None, "template", parts=("pasword",))]
+    unknown = Diagnostic(
+        "error", "unknown-property", "something", subject=Subject("node_template", "db", ("pasword",)),
+        fixes=(Fix("rename", "password", "f", 1, 1, 1, 8),),
     )
+    missing = Diagnostic(
+        "error", "missing-property", "else", subject=Subject("node_template", "db", ("password",)),
+    )
+    other = Diagnostic("error", "type-mismatch", "x", subject=Subject("node_template", "web", ("pasword",)))
+    scope = Scope("node_template", "db")
+    findings = [(scope.property_path(d.subject), d) for d in (unknown, missing, other)]
+    findings = [(p, d) for p, d in findings if p is not None]
+    states = row_states(rows, findings)
+    assert [(s.path, s.status, s.suggestion) for s in states] == [
+        ("pasword", "unknown", "password"),
+        ("password", "missing", None),
+    ]
+    # A requirement named like a property is not filed under the property.
+    assert Scope("node_template", "db").property_path(
+        Subject("node_template", "db", ("pasword",), section="requirements")
+    ) is None
 
 
 def test_problem_and_location_point_at_the_source(db):
     states = _states(db)
     port = states["endpoint.port"]
-    assert port.problem == "property 'endpoint.port': expected integer, got string 'eighty'"
+    assert port.problem == "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'"
     assert port.location == "mistakes.yaml:35"
     assert states["token"].type == "string"  # the declared type of a missing row
     assert states["endpoint.host"].problem is None
@@ -202,9 +211,11 @@ def _check_rows_in(html: str) -> None:
     assert ["pasword did you mean password?", "y", "", "template", "unknown"] in rows
     # Under a problem row: its message and file:line, expandable to the diagnostics.
     at = rows.index(["endpoint.port", "eighty", "integer", "template", "invalid"])
-    assert rows[at + 1][0].startswith("property 'endpoint.port': expected integer, got string 'eighty'mistakes.yaml:35")
+    assert rows[at + 1][0].startswith(
+        "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'mistakes.yaml:35"
+    )
     view = body(html)
-    assert re.search(r'<tr class="toskit-row-invalid">.*?title="property &#x27;endpoint.port&#x27;', view, flags=re.S)
+    assert re.search(r'<tr class="toskit-row-invalid">.*?title="node template &#x27;db&#x27;: property &#x27;endpoint.port&#x27;', view, flags=re.S)
     assert '<tr class="toskit-problem-row toskit-row-missing"><td colspan="5">' in view
     assert '<tr class="toskit-row-unknown">' in view
 

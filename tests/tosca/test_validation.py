@@ -312,8 +312,9 @@ def test_missing_whole_property_located_at_properties_map() -> None:
     diag = one_error(st, "missing-property")
     assert diag.path == f"{NODES}.n.properties.name"
     assert diag.message == "node template 'n': required property 'name' has no value"
-    # At the template's `properties:` mapping (its first key).
-    assert (diag.line, diag.column) == where(text, "endpoint: {ip", 0)
+    # At the key that lacks it (issue #28): `properties:`, not its first key.
+    assert (diag.line, diag.column) == where(text, "properties:", 0)
+    assert diag.end_column - diag.column == len("properties")
 
 
 def test_missing_property_without_properties_located_at_template() -> None:
@@ -324,8 +325,8 @@ def test_missing_property_without_properties_located_at_template() -> None:
         f"{NODES}.n.properties.name",
         f"{NODES}.n.properties.endpoint",
     ]
-    # At the template itself (its mapping: the `type:` key).
-    assert all((d.line, d.column) == where(text, "type: N", 0) for d in found)
+    # At the template's own key `n:` (issue #28: the key that lacks them).
+    assert all((d.line, d.column) == where(text, "n:", 0) for d in found)
     assert "no default for 'ip' in Endpoint" in found[1].message
 
 
@@ -366,11 +367,12 @@ def test_every_problem_reported_in_one_pass() -> None:
     )
     assert sorted((d.code, d.path.split("properties.")[-1]) for d in errors(st)) == [
         ("missing-property", "endpoint.ip"),
+        ("missing-property", "name"),  # the typo's twin: two findings naming each other (#28)
         ("type-mismatch", "enabled"),
         ("type-mismatch", "endpoint.port"),
         ("type-mismatch", "port"),
         ("unknown-property", "endpoint.extra"),
-        ("unknown-property", "nmae"),  # the typo of the missing 'name': one error (#18)
+        ("unknown-property", "nmae"),
     ]
     assert all(d.line is not None for d in st.diagnostics)
     lines = [(d.line, d.column) for d in st.diagnostics]
