@@ -71,6 +71,7 @@ from typing import Any, TextIO, cast
 from toskit._terminal import terminal_safe
 from toskit.diagnostics import (
     MAX_PER_CODE,
+    MAX_TEXT,
     Diagnostic,
     abbreviate,
     cap_per_code,
@@ -378,23 +379,30 @@ def _plural(n: int, word: str) -> str:
 def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
     """A diagnostic as a JSON-ready dict (``toskit check --format json``).
 
-    A summary (``diag.omitted`` > 0) has one more key, ``omitted``: how many
+    The fields of :meth:`Diagnostic.to_dict` (issue #28: ``end_line``,
+    ``end_column``, ``subject``, ``related``, ``fixes`` beside the others);
+    a summary (``diag.omitted`` > 0) has one more key, ``omitted``: how many
     diagnostics of its code and severity it stands for. Texts longer than
     :data:`toskit.diagnostics.MAX_TEXT` are abbreviated (#19: a message
-    naming a 1 MB key), as ``str(diag)`` abbreviates them.
+    naming a 1 MB key), as ``str(diag)`` abbreviates them; a fix's
+    replacement is never cut (a cut edit would be a wrong one): a fix whose
+    replacement is too long is left out.
     """
-    record: dict[str, Any] = {
-        "severity": diag.severity,
-        "code": abbreviate(diag.code),
-        "message": abbreviate(diag.message),
-        "path": abbreviate(diag.path),
-        "file": None if diag.file is None else abbreviate(diag.file),
-        "line": diag.line,
-        "column": diag.column,
-        "hint": None if diag.hint is None else abbreviate(diag.hint),
-    }
-    if diag.omitted:
-        record["omitted"] = diag.omitted
+    record: dict[str, Any] = diag.to_dict()
+    for key in ("code", "message", "path", "file", "hint"):
+        if record[key] is not None:
+            record[key] = abbreviate(record[key])
+    subject = record["subject"]
+    if subject is not None:
+        subject["name"] = None if subject["name"] is None else abbreviate(str(subject["name"]))
+        subject["path"] = [abbreviate(p) if isinstance(p, str) else p for p in subject["path"]]
+    for item in (*record["related"], *record["fixes"]):
+        item["file"] = None if item["file"] is None else abbreviate(item["file"])
+    for item in record["related"]:
+        item["label"] = abbreviate(item["label"])
+    for item in record["fixes"]:
+        item["title"] = abbreviate(item["title"])
+    record["fixes"] = [f for f in record["fixes"] if len(f["replacement"]) <= MAX_TEXT]
     return record
 
 
@@ -430,26 +438,47 @@ def expand_paths(paths: Sequence[str]) -> list[str]:
 
 
 def default_jobs() -> int:
-    """The number of CPUs this process may run on (``toskit check -j`` default)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return max(1, os.cpu_count() or 1)
+    """The number of CPUs this process may run on (``toskit check -j`` default and cap)."""
+    from toskit.batch import cpu_count
+
+    return cpu_count()
+
+
+# One small document of each kind: checking them in the parent before the
+# workers fork imports every checker and loads the normative profiles once.
+_WARM_DOCUMENTS = (
+    "tosca_definitions_version: tosca_simple_yaml_1_3\n",
+    "tosca_definitions_version: tosca_2_0\n",
+    "roles_metadata: {}\n",
+    "types: []\n",
+)
+
+
+def _warm() -> None:
+    """What every worker needs, loaded once in the parent (``toskit.batch``)."""
+    for text in _WARM_DOCUMENTS:
+        try:
+            _check_document(text, "<warm-up>")
+        except Exception:  # noqa: BLE001, S112 - warming is an optimisation; the workers report
+            continue
+
+
+def _crashed(task: _Task, why: str) -> FileResult:
+    """The result of a file whose worker process died while checking it."""
+    name = "<stdin>" if task[0] == "-" else task[0]
+    return FileResult(name, error=f"{name}: toskit failed while checking it ({why})", crashed=True)
 
 
 def _results(tasks: list[_Task], jobs: int) -> Iterator[FileResult]:
-    """Check every task, in order; in ``jobs`` forked processes when that can help."""
-    import multiprocessing
+    """Check every task, in order; in up to ``jobs`` forked processes (``toskit.batch``).
 
-    jobs = min(jobs, len(tasks))
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        yield from map(_check_task, tasks)
-        return
+    ``jobs`` is capped at the CPU count; a file whose worker dies is reported
+    (exit status 2) and the others are checked as usual.
+    """
+    from toskit.batch import run
+
     # Fork: workers inherit the imported modules and any registered checker.
-    # Chunks of a few files keep the per-file cost low; imap keeps input order.
-    chunk = max(1, min(16, len(tasks) // (jobs * 4)))
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_check_task, tasks, chunksize=chunk)
+    yield from run(tasks, jobs, _check_task, _crashed, warm=_warm)
 
 
 #: Formats that toskit.report renders from the per-file results (#34).
@@ -813,8 +842,29 @@ def _add_diff(commands: Any) -> None:
     add_diff_parser(commands)
 
 
+def _cmd_lsp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # pygls is imported here, on use: `toskit check` never loads it.
+    from toskit.lsp import main as lsp_main
+
+    try:
+        return lsp_main()
+    except ToskitError as exc:  # pygls missing: say which extra installs it
+        err.write(f"toskit lsp: {exc}\n")
+        return 2
+
+
+def _add_lsp(commands: Any) -> None:
+    lsp = commands.add_parser(
+        "lsp",
+        help="run the TOSCA language server on stdin/stdout (needs the 'lsp' extra)",
+        description="A Language Server Protocol server over stdio: diagnostics as you type, "
+        "hover, go to definition, completion, quick fixes, outline, references (docs/lsp.md).",
+    )
+    lsp.set_defaults(run=_cmd_lsp)
+
+
 # Each adds one subcommand: its subparser, with `set_defaults(run=...)`.
-SUBCOMMANDS: list[Callable[[Any], Any]] = [_add_check, _add_show, _add_diff]
+SUBCOMMANDS: list[Callable[[Any], Any]] = [_add_check, _add_show, _add_diff, _add_lsp]
 
 
 def _parser() -> argparse.ArgumentParser:
