@@ -31,7 +31,7 @@ import zipfile
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, Subject
 from toskit.errors import ToskitError
 from toskit.source.document import YamlDocument, load_yaml, resolve_limits
 from toskit.source.imports import Importer, is_url
@@ -349,7 +349,14 @@ def open_csar(
     except CsarError as exc:
         doc = YamlDocument(name, "", None, [])
         doc.diagnostics.append(
-            Diagnostic("error", exc.code, f"CSAR: {exc.message}", file=name, hint=exc.hint)
+            Diagnostic(
+                "error",
+                exc.code,
+                f"CSAR: {exc.message}",
+                file=name,
+                hint=exc.hint,
+                subject=Subject("archive"),  # the archive itself: binary, so no range
+            )
         )
         return doc, Importer(resolver, **loader_limits)
     importer = CsarImporter(archive, resolver, **loader_limits)

@@ -15,7 +15,7 @@ from toskit.source.fast import FALLBACK, load_fast
 from toskit.source.fast import select as select_parser
 from toskit.source.hints import end_of_text, syntax_diagnostic
 from toskit.source.locations import Location, find, walk
-from toskit.source.spans import span_end, span_of_line, yaml_text
+from toskit.source.spans import first_duplicate, span_end, span_of_line, span_of_token, yaml_text
 from toskit.source.subjects import subject_of
 
 __all__ = [
@@ -311,6 +311,21 @@ class YamlDocument:
         path: str = "",
     ) -> Diagnostic:
         line0, column0 = self._clamp(line0, column0)
+        # The range (issue #28): a duplicate key's own text, with the first
+        # one as its related location; otherwise the token at the position.
+        lines = self._split_lines()
+        related: tuple[Related, ...] = ()
+        if code == "duplicate-key":
+            end_line0, end_col0 = span_end(lines, line0, column0, "key")
+            first = first_duplicate(lines, line0, column0, end_col0)
+            if first is not None:
+                f_end = span_end(lines, first[0], first[1], "key")
+                related = (
+                    Related("the first occurrence (its value is kept)", self.name,
+                            first[0] + 1, first[1] + 1, f_end[0] + 1, f_end[1] + 1),
+                )
+        else:
+            end_line0, end_col0 = span_of_token(lines, line0, column0)
         return Diagnostic(
             "error",
             code,
@@ -321,6 +336,10 @@ class YamlDocument:
             column=column0 + 1,
             hint=hint,
             source_line=self._line_of(line0),
+            end_line=end_line0 + 1,
+            end_column=end_col0 + 1,
+            subject=Subject("document"),
+            related=related,
         )
 
 
@@ -389,6 +408,7 @@ def load_yaml(
                 f"document is larger than {resolved['max_size']} bytes",
                 file=name,
                 hint="raise the bound with max_size=… if this document is trusted",
+                subject=Subject("document"),  # the whole file: no range (it is not read)
             )
         )
         return doc
@@ -545,6 +565,7 @@ def load_yaml_file(path: str | os.PathLike, **limits: Any) -> YamlDocument:
                 f"file is larger than {max_size} bytes",
                 file=name,
                 hint="raise the bound with max_size=… if this file is trusted",
+                subject=Subject("document"),  # the whole file: no range (it is not read)
             )
         )
         return doc

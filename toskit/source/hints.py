@@ -29,7 +29,7 @@ from typing import Any
 
 import yaml
 
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, Subject
 
 __all__ = ["syntax_diagnostic", "hint_for"]
 
@@ -327,6 +327,7 @@ def syntax_diagnostic(
                     f" at line {exc.context_mark.line + 1}, column {exc.context_mark.column + 1}"
                 )
             message = f"{message} ({exc.context}{where})"
+        # The range (issue #28): the character PyYAML stopped at (a mark is a point).
         return Diagnostic(
             "error",
             "yaml-syntax",
@@ -336,5 +337,10 @@ def syntax_diagnostic(
             column=mark.column + 1,
             hint=hint_for(exc, line_of),
             source_line=line_of(mark.line),
+            end_line=mark.line + 1,
+            end_column=mark.column + 2,
+            subject=Subject("document"),
         )
-    return Diagnostic("error", "yaml-syntax", str(exc) or "invalid YAML", file=name)
+    return Diagnostic(
+        "error", "yaml-syntax", str(exc) or "invalid YAML", file=name, subject=Subject("document")
+    )

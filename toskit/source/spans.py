@@ -31,7 +31,14 @@ import json
 import re
 from collections.abc import Sequence
 
-__all__ = ["MAX_SCAN_LINES", "span_end", "span_of_line", "yaml_text"]
+__all__ = [
+    "MAX_SCAN_LINES",
+    "first_duplicate",
+    "span_end",
+    "span_of_line",
+    "span_of_token",
+    "yaml_text",
+]
 
 #: Most lines one span scan reads (a block of a huge document is cut there).
 MAX_SCAN_LINES = 5_000
@@ -257,3 +264,62 @@ def yaml_text(value: str, *, like: str = "") -> str:
 
 # Plain words YAML 1.2's core schema reads as something else than a string.
 _PLAIN_READ_AS = frozenset({"true", "false", "null", "~", "yes", "no", "on", "off"})
+
+
+def span_of_token(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
+    """The end of the token at ``(line0, col0)`` (to a space or flow indicator;
+    at least one character): the range of a finding made at a bare position
+    (a syntax error, a bound passed while parsing)."""
+    text = lines[line0] if 0 <= line0 < len(lines) else ""
+    if col0 >= len(text):
+        return line0, col0 + 1
+    if text[col0] in "\"'[{":
+        return span_end(lines, line0, col0, "scalar")
+    return line0, _token_end(text, col0)
+
+
+def first_duplicate(
+    lines: Sequence[str], line0: int, col0: int, end_col0: int
+) -> tuple[int, int] | None:
+    """Where the key written at ``(line0, col0)``–``end_col0`` was first written
+    in the same mapping, found in the text (the duplicate's related
+    location), or ``None``.
+
+    A block mapping's keys share their column: earlier lines at that column
+    are searched, up to the first line indented less (the parent). A flow
+    mapping on one line is searched leftwards on that line. Keys written
+    differently but equal as values (``1`` and ``0x1``) are not found.
+    """
+    if not 0 <= line0 < len(lines):
+        return None
+    key = lines[line0][col0:end_col0]
+    if not key:
+        return None
+    text = lines[line0]
+    if text[:col0].strip() and text[:col0].strip() != "-":
+        # A flow mapping: an earlier ``key:`` on the same line, after ``{`` or ``,``.
+        at = text.rfind(key, 0, col0)
+        while at != -1:
+            before = text[:at].rstrip()
+            after = text[at + len(key) : at + len(key) + 1]
+            if before.endswith(("{", ",")) and after == ":":
+                return line0, at
+            at = text.rfind(key, 0, at)
+        return None
+    for line in range(line0 - 1, max(-1, line0 - MAX_SCAN_LINES), -1):
+        other = lines[line]
+        if _blank(other):
+            continue
+        indent = _indent(other)
+        start = indent
+        if other[indent:].startswith("- "):
+            start = indent + 2 + _indent(other[indent + 2 :])  # ``- key:`` opens the mapping
+        if start == col0 and other.startswith(key, col0):
+            rest = other[col0 + len(key) : col0 + len(key) + 2]
+            if rest[:1] == ":" and (len(rest) == 1 or rest[1] in " \t"):
+                return line, col0
+        if start < col0 or (indent < col0 and start != col0):
+            return None
+        if start == col0 and other[indent:].startswith("- "):
+            return None  # the mapping starts at this sequence item
+    return None
