@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -205,20 +206,22 @@ class RoleSet(Mapping):
         record: bool = False,
     ) -> RoleOutcome:
         nodes = cluster._nodes if cluster is not None else ()
-
-        def run(recording: bool) -> Any:
-            return decide(
+        decision = decide(
+            role, env, selected_roles, self.conflicts_between, self._declares, nodes, record=record
+        )
+        recorder = None
+        if not record:
+            recorder = partial(
+                decide,
                 role,
                 env,
                 selected_roles,
                 self.conflicts_between,
                 self._declares,
                 nodes,
-                record=recording,
+                record=True,
             )
-
-        decision = run(record)
-        return RoleOutcome.from_decision(decision, None if record else lambda: run(True))
+        return RoleOutcome.from_decision(decision, recorder)
 
     # -- display
     def __repr__(self) -> str:
