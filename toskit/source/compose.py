@@ -87,6 +87,145 @@ class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
                 )
             del keys[level]
 
+    def scan_plain(self) -> Any:
+        """PyYAML's, but a ``?`` inside a plain scalar in flow context is text.
+
+        YAML 1.2 and libyaml read ``[a?b]`` as ``['a?b']``; PyYAML's Python
+        scanner stopped the scalar at the ``?`` (an error). Only the flow
+        indicators ``,[]{}`` end a plain scalar in flow context here.
+        """
+        chunks: list[str] = []
+        start_mark = self.get_mark()
+        end_mark = start_mark
+        indent = self.indent + 1
+        spaces: list[str] = []
+        ends = "\0 \t\r\n\x85\u2028\u2029"
+        while True:
+            length = 0
+            if self.peek() == "#":
+                break
+            while True:
+                ch = self.peek(length)
+                if (
+                    ch in ends
+                    or (
+                        ch == ":"
+                        and self.peek(length + 1) in ends + (",[]{}" if self.flow_level else "")
+                    )
+                    or (self.flow_level and ch in ",[]{}")
+                ):
+                    break
+                length += 1
+            if length == 0:
+                break
+            self.allow_simple_key = False
+            chunks.extend(spaces)
+            chunks.append(self.prefix(length))
+            self.forward(length)
+            end_mark = self.get_mark()
+            spaces = self.scan_plain_spaces(indent, start_mark)
+            if not spaces or self.peek() == "#" or (not self.flow_level and self.column < indent):
+                break
+        return yaml.tokens.ScalarToken("".join(chunks), True, start_mark, end_mark)
+
+    def scan_flow_scalar(self, style: str) -> Any:
+        """PyYAML's, but an escape naming a surrogate (``"\\ud800"``) is an error.
+
+        libyaml refuses one ("found invalid Unicode character escape code");
+        PyYAML's Python scanner kept a lone surrogate in the value, a string
+        that cannot even be written out as UTF-8. Both refuse, at the escape.
+        """
+        token = super().scan_flow_scalar(style)
+        if style == '"' and _SURROGATE.search(token.value):
+            start, end = token.start_mark, token.end_mark
+            source = self.buffer[start.pointer : end.pointer]
+            for match in _ESCAPE.finditer(source):
+                code = match[1] or match[2]
+                if code and 0xD800 <= int(code, 16) <= 0xDFFF:
+                    before = source[: match.start() + 2]  # libyaml marks the hex digits
+                    breaks = list(_LINE_BREAK.finditer(before))
+                    line = start.line + len(breaks)
+                    column = len(before) - breaks[-1].end() if breaks else start.column + len(before)
+                    mark = yaml.error.Mark(
+                        start.name, start.index + len(before), line, column, None, None
+                    )
+                    raise yaml.scanner.ScannerError(
+                        "while parsing a quoted scalar",
+                        start,
+                        "found invalid Unicode character escape code",
+                        mark,
+                    )
+        return token
+
+    def scan_directive(self) -> Any:
+        """PyYAML's, but an unknown directive (``%FOO x``) is an error, as in libyaml.
+
+        PyYAML's Python scanner skips the line; libyaml refuses it: the same
+        text loaded on one parser and refused on the other. Both refuse.
+        """
+        start_mark = self.get_mark()
+        self.forward()
+        name = self.scan_directive_name(start_mark)
+        if name == "YAML":
+            value = self.scan_yaml_directive_value(start_mark)
+        elif name == "TAG":
+            value = self.scan_tag_directive_value(start_mark)
+        else:
+            raise yaml.scanner.ScannerError(
+                "while scanning a directive",
+                start_mark,
+                "found unknown directive name",
+                self.get_mark(),
+            )
+        end_mark = self.get_mark()
+        self.scan_directive_ignored_line(start_mark)
+        return yaml.tokens.DirectiveToken(name, value, start_mark, end_mark)
+
+    def scan_to_next_token(self) -> None:
+        """PyYAML's, and a byte-order mark that starts a later line is an error.
+
+        libyaml skips a BOM at the start of *any* line while it looks for
+        the next token (``---`` + a line break + ``\ufeffa: 1`` is
+        ``{'a': 1}``), PyYAML's scanner only at the start of the text
+        (``{'\ufeffa': 1}``): the same text read two ways. YAML allows a
+        BOM only before a document and inside quoted scalars, so toskit
+        refuses it there on both parsers (:func:`make_parser` gives such a
+        text to this parser).
+        """
+        if self.index == 0 and self.peek() == "\ufeff":
+            self.forward()
+        while True:
+            if self.column == 0 and self.index > 0 and self.peek() == "\ufeff":
+                raise yaml.scanner.ScannerError(
+                    None,
+                    None,
+                    "found a byte-order mark (U+FEFF) at the start of a line; "
+                    "it is allowed only at the start of the text",
+                    self.get_mark(),
+                )
+            # libyaml's rule for tabs (PyYAML's skips spaces only): a tab
+            # separates tokens in flow context and where no simple key may
+            # start (after a value on the line), so `{a:\tb}` reads alike.
+            while self.peek() == " " or (
+                self.peek() == "\t" and (self.flow_level or not self.allow_simple_key)
+            ):
+                self.forward()
+            if self.peek() == "#":
+                while self.peek() not in "\0\r\n\x85\u2028\u2029":
+                    self.forward()
+            if self.scan_line_break():
+                if not self.flow_level:
+                    self.allow_simple_key = True
+            else:
+                return
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# A double-quoted scalar's escapes: \uXXXX, \UXXXXXXXX, or any other escape
+# (consumed whole, so that ``\\ud800`` is a backslash and text).
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|.)", re.DOTALL)
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
 
 def make_parser(text: str, parser: str | None) -> Any:
     """A PyYAML event source: ``"c"`` (libyaml), ``"python"``, or ``None`` (C when present)."""
@@ -95,6 +234,10 @@ def make_parser(text: str, parser: str | None) -> Any:
     if parser == "c":
         if not C_PARSER_AVAILABLE:
             raise ValueError("PyYAML was built without libyaml: parser='c' is not available")
+        if text.find("\ufeff", 1) >= 0:
+            # libyaml skips a BOM at any line start, silently; the Python
+            # parser refuses one (_PyParser.scan_to_next_token) at its place.
+            return _PyParser(text)
         return _CParser(text)
     if parser == "python":
         return _PyParser(text)

@@ -247,13 +247,21 @@ def load_fast(text: str, limits: dict[str, int]) -> Any:
     ``load_yaml``; returns a value only when the PyYAML path would report
     no diagnostic at all for ``text`` (see the module docstring).
     """
+    if text[:1] == "\ufeff":
+        # PyYAML skips a leading byte-order mark; rapidyaml counts it as a
+        # column, which moves everything on the first line (``\ufeff-`` then
+        # an indented block sequence read as one plain scalar). Locations are
+        # PyYAML's anyway (computed from the original text).
+        text = text[1:]
     if not available() or not text:
         return FALLBACK
     if any(c in text for c in _REFUSED_CHARACTERS):
         return FALLBACK
     # Single characters first: memchr, where a two-character search is slow.
-    if text[0] == "%" or ("%" in text and "\n%" in text) or text.find("\ufeff", 1) >= 0:
+    if text[0] == "%" or ("%" in text and "\n%" in text) or "\ufeff" in text:
         return FALLBACK
+    if _SPACES_BEFORE_COLON in text:
+        return FALLBACK  # a key whose span the walk cannot bound (see _key_too_long)
     if _lenient_spots(text):
         return FALLBACK
     if text[-1] != "\n" and ("|" in text or ">" in text):
@@ -312,8 +320,8 @@ def _scalar(view: Any, plain: int) -> Any:
         return text
     # Only scalars that start like a number, or are at most five characters,
     # can be anything but a string (as in compose.py).
-    if not text or text[0] in _ODD_START:
-        raise _Fallback  # see _ODD_START
+    if not text or text[0] in _ODD_START or ("#" in text and " #" in text):
+        raise _Fallback  # see _ODD_START; ' #' starts a comment for PyYAML
     if text[0] not in _NUMBER_START and len(text) > 5:
         return text
     return resolve_plain(text)
@@ -326,6 +334,8 @@ def _plain_key(key: str, counts: list[int]) -> Any:
     """A plain key's value (as :func:`_scalar` reads plain scalars), or ``_Fallback``."""
     if not key or key[0] in _ODD_START:
         raise _Fallback  # an empty plain key (`: x`), or see _ODD_START
+    if len(key) > _MAX_PLAIN_KEY or ("#" in key and " #" in key):
+        raise _Fallback  # see _MAX_PLAIN_KEY; a comment PyYAML would have cut off
     if key[0] not in _NUMBER_START and len(key) > 5:
         return key
     if key == "<<":
@@ -344,9 +354,19 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
     none = ryml.NONE
     max_depth = min(limits["max_depth"], MAX_NESTING)
     map_flag, container = ryml.MAP, ryml.MAP | ryml.SEQ
-    key_plain, val_plain = ryml.KEY_PLAIN, ryml.VAL_PLAIN
-    # What the fast path does not reproduce: tags, anchors, aliases.
-    refused = ryml.KEYTAG | ryml.VALTAG | ryml.KEYANCH | ryml.VALANCH | ryml.KEYREF | ryml.VALREF
+    key_plain, val_plain, key_dquo = ryml.KEY_PLAIN, ryml.VAL_PLAIN, ryml.KEY_DQUO
+    # A block scalar with no text but spaces: rapidyaml drops lines of spaces
+    # that an indentation indicator makes content (`a: >1` + a line of two
+    # spaces: '' against PyYAML's ' \n').
+    val_block = ryml.VAL_LITERAL | ryml.VAL_FOLDED
+    # What the fast path does not reproduce: tags, anchors, aliases, and flow
+    # collections spanning lines, where rapidyaml's rules for comments and
+    # line ends differ from PyYAML's (`{port: 8080 # http` + a line break +
+    # `, user: admin}`: rapidyaml reads the comment into the value).
+    refused = (
+        ryml.KEYTAG | ryml.VALTAG | ryml.KEYANCH | ryml.VALANCH | ryml.KEYREF | ryml.VALREF
+        | ryml.FLOW_ML
+    )  # fmt: skip
     counts = [0, 0]  # PyYAML's node count (collections + scalars, keys included), huge int keys
 
     # Plain keys repeat (``type``, ``properties``...): each text is resolved
@@ -377,6 +397,10 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                             plain_keys[raw] = key
                 else:
                     key = "" if view is None else str(view, "utf-8")
+                    if len(key) > _MAX_DOUBLE_QUOTED_KEY and (
+                        ckind & key_dquo or len(key) > _MAX_SINGLE_QUOTED_KEY
+                    ):
+                        raise _Fallback  # see _MAX_PLAIN_KEY
                 if ckind & container:
                     mapping[key] = collection(child, ckind, depth + 1)
                 else:
@@ -385,8 +409,8 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                         mapping[key] = None
                     elif ckind & val_plain:
                         text = str(view, "utf-8")
-                        if not text or text[0] in _ODD_START:
-                            raise _Fallback  # see _ODD_START
+                        if not text or text[0] in _ODD_START or ("#" in text and " #" in text):
+                            raise _Fallback  # see _ODD_START, _plain_key
                         # Only scalars that start like a number, or are at most
                         # five characters, can be anything but a string.
                         mapping[key] = (
@@ -394,8 +418,11 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                             if text[0] not in _NUMBER_START and len(text) > 5
                             else resolve_plain(text)
                         )
-                    else:
-                        mapping[key] = str(view, "utf-8")  # quoted or block: a string
+                    else:  # quoted or block: a string
+                        text = str(view, "utf-8")
+                        if ckind & val_block and not text.strip():
+                            raise _Fallback  # see val_block
+                        mapping[key] = text
                     scalars += 1
                 count += 1
                 child = next_sibling(this, child)
@@ -415,10 +442,13 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
             else:
                 view = val_of(this, child)
                 if view is None or not ckind & val_plain:
-                    append(_scalar(view, 0))
+                    text = _scalar(view, 0)
+                    if ckind & val_block and text is not None and not text.strip():
+                        raise _Fallback  # see val_block
+                    append(text)
                 else:  # as in the map branch above
                     text = str(view, "utf-8")
-                    if not text or text[0] in _ODD_START:
+                    if not text or text[0] in _ODD_START or ("#" in text and " #" in text):
                         raise _Fallback
                     append(
                         text
@@ -458,6 +488,20 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
 
 
 _NUMBER_START = frozenset("0123456789+-.")
+# PyYAML refuses an implicit key whose ':' is more than 1,024 characters
+# after the key's start (both of its parsers count characters). rapidyaml
+# has no such bound, and its tree keeps only the key's value, so the walk
+# bounds the key's *source* span from its value: a plain key spans its text
+# plus the spaces before its ':', a single-quoted one at most twice its
+# text plus the quotes, a double-quoted one at most ten characters per
+# character (``\U0001F600``). A run of 16 spaces before a ':' anywhere
+# sends the text to PyYAML before parsing (_SPACES_BEFORE_COLON), so at
+# most 15 such spaces remain; keys that could still span more go to PyYAML.
+_KEY_SPAN = 1024
+_SPACES_BEFORE_COLON = " " * 16 + ":"
+_MAX_PLAIN_KEY = _KEY_SPAN - 15
+_MAX_SINGLE_QUOTED_KEY = (_KEY_SPAN - 15 - 2) // 2
+_MAX_DOUBLE_QUOTED_KEY = (_KEY_SPAN - 15 - 2) // 10
 # Plain scalars PyYAML reads differently: it refuses the reserved '@' and
 # '`', a '%', ',', ']', '}' where rapidyaml reads text, and in flow context
 # takes '?a' and ':a' as a key and a value indicator. The other indicators
