@@ -275,3 +275,18 @@ def test_explanations_of_the_spec_examples_are_unchanged(roles, release):
         out = release.check(name, cluster, selected=[11], models=NO_GROUPS)
         seen[f"F4:{name}"] = {"str": str(out), "trace": str(out.trace)}
     assert seen == golden
+
+
+def test_the_outcome_table_lists_only_the_warnings_the_reason_does_not_quote(roles):
+    from toskit.conditions.simulator import FailedOutcome
+
+    advice = roles.check("controller", CLUSTERS["HA0"], selected=[11], models=MODELS)
+    conflict = roles.check("controller", CLUSTERS["MN0"], selected=[11], selected_roles=["compute"])
+    failed = FailedOutcome("ghost", ValueError("boom"))
+    html = outcomes_table({"a": advice, "b": conflict, "ghost": failed}, with_traces=False)
+    # The advice is the reason itself; the conflict text is not quoted by
+    # the reason ("conflicts with the selected role compute"), so it is listed.
+    assert html.count(advice.warnings[0]) == 1
+    assert conflict.reason_quotes == ()
+    assert html.count("This role cannot be combined with the selected roles.") == 1
+    assert html.count("check failed: boom") == 1

@@ -92,6 +92,8 @@ class FailedOutcome:
         self.trace = None
         self.error = error
         self.reason = f"blocked: the check failed: {error}"
+        # The reason quotes the warning: the outcome table lists it once.
+        self.reason_quotes = (f"check failed: {error}",)
         self.status = "blocked"
 
     def __repr__(self) -> str:
