@@ -3,8 +3,8 @@
 ``load_roles`` reads a roles document; ``RoleSet.check`` tells whether a role
 can be assigned to the selected nodes of a simulated :class:`Cluster`;
 ``evaluate`` runs one condition; ``compile_expression`` compiles one
-expression. The full contract is spec/conditions.md and
-spec/fuel-release.md; choices the specs leave open are in docs/conditions.md.
+expression. How it is built, and the choices toskit made where the seed and
+Fuel are silent, are in docs/conditions.md.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Batch evaluation of an ``exists`` body over many items (spec §11).
+"""Batch evaluation of an ``exists`` body over many items (performance).
 
 Evaluating the body once per item costs a handful of Python calls per item;
 on a 10,000-node cluster that is most of the time. For the common shapes of

@@ -21,7 +21,7 @@ member or variable, a property called, a method not called);
 ``unknown-role`` (a warning: a role named in ``conflicts`` or by
 ``_hasRole('…')``, ``_hasDeployedRole('…')``, ``_withRole('…')`` is not a
 role of the document but is a near miss of one, :data:`NEAR_MISS`; a name
-far from every role is allowed, spec §7.1); ``unknown-setting`` (a
+far from every role is allowed: a role of a plugin); ``unknown-setting`` (a
 warning, Fuel files: a ``settings:group.attribute`` path whose group or
 attribute no record of the file defines but is a near miss of one; a
 path marked lenient with ``?`` is not checked); ``fuel-release`` (a Fuel file
@@ -509,7 +509,7 @@ def _near_misses(doc: Any, compiler: ConditionCompiler, names: _Names) -> list[D
             if word in known:
                 continue
             # Only a near miss is a finding: a role outside the document is
-            # allowed (spec §7.1), and a settings group no record defines may
+            # allowed in conflicts, and a settings group no record defines may
             # come from a plugin.
             found = _near_miss(word, list(known))
             if found is None:

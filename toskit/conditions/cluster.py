@@ -22,7 +22,7 @@ __all__ = [
     "STANDARD_MODELS",
 ]
 
-# Fields every node has, with their defaults (spec/conditions.md §2).
+# Fields every node has, with their defaults.
 NODE_DEFAULTS: dict[str, Any] = {
     "roles": (),
     "pending_roles": (),
@@ -47,7 +47,7 @@ def _id_text(node_id: Any) -> str:
 
 
 def normalize_node(node: Any, where: str = "node") -> dict:
-    """A plain-dict copy of ``node`` with the defaults of §2 filled in.
+    """A plain-dict copy of ``node`` with the node defaults filled in.
 
     Raises ``ToskitError`` for a node that is not a mapping, has no ``id``,
     an id that is not an int or a string, or roles that are not lists.
@@ -178,7 +178,7 @@ class Cluster:
 
     # -- evaluation support
     def select(self, selected: Iterable[Any]) -> list[dict]:
-        """The nodes of ``selected`` ids, in order, each once (§2).
+        """The nodes of ``selected`` ids, in order, each once.
 
         Ids are looked up among the nodes, then the pool; an unknown id raises
         ``ToskitError`` naming it.

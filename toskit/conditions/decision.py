@@ -158,7 +158,7 @@ class RoleDecision(NamedTuple):
     """A role's outcome and the facts it was decided from (see the module doc).
 
     ``allowed``, ``hidden`` and ``warnings`` are the verdict (in the order
-    of the spec that applies: ``fuel_order`` for a role with restrictions
+    of the system that applies: ``fuel_order`` for a role with restrictions
     or limits). ``rules_value`` and ``rules_warnings`` are the rules'
     outcome; ``rules_trace`` their recorded trace (``None`` unless
     ``recorded``). ``blocked_by`` names what blocks the role, in trace
@@ -329,10 +329,10 @@ def decide(
         value, more = rules_trace.value, rules_trace.warnings
     else:
         value, more = role.rules.run(env)
-    # The two specs order the conflict text differently: a seed role
-    # (spec/conditions.md §7.2) gives its rules' warnings, then the
-    # conflict text; a role with Fuel metadata (spec/fuel-release.md §3)
-    # gives restrictions, limits, the conflict text, then the rules'.
+    # The two systems order the conflict text differently: a seed role
+    # gives its rules' warnings, then the conflict text; a role with Fuel
+    # metadata gives restrictions, limits, the conflict text, then the
+    # rules' (docs/conditions.md, Fuel releases).
     fuel_order = bool(role.restrictions) or role.limits is not None
     if conflicts is not None and fuel_order:
         warnings.append(CONFLICT_WARNING)

@@ -48,7 +48,8 @@ def evaluate(
     models: Mapping[str, Any] | None = None,
     strict: bool = True,
 ) -> Outcome:
-    """Evaluate one condition as a top-level rule list (spec §6.3).
+    """Evaluate one condition as a top-level rule list (a rule whose guard
+    fails and that has no ``else`` does not apply).
 
     ``condition`` is a bool, a mapping, a list of rules, or a ``str`` (YAML
     text, or one expression). Static errors raise before anything is

@@ -2,9 +2,9 @@
 
 Seed 004 (the ``openstack.yaml`` proposal) writes the ``controller`` role's
 first rule with ``then:`` and ``else:`` two spaces deeper than
-``condition:``, which is a YAML error (spec/conditions.md §9). This module
+``condition:``, which is a YAML error. This module
 holds that text exactly as written, the fixed text, and the roles document
-that spec/conditions.md §12 tests against.
+that the tests use.
 
 Plain strings, no imports: loading this module costs nothing.
 
@@ -78,5 +78,5 @@ SEED_ROLES_FIXED = _dedent_first_rule(SEED_ROLES_AS_WRITTEN)
 """The seed's roles document with the indentation fixed: only ``controller``."""
 
 SEED_ROLES_YAML = SEED_ROLES_FIXED + "  compute: {}\n  cinder: {}\n  zabbix-server: {conflicts: '*'}\n"
-"""The roles document of spec/conditions.md §12: the fixed seed plus
+"""The tests' roles document: the fixed seed plus
 ``compute: {}``, ``cinder: {}`` and ``zabbix-server: {conflicts: '*'}``."""

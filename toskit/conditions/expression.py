@@ -4,7 +4,7 @@ An expression is parsed once (:mod:`toskit.conditions.syntax`) and compiled
 into nested closures ``fn(env) -> value``; evaluating never re-parses text
 and never uses Python's ``eval``.
 
-Loop-invariant hoisting (spec/conditions.md §11): inside ``exists`` a
+Loop-invariant hoisting: inside ``exists`` a
 subexpression that reads none of the placeholders bound by the enclosing
 ``exists`` loops (``selectedNodes._pluck('id')``) is compiled behind a memo
 slot: it is computed lazily on first use and reused for the rest of the
@@ -82,7 +82,7 @@ def make_env(
     strict: bool = True,
     variables: Mapping[str, Any] | None = None,
 ) -> Env:
-    """Build the evaluation context of spec/conditions.md §2 and §5.2."""
+    """Build the evaluation context: the selection, the models, ``strict``."""
     # Standard models not supplied are empty (the evaluator never mutates them).
     all_models: dict[str, Any] = dict(_BASE_MODELS)
     if cluster is not None:

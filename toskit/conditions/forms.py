@@ -1,6 +1,6 @@
-"""Condition forms: schema checks, compilation and evaluation (spec §6).
+"""Condition forms: schema checks, compilation and evaluation.
 
-A condition tree (plain YAML data) is checked against the schema of §6.2 and
+A condition tree (plain YAML data) is checked against the forms' schema and
 compiled into :class:`Form` objects. Each form evaluates three ways:
 
 * ``test(env) -> bool``: the value only. Used where warnings are dropped
@@ -628,7 +628,7 @@ class RecommendedForm(Form):
 
 
 class Rules(Form):
-    """The top-level list of rules (§6.3): every rule is evaluated, the value
+    """The top-level list of rules: every rule is evaluated, the value
     is their AND and the warnings are concatenated."""
 
     __slots__ = ("rules",)

@@ -1,4 +1,4 @@
-"""Real OpenStack Fuel releases (spec/fuel-release.md).
+"""Real OpenStack Fuel releases (docs/conditions.md, Fuel releases).
 
 A Fuel release file is a list of fixture records. A record whose ``model``
 is ``nailgun.release`` (or that ``extend``s such a record) is a release;

@@ -1,4 +1,4 @@
-"""OpenStack Fuel's ``restrictions`` and ``limits`` (spec/fuel-release.md §2–§3).
+"""OpenStack Fuel's ``restrictions`` and ``limits`` on roles.
 
 Both are compiled on the same expression engine as the seed's conditions.
 A restriction is *active* when its condition is true (the opposite polarity
@@ -193,7 +193,7 @@ def model_reads(expression: Expression, env: Env) -> dict[str, Any]:
 def compile_restrictions(
     value: Any, parts: tuple, compiler: ConditionCompiler, default_model: str | None = None
 ) -> tuple[Restriction, ...]:
-    """Check and compile a ``restrictions`` list (the three forms of §2).
+    """Check and compile a ``restrictions`` list (the long form and the two short forms).
     ``default_model``: the model of bare paths (fuel-ui's setup wizard)."""
     if value is None:
         return ()

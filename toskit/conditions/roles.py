@@ -126,7 +126,7 @@ class RoleSet(Mapping):
 
     # -- conflicts
     def conflicts_between(self, role: str, other: str) -> bool:
-        """Symmetric conflict (the interactive check, §7.1)."""
+        """Symmetric conflict (the interactive check: either side may declare it)."""
         if role == other:
             return False
         mine = self._roles.get(role)
@@ -163,7 +163,7 @@ class RoleSet(Mapping):
         record: bool = False,
     ) -> RoleOutcome:
         """Whether ``role`` can be assigned to the ``selected`` nodes of
-        ``cluster`` beside ``selected_roles`` (spec §7.2; Fuel §3).
+        ``cluster`` beside ``selected_roles``.
 
         The role is evaluated once (:func:`toskit.conditions.decision.decide`);
         ``record=True`` also records, in that same evaluation, the values

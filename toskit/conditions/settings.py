@@ -9,7 +9,7 @@ do not count) and returns every ``settings:`` chain they read, as dotted
 leaf paths. :func:`setting_fields` pairs each path with its place in the
 settings model: label, current value and the kind of control that edits it.
 
-Choices the spec leaves open:
+Choices toskit made:
 
 * A chain stops at the first special member (``_length``, ``_pluck(…)``):
   the data read is the chain before it.

@@ -1,6 +1,6 @@
 """Tokens, grammar and syntax tree of the role-condition expression language.
 
-This module is the grammar in one place (spec/conditions.md §3–§4); it turns
+This module is the grammar in one place; it turns
 text into a small tree of frozen nodes and knows nothing about evaluation
 (see :mod:`toskit.conditions.expression`).
 
@@ -527,7 +527,7 @@ def _regroup(node: Node, start: int, end: int) -> Node:
 
 
 def _check(node: Node, text: str) -> None:
-    """Static semantic errors (§8): unknown variables and special members,
+    """Static semantic errors: unknown variables and special members,
     properties called, methods not called or with the wrong arity."""
     if isinstance(node, Variable):
         if node.name not in CONTEXT_VARIABLES:
@@ -601,7 +601,7 @@ def token_span(text: str, position: int) -> tuple[int, int]:
 
 def parse(text: str, default_model: str | None = None) -> Node:
     """Parse ``text`` into a syntax tree; raise ``ConditionError`` for a syntax
-    error or a static error (§8). With ``default_model``, a bare name other
+    error or a static error. With ``default_model``, a bare name other
     than a context variable is a key of that model (fuel-ui's wizard)."""
     if not isinstance(text, str):
         raise ConditionError(

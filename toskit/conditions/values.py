@@ -1,7 +1,7 @@
 """Values of the expression language: types, strict equality, hashed keys.
 
 The language has null, boolean, number (int or float; a boolean is *not* a
-number), string, list and mapping (spec/conditions.md §5.1). Equality is
+number), string, list and mapping. Equality is
 strict and deep, like JavaScript's ``===`` extended to containers: ``1 ==
 1.0`` but ``1 != true`` and ``null != false``; ``NaN`` equals nothing. That
 is exactly the equality of :mod:`toskit.plain` (shared by every package),
@@ -29,7 +29,7 @@ __all__ = [
 
 def type_name(value: Any) -> str:
     """The language's name for the type of ``value`` (for error messages):
-    :func:`toskit.plain.kind_of`, with maps called ``mapping`` as §5.1 does."""
+    :func:`toskit.plain.kind_of`, with maps called ``mapping`` as the language does."""
     kind = kind_of(value)
     return "mapping" if kind == "map" else kind
 
@@ -41,7 +41,7 @@ def _too_deep() -> ConditionError:
 
 
 def strict_eq(a: Any, b: Any) -> bool:
-    """Strict, deep, type-aware equality (§5.1)."""
+    """Strict, deep, type-aware equality (``1 == true`` is false, ``1 == 1.0`` true)."""
     ta = type(a)
     if ta is str:  # the common cases, without building keys
         return type(b) is str and a == b

@@ -370,7 +370,7 @@ def _bound_text(bound: Any) -> str:
 
 
 # The cluster on which a static view (and ``toskit show``) explains every
-# role: empty, one pool node selected (spec/fuel-release.md §4's setting).
+# role: empty, one pool node selected (a new cluster's first assignment).
 SAMPLE_NODE = 1
 
 
