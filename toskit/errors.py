@@ -63,6 +63,10 @@ class FunctionError(ToskitError):
 
     call: Any = None
     detail: str = ""
+    # A did-you-mean's unknown name and candidates (issue #28: a located
+    # diagnostic of the error gets the rename as its fix).
+    misspelt: str | None = None
+    candidates: tuple[str, ...] = ()
 
     def __init__(
         self,

@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toskit.diagnostics import did_you_mean
 from toskit.functions import paths
 from toskit.functions.compare import (
     canonical,
@@ -128,7 +127,7 @@ def _get_input(ev: Evaluation, call: Call) -> Any:
     if ev.inputs is None or name not in ev.inputs:
         known = sorted(ev.inputs) if ev.inputs else []
         raise Failure(
-            "UnknownInput", f"no input '{name}' is declared", hint=did_you_mean(name, known)
+            "UnknownInput", f"no input '{name}' is declared", misspelt=name, candidates=known
         )
     value = ev.inputs[name]
     if value is NO_DEFAULT:

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from types import GeneratorType
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.errors import FunctionError
 from toskit.functions import registry
 from toskit.functions._limits import MAX_CALL_DEPTH
@@ -320,7 +320,14 @@ class Evaluation:
         except Unevaluated:
             return call, None
         except Failure as failure:
-            raise function_error(failure.kind, failure.detail, call, failure.hint) from None
+            raise function_error(
+                failure.kind,
+                failure.detail,
+                call,
+                failure.hint,
+                misspelt=failure.misspelt,
+                candidates=failure.candidates,
+            ) from None
         except RecursionError:
             # Only when the caller itself was already near the limit: calls
             # nested max_depth deep fit in it from 300 frames down.
@@ -381,7 +388,8 @@ class Evaluation:
         raise Failure(
             "UnknownFunction",
             f"no function '{qualified}' is built in, declared or registered",
-            hint=did_you_mean(qualified, sorted(known)),
+            misspelt=qualified,
+            candidates=sorted(known),
         )
 
 
@@ -480,7 +488,11 @@ def evaluate_calls(
         if diag is None:
             return
         if make_diagnostic is not None:
-            diag = make_diagnostic(diag.severity, diag.code, diag.message, parts, hint=diag.hint)
+            # A did-you-mean is made again where it is located, with its fix.
+            extra: dict[str, Any] = (
+                {"misspelt": exc.misspelt, "candidates": exc.candidates} if exc.misspelt else {}
+            )
+            diag = make_diagnostic(diag.severity, diag.code, diag.message, parts, hint=diag.hint, **extra)
         diagnostics.append(diag)
 
     def one(call: Call) -> Any:

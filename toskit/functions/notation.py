@@ -24,7 +24,7 @@ from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Se
 from types import GeneratorType
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, format_path
+from toskit.diagnostics import Diagnostic, Subject, format_path
 from toskit.errors import FunctionSyntaxError, ToskitError
 from toskit.functions import registry
 from toskit.functions._limits import MAX_CALL_DEPTH
@@ -313,7 +313,10 @@ class _Parser:
     ) -> Diagnostic:
         if self.make_diagnostic is not None:
             return self.make_diagnostic(severity, code, message, parts, hint=hint, at_key=at_key)
-        return Diagnostic(severity, code, message, path=format_path(parts), hint=hint)
+        # No document: the subject is the value at ``parts`` (no range to give).
+        return Diagnostic(
+            severity, code, message, path=format_path(parts), hint=hint, subject=Subject("value", None, parts)
+        )
 
     def is_known(self, qualified: str) -> bool:
         if qualified in self.known:

@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Literal
 
-from toskit.diagnostics import did_you_mean
 from toskit.errors import FunctionError
 from toskit.functions.context import ReferenceCycle, describe_entity, resolving
 from toskit.functions.errors import Failure, Unevaluated
@@ -79,7 +78,8 @@ def index_value(value: Any, steps: Sequence[Any], what: str) -> Any:
                 raise Failure(
                     "PathError",
                     f"{where} has no key '{step}'",
-                    hint=did_you_mean(step, [k for k in value if isinstance(k, str)]),
+                    misspelt=step,
+                    candidates=[k for k in value if isinstance(k, str)],
                 )
             value = value[step]
         else:
@@ -159,7 +159,8 @@ class _Walk:
         raise Failure(
             "PathError",
             f"no node template or relationship template '{token}'",
-            hint=did_you_mean(token, _names(context.node_names())),
+            misspelt=token,
+            candidates=_names(context.node_names()),
         )
 
     def context(self) -> Any:
@@ -196,7 +197,8 @@ class _Walk:
                     raise Failure(
                         "PathError",
                         f"{describe_entity(node)} has no requirement '{req}'",
-                        hint=did_you_mean(req, [r.name for r in node.requirements()]),
+                        misspelt=req,
+                        candidates=[r.name for r in node.requirements()],
                     )
                 rels.append(matches)
             return self.rel_ctx(self.pick_each(rels, f"requirement '{req}'"))
@@ -244,7 +246,8 @@ class _Walk:
             raise Failure(
                 "PathError",
                 f"{describe_entity(node)} has no capability '{cap}'",
-                hint=did_you_mean(cap, _names(node.capability_names())),
+                misspelt=cap,
+                candidates=_names(node.capability_names()),
             )
         return found
 
@@ -311,7 +314,8 @@ class _Walk:
                 raise Failure(
                     "PathError",
                     f"no node template '{token}'",
-                    hint=did_you_mean(token, _names(context.node_names())),
+                    misspelt=token,
+                    candidates=_names(context.node_names()),
                 )
         else:
             raise Failure("ArgType", f"the entity must be a name, got {token!r}")
@@ -382,7 +386,8 @@ def _check_attribute_declared(entity: Any, prop: str, names: Collection[str]) ->
         raise Failure(
             "PathError",
             f"{describe_entity(entity)} has no attribute '{prop}'",
-            hint=did_you_mean(prop, _names([*declared, *names])),
+            misspelt=prop,
+            candidates=_names([*declared, *names]),
         )
 
 
@@ -397,7 +402,8 @@ def read_property(entity: Any, prop: str, *, attribute: bool = False) -> Any:
         raise Failure(
             "PathError",
             f"{describe_entity(entity)} has no property '{prop}'",
-            hint=did_you_mean(prop, _names(names)),
+            misspelt=prop,
+            candidates=_names(names),
         )
     try:
         with resolving(entity, prop):
@@ -457,7 +463,8 @@ def get_artifact(ev: Any, args: Sequence[Any]) -> Any:
             raise Failure(
                 "PathError",
                 f"{describe_entity(entity)} has no artifact '{artifact}'",
-                hint=did_you_mean(artifact, _names(entity.artifact_names())),
+                misspelt=artifact,
+                candidates=_names(entity.artifact_names()),
             )
         results.append(found)
     return results if walk.multi else results[0]
@@ -478,5 +485,6 @@ def check_allocation_path(ev: Any, args: Sequence[Any]) -> None:
             raise Failure(
                 "PathError",
                 f"{describe_entity(entity)} has no property '{prop}'",
-                hint=did_you_mean(prop, _names(entity.property_names())),
+                misspelt=prop,
+                candidates=_names(entity.property_names()),
             )

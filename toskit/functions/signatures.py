@@ -26,11 +26,11 @@ either, a non-primitive type accepts any value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, Subject, did_you_mean, format_path
 from toskit.errors import FunctionError, FunctionSyntaxError
 from toskit.functions.compare import describe
 from toskit.functions.errors import Failure, Unevaluated
@@ -139,12 +139,33 @@ class _Loader:
         self.known = known
         self.diagnostics: list[Diagnostic] = []
 
-    def error(self, message: str, parts: tuple, hint: str | None = None, at_key: bool = False) -> None:
+    def error(
+        self,
+        message: str,
+        parts: tuple,
+        hint: str | None = None,
+        at_key: bool = False,
+        misspelt: str | None = None,
+        candidates: Iterable[str] = (),
+    ) -> None:
         full = (*self.path, *parts)
         if self.make is not None:
-            diag = self.make("error", "invalid-function-definition", message, full, hint=hint, at_key=at_key)
+            # A did-you-mean (misspelt, candidates) is made with its fix where it is located.
+            extra: dict[str, Any] = {"misspelt": misspelt, "candidates": tuple(candidates)} if misspelt else {}
+            diag = self.make(
+                "error", "invalid-function-definition", message, full, hint=hint, at_key=at_key, **extra
+            )
         else:
-            diag = Diagnostic("error", "invalid-function-definition", message, path=format_path(full), hint=hint)
+            if hint is None and misspelt:
+                hint = did_you_mean(misspelt, candidates)
+            diag = Diagnostic(
+                "error",
+                "invalid-function-definition",
+                message,
+                path=format_path(full),
+                hint=hint,
+                subject=Subject("value", None, full),  # no document: the value at its path
+            )
         self.diagnostics.append(diag)
 
     def schema(self, raw: Any, parts: tuple) -> Schema | None:
@@ -156,7 +177,7 @@ class _Loader:
         for key in raw:
             if key not in _SCHEMA_KEYS:
                 self.error(f"unknown schema keyname '{key}'", (*parts, key),
-                           hint=did_you_mean(str(key), _SCHEMA_KEYS), at_key=True)
+                           at_key=True, misspelt=str(key), candidates=_SCHEMA_KEYS)
         type_name = raw.get("type")
         if not isinstance(type_name, str) or not type_name:
             self.error("a schema needs a 'type' (a type name)", parts)
@@ -187,7 +208,7 @@ class _Loader:
         for key in raw:
             if key not in _SIGNATURE_KEYS:
                 self.error(f"unknown signature keyname '{key}'", (*parts, key),
-                           hint=did_you_mean(str(key), _SIGNATURE_KEYS), at_key=True)
+                           at_key=True, misspelt=str(key), candidates=_SIGNATURE_KEYS)
         arguments = self.schemas(raw["arguments"], (*parts, "arguments")) if "arguments" in raw else ()
         optional = (self.schemas(raw["optional_arguments"], (*parts, "optional_arguments"))
                     if "optional_arguments" in raw else ())
@@ -207,7 +228,7 @@ class _Loader:
         for key in raw:
             if key not in _DEFINITION_KEYS:
                 self.error(f"function '{name}': unknown keyname '{key}'", (*parts, key),
-                           hint=did_you_mean(str(key), _DEFINITION_KEYS), at_key=True)
+                           at_key=True, misspelt=str(key), candidates=_DEFINITION_KEYS)
         raw_sigs = raw.get("signatures")
         if not isinstance(raw_sigs, list) or not raw_sigs:
             self.error(f"function '{name}' needs a non-empty 'signatures' list", parts)

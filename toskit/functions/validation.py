@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.diagnostics import Diagnostic, Subject, did_you_mean, format_path
 from toskit.errors import FunctionError, FunctionSyntaxError, ToskitError
 from toskit.functions.errors import function_error
 from toskit.functions.evaluate import Evaluation
@@ -207,7 +207,8 @@ def check_value(
         if make_diagnostic is not None:
             out.append(make_diagnostic("error", code, prefix + message, parts, hint=hint))
         else:
-            out.append(Diagnostic("error", code, prefix + message, path=format_path(parts), hint=hint))
+            out.append(Diagnostic("error", code, prefix + message, path=format_path(parts), hint=hint,
+                                  subject=Subject("value", None, parts)))
 
     ev = Evaluation(inputs=inputs, value=value, value_type=value_type, version=version,
                     context=context, self_entity=self_entity,
@@ -231,7 +232,7 @@ def check_value(
             else:
                 out.append(Diagnostic("info", "unchecked-constraint",
                                       prefix + "the 'schema' constraint is not checked",
-                                      path=format_path(parts)))
+                                      path=format_path(parts), subject=Subject("value", None, parts)))
             continue
         try:
             clause = constraint_clause(constraint, version if version != "2.0" else "1.3")
