@@ -61,6 +61,8 @@ CODES: dict[str, CodeInfo] = _table(
     # toskit check's reports (toskit.report): a file that could not be checked at all
     ("file-unreadable", "error", "cli", "a file that cannot be read (missing, not a regular file, not UTF-8)"),
     ("internal-error", "error", "cli", "toskit failed while checking the file (a bug: please report it)"),
+    ("changed-value", "warning", "cli",
+     "toskit diff --fail-on changes: an effective property value the new version changes"),
     # TOSCA documents (toskit.tosca)
     ("missing-version", "warning", "tosca", "no tosca_definitions_version"),
     ("unknown-version", "error", "tosca", "a tosca_definitions_version toskit does not know"),
@@ -121,6 +123,10 @@ CODES: dict[str, CodeInfo] = _table(
     ("expression-error", "error", "conditions", "a condition expression that cannot be evaluated"),
     ("fuel-release", "error", "conditions", "a Fuel release file (fixture records) that is malformed"),
     ("unknown-document", "error", "conditions", "neither a roles document nor a Fuel release file"),
+    ("unknown-role", "warning", "conditions",
+     "a role name (conflicts, _hasRole('…')) that is a near miss of a role of the document"),
+    ("unknown-setting", "warning", "conditions",
+     "a settings:group.attribute path that is a near miss of a setting of the release file"),
     # Python DSL (toskit.dsl)
     ("python-error", "error", "dsl", "a Python template module that fails to run"),
     ("duplicate-template", "error", "dsl", "two templates with one name"),

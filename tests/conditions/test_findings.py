@@ -290,3 +290,10 @@ def test_the_json_form_of_a_finding_has_its_structure():
     assert out["fixes"][0]["replacement"] == "compute"
     assert (out["line"], out["column"], out["end_line"], out["end_column"]) == (3, 17, 3, 23)
     assert out["related"][0]["line"] == 4
+
+
+def test_the_codes_are_in_toskits_table_of_codes():
+    from toskit.codes import CODES as ALL
+
+    assert all(ALL[code].area == "conditions" for code in CODES)
+    assert {c for c, info in ALL.items() if info.area == "conditions"} == set(CODES)
