@@ -2,21 +2,24 @@
 check (Fuel restrictions and limits included), and the one-sentence reason
 of an outcome.
 
-The evaluator (:mod:`toskit.conditions.forms`) computes values; this module
-only *describes* them, and runs only when someone reads a trace or a reason
-(traces are lazy), so the hot path of a role check never pays for it.
+The evaluator (:mod:`toskit.conditions.forms`) computes values and
+:mod:`toskit.conditions.decision` decides a role's outcome, recording its
+facts; this module only *describes* what they recorded:
 
 * :func:`reads` lists the *references* an expression reads (``model:path``
   chains, placeholders and ``selectedNodes`` with their members, such as
   ``selectedNodes._length`` or ``<node>._hasRole('controller')``) with the
   value each had, so a trace shows ``settings:storage.volumes_ceph.value =
-  false`` next to the expression that read it.
-* :func:`role_trace` is the trace of ``RoleSet.check``: for a role with Fuel
+  false`` next to the expression that read it. The evaluator calls it while
+  it records (with the bindings of that moment); nothing here calls it
+  afterwards.
+* :func:`role_trace` draws the trace of ``RoleSet.check`` from a recorded
+  :class:`~toskit.conditions.decision.RoleDecision`: for a role with Fuel
   metadata, one ``restriction`` entry per restriction and one ``limits``
-  entry before the rules; the root's value is the role's own verdict
-  (conflicts aside, which the outcome lists).
+  entry before the rules; the root's value is the recorded verdict.
 * :func:`mark_decisive` marks the entries that decided a false value or
-  raised advice; :func:`reason` turns them into one sentence.
+  raised advice; :func:`reason` (and :func:`reason_parts`) turn them and
+  the recorded facts into one sentence.
 """
 
 from __future__ import annotations
