@@ -157,19 +157,32 @@ def test_an_allowed_role_with_advice_records_the_rule_that_gave_it(roles):
 
 
 @pytest.mark.parametrize(
-    ("role", "selected_roles", "declared_by"),
+    ("role", "selected_roles", "declared_by", "declared_at"),
     [
-        pytest.param("controller", ["compute"], ("role",), id="the-role-declares-it"),
-        pytest.param("compute", ["controller"], ("selected",), id="the-selected-role-declares-it"),
-        pytest.param("zabbix-server", ["compute", "cinder"], ("role", "role"), id="star"),
-        pytest.param("compute", ["zabbix-server"], ("selected",), id="star-on-the-other-side"),
+        pytest.param(
+            "controller", ["compute"], ("role",), ("controller.conflicts",),
+            id="the-role-declares-it",
+        ),
+        pytest.param(
+            "compute", ["controller"], ("selected",), ("controller.conflicts",),
+            id="the-selected-role-declares-it",
+        ),
+        pytest.param(
+            "zabbix-server", ["compute", "cinder"], ("role", "role"),
+            ("zabbix-server.conflicts",) * 2, id="star",
+        ),
+        pytest.param(
+            "compute", ["zabbix-server"], ("selected",), ("zabbix-server.conflicts",),
+            id="star-on-the-other-side",
+        ),
     ],
 )
-def test_a_conflict_records_who_declares_it(roles, role, selected_roles, declared_by):
+def test_a_conflict_records_who_declares_it(roles, role, selected_roles, declared_by, declared_at):
     d = roles.check(role, CLUSTERS["MN0"], selected=[11], selected_roles=selected_roles).decision
     assert d.conflicts is not None
     assert d.conflicts.names == tuple(selected_roles)
     assert d.conflicts.declared_by == declared_by
+    assert d.conflicts.declared_at == declared_at
     assert "conflicts" in d.blocked_by and d.allowed is False
 
 

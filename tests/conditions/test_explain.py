@@ -143,6 +143,7 @@ def test_conflict_is_in_the_reason_and_the_trace():
         "conflicts": ["compute"],
         "declared": ["compute"],
         "declared_by": {"compute": "role"},
+        "declared_at": {"compute": "controller.conflicts"},
     }
     assert [c.form for c in out.trace.children] == ["condition", "condition", "conflicts"]
     assert out.trace.detail == "blocked by conflicts → FALSE"

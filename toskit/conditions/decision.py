@@ -143,15 +143,18 @@ class LimitsFact:
 class ConflictFact:
     """The selected roles that conflict with the role: ``names`` in the order
     given, ``declared`` (the role's own ``conflicts``), ``path``
-    (``controller.conflicts``) and ``declared_by``: for each name, who
+    (``controller.conflicts``), ``declared_by``: for each name, who
     declares the conflict — ``"role"`` (this role lists it or ``'*'``),
     ``"selected"`` (the selected role lists this one or ``'*'``) or
-    ``"both"``."""
+    ``"both"`` — and ``declared_at``: for each name, the ``conflicts`` list
+    that declares it (``compute.conflicts`` when only the other side does:
+    the other side of the conflict)."""
 
     path: str
     names: tuple[str, ...]
     declared: tuple[str, ...]
     declared_by: tuple[str, ...]
+    declared_at: tuple[str, ...] = ()
 
 
 class RoleDecision(NamedTuple):
@@ -316,12 +319,17 @@ def decide(
         name = role.name
         names = [s for s in selected_roles if conflicts_between(name, s)]
         if names:
-            sides = []
+            sides, places = [], []
             for other in names:
                 mine, theirs = declares(name, other), declares(other, name)
                 sides.append("both" if mine and theirs else ("role" if mine else "selected"))
+                places.append(f"{name if mine else other}.conflicts")
             conflicts = ConflictFact(
-                f"{name}.conflicts", tuple(names), tuple(role.conflicts), tuple(sides)
+                f"{name}.conflicts",
+                tuple(names),
+                tuple(role.conflicts),
+                tuple(sides),
+                tuple(places),
             )
     rules_trace: TraceEntry | None = None
     if record:

@@ -260,6 +260,7 @@ def _conflicts_entry(fact: Any, warning: str) -> TraceEntry:
             "conflicts": list(fact.names),
             "declared": list(fact.declared),
             "declared_by": dict(zip(fact.names, fact.declared_by)),
+            "declared_at": dict(zip(fact.names, fact.declared_at)),
         },
     )
 
