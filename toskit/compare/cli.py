@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import posixpath
 import subprocess
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 from urllib.parse import quote, unquote
@@ -59,7 +60,11 @@ def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
     diff.add_argument("old", metavar="OLD", help="template file or git:REV:PATH")
     diff.add_argument("new", metavar="NEW", help="template file or git:REV:PATH")
     diff.add_argument(
-        "--format", choices=("text", "json", "html"), default="text", help="output format (default text)"
+        "--format",
+        choices=("text", "json", "html", "github", "sarif"),
+        default="text",
+        help="output format (default text); github and sarif list only what NEW introduces, "
+        "located in NEW (with --fail-on changes, its changed values too; docs/ci.md)",
     )
     diff.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     diff.add_argument(
@@ -253,8 +258,13 @@ def read_side(spec: str) -> Any:
     return load(spec)
 
 
-def render(diff: Any, fmt: str) -> str:
-    """``diff`` as text, JSON or a standalone HTML page."""
+def render(diff: Any, fmt: str, fail_on: Sequence[str] = ()) -> str:
+    """``diff`` as text, JSON, a standalone HTML page, or GitHub annotations / SARIF
+    of what NEW introduces (:mod:`toskit.report.diff`)."""
+    if fmt in ("github", "sarif"):
+        from toskit.report.diff import render as report
+
+        return report(diff, fmt, fail_on)
     if fmt == "json":
         return diff.to_json() + "\n"
     if fmt == "html":
@@ -283,7 +293,7 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         old = read_side(args.old)
         new = read_side(args.new)
         diff = compare(old, new)
-        text = render(diff, args.format)
+        text = render(diff, args.format, args.fail_on)
     except ToskitError as exc:
         return fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if args.output is not None:
