@@ -115,12 +115,31 @@ def compare(old: Any, new: Any, *, inputs: Mapping[str, Any] | None = None) -> T
 class _Unit:
     """One entry of one section of one side: its body, where it is, in which file."""
 
-    __slots__ = ("body", "doc", "parts")
+    __slots__ = ("body", "doc", "origin", "parts")
 
-    def __init__(self, body: Any, parts: tuple[Hashable, ...], doc: Any) -> None:
+    def __init__(self, body: Any, parts: tuple[Hashable, ...], doc: Any, origin: str = "") -> None:
         self.body = body
         self.parts = parts
         self.doc = doc
+        self.origin = origin  # "" in the template's own document, else the imported file
+
+
+def _origin(doc: Any, main: Any) -> str:
+    """The file a unit was written in, as a path from the template's folder
+    (``git:REV:`` names compare by their path part), so that a type moved
+    between files is a change although its text did not change."""
+
+    def path_of(name: str) -> str:
+        if name.startswith("git:"):
+            name = name.split(":", 2)[-1]
+        return name
+
+    name = path_of(str(getattr(doc, "name", "") or ""))
+    base = path_of(str(getattr(main, "name", "") or ""))
+    try:
+        return os.path.relpath(name, os.path.dirname(base) or ".")
+    except ValueError:
+        return name
 
 
 UnitKey = tuple[str, str | None]
@@ -157,14 +176,16 @@ def _units(st: Any, notes: list[str], side: str) -> dict[UnitKey, _Unit]:
         root = {}
     for key, value in root.items():
         skey = str(key)
-        if skey in _TYPE_SECTIONS and isinstance(value, Mapping):
+        if skey in _TYPE_SECTIONS and isinstance(value, Mapping) and value:
             for name, body in value.items():
                 units[(skey, str(name))] = _Unit(body, (key, name), doc)
         elif skey in _TOPOLOGY_KEYS and isinstance(value, Mapping):
             rest: dict[Any, Any] = {}
             for tkey, tvalue in value.items():
                 entries = _named_entries(tvalue) if str(tkey) in _ENTITY_SECTIONS else None
-                if entries is None:
+                # An empty section stays in the rest, so that writing or
+                # removing it is still a change.
+                if not entries:
                     rest[tkey] = tvalue
                     continue
                 for name, (body, part) in entries.items():
@@ -186,7 +207,9 @@ def _units(st: Any, notes: list[str], side: str) -> dict[UnitKey, _Unit]:
                 continue
             key2 = (f"{kind}_types", str(name))
             if key2 not in units:
-                units[key2] = _Unit(getattr(t, "definition", {}), tuple(getattr(t, "parts", ())), t.doc)
+                units[key2] = _Unit(
+                    getattr(t, "definition", {}), tuple(getattr(t, "parts", ())), t.doc, _origin(t.doc, doc)
+                )
     return units
 
 
@@ -232,6 +255,12 @@ class _Comparison:
                 continue
             cover = covered.get((section, new_name), ())
             before = len(self.fields)
+            if ou.origin != nu.origin:
+                self.fields.append(
+                    FieldChange(section, new_name, "", "moved", ou.origin or "(this template)",
+                                nu.origin or "(this template)", _location(ou.doc, ou.parts),
+                                _location(nu.doc, nu.parts), None, old_name if old_name != new_name else None)
+                )
             self._add_fields(section, old_name, new_name, ou, nu, raw, cover)
             if len(self.fields) > before:
                 changed_templates.add((section, new_name))

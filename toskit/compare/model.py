@@ -135,10 +135,11 @@ class FieldChange:
     ... of that section (``None`` for a section without named entries, such
     as ``imports``), ``path`` the dotted path inside it
     (``capabilities.host.properties.mem_size``; ``""``: the entity itself).
-    ``change`` is ``"changed"``, ``"added"``, ``"removed"`` or ``"renamed"``:
+    ``change`` is ``"changed"``, ``"added"``, ``"removed"``, ``"renamed"``:
     a map key whose value moved unchanged to ``new_path`` (a typo fixed), or,
     with an empty ``path``, a whole entity now called ``entity`` that was
-    ``old_entity``. ``old_location``/``new_location`` are ``file:line:column``
+    ``old_entity``; or ``"moved"``: a type now written in another file
+    (``old``/``new`` name the files, from the template's folder). ``old_location``/``new_location`` are ``file:line:column``
     on each side (``None`` on a side without it).
     """
 

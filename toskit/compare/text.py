@@ -102,6 +102,8 @@ def _field_line(f: FieldChange) -> str:
         if not f.path:
             return f"    > renamed {name(f.old_entity)} → {name(f.entity)}{where}"
         return f"    > renamed {path} → {name(f.new_path)}: {short(f.new)}{where}"
+    if f.change == "moved":
+        return f"    ~ moved from {name(f.old)} to {name(f.new)}{where}"
     if f.change == "added":
         return f"    + {path}: {short(f.new)}{where}"
     if f.change == "removed":

@@ -268,6 +268,8 @@ def _field_html(f: Any) -> str:
             what = f"renamed {code(f.old_entity)}<span class=\"toskit-diff-arrow\">→</span>{code(f.entity)}"
         else:
             what = f"renamed {path}<span class=\"toskit-diff-arrow\">→</span>{code(f.new_path)}: {_shown(f.new)}"
+    elif f.change == "moved":
+        what = f'moved from {code(f.old)}<span class="toskit-diff-arrow">→</span>{code(f.new)}'
     elif f.change == "added":
         what = f"{path}: {_shown(f.new)}"
     elif f.change == "removed":
