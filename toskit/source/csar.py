@@ -10,14 +10,22 @@ warning). TOSCA.meta is read from ``TOSCA-Metadata/`` or, as TOSCA 2.0
 archives have it, from the root. Documents are named ``app.csar!/Definitions/x.yaml``
 so diagnostics read ``app.csar!/Definitions/x.yaml:12:5``.
 
-An archive is untrusted input. Nothing is extracted to disk. Before the ZIP
-directory is parsed, its end record is read to bound the entry count and the
-directory's size; then every entry is checked: no ``..``, absolute or
-drive-letter names, no symbolic links, a bounded declared size per file and
-in total, and a bounded compression ratio (a zip bomb is ``limit-exceeded``
-in milliseconds, nothing inflated). Entries are read with a byte bound
-(``max_size + 1``), so a lying size in the directory cannot make toskit
-inflate more. See docs/source.md ("CSAR archives").
+An archive is untrusted input, and nothing it says about itself is trusted.
+Nothing is extracted to disk. Before :mod:`zipfile` parses the ZIP
+directory, toskit finds the directory as :mod:`zipfile` will (the classic or
+ZIP64 end record), bounds its size (``max_directory``) and *counts its
+records itself*, reading at most ``max_entries + 1`` of them: an end record
+that lies about the count (or a ZIP64 one, which has no usable count) cannot
+make anyone parse more. Then every entry is checked: no ``..``, absolute or
+drive-letter names, no symbolic links, no encrypted entries, no two names
+for one file (``a/b`` and ``a\\b``, names equal after Unicode NFC
+normalisation and case folding), a bounded declared size per file and in
+total, a bounded compression ratio per entry (over 1 MiB) *and* for the
+whole archive (over 1 MiB in all), so a zip bomb is ``limit-exceeded`` in
+milliseconds with nothing inflated. Entries are read with a byte bound
+(``max_size + 1``) and every byte inflated counts against the archive's
+budget (``max_inflated``), so a lying size in the directory cannot make
+toskit inflate more. See docs/source.md ("CSAR archives").
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import os
 import posixpath
 import stat
 import struct
+import unicodedata
 import zipfile
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -40,10 +49,11 @@ __all__ = ["CSAR_LIMITS", "CsarImporter", "is_csar", "open_csar"]
 
 # Bounds of one archive (the per-file bound is the loader's ``max_size``).
 CSAR_LIMITS = {
-    "max_entries": 10_000,  # entries in the archive
+    "max_entries": 10_000,  # entries in the archive (directory records, counted)
     "max_total": 512 * 1024 * 1024,  # declared uncompressed bytes, all entries
-    "max_ratio": 200,  # uncompressed / compressed, for entries over 1 MiB
+    "max_ratio": 200,  # uncompressed / compressed: an entry over 1 MiB, all entries over 1 MiB
     "max_directory": 16 * 1024 * 1024,  # bytes of the ZIP central directory
+    "max_inflated": 128 * 1024 * 1024,  # bytes actually inflated, all reads of the archive
 }
 _RATIO_FLOOR = 1024 * 1024
 _META = "TOSCA-Metadata/TOSCA.meta"
@@ -78,18 +88,51 @@ class CsarError(Exception):
         self.hint = hint
 
 
-def _end_record(f: Any, size: int) -> tuple[int, int] | None:
-    """(entry count, directory size) from the ZIP end record (``None``: ZIP64 or not found)."""
-    tail = min(size, 65536 + 22)
-    f.seek(size - tail)
-    data = f.read(tail)
-    at = data.rfind(b"PK\x05\x06")
-    if at < 0 or len(data) - at < 22:
+def _directory(f: Any) -> tuple[int, int, int | None]:
+    """(start, size, count the end record declares or ``None``) of the central directory.
+
+    Found exactly as :mod:`zipfile` finds it (its ``_EndRecData``: the
+    classic end record, or the ZIP64 one its locator points at), so the
+    region counted here is the region :mod:`zipfile` parses next.
+    """
+    try:
+        endrec = zipfile._EndRecData(f)  # type: ignore[attr-defined]  # zipfile's own reading
+    except OSError:
+        endrec = None
+    if not endrec:
         raise CsarError("csar-error", "not a ZIP archive (no end of central directory record)")
-    _, _, _, _, entries, dir_size, _, _ = struct.unpack("<4sHHHHIIH", data[at : at + 22])
-    if entries == 0xFFFF or dir_size == 0xFFFFFFFF:
-        return None  # ZIP64: bounded after parsing, by the entry checks
-    return entries, dir_size
+    size = endrec[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
+    offset = endrec[zipfile._ECD_OFFSET]  # type: ignore[attr-defined]
+    start = endrec[zipfile._ECD_LOCATION] - size  # type: ignore[attr-defined]
+    zip64 = endrec[zipfile._ECD_SIGNATURE] == zipfile.stringEndArchive64  # type: ignore[attr-defined]
+    if zip64:
+        start -= zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator  # type: ignore[attr-defined]
+    if start < 0 or offset < 0:
+        raise CsarError("csar-error", "not a readable ZIP archive: bad offset for central directory")
+    declared = None if zip64 else endrec[zipfile._ECD_ENTRIES_TOTAL]  # type: ignore[attr-defined]
+    return start, size, declared
+
+
+_RECORD = struct.Struct("<4s4B4HL2L5H2L")  # a central directory record (zipfile's structCentralDir)
+_RECORD_MAGIC = b"PK\x01\x02"
+
+
+def _count_records(f: Any, start: int, size: int, bound: int) -> int:
+    """Directory records in ``size`` bytes at ``start``, counted as :mod:`zipfile` walks
+    them; stops after ``bound + 1`` (the caller refuses then). Reads at most ``size`` bytes."""
+    f.seek(start)
+    data = f.read(size)
+    at = count = 0
+    while at < size and count <= bound:
+        record = data[at : at + _RECORD.size]
+        if len(record) != _RECORD.size or record[:4] != _RECORD_MAGIC:
+            # zipfile refuses such a directory too ("Truncated central
+            # directory", "Bad magic number"): say so now, nothing parsed.
+            raise CsarError("csar-error", "not a readable ZIP archive: a broken central directory")
+        fields = _RECORD.unpack(record)
+        at += _RECORD.size + fields[12] + fields[13] + fields[14]  # name, extra, comment
+        count += 1
+    return count
 
 
 def _check_entry(info: zipfile.ZipInfo, limits: dict[str, int]) -> None:
@@ -101,6 +144,12 @@ def _check_entry(info: zipfile.ZipInfo, limits: dict[str, int]) -> None:
         )
     if stat.S_ISLNK(info.external_attr >> 16):
         raise CsarError("csar-error", f"entry '{name}' is a symbolic link: refused")
+    if info.flag_bits & 0x1:
+        raise CsarError(
+            "csar-error",
+            f"entry '{name}' is encrypted: toskit reads no encrypted archives",
+            "store the archive without a password",
+        )
     if info.file_size > limits["max_size"] and not info.is_dir():
         raise CsarError(
             "limit-exceeded",
@@ -130,22 +179,28 @@ class CsarArchive:
                     f"{path}: not a regular file (a directory, device, pipe or socket)"
                 )
             with open(path, "rb") as f:
-                data_size = os.fstat(f.fileno()).st_size
-                head = _end_record(f, data_size)
+                start, dir_size, declared = _directory(f)
+                if dir_size > limits["max_directory"]:
+                    raise CsarError(
+                        "limit-exceeded",
+                        f"the archive's directory is {dir_size} bytes, over {limits['max_directory']}",
+                    )
+                #: Directory records read before :mod:`zipfile` parses any (at
+                #: most ``max_entries + 1``; the hostile-input tests count them).
+                self.records_read = _count_records(f, start, dir_size, limits["max_entries"])
         except OSError as exc:
             raise ToskitError(f"{path}: cannot read ({exc.strerror or exc})") from None
-        if head is not None:
-            entries, dir_size = head
-            if entries > limits["max_entries"]:
-                raise CsarError(
-                    "limit-exceeded",
-                    f"the archive has {entries} entries, over {limits['max_entries']}",
-                )
-            if dir_size > limits["max_directory"]:
-                raise CsarError(
-                    "limit-exceeded",
-                    f"the archive's directory is {dir_size} bytes, over {limits['max_directory']}",
-                )
+        if self.records_read > limits["max_entries"]:
+            said = "" if declared is None or declared > limits["max_entries"] else (
+                f" (its end record says {declared})"
+            )
+            many = declared if declared is not None and declared > limits["max_entries"] else (
+                f"more than {limits['max_entries']}"
+            )
+            raise CsarError(
+                "limit-exceeded",
+                f"the archive has {many} entries, over {limits['max_entries']}{said}",
+            )
         try:
             self.zip = zipfile.ZipFile(path)
         except (zipfile.BadZipFile, OSError, ValueError) as exc:
@@ -156,11 +211,21 @@ class CsarArchive:
                 "limit-exceeded",
                 f"the archive has {len(infos)} entries, over {limits['max_entries']}",
             )
-        total = 0
+        total = packed = 0
         self.entries: dict[str, zipfile.ZipInfo] = {}
+        seen: dict[str, str] = {}
         for info in infos:
             _check_entry(info, limits)
+            same = _identity(info.filename)
+            if same in seen:
+                raise CsarError(
+                    "csar-error",
+                    f"entries '{seen[same]}' and '{info.filename}' name the same file: refused "
+                    "(readers disagree on which copy counts)",
+                )
+            seen[same] = info.filename
             total += info.file_size
+            packed += info.compress_size
             if total > limits["max_total"]:
                 raise CsarError(
                     "limit-exceeded",
@@ -168,6 +233,13 @@ class CsarArchive:
                 )
             if not info.is_dir():
                 self.entries[info.filename.replace("\\", "/")] = info
+        if total > _RATIO_FLOOR and total > limits["max_ratio"] * max(packed, 1):
+            raise CsarError(
+                "limit-exceeded",
+                f"the archive's entries inflate {total // max(packed, 1)} times in all "
+                f"(over {limits['max_ratio']}): a zip bomb is not inflated",
+            )
+        #: Bytes inflated by all reads of this archive so far (``max_inflated`` bounds it).
         self.read_total = 0
 
     def read_text(self, entry: str) -> str:
@@ -176,16 +248,26 @@ class CsarArchive:
         if info is None:
             raise CsarError("import-error", f"the archive has no entry '{entry}'")
         max_size = self.limits["max_size"]
+        # Never more than the per-file bound plus one, nor past the archive's
+        # inflation budget plus one: what a read inflates is counted.
+        budget = self.limits["max_inflated"] - self.read_total
+        want = min(max_size, budget) + 1
         try:
             with self.zip.open(info) as f:
-                data = f.read(max_size + 1)
+                data = f.read(want)
         except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError) as exc:
             raise CsarError("csar-error", f"entry '{entry}' cannot be read: {exc}") from None
+        except RuntimeError as exc:  # zipfile's "encrypted, password required" (flag checked first)
+            raise CsarError("csar-error", f"entry '{entry}' cannot be read: {exc}") from None
+        self.read_total += len(data)
         if len(data) > max_size:
             raise CsarError("limit-exceeded", f"entry '{entry}' is larger than {max_size} bytes")
-        self.read_total += len(data)
-        if self.read_total > self.limits["max_total"]:
-            raise CsarError("limit-exceeded", "the archive's entries read exceed max_total")
+        if len(data) > budget:
+            raise CsarError(
+                "limit-exceeded",
+                f"reading '{entry}' inflates the archive's entries past "
+                f"{self.limits['max_inflated']} bytes in all (max_inflated)",
+            )
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:
@@ -298,6 +380,16 @@ class CsarImporter(Importer):
             doc.diagnostics.append(climbed)  # reported with the document, once
         self._docs[entry] = doc
         return doc
+
+
+def _identity(name: str) -> str:
+    """One spelling per file: ``\\`` as ``/``, Unicode NFC, case folded.
+
+    Names that differ only so are one file on Windows and macOS file
+    systems (and to a reader that extracts the archive there), and ``a\\b``
+    is ``a/b`` for toskit itself: an archive holding both is refused.
+    """
+    return unicodedata.normalize("NFC", name.replace("\\", "/")).casefold()
 
 
 def _clamped(path: str) -> str:
