@@ -84,6 +84,30 @@ def index_element(index: int) -> tuple:
     return (INDEX, index)
 
 
+def subject_path(text: str) -> tuple:
+    """A field path as the tuple of a finding's subject (issue #28).
+
+    Fields become their names, atomic-list items their indices, keyed and
+    set items their rendered element (``[name=a]``, ``[=v]``): ``".spec.ports[name=http].port"``
+    gives ``("spec", "ports", "[name=http]", "port")``. A path that does not
+    parse is kept whole, as one element.
+    """
+    try:
+        elements = parse_path(text)
+    except PathSyntaxError:
+        return (text,)
+    out: list[Any] = []
+    for element in elements:
+        kind, value = element
+        if kind in (FIELD, INDEX):
+            out.append(value)
+        elif kind == KEY:
+            out.append(render_key(list(value)))
+        else:
+            out.append(render_set(value))
+    return tuple(out)
+
+
 class PathSyntaxError(ValueError):
     """A path string that does not follow spec §2.1."""
 

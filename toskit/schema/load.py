@@ -18,8 +18,8 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from toskit.diagnostics import Diagnostic
-from toskit.schema.fieldpath import render_key
+from toskit.diagnostics import Diagnostic, Subject
+from toskit.schema.fieldpath import render_key, subject_path
 from toskit.schema.locate import locate_diagnostics
 from toskit.schema.model import (
     BUILTIN_TYPES,
@@ -207,9 +207,9 @@ def load(
         )
     if data is None:
         data = {}
-    diagnostics = [
-        replace(d, code=CODE) for d in meta_schema().validate(data, "schema")
-    ]
+    # The meta schema's own codes are kept until the findings are located (an
+    # unknown field is located at its key), then every one is a schema-error.
+    diagnostics = list(meta_schema().validate(data, "schema"))
     if isinstance(data, Mapping):
         schema = schema_from_data(data)
         diagnostics.extend(check_schema(schema, shapes=False))
@@ -217,6 +217,7 @@ def load(
         diagnostics = _dedupe(diagnostics)
         if doc is not None:
             diagnostics = locate_diagnostics(diagnostics, data, doc)
+        diagnostics = [d if d.code == CODE else replace(d, code=CODE) for d in diagnostics]
         raise schema_error(diagnostics)
     return schema
 
@@ -373,7 +374,10 @@ class _Checker:
         self.atoms: dict[str, Atom] = {n: t.atom for n, t in BUILTIN_TYPES.items()}
 
     def error(self, path: str, message: str) -> None:
-        self.out.append(Diagnostic("error", CODE, message, path=path))
+        # The subject (issue #28): the schema at the path of the offending part.
+        self.out.append(
+            Diagnostic("error", CODE, message, path=path, subject=Subject("schema", None, subject_path(path)))
+        )
 
     def shape(self, path: str, expected: str, value: Any) -> None:
         if self.shapes:

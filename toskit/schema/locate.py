@@ -29,8 +29,9 @@ def locate_diagnostics(
 
     ``doc`` is a :class:`toskit.source.YamlDocument` and ``parts`` the keys
     and indices of ``value`` inside it (``()`` for the whole document).
-    ``field not declared in schema`` points at the key; everything else at
-    the value. A diagnostic whose path cannot be followed keeps no location;
+    An unknown field (``unknown-property``) points at the key; everything
+    else at the value; the subject stays the diagnostic's own (the value at
+    its field path). A diagnostic whose path cannot be followed keeps no location;
     paths and messages are unchanged.
     """
     out = []
@@ -50,8 +51,9 @@ def locate_diagnostics(
                 d.message,
                 [*parts, *inner],
                 hint=d.hint,
-                at_key=d.message == "field not declared in schema",
+                at_key=d.code == "unknown-property",
                 path=d.path,
+                subject=d.subject,
             )
         except Exception:  # noqa: BLE001 - a location is a nicety, never a new failure
             located = d

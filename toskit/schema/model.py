@@ -605,6 +605,8 @@ def schema_error(diagnostics: list[Diagnostic], header: str | None = None) -> Sc
 
 def schema_error_message(message: str, path: str = "", code: str = "schema-error") -> SchemaError:
     """A ``SchemaError`` with a single diagnostic."""
-    from toskit.diagnostics import Diagnostic
+    from toskit.diagnostics import Diagnostic, Subject
+    from toskit.schema.fieldpath import subject_path
 
-    return schema_error([Diagnostic("error", code, message, path=path)])
+    subject = Subject("schema", None, subject_path(path) if path else ())
+    return schema_error([Diagnostic("error", code, message, path=path, subject=subject)])

@@ -13,10 +13,10 @@ from collections.abc import Hashable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, Subject
 from toskit.errors import SchemaError
 from toskit.schema.compiled import Node
-from toskit.schema.fieldpath import render_field, render_index, render_key, render_set
+from toskit.schema.fieldpath import render_field, render_index, render_key, render_set, subject_path
 from toskit.schema.model import Schema
 from toskit.schema.values import MAX_DEPTH, canonical, describe
 
@@ -102,7 +102,8 @@ def item_key(node: Node, element: dict) -> list[tuple[str, Any]]:
 
 
 def _error(code: str, message: str, path: str) -> Diagnostic:
-    return Diagnostic("error", code, message, path=path)
+    # The subject (issue #28): the value at the field path, as a tuple.
+    return Diagnostic("error", code, message, path=path, subject=Subject("value", None, subject_path(path)))
 
 
 def _too_deep(path: str) -> Diagnostic:
