@@ -411,6 +411,42 @@ def test_html_of_random_tosca_documents(doc):
 
 
 YAML_ALPHABET = string.ascii_letters[:6] + string.digits[:3] + " :-[]{},'\"&*!|>#%@`?\n\t$~.<="
+@FUZZ
+@given(st.one_of(tosca_documents.map(dump), st.text(alphabet=YAML_ALPHABET, max_size=120)), tosca_documents)
+def test_compare_random_tosca_documents(old_text, new_doc):
+    """`toskit.compare` of any two documents: a TemplateDiff in every form (#29)."""
+    with bounded():
+        old = toskit.loads(old_text, name="old.yaml")
+        new = toskit.loads(dump(new_doc), name="new.yaml")
+        diff = toskit.compare(old, new)
+        assert toskit.compare(new, new).is_same
+        assert str(diff) and diff.to_json() and diff._repr_html_()
+        diff.to_frame()
+        assert "<script" not in diff._repr_html_().lower()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tosca_documents, tosca_documents, st.sampled_from(["text", "json", "html"]))
+def test_cli_diff_of_random_documents_exits_0_or_1(old_doc, new_doc, fmt):
+    """`toskit diff` of two readable files: 0, or 1 with --fail-on changes; never 2 or a traceback."""
+    import io
+    import os
+    import tempfile
+
+    from toskit import cli
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, "old.yaml"), os.path.join(tmp, "new.yaml")]
+        for path, doc in zip(paths, (old_doc, new_doc)):
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(dump(doc))
+        out, err = io.StringIO(), io.StringIO()
+        with bounded(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = cli.main(["diff", *paths, "--format", fmt, "--fail-on", "changes"])
+        assert status in (0, 1), err.getvalue()
+        assert (status == 0) == (old_doc == new_doc or "no changes" in out.getvalue() or '"same": true' in out.getvalue())
+
+
 yaml_text = st.text(alphabet=YAML_ALPHABET, max_size=120)
 
 
