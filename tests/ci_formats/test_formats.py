@@ -357,3 +357,11 @@ def test_every_code_has_its_row_in_the_docs():
     log = sarif.sarif_log([rich()])
     for rule in log["runs"][0]["tool"]["driver"]["rules"]:
         assert rule["helpUri"] == f"{REPOSITORY}/blob/main/docs/ci.md#{rule['id']}"
+
+
+def test_reports_show_control_characters_as_the_text_output_does():
+    from toskit._terminal import terminal_safe
+    from toskit.report import visible
+
+    every = "".join(chr(i) for i in range(0x3000))
+    assert visible(every) == terminal_safe(every)

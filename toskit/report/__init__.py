@@ -40,6 +40,7 @@ __all__ = [
     "is_execution_failure",
     "known_codes",
     "rule_info",
+    "visible",
 ]
 
 #: Code of the finding that stands for a file that could not be read.
@@ -62,6 +63,33 @@ class CheckedFile(Protocol):
     label: str
     diagnostics: list[Diagnostic]
     error: str | None
+
+
+# Control characters a report must not pass on raw (as the text output shows them):
+# C0 but TAB as control pictures (ESC -> U+241B), DEL as U+2421, C1 and the
+# invisible bidirectional/separator characters as \\xNN / \\uNNNN escapes.
+_VISIBLE: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
+_VISIBLE[0x7F] = "\u2421"
+_VISIBLE.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
+_VISIBLE.update(
+    {
+        code: f"\\u{code:04x}"
+        for code in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+    }
+)
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character shown as a visible stand-in of its own.
+
+    The same stand-ins as ``toskit check``'s text output, so a key seen in
+    an annotation reads as it does in the terminal; no control character
+    reaches a CI log or an XML report.
+
+    >>> visible("a\\x1b[31mb\\n")
+    'a␛[31mb␊'
+    """
+    return text.translate(_VISIBLE)
 
 
 def findings(result: CheckedFile) -> list[Diagnostic]:

@@ -28,9 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from toskit._terminal import terminal_safe
 from toskit.diagnostics import Diagnostic, abbreviate
-from toskit.report import CheckedFile, findings
+from toskit.report import CheckedFile, findings, visible
 
 __all__ = ["COMMANDS", "annotation", "escape_data", "escape_property", "render"]
 
@@ -40,7 +39,7 @@ COMMANDS = {"error": "error", "warning": "warning", "info": "notice"}
 def escape_data(text: str) -> str:
     """``text`` as a workflow command's message (``%``, CR, LF encoded; other controls shown)."""
     encoded = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return terminal_safe(encoded)
+    return visible(encoded)
 
 
 def escape_property(text: str) -> str:

@@ -34,9 +34,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from toskit._terminal import terminal_safe
 from toskit.diagnostics import Diagnostic, abbreviate
-from toskit.report import CRASH, UNREADABLE, CheckedFile, findings
+from toskit.report import CRASH, UNREADABLE, CheckedFile, findings, visible
 
 __all__ = ["CLASSNAME", "SUITE", "headline", "render"]
 
@@ -50,7 +49,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 def _visible(char: str) -> str:
     # A C0 control has a control picture (as in the text output); the rest
     # (surrogates, non-characters) become the replacement character.
-    return terminal_safe(char) if char < " " else "\ufffd"
+    return visible(char) if char < " " else "\ufffd"
 
 
 def _text(value: str) -> str:
@@ -60,7 +59,7 @@ def _text(value: str) -> str:
 
 def _attr(value: str) -> str:
     """An attribute value: every control character made visible (one line)."""
-    return _text(terminal_safe(value))
+    return _text(visible(value))
 
 
 def _position(diag: Diagnostic) -> str:
