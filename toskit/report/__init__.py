@@ -67,7 +67,8 @@ class CheckedFile(Protocol):
 
 # Control characters a report must not pass on raw (as the text output shows them):
 # C0 but TAB as control pictures (ESC -> U+241B), DEL as U+2421, C1 and the
-# invisible bidirectional/separator characters as \\xNN / \\uNNNN escapes.
+# invisible bidirectional/separator characters as \xNN / \uNNNN escapes: the
+# stand-ins of the text output (toskit._terminal, private to the top package).
 _VISIBLE: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
 _VISIBLE[0x7F] = "\u2421"
 _VISIBLE.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
