@@ -392,3 +392,24 @@ def test_end_to_end_on_corpus_files_with_typos(tmp_path, capsys, monkeypatch):
         if fixed >= 5:
             break
     assert fixed >= 3
+
+
+def test_a_bom_and_a_missing_final_newline_are_kept(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    text = (EXAMPLES / "service.yaml").read_bytes().rstrip(b"\n")
+    Path("service.yaml").write_bytes(b"\xef\xbb\xbf" + text)
+    status, _, err = run(["check", "-j", "1", "--fix", "service.yaml"], capsys)
+    assert "fixed service.yaml: 1 fix applied" in err and status == 0
+    assert Path("service.yaml").read_bytes() == b"\xef\xbb\xbf" + text.replace(b"pasword", b"password")
+
+
+def test_fix_then_report_in_a_ci_format(tmp_path, capsys, monkeypatch):
+    """--fix with --format sarif: the fixes are applied, the report is of what is left."""
+    from ci_reports import sarif_rows
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(EXAMPLES / "service.yaml", "a.yaml")
+    Path("b.yaml").write_text("a: 1\na: 2\n")  # a duplicate key: no fix
+    status, out, err = run(["check", "-j", "1", "--fix", "--format", "sarif", "a.yaml", "b.yaml"], capsys)
+    assert status == 1 and "fixed a.yaml" in err and "b.yaml: left as it is" in err
+    assert [(f, code) for f, _l, _c, code, _s in sarif_rows(out)] == [("b.yaml", "duplicate-key")]
