@@ -63,6 +63,7 @@ import argparse
 import json
 import os
 import re
+import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -152,6 +153,7 @@ _KIND_LABELS = {
     "yaml": "plain YAML",
 }
 UNPARSED_LABEL = "YAML that does not parse"
+OVERSIZE_LABEL = "a file over the size bound (not read)"
 _TOSCA_VERSION = re.compile(r"^tosca_(?:simple_yaml_|simple_profile_[a-z_]*?_)?(\d+)_(\d+)(?:_\d+)*$")
 _TOSCA_NS_VERSION = re.compile(r"^http://docs\.oasis-open\.org/tosca/ns/simple/yaml/(\d+)\.(\d+)$")
 
@@ -288,25 +290,51 @@ def check_text(text: str, name: str) -> tuple[str, list[Diagnostic]]:
     return result.kind, result.diagnostics
 
 
+def _oversize(name: str, max_size: int) -> FileResult:
+    """The finding for a file or stream over ``max_size`` bytes: ``limit-exceeded``, nothing
+    past the bound read (so no kind is detected either)."""
+    found = Diagnostic(
+        "error",
+        "limit-exceeded",
+        f"{name} is larger than {max_size} bytes: not read",
+        file=name,
+        hint="split the file, or load it with toskit.load(..., max_size=N) if it is trusted",
+    )
+    return FileResult(name, "yaml", OVERSIZE_LABEL, None, [found])
+
+
 def _read_stdin() -> str:
-    """Standard input as UTF-8 text, holding at most the loader's size bound plus one byte."""
+    """Standard input as UTF-8 text, holding at most the loader's size bound plus one byte.
+
+    A regular file redirected to standard input is measured first and not
+    read at all when it is over the bound; ``SizeExceeded`` either way.
+    """
     from toskit.source import LIMIT_DEFAULTS
+    from toskit.source.document import SizeExceeded
 
     bound = LIMIT_DEFAULTS["max_size"]
+    try:
+        info = os.fstat(sys.stdin.fileno())
+        left = info.st_size - os.lseek(sys.stdin.fileno(), 0, os.SEEK_CUR)
+    except (OSError, ValueError, AttributeError):  # no descriptor (a test's StringIO), a pipe
+        left = None
+    else:
+        left = left if stat.S_ISREG(info.st_mode) else None
+    if left is not None and left > bound:
+        raise SizeExceeded("<stdin>", bound)
     source = getattr(sys.stdin, "buffer", sys.stdin)
-    chunks: list[bytes] = []
-    total = 0
-    while total <= bound:
-        chunk = source.read(min(1 << 20, bound + 1 - total))
+    # One growing buffer, not a list of chunks joined at the end: the peak is
+    # the bytes read plus their text, not three copies.
+    data = bytearray()
+    while len(data) <= bound:
+        chunk = source.read(min(1 << 20, bound + 1 - len(data)))
         if not chunk:
             break
-        chunk = chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else chunk
-        chunks.append(chunk)
-        total += len(chunk)
-    if total > bound:
-        raise ToskitError(f"<stdin>: larger than {bound} bytes")
+        data += chunk.encode("utf-8", "surrogatepass") if isinstance(chunk, str) else chunk
+    if len(data) > bound:
+        raise SizeExceeded("<stdin>", bound)
     try:
-        return b"".join(chunks).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ToskitError(f"<stdin>: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
@@ -316,11 +344,15 @@ def check_file(path: str) -> tuple[str, list[Diagnostic]]:
 
     Raises ``ToskitError`` when the file cannot be read.
     """
-    from toskit.source import read_text_file
+    from toskit.source import LIMIT_DEFAULTS, read_text_file
+    from toskit.source.document import SizeExceeded
 
-    if path == "-":
-        return check_text(_read_stdin(), "<stdin>")
-    return check_text(read_text_file(path), path)
+    try:
+        text = _read_stdin() if path == "-" else read_text_file(path, LIMIT_DEFAULTS["max_size"])
+    except SizeExceeded as exc:
+        result = _oversize("<stdin>" if path == "-" else path, exc.max_size)
+        return result.kind, result.diagnostics
+    return check_text(text, "<stdin>" if path == "-" else path)
 
 
 _Task = tuple[str, str | None, str | None, int | None]
@@ -333,7 +365,8 @@ def _check_task(task: _Task) -> FileResult:
     """
     path, text, root, max_per_code = task
     from toskit.runtime import deep_walk
-    from toskit.source import read_text_file
+    from toskit.source import LIMIT_DEFAULTS, read_text_file
+    from toskit.source.document import SizeExceeded
 
     name = "<stdin>" if path == "-" else path
     if path == "-" and text is None:  # the parent could not read it (and says why)
@@ -347,8 +380,12 @@ def _check_task(task: _Task) -> FileResult:
                 result = _check_csar(path, max_per_code)
             else:
                 if text is None:
-                    text = read_text_file(path)
+                    # Measured before it is read (stat), and never read past
+                    # the bound: kind detection sees no part of a file over it.
+                    text = read_text_file(path, LIMIT_DEFAULTS["max_size"])
                 result = _check_document(text, name, root, max_per_code)
+    except SizeExceeded as exc:
+        result = _oversize(name, exc.max_size)
     except ToskitError as exc:
         return FileResult(name, error=str(exc))
     except Exception as exc:  # one file's crash must not lose the report of the others (#34)
@@ -521,9 +558,14 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         status = fixed
     stdin_text: str | None = None
     stdin_error: str | None = None
+    stdin_oversize: FileResult | None = None
     if "-" in files:
+        from toskit.source.document import SizeExceeded
+
         try:
             stdin_text = _read_stdin()
+        except SizeExceeded as exc:
+            stdin_oversize = _oversize("<stdin>", exc.max_size)
         except ToskitError as exc:
             stdin_error = str(exc)
     max_per_code = args.max_per_code or None  # 0: every diagnostic
@@ -536,6 +578,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for result in _results(tasks, args.jobs):
         if result.path == "<stdin>" and stdin_error is not None:
             result = FileResult("<stdin>", error=stdin_error)
+        if result.path == "<stdin>" and stdin_oversize is not None:
+            result = stdin_oversize
         if fmt in REPORT_FORMATS:
             collected.append(result)
         if result.error is not None:
@@ -642,9 +686,9 @@ def render_document(path: str, root: str | None = None) -> str:
     (one line) for a document that has no view.
     """
     from toskit.display import render_page, to_html
-    from toskit.source import load_yaml, read_text_file
+    from toskit.source import LIMIT_DEFAULTS, load_yaml, read_text_file
 
-    text = read_text_file(path)
+    text = read_text_file(path, LIMIT_DEFAULTS["max_size"])  # SizeExceeded: measured, not read
     doc = load_yaml(text, name=path)
     if doc.value is None:
         problem = next((d for d in doc.diagnostics if d.severity == "error"), None)
