@@ -284,7 +284,9 @@ class YamlDocument:
         """A fix renaming the one occurrence of ``word`` (a whole name, maybe
         quoted) within the range ``where``; none when it is not there once."""
         line, column, end_line, end_column = where
-        pattern = re.compile(r"(?<![\w.$:-])(['\"]?)" + re.escape(word) + r"\1(?![\w.:-])")
+        # A whole name: not part of a longer (dotted, namespaced) one; a ``$``
+        # before it (a 2.0 call) and a ``:`` after a key are not part of it.
+        pattern = re.compile(r"(?<![\w.:-])(['\"]?)" + re.escape(word) + r"\1(?![\w.-])(?!:[^\s])")
         hits: list[tuple[int, int, int, str]] = []
         for number in range(line, min(end_line, line + 200) + 1):
             text = self.line_text(number) or ""

@@ -100,6 +100,8 @@ def detect_version(doc: YamlDocument, root: Mapping) -> tuple[str, Grammar, list
                 f"unknown tosca_definitions_version {shown}; reading it as {reading}",
                 ("tosca_definitions_version",),
                 hint=f"did you mean '{reading}'?",
+                replacement=reading,  # the fix (issue #28): the version it is read as
+                fix_title=f"write '{reading}'",
             )
         )
         # the version read as: it picks the normative types too (1.1's for 1.1_0)
@@ -110,8 +112,12 @@ def detect_version(doc: YamlDocument, root: Mapping) -> tuple[str, Grammar, list
             "unknown-version",
             f"unknown tosca_definitions_version {shown}; reading it as {inferred.version}",
             ("tosca_definitions_version",),
-            hint=(did_you_mean(written, VERSIONS) if isinstance(written, str) else None)
-            or f"known versions: {', '.join(VERSIONS)}",
+            # A did-you-mean with its fix (issue #28), else the known versions.
+            hint=None
+            if isinstance(written, str) and did_you_mean(written, VERSIONS)
+            else f"known versions: {', '.join(VERSIONS)}",
+            misspelt=written if isinstance(written, str) else None,
+            candidates=VERSIONS,
         )
     )
     return (written if isinstance(written, str) else inferred.version), inferred, diags
