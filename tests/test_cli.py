@@ -209,7 +209,22 @@ def test_json_format(files, capsys):
             "file": str(files / "dup.yaml"),
             "line": 2,
             "column": 1,
+            # The structure of the finding (issue #28): its range, subject, related, fixes.
+            "end_line": 2,
+            "end_column": 2,
             "hint": "a key may appear only once in a mapping; the first value is kept",
+            "subject": {"kind": "document", "name": None, "path": [], "section": None},
+            "related": [
+                {
+                    "label": "the first occurrence (its value is kept)",
+                    "file": str(files / "dup.yaml"),
+                    "line": 1,
+                    "column": 1,
+                    "end_line": 1,
+                    "end_column": 2,
+                }
+            ],
+            "fixes": [],
         }
     ]
     assert report[1] == {
