@@ -438,6 +438,41 @@ def test_the_issue_cases_read_alike(text):
     compare_paths(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: {port: 8080,\n  user: admin}\n",  # any flow collection spanning lines
+        "- [a,\n   b]\n",
+        "{a: b # c, d: e}\n",  # ' #' inside what rapidyaml reads as a plain scalar
+        "[a # c]\n",
+        "k" * 1010 + ": 1\n",  # a key whose span could pass 1,024 characters
+        "'" + "k" * 504 + "': 1\n",
+        '"' + "k" * 101 + '": 1\n',
+        "a" + " " * 16 + ": 1\n",  # 16 spaces before a ':'
+        "a: >1\n  \n",  # a block scalar of only spaces
+        "- |2\n   \n",
+    ],
+)
+def test_what_the_fast_path_detects_and_declines(text):
+    """Detect, don't guess: each class goes to PyYAML (and then reads alike)."""
+    assert fast.load_fast(text, dict(LIMIT_DEFAULTS)) is fast.FALLBACK
+    compare_paths(text)
+
+
+def test_what_the_fast_path_still_answers():
+    """The detection is narrow: near misses of each class stay on the fast path."""
+    for text, value in [
+        ("a: {port: 8080, user: admin} # c\n", {"a": {"port": 8080, "user": "admin"}}),
+        ("a: b#c\n", {"a": "b#c"}),
+        ("k" * 1009 + ": 1\n", {"k" * 1009: 1}),
+        ("a" + " " * 15 + ": 1\n", {"a": 1}),
+        ("a: >\n  x\n", {"a": "x\n"}),
+        ("\ufeffa: [1]\n", {"a": [1]}),
+    ]:
+        assert fast.load_fast(text, dict(LIMIT_DEFAULTS)) == value, text
+        compare_paths(text)
+
+
 def test_the_issue_cases_give_pyyaml_values():
     """The values themselves, as PyYAML reads them, on the default path."""
     flow = "{port: 8080 # http\n, user: admin # ops\n}\n"

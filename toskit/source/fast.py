@@ -14,9 +14,12 @@ hint and caret comes from the reference path:
 * rapidyaml reports a syntax error (PyYAML then finds it, with its hint);
 * a tag, an anchor or an alias (so merge keys ``<<`` too), a complex key,
   a plain ``<<`` key, a duplicate key (keys equal as Python values);
+* a flow collection spanning lines, a plain scalar holding `` #``, a key
+  whose source could span more than 1,024 characters (PyYAML's bound for
+  an implicit key), a block scalar of only spaces;
 * more than one document, a ``%`` directive, a byte-order mark after the
-  start, a tab, a carriage return or one of YAML's other line breaks
-  (U+0085, U+2028, U+2029);
+  start (a leading one is removed first), a tab, a carriage return or one
+  of YAML's other line breaks (U+0085, U+2028, U+2029);
 * a bound that could be crossed: more nodes than ``max_nodes`` (counted
   as PyYAML counts them), nesting deeper than ``max_depth`` (or than
   :data:`MAX_NESTING`, which keeps the walk's recursion shallow), an
@@ -34,7 +37,11 @@ the PyYAML fallback), ``"c"``/``"python"`` (PyYAML only), or ``None``: the
 process default, :func:`default_parser` — ``"fast"`` when rapidyaml is
 installed, unless the environment variable ``TOSKIT_YAML_PARSER`` says
 ``pyyaml`` (or ``c``/``python``/``fast``). docs/source.md records the
-equivalence evidence.
+equivalence evidence and lists what this path declines;
+``tests/source/test_differential.py`` (a grammar-driven differential
+fuzzer run by ``make test``) holds it to PyYAML's values, diagnostics and
+locations. Detect, don't guess: a construct found to read differently is
+recognised here and handed to PyYAML.
 """
 
 from __future__ import annotations
