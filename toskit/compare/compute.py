@@ -58,7 +58,7 @@ from toskit.compare.model import (
     TypeChange,
     ValueChange,
 )
-from toskit.compare.walk import RawChange, diff_tree, same_tree
+from toskit.compare.walk import RawChange, diff_tree, quick_equal, same_tree
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import ToskitError
 from toskit.plain import MAX_DEPTH, TooDeep, canonical, values_equal
@@ -240,6 +240,7 @@ class _Comparison:
         new_units = _units(self.new_st, self.notes, "new")
         pairs, renamed = self._pair(old_units, new_units)
         # Effective values first: the fields then leave out what they cover.
+        self._settled = self._settled_templates(old_units, new_units)
         covered, unchanged = self._effective(pairs, renamed, old_units, new_units)
         changed_templates: set[tuple[str, str | None]] = set()
         for (section, old_name, new_name) in pairs:
@@ -451,6 +452,38 @@ class _Comparison:
 
     # -- effective values ------------------------------------------------------------
 
+    def _settled_templates(self, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]) -> set[UnitKey]:
+        """Template units whose effective values cannot differ, so that their
+        resolved properties need not be compared (the cost of comparing two
+        large templates that differ in a few places).
+
+        A template's values come from its body, its types, the inputs, and,
+        through functions or ``copy``, other templates. So: when no part of
+        the documents but templates differs (no type, input, import,
+        repository, function definition, version...) and the inputs resolve
+        alike, a template whose body is equal and names no function and no
+        ``copy`` is settled. Anything else is compared value by value.
+        """
+        if getattr(self.old_st, "version", None) != getattr(self.new_st, "version", None):
+            return set()
+        for key in old_units.keys() | new_units.keys():
+            if key[0] in _TEMPLATE_KINDS:
+                continue
+            ou, nu = old_units.get(key), new_units.get(key)
+            if ou is None or nu is None or ou.origin != nu.origin or not quick_equal(ou.body, nu.body):
+                return set()
+        if any(True for _ in _compare_inputs(self.old_st, self.new_st)):
+            return set()
+        pattern = _dependency_pattern()
+        settled: set[UnitKey] = set()
+        for key, nu in new_units.items():
+            ou = old_units.get(key)
+            if key[0] in _TEMPLATE_KINDS and ou is not None and quick_equal(ou.body, nu.body):
+                text = _text_of(nu.body)
+                if text is not None and not pattern.search(text):
+                    settled.add(key)
+        return settled
+
     def _effective(
         self,
         pairs: list[tuple[str, str | None, str | None]],
@@ -483,6 +516,15 @@ class _Comparison:
                 seen_old.add((kind, o))
                 seen_new.add((kind, n))
                 old_e, new_e = old_map[o], new_map[n]
+                if o == n and (section, n) in self._settled:
+                    if kind == "node":
+                        changes = _requirement_changes(n, old_e, new_e)
+                        if changes:  # a target renamed or gone: the body alone cannot say
+                            self.requirements.extend(changes)
+                            self._effective_changed.add((section, n))
+                            continue
+                    unchanged += 1
+                    continue
                 before_v, before_r = len(self.values), len(self.requirements)
                 renamed_from = o if o != n else None
                 self.values.extend(_value_changes(n, kind, old_e, new_e, self.old_st, self.new_st, renamed_from))
@@ -531,6 +573,24 @@ class _Comparison:
 
     def _has_fields(self, section: str, name: str) -> bool:
         return any(f.section == section and f.entity == name for f in self.fields)
+
+
+def _text_of(value: Any) -> str | None:
+    try:
+        return repr(value)
+    except Exception:  # noqa: BLE001 - then the template is compared value by value
+        return None
+
+
+def _dependency_pattern() -> re.Pattern[str]:
+    """Quoted names of every function (1.x intrinsics, 2.0 ``$`` calls,
+    registered ones) and ``copy``, as they appear in a body's ``repr``."""
+    from toskit.functions import registry
+
+    names = set(registry.INTRINSICS_1_X) | set(registry.BUILTINS_2_0) | set(registry.registered_names())
+    names |= {"copy", "substitute"}
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"""['"](?:\$|(?:{alternatives})['"])""")
 
 
 def _safe_key(value: Any) -> Hashable:
@@ -661,14 +721,23 @@ def _source_location(st: Any, entity: Any, row_path: str, source: str | None, pr
 
 
 def _rows(entity: Any) -> dict[str, Any]:
-    return {row.path: row for row in entity.property_table()}
+    """The property rows of ``entity`` by path: those of ``property_table()``
+    (path, value, type, source), built without the table's row states
+    (validity, which a diff does not show and which cost more than the rows)."""
+    try:
+        from toskit.tosca.template import build_rows
+
+        rows = build_rows(entity._resolution, entity._definitions, entity._value_type, entity.type, False)
+    except (AttributeError, TypeError):
+        rows = list(entity.property_table())
+    return {row.path: row for row in rows}
 
 
 def _rows_as_changes(
     name: str, kind: str, entity: Any, change: str, st: Any, prefix: tuple[Hashable, ...] = (), label: str = ""
 ) -> list[ValueChange]:
     out = []
-    for row in entity.property_table():
+    for row in _rows(entity).values():
         loc = _source_location(st, entity, row.path, row.source, prefix)
         path = label + row.path
         if change == "added":

@@ -27,7 +27,6 @@ cyclic value built in Python gets there) raise :class:`toskit.plain.TooDeep`.
 from __future__ import annotations
 
 import difflib
-import json
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -93,35 +92,27 @@ def same_leaf(a: Any, b: Any) -> bool:
     return values_equal(a, b)
 
 
-def _tagged(value: Any) -> Any:
-    """How a fingerprint writes a value JSON cannot hold: tagged, so that it
-    never reads as a string or list a document could hold (YAML text has no NUL)."""
-    return ["\0", type(value).__name__, _foreign_text(value) or f"\0{id(value)}"]
-
-
-_ENCODER = json.JSONEncoder(sort_keys=True, default=_tagged, ensure_ascii=False)
-
-
-def _fingerprint(value: Any) -> str | None:
+def _text(value: Any) -> str | None:
     try:
-        return _ENCODER.encode(value)
-    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+    except Exception:  # noqa: BLE001 - an odd value: walk instead
         return None
 
 
 def quick_equal(a: Any, b: Any) -> bool:
     """True when ``a`` and ``b`` are certainly equal, checked in C: Python's
     ``==`` (which keeps strings from numbers and int keys from string keys)
-    and a JSON fingerprint (which keeps ``true`` from ``1`` and ``1`` from
-    ``1.0``, keys included). ``False`` means "walk to find out" (``1`` vs
-    ``1.0``, a NaN, a map with keys of mixed kinds)."""
+    and ``repr`` (which keeps ``True`` from ``1`` and ``1`` from ``1.0``,
+    keys included, and sees map order). ``False`` means "walk to find out"
+    (``1`` vs ``1.0``, a NaN, keys in another order, a value whose text
+    differs although it is equal)."""
     try:
         if not a == b:  # noqa: SIM201 - the one comparison we trust is ==
             return False
     except Exception:  # noqa: BLE001 - a foreign __eq__ may raise: walk instead
         return False
-    fa = _fingerprint(a)
-    return fa is not None and fa == _fingerprint(b)
+    ta = _text(a)
+    return ta is not None and ta == _text(b)
 
 
 def _key(value: Any) -> Hashable:
