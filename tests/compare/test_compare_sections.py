@@ -301,3 +301,40 @@ def test_a_side_that_does_not_parse_is_named_not_compared():
     assert "not compared:" in str(d)
     assert json.loads(d.to_json())["not_compared"]
     assert "not compared" in d._repr_html_()
+
+
+DEPENDS = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  T:
+    derived_from: tosca.nodes.Root
+    properties:
+      x: {type: integer, required: false}
+      y: {type: integer, required: false}
+topology_template:
+  node_templates:
+    a:
+      type: T
+      properties: {x: 1}
+    b:
+      type: T
+      properties: {y: {get_property: [a, x]}}
+    c:
+      type: T
+      properties: {y: 5}
+"""
+
+
+def test_a_template_whose_body_is_unchanged_still_shows_values_it_reads_elsewhere():
+    """Bodies that are equal are skipped only when nothing they read can differ."""
+    d = diff_of(DEPENDS.replace("{x: 1}", "{x: 2}"), DEPENDS)
+    assert {(v.entity, v.path, v.old, v.new) for v in d.values} == {("a", "x", 1, 2), ("b", "y", 1, 2)}
+    assert d.unchanged_templates == 1  # c
+    # a type default changes the values of templates whose body did not change
+    typed = DEPENDS.replace("y: {type: integer, required: false}", "y: {type: integer, default: 3}")
+    d = diff_of(typed.replace("default: 3", "default: 4"), typed)
+    assert {(v.entity, v.path) for v in d.values} == {("a", "y")}
+    # a target renamed away: the requirement of an unchanged body loses it
+    req = DEPENDS.replace("properties: {y: 5}", "properties: {y: 5}\n      requirements: [{dependency: a}]")
+    d = diff_of(req.replace("    a:\n", "    a2:\n").replace("[a, x]", "[a2, x]"), req)
+    assert [(r.entity, r.old_target, r.new_target) for r in d.requirements] == [("c", "a", None)]
