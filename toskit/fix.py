@@ -263,18 +263,18 @@ def fix_file(path: str, check: CheckFunction, root: str | None = None, *, dry_ru
     body = text[len(bom) :]
     outcome.before = outcome.after = text
     current = body
-    for _round in range(MAX_ROUNDS):
-        fixes, left = fixes_to_apply(check(current, path), path)
-        outcome.left = left
-        if not fixes:
-            break
-        new, applied, _skipped = apply_fixes(current, fixes)
-        if new == current:
-            break  # fixes that change nothing: a fixed point
+    for _round in range(MAX_ROUNDS + 1):
+        found = check(current, path)
+        fixes, left = fixes_to_apply(found, path)
+        new, applied, skipped = apply_fixes(current, fixes)
+        # What is left: findings without a usable fix, and those whose fix could
+        # not be placed (an overlapping one is tried again in the next round).
+        by_fix = {d.fixes[0]: d for d in found if len(d.fixes) == 1}
+        outcome.left = left + [(by_fix[fix], why) for fix, why in skipped if fix in by_fix]
+        if _round == MAX_ROUNDS or new == current:
+            break  # no fix left that changes anything (or the bound on rounds)
         outcome.applied.extend(applied)
         current = new
-    else:
-        outcome.left = fixes_to_apply(check(current, path), path)[1]
     outcome.after = bom + current
     if outcome.changed and not dry_run:
         _write(path, raw, outcome.after)

@@ -413,3 +413,33 @@ def test_fix_then_report_in_a_ci_format(tmp_path, capsys, monkeypatch):
     status, out, err = run(["check", "-j", "1", "--fix", "--format", "sarif", "a.yaml", "b.yaml"], capsys)
     assert status == 1 and "fixed a.yaml" in err and "b.yaml: left as it is" in err
     assert [(f, code) for f, _l, _c, code, _s in sarif_rows(out)] == [("b.yaml", "duplicate-key")]
+
+
+def test_a_fix_that_cannot_be_placed_is_said(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("a.yaml").write_text("prot: 1\n")
+
+    def misplaced(text, name):
+        return [Diagnostic("error", "unknown-property", "x", file=name, line=9, column=1,
+                           fixes=(Fix("r", "port", name, 9, 1, 9, 5),))]
+
+    outcome = fix_file("a.yaml", misplaced)
+    assert not outcome.changed and outcome.left[0][1] == "its range is not in the file"
+    assert Path("a.yaml").read_text() == "prot: 1\n"
+
+
+def test_rounds_are_bounded(tmp_path, monkeypatch):
+    from toskit.fix import MAX_ROUNDS
+
+    monkeypatch.chdir(tmp_path)
+    Path("a.yaml").write_text("0\n")
+    calls = []
+
+    def forever(text, name):  # every fix reveals another: a checker that never settles
+        calls.append(text)
+        return [Diagnostic("error", "x-y", "x", file=name, line=1, column=1,
+                           fixes=(Fix("r", str(len(calls)), name, 1, 1, 1, 2),))]
+
+    outcome = fix_file("a.yaml", forever)
+    assert len(outcome.applied) == MAX_ROUNDS and len(calls) == MAX_ROUNDS + 1
+    assert Path("a.yaml").read_text() == f"{MAX_ROUNDS}\n"
