@@ -26,7 +26,8 @@ either, a non-primitive type accepts any value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,6 +50,7 @@ __all__ = [
     "FunctionDefinition",
     "Schema",
     "Signature",
+    "SignatureIndex",
     "load_function_definitions",
     "match_signature",
     "refine",
@@ -104,6 +106,11 @@ class FunctionDefinition:
 
     def __repr__(self) -> str:
         return f"FunctionDefinition({self.name!r}, {len(self.signatures)} signature(s))"
+
+    @functools.cached_property
+    def index(self) -> SignatureIndex:
+        """The signatures indexed by arity and argument kinds (built on first call)."""
+        return SignatureIndex(self.signatures)
 
     def __str__(self) -> str:
         lines = [f"{self.name}" + (f": {self.description}" if self.description else "")]
@@ -333,6 +340,116 @@ def _primitive_matches(ev: Any, value: Any, primitive: str, schema: Schema) -> b
     return True
 
 
+# Schema types whose values a value's Python type alone can rule out, and the
+# coarse kinds (see _kind) each accepts. Every other type (timestamp, version,
+# scalar units, data types, no type) may accept a value of any kind.
+_KINDS_ACCEPTED = {
+    "string": frozenset({"string"}),
+    "integer": frozenset({"integer"}),
+    "float": frozenset({"integer", "float"}),
+    "boolean": frozenset({"boolean"}),
+    "null": frozenset({"null"}),
+    "list": frozenset({"list"}),
+    "map": frozenset({"map"}),
+}
+# Argument positions the index looks at; later arguments are matched in full.
+_INDEXED_POSITIONS = 8
+_MAX_CACHED_ARITIES = 64
+
+
+def _kind(value: Any) -> str | None:
+    """The coarse kind of an argument, or ``None`` when its Python type says nothing."""
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "float"
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, Mapping):
+        return "map"
+    return None
+
+
+class SignatureIndex:
+    """A function's signatures indexed by arity and by the kinds of the first arguments.
+
+    A call used to be matched against every signature in turn (4,000
+    signatures x 400 calls: 1.6 million full matches). The index keeps, as
+    bit sets over the signatures (Python ints, bit *i* for signature *i*),
+    which signatures accept *n* arguments and which accept a value of a given
+    kind (string, integer, ...) at each of the first eight positions. A
+    call's candidates are the intersection, visited in declaration order,
+    so the first match is the same one as before; only candidates are
+    matched in full (types of other positions, validation clauses).
+    Each set is built on first use, in one pass over the signatures.
+    """
+
+    def __init__(self, signatures: Sequence[Signature]) -> None:
+        self.signatures = tuple(signatures)
+        self._arity: dict[int, int] = {}
+        self._kinds: dict[tuple[int, str], int] = {}
+
+    @staticmethod
+    def _accepts_arity(signature: Signature, n: int) -> bool:
+        required, optional = len(signature.arguments), len(signature.optional_arguments)
+        if not required and not optional:
+            return signature.variadic or n == 0
+        return n >= required and (signature.variadic or n <= required + optional)
+
+    @staticmethod
+    def _schema_at(signature: Signature, i: int) -> Schema | None:
+        declared = (*signature.arguments, *signature.optional_arguments)
+        if i < len(declared):
+            return declared[i]
+        return declared[-1] if declared and signature.variadic else None
+
+    def arity_mask(self, n: int) -> int:
+        """The signatures that accept ``n`` arguments."""
+        mask = self._arity.get(n)
+        if mask is None:
+            mask = 0
+            for bit, signature in enumerate(self.signatures):
+                if self._accepts_arity(signature, n):
+                    mask |= 1 << bit
+            if len(self._arity) < _MAX_CACHED_ARITIES:
+                self._arity[n] = mask
+        return mask
+
+    def kind_mask(self, position: int, kind: str) -> int:
+        """The signatures whose argument at ``position`` may be a value of ``kind``."""
+        key = (position, kind)
+        mask = self._kinds.get(key)
+        if mask is None:
+            mask = 0
+            for bit, signature in enumerate(self.signatures):
+                schema = self._schema_at(signature, position)
+                accepted = _KINDS_ACCEPTED.get(schema.type) if schema is not None and schema.type else None
+                if accepted is None or kind in accepted:
+                    mask |= 1 << bit
+            self._kinds[key] = mask
+        return mask
+
+    def candidates(self, args: Sequence[Any]) -> Iterator[Signature]:
+        """The signatures that may match ``args``, in declaration order."""
+        mask = self.arity_mask(len(args))
+        for position, arg in enumerate(args[:_INDEXED_POSITIONS]):
+            if not mask:
+                break
+            kind = _kind(arg)
+            if kind is not None:
+                mask &= self.kind_mask(position, kind)
+        while mask:
+            low = mask & -mask
+            yield self.signatures[low.bit_length() - 1]
+            mask ^= low
+
+
 def match_signature(ev: Any, signature: Signature, args: Sequence[Any]) -> bool:
     """Whether ``args`` match one signature (see the module docstring)."""
     required, optional = signature.arguments, signature.optional_arguments
@@ -363,7 +480,8 @@ def run_declared(
     """Match ``args`` against the declared signatures, then run ``func`` or stay unevaluated."""
     from toskit.functions.evaluate import call_python
 
-    for signature in definition.signatures:
+    # Only the signatures the index leaves are matched in full (declaration order kept).
+    for signature in definition.index.candidates(args):
         if match_signature(ev, signature, args):
             break
     else:
