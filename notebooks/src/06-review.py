@@ -14,7 +14,8 @@
 # 2. `toskit.compare(old, new)`: the effective diff, value by value;
 # 3. provenance: a change that touches no line of the topology;
 # 4. the diff as a table, and diagnostics introduced and fixed;
-# 5. `toskit diff` on the command line, in CI.
+# 5. beyond property values: capabilities, interfaces, renames;
+# 6. `toskit diff` on the command line, in CI.
 
 # %%
 import difflib
@@ -102,33 +103,44 @@ for name, before, after in diff.inputs:
 # %% [markdown]
 # ## 4. As a table, and the diagnostics
 #
-# `to_frame()` gives one row per changed value, for pandas:
+# `to_frame()` gives one row per change, for pandas; the effective values
+# are the rows of section `values`:
 
 # %%
 # NBVAL_CHECK_OUTPUT
 frame = diff.to_frame()
-frame[frame.change == "changed"][["entity", "path", "old", "new", "old_source", "new_source"]]
+frame[(frame.section == "values") & (frame.change == "changed")][
+    ["entity", "path", "old", "new", "old_source", "new_source"]
+]
 
 # %% [markdown]
 # Requirements are compared by their resolved target (`web` now depends on
-# `orders_db_v2`), and templates added, removed or retyped are listed:
+# `orders_db_v2`), and templates added, removed, retyped or **renamed** are
+# listed. Is `orders_db_v2` the old `orders_db` renamed? Half of its body
+# changed (`storage_gb` 50 → 100), and toskit pairs a changed body with a
+# new name only when *more* than half of it is the same, so here it reports
+# one database removed and one added (section 5 shows a rename):
 
 # %%
 # NBVAL_CHECK_OUTPUT
 for r in diff.requirements:
     print(f"{r.entity}.{r.requirement}: {r.old_target} -> {r.new_target}")
 for t in diff.templates:
-    print(f"{t.change}: {t.kind} {t.name} ({t.new_type or t.old_type})")
+    was = f" (was {t.old_name})" if t.change == "renamed" else ""
+    print(f"{t.change}: {t.kind} {t.name}{was} ({t.new_type or t.old_type})")
 
 # %% [markdown]
 # Diagnostics are matched by severity, code and path — never by line — so
 # text that merely moved is no change. This pull request fixes one error
-# (`storage_gb: fifty`) and introduces another (a port written as a string):
+# (`storage_gb: fifty`) and introduces another (a port written as a
+# string); each carries the `file:line:column` of its own side:
 
 # %%
 # NBVAL_CHECK_OUTPUT
-print("introduced:", [(d.code, d.path) for d in diff.introduced])
-print("fixed:     ", [(d.code, d.path) for d in diff.fixed])
+for d in diff.introduced:
+    print(f"introduced: {d.file}:{d.line}:{d.column} {d.code} {d.path}")
+for d in diff.fixed:
+    print(f"fixed:      {d.file}:{d.line}:{d.column} {d.code} {d.path}")
 print("new errors:", len(diff.new_errors))
 
 # %% [markdown]
@@ -142,7 +154,96 @@ print(new.diagnostics[0].line, "->", moved.diagnostics[0].line)
 toskit.compare(new, moved).is_same
 
 # %% [markdown]
-# ## 5. On the command line, and in CI
+# ## 5. Beyond property values: capabilities, interfaces, renames
+#
+# Not every change is a property value. `toskit.compare` compares the whole
+# document as written, section by section — capabilities, requirements,
+# interfaces and their operations, artifacts, groups, policies, workflows,
+# inputs, outputs, imports, every type — besides the effective values.
+# A second small pull request, on a 1.3 template: the host gets more
+# memory (a *capability* property), the install script changes (an
+# *interface* operation), a typo in a property name is fixed and the
+# database node is renamed:
+
+# %%
+COMPUTE_V1 = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  shop.Service:
+    derived_from: tosca.nodes.SoftwareComponent
+    properties:
+      relase: {type: string, required: false}
+      release: {type: string, required: false}
+topology_template:
+  node_templates:
+    app_host:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: {num_cpus: 2, mem_size: 2 GB}
+    app:
+      type: shop.Service
+      properties:
+        relase: "2.4"
+      requirements:
+        - host: app_host
+      interfaces:
+        Standard:
+          operations:
+            create:
+              implementation: scripts/install-v1.sh
+              inputs: {port: 8080}
+    db:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties: {num_cpus: 4, mem_size: 8 GB}
+"""
+COMPUTE_V2 = (
+    COMPUTE_V1.replace("{num_cpus: 2, mem_size: 2 GB}", "{num_cpus: 2, mem_size: 4 GB}")
+    .replace("scripts/install-v1.sh", "scripts/install-v2.sh")
+    .replace('relase: "2.4"', 'release: "2.4"')
+    .replace("    db:\n", "    orders_db:\n")
+)
+review = toskit.compare(
+    toskit.loads(COMPUTE_V1, name="compute-v1.yaml"), toskit.loads(COMPUTE_V2, name="compute-v2.yaml")
+)
+review
+
+# %% [markdown]
+# As text: the capability change is an effective value (with the layer
+# and line that set it on each side), the script is a change *as written*
+# at `interfaces.Standard.operations.create.implementation`, the typo fix
+# is one `renamed` value — not an added `release` and a removed `relase`
+# — and the renamed node is one rename:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+print(review)
+
+# %% [markdown]
+# The same records, one kind at a time:
+
+# %%
+# NBVAL_CHECK_OUTPUT
+for v in review.values:
+    target = f" -> {v.new_path}" if v.change == "renamed" else ""
+    print(f"value {v.change}: {v.entity}.{v.path}{target}: {v.old!r} -> {v.new!r} @ {v.new_location}")
+for f in review.fields:
+    print(f"as written {f.change}: {f.section} {f.entity} {f.path}: {f.old!r} -> {f.new!r}")
+for t in review.templates:
+    print(f"template {t.change}: {t.old_name} -> {t.name}")
+
+# %% [markdown]
+# `to_frame()` holds all of them, with a `section` column (`values`,
+# `templates`, or where a change as written is):
+
+# %%
+# NBVAL_CHECK_OUTPUT
+review.to_frame()[["section", "entity", "path", "change", "old", "new", "new_path"]]
+
+# %% [markdown]
+# ## 6. On the command line, and in CI
 #
 # `toskit diff OLD NEW` prints the same report. `--format json` is for
 # bots, `--format html -o diff.html` writes a standalone page, and
@@ -163,8 +264,10 @@ print(report["summary"])
 
 # %% [markdown]
 # A side can be a file at a git revision of the repository you are in:
-# `git:REV:PATH` reads it with `git show` (local, no network), so in a
-# checkout of the pull request
+# `git:REV:PATH` reads that one file (and, when the loader asks, each file
+# it imports) with `git cat-file` — local, no network; as with `git show`,
+# PATH is from the repository root, and `./PATH` from the current folder —
+# so in a checkout of the pull request
 #
 # ```
 # toskit diff git:origin/main:shop.yaml shop.yaml --fail-on new-errors
@@ -184,4 +287,6 @@ print(report["summary"])
 # ```
 #
 # Exit status 2 means the comparison could not run (a missing file, a
-# revision git does not know).
+# revision git does not know, an output file it refuses: `-o` never
+# overwrites an input, writes through a link, or replaces a file toskit
+# did not write unless `--force` is given).
