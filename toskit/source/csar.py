@@ -191,15 +191,20 @@ class CsarArchive:
         except OSError as exc:
             raise ToskitError(f"{path}: cannot read ({exc.strerror or exc})") from None
         if self.records_read > limits["max_entries"]:
-            said = "" if declared is None or declared > limits["max_entries"] else (
-                f" (its end record says {declared})"
-            )
-            many = declared if declared is not None and declared > limits["max_entries"] else (
-                f"more than {limits['max_entries']}"
-            )
+            bound = limits["max_entries"]
+            if declared is not None and declared > bound:
+                message = f"the archive has {declared} entries, over {bound}"
+            elif declared is not None:  # a classic end record that lies about the count
+                message = (
+                    f"the archive has more than {bound} entries (its end record says "
+                    f"{declared}), over max_entries"
+                )
+            else:  # a ZIP64 end record: its count is not used
+                message = f"the archive has more than {bound} entries, over max_entries"
             raise CsarError(
                 "limit-exceeded",
-                f"the archive has {many} entries, over {limits['max_entries']}{said}",
+                message,
+                "if the archive is trusted: toskit.source.csar.open_csar(path, max_entries=…)",
             )
         try:
             self.zip = zipfile.ZipFile(path)
