@@ -81,3 +81,33 @@ def test_span_ends_agree_between_sarif_and_github(outputs):
             if region["endLine"] == region["startLine"] and "endColumn" in region:
                 assert props["endColumn"] == str(region["endColumn"])
     assert with_end > len(results) // 2  # most findings have a span (issue #28)
+
+
+def test_text_carets_span_the_sarif_region(outputs):
+    """The text output underlines a finding's span; SARIF's region is that span, finding by finding."""
+    text_out = outputs["text"][1]
+    results = json.loads(outputs["sarif"][1])["runs"][0]["results"]
+    assert [r[:4] for r in text_rows(text_out, "")] == [r[:4] for r in sarif_rows(outputs["sarif"][1])]  # same order
+    blocks: list[list[str]] = []
+    for line in text_out.splitlines():
+        if line.startswith("checked "):
+            continue
+        if not line.startswith(" "):
+            blocks.append([line])
+        elif blocks:
+            blocks[-1].append(line)
+    assert len(blocks) == len(results)
+    compared = 0
+    for block, result in zip(blocks, results):
+        carets = [ln for ln in block if ln.strip().startswith("|") and set(ln.strip()[1:].strip()) == {"^"}]
+        region = result["locations"][0]["physicalLocation"].get("region", {})
+        source = [ln for ln in block if ln.lstrip()[:1].isdigit() and " | " in ln]
+        if not carets or "endColumn" not in region or region["endLine"] != region["startLine"]:
+            continue
+        shown = source[0].split(" | ", 1)[1]
+        if len(shown) >= 120:
+            continue  # a long line is cut around the column
+        width = carets[0].count("^")
+        assert width == max(1, min(region["endColumn"] - region["startColumn"], len(shown) - region["startColumn"] + 1)), block
+        compared += 1
+    assert compared > 100  # most findings are one-line spans on short lines
