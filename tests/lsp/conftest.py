@@ -12,6 +12,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))  # lsp_helpers, as tests/conftest.py does for tests/
 REPO = HERE.parents[1]
 
 
@@ -29,7 +30,9 @@ def make_client() -> LanguageClient:
     """
     client = LanguageClient(converter_factory=default_converter)
     client.history = []  # type: ignore[attr-defined]
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record})
+    register_lsp_features(
+        client, {**DEFAULT_CLIENT_FEATURES, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record}
+    )
     return client
 
 
@@ -40,14 +43,22 @@ def _initialize_params(root: Path | None = None) -> lsp.InitializeParams:
     )
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "toskit", "lsp"], client_factory=make_client))
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, "-m", "toskit", "lsp"], client_factory=make_client
+    )
+)
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(_initialize_params(REPO))
     yield
     await lsp_client.shutdown_session()
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, str(HERE / "fixing_server.py")], client_factory=make_client))
+@pytest_lsp.fixture(
+    config=ClientServerConfig(
+        server_command=[sys.executable, str(HERE / "fixing_server.py")], client_factory=make_client
+    )
+)
 async def fixing_client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(_initialize_params(REPO))
     yield

@@ -31,7 +31,17 @@ def check(text: str, name: str) -> list[Diagnostic]:
                     column=column,
                     end_line=number,
                     end_column=column + len("colour"),
-                    fixes=(Fix("rename 'colour' to 'color'", "color", name, number, column, number, column + 6),),
+                    fixes=(
+                        Fix(
+                            "rename 'colour' to 'color'",
+                            "color",
+                            name,
+                            number,
+                            column,
+                            number,
+                            column + 6,
+                        ),
+                    ),
                 )
             )
     return found

@@ -2,64 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import zipfile
 from pathlib import Path
 
 import pytest
+from lsp_helpers import EXAMPLE, SERVICE, SERVICE_URI, open_document, pos, published, replace_all
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
-from toskit.lsp.workspace import name_to_uri
-
 pytestmark = pytest.mark.asyncio(loop_scope="function")
-
-# A generous hang guard only: nothing here is a timing assertion.
-HANG = 120
-
-
-async def published(client: LanguageClient, uri: str, version: int | None = None) -> list[lsp.Diagnostic]:
-    """The next diagnostics published for ``uri`` (for ``version``, when given)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + HANG
-    history = client.history  # type: ignore[attr-defined]
-    while loop.time() < deadline:
-        for i, params in enumerate(history):
-            if params.uri == uri:
-                del history[i]
-                if version is None or params.version == version:
-                    return list(params.diagnostics)
-                break
-        else:
-            await asyncio.sleep(0.01)
-    raise AssertionError(f"no diagnostics published for {uri} (version {version})")
-
-
-def open_document(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
-    client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="yaml", version=version, text=text))
-    )
-
-
-def replace_all(client: LanguageClient, uri: str, text: str, version: int) -> None:
-    client.text_document_did_change(
-        lsp.DidChangeTextDocumentParams(
-            lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            [lsp.TextDocumentContentChangeWholeDocument(text=text)],
-        )
-    )
-
-
-def pos(text: str, needle: str, offset: int = 0) -> lsp.Position:
-    """The position of the first ``needle`` in ``text`` (plus ``offset`` characters)."""
-    index = text.index(needle) + offset
-    line = text.count("\n", 0, index)
-    return lsp.Position(line, index - (text.rfind("\n", 0, index) + 1))
-
-
-EXAMPLE = Path(__file__).parents[2] / "notebooks" / "examples" / "service.yaml"
-SERVICE = EXAMPLE.read_text()
-SERVICE_URI = name_to_uri(str(EXAMPLE))
 
 
 async def test_diagnostics_on_open_then_gone_after_the_typo_is_fixed(client: LanguageClient):
@@ -88,13 +39,17 @@ async def test_diagnostics_on_open_then_gone_after_the_typo_is_fixed(client: Lan
     )
     assert await published(client, SERVICE_URI, 2) == []
     # A new mistake, from unsaved text only (the file on disk is untouched).
-    replace_all(client, SERVICE_URI, SERVICE.replace("type: DatabaseService", "type: DatabaseServise"), 3)
+    replace_all(
+        client, SERVICE_URI, SERVICE.replace("type: DatabaseService", "type: DatabaseServise"), 3
+    )
     found = await published(client, SERVICE_URI, 3)
     assert [d.code for d in found] == ["unknown-type"]
     assert EXAMPLE.read_text() == SERVICE
 
 
-async def test_diagnostics_for_the_other_kinds_check_detects(client: LanguageClient, tmp_path: Path):
+async def test_diagnostics_for_the_other_kinds_check_detects(
+    client: LanguageClient, tmp_path: Path
+):
     cases = {
         "broken.yaml": ("a: [1, 2\n", "yaml-syntax"),
         "dup.yaml": ("a: 1\na: 2\n", "duplicate-key"),
@@ -126,7 +81,9 @@ async def test_hover_shows_effective_value_layer_and_definition(client: Language
     assert "set by **default: Endpoint** (notebooks/examples/service.yaml:7)" in text
     # On a type name: the derivation chain.
     result = await client.text_document_hover_async(
-        lsp.HoverParams(lsp.TextDocumentIdentifier(SERVICE_URI), pos(SERVICE, "type: DatabaseService", 8))
+        lsp.HoverParams(
+            lsp.TextDocumentIdentifier(SERVICE_URI), pos(SERVICE, "type: DatabaseService", 8)
+        )
     )
     assert "`DatabaseService` → `tosca.nodes.Root`" in result.contents.value
     # On the typo: why it is wrong.
@@ -168,12 +125,16 @@ async def test_hover_on_function_calls_and_inputs(client: LanguageClient, tmp_pa
     )
     assert "**input** `port`" in result.contents.value and "8080" in result.contents.value
     result = await client.text_document_hover_async(
-        lsp.HoverParams(lsp.TextDocumentIdentifier(uri), pos(FUNCTIONS, "component_version: {get_input"))
+        lsp.HoverParams(
+            lsp.TextDocumentIdentifier(uri), pos(FUNCTIONS, "component_version: {get_input")
+        )
     )
     assert "`8080`" in result.contents.value and "input: port" in result.contents.value
 
 
-async def test_definition_local_input_node_property_and_imported(client: LanguageClient, tmp_path: Path):
+async def test_definition_local_input_node_property_and_imported(
+    client: LanguageClient, tmp_path: Path
+):
     (tmp_path / "types.yaml").write_text(
         "tosca_definitions_version: tosca_simple_yaml_1_3\n"
         "node_types:\n"
@@ -229,7 +190,10 @@ async def test_definition_local_input_node_property_and_imported(client: Languag
 
 def _csar(path: Path) -> None:
     with zipfile.ZipFile(path, "w") as z:
-        z.writestr("TOSCA-Metadata/TOSCA.meta", "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nCreated-By: t\nEntry-Definitions: Definitions/main.yaml\n")
+        z.writestr(
+            "TOSCA-Metadata/TOSCA.meta",
+            "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nCreated-By: t\nEntry-Definitions: Definitions/main.yaml\n",
+        )
         z.writestr(
             "Definitions/main.yaml",
             "tosca_definitions_version: tosca_simple_yaml_1_3\nimports:\n  - lib/types.yaml\n"
@@ -241,7 +205,9 @@ def _csar(path: Path) -> None:
         )
 
 
-async def test_definition_inside_a_csar_opens_the_archive_member(client: LanguageClient, tmp_path: Path):
+async def test_definition_inside_a_csar_opens_the_archive_member(
+    client: LanguageClient, tmp_path: Path
+):
     archive = tmp_path / "app.csar"
     _csar(archive)
     uri = f"zip:{archive.as_uri()}!/Definitions/main.yaml"
@@ -259,7 +225,9 @@ async def test_definition_inside_a_csar_opens_the_archive_member(client: Languag
     assert [d.code for d in await published(client, uri, 2)] == ["unknown-type"]
 
 
-async def test_completion_properties_types_templates_keynames(client: LanguageClient, tmp_path: Path):
+async def test_completion_properties_types_templates_keynames(
+    client: LanguageClient, tmp_path: Path
+):
     text = SERVICE.replace("          auth: {pasword: secret}\n", "          auth:\n            \n")
     uri = (tmp_path / "service.yaml").as_uri()
     open_document(client, uri, text)
@@ -274,11 +242,16 @@ async def test_completion_properties_types_templates_keynames(client: LanguageCl
     # Under auth: the fields of Auth, required (and without default) first, with type and default.
     items = await labels(pos(text, "auth:\n            ", 18))
     assert sorted(items, key=lambda i: i.sort_text)[0].label == "password"
-    assert {i.label: i.detail for i in items} == {"password": "string (required)", "username": "string (required) = admin"}
+    assert {i.label: i.detail for i in items} == {
+        "password": "string (required)",
+        "username": "string (required) = admin",
+    }
     # After type: in a node template: node types in scope, local ones first.
     items = await labels(pos(text, "type: DatabaseService", 6))
     ranked = sorted(items, key=lambda i: i.sort_text)
-    assert ranked[0].label == "DatabaseService" and "tosca.nodes.Compute" in [i.label for i in items]
+    assert ranked[0].label == "DatabaseService" and "tosca.nodes.Compute" in [
+        i.label for i in items
+    ]
     assert "Endpoint" not in [i.label for i in items]  # a data type is not a node type
     # After derived_from: under data_types: data types and primitives.
     text2 = text.replace("  Endpoint:\n", "  Endpoint:\n    derived_from: \n")
@@ -312,18 +285,24 @@ async def test_code_action_applied_then_rechecked(fixing_client: LanguageClient,
     assert [d.code for d in found] == ["spelling"]
     actions = await client.text_document_code_action_async(
         lsp.CodeActionParams(
-            lsp.TextDocumentIdentifier(uri), found[0].range, lsp.CodeActionContext(diagnostics=found)
+            lsp.TextDocumentIdentifier(uri),
+            found[0].range,
+            lsp.CodeActionContext(diagnostics=found),
         )
     )
     assert [a.title for a in actions] == ["rename 'colour' to 'color'"]
     assert actions[0].kind == lsp.CodeActionKind.QuickFix
     (edit,) = actions[0].edit.changes[uri]
-    assert edit.range == lsp.Range(lsp.Position(1, 2), lsp.Position(1, 8)) and edit.new_text == "color"
+    assert (
+        edit.range == lsp.Range(lsp.Position(1, 2), lsp.Position(1, 8)) and edit.new_text == "color"
+    )
     # The client applies it (an incremental change) and the finding is gone.
     await apply_and_recheck(client, uri, edit, 2)
 
 
-async def apply_and_recheck(client: LanguageClient, uri: str, edit: lsp.TextEdit, version: int) -> None:
+async def apply_and_recheck(
+    client: LanguageClient, uri: str, edit: lsp.TextEdit, version: int
+) -> None:
     """Apply ``edit`` as the client would, then expect no finding left."""
     client.text_document_did_change(
         lsp.DidChangeTextDocumentParams(
@@ -334,14 +313,18 @@ async def apply_and_recheck(client: LanguageClient, uri: str, edit: lsp.TextEdit
     assert await published(client, uri, version) == []
 
 
-async def test_no_code_action_where_nothing_is_fixable(fixing_client: LanguageClient, tmp_path: Path):
+async def test_no_code_action_where_nothing_is_fixable(
+    fixing_client: LanguageClient, tmp_path: Path
+):
     client = fixing_client
     uri = (tmp_path / "plain.yaml").as_uri()
     open_document(client, uri, "paint:\n  color: red\n")
     assert await published(client, uri, 1) == []
     actions = await client.text_document_code_action_async(
         lsp.CodeActionParams(
-            lsp.TextDocumentIdentifier(uri), lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)), lsp.CodeActionContext(diagnostics=[])
+            lsp.TextDocumentIdentifier(uri),
+            lsp.Range(lsp.Position(0, 0), lsp.Position(0, 1)),
+            lsp.CodeActionContext(diagnostics=[]),
         )
     )
     assert not actions
@@ -370,9 +353,13 @@ async def test_symbols_and_references(client: LanguageClient):
     assert sorted((r.range.start.line, r.range.start.character) for r in refs) == [(3, 2), (13, 23)]
 
 
-async def test_a_change_to_an_open_import_rechecks_its_importer(client: LanguageClient, tmp_path: Path):
+async def test_a_change_to_an_open_import_rechecks_its_importer(
+    client: LanguageClient, tmp_path: Path
+):
     types = tmp_path / "types.yaml"
-    types.write_text("tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  my.T:\n    derived_from: tosca.nodes.Root\n")
+    types.write_text(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  my.T:\n    derived_from: tosca.nodes.Root\n"
+    )
     main = "tosca_definitions_version: tosca_simple_yaml_1_3\nimports: [types.yaml]\ntopology_template:\n  node_templates:\n    a: {type: my.T}\n"
     main_uri, types_uri = (tmp_path / "main.yaml").as_uri(), types.as_uri()
     open_document(client, main_uri, main)
@@ -390,24 +377,38 @@ async def test_a_change_to_an_open_import_rechecks_its_importer(client: Language
     assert await published(client, main_uri, 1) == []
     # Closing the import: the importer reads the file from disk again.
     types.write_text(types.read_text().replace("my.T:", "my.V:"))
-    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(types_uri)))
+    client.text_document_did_close(
+        lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(types_uri))
+    )
     found = await published(client, main_uri, 1)
     assert [d.code for d in found] == ["unknown-type"] and "my.V" in found[0].message
 
 
-async def test_tosca_quick_fix_renames_the_typo_and_both_findings_go(client: LanguageClient, tmp_path: Path):
+async def test_tosca_quick_fix_renames_the_typo_and_both_findings_go(
+    client: LanguageClient, tmp_path: Path
+):
     uri = (tmp_path / "service.yaml").as_uri()
     open_document(client, uri, SERVICE)
     found = await published(client, uri, 1)
     # Asked on the missing-property finding's range too: the fix is the typo's (one, not two).
     for asked in found:
         actions = await client.text_document_code_action_async(
-            lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), asked.range, lsp.CodeActionContext(diagnostics=[asked]))
+            lsp.CodeActionParams(
+                lsp.TextDocumentIdentifier(uri),
+                asked.range,
+                lsp.CodeActionContext(diagnostics=[asked]),
+            )
         )
         titles = [a.title for a in actions]
-        assert titles == (["rename 'pasword' to 'password'"] if asked.code == "unknown-property" else [])
+        assert titles == (
+            ["rename 'pasword' to 'password'"] if asked.code == "unknown-property" else []
+        )
     actions = await client.text_document_code_action_async(
-        lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), found[1].range, lsp.CodeActionContext(diagnostics=found))
+        lsp.CodeActionParams(
+            lsp.TextDocumentIdentifier(uri),
+            found[1].range,
+            lsp.CodeActionContext(diagnostics=found),
+        )
     )
     (edit,) = actions[0].edit.changes[uri]
     assert edit.new_text == "password" and edit.range == found[1].range

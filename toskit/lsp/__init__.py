@@ -26,9 +26,7 @@ def main() -> int:
     except ImportError as exc:
         from toskit.errors import ToskitError
 
-        raise ToskitError(
-            f"toskit lsp needs pygls ({exc}): pip install 'toskit[lsp]'"
-        ) from None
+        raise ToskitError(f"toskit lsp needs pygls ({exc}): pip install 'toskit[lsp]'") from None
     status = serve()
     # pygls closed stdout on exit; the command line's final flush must find an open stream.
     import os

@@ -64,7 +64,9 @@ class Published:
 _TOKEN_END = re.compile(r"\s*(?:,|\}|\]|#|:\s|:$)")
 
 
-def token_range(lines: list[str], line: int | None, column: int | None, encoding: str = "utf-16") -> Range:
+def token_range(
+    lines: list[str], line: int | None, column: int | None, encoding: str = "utf-16"
+) -> Range:
     """The range of the YAML token at toskit's 1-based ``line``/``column`` (a fallback
     for a finding that has no ``end_line``/``end_column``): a quoted string to its
     closing quote, a plain scalar or key to the next ``,``, ``}``, ``]``, ``: `` or
@@ -95,7 +97,9 @@ def finding_range(lines: list[str], d: Any, encoding: str = "utf-16") -> Range:
         return (0, 0), (0, 0)
     if d.end_line is None or d.end_column is None:
         return token_range(lines, d.line, d.column, encoding)
-    return to_lsp(lines, d.line, d.column, encoding), to_lsp(lines, d.end_line, d.end_column, encoding)
+    return to_lsp(lines, d.line, d.column, encoding), to_lsp(
+        lines, d.end_line, d.end_column, encoding
+    )
 
 
 # ---- diagnostics -------------------------------------------------------------
@@ -104,7 +108,11 @@ def finding_range(lines: list[str], d: Any, encoding: str = "utf-16") -> Range:
 def _same_file(analysis: Analysis, file: str | None) -> bool:
     from toskit.source import Importer
 
-    return file is None or file == analysis.name or Importer.identity(file) == Importer.identity(analysis.name)
+    return (
+        file is None
+        or file == analysis.name
+        or Importer.identity(file) == Importer.identity(analysis.name)
+    )
 
 
 def _lines_of(analysis: Analysis, file: str | None) -> list[str]:
@@ -138,7 +146,9 @@ def _import_entry(analysis: Analysis, file: str) -> tuple[Hashable, ...]:
     import os
 
     doc = analysis.document
-    imports = doc.value.get("imports") if doc is not None and isinstance(doc.value, Mapping) else None
+    imports = (
+        doc.value.get("imports") if doc is not None and isinstance(doc.value, Mapping) else None
+    )
     if isinstance(imports, list):
         for i, entry in enumerate(imports):
             ref = entry.get("file", entry.get("url")) if isinstance(entry, Mapping) else entry
@@ -167,15 +177,31 @@ def diagnostics(analysis: Analysis, encoding: str = "utf-16") -> list[Published]
         if _same_file(analysis, d.file):
             rng = finding_range(analysis.lines, d, encoding)
         else:
-            where = analysis.document.locate_key(_import_entry(analysis, d.file or "")) if analysis.document else None
-            rng = token_range(analysis.lines, where.line if where else 1, where.column if where else 1, encoding)
+            where = (
+                analysis.document.locate_key(_import_entry(analysis, d.file or ""))
+                if analysis.document
+                else None
+            )
+            rng = token_range(
+                analysis.lines, where.line if where else 1, where.column if where else 1, encoding
+            )
             message = f"{d.location}: {message}"
-            related.append((Location(name_to_uri(d.file or ""), finding_range(_lines_of(analysis, d.file), d, encoding)), "reported here"))
+            related.append(
+                (
+                    Location(
+                        name_to_uri(d.file or ""),
+                        finding_range(_lines_of(analysis, d.file), d, encoding),
+                    ),
+                    "reported here",
+                )
+            )
         for r in d.related:
             if r.line is None:
                 continue
             uri = analysis.uri if _same_file(analysis, r.file) else name_to_uri(r.file or "")
-            related.append((Location(uri, finding_range(_lines_of(analysis, r.file), r, encoding)), r.label))
+            related.append(
+                (Location(uri, finding_range(_lines_of(analysis, r.file), r, encoding)), r.label)
+            )
         out.append(Published(rng, SEVERITY.get(d.severity, 1), d.code, message, tuple(related), d))
     return out
 
@@ -212,8 +238,9 @@ def code_actions(analysis: Analysis, rng: Range, encoding: str = "utf-16") -> li
 def _fix_edit(analysis: Analysis, fix: Fix, encoding: str) -> tuple[str, tuple[Range, str]] | None:
     if not _same_file(analysis, fix.file):
         return None  # only the document in hand: its positions are the editor's
-    rng = to_lsp(analysis.lines, fix.line, fix.column, encoding), to_lsp(
-        analysis.lines, fix.end_line, fix.end_column, encoding
+    rng = (
+        to_lsp(analysis.lines, fix.line, fix.column, encoding),
+        to_lsp(analysis.lines, fix.end_line, fix.end_column, encoding),
     )
     return analysis.uri, (rng, fix.replacement)
 
@@ -221,7 +248,9 @@ def _fix_edit(analysis: Analysis, fix: Fix, encoding: str) -> tuple[str, tuple[R
 # ---- where things are defined ---------------------------------------------------
 
 
-def _key_location(doc: YamlDocument | None, parts: tuple[Hashable, ...], name: str | None = None) -> Location | None:
+def _key_location(
+    doc: YamlDocument | None, parts: tuple[Hashable, ...], name: str | None = None
+) -> Location | None:
     """The location of the key at the end of ``parts`` in ``doc`` (its text's width)."""
     if doc is None:
         return None
@@ -242,7 +271,11 @@ def _key_location(doc: YamlDocument | None, parts: tuple[Hashable, ...], name: s
 
 def _topology(analysis: Analysis) -> tuple[str, Mapping]:
     template = analysis.template
-    key = "service_template" if template is not None and str(template.version).startswith("tosca_2") else "topology_template"
+    key = (
+        "service_template"
+        if template is not None and str(template.version).startswith("tosca_2")
+        else "topology_template"
+    )
     doc = analysis.document
     value = doc.value if doc is not None and isinstance(doc.value, Mapping) else {}
     topology = value.get(key)
@@ -259,7 +292,16 @@ def _lookup_type(analysis: Analysis, name: str, kinds: tuple[str, ...] = ()) -> 
     if template is None or not name:
         return None
     registry = template.registry
-    for kind in kinds or ("node", "data", "capability", "relationship", "interface", "artifact", "group", "policy"):
+    for kind in kinds or (
+        "node",
+        "data",
+        "capability",
+        "relationship",
+        "interface",
+        "artifact",
+        "group",
+        "policy",
+    ):
         try:
             found = registry.lookup(kind, name)
         except Exception:
@@ -286,7 +328,9 @@ _KIND_OF_SECTION = {
     "policy_types": "policy",
 }
 
-_FUNCTION = re.compile(r"\$?(get_input|get_property|get_attribute|get_artifact|get_operation_output)\b")
+_FUNCTION = re.compile(
+    r"\$?(get_input|get_property|get_attribute|get_artifact|get_operation_output)\b"
+)
 
 
 def _entity_templates(analysis: Analysis, section: str) -> Mapping[str, Any]:
@@ -317,7 +361,9 @@ def _get_property_args(line: str) -> list[str]:
     return [a.strip().strip("'\"") for a in match.group(1).split(",")]
 
 
-def definition(analysis: Analysis, line: int, character: int, encoding: str = "utf-16") -> list[Location]:
+def definition(
+    analysis: Analysis, line: int, character: int, encoding: str = "utf-16"
+) -> list[Location]:
     """Where the name under the cursor is defined.
 
     Type names (through imports, namespaces and CSAR members: the location
@@ -335,7 +381,11 @@ def definition(analysis: Analysis, line: int, character: int, encoding: str = "u
     function = _function_on_line(text, col0)
     if function == "get_input" and word.lstrip("$") != "get_input":
         loc = _key_location(analysis.document, (topo_key, "inputs", word))
-        return [loc] if loc and isinstance(topology.get("inputs"), Mapping) and word in topology["inputs"] else []
+        return (
+            [loc]
+            if loc and isinstance(topology.get("inputs"), Mapping) and word in topology["inputs"]
+            else []
+        )
     if function in ("get_property", "get_attribute") and not word.lstrip("$").startswith("get_"):
         loc = _property_definition_location(analysis, cursor, _get_property_args(text), word)
         if loc is not None:
@@ -343,7 +393,8 @@ def definition(analysis: Analysis, line: int, character: int, encoding: str = "u
     if cursor.path[:1] == ("imports",) or cursor.key == "imports":
         target = _import_target(analysis, word)
         return [target] if target else []
-    nodes = topology.get("node_templates") if isinstance(topology.get("node_templates"), Mapping) else {}
+    found_nodes = topology.get("node_templates")
+    nodes: Mapping = found_nodes if isinstance(found_nodes, Mapping) else {}
     if word in nodes and not (len(cursor.path) == 2 and cursor.on_key):
         loc = _key_location(analysis.document, (topo_key, "node_templates", word))
         if loc is not None:
@@ -378,7 +429,9 @@ def _entity_at(analysis: Analysis, cursor: Cursor) -> tuple[str, str, Any] | Non
     return None
 
 
-def _property_definition(analysis: Analysis, owner_type: Any, names: list[str]) -> tuple[Any, Any] | None:
+def _property_definition(
+    analysis: Analysis, owner_type: Any, names: list[str]
+) -> tuple[Any, Any] | None:
     """(definition, the type that wrote it) of property path ``names`` on ``owner_type``."""
     current = owner_type
     found = None
@@ -388,13 +441,18 @@ def _property_definition(analysis: Analysis, owner_type: Any, names: list[str]) 
         definition = current.properties.get(name)
         if definition is None:
             return None
-        owner = _lookup_type(analysis, definition.defined_in or current.name, (current.kind,)) or current
+        owner = (
+            _lookup_type(analysis, definition.defined_in or current.name, (current.kind,))
+            or current
+        )
         found = (definition, owner)
         current = _lookup_type(analysis, definition.type, ("data",)) if definition.type else None
     return found
 
 
-def _property_definition_location(analysis: Analysis, cursor: Cursor, args: list[str], word: str) -> Location | None:
+def _property_definition_location(
+    analysis: Analysis, cursor: Cursor, args: list[str], word: str
+) -> Location | None:
     if not args or word not in args:
         return None
     entity_name = args[0]
@@ -447,11 +505,15 @@ def _display_name(name: str, root: str | None) -> str:
     return rel if not rel.startswith("..") else name
 
 
-def _layer_location(analysis: Analysis, entity: Any, section: str, source: str, path: list[str]) -> Location | None:
+def _layer_location(
+    analysis: Analysis, entity: Any, section: str, source: str, path: list[str]
+) -> Location | None:
     """Where the layer named ``source`` (``template``, ``default: T``, ``input: x``) wrote the value."""
     topo_key, _ = _topology(analysis)
     if source == "template":
-        return _key_location(analysis.document, (topo_key, section, entity.name, "properties", *path))
+        return _key_location(
+            analysis.document, (topo_key, section, entity.name, "properties", *path)
+        )
     if source.startswith("input: "):
         name = source[len("input: ") :]
         return _key_location(analysis.document, (topo_key, "inputs", name))
@@ -470,18 +532,27 @@ def _layer_location(analysis: Analysis, entity: Any, section: str, source: str, 
 
 
 def _definition_lines(analysis: Analysis, definition: Any, owner: Any) -> list[str]:
-    out = [f"- **type**: `{definition.type or 'any'}`" + (" (required)" if definition.required else " (optional)")]
+    out = [
+        f"- **type**: `{definition.type or 'any'}`"
+        + (" (required)" if definition.required else " (optional)")
+    ]
     if definition.has_default:
         out.append(f"- **default**: `{_short(definition.default)}`")
     if definition.constraints:
-        out.append("- **constraints**: " + ", ".join(f"`{_short(c)}`" for c in definition.constraints))
+        out.append(
+            "- **constraints**: " + ", ".join(f"`{_short(c)}`" for c in definition.constraints)
+        )
     if definition.description:
         out.append(f"- {definition.description}")
-    out.append(f"- defined in `{owner.name}`{_where(_key_location(owner.doc, (*owner.parts, 'properties', definition.name)), analysis.root)}")
+    out.append(
+        f"- defined in `{owner.name}`{_where(_key_location(owner.doc, (*owner.parts, 'properties', definition.name)), analysis.root)}"
+    )
     return out
 
 
-def hover(analysis: Analysis, line: int, character: int, encoding: str = "utf-16") -> tuple[str, Range] | None:
+def hover(
+    analysis: Analysis, line: int, character: int, encoding: str = "utf-16"
+) -> tuple[str, Range] | None:
     """Markdown for the cursor, and the range it is about, or ``None``.
 
     What exists today (until issue #32's ``Explanation`` replaces the
@@ -495,7 +566,10 @@ def hover(analysis: Analysis, line: int, character: int, encoding: str = "utf-16
     """
     line0, col0 = from_lsp(analysis.lines, line, character, encoding)
     cursor = cursor_at(analysis.lines, line0, col0)
-    rng = (to_lsp(analysis.lines, line0 + 1, cursor.start + 1, encoding), to_lsp(analysis.lines, line0 + 1, cursor.end + 1, encoding))
+    rng = (
+        to_lsp(analysis.lines, line0 + 1, cursor.start + 1, encoding),
+        to_lsp(analysis.lines, line0 + 1, cursor.end + 1, encoding),
+    )
     if analysis.template is None:
         return None
     function = _function_on_line(analysis.lines[line0], col0)
@@ -503,7 +577,11 @@ def hover(analysis: Analysis, line: int, character: int, encoding: str = "utf-16
         _, topology = _topology(analysis)
         text = _input_hover(analysis, cursor.word, topology)
         return (text, rng) if text else None
-    text = _property_hover(analysis, cursor) or _definition_hover(analysis, cursor) or _name_hover(analysis, cursor)
+    text = (
+        _property_hover(analysis, cursor)
+        or _definition_hover(analysis, cursor)
+        or _name_hover(analysis, cursor)
+    )
     return (text, rng) if text else None
 
 
@@ -531,22 +609,38 @@ def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     head = f"**{name}**.`{dotted}`"
     out = [head, ""]
     for row in rows[:20]:
-        where = _where(_layer_location(analysis, entity, section, row.source, row.path.split(".")), analysis.root)
-        label = row.path[len(dotted) + 1 :] if row.path != dotted and row.path.startswith(dotted) else ""
+        where = _where(
+            _layer_location(analysis, entity, section, row.source, row.path.split(".")),
+            analysis.root,
+        )
+        label = (
+            row.path[len(dotted) + 1 :]
+            if row.path != dotted and row.path.startswith(dotted)
+            else ""
+        )
         value = _call_text(analysis, entity, row) or f"`{_short(row.value)}`"
-        out.append(f"- {('`' + label + '` = ') if label else '= '}{value} — set by **{row.source}**{where}" + (f", type `{row.type}`" if row.type else ""))
+        out.append(
+            f"- {('`' + label + '` = ') if label else '= '}{value} — set by **{row.source}**{where}"
+            + (f", type `{row.type}`" if row.type else "")
+        )
         for old, source in row.overridden:
             out.append(f"  - overrides `{_short(old)}` from {source}")
     if len(rows) > 20:
         out.append(f"- … {len(rows) - 20} more rows")
     if not rows:
         out.append("- no value (no default either)")
-    definition = _property_definition(analysis, entity.type, prop_path) if entity.type is not None else None
+    definition = (
+        _property_definition(analysis, entity.type, prop_path) if entity.type is not None else None
+    )
     if definition is not None:
         out.append("")
         out.extend(_definition_lines(analysis, *definition))
     else:
-        problems = [d for d in analysis.diagnostics if d.path.endswith(dotted) and d.code == "unknown-property"]
+        problems = [
+            d
+            for d in analysis.diagnostics
+            if d.path.endswith(dotted) and d.code == "unknown-property"
+        ]
         if problems:
             out.append("")
             hint = f" ({problems[0].hint})" if problems[0].hint else ""
@@ -557,19 +651,35 @@ def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
 def _definition_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     """On a property definition of a type (``node_types: T: properties: name``): the effective definition."""
     path = cursor.full_path
-    if len(path) < 4 or path[0] not in _KIND_OF_SECTION or path[2] != "properties" or not cursor.on_key:
+    if (
+        len(path) < 4
+        or path[0] not in _KIND_OF_SECTION
+        or path[2] != "properties"
+        or not cursor.on_key
+    ):
         return None
     t = _lookup_type(analysis, str(path[1]), (_KIND_OF_SECTION[str(path[0])],))
     if t is None or path[3] not in t.properties:
         return None
     definition = t.properties[str(path[3])]
     owner = _lookup_type(analysis, definition.defined_in or t.name, (t.kind,)) or t
-    return "\n".join([f"**{t.name}**.`{definition.name}`", "", *_definition_lines(analysis, definition, owner)])
+    return "\n".join(
+        [f"**{t.name}**.`{definition.name}`", "", *_definition_lines(analysis, definition, owner)]
+    )
 
 
 _INTRINSICS_1X = frozenset(
-    {"get_input", "get_property", "get_attribute", "get_operation_output", "get_nodes_of_type",
-     "get_artifact", "concat", "join", "token"}
+    {
+        "get_input",
+        "get_property",
+        "get_attribute",
+        "get_operation_output",
+        "get_nodes_of_type",
+        "get_artifact",
+        "concat",
+        "join",
+        "token",
+    }
 )
 
 
@@ -590,11 +700,19 @@ def _call_text(analysis: Analysis, entity: Any, row: Any) -> str | None:
             return None
     if not isinstance(value, Call):
         return None
-    why = [d.message for d in analysis.diagnostics if d.path.endswith(row.path) and d.code in ("function-error", "unknown-function")]
-    reason = why[0] if why else (
-        "it reads runtime state, known only once deployed"
-        if value.name in ("get_attribute", "get_operation_output", "get_artifact")
-        else "its arguments are not known until deployment (an input with no value and no default?)"
+    why = [
+        d.message
+        for d in analysis.diagnostics
+        if d.path.endswith(row.path) and d.code in ("function-error", "unknown-function")
+    ]
+    reason = (
+        why[0]
+        if why
+        else (
+            "it reads runtime state, known only once deployed"
+            if value.name in ("get_attribute", "get_operation_output", "get_artifact")
+            else "its arguments are not known until deployment (an input with no value and no default?)"
+        )
     )
     return f"`{_short(str(value))}` — stays unevaluated: {reason}"
 
@@ -604,7 +722,10 @@ def _name_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     template = analysis.template
     topo_key, topology = _topology(analysis)
     text_line = analysis.lines[cursor.line]
-    if _function_on_line(text_line, cursor.start) == "get_input" and word.lstrip("$") != "get_input":
+    if (
+        _function_on_line(text_line, cursor.start) == "get_input"
+        and word.lstrip("$") != "get_input"
+    ):
         return _input_hover(analysis, word, topology)
     if cursor.path == (topo_key, "inputs") and cursor.on_key:
         return _input_hover(analysis, cursor.key or word, topology)
@@ -619,7 +740,11 @@ def _name_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     if t is None:
         return None
     chain = " → ".join(f"`{a.name}`" for a in [t, *t.ancestors])
-    out = [f"**{t.kind} type** `{t.name}`{_where(_type_location(t), analysis.root)}", "", f"derived: {chain}"]
+    out = [
+        f"**{t.kind} type** `{t.name}`{_where(_type_location(t), analysis.root)}",
+        "",
+        f"derived: {chain}",
+    ]
     if t.description:
         out += ["", str(t.description)]
     if t.properties:
@@ -695,13 +820,15 @@ def _present_keys(analysis: Analysis, path: tuple[Hashable, ...]) -> set[str]:
         if isinstance(value, Mapping) and part in value:
             value = value[part]
         elif isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value):
-            value = value[part]
+            value = value[part]  # noqa: SIM114 (mypy narrows each branch on its own)
         else:
             return set()
     return {k for k in value if isinstance(k, str)} if isinstance(value, Mapping) else set()
 
 
-def completions(analysis: Analysis, line: int, character: int, encoding: str = "utf-16") -> list[Completion]:
+def completions(
+    analysis: Analysis, line: int, character: int, encoding: str = "utf-16"
+) -> list[Completion]:
     """Completion items at the cursor, from the effective type and the grammar.
 
     Under ``properties:`` of a template: the property names of its type (or
@@ -721,11 +848,24 @@ def completions(analysis: Analysis, line: int, character: int, encoding: str = "
         return []
     if not typing_key and cursor.key in ("type", "derived_from"):
         return _type_names(analysis, path)
-    entity = _entity_at(analysis, Cursor(path, None, False, "", 0, 0, 0)) if len(path) >= 3 else None
+    entity = (
+        _entity_at(analysis, Cursor(path, None, False, "", 0, 0, 0)) if len(path) >= 3 else None
+    )
     if entity is not None and len(path) >= 4 and path[3] == "requirements" and not typing_key:
-        return [Completion(n, _REFERENCE, f"node template: {t.type.name if t.type else '?'}") for n, t in template.node_templates.items()]
-    if entity is not None and len(path) >= 5 and path[3] == "requirements" and cursor.key == "node" and not typing_key:
-        return [Completion(n, _REFERENCE, "node template") for n, t in template.node_templates.items()]
+        return [
+            Completion(n, _REFERENCE, f"node template: {t.type.name if t.type else '?'}")
+            for n, t in template.node_templates.items()
+        ]
+    if (
+        entity is not None
+        and len(path) >= 5
+        and path[3] == "requirements"
+        and cursor.key == "node"
+        and not typing_key
+    ):
+        return [
+            Completion(n, _REFERENCE, "node template") for n, t in template.node_templates.items()
+        ]
     if entity is not None and typing_key:
         _, _, ent = entity
         t = ent.type
@@ -734,7 +874,11 @@ def completions(analysis: Analysis, line: int, character: int, encoding: str = "
             owner = t
             if names:
                 found = _property_definition(analysis, t, names)
-                owner = _lookup_type(analysis, found[0].type, ("data",)) if found and found[0].type else None
+                owner = (
+                    _lookup_type(analysis, found[0].type, ("data",))
+                    if found and found[0].type
+                    else None
+                )
             if owner is None:
                 return []
             present = _present_keys(analysis, path)
@@ -742,8 +886,20 @@ def completions(analysis: Analysis, line: int, character: int, encoding: str = "
             for name, d in owner.properties.items():
                 if name in present:
                     continue
-                detail = f"{d.type or 'any'}" + (" (required)" if d.required else "") + (f" = {_short(d.default, 40)}" if d.has_default else "")
-                items.append(Completion(name, _PROPERTY, detail, ("0" if d.required and not d.has_default else "1") + name, d.description or ""))
+                detail = (
+                    f"{d.type or 'any'}"
+                    + (" (required)" if d.required else "")
+                    + (f" = {_short(d.default, 40)}" if d.has_default else "")
+                )
+                items.append(
+                    Completion(
+                        name,
+                        _PROPERTY,
+                        detail,
+                        ("0" if d.required and not d.has_default else "1") + name,
+                        d.description or "",
+                    )
+                )
             return items
         if len(path) == 4 and path[3] == "requirements" and t is not None:
             return [Completion(n, _PROPERTY, "requirement") for n, _ in t.requirements]
@@ -751,7 +907,11 @@ def completions(analysis: Analysis, line: int, character: int, encoding: str = "
             return [Completion(n, _PROPERTY, "capability") for n in t.capabilities]
     if typing_key:
         present = _present_keys(analysis, path)
-        return [Completion(k, _KEYWORD, "keyname") for k in _grammar_keys(analysis, path) if k not in present]
+        return [
+            Completion(k, _KEYWORD, "keyname")
+            for k in _grammar_keys(analysis, path)
+            if k not in present
+        ]
     return []
 
 
@@ -764,10 +924,40 @@ def _type_names(analysis: Analysis, path: tuple[Hashable, ...]) -> list[Completi
         if "properties" in path or "attributes" in path:
             kind = "data"
     elif len(path) >= 2 and path[0] == topo_key:
-        kind = {"node_templates": "node", "relationship_templates": "relationship", "groups": "group", "policies": "policy", "inputs": "data", "outputs": "data"}.get(str(path[1]), "node")
-    items = [Completion(n, _CLASS, f"{kind} type", ("1" if n.startswith("tosca.") else "0") + n, t.description or "") for n, t in template.types_of(kind).items()]
+        kind = {
+            "node_templates": "node",
+            "relationship_templates": "relationship",
+            "groups": "group",
+            "policies": "policy",
+            "inputs": "data",
+            "outputs": "data",
+        }.get(str(path[1]), "node")
+    items = [
+        Completion(
+            n,
+            _CLASS,
+            f"{kind} type",
+            ("1" if n.startswith("tosca.") else "0") + n,
+            t.description or "",
+        )
+        for n, t in template.types_of(kind).items()
+    ]
     if kind == "data":
-        for primitive in ("string", "integer", "float", "boolean", "list", "map", "timestamp", "range", "version", "scalar-unit.size", "scalar-unit.time", "scalar-unit.frequency", "scalar-unit.bitrate"):
+        for primitive in (
+            "string",
+            "integer",
+            "float",
+            "boolean",
+            "list",
+            "map",
+            "timestamp",
+            "range",
+            "version",
+            "scalar-unit.size",
+            "scalar-unit.time",
+            "scalar-unit.frequency",
+            "scalar-unit.bitrate",
+        ):
             items.append(Completion(primitive, _CLASS, "primitive type", "0" + primitive))
     return items
 
@@ -786,7 +976,14 @@ class Symbol:
     children: tuple[Symbol, ...] = ()
 
 
-_SYMBOL_KIND = {"node_templates": 19, "relationship_templates": 19, "groups": 19, "policies": 19, "inputs": 13, "outputs": 13}
+_SYMBOL_KIND = {
+    "node_templates": 19,
+    "relationship_templates": 19,
+    "groups": 19,
+    "policies": 19,
+    "inputs": 13,
+    "outputs": 13,
+}
 
 
 def symbols(analysis: Analysis) -> list[Symbol]:
@@ -798,12 +995,28 @@ def symbols(analysis: Analysis) -> list[Symbol]:
     for section in _KIND_OF_SECTION:
         out.extend(_section_symbols(doc, (section,), 5, f"{_KIND_OF_SECTION[section]} type"))
     topo_key, topology = _topology(analysis)
-    for section in ("inputs", "node_templates", "relationship_templates", "groups", "policies", "outputs"):
-        out.extend(_section_symbols(doc, (topo_key, section), _SYMBOL_KIND[section], section.rstrip("s").replace("_", " ")))
+    for section in (
+        "inputs",
+        "node_templates",
+        "relationship_templates",
+        "groups",
+        "policies",
+        "outputs",
+    ):
+        out.extend(
+            _section_symbols(
+                doc,
+                (topo_key, section),
+                _SYMBOL_KIND[section],
+                section.rstrip("s").replace("_", " "),
+            )
+        )
     return out
 
 
-def _section_symbols(doc: YamlDocument, parts: tuple[str, ...], kind: int, detail: str) -> list[Symbol]:
+def _section_symbols(
+    doc: YamlDocument, parts: tuple[str, ...], kind: int, detail: str
+) -> list[Symbol]:
     value: Any = doc.value
     for part in parts:
         value = value.get(part) if isinstance(value, Mapping) else None
@@ -821,7 +1034,14 @@ def _section_symbols(doc: YamlDocument, parts: tuple[str, ...], kind: int, detai
     return out
 
 
-def references(analysis: Analysis, others: list[Analysis], line: int, character: int, include_declaration: bool = True, encoding: str = "utf-16") -> list[Location]:
+def references(
+    analysis: Analysis,
+    others: list[Analysis],
+    line: int,
+    character: int,
+    include_declaration: bool = True,
+    encoding: str = "utf-16",
+) -> list[Location]:
     """Every place that names the type or node template under the cursor.
 
     Searched: this document, the other open ones (``others``) and the files
@@ -851,7 +1071,15 @@ def references(analysis: Analysis, others: list[Analysis], line: int, character:
             text = lines[loc.line - 1] if loc.line - 1 < len(lines) else ""
             if text[col - 1 : col] in ("'", '"'):
                 col += 1
-            out.append(Location(name_to_uri(doc.name), (to_lsp(lines, loc.line, col, encoding), to_lsp(lines, loc.line, col + len(word), encoding))))
+            out.append(
+                Location(
+                    name_to_uri(doc.name),
+                    (
+                        to_lsp(lines, loc.line, col, encoding),
+                        to_lsp(lines, loc.line, col + len(word), encoding),
+                    ),
+                )
+            )
     if include_declaration:
         out.extend(d for d in declared if d not in out)
     return out

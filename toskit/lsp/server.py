@@ -31,7 +31,7 @@ import json
 import logging
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -44,7 +44,7 @@ __all__ = ["ToskitLanguageServer", "make_server", "serve"]
 
 log = logging.getLogger("toskit.lsp")
 
-T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _range(r: features.Range) -> lsp.Range:
@@ -55,13 +55,44 @@ def _location(loc: features.Location) -> lsp.Location:
     return lsp.Location(loc.uri, _range(loc.range))
 
 
+class _Refused:
+    """A request whose params do not have the method's shape: answered with an error."""
+
+    def __init__(self, msg_id: Any, error: Exception) -> None:
+        self.id = msg_id
+        self.error = error
+
+
 class _Protocol(LanguageServerProtocol):
     """pygls' protocol, answering JSON-RPC that does not parse instead of only logging it."""
 
     def structure_message(self, data: dict[str, Any]) -> Any:
-        return super().structure_message(data)
+        try:
+            return super().structure_message(data)
+        except Exception as exc:
+            # pygls raises out of json.loads, so the request id would be lost and
+            # the client would wait forever: answer that id instead.
+            if (
+                isinstance(data, dict)
+                and "method" in data
+                and isinstance(data.get("id"), int | str)
+            ):
+                return _Refused(data["id"], exc)
+            raise
 
     def handle_message(self, message: Any) -> None:
+        if isinstance(message, _Refused):
+            self._send_data(
+                {
+                    "jsonrpc": "2.0",
+                    "id": message.id,
+                    "error": {
+                        "code": -32602,
+                        "message": f"Invalid params: {type(message.error).__name__}",
+                    },
+                }
+            )
+            return
         if not hasattr(message, "jsonrpc"):
             # JSON, but not a JSON-RPC message (a list, a number, a map without "jsonrpc").
             self._send_error_null(-32600, "Invalid Request: not a JSON-RPC 2.0 message")
@@ -101,9 +132,10 @@ class ToskitLanguageServer(LanguageServer):
     def encoding(self) -> str:
         """The position encoding agreed with the client (``utf-16`` unless it offered another)."""
         try:
-            return str(self.workspace.position_encoding.value)
-        except Exception:
+            agreed: Any = self.workspace.position_encoding
+        except Exception:  # before initialize: no workspace yet
             return "utf-16"
+        return str(getattr(agreed, "value", agreed) or "utf-16")
 
     # -- analyses --------------------------------------------------------------
 
@@ -129,7 +161,9 @@ class ToskitLanguageServer(LanguageServer):
         doc = self.state.documents[uri]
         try:
             analysis = self.state.analysis(uri)
-            published = features.diagnostics(analysis, self.encoding)
+            published = (
+                features.diagnostics(analysis, self.encoding) if analysis is not None else []
+            )
             items = [self._diagnostic(p, i) for i, p in enumerate(published)]
         except Exception as exc:  # a toskit bug must not take the server down
             log.exception("analysis of %s failed", uri)
@@ -165,11 +199,11 @@ class ToskitLanguageServer(LanguageServer):
         return self.state.analysis(uri)
 
 
-def _guarded(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[..., T]]:
+def _guarded(default: Callable[[], Any]) -> Callable[[F], F]:
     """A handler that logs an exception and answers ``default()`` instead of failing."""
 
-    def wrap(handler: Callable[..., T]) -> Callable[..., T]:
-        def guarded(ls: ToskitLanguageServer, params: Any) -> T:
+    def wrap(handler: F) -> F:
+        def guarded(ls: ToskitLanguageServer, params: Any) -> Any:
             try:
                 return handler(ls, params)
             except Exception:
@@ -178,7 +212,7 @@ def _guarded(default: Callable[[], T]) -> Callable[[Callable[..., T]], Callable[
 
         guarded.__name__ = handler.__name__
         guarded.__doc__ = handler.__doc__
-        return guarded
+        return cast(F, guarded)
 
     return wrap
 
@@ -246,7 +280,9 @@ def make_server() -> ToskitLanguageServer:
         analysis = ls.current(params.text_document.uri)
         if analysis is None:
             return None
-        found = features.hover(analysis, params.position.line, params.position.character, ls.encoding)
+        found = features.hover(
+            analysis, params.position.line, params.position.character, ls.encoding
+        )
         if found is None:
             return None
         text, rng = found
@@ -258,7 +294,9 @@ def make_server() -> ToskitLanguageServer:
         analysis = ls.current(params.text_document.uri)
         if analysis is None:
             return []
-        found = features.definition(analysis, params.position.line, params.position.character, ls.encoding)
+        found = features.definition(
+            analysis, params.position.line, params.position.character, ls.encoding
+        )
         return [_location(loc) for loc in found]
 
     @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
@@ -267,7 +305,9 @@ def make_server() -> ToskitLanguageServer:
         analysis = ls.current(params.text_document.uri)
         if analysis is None:
             return []
-        others = [a for u in ls.state.documents if u != analysis.uri and (a := ls.current(u)) is not None]
+        others = [
+            a for u in ls.state.documents if u != analysis.uri and (a := ls.current(u)) is not None
+        ]
         found = features.references(
             analysis,
             others,
@@ -287,7 +327,9 @@ def make_server() -> ToskitLanguageServer:
         analysis = ls.current(params.text_document.uri)
         if analysis is None:
             return lsp.CompletionList(is_incomplete=False, items=[])
-        found = features.completions(analysis, params.position.line, params.position.character, ls.encoding)
+        found = features.completions(
+            analysis, params.position.line, params.position.character, ls.encoding
+        )
         items = [
             lsp.CompletionItem(
                 label=c.label,
@@ -323,7 +365,11 @@ def make_server() -> ToskitLanguageServer:
                     kind=lsp.CodeActionKind.QuickFix,
                     is_preferred=True,
                     edit=lsp.WorkspaceEdit(changes=changes),
-                    diagnostics=[d for d in (params.context.diagnostics or []) if d.code == action.finding.code]
+                    diagnostics=[
+                        d
+                        for d in (params.context.diagnostics or [])
+                        if d.code == action.finding.code
+                    ]
                     or None,
                 )
             )
@@ -331,7 +377,9 @@ def make_server() -> ToskitLanguageServer:
 
     @server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @_guarded(lambda: [])
-    def document_symbol(ls: ToskitLanguageServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol]:
+    def document_symbol(
+        ls: ToskitLanguageServer, params: lsp.DocumentSymbolParams
+    ) -> list[lsp.DocumentSymbol]:
         analysis = ls.current(params.text_document.uri)
         if analysis is None:
             return []
@@ -355,4 +403,3 @@ def serve() -> int:
     server = make_server()
     server.start_io()
     return 0
-

@@ -50,7 +50,9 @@ def _units(text: str, encoding: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def to_lsp(lines: list[str], line: int | None, column: int | None, encoding: str = "utf-16") -> tuple[int, int]:
+def to_lsp(
+    lines: list[str], line: int | None, column: int | None, encoding: str = "utf-16"
+) -> tuple[int, int]:
     """0-based ``(line, character)`` of toskit's 1-based ``line``/``column`` (clamped)."""
     if not lines:
         return 0, 0
@@ -60,7 +62,9 @@ def to_lsp(lines: list[str], line: int | None, column: int | None, encoding: str
     return line0, _units(text[:col0], encoding)
 
 
-def from_lsp(lines: list[str], line: int, character: int, encoding: str = "utf-16") -> tuple[int, int]:
+def from_lsp(
+    lines: list[str], line: int, character: int, encoding: str = "utf-16"
+) -> tuple[int, int]:
     """0-based ``(line, column in code points)`` of an LSP position, clamped into the text."""
     if not lines:
         return 0, 0
@@ -68,8 +72,10 @@ def from_lsp(lines: list[str], line: int, character: int, encoding: str = "utf-1
     text = lines[line0]
     if character <= 0:
         return line0, 0
-    if encoding == "utf-32" or (encoding == "utf-16" and text.isascii()) or (
-        encoding == "utf-8" and text.isascii()
+    if (
+        encoding == "utf-32"
+        or (encoding == "utf-16" and text.isascii())
+        or (encoding == "utf-8" and text.isascii())
     ):
         return line0, min(character, len(text))
     count = 0
@@ -125,7 +131,9 @@ class Cursor:
         return self.path if self.key is None else (*self.path, self.key)
 
 
-_KEY = re.compile(r"""(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{\[\]},:][^#{}\[\],]*?)\s*:(?=\s|$)""")
+_KEY = re.compile(
+    r"""(?P<key>"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s#'"{\[\]},:][^#{}\[\],]*?)\s*:(?=\s|$)"""
+)
 _DASH = re.compile(r"-(?=\s|$)\s*")
 
 
@@ -297,9 +305,15 @@ def cursor_at(text: str | list[str], line0: int, column0: int) -> Cursor:
     inner = max(k for k, op in enumerate(ops) if op.column <= column0)
     opener = ops[inner]
     if opener.kind == "seq":
-        path = _path_to(lines, line0, ops, inner)
-        return Cursor(tuple(path), None, False, word, line0, start, end, line[opener.column + 1 :].strip())
-    holder = _path_to(lines, line0, ops, inner - 1) if inner else _parents(lines, line0, opener.column, False)
+        item = _path_to(lines, line0, ops, inner)
+        return Cursor(
+            tuple(item), None, False, word, line0, start, end, line[opener.column + 1 :].strip()
+        )
+    holder = (
+        _path_to(lines, line0, ops, inner - 1)
+        if inner
+        else _parents(lines, line0, opener.column, False)
+    )
     if column0 <= opener.end:
         return Cursor(tuple(holder), opener.key, True, word, line0, start, end)
     value = line[opener.value_at :]
@@ -307,6 +321,8 @@ def cursor_at(text: str | list[str], line0: int, column0: int) -> Cursor:
         flow = _flow_entry(line, column0, opener.value_at)
         if flow is not None:
             keys, key, on_key = flow
-            path = (*holder, opener.key, *keys)
-            return Cursor(tuple(path), key, on_key, word, line0, start, end)
-    return Cursor(tuple(holder), opener.key, False, word, line0, start, end, value.split(" #")[0].strip())
+            inside = (*holder, opener.key, *keys)
+            return Cursor(inside, key, on_key, word, line0, start, end)
+    return Cursor(
+        tuple(holder), opener.key, False, word, line0, start, end, value.split(" #")[0].strip()
+    )

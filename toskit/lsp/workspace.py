@@ -268,7 +268,9 @@ class Workspace:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         if opened is None:
-            return None  # the importer reads it (and reports what it cannot read); remember() keeps it
+            return (
+                None  # the importer reads it (and reports what it cannot read); remember() keeps it
+            )
         self.parses += 1
         doc = load_yaml(opened.text, name=name, **limits)
         self._parsed[key] = (stamp, doc)
@@ -296,7 +298,12 @@ class Workspace:
         if doc is None:
             return None
         found = self.analyses.get(uri)
-        if found is not None and found.version == doc.version and found.text is doc.text and uri not in self._stale:
+        if (
+            found is not None
+            and found.version == doc.version
+            and found.text is doc.text
+            and uri not in self._stale
+        ):
             return found
         return self.analyze(uri)
 
@@ -319,12 +326,18 @@ class Workspace:
 
         def done(kind: str, label: str, found: list[Diagnostic], **kw: Any) -> Analysis:
             found = cap_per_code(sort_diagnostics(found), self.max_per_code)
-            return Analysis(opened.uri, opened.name, opened.text, opened.version, kind, label, found, **kw)
+            return Analysis(
+                opened.uri, opened.name, opened.text, opened.version, kind, label, found, **kw
+            )
 
         try:
             doc = load_yaml(opened.text, name=opened.name)
         except ToskitError as exc:  # misuse cannot happen here; a bound can
-            return done("yaml", UNPARSED_LABEL, [Diagnostic("error", "limit-exceeded", str(exc), file=opened.name)])
+            return done(
+                "yaml",
+                UNPARSED_LABEL,
+                [Diagnostic("error", "limit-exceeded", str(exc), file=opened.name)],
+            )
         if doc.value is None and doc.diagnostics:
             return done("yaml", UNPARSED_LABEL, list(doc.diagnostics), document=doc)
         kind = detect_kind(doc.value)
@@ -335,7 +348,12 @@ class Workspace:
             return done(kind, label, list(checker(opened.text, opened.name)), document=doc)
         template, read = self._load_tosca(opened, doc)
         return done(
-            kind, label, list(template.diagnostics), document=doc, template=template, imports=frozenset(read)
+            kind,
+            label,
+            list(template.diagnostics),
+            document=doc,
+            template=template,
+            imports=frozenset(read),
         )
 
     def _load_tosca(self, opened: OpenDocument, doc: YamlDocument) -> tuple[Any, set[str]]:
@@ -357,6 +375,8 @@ def _csar_importer(name: str) -> Importer:
 
     archive = name.split("!/", 1)[0]
     try:
-        return CsarImporter(CsarArchive(archive, {**CSAR_LIMITS, "max_size": LIMIT_DEFAULTS["max_size"]}))
+        return CsarImporter(
+            CsarArchive(archive, {**CSAR_LIMITS, "max_size": LIMIT_DEFAULTS["max_size"]})
+        )
     except (CsarError, ToskitError):
         return Importer(None)
