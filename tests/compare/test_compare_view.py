@@ -124,6 +124,36 @@ def test_every_section_escapes_user_text():
     assert "<script>" not in page and "<img" not in page
 
 
+def test_new_sections_escape_user_text():
+    """Issue #29: fields as written, renames, moves, locations, what was not compared."""
+    from toskit.compare import FieldChange
+
+    diag = toskit.Diagnostic("error", "type-mismatch", PAYLOAD, path=PAYLOAD, file=PAYLOAD, line=3, column=4)
+    fields = tuple(
+        FieldChange(section, PAYLOAD, path, change, PAYLOAD, {PAYLOAD: PAYLOAD}, PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD)
+        for section in ("node_templates", "node_types", PAYLOAD)
+        for path, change in ((PAYLOAD, "changed"), (PAYLOAD, "renamed"), ("", "renamed"), ("", "moved"),
+                             (PAYLOAD, "added"), (PAYLOAD, "removed"))
+    )
+    d = TemplateDiff(
+        PAYLOAD, PAYLOAD,
+        types=(TypeChange(PAYLOAD, "node", "renamed", None, (), PAYLOAD),),
+        templates=(TemplateChange(PAYLOAD, "node", "renamed", PAYLOAD, PAYLOAD, PAYLOAD),),
+        values=(ValueChange(PAYLOAD, "node", PAYLOAD, "renamed", PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD,
+                            PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD),),
+        diagnostics=(DiagnosticChange("introduced", diag),),
+        fields=fields,
+        not_compared=(PAYLOAD,),
+    )
+    html = template_diff_html(d)
+    assert_payload_is_text(html)
+    for piece in HOSTILE:
+        assert piece not in html
+    page = diff_page(d)
+    assert "<script>" not in page and "<img" not in page
+    assert "As written" in html and "not compared" in html and "renamed" in html
+
+
 @pytest.mark.parametrize(
     ("old_source", "new_source", "note"),
     [

@@ -96,7 +96,14 @@ def _why(v: Any) -> str:
     return f'<div class="toskit-diff-why">not in the template: {esc(reason)}</div>'
 
 
-_SINGULAR = {"types": "type", "templates": "template", "values": "value", "requirements": "requirement", "inputs": "input"}
+_SINGULAR = {
+    "types": "type",
+    "templates": "template",
+    "values": "value",
+    "requirements": "requirement",
+    "inputs": "input",
+    "fields": "field",
+}
 
 
 def _count_chip(key: str, n: int) -> str:
@@ -144,7 +151,8 @@ def _where(old: Any, new: Any) -> str:
         text = f"{esc(old)}<span class=\"toskit-diff-arrow\">→</span>{esc(new)}"
     else:
         text = esc(old or new)
-    return f'<div class="toskit-diff-where">{text}</div>'
+    # the muted style of the "why" notes: a location is a reference, not a value
+    return f'<div class="toskit-diff-why toskit-diff-where">{text}</div>'
 
 
 def _values_section(diff: Any, palette: Any) -> str:
@@ -262,7 +270,7 @@ def _inputs_section(diff: Any) -> str:
 def _field_html(f: Any) -> str:
     """One change as written: sign, path, old → new (or the new name), where."""
     sign, cls = _sign(f.change)
-    path = code(f.path) if f.path else "(the whole entry)"
+    path = code(f.path) if f.path else code(f.entity if f.entity is not None else f.section)
     if f.change == "renamed":
         if not f.path:
             what = f"renamed {code(f.old_entity)}<span class=\"toskit-diff-arrow\">→</span>{code(f.entity)}"
@@ -308,7 +316,7 @@ def _not_compared_section(diff: Any) -> str:
     if not notes:
         return ""
     items = "".join(f"<li>{esc(n)}</li>" for n in notes)
-    return f'<div class="toskit-diff-note"><strong>not compared:</strong><ul>{items}</ul></div>'
+    return f'<div class="toskit-diff-note"><b>not compared:</b><ul>{items}</ul></div>'
 
 
 def _diagnostic_location(d: Any) -> str:
