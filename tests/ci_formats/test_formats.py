@@ -19,7 +19,7 @@ from ci_reports import (
 
 from toskit import __version__, cli
 from toskit.codes import CODES
-from toskit.diagnostics import Diagnostic, Fix, Related
+from toskit.diagnostics import Diagnostic, Fix, Related, Subject
 from toskit.report import CRASH, REPOSITORY, UNREADABLE, github, junit, sarif
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,6 +60,7 @@ def rich() -> cli.FileResult:
             end_line=11,
             end_column=13,
             related=(Related("declared here", "svc.yaml", 5, 7, 5, 11),),
+            subject=Subject("node_template", "db", ("prot",)),
             fixes=(Fix("rename 'prot' to 'port'", "port", "svc.yaml", 11, 9, 11, 13),),
         ),
         Diagnostic("warning", "missing-version", "no tosca_definitions_version", file="svc.yaml", line=1, column=1),
@@ -122,6 +123,7 @@ def test_sarif_is_valid_and_carries_every_field():
         }
     ]
     assert first["properties"]["path"] == "service_template.node_templates.db.properties.prot"
+    assert first["properties"]["subject"] == Subject("node_template", "db", ("prot",)).to_dict()
     assert (warning["level"], info["level"]) == ("warning", "note")
     assert info["locations"][0]["physicalLocation"]["region"] == {
         "startLine": 2, "startColumn": 3, "endLine": 4, "endColumn": 1,

@@ -18,6 +18,9 @@ Choices the format leaves open, written down here:
   -> ``note``.
 * **Messages** are the diagnostic's message, then ``hint: …`` on a line of
   its own when there is one; texts are abbreviated as the JSON output does.
+* ``properties``: the node's ``path`` and, when known, the ``subject``
+  (entity kind, name, path inside it) as ``toskit check --format json``
+  has it.
 * A summary of hidden findings (``N more 'code' diagnostics not shown``) is
   a result of its code with ``properties.omitted`` = N.
 * A file that could not be checked is a result (code ``file-unreadable``,
@@ -138,6 +141,8 @@ def _result(diag: Diagnostic, rule_index: int, fallback: str) -> dict:
     properties: dict[str, Any] = {}
     if diag.path:
         properties["path"] = abbreviate(diag.path)
+    if diag.subject is not None:
+        properties["subject"] = diag.subject.to_dict()
     if diag.omitted:
         properties["omitted"] = diag.omitted
     if properties:
