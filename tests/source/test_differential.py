@@ -473,6 +473,34 @@ def test_what_the_fast_path_still_answers():
         compare_paths(text)
 
 
+# Texts libyaml and PyYAML's Python parser read differently, each a class the
+# differential fuzzer found; toskit reads each one way on both parsers.
+PARSER_QUIRKS = [
+    ("---\n\ufeffa: 1\n", None),  # a BOM starting a later line: refused
+    ("# c\n\ufeffa: 1\n", None),
+    ("%FOO x\n---\na: 1\n", None),  # an unknown directive: refused
+    ("[a?b, {c?d: 1}]\n", ["a?b", {"c?d": 1}]),  # '?' inside a flow plain scalar: text
+    ('a: "\\ud800"\n', None),  # an escape naming a surrogate: refused
+    ('a: "x\\\n  \\U0000dc00"\n', None),
+    ("{a:\tb, c: [d,\te]}\n", {"a": "b", "c": ["d", "e"]}),  # tabs between tokens
+    ("a: b\t# c\n", {"a": "b"}),
+    ("[? : a]\n", [{None: "a"}]),  # an explicit empty key in a flow sequence
+    ("[x, ?\n  # c\n  : a]\n", ["x", {None: "a"}]),
+]
+
+
+@pytest.mark.parametrize("text, value", PARSER_QUIRKS)
+def test_both_pyyaml_parsers_read_the_quirks_alike(text, value):
+    results = []
+    for parser in ("c", "python", "fast") if C_PARSER_AVAILABLE else ("python", "fast"):
+        doc = load_yaml(text, parser=parser)
+        assert doc.value == value, parser
+        assert bool(doc.diagnostics) == (value is None), (parser, doc.diagnostics)
+        results.append([(d.code, d.line, d.column) for d in doc.diagnostics])
+    assert all(r == results[0] for r in results), results
+    compare_paths(text)
+
+
 def test_the_issue_cases_give_pyyaml_values():
     """The values themselves, as PyYAML reads them, on the default path."""
     flow = "{port: 8080 # http\n, user: admin # ops\n}\n"

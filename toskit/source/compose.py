@@ -225,6 +225,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # (consumed whole, so that ``\\ud800`` is a backslash and text).
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|.)", re.DOTALL)
 _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+# `?`, then only blanks, line breaks and comments, then `:` (see make_parser).
+_EMPTY_EXPLICIT_KEY = re.compile("\\?(?:[ \t\r\n\x85\u2028\u2029]|#[^\r\n\x85\u2028\u2029]*)*:")
 
 
 def make_parser(text: str, parser: str | None) -> Any:
@@ -234,9 +236,12 @@ def make_parser(text: str, parser: str | None) -> Any:
     if parser == "c":
         if not C_PARSER_AVAILABLE:
             raise ValueError("PyYAML was built without libyaml: parser='c' is not available")
-        if text.find("\ufeff", 1) >= 0:
+        if text.find("\ufeff", 1) >= 0 or ("?" in text and _EMPTY_EXPLICIT_KEY.search(text)):
             # libyaml skips a BOM at any line start, silently; the Python
             # parser refuses one (_PyParser.scan_to_next_token) at its place.
+            # libyaml also refuses an explicit empty key with a value in a
+            # flow sequence (`[? : a]`, valid YAML: `[{None: 'a'}]`), which
+            # the Python parser reads as YAML says.
             return _PyParser(text)
         return _CParser(text)
     if parser == "python":
