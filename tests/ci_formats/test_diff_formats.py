@@ -89,3 +89,16 @@ def test_same_file_reports_nothing(here, capsys):
 )
 def test_location_strings(text, expected):
     assert _location(text) == expected
+
+
+def test_a_side_that_cannot_be_read_is_a_finding_in_the_report(here, capsys):
+    status, out, err = run(["diff", "--format", "sarif", "v1.yaml", "missing.yaml"], capsys)
+    assert status == 2 and "missing.yaml" in err
+    log = json.loads(out)
+    validate_sarif(log)
+    ((result,),) = [log["runs"][0]["results"]]
+    assert result["ruleId"] == "file-unreadable" and "missing.yaml" in result["message"]["text"]
+    assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+    status, out, _ = run(["diff", "--format", "github", "nothere.yaml", "v2.yaml"], capsys)
+    ((command, props, message),) = github_commands(out)
+    assert status == 2 and command == "error" and props["title"] == "file-unreadable" and "nothere.yaml" in message

@@ -295,6 +295,11 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         diff = compare(old, new)
         text = render(diff, args.format, args.fail_on)
     except ToskitError as exc:
+        if args.format in ("github", "sarif") and args.output is None:
+            # CI reads the report, not stderr: the side that failed is a finding there too.
+            from toskit.report.diff import render_failure
+
+            out.write(render_failure(args.format, args.new, str(exc)))
         return fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if args.output is not None:
         if args.format == "text":

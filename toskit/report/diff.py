@@ -12,6 +12,10 @@ A thin adapter over :class:`toskit.compare.TemplateDiff`'s public result:
   listed; nor are changes that are not values (types, templates,
   requirement targets), which ``--format text|json|html`` show.
 
+When the comparison cannot run (a side cannot be read, a bad
+``git:REV:PATH``), the report is one ``file-unreadable`` error of NEW
+(:func:`render_failure`) and the exit status 2.
+
 Nothing the new version fixed or kept is reported: a pull request's
 annotations are about what it brings. The findings are grouped by file and
 rendered by :mod:`toskit.report.sarif` / :mod:`toskit.report.github`, so the
@@ -27,7 +31,7 @@ from typing import Any
 
 from toskit.diagnostics import Diagnostic, abbreviate
 
-__all__ = ["CHANGED_VALUE", "FORMATS", "diff_findings", "render"]
+__all__ = ["CHANGED_VALUE", "FORMATS", "diff_findings", "render", "render_failure"]
 
 #: The code of a value that NEW changes (with ``--fail-on changes``).
 CHANGED_VALUE = "changed-value"
@@ -106,4 +110,18 @@ def render(diff: Any, fmt: str, fail_on: Sequence[str] = ()) -> str:
         path = finding.file or diff.new_name
         files.setdefault(path, _DiffFile(path)).diagnostics.append(finding)
     text: str = importlib.import_module(f"toskit.report.{fmt}").render(list(files.values()))
+    return text
+
+
+def render_failure(fmt: str, new: str, message: str) -> str:
+    """The report of a diff that could not run (a side unreadable, a bad revision).
+
+    One ``file-unreadable`` error of NEW with the reason (which names the
+    side), so a workflow that uploads or annotates the report still shows
+    why; SARIF also lists it in ``toolExecutionNotifications``.
+    """
+    from toskit.report import UNREADABLE
+
+    failed = _DiffFile(new, diagnostics=[Diagnostic("error", UNREADABLE, message, file=new)])
+    text: str = importlib.import_module(f"toskit.report.{fmt}").render([failed])
     return text
