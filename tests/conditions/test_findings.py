@@ -201,6 +201,30 @@ CASES = {
         Subject("setting", "storage.volumes_lvm", ("restrictions", 0)),
         "",
     ),
+    "fuel-wizard-restriction": Case(
+        release(
+            "      compute: {}\n",
+            "    wizard_metadata:\n"
+            "      Compute:\n"
+            "        restrictions:\n"
+            '          - "Compute.vcenter == tru e"\n',
+        ),
+        "expression-syntax",
+        Subject("wizard", "Compute", ("restrictions", 0)),
+        "e",
+    ),
+    "fuel-release-level-restriction": Case(
+        release(
+            "      compute: {}\n",
+            "    networks_metadata:\n"
+            "      neutron:\n"
+            "        restrictions:\n"
+            '          - "cluster:nodes._size"\n',
+        ),
+        "expression-error",
+        Subject("release", "R", ("networks_metadata", "neutron", "restrictions", 0)),
+        "_size",
+    ),
     "fuel-release-records-unreadable": Case(
         "- pk: 1\n  model: nailgun.release\n  extend: 7\n  fields: {name: R}\n",
         "fuel-release",

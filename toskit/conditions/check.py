@@ -401,8 +401,8 @@ def subject_of(parts: tuple, document: Any = None) -> Subject:
       (``roles_metadata.<role>``, in a roles document or a release record);
     * ``Subject("setting", "group.attribute", path in it)``: under
       ``attributes_metadata.editable`` of a Fuel release record;
-    * ``Subject("wizard", "Pane.field" or "Pane", path in it)``: under
-      ``wizard_metadata``;
+    * ``Subject("wizard", pane, path in it)``: under ``wizard_metadata``
+      (the setup wizard's pane, such as ``Compute``);
     * ``Subject("release", release name or None, path in its fields)``:
       anywhere else in a Fuel record (its ``name`` when it has one);
     * ``Subject("document", None, parts)``: the document itself.
@@ -419,8 +419,6 @@ def subject_of(parts: tuple, document: Any = None) -> Subject:
         if rest[:2] == ("attributes_metadata", "editable") and len(rest) >= 4:
             return Subject("setting", f"{rest[2]}.{rest[3]}", rest[4:])
         if rest[:1] == ("wizard_metadata",) and len(rest) >= 2:
-            if len(rest) >= 4 and rest[2] == "fields" and isinstance(rest[3], int):
-                return Subject("wizard", str(rest[1]), rest[2:])
             return Subject("wizard", str(rest[1]), rest[2:])
         name = None
         if isinstance(document, list) and parts[0] < len(document):
