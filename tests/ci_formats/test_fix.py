@@ -443,3 +443,21 @@ def test_rounds_are_bounded(tmp_path, monkeypatch):
     outcome = fix_file("a.yaml", forever)
     assert len(outcome.applied) == MAX_ROUNDS and len(calls) == MAX_ROUNDS + 1
     assert Path("a.yaml").read_text() == f"{MAX_ROUNDS}\n"
+
+
+def test_end_to_end_a_real_tie_is_left_alone(tmp_path, capsys, monkeypatch):
+    """The checks' own tie ('pozt': 'port' and 'post' are equally close): no fix, the file untouched, said."""
+    monkeypatch.chdir(tmp_path)
+    text = (
+        b"tosca_definitions_version: tosca_2_0\n"
+        b"node_types:\n  Db:\n    properties:\n"
+        b"      port: {type: integer, required: false}\n"
+        b"      post: {type: integer, required: false}\n"
+        b"service_template:\n  node_templates:\n    db:\n      type: Db\n      properties:\n        pozt: 3\n"
+    )
+    Path("tie.yaml").write_bytes(text)
+    status, _, err = run(["check", "-j", "1", "--fix", "tie.yaml"], capsys)
+    assert Path("tie.yaml").read_bytes() == text and status == 1
+    assert "tie.yaml: left as it is: 1 finding without an unambiguous fix (unknown-property at 12:9" in err
+    status, out, _ = run(["check", "-j", "1", "--fix", "--dry-run", "tie.yaml"], capsys)
+    assert (status, out) == (0, "")
