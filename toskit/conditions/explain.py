@@ -439,10 +439,16 @@ def reason_parts(outcome: Any) -> Reason | None:
     quotes: list[str] = []
     if decision is not None:
         _role_causes(decision, allowed, causes, quotes)
-    else:
+    else:  # ``evaluate``'s Outcome, or an outcome built by hand: its trace
         trace = getattr(outcome, "trace", None)
         children = list(trace.children) if trace is not None else []
         _rule_causes(children, allowed, causes, quotes)
+        conflicts = list(getattr(outcome, "conflicts", []) or [])
+        if conflicts:
+            many = "s" if len(conflicts) > 1 else ""
+            causes.append(f"conflicts with the selected role{many} " + ", ".join(conflicts))
+        if hidden:
+            causes.append("hidden")
     if not causes:
         causes = list(dict.fromkeys(warnings)) or ["no reason recorded"]
         quotes.extend(causes if warnings else ())
