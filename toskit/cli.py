@@ -24,6 +24,12 @@
     template's local imports must stay inside (default: its enclosing
     project, the nearest folder holding ``.git`` or an unpacked CSAR's
     ``TOSCA-Metadata``, else its own folder).
+    ``--format sarif|github|junit`` renders the same results for CI
+    (:mod:`toskit.report`; ``github`` is the default when
+    ``GITHUB_ACTIONS=true``); a file that cannot be read or whose check
+    crashes is then a finding of that file. ``--fix`` first applies the
+    findings' unambiguous fixes in place (:mod:`toskit.fix`; ``--dry-run``
+    prints the diff instead). docs/ci.md has the details.
 ``toskit show FILE [-o OUT.html] [--force] [--root DIR]``
     Writes the HTML view of FILE as a standalone page: a TOSCA template as
     its report, a roles document as its roles view, a Fuel release file as
