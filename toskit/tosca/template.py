@@ -9,14 +9,22 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toskit.diagnostics import format_path
+from toskit.diagnostics import Diagnostic, format_path
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.resolve import Resolution
-from toskit.tosca.validity import FindingIndex, RowState, entity_states, with_status
+from toskit.tosca.validity import (
+    FindingIndex,
+    RowState,
+    declared_type,
+    entity_findings,
+    row_states,
+    row_status,
+    with_status,
+)
 
 if TYPE_CHECKING:
     import pandas
@@ -61,19 +69,26 @@ class PropertyTable:
     ``str()`` of it). ``rows`` works without pandas; ``to_frame()`` needs it.
     """
 
-    def __init__(
-        self,
-        owner: str,
-        rows: list[PropertyRow],
-        show_overridden: bool = False,
-        states: list[RowState] | None = None,
-    ) -> None:
+    def __init__(self, owner: str, rows: list[PropertyRow], show_overridden: bool = False) -> None:
         self.owner = owner
         self.rows = rows
         self.show_overridden = show_overridden
-        # Every row's state and a row per missing property (validity.py), computed
-        # once when an entity builds the table; ``None`` for a table made elsewhere.
-        self.states: list[RowState] | None = states
+        # ``(property path, diagnostic)`` of the entity's findings (set by the
+        # entity that builds the table; ``None``: not known) and the lookup of
+        # a missing property's declared type (not the entity: no cycle).
+        self._findings: list[tuple[tuple, Diagnostic]] | None = None
+        self._declared_type: Callable[[tuple], str | None] | None = None
+        self._states: list[RowState] | None = None
+
+    @property
+    def states(self) -> list[RowState]:
+        """Every row's :class:`~toskit.tosca.validity.RowState` and a row per
+        missing required property (``unchecked`` rows for a table made
+        outside a loaded template); computed on first use, from the findings'
+        subjects."""
+        if self._states is None:
+            self._states = row_states(self.rows, self._findings, declared_type=self._declared_type)
+        return self._states
 
     def __iter__(self) -> Iterator[PropertyRow]:
         return iter(self.rows)
@@ -117,15 +132,6 @@ class PropertyTable:
         return to_html(self)
 
 
-def _numbered(states: list[RowState]) -> Iterator[tuple[int, RowState]]:
-    """Each state with the index of its row in the table (missing rows have none)."""
-    i = 0
-    for s in states:
-        yield i, s
-        if s.row is not None:
-            i += 1
-
-
 def _short(value: Any) -> str:
     text = repr(value) if not isinstance(value, str) else value
     return text if len(text) <= 24 else text[:21] + "..."
@@ -141,8 +147,13 @@ def build_rows(
     value_type: Any,
     owner_type: Type | None,
     show_overridden: bool,
+    status: str | Callable[[tuple], str] = "unchecked",
 ) -> list[PropertyRow]:
-    """Flatten a resolution into rows (see :class:`PropertyTable`)."""
+    """Flatten a resolution into rows (see :class:`PropertyTable`).
+
+    ``status`` is every row's status, or a function of the row's tuple path
+    (:func:`~toskit.tosca.validity.row_status`).
+    """
     rows: list[PropertyRow] = []
 
     def visit(value: Any, type_name: str | None, owner: Type | None, rel: tuple) -> None:
@@ -161,12 +172,14 @@ def build_rows(
         origin = _origin_of(resolution, rel)
         rows.append(
             PropertyRow(
-                path=format_path(rel),
+                # One key (most rows) is its own path: format_path only for the rest.
+                path=rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel),
                 value=str(value) if _is_call(value) else value,
                 type=type_name,
                 source=origin,
                 overridden=tuple(resolution.overridden.get(rel, ())) if show_overridden else (),
                 parts=rel,
+                status=status if status.__class__ is str else status(rel),  # type: ignore[operator]
             )
         )
 
@@ -250,16 +263,23 @@ class EntityTemplate:
         """One row per leaf value (built once and cached)."""
         table = self._tables.get(show_overridden)
         if table is None:
+            # Each row's status from the findings filed under this entity's
+            # subject (issue #28), set as the row is made; the full states
+            # (missing rows too) when the table is asked for them.
+            findings = entity_findings(self)
             rows = build_rows(
-                self._resolution, self._definitions, self._value_type, self.type, show_overridden
+                self._resolution,
+                self._definitions,
+                self._value_type,
+                self.type,
+                show_overridden,
+                status=row_status(findings),
             )
-            # Each row's status from the findings' subjects (issue #28), once.
-            states = entity_states(self, rows)
-            if self.findings is not None:
-                status = {s.parts: s.status for s in states if s.row is not None}
-                rows = [replace(r, status=status.get(r.parts, "valid")) for r in rows]
-                states = [replace(s, row=rows[i]) if s.row is not None else s for i, s in _numbered(states)]
-            table = PropertyTable(self.name, rows, show_overridden, states if self.findings is not None else None)
+            table = PropertyTable(self.name, rows, show_overridden)
+            if findings is not None:
+                table._findings = findings
+                if findings:  # only a missing row needs its declared type
+                    table._declared_type = declared_type(self)
             self._tables[show_overridden] = table
         return table
 

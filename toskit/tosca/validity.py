@@ -32,7 +32,7 @@ index (:func:`attach`, into their declared ``findings``); an entity's
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "STATUSES",
+    "declared_type",
+    "row_status",
     "entity_findings",
     "entity_states",
     "FindingIndex",
@@ -154,6 +156,11 @@ class FindingIndex:
         self._diagnostics = diagnostics
         self._by_entity: dict[tuple[str, str | None], list[Diagnostic]] | None = None
 
+    @property
+    def any(self) -> bool:
+        """Whether the template has any diagnostic at all."""
+        return bool(self._diagnostics)
+
     def about(self, kind: str, name: str | None) -> list[Diagnostic]:
         """Every diagnostic whose subject is the entity ``kind``/``name``."""
         if self._by_entity is None:
@@ -202,16 +209,50 @@ def _set_index(entity: Any, index: FindingIndex) -> None:
 def entity_findings(entity: Any) -> list[tuple[tuple[Hashable, ...], Diagnostic]] | None:
     """``(property path, diagnostic)`` of ``entity``'s property findings (``None``: not known)."""
     index = getattr(entity, "findings", None)
-    scope = scope_of(getattr(entity, "parts", ()) or ())
-    if not isinstance(index, FindingIndex) or scope is None:
+    if not isinstance(index, FindingIndex):
         return None
-    return index.findings(scope)
+    if not index.any:
+        return []  # a template without findings (the common case): nothing to file
+    scope = scope_of(getattr(entity, "parts", ()) or ())
+    return None if scope is None else index.findings(scope)
 
 
 def entity_diagnostics(entity: Any) -> list[Diagnostic] | None:
     """Diagnostics about ``entity``'s properties (``None``: not known)."""
     found = entity_findings(entity)
     return None if found is None else [d for _, d in found]
+
+
+def row_status(
+    findings: Iterable[tuple[tuple[Hashable, ...], Diagnostic]] | None,
+) -> str | Callable[[tuple], str]:
+    """The status of a row, from its tuple path: a function, or one status
+    for every row (``valid`` with no finding, ``unchecked`` when the
+    findings are not known). The same rules as :func:`row_states`."""
+    if findings is None:
+        return "unchecked"
+    unknown: set[tuple] = set()
+    others: list[tuple[tuple, str]] = []
+    for rel, d in findings:
+        if d.code == "unknown-property":
+            unknown.add(rel)
+        elif d.code != "missing-property":
+            others.append((rel, d.severity))
+    if not unknown and not others:
+        return "valid"
+
+    def status(parts: tuple) -> str:
+        if parts in unknown:
+            return "unknown"
+        worst = "valid"
+        for rel, severity in others:
+            if _covers(parts, rel) or _covers(rel, parts):
+                if severity == "error":
+                    return "invalid"
+                worst = "warning"
+        return worst
+
+    return status
 
 
 def _covers(outer: tuple, inner: tuple) -> bool:
@@ -316,7 +357,7 @@ def _insert_at(states: list[RowState], path: tuple) -> int:
     return len(states)
 
 
-def _declared_type(entity: Any) -> Any:
+def declared_type(entity: Any) -> Callable[[tuple], str | None]:
     """``parts -> type name`` for a property of ``entity`` (walks data types)."""
     definitions = getattr(entity, "property_definitions", None) or {}
     value_type = getattr(entity, "_value_type", None)
@@ -350,7 +391,7 @@ def entity_states(entity: Any, rows: Sequence[Any]) -> list[RowState]:
     """The states of ``rows`` of ``entity``'s property table, from the
     findings filed under the entity's subject (``unchecked`` when the entity
     has no index). Called once, when the table is built."""
-    return row_states(rows, entity_findings(entity), declared_type=_declared_type(entity))
+    return row_states(rows, entity_findings(entity), declared_type=declared_type(entity))
 
 
 def table_states(table: Any, entity: Any = None) -> list[RowState]:
