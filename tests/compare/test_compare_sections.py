@@ -338,3 +338,14 @@ def test_a_template_whose_body_is_unchanged_still_shows_values_it_reads_elsewher
     req = DEPENDS.replace("properties: {y: 5}", "properties: {y: 5}\n      requirements: [{dependency: a}]")
     d = diff_of(req.replace("    a:\n", "    a2:\n").replace("[a, x]", "[a2, x]"), req)
     assert [(r.entity, r.old_target, r.new_target) for r in d.requirements] == [("c", "a", None)]
+
+
+def test_counting_reads_no_location_and_reading_resolves_them_once():
+    from toskit.compare.model import LazyLocation
+
+    d = diff_of(edited("mem_size: 1 GB", "mem_size: 2 GB"))
+    assert not d.is_same and d.summary()["values"] == 1 and repr(d)
+    raw = object.__getattribute__(d, "values")
+    assert isinstance(raw[0].new_location, LazyLocation)  # counting left them lazy
+    assert d.values[0].new_location.startswith("new.yaml:")  # reading resolves them
+    assert isinstance(object.__getattribute__(d, "values")[0].new_location, str)

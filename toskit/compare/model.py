@@ -265,6 +265,10 @@ class TemplateDiff:
                 object.__setattr__(self, group, tuple(_resolved(r) for r in records))
         return object.__getattribute__(self, name)
 
+    def _peek(self, name: str) -> Any:
+        """A group of records without resolving its locations (for counts)."""
+        return object.__getattribute__(self, name)
+
     def __getstate__(self) -> dict[str, Any]:
         self.values  # noqa: B018 - resolves the locations: a pickle holds plain data only
         return {k: v for k, v in self.__dict__.items() if k != "_lazy"}
@@ -278,12 +282,13 @@ class TemplateDiff:
     @property
     def is_same(self) -> bool:
         """True when nothing differs (diagnostics included) and every part was compared."""
+        # The records as they are: counting needs no location (see LazyLocation).
         return not (
-            self.fields
+            self._peek("fields")
             or self.not_compared
             or self.types
             or self.templates
-            or self.values
+            or self._peek("values")
             or self.requirements
             or self.diagnostics
             or self.inputs
@@ -314,13 +319,13 @@ class TemplateDiff:
         return {
             "types": len(self.types),
             "templates": len(self.templates),
-            "values": len(self.values),
+            "values": len(self._peek("values")),
             "requirements": len(self.requirements),
             "introduced": len(self.introduced),
             "fixed": len(self.fixed),
             "inputs": len(self.inputs),
-            "fields": len(self.fields),
-            "renamed": sum(1 for f in self.fields if f.change == "renamed")
+            "fields": len(self._peek("fields")),
+            "renamed": sum(1 for f in self._peek("fields") if f.change == "renamed")
             + sum(1 for t in self.templates if t.change == "renamed")
             + sum(1 for t in self.types if t.change == "renamed"),
             "not_compared": len(self.not_compared),
