@@ -388,7 +388,11 @@ def sample_outcomes(roles: Any, cluster: Any = None) -> tuple[str, dict[str, Any
             from toskit.conditions import Cluster
 
             sample = Cluster("multinode", pool=[{"id": SAMPLE_NODE}])
-        outcomes = dict(check_all(sample, selected=[SAMPLE_NODE], record=True))
+        from toskit.conditions.roles import RoleSet
+
+        # A RoleSet records every trace (drawn below) in its one evaluation.
+        extra = {"record": True} if isinstance(roles, RoleSet) else {}
+        outcomes = dict(check_all(sample, selected=[SAMPLE_NODE], **extra))
     except Exception:  # noqa: BLE001 - a view shows what it can; the roles table stays
         return None
     return f"mode {sample.mode}, no nodes, pool node {SAMPLE_NODE} selected", outcomes
