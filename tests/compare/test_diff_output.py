@@ -170,3 +170,8 @@ def test_dot_path_is_from_the_current_folder(repo, capsys, monkeypatch):
     assert diff_cli.read_side("git:main:./main.yaml").name == "git:main:./main.yaml"
     with pytest.raises(toskit.ToskitError, match="main.yaml does not exist in main .PATH is from the repository root"):
         diff_cli.read_side("git:main:main.yaml")
+
+
+def test_a_very_long_file_name_is_a_short_message(sides, capsys):
+    status, _, err = run(["diff", "x" * 5_000 + ".yaml", "a.yaml"], capsys)
+    assert status == 2 and len(err) < 500 and err.startswith("toskit diff: ")

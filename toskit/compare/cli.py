@@ -280,6 +280,8 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from toskit.compare.compute import compare
 
     def fail(message: str) -> int:
+        if len(message) > 400:  # a 5,000-character file name must not fill the screen
+            message = message[:200] + " … " + message[-150:]
         print(f"toskit diff: {terminal_safe(message)}", file=err)
         return 2
 

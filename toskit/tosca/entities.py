@@ -20,7 +20,7 @@ from typing import Any, TypeGuard, TypeVar
 from toskit import functions
 from toskit.functions import Call
 from toskit.source import YamlDocument
-from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, describe, report_unknown
+from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, declared_here, describe, report_unknown
 from toskit.tosca.context import EntitiesContext
 from toskit.tosca.copies import resolve_copies
 from toskit.tosca.definitions import PropertyDefinition, Type
@@ -415,6 +415,7 @@ def _report_missing(
         f"required property '{pdef.name}' has no value{detail}",
         at=(),
         at_key=True,  # the caret on the key that lacks it (issue #28)
+        related=declared_here(pdef),  # and where the property is declared
     )
 
 
