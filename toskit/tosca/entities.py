@@ -97,10 +97,12 @@ def _resolve_type(
         return found, True
     if ctx.registry.is_opaque(type_name):
         pass  # a type from a profile toskit does not have: no error, nothing to check
-    elif type_name is None:
+    elif type_name is None and "type" not in raw:
         ctx.diags.append(
             ctx.doc.diagnostic("error", "missing-type", f"{label} has no type", parts, at_key=True)
         )
+    elif not isinstance(type_name, str):
+        pass  # ``type:`` empty or not a name: reported by the keyname checks
     else:
         ctx.diags.append(
             ctx.doc.diagnostic(
