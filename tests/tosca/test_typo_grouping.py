@@ -77,7 +77,9 @@ def test_a_typo_of_a_missing_required_property_is_two_findings_naming_each_other
     assert missing.source_line.strip() == "properties:"
     assert (missing.end_column - missing.column) == len("properties")
     assert [(r.line, r.column) for r in unknown.related] == [(missing.line, missing.column)]
-    assert [(r.line, r.column) for r in missing.related] == [(unknown.line, unknown.column)]
+    assert [(r.line, r.column) for r in missing.related][:1] == [(unknown.line, unknown.column)]
+    # and where 'password' is declared (its name in acme.nodes.Web)
+    assert [r.label for r in missing.related][1:] == ["'password' is declared here in acme.nodes.Web"]
 
 
 @pytest.mark.parametrize("version", VERSIONS)

@@ -37,7 +37,14 @@ from toskit.tosca.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.resolve import Origin, ValueType
 from toskit.tosca.scalars import ScalarTypes
 
-__all__ = ["CheckContext", "check_value", "compare_constraint", "describe", "report_unknown"]
+__all__ = [
+    "CheckContext",
+    "check_value",
+    "compare_constraint",
+    "declared_here",
+    "describe",
+    "report_unknown",
+]
 
 _YAML11_BOOLEANS = {"yes", "no", "on", "off", "y", "n"}
 NULL_TYPES = frozenset({"null", "nil"})
@@ -432,6 +439,7 @@ def _check_data(ctx: CheckContext, value: Any, vt: Type, rel: tuple, may_call: b
                 f"required property '{_dotted((*rel, name))}' has no value",
                 at=rel,
                 at_key=True,
+                related=declared_here(fdef),
             )
     return True
 
@@ -460,6 +468,16 @@ def _lacks_value(ctx: CheckContext, value: Mapping, name: str, fdef: PropertyDef
         and fdef.type not in NULL_TYPES
         and ctx.require_values
     )
+
+
+def declared_here(pdef: PropertyDefinition) -> tuple[Related, ...]:
+    """Where ``pdef`` is declared (its name, in the type that declares it), for
+    ``related``; none when it was not written in a document."""
+    schema = pdef.schema
+    if schema.doc is None or not schema.parts:
+        return ()
+    where = f" in {pdef.defined_in}" if pdef.defined_in else ""
+    return (schema.doc.related(f"'{pdef.name}' is declared here{where}", schema.parts, at_key=True),)
 
 
 def report_unknown(
@@ -500,6 +518,7 @@ def report_unknown(
             misspelt=key,
             candidates=(suggestion,),
         )
+        pdef = declared.get(suggestion) if isinstance(declared, Mapping) else None
         ctx.report(
             "missing-property",
             twin,
@@ -507,7 +526,7 @@ def report_unknown(
             hint=f"'{key}' is written instead (not declared: '{suggestion}' misspelt?)",
             at=rel[:-1],
             at_key=True,
-            related=(unknown_at,),
+            related=(unknown_at, *(declared_here(pdef) if isinstance(pdef, PropertyDefinition) else ())),
         )
         return suggestion
     ctx.report(

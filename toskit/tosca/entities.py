@@ -20,7 +20,14 @@ from typing import Any, TypeGuard, TypeVar
 from toskit import functions
 from toskit.functions import Call
 from toskit.source import YamlDocument
-from toskit.tosca.check import NULL_TYPES, CheckContext, check_value, declared_here, describe, report_unknown
+from toskit.tosca.check import (
+    NULL_TYPES,
+    CheckContext,
+    check_value,
+    declared_here,
+    describe,
+    report_unknown,
+)
 from toskit.tosca.context import EntitiesContext
 from toskit.tosca.copies import resolve_copies
 from toskit.tosca.definitions import PropertyDefinition, Type

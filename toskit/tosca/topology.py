@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from toskit.diagnostics import Diagnostic, format_path
+from toskit.diagnostics import Diagnostic, Related, format_path
 from toskit.errors import ToskitError
 from toskit.tosca.node_filters import CandidateVerdict, effective_filter, explain, filter_text
 
@@ -476,6 +476,10 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
                         diagnostic=_diagnostic(
                             doc, "warning", "ambiguous-requirement", message, parts,
                             hint="name the node template, or narrow the choice with a node_filter",
+                            # The candidates (issue #28): the one taken, then the others.
+                            related=_candidates(
+                                doc, service, [req.target.name, *(c.candidate for c in fitting[:5])]
+                            ),
                         ),
                         target=req.target.name,
                         candidates=candidates,
@@ -510,12 +514,30 @@ def _unchecked(registry: Any, tmpl: NodeTemplate) -> str | None:
     )
 
 
+def _candidates(doc: Any, service: Any, names: list[str]) -> tuple[Related, ...]:
+    """Where each candidate node template is written (its name), for ``related``."""
+    out = []
+    for i, name in enumerate(dict.fromkeys(names)):
+        node = service.node_templates.get(name)
+        parts = getattr(node, "parts", None)
+        if parts and doc is not None and hasattr(doc, "related"):
+            label = f"candidate '{name}'" + (" (taken)" if i == 0 else "")
+            out.append(doc.related(label, parts, at_key=True))
+    return tuple(out)
+
+
 def _diagnostic(
-    doc: Any, severity: str, code: str, message: str, parts: tuple, hint: str | None = None
+    doc: Any,
+    severity: str,
+    code: str,
+    message: str,
+    parts: tuple,
+    hint: str | None = None,
+    related: tuple[Related, ...] = (),
 ) -> Diagnostic:
     if doc is not None and hasattr(doc, "diagnostic"):
         try:
-            return doc.diagnostic(severity, code, message, parts, hint=hint, at_key=True)
+            return doc.diagnostic(severity, code, message, parts, hint=hint, at_key=True, related=related)
         except (KeyError, IndexError, TypeError, ValueError):
             pass  # the template was not built from this document (DSL)
     return Diagnostic(severity, code, message, path=format_path(parts), hint=hint)
