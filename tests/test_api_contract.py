@@ -72,7 +72,7 @@ SHAPES_20 = textwrap.dedent(
         properties:
           items: {type: list, entry_schema: {type: string}}
           labels: {type: map, entry_schema: {type: string}}
-          anything: {required: false}
+          anything: {type: string, required: false}
           addr: {type: string, required: false}
           count: {type: integer, required: false}
           unset_optional: {type: string, required: false}

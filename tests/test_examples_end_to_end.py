@@ -1195,7 +1195,7 @@ def test_functions_p13_bare_value_form():
     assert [c.form for c in tree] == ["bare", "map"]
 
 
-def _template_20(props: str, prop_defs: str = "      p: {required: false}\n") -> str:
+def _template_20(props: str, prop_defs: str = "      p: {type: string, required: false}\n") -> str:
     return (
         "tosca_definitions_version: tosca_2_0\nnode_types:\n  T:\n    properties:\n"
         + prop_defs
@@ -1228,7 +1228,8 @@ def test_functions_p27_key_variants_with_a_registered_function():
                 "        p:\n"
                 "          ? {$keygen: [UUID]}\n          : 34\n"
                 "          ? {$keygen$1: [UUID]}\n          : 56\n"
-                "          ? {$keygen$2: [UUID]}\n          : 78\n"
+                "          ? {$keygen$2: [UUID]}\n          : 78\n",
+                "      p: {type: map, required: false}\n",
             )
         )
     finally:
@@ -1247,7 +1248,7 @@ def test_functions_p29_runtime_attributes_stay_calls():
             "        p: { $concat: [ 'http://', $get_attribute: [ SELF, public_address ], ':',"
             " $get_attribute: [ SELF, port ] ] }\n",
             # Declared attributes (an undeclared one is a PathError: issue 20 item 14).
-            "      p: {required: false}\n    attributes:\n"
+            "      p: {type: string, required: false}\n    attributes:\n"
             "      public_address: {type: string}\n      port: {type: integer}\n",
         )
     )
@@ -1365,7 +1366,7 @@ def test_functions_v27_value_outside_validation_is_a_context_error():
 def test_functions_v54_get_artifact():
     text = (
         "tosca_definitions_version: tosca_2_0\nnode_types:\n  T:\n    properties:\n"
-        "      p: {required: false}\n      q: {required: false}\n"
+        "      p: {type: string, required: false}\n      q: {type: string, required: false}\n"
         "service_template:\n  node_templates:\n    a:\n      type: T\n"
         "      artifacts:\n        zip: {type: File, file: /data/wordpress.zip}\n"
         "      properties:\n        p: {$get_artifact: [SELF, zip]}\n        q: {$get_artifact: [SELF, nozip]}\n"

@@ -40,7 +40,7 @@ node_types:
       prop1: {type: string, required: false}
       $$myid1: {type: string, required: false}
       address: {type: string, required: false}
-      anything: {required: false}
+      anything: {type: map, required: false}
 """
 
 
@@ -364,9 +364,9 @@ def test_functions_section_and_namespaced_import(tmp_path: Path) -> None:
             node_types:
               N:
                 properties:
-                  a: {required: false}
-                  b: {required: false}
-                  c: {required: false}
+                  a: {type: integer, required: false}
+                  b: {type: integer, required: false}
+                  c: {type: integer, required: false}
             service_template:
               node_templates:
                 n:

@@ -73,7 +73,12 @@ def template_to_yaml_data(template: Any) -> dict[str, Any]:
         return _rebuilt(template)
     data = _plain(value)
     if "tosca_definitions_version" not in data and getattr(template, "version", None):
-        data = {"tosca_definitions_version": template.version, **data}
+        # A document that names no version: toskit read it as it assumed;
+        # a 1.x one is written in the DSL's own dialect, which (like the
+        # unversioned document) lets a property leave out its type -- an
+        # error in a declared tosca_simple_yaml_1_3 document (issue 38).
+        written = "tosca_simple_unfurl_1_0_0" if template.version.startswith("tosca_simple") else template.version
+        data = {"tosca_definitions_version": written, **data}
     return data
 
 

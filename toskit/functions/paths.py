@@ -29,6 +29,7 @@ from toskit.errors import FunctionError
 from toskit.functions.context import ReferenceCycle, describe_entity, resolving
 from toskit.functions.errors import Failure, Unevaluated
 from toskit.functions.notation import contains_call
+from toskit.plain import describe
 from toskit.sentinels import NO_DEFAULT
 
 __all__ = [
@@ -69,7 +70,7 @@ def index_value(value: Any, steps: Sequence[Any], what: str) -> Any:
             isinstance(step, int) and step < 0
         ):
             raise Failure(
-                "ArgType", f"a step must be a string or a non-negative integer, got {step!r}"
+                "ArgType", f"a step must be a string or a non-negative integer, got {describe(step)}"
             )
         if isinstance(step, str):
             if not isinstance(value, Mapping):
@@ -121,7 +122,7 @@ class _Walk:
     def take_name(self, what: str) -> str:
         token = self.take(what)
         if not isinstance(token, str):
-            raise Failure("ArgType", f"expected {what}, got {token!r}")
+            raise Failure("ArgType", f"expected {what}, got {describe(token)}")
         return token
 
     def take_index(self) -> int | Literal["ALL"] | None:
@@ -147,7 +148,7 @@ class _Walk:
                 return self.rel_ctx([entity])
             return self.node_ctx([entity])
         if not isinstance(token, str):
-            raise Failure("ArgType", f"a path starts with SELF or a template name, got {token!r}")
+            raise Failure("ArgType", f"a path starts with SELF or a template name, got {describe(token)}")
         context = self.context()
         node = context.node(token)
         if node is not None:
@@ -318,7 +319,7 @@ class _Walk:
                     candidates=_names(context.node_names()),
                 )
         else:
-            raise Failure("ArgType", f"the entity must be a name, got {token!r}")
+            raise Failure("ArgType", f"the entity must be a name, got {describe(token)}")
         # Optional requirement or capability name (only when a property follows it).
         second = self.peek()
         if (

@@ -11,6 +11,7 @@ from urllib.parse import urljoin
 
 from toskit.diagnostics import Diagnostic
 from toskit.errors import ToskitError
+from toskit.plain import describe
 from toskit.source.document import YamlDocument, load_yaml, load_yaml_file, resolve_limits
 
 __all__ = ["Importer", "is_url"]
@@ -140,7 +141,9 @@ class Importer:
             return importing.diagnostic("error", code, message, where, hint=hint)
 
         if not isinstance(url, str) or not url.strip():
-            return problem("import-error", f"import reference must be a file name, not {url!r}")
+            return problem(
+                "import-error", f"import reference must be a file name, not {describe(url)}"
+            )
         if "\0" in url:
             return problem(
                 "import-error",

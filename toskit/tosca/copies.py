@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+from toskit.plain import describe
 from toskit.tosca.context import Reporting
 
 __all__ = ["MAX_NAMED", "resolve_copies"]
@@ -91,6 +92,18 @@ def _report_missing(
     parts: tuple[Hashable, ...],
     label: str,
 ) -> None:
+    if not isinstance(other, str):
+        # ``copy:`` empty, ``copy: true``...: not a name at all (no did-you-mean)
+        ctx.diags.append(
+            ctx.doc.diagnostic(
+                "error",
+                "invalid-copy",
+                f"{label} '{name}': copy must name a {label} of this section, "
+                f"got {describe(other)}",
+                (*parts, "copy"),
+            )
+        )
+        return
     ctx.diags.append(
         ctx.doc.diagnostic(
             "error",

@@ -19,6 +19,7 @@ from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError
 from toskit.functions.evaluate import evaluate_calls
 from toskit.functions.signatures import Signature
+from toskit.plain import describe
 from toskit.source import YamlDocument
 from toskit.tosca.check import CheckContext
 from toskit.tosca.context import (
@@ -91,6 +92,18 @@ def clause_tree(ctx: ParseContext, raw: Any, schema: Any) -> Any:
                     candidates=known,
                 )
             )
+        if not unknown and not isinstance(tree, functions.Call) and not isinstance(tree, bool):
+            # ``validation: {a: b}`` or a list: nothing to run, and not a boolean
+            ctx.diags.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    "a validation clause must be a function call (such as "
+                    f"$greater_than) or true/false, got {describe(raw)}",
+                    parts,
+                )
+            )
+            unknown = [tree]
         cached = ctx.parsed_clauses[key] = (raw, None if unknown else tree)
     return cached[1]
 

@@ -34,6 +34,8 @@ __all__ = [
     "VERSIONS",
     "grammar_for",
     "TYPE_SECTIONS",
+    "VALUE_KINDS_1",
+    "VALUE_KINDS_2",
 ]
 
 
@@ -84,10 +86,16 @@ class NamedMap:
 
 @dataclass(frozen=True)
 class Value:
-    """A scalar-ish value of one kind: ``string``, ``version``, ``map``,
-    ``metadata`` (a map of strings in 2.0, of anything in 1.x)."""
+    """A value of one kind, checked by :mod:`toskit.tosca.keynames`: ``string``,
+    ``type-name``, ``text`` (a string or a number), ``boolean``, ``integer``,
+    ``names`` (a list of strings),
+    ``version``, ``map``, ``metadata`` (a map of strings in 2.0, of anything
+    in 1.x), ``type-names``, ``count-range``, ``choice`` (one of ``choices``).
+    ``soft_null``: an empty value (``description:``) is a warning, not an error."""
 
     kind: str
+    choices: tuple[str, ...] = ()
+    soft_null: bool = False
 
 
 @dataclass(frozen=True)
@@ -143,6 +151,13 @@ TYPE_NAMES = Value("type-names")
 COUNT_RANGE = Value("count-range")
 
 _COMMON_TYPE = {"derived_from": ANY, "version": ANY, "metadata": ANY, "description": ANY}
+
+
+def _renamed(shape: Short, name: str) -> Short:
+    """``shape`` (a short form over a ``Keys`` table) under another name."""
+    full = shape.full
+    assert isinstance(full, Keys)
+    return Short(Keys(name, full.keys, full.extra, full.renamed, full.required), shape.short)
 
 
 def _build(v2: bool) -> dict[str, Shape]:
@@ -238,11 +253,15 @@ def _build(v2: bool) -> dict[str, Shape]:
         operations,
         extra=interface_extra,
     )
+    # In a template's interface assignment, operations and notifications are
+    # assignments (same keynames, TOSCA's name for them in messages).
+    op_assign = _renamed(operation_def, "operation assignment")
+    note_assign = _renamed(notification_def, "notification assignment")
     interface_assign = _keys(
         "interface assignment",
         {"type": ANY, "description": ANY, "inputs": params, "metadata": ANY},
-        operations,
-        extra=interface_extra,
+        {"operations": NamedMap(op_assign), "notifications": NamedMap(note_assign)},
+        extra=None if v2 else op_assign,
     )
     artifact_def = Short(
         _keys(
@@ -625,7 +644,7 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "deployment_blueprints": ANY,
             }
         )
-    _refine_values(Keys("document", top), v2, set())
+    _refine_values(Keys("document", top), VALUE_KINDS_2 if v2 else VALUE_KINDS_1, set())
     if v2:
         # The document's own metadata is a map of strings (template_name, …);
         # elsewhere TOSCA 2.0 templates put lists and numbers in metadata too.
@@ -653,30 +672,85 @@ def _build(v2: bool) -> dict[str, Shape]:
     return {"document": Keys("document", top, renamed=renamed)}
 
 
-def _refine_values(shape: Shape, v2: bool, seen: set[int]) -> None:
-    """Give the keynames whose value TOSCA fixes everywhere their value kind."""
+def _refine_values(shape: Shape, table: Mapping[str, Shape], seen: set[int]) -> None:
+    """Give every keyname whose value TOSCA fixes its value kind, from ``table``
+    (one per grammar), wherever the keyname stands with an unchecked value."""
     if id(shape) in seen:
         return
     seen.add(id(shape))
     if isinstance(shape, Keys):
         for key, sub in list(shape.keys.items()):
-            if sub is ANY and key in _VALUE_KINDS:
-                shape.keys[key] = _VALUE_KINDS[key] if key != "metadata" else Value("map")
+            kind = _PLACE_KINDS.get((shape.name, key), table.get(key))
+            if sub is ANY and kind is not None:
+                shape.keys[key] = kind if key != "metadata" else Value("map")
             else:
-                _refine_values(sub, v2, seen)
+                _refine_values(sub, table, seen)
         if shape.extra is not None:
-            _refine_values(shape.extra, v2, seen)
+            _refine_values(shape.extra, table, seen)
     elif isinstance(shape, (NamedMap, NamedList, ListOf)):
-        _refine_values(shape.item, v2, seen)
+        _refine_values(shape.item, table, seen)
     elif isinstance(shape, Short):
-        _refine_values(shape.full, v2, seen)
+        _refine_values(shape.full, table, seen)
 
 
-_VALUE_KINDS: dict[str, Shape] = {
-    "description": Value("string"),
+_STRING = Value("string")
+_TYPE_NAME = Value("type-name")
+_NAMES = Value("names")
+
+# The value kind of each keyname whose value TOSCA fixes, wherever it
+# stands (TOSCA Simple Profile 1.3 section 3; TOSCA 2.0 sections 5-9): one
+# table per grammar. A keyname not listed keeps any value (values,
+# functions, filters, conditions, keynames whose forms vary).
+VALUE_KINDS_1: dict[str, Shape] = {
+    "description": Value("string", soft_null=True),
     "metadata": Value("metadata"),
     "version": Value("version"),
     "dsl_definitions": Value("map"),
+    "type": _TYPE_NAME,
+    "derived_from": _TYPE_NAME,
+    "node_type": _TYPE_NAME,
+    "required": Value("boolean"),
+    "status": Value("choice", ("supported", "unsupported", "experimental", "deprecated")),
+    "file": _STRING,
+    "url": _STRING,
+    "repository": _STRING,
+    "namespace": _STRING,
+    "namespace_uri": _STRING,
+    "namespace_prefix": _STRING,
+    "external-schema": _STRING,
+    "deploy_path": _STRING,
+    # a version label: '1.0' is often written unquoted (a YAML float)
+    "artifact_version": Value("text"),
+    "checksum": _STRING,
+    "checksum_algorithm": _STRING,
+    "mime_type": _STRING,
+    "file_ext": _NAMES,
+    "operation_host": _STRING,
+    "timeout": Value("integer"),
+    "capability": _STRING,
+    "node": _STRING,
+    "members": _NAMES,
+    "targets": _NAMES,
+    "directives": _NAMES,
+    "template_name": _STRING,
+    "template_author": _STRING,
+    "target": _STRING,
+    "target_relationship": _STRING,
+    "credential": Value("map"),
+}
+VALUE_KINDS_2: dict[str, Shape] = {
+    **{k: v for k, v in VALUE_KINDS_1.items() if k not in ("namespace_uri", "namespace_prefix")},
+    "profile": _STRING,
+    "data_type": _TYPE_NAME,
+    "canonical_unit": _STRING,
+    "units": Value("map"),
+    "prefixes": Value("map"),
+    "optional": Value("boolean"),
+}
+# Where one keyname means something else at one place: (place, keyname).
+_PLACE_KINDS: dict[tuple[str, str], Shape] = {
+    # 2.0: ``node: [name, index]`` as well as ``node: name``
+    ("requirement assignment", "node"): ANY,
 }
 
 

@@ -17,7 +17,30 @@ from toskit.plain import describe
 from toskit.source import YamlDocument
 from toskit.tosca.grammar import ANY, Keys, ListOf, NamedList, NamedMap, Shape, Short, Value
 
-__all__ = ["check_keynames"]
+__all__ = ["article", "check_keynames", "yaml11_boolean"]
+
+# YAML 1.1 spellings of booleans: strings in YAML 1.2, which TOSCA uses
+# (``required: no`` is the string 'no'); a hint names the boolean meant.
+_YAML11_TRUE = frozenset({"y", "yes", "on", "true"})
+_YAML11_FALSE = frozenset({"n", "no", "off", "false"})
+
+
+def yaml11_boolean(value: Any) -> bool | None:
+    """What a non-boolean meant as a boolean (``'no'``, ``0``, ``'Yes'``), or ``None``."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _YAML11_TRUE or word == "1":
+            return True
+        if word in _YAML11_FALSE or word == "0":
+            return False
+    elif isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return bool(value)
+    return None
+
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article: ``an operation definition``, ``a map``."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def check_keynames(doc: YamlDocument, value: Any, shape: Shape) -> list[Diagnostic]:
@@ -33,7 +56,7 @@ def _walk(
     if shape is ANY:
         return
     if isinstance(shape, Value):
-        _check_value(doc, value, shape.kind, parts, out)
+        _check_value(doc, value, shape, parts, out)
         return
     if value is None:
         # ``section:`` with nothing after it (``{}`` is an explicit empty map, fine).
@@ -54,7 +77,7 @@ def _walk(
                 doc.diagnostic(
                     "error",
                     "missing-keyname",
-                    f"'{parts[-1]}' has no value: a {shape.name} needs {needed}",
+                    f"'{parts[-1]}' has no value: {article(shape.name)} needs {needed}",
                     parts,
                     at_key=True,
                 )
@@ -67,7 +90,7 @@ def _walk(
         return
     if isinstance(shape, Keys):
         if not isinstance(value, dict):
-            out.append(_not_a(doc, parts, f"a {shape.name} must be a map", value))
+            out.append(_not_a(doc, parts, f"{article(shape.name)} must be a map", value))
             return
         for key in shape.required:
             if key not in value:
@@ -75,7 +98,7 @@ def _walk(
                     doc.diagnostic(
                         "error",
                         "missing-keyname",
-                        f"a {shape.name} needs '{key}'",
+                        f"{article(shape.name)} needs '{key}'",
                         parts,
                     )
                 )
@@ -170,12 +193,52 @@ def _bad_name(doc: YamlDocument, parts: list[Hashable], key: Any) -> Diagnostic:
 
 
 def _check_value(
-    doc: YamlDocument, value: Any, kind: str, parts: list[Hashable], out: list[Diagnostic]
+    doc: YamlDocument, value: Any, shape: Value, parts: list[Hashable], out: list[Diagnostic]
 ) -> None:
-    """Keynames whose value kind TOSCA fixes (description, metadata, version…)."""
+    """Keynames whose value kind TOSCA fixes (grammar.VALUE_KINDS_1 / _2).
+
+    The finding is located at the value; a YAML 1.1 boolean written for a
+    boolean keyname gets the hint ``write false`` (or ``true``).
+    """
+    kind = shape.kind
+    name = parts[-1] if parts else "value"
+    if value is None and shape.soft_null:
+        # ``description:`` with nothing after it: harmless, worth a warning
+        out.append(
+            doc.diagnostic(
+                "warning",
+                "invalid-definition",
+                f"'{name}' is empty (null)",
+                parts,
+                hint="write some text or leave the keyname out",
+            )
+        )
+        return
     problem = None
-    if kind == "string" and not isinstance(value, str):
+    hint = None
+    text_like = isinstance(value, str) or (
+        kind == "text" and isinstance(value, int | float) and not isinstance(value, bool)
+    )
+    if kind in ("string", "text") and not text_like:
         problem = "must be a string"
+    elif kind == "type-name" and not isinstance(value, str):
+        problem = "must be a type name"
+    elif kind == "boolean" and not isinstance(value, bool):
+        problem = "must be a boolean (true or false)"
+        meant = yaml11_boolean(value)
+        if meant is not None:
+            word = "true" if meant else "false"
+            hint = f"write {word}: TOSCA reads YAML 1.2, where only true and false are booleans"
+    elif kind == "integer" and (not isinstance(value, int) or isinstance(value, bool)):
+        problem = "must be an integer"
+    elif kind == "names" and not (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    ):
+        problem = "must be a list of names"
+    elif kind == "choice" and not (isinstance(value, str) and value.lower() in shape.choices):
+        # any case: the OASIS suite's all_elements.yaml writes 'SUPPORTED'
+        problem = "must be one of " + ", ".join(f"'{c}'" for c in shape.choices)
+        hint = did_you_mean(value, shape.choices) if isinstance(value, str) else None
     elif kind == "version" and (isinstance(value, bool) or special.parse_version(value) is None):
         problem = "must be a version (major.minor[.fix[.qualifier[-build]]])"
     elif kind == "map" and not isinstance(value, dict):
@@ -208,10 +271,13 @@ def _check_value(
                         )
                     )
     if problem is not None:
-        name = parts[-1] if parts else "value"
         out.append(
             doc.diagnostic(
-                "error", "invalid-definition", f"'{name}' {problem}, got {describe(value)}", parts
+                "error",
+                "invalid-definition",
+                f"'{name}' {problem}, got {describe(value)}",
+                parts,
+                hint=hint,
             )
         )
 

@@ -26,6 +26,7 @@ from toskit.source import YamlDocument
 from toskit.tosca.artifacts import check_artifact_types
 from toskit.tosca.definitions import PRIMITIVES, DefaultLayer, PropertyDefinition, SchemaDef, Type
 from toskit.tosca.expansion import check_expansion
+from toskit.tosca.keynames import yaml11_boolean
 
 __all__ = ["KINDS", "Registry", "Scope", "ScopedPrefix", "TypeSource", "merge_defaults"]
 
@@ -453,6 +454,8 @@ class Registry:
         lookup = self.value_type
 
         def value_type(name: str | None, owner: Type | None) -> Type | str | None:
+            if not isinstance(name, str):
+                return None  # ``type: {…}``: not a type name (reported by the keyname checks)
             prefix = owner.prefix if owner is not None else None
             # The document too: two documents of one prefix may mean different types.
             key = (name, prefix, id(getattr(prefix, "scope", None)))
@@ -638,8 +641,8 @@ class Registry:
 
     def _link_parent(self, t: Type, diags: list[Diagnostic]) -> None:
         parent_name = t.definition.get("derived_from")
-        if parent_name is None:
-            return
+        if not isinstance(parent_name, str):
+            return  # none, or not a name (reported by the keyname checks)
         if t.kind == "data" and isinstance(parent_name, str):
             primitive = self.value_type(parent_name, t.prefix)
             if isinstance(primitive, str):
@@ -785,6 +788,8 @@ class Registry:
                 pdef = self.property_definition(
                     t, pname, praw, previous, (*t.parts, "properties", pname), diags
                 )
+                if previous is None:
+                    self._untyped_property(t, pname, praw, diags)
                 t.own_properties[pname] = pdef
                 if previous is not None:
                     t.replaced_properties[pname] = previous
@@ -810,6 +815,40 @@ class Registry:
             t._requirements = None
             t._capabilities = None
         return applied
+
+    def _untyped_property(
+        self, t: Type, name: str, raw: Any, diags: list[Diagnostic]
+    ) -> None:
+        """A new property (no ancestor declares it) must name its type (``missing-type``).
+
+        TOSCA 1.3 (property definition) and 2.0 (§9.3) make ``type``
+        mandatory; only a refinement of a parent's property may leave it out.
+        A type deriving from an unknown profile may refine what toskit cannot
+        see, and ``type:`` written with a non-name is reported by the
+        keyname checks.
+        """
+        if t.doc is None or (isinstance(raw, str) and raw) or self.derives_from_opaque(t):
+            return
+        root = t.doc.value
+        version = root.get("tosca_definitions_version") if isinstance(root, Mapping) else None
+        if version is None or version in _UNTYPED_OK:
+            # Unfurl's dialect: an untyped property takes any value. A document
+            # naming no version (missing-version) may be written for it, as
+            # the Unfurl-style seed examples are.
+            return
+        if isinstance(raw, Mapping) and "type" in raw:
+            return
+        diags.append(
+            t.doc.diagnostic(
+                "error",
+                "missing-type",
+                f"{t.kind} type '{t.name}': property '{name}' has no type",
+                (*t.parts, "properties", name),
+                hint="add 'type: <data type>' (only a refinement of an inherited property "
+                "may leave it out)",
+                at_key=True,
+            )
+        )
 
     def schema_def(
         self,
@@ -857,6 +896,8 @@ class Registry:
         prefix: str | None,
         diags: list[Diagnostic],
     ) -> None:
+        if not isinstance(name, str):
+            return  # 'type' must be a type name: reported by the keyname checks
         if doc is None or self.value_type(name, prefix) is not None or self.is_opaque(name):
             return
         candidates = self._value_type_names()
@@ -947,7 +988,10 @@ class Registry:
         return PropertyDefinition(
             name=name,
             type=schema.type,
-            required=required if isinstance(required, bool) else True,
+            # A non-boolean is reported by the keyname checks; it counts as what
+            # it meant in YAML 1.1 ('yes': true), otherwise as false, so that a
+            # bad 'required: no' does not make the property required everywhere.
+            required=required if isinstance(required, bool) else yaml11_boolean(required) is True,
             default=default,
             description=description if isinstance(description, str) else None,
             defined_in=owner.name,
@@ -973,6 +1017,11 @@ class Registry:
                 return c.is_a(p)
             return c.base_primitive == p
         return False
+
+
+# Dialects whose property definitions may leave out ``type`` (any value):
+# Unfurl's, as its templates (and toskit's seed examples) write them.
+_UNTYPED_OK = frozenset({"tosca_simple_unfurl_1_0_0"})
 
 
 def _effective_default(layers: tuple[DefaultLayer, ...], value_type: Type | str | None) -> Any:

@@ -192,7 +192,7 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
                 )
 
     canonical = raw.get("canonical_unit")
-    if canonical is not None:
+    if isinstance(canonical, str):  # another value: reported by the keyname checks
         allowed = scalar_class(t, registry).units
         if canonical not in allowed:
             error(
@@ -203,7 +203,7 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
         elif allowed[canonical] != 1:
             error(f"canonical unit '{canonical}' must have the multiplier 1", ("canonical_unit",))
 
-    if "data_type" in raw:
+    if isinstance(raw.get("data_type"), str):  # another value: reported by the keyname checks
         name = raw["data_type"]
         kind, _type = _number_type(registry, name, t.prefix)
         if kind is None:
