@@ -241,7 +241,7 @@ class _Comparison:
         pairs, renamed = self._pair(old_units, new_units)
         # Effective values first: the fields then leave out what they cover.
         self._settled = self._settled_templates(old_units, new_units)
-        covered, unchanged = self._effective(pairs, renamed, old_units, new_units)
+        covered, unchanged = self._effective(pairs, old_units, new_units)
         changed_templates: set[tuple[str, str | None]] = set()
         for (section, old_name, new_name) in pairs:
             ou, nu = old_units[(section, old_name)], new_units[(section, new_name)]
@@ -487,7 +487,6 @@ class _Comparison:
     def _effective(
         self,
         pairs: list[tuple[str, str | None, str | None]],
-        renamed: dict[UnitKey, str],
         old_units: dict[UnitKey, _Unit],
         new_units: dict[UnitKey, _Unit],
     ) -> tuple[dict[UnitKey, tuple[str, ...]], int]:
@@ -498,8 +497,6 @@ class _Comparison:
         covered: dict[UnitKey, tuple[str, ...]] = {}
         unchanged = 0
         self._effective_changed: set[UnitKey] = set()
-        seen_old: set[tuple[str, str]] = set()
-        seen_new: set[tuple[str, str]] = set()
         for section, kind in _TEMPLATE_KINDS.items():
             old_map = _entities(self.old_st, kind)
             new_map = _entities(self.new_st, kind)
@@ -513,8 +510,6 @@ class _Comparison:
                 if name in old_map and (section, name) not in new_units and (section, name) not in old_units:
                     todo.append((name, name))
             for o, n in todo:
-                seen_old.add((kind, o))
-                seen_new.add((kind, n))
                 old_e, new_e = old_map[o], new_map[n]
                 if o == n and (section, n) in self._settled:
                     if kind == "node":
