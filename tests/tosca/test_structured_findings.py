@@ -292,3 +292,30 @@ def test_json_record_and_to_dict_carry_the_structure():
     assert record["fixes"][0]["replacement"] == "release"
     assert (record["end_line"], record["end_column"]) == (unknown.end_line, unknown.end_column)
     assert record["related"][0]["line"] == next(d for d in st.diagnostics if d.code == "missing-property").line
+
+
+def test_a_missing_property_names_where_it_is_declared():
+    st = loads(CONFIG)
+    (d,) = st.diagnostics
+    (declared,) = d.related
+    assert declared.label == "'admin_user' is declared here in Config"
+    text = (V13 + textwrap.dedent(CONFIG)).splitlines()
+    assert text[declared.line - 1][declared.column - 1 : declared.end_column - 1] == "admin_user"
+
+
+def test_an_ambiguous_requirement_names_its_candidates():
+    st = loads(
+        """
+        topology_template:
+          node_templates:
+            app:
+              type: tosca.nodes.SoftwareComponent
+              requirements:
+                - host: tosca.nodes.Compute
+            vm1: { type: tosca.nodes.Compute }
+            vm2: { type: tosca.nodes.Compute }
+        """
+    )
+    (problem,) = st.topology().ambiguous
+    assert [r.label for r in problem.diagnostic.related] == ["candidate 'vm1' (taken)", "candidate 'vm2'"]
+    assert [(r.line, r.column, r.end_column) for r in problem.diagnostic.related] == [(9, 5, 8), (10, 5, 8)]
