@@ -689,6 +689,13 @@ class Registry:
                             "derivation-cycle",
                             f"derived_from loops: {loop}",
                             (*t.parts, "derived_from"),
+                            # The other side (issue #28): each other type of the loop.
+                            related=tuple(
+                                x.doc.related(f"{x.name} derives from {x.parent.name if x.parent else '?'}",
+                                              (*x.parts, "derived_from"))
+                                for x in seen[1:]
+                                if x.doc is not None
+                            ),
                         )
                     )
                 # Cut the loop here so every other walk terminates.
