@@ -111,3 +111,18 @@ def test_text_carets_span_the_sarif_region(outputs):
         assert width == max(1, min(region["endColumn"] - region["startColumn"], len(shown) - region["startColumn"] + 1)), block
         compared += 1
     assert compared > 100  # most findings are one-line spans on short lines
+
+
+def test_span_ends_agree_between_json_and_sarif(outputs):
+    records = [d for record in json.loads(outputs["json"][1]) for d in record.get("diagnostics", [])]
+    results = json.loads(outputs["sarif"][1])["runs"][0]["results"]
+    assert len(records) == len(results)
+    ends = 0
+    for d, result in zip(records, results):
+        region = result["locations"][0]["physicalLocation"].get("region", {})
+        assert (d["code"], d["line"], d["column"]) == (result["ruleId"], region.get("startLine"), region.get("startColumn"))
+        assert d.get("end_line") == region.get("endLine")
+        if d.get("end_column") is not None:
+            assert d["end_column"] == region["endColumn"]
+            ends += 1
+    assert ends > len(results) // 2
