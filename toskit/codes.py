@@ -70,7 +70,8 @@ CODES: dict[str, CodeInfo] = _table(
     ("unknown-profile", "warning", "tosca", "a profile (or import namespace) toskit does not have"),
     ("unknown-keyname", "error", "tosca", "a keyname TOSCA does not define at that place"),
     ("missing-keyname", "error", "tosca", "a keyname TOSCA requires at that place is missing"),
-    ("invalid-definition", "error", "tosca", "a definition whose value has the wrong shape"),
+    ("invalid-definition", "error", "tosca", "a definition whose value has the wrong shape",
+     ("error", "warning")),  # warning: an empty description (issue 38)
     ("unknown-type", "error", "tosca", "a type name that resolves to nothing"),
     ("missing-type", "error", "tosca", "a template or definition without its type"),
     ("derivation-cycle", "error", "tosca", "derived_from loops"),
