@@ -321,3 +321,42 @@ def test_the_codes_are_in_toskits_table_of_codes():
 
     assert all(ALL[code].area == "conditions" for code in CODES)
     assert {c for c, info in ALL.items() if info.area == "conditions"} == set(CODES)
+
+
+# --------------------------------------------------------------------------- any text
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from toskit.conditions.syntax import token_span  # noqa: E402
+
+EXPRESSION_TEXT = st.lists(
+    st.sampled_from(list("ab_:.'\"()<>=! 01-?\t\u200b") + ["cluster:", "settings:", " in ", "._"]),
+    max_size=16,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=EXPRESSION_TEXT, data=st.data())
+def test_token_span_holds_the_position(text, data):
+    position = data.draw(st.integers(0, len(text)))
+    start, end = token_span(text, position)
+    assert 0 <= start <= end <= len(text)
+    if position >= len(text):
+        assert (start, end) == (len(text), len(text))
+    else:
+        assert start <= position < end
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=EXPRESSION_TEXT)
+def test_any_expression_gives_structured_findings_inside_its_line(text):
+    import json
+
+    doc = roles(f"  c:\n    conditions:\n      - {json.dumps(text)}\n  compute: {{}}\n")
+    for d in check_text(doc, "doc.yaml"):
+        assert d.subject is not None and d.end_line is not None and d.end_column is not None
+        assert (d.end_line, d.end_column) >= (d.line, d.column)
+        if d.code.startswith("expression") and d.end_line == d.line == 4:
+            line = d.source_line or ""
+            assert d.end_column - 1 <= len(line)
