@@ -451,6 +451,8 @@ def test_the_issue_cases_read_alike(text):
         "a" + " " * 16 + ": 1\n",  # 16 spaces before a ':'
         "a: >1\n  \n",  # a block scalar of only spaces
         "- |2\n   \n",
+        # a key deeper than its mapping's column, read by rapidyaml as ' a'
+        "-\n true:\n - x\n - >-\n   y\n  a: b\n",
     ],
 )
 def test_what_the_fast_path_detects_and_declines(text):

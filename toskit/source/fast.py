@@ -327,7 +327,7 @@ def _scalar(view: Any, plain: int) -> Any:
         return text
     # Only scalars that start like a number, or are at most five characters,
     # can be anything but a string (as in compose.py).
-    if not text or text[0] in _ODD_START or ("#" in text and " #" in text):
+    if not text or text[0] in _ODD_START or text[-1] == " " or ("#" in text and " #" in text):
         raise _Fallback  # see _ODD_START; ' #' starts a comment for PyYAML
     if text[0] not in _NUMBER_START and len(text) > 5:
         return text
@@ -341,7 +341,7 @@ def _plain_key(key: str, counts: list[int]) -> Any:
     """A plain key's value (as :func:`_scalar` reads plain scalars), or ``_Fallback``."""
     if not key or key[0] in _ODD_START:
         raise _Fallback  # an empty plain key (`: x`), or see _ODD_START
-    if len(key) > _MAX_PLAIN_KEY or ("#" in key and " #" in key):
+    if len(key) > _MAX_PLAIN_KEY or key[-1] == " " or ("#" in key and " #" in key):
         raise _Fallback  # see _MAX_PLAIN_KEY; a comment PyYAML would have cut off
     if key[0] not in _NUMBER_START and len(key) > 5:
         return key
@@ -416,7 +416,12 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                         mapping[key] = None
                     elif ckind & val_plain:
                         text = str(view, "utf-8")
-                        if not text or text[0] in _ODD_START or ("#" in text and " #" in text):
+                        if (
+                            not text
+                            or text[0] in _ODD_START
+                            or text[-1] == " "
+                            or ("#" in text and " #" in text)
+                        ):
                             raise _Fallback  # see _ODD_START, _plain_key
                         # Only scalars that start like a number, or are at most
                         # five characters, can be anything but a string.
@@ -455,7 +460,12 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                     append(text)
                 else:  # as in the map branch above
                     text = str(view, "utf-8")
-                    if not text or text[0] in _ODD_START or ("#" in text and " #" in text):
+                    if (
+                        not text
+                        or text[0] in _ODD_START
+                        or text[-1] == " "
+                        or ("#" in text and " #" in text)
+                    ):
                         raise _Fallback
                     append(
                         text
@@ -513,5 +523,10 @@ _MAX_DOUBLE_QUOTED_KEY = (_KEY_SPAN - 15 - 2) // 10
 # '`', a '%', ',', ']', '}' where rapidyaml reads text, and in flow context
 # takes '?a' and ':a' as a key and a value indicator. The other indicators
 # cannot start a plain scalar in either parser; listed for safety.
-_ODD_START = frozenset("@`%,[]{}#&*!|>'\"?:")
+_ODD_START = frozenset("@`%,[]{}#&*!|>'\"?: ")
+# A plain scalar never starts or ends with a space in PyYAML's reading (the
+# spaces are separation); rapidyaml yields one where it has misread the
+# indentation (a key deeper than its mapping's column, found by the
+# differential fuzzer: `  a: b` under a mapping at column 1 became ' a').
+# The start is in _ODD_START, the end checked beside it.
 _HASH_MODULUS = (1 << 61) - 1
