@@ -77,8 +77,19 @@ CASES = {
         ),
         "condition-schema",
         Subject("role", "c", ("conditions", 0, "exists", "varable")),
-        "m",
+        "varable",
         fix="variable",
+    ),
+    "schema-missing-key-beside-its-misspelling-is-one-finding": Case(
+        roles(
+            "  c:\n    conditions:\n      - exists:\n"
+            '          were: "cluster:nodes"\n          variable: n\n'
+            '          condition: "true"\n'
+        ),
+        "condition-schema",
+        Subject("role", "c", ("conditions", 0, "exists", "were")),
+        "were",
+        fix="where",
     ),
     "syntax-illegal-character": Case(
         roles("  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n"),

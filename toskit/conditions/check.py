@@ -242,7 +242,7 @@ def _diagnostic(
         and err.expression is not None
         and bool(parts)
         and parts[-1] == err.expression
-    )
+    ) or (rename is not None and rename[0] == parts)  # a misspelt key: at the key
     diag = doc.diagnostic(
         "error",
         base.code,

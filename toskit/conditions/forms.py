@@ -892,12 +892,25 @@ class ConditionCompiler:
         if not isinstance(body, Mapping):
             names = ", ".join(repr(k) for k in keys[:-1]) + f" and {keys[-1]!r}"
             self.schema(here, f"{form!r} takes a mapping with {names}, got {type_name(body)}")
+        unknown = {k: suggest(str(k), keys) for k in body if k not in keys}
         for key in keys:
             if key not in body:
+                # A missing key beside its misspelling is one mistake: say
+                # both, at the misspelt key, with the rename.
+                typo = next((k for k, f in unknown.items() if f is not None and f.best == key), None)
+                if typo is not None:
+                    found = unknown[typo]
+                    assert found is not None
+                    self.schema(
+                        (*here, typo),
+                        f"{form!r} needs {key!r}; the unknown key {typo!r} is probably it, "
+                        f"misspelt ({found.hint()})",
+                        rename=((*here, typo), found),
+                    )
                 self.schema(here, f"{form!r} needs {key!r}")
         for key in body:
             if key not in keys:
-                found = suggest(str(key), keys)
+                found = unknown[key]
                 self.schema(
                     (*here, key),
                     f"unknown key {key!r} in {form!r}" + (f" ({found.hint()})" if found else ""),
