@@ -280,6 +280,11 @@ def test_a_duplicate_key_names_the_first_one():
     assert (d.line, d.column, d.end_column) == (4, 3, 4)
     (first,) = d.related
     assert (first.line, first.column, first.end_column) == (2, 3, 4)
+    assert d.subject == Subject("document", None, ("a", "x")) and d.parts == ("a", "x")
+    st = loads("topology_template:\n  node_templates:\n    n:\n      type: tosca.nodes.Compute\n"
+               "      type: tosca.nodes.Root\n")
+    (dup,) = [d for d in st.diagnostics if d.code == "duplicate-key"]
+    assert dup.subject == Subject("node_template", "n", (), section="type")
 
 
 def test_json_record_and_to_dict_carry_the_structure():

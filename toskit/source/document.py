@@ -6,6 +6,7 @@ import os
 import re
 import stat
 from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path, suggest
@@ -14,7 +15,7 @@ from toskit.source.compose import Composed, compose, find_non_printable
 from toskit.source.fast import FALLBACK, load_fast
 from toskit.source.fast import select as select_parser
 from toskit.source.hints import end_of_text, syntax_diagnostic
-from toskit.source.locations import Location, find, walk
+from toskit.source.locations import Location, find, key_paths, walk
 from toskit.source.spans import first_duplicate, span_end, span_of_line, span_of_token, yaml_text
 from toskit.source.subjects import subject_of
 
@@ -345,6 +346,33 @@ class YamlDocument:
         )
 
 
+def _with_subjects(diagnostics: list[Diagnostic], shadow: Any) -> list[Diagnostic]:
+    """Duplicate keys with the subject of the mapping they are in (issue #28).
+
+    The parser reports a duplicate while the tree is still being built; the
+    first occurrence (its ``related`` location) is in the finished tree, so
+    its path is found there by position, once, only when there are
+    duplicates.
+    """
+    wanted = {
+        (r.line - 1, r.column - 1)
+        for d in diagnostics
+        if d.code == "duplicate-key"
+        for r in d.related[:1]
+        if r.line is not None and r.column is not None
+    }
+    if not wanted or shadow is None:
+        return diagnostics
+    found = key_paths(shadow, wanted)
+    out = []
+    for d in diagnostics:
+        first = d.related[0] if d.code == "duplicate-key" and d.related else None
+        where = (first.line - 1, first.column - 1) if first and first.line and first.column else None
+        parts = found.get(where) if where is not None else None
+        out.append(d if parts is None else replace(d, subject=subject_of(parts), parts=parts))
+    return out
+
+
 def _parts(path: Sequence[Hashable] | str) -> tuple:
     return (path,) if isinstance(path, str) else tuple(path)
 
@@ -436,7 +464,7 @@ def load_yaml(
         # ~3x faster than yaml.load(CSafeLoader) (bench/bench_loader.py).
         composed = _compose_text(text, name, resolved, parser, doc)
         doc.value = composed.value
-        doc.diagnostics.extend(composed.diagnostics)
+        doc.diagnostics.extend(_with_subjects(composed.diagnostics, composed.shadow))
         doc._shadow = composed.shadow
     if _SHADOW_ENV in os.environ:
         # The test suite's shadow mode: the other path must agree (toskit.source.shadow).

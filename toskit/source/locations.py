@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Location", "MapShadow", "SeqShadow", "AliasShadow", "find", "walk", "position_of"]
+__all__ = ["Location", "MapShadow", "SeqShadow", "AliasShadow", "find", "key_paths", "walk", "position_of"]
 
 
 @dataclass(frozen=True)
@@ -161,3 +161,24 @@ def _kind(shadow: object) -> str:
     if isinstance(shadow, AliasShadow):
         return "alias"
     return "scalar"
+
+
+def key_paths(root: object, positions: set[tuple[int, int]]) -> dict[tuple[int, int], tuple]:
+    """The path of each mapping key written at one of ``positions`` (0-based).
+
+    A walk of the whole tree (aliases not followed: a key is found where it
+    is written), for the few findings that know a key's position but not
+    its path (a duplicate key's first occurrence); stops when all are found.
+    """
+    out: dict[tuple[int, int], tuple] = {}
+    stack: list[tuple[object, tuple]] = [(root, ())]
+    while stack and len(out) < len(positions):
+        node, parts = stack.pop()
+        if isinstance(node, MapShadow):
+            for key, (line, column, value) in node.entries.items():
+                if (line, column) in positions:
+                    out[(line, column)] = (*parts, key)
+                stack.append((value, (*parts, key)))
+        elif isinstance(node, SeqShadow):
+            stack.extend((item, (*parts, i)) for i, item in enumerate(node.items))
+    return out
