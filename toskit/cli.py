@@ -689,7 +689,19 @@ def render_document(path: str, root: str | None = None) -> str:
     """The standalone HTML page for the document at ``path``, whatever its kind.
 
     Raises ``ToskitError`` when the file cannot be read, and ``_Refused``
-    (one line) for a document that has no view.
+    (one line) for a document that has no view. A file that does not parse
+    gets the page of ``toskit.load(path)``: its parse errors with their
+    source window (:func:`render_document_status` says so with status 1).
+    """
+    return render_document_status(path, root)[0]
+
+
+def render_document_status(path: str, root: str | None = None) -> tuple[str, int]:
+    """:func:`render_document` and the exit status of ``toskit show`` for it.
+
+    The status is 1 for a file that does not parse (its page lists the
+    parse errors, as the notebook view of ``toskit.load`` does: a CI job
+    that publishes pages gets one for the broken file too), else 0.
     """
     from toskit.display import render_page, to_html
     from toskit.source import LIMIT_DEFAULTS, load_yaml, read_text_file
@@ -697,29 +709,33 @@ def render_document(path: str, root: str | None = None) -> str:
     text = read_text_file(path, LIMIT_DEFAULTS["max_size"])  # SizeExceeded: measured, not read
     doc = load_yaml(text, name=path)
     if doc.value is None:
-        problem = next((d for d in doc.diagnostics if d.severity == "error"), None)
-        reason = f"it does not parse ({problem.headline()})" if problem else "it is empty"
-        raise _Refused(f"{path}: nothing to show, {reason}")
+        if not any(d.severity == "error" for d in doc.diagnostics):
+            raise _Refused(f"{path}: nothing to show, it is empty")
+        from toskit.tosca import load as load_template
+
+        # The kind cannot be told without a value: the template view is the
+        # one toskit.load gives, and it lists any document's parse errors.
+        return render_page(load_template(path, root=root)), 1
     kind = detect_kind(doc.value)
     title = os.path.basename(path)
     if kind == "tosca":
         from toskit.tosca import load
 
-        return render_page(load(path, root=root))
+        return render_page(load(path, root=root)), 0
     if kind == "roles":
         from toskit import conditions
 
         try:
-            return _standalone_page(title, to_html(conditions.load_roles(path)))
+            return _standalone_page(title, to_html(conditions.load_roles(path))), 0
         except ToskitError as exc:
             raise _Refused(f"{path}: cannot show this roles document: {_first_line(exc)}") from None
     if kind == "fuel-release":
-        return _standalone_page(title, _releases_html(path, doc.value))
+        return _standalone_page(title, _releases_html(path, doc.value)), 0
     if kind == "schema":
         from toskit import schema
 
         try:
-            return _standalone_page(title, to_html(schema.load(text, name=path)))
+            return _standalone_page(title, to_html(schema.load(text, name=path))), 0
         except ToskitError as exc:
             raise _Refused(f"{path}: cannot show this schema: {_first_line(exc)}") from None
     raise _Refused(
@@ -778,7 +794,7 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if reason:
         return fail(reason)
     try:
-        page = render_document(args.file, args.root)
+        page, status = render_document_status(args.file, args.root)
     except (ToskitError, _Refused) as exc:
         return fail(_first_line(exc))
     reason = refusal(output, [args.file], force=args.force)  # the world may have moved meanwhile
@@ -789,7 +805,9 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except OSError as exc:
         return fail(f"cannot write {output}: {exc.strerror or exc}")
     print(f"wrote {terminal_safe(output)}", file=err)
-    return 0
+    if status:
+        print(f"toskit show: {terminal_safe(args.file)} does not parse: the page lists its errors", file=err)
+    return status
 
 
 # ---- the parser ------------------------------------------------------------
