@@ -343,9 +343,15 @@ def test_no_message_shows_a_python_repr(fixture: str) -> None:
         "      properties: {x: {$get_property: [true, p]}}\n",
         V13 + "node_types:\n  N:\n    derived_from: true\n",
         V2 + "data_types:\n  M: {derived_from: scalar, canonical_unit: {a: 1}, units: {a: 1}}\n",
+        V2 + "repositories:\n  r: {url: http://x}\nimports:\n  - {url: a.yaml, repository: {a: b}}\n",
+        V13 + "imports:\n  - {file: a.yaml, repository: [r]}\n",
+        V2 + "node_types:\n  5: {derived_from: Root}\n  ~: {derived_from: Root}\n",
+        V13 + "topology_template:\n  inputs:\n    i: {type: {a: b}}\n  node_templates:\n"
+        "    a: {type: tosca.nodes.Root}\n",
     ],
     ids=["1x-empty-import", "2.0-empty-import", "copy-null", "copy-true", "validation-map",
-         "path-true", "derived-from-true", "canonical-unit-map"],
+         "path-true", "derived-from-true", "canonical-unit-map", "repository-map",
+         "repository-list", "type-names", "input-type-map"],
 )
 def test_bad_templates_give_yaml_words_not_python_reprs(text: str) -> None:
     st = toskit.loads(text)

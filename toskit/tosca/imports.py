@@ -243,6 +243,8 @@ def _in_repository(
     walk: _Walk, doc: YamlDocument, root: Mapping, url: Any, repository: Any, parts: tuple
 ) -> str | None:
     """``url`` relative to the named repository's URL (``None``: reported)."""
+    if not isinstance(repository, str):
+        return None  # not a name: reported by the keyname checks ('repository' must be a string)
     repos = root.get("repositories")
     repo = repos.get(repository) if isinstance(repos, Mapping) else None
     base = repo.get("url") if isinstance(repo, Mapping) else repo
@@ -252,7 +254,7 @@ def _in_repository(
             doc.diagnostic(
                 "error",
                 "import-error",
-                f"cannot import {url!r}: no repository {repository!r} is defined",
+                f"cannot import {url!r}: no repository '{repository}' is defined",
                 (*parts, "repository"),
                 misspelt=str(repository),
                 candidates=known,

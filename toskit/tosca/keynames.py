@@ -186,7 +186,7 @@ def _bad_name(doc: YamlDocument, parts: list[Hashable], key: Any) -> Diagnostic:
     return doc.diagnostic(
         "error",
         "invalid-definition",
-        f"a name must be a non-empty string, got {type(key).__name__} {key!r}",
+        f"a name must be a non-empty string, got {describe(key)}",
         parts,
         at_key=True,
     )
