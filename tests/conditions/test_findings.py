@@ -91,6 +91,40 @@ CASES = {
         "were",
         fix="where",
     ),
+    "schema-misspelt-sibling-key": Case(
+        roles('  c:\n    conditions:\n      - {condition: "true", warnign: w}\n'),
+        "condition-schema",
+        Subject("role", "c", ("conditions", 0, "warnign")),
+        "warnign",
+        fix="warning",
+    ),
+    "schema-misspelt-restriction-key": Case(
+        release(
+            "      mongo:\n        restrictions:\n"
+            '          - {condition: "true", mesage: m}\n'
+        ),
+        "condition-schema",
+        Subject("role", "mongo", ("restrictions", 0, "mesage")),
+        "mesage",
+        fix="message",
+    ),
+    "schema-misspelt-limits-key": Case(
+        release("      mongo:\n        limits: {min: 1, recomended: 3}\n"),
+        "condition-schema",
+        Subject("role", "mongo", ("limits", "recomended")),
+        "recomended",
+        fix="recommended",
+    ),
+    "schema-misspelt-override-key": Case(
+        release(
+            "      mongo:\n        limits:\n          overrides:\n"
+            '            - {condition: "true", maxx: 3}\n'
+        ),
+        "condition-schema",
+        Subject("role", "mongo", ("limits", "overrides", 0, "maxx")),
+        "maxx",
+        fix="max",
+    ),
     "syntax-illegal-character": Case(
         roles("  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n"),
         "expression-syntax",

@@ -716,6 +716,16 @@ class ConditionCompiler:
             self.renames[len(self.errors)] = rename
         self.fail(ConditionError("SchemaError", text, path=where), parts)
 
+    def unknown_key(self, parts: tuple, allowed: Any, message: str) -> None:
+        """Fail at the unknown key that ends ``parts``; when it is a near miss
+        of one of ``allowed``, the message says so and the error carries the
+        rename (:attr:`renames`)."""
+        key = parts[-1]
+        found = suggest(str(key), [str(a) for a in allowed])
+        if found is not None:
+            message += f" ({found.hint()})"
+        self.schema(parts, message, rename=(parts, found) if found is not None else None)
+
     def expression(self, text: Any, parts: tuple, what: str = "an expression") -> Expression:
         """The compiled expression at ``parts`` (errors located there)."""
         if not isinstance(text, str):
@@ -821,7 +831,7 @@ class ConditionCompiler:
                     if allowed
                     else f"; {form!r} takes no sibling keys"
                 )
-                self.schema((*parts, key), f"unknown key {key!r}{extra}")
+                self.unknown_key((*parts, key), allowed, f"unknown key {key!r}{extra}")
         warning = cond.get("warning")
         if "warning" in cond and not isinstance(warning, str):
             self.schema(

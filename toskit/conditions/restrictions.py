@@ -44,6 +44,7 @@ __all__ = [
 # true); on a role it neither blocks nor hides: only its message shows.
 ACTIONS = ("disable", "hide", "none", "enable")
 BOUNDS = ("min", "max", "recommended")
+RESTRICTION_KEYS = ("condition", "message", "action", "strict")
 _INTEGER_TEXT = re.compile(r"\s*-?[0-9]+\s*\Z")
 
 
@@ -261,9 +262,10 @@ def _restriction(
             path,
         )
     for key in item:
-        if key not in ("condition", "message", "action", "strict"):
-            compiler.schema(
+        if key not in RESTRICTION_KEYS:
+            compiler.unknown_key(
                 (*here, key),
+                RESTRICTION_KEYS,
                 f"unknown key {key!r} in a restriction (allowed: condition, message, action, strict)",
             )
     cond = item["condition"]
@@ -608,8 +610,9 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
             broken = True
             compiler.attempt(
                 partial(
-                    compiler.schema,
+                    compiler.unknown_key,
                     (*parts, key),
+                    (*BOUNDS, "overrides", "message"),
                     f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides, message)",
                 )
             )
@@ -625,7 +628,11 @@ def _override(item: Any, here: tuple, compiler: ConditionCompiler) -> _Override:
         compiler.schema(here, "a limits override needs 'condition'")
     for key in item:
         if key not in ("condition", "message", *BOUNDS):
-            compiler.schema((*here, key), f"unknown key {key!r} in a limits override")
+            compiler.unknown_key(
+                (*here, key),
+                ("condition", "message", *BOUNDS),
+                f"unknown key {key!r} in a limits override",
+            )
     cond = item["condition"]
     condition = cond if isinstance(cond, bool) else compiler.expression(cond, (*here, "condition"))
     message = item.get("message")
