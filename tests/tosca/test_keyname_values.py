@@ -414,3 +414,18 @@ def test_the_value_kinds_cover_the_issue_keynames() -> None:
     }
     assert kinds["status"] == "choice" and kinds["required"] == "boolean"
     assert list(itertools.islice(VALUE_KINDS_2, 1)) == ["description"]
+
+
+def test_2_0_directives_are_enumerated() -> None:
+    """A node template's directives (create, select, substitute) and a capability
+    assignment's (internal, external); 1.x leaves directives open (dialects add their own)."""
+    text = (
+        V2 + "service_template:\n  node_templates:\n    a: {type: Root, directives: [selct]}\n"
+        "    b: {type: Root, directives: [select, substitute, CREATE]}\n"
+        "    c:\n      type: Root\n      capabilities:\n        feature: {directives: [inside]}\n"
+    )
+    found = _findings(text)
+    assert [(d.line, d.hint) for d in found] == [(4, "did you mean 'select'?"), (9, None)]
+    assert found[1].message.startswith("'directives' must be a list of 'internal', 'external'")
+    v1 = V13 + "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Root, directives: [dependent]}\n"
+    assert _findings(v1) == []

@@ -36,6 +36,8 @@ __all__ = [
     "TYPE_SECTIONS",
     "VALUE_KINDS_1",
     "VALUE_KINDS_2",
+    "PLACE_KINDS_1",
+    "PLACE_KINDS_2",
 ]
 
 
@@ -90,7 +92,8 @@ class Value:
     ``type-name``, ``text`` (a string or a number), ``boolean``, ``integer``,
     ``names`` (a list of strings),
     ``version``, ``map``, ``metadata`` (a map of strings in 2.0, of anything
-    in 1.x), ``type-names``, ``count-range``, ``choice`` (one of ``choices``).
+    in 1.x), ``type-names``, ``count-range``, ``choice`` (one of ``choices``),
+    ``choices`` (a list of them).
     ``soft_null``: an empty value (``description:``) is a warning, not an error."""
 
     kind: str
@@ -644,7 +647,12 @@ def _build(v2: bool) -> dict[str, Shape]:
                 "deployment_blueprints": ANY,
             }
         )
-    _refine_values(Keys("document", top), VALUE_KINDS_2 if v2 else VALUE_KINDS_1, set())
+    _refine_values(
+        Keys("document", top),
+        VALUE_KINDS_2 if v2 else VALUE_KINDS_1,
+        PLACE_KINDS_2 if v2 else PLACE_KINDS_1,
+        set(),
+    )
     if v2:
         # The document's own metadata is a map of strings (template_name, …);
         # elsewhere TOSCA 2.0 templates put lists and numbers in metadata too.
@@ -672,25 +680,31 @@ def _build(v2: bool) -> dict[str, Shape]:
     return {"document": Keys("document", top, renamed=renamed)}
 
 
-def _refine_values(shape: Shape, table: Mapping[str, Shape], seen: set[int]) -> None:
+def _refine_values(
+    shape: Shape,
+    table: Mapping[str, Shape],
+    places: Mapping[tuple[str, str], Shape],
+    seen: set[int],
+) -> None:
     """Give every keyname whose value TOSCA fixes its value kind, from ``table``
-    (one per grammar), wherever the keyname stands with an unchecked value."""
+    (one per grammar; ``places`` for a keyname that differs at one place),
+    wherever the keyname stands with an unchecked value."""
     if id(shape) in seen:
         return
     seen.add(id(shape))
     if isinstance(shape, Keys):
         for key, sub in list(shape.keys.items()):
-            kind = _PLACE_KINDS.get((shape.name, key), table.get(key))
+            kind = places.get((shape.name, key), table.get(key))
             if sub is ANY and kind is not None:
                 shape.keys[key] = kind if key != "metadata" else Value("map")
             else:
-                _refine_values(sub, table, seen)
+                _refine_values(sub, table, places, seen)
         if shape.extra is not None:
-            _refine_values(shape.extra, table, seen)
+            _refine_values(shape.extra, table, places, seen)
     elif isinstance(shape, (NamedMap, NamedList, ListOf)):
-        _refine_values(shape.item, table, seen)
+        _refine_values(shape.item, table, places, seen)
     elif isinstance(shape, Short):
-        _refine_values(shape.full, table, seen)
+        _refine_values(shape.full, table, places, seen)
 
 
 _STRING = Value("string")
@@ -748,9 +762,13 @@ VALUE_KINDS_2: dict[str, Shape] = {
     "optional": Value("boolean"),
 }
 # Where one keyname means something else at one place: (place, keyname).
-_PLACE_KINDS: dict[tuple[str, str], Shape] = {
-    # 2.0: ``node: [name, index]`` as well as ``node: name``
+PLACE_KINDS_1: dict[tuple[str, str], Shape] = {}
+PLACE_KINDS_2: dict[tuple[str, str], Shape] = {
+    # ``node: [name, index]`` as well as ``node: name``
     ("requirement assignment", "node"): ANY,
+    # The directives TOSCA 2.0 defines (a node template's: §8.3; a capability's)
+    ("node template", "directives"): Value("choices", ("create", "select", "substitute")),
+    ("capability assignment", "directives"): Value("choices", ("internal", "external")),
 }
 
 

@@ -235,6 +235,15 @@ def _check_value(
         isinstance(value, list) and all(isinstance(item, str) for item in value)
     ):
         problem = "must be a list of names"
+    elif kind == "choices" and not (
+        isinstance(value, list)
+        and all(isinstance(item, str) and item.lower() in shape.choices for item in value)
+    ):
+        problem = "must be a list of " + ", ".join(f"'{c}'" for c in shape.choices)
+        bad = next(
+            (i for i in value if isinstance(i, str) and i.lower() not in shape.choices), None
+        ) if isinstance(value, list) else None
+        hint = did_you_mean(bad, shape.choices) if bad is not None else None
     elif kind == "choice" and not (isinstance(value, str) and value.lower() in shape.choices):
         # any case: the OASIS suite's all_elements.yaml writes 'SUPPORTED'
         problem = "must be one of " + ", ".join(f"'{c}'" for c in shape.choices)
