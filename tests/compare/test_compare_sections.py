@@ -349,3 +349,29 @@ def test_counting_reads_no_location_and_reading_resolves_them_once():
     assert isinstance(raw[0].new_location, LazyLocation)  # counting left them lazy
     assert d.values[0].new_location.startswith("new.yaml:")  # reading resolves them
     assert isinstance(object.__getattribute__(d, "values")[0].new_location, str)
+
+
+def test_calls_compare_by_their_parts_not_their_text():
+    """A call's arguments in another key order are the same call (#29 item 4 found it)."""
+    text = """\
+tosca_definitions_version: tosca_2_0
+functions:
+  ctx:
+    signatures:
+      - arguments: [{type: map}]
+        result: {type: string}
+node_types:
+  T:
+    properties:
+      c: {type: string}
+service_template:
+  node_templates:
+    n:
+      type: T
+      properties:
+        c: {$ctx: [{env: staging, role: admin}]}
+"""
+    same = text.replace("{env: staging, role: admin}", "{role: admin, env: staging}")
+    assert diff_of(same, text).is_same
+    d = diff_of(text.replace("role: admin", "role: user"), text)
+    assert [(v.path, v.change) for v in d.values] == [("c", "changed")]

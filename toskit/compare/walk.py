@@ -32,6 +32,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toskit.functions.notation import Call
 from toskit.plain import MAX_DEPTH, TooDeep, canonical, values_equal
 
 __all__ = ["RawChange", "diff_tree", "quick_equal", "same_leaf", "same_tree"]
@@ -75,10 +76,11 @@ def same_leaf(a: Any, b: Any) -> bool:
     """Equality of two values of which at least one is not a container.
 
     Plain scalars as :func:`toskit.plain.values_equal` has them (a NaN on
-    both sides aside). Two *foreign* values of one type (a function call the
-    loader left unevaluated, a scalar-unit object) are equal when their text
-    is: the two sides are loaded separately, so they are never one object,
-    and a call's text is its notation."""
+    both sides aside). Two function calls the loader left unevaluated are
+    equal when their name, namespace, notation and arguments are (the
+    arguments compared as plain data). Two other *foreign* values of one
+    type (a scalar-unit object) are equal when their text is: the two sides
+    are loaded separately, so they are never one object."""
     ta = type(a)
     if ta is type(b) and ta in _SCALARS:
         return bool(a == b)
@@ -86,6 +88,15 @@ def same_leaf(a: Any, b: Any) -> bool:
         return True
     if _is_map(a) or _is_list(a) or _is_map(b) or _is_list(b):
         return False
+    if ta is Call and type(b) is Call:
+        # A call compares by its parts (its arguments as plain data: map
+        # order is no change), never by its text.
+        return (
+            a.name == b.name
+            and a.namespace == b.namespace
+            and getattr(a, "key_variant", None) == getattr(b, "key_variant", None)
+            and same_tree(list(a.args), list(b.args))
+        )
     if ta is type(b) and ta not in _PLAIN_TYPES:
         text = _foreign_text(a)
         return text is not None and text == _foreign_text(b)
