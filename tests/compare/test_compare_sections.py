@@ -70,6 +70,22 @@ def test_capability_property_alone_is_a_change():
     assert "~ capabilities.host.properties.mem_size: 1 GB → 2 GB" in str(d)
 
 
+@pytest.mark.parametrize(
+    "old,new",
+    [("mem_size: 1 GB", "mem_size: 2 GB"), ("primary: scripts/create.sh", "primary: scripts/c.sh"),
+     ("file: scripts/install.sh", "file: scripts/i.sh")],
+    ids=["capability", "interface", "artifact"],
+)
+def test_fail_on_changes_exits_1_for_the_issue_examples(tmp_path, capsys, old, new):
+    from toskit import cli
+
+    (tmp_path / "a.yaml").write_text(FULL)
+    (tmp_path / "b.yaml").write_text(edited(old, new))
+    assert cli.main(["diff", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--fail-on", "changes"]) == 1
+    assert "no changes" not in capsys.readouterr().out
+    assert cli.main(["diff", str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--fail-on", "changes"]) == 0
+
+
 def test_mixed_change_counts_the_changed_node():
     d = diff_of(edited("num_cpus: 1", "num_cpus: 4").replace('relase: "1.0"', 'relase: "1.1"'))
     assert {(v.entity, v.path, v.old, v.new) for v in d.values} == {
