@@ -254,7 +254,11 @@ def make_server() -> ToskitLanguageServer:
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     @_guarded(lambda: None)
     def did_save(ls: ToskitLanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.state.forget(uri_to_name(params.text_document.uri))
+        uri = params.text_document.uri
+        ls.state.forget(uri_to_name(uri))
+        ls.schedule(
+            [u for u in ls.state.affected(uri) if u != uri]
+        )  # closed importers read the disk
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     @_guarded(lambda: None)
