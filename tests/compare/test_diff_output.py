@@ -175,3 +175,26 @@ def test_dot_path_is_from_the_current_folder(repo, capsys, monkeypatch):
 def test_a_very_long_file_name_is_a_short_message(sides, capsys):
     status, _, err = run(["diff", "x" * 5_000 + ".yaml", "a.yaml"], capsys)
     assert status == 2 and len(err) < 500 and err.startswith("toskit diff: ")
+
+
+@needs_git
+def test_names_with_url_characters(repo, capsys):
+    """'#', '?', '%' and spaces in the template's path and in an import's."""
+    (repo / "svc" / "t #1%20?.yaml").write_text(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "node_types:\n  my.T:\n    derived_from: tosca.nodes.Root\n"
+        "    properties: {x: {type: integer, default: 1}}\n"
+    )
+    (repo / "svc" / "main #?.yaml").write_text(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\nimports: ['t #1%20?.yaml']\n"
+        "topology_template:\n  node_templates:\n    n: {type: my.T}\n"
+    )
+    subprocess.run([*GIT, "-C", str(repo), "add", "."], check=True)
+    subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "-m", "v2"], check=True)
+    old = diff_cli.read_side("git:main:svc/main #?.yaml")
+    assert old.diagnostics == [] and old.node_templates["n"].properties["x"] == 1
+    (repo / "svc" / "t #1%20?.yaml").write_text((repo / "svc" / "t #1%20?.yaml").read_text().replace("default: 1", "default: 2"))
+    status, out, err = run(["diff", "git:main:svc/main #?.yaml", "svc/main #?.yaml"], capsys)
+    assert status == 0, err
+    assert "~ x: 1 → 2  (default: my.T @ git:main:svc/t #1%20?.yaml:5:46" in out
+    assert "toskit-" not in out  # no placeholder reaches the report

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import argparse
 import posixpath
+import secrets
 import subprocess
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, TextIO
-from urllib.parse import quote, unquote
 
 from toskit._terminal import terminal_safe
 from toskit.errors import ToskitError
@@ -185,26 +185,50 @@ def _load_from_git(spec: str) -> Any:
     full = tree.full_path(path)
     text = tree.read(full)
 
+    # Each folder and the file name of PATH become a placeholder in the
+    # document's URL name: urljoin then resolves a relative import by
+    # folders only (a '#', '?' or '%' in a real name cannot be read as a
+    # fragment, a query or an escape), and the placeholders are put back
+    # when the resolver reads a blob and when names are shown.
+    token = secrets.token_hex(6)
+    components = full.split("/")
+    real = {f"toskit-{token}-{i}": part for i, part in enumerate(components)}
+    base = _GIT_BASE + "/".join(real)
+
+    def repo_path(url: str) -> str:
+        rest = url[len(_GIT_BASE) :]
+        return posixpath.normpath("/".join(real.get(c, c) for c in rest.split("/")))
+
     def resolver(url: str, importing: str | None) -> str | None:
         if not url.startswith(_GIT_BASE):
             return None  # a remote URL: toskit never fetches
-        wanted = posixpath.normpath(unquote(url[len(_GIT_BASE) :]))
-        if wanted.startswith("..") or wanted in ("", "."):
+        wanted = repo_path(url)
+        if wanted.startswith("..") or wanted in ("", ".") or wanted.startswith("/"):
             raise ToskitError(f"{wanted} leaves the repository")
         return tree.read(wanted)
 
     # A resolver may return None ("not mine", docs of toskit.source.imports).
-    template = loads(text, name=_GIT_BASE + quote(full), resolver=resolver)  # type: ignore[arg-type]
+    template = loads(text, name=base, resolver=resolver)  # type: ignore[arg-type]
 
     def shown(name: Any) -> Any:
         if isinstance(name, str) and name.startswith(_GIT_BASE):
-            return f"{GIT_PREFIX}{rev}:{unquote(name[len(_GIT_BASE):])}"
+            return f"{GIT_PREFIX}{rev}:{repo_path(name)}"
         return name
+
+    def shown_text(message: str) -> str:
+        if _GIT_BASE not in message:
+            return message
+        message = message.replace(_GIT_BASE, f"{GIT_PREFIX}{rev}:")
+        for placeholder, part in real.items():
+            message = message.replace(placeholder, part)
+        return message
 
     template.name = spec
     for doc in _documents(template):
         doc.name = shown(doc.name)
-    template.diagnostics = type(template.diagnostics)(_renamed_diagnostic(d, shown) for d in template.diagnostics)
+    template.diagnostics = type(template.diagnostics)(
+        _renamed_diagnostic(d, shown, shown_text) for d in template.diagnostics
+    )
     return template
 
 
@@ -223,30 +247,14 @@ def _documents(template: Any) -> list[Any]:
     return docs
 
 
-def _renamed_diagnostic(d: Any, shown: Any) -> Any:
-    changes: dict[str, Any] = {"file": shown(d.file), "message": _renamed_text(d.message, shown)}
+def _renamed_diagnostic(d: Any, shown: Any, shown_text: Any) -> Any:
+    changes: dict[str, Any] = {"file": shown(d.file), "message": shown_text(d.message)}
     related = getattr(d, "related", ())
     if related:
         changes["related"] = tuple(
             replace(r, file=shown(r.file)) if hasattr(r, "file") else r for r in related
         )
     return replace(d, **changes)
-
-
-def _renamed_text(text: str, shown: Any) -> str:
-    """A message quoting a document name says it as ``git:REV:…`` too."""
-    if _GIT_BASE not in text:
-        return text
-    head, *rest = text.split(_GIT_BASE)
-    out = [head]
-    for piece in rest:
-        end = len(piece)
-        for stop in ("'", '"', " ", ")", ","):
-            i = piece.find(stop)
-            if i != -1:
-                end = min(end, i)
-        out.append(shown(_GIT_BASE + piece[:end]) + piece[end:])
-    return "".join(out)
 
 
 def read_side(spec: str) -> Any:
