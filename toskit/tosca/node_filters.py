@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toskit.sentinels import NO_DEFAULT
-from toskit.tosca.check import compare_constraint
+from toskit.tosca.check import _comparable, compare_constraint
 from toskit.tosca.definitions import Type
 
 if TYPE_CHECKING:
@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from toskit.tosca.template import CapabilityTemplate, NodeTemplate, Requirement
 
 __all__ = [
+    "CandidateIndex",
     "CandidateVerdict",
     "FilterResult",
     "check",
@@ -476,3 +477,206 @@ def explain(
         else:
             out.append(CandidateVerdict(other.name, verdict.outcome, verdict.reason, verdict.clause))
     return out
+
+
+# ------------------------------------------------------------- target selection
+
+
+class CandidateIndex:
+    """The node templates of one load, indexed for target selection (issue #30 item 4).
+
+    A requirement's target is the first node template, in declaration order,
+    of the wanted node type, offering the wanted capability, that passes the
+    node filter. Scanning every template for every requirement made node
+    filters quadratic (1,000 nodes each filtering on a property: 500,000
+    filter evaluations). The index keeps, built once per load and lazily:
+
+    * per (node type, capability type): the positions of the templates that
+      fit, so a requirement never tests the type of the others;
+    * per (node type, capability type, property): those templates grouped by
+      the property's value, so a filter whose clauses include an equality on
+      that property (1.3 ``{name: {equal: v}}``; 2.0 ``$equal`` of
+      ``$get_property: [SELF, TARGET, name]`` and a literal, alone or in an
+      ``$and``) visits only the templates that can pass it.
+
+    The narrowing is only ever a superset of the templates that pass: a
+    value the index cannot read exactly (a function call, a typed value) is
+    kept as a candidate, and each candidate is still judged in full by
+    :func:`check`, in declaration order -- the target is the same as a full
+    scan's. :attr:`checked` counts the candidates judged.
+    """
+
+    def __init__(self, nodes: Mapping[str, NodeTemplate], registry: Any) -> None:
+        self.nodes = list(nodes.values())
+        self.registry = registry
+        self._typed: dict[tuple[int, int], list[int]] = {}
+        self._values: dict[tuple[Any, ...], tuple[dict[Any, dict[Any, list[int]]], list[int]]] = {}
+        #: Candidates judged by a node filter so far (a counted budget for tests).
+        self.checked = 0
+
+    def typed(self, ntype: Type | None, ctype: Type | None) -> list[int]:
+        """Positions of the templates of ``ntype`` offering a ``ctype`` capability."""
+        key = (id(ntype), id(ctype))
+        found = self._typed.get(key)
+        if found is None:
+            found = [
+                i for i, other in enumerate(self.nodes)
+                if (ntype is None or other.type.is_a(ntype))
+                and (ctype is None or any(c.type.is_a(ctype) for c in other.capabilities.values()))
+            ]
+            self._typed[key] = found
+        return found
+
+    def first(
+        self,
+        node: NodeTemplate,
+        ntype: Type | None,
+        ctype: Type | None,
+        node_filter: Any,
+        capability: Type | str | None,
+    ) -> NodeTemplate | None:
+        """The first template (not ``node``) that fits and passes ``node_filter``."""
+        positions = self.typed(ntype, ctype)
+        if node_filter is not None:
+            narrowed = self._narrowed(positions, ntype, ctype, node_filter)
+            if narrowed is not None:
+                positions = narrowed
+        for i in positions:
+            other = self.nodes[i]
+            if other is node:
+                continue
+            if node_filter is None:
+                return other
+            self.checked += 1
+            if passes(other, node_filter, self.registry, source=node, capability=capability):
+                return other
+        return None
+
+    # -- equality narrowing ----------------------------------------------------
+
+    def _narrowed(self, positions: list[int], ntype: Type | None, ctype: Type | None,
+                  node_filter: Any) -> list[int] | None:
+        if is_condition(node_filter):
+            found = _condition_equality(node_filter)
+            if found is None:
+                return None
+            name, literal = found
+            groups, others = self._grouped(ntype, ctype, positions, "2.0", name)
+            family = _family(literal)
+            keep = list(others)
+            for fam, by_value in groups.items():
+                if fam != family:
+                    # Another kind: $equal fails with TypeMismatch, which leaves the
+                    # candidate undetermined (not excluded).
+                    for members in by_value.values():
+                        keep.extend(members)
+                else:
+                    keep.extend(by_value.get(literal, []))
+            return sorted(keep)
+        if not isinstance(node_filter, Mapping):
+            return None
+        clause = _clause_equality(node_filter.get("properties"))
+        if clause is None:
+            return None
+        name, literal = clause
+        groups, others = self._grouped(ntype, ctype, positions, "1.x", name)
+        keep = list(others)
+        for prim, by_value in groups.items():
+            try:
+                key = _comparable(literal, prim)
+                members = by_value.get(key, [])
+            except (TypeError, ValueError, OverflowError):  # unhashable or unreadable: keep all
+                members = [i for group in by_value.values() for i in group]
+            keep.extend(members)
+        return sorted(keep)
+
+    def _grouped(self, ntype: Type | None, ctype: Type | None, positions: list[int], style: str,
+                 name: str) -> tuple[dict[Any, dict[Any, list[int]]], list[int]]:
+        """The templates at ``positions`` grouped by their value of property ``name``.
+
+        ``(groups, others)``: 1.x groups are keyed by the property's primitive
+        then by the value as ``equal`` compares it (templates without the
+        property are left out: the clause excludes them); 2.0 groups by the
+        value's kind (string, number, boolean) then the value. ``others``
+        are the templates whose value the index cannot read exactly.
+        """
+        key = (id(ntype), id(ctype), style, name)
+        found = self._values.get(key)
+        if found is not None:
+            return found
+        groups: dict[Any, dict[Any, list[int]]] = {}
+        others: list[int] = []
+        for i in positions:
+            node = self.nodes[i]
+            if name not in node.properties:
+                if style == "2.0":
+                    others.append(i)  # undetermined, not excluded
+                continue
+            value = node.properties[name]
+            prim = self._primitive(node, name)
+            try:
+                if style == "1.x":
+                    group, value_key = prim, _comparable(value, prim)
+                    hash(value_key)
+                else:
+                    group, value_key = _family(value), value
+                    if group is None or prim not in _PLAIN_PRIMITIVES:
+                        others.append(i)
+                        continue
+            except (TypeError, ValueError, OverflowError):
+                others.append(i)
+                continue
+            groups.setdefault(group, {}).setdefault(value_key, []).append(i)
+        self._values[key] = (groups, others)
+        return groups, others
+
+    def _primitive(self, node: NodeTemplate, name: str) -> str | None:
+        pdef = node.property_definitions.get(name)
+        vt = self.registry.value_type(pdef.type) if pdef is not None and pdef.type else None
+        return vt.base_primitive if isinstance(vt, Type) else vt
+
+
+# Property types whose values $equal compares as plain Python values.
+_PLAIN_PRIMITIVES = ("string", "integer", "float", "boolean")
+
+
+def _family(value: Any) -> str | None:
+    """The kind $equal compares by: ``string``, ``number``, ``boolean``; ``None`` for others."""
+    if type(value) is bool:
+        return "boolean"
+    if type(value) in (int, float):
+        return "number"
+    if type(value) is str:
+        return "string"
+    return None
+
+
+def _clause_equality(section: Any) -> tuple[str, Any] | None:
+    """The first 1.x ``{name: {equal: v}}`` clause of a filter's ``properties``."""
+    for name, constraints in _clauses(section):
+        for clause in constraints if isinstance(constraints, list) else [constraints]:
+            if isinstance(clause, Mapping) and len(clause) == 1 and "equal" in clause:
+                return str(name), clause["equal"]
+    return None
+
+
+def _condition_equality(condition: Any) -> tuple[str, Any] | None:
+    """A 2.0 ``$equal`` of ``$get_property: [SELF, TARGET, name]`` and a scalar, if the
+    condition is one or an ``$and`` holding one."""
+    terms = [condition]
+    if isinstance(condition, Mapping) and set(condition) == {"$and"} and isinstance(condition["$and"], list):
+        terms = condition["$and"]
+    for term in terms:
+        if not (isinstance(term, Mapping) and set(term) == {"$equal"}):
+            continue
+        operands = term["$equal"]
+        if not (isinstance(operands, list) and len(operands) == 2):
+            continue
+        for read, literal in (operands, operands[::-1]):
+            path = read.get("$get_property") if isinstance(read, Mapping) and len(read) == 1 else None
+            if (
+                isinstance(path, list) and len(path) == 3 and path[:2] == ["SELF", "TARGET"]
+                and isinstance(path[2], str) and _family(literal) is not None
+            ):
+                return path[2], literal
+    return None

@@ -59,6 +59,8 @@ def resolve_requirements(
     doc = ctx.doc
     major = ctx.grammar.major
     registry = ctx.registry
+    # Candidates by type, capability and filtered property value, built once per load.
+    candidates = node_filters.CandidateIndex(nodes, registry)
     for node in nodes.values():
         raw = node.raw
         assigned = raw.get("requirements") if isinstance(raw, Mapping) else None
@@ -106,7 +108,8 @@ def resolve_requirements(
             req.capability = capability if isinstance(capability, str) else None
             req.target_name = target_name if isinstance(target_name, str) else None
             req.target = _find_target(
-                node, req.target_name, req.capability, definition, nodes, registry, req.node_filter
+                node, req.target_name, req.capability, definition, nodes, registry, req.node_filter,
+                candidates,
             )
             if req.target is None and req.target_name is not None:
                 known = nodes.get(req.target_name) or registry.lookup("node", req.target_name)
@@ -252,11 +255,15 @@ def _find_target(
     nodes: dict[str, NodeTemplate],
     registry: Any,
     node_filter: Any = None,
+    candidates: node_filters.CandidateIndex | None = None,
 ) -> NodeTemplate | None:
     """The first template that fits (see the module docstring).
 
     Candidates are tried lazily, in declaration order, so a template with
-    thousands of nodes does not pay for every requirement on every node.
+    thousands of nodes does not pay for every requirement on every node;
+    with ``candidates`` (:class:`~toskit.tosca.node_filters.CandidateIndex`)
+    only the templates of the right type and capability, narrowed by the
+    filter's equality clauses, are tried.
     """
     if target_name is not None and target_name in nodes:
         return nodes[target_name]
@@ -264,6 +271,8 @@ def _find_target(
         node_filter = definition.get("node_filter")
 
     def first(ntype: Type | None, ctype: Type | None) -> NodeTemplate | None:
+        if candidates is not None:
+            return candidates.first(node, ntype, ctype, node_filter, ctype or capability)
         for other in nodes.values():
             if other is node or (ntype is not None and not other.type.is_a(ntype)):
                 continue
