@@ -100,6 +100,7 @@ def _walk(
                         "missing-keyname",
                         f"{article(shape.name)} needs '{key}'",
                         parts,
+                        at_key=True,  # on the key that lacks it (issue #28), not its first child
                     )
                 )
         for key, item in value.items():
