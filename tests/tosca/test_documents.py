@@ -383,7 +383,8 @@ def test_valid_limits_are_still_accepted():
     ("written", "message", "line", "column"),
     [
         ("", "'substitution_mappings' has no value: a substitution mappings needs 'node_type'", 4, 3),
-        ("{}", "a substitution mappings needs 'node_type'", 4, 26),
+        # On the key that lacks it (issue #28), as the null case.
+        ("{}", "a substitution mappings needs 'node_type'", 4, 3),
     ],
     ids=["null", "empty-map"],
 )
