@@ -15,14 +15,16 @@ The rules:
 * an existing regular file is replaced only when toskit wrote it (an HTML
   page carrying toskit's ``generator`` meta tag or its "made with toskit"
   footer; a JSON report whose first key is ``"generator": "toskit"``; a
-  text report whose last line is :data:`TEXT_MARK`, as ``toskit diff -o``
-  writes them) or when ``force`` is given.
+  SARIF log whose tool driver is named ``toskit``; a text report, or a
+  file of GitHub annotations, whose last line is :data:`TEXT_MARK`, as
+  ``toskit diff -o`` writes them) or when ``force`` is given.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable
@@ -33,6 +35,8 @@ GENERATOR = '<meta name="generator" content="toskit">'
 TEXT_MARK = "-- made with toskit"
 """The last line of a text report toskit writes to a file."""
 _JSON_MARK = b'"generator": "toskit"'
+# A SARIF log toskit wrote: its tool's driver is named toskit (checked in the head).
+_SARIF_MARK = re.compile(rb'"driver"\s*:\s*\{\s*"name"\s*:\s*"toskit"')
 _MARKERS = (b'<meta name="generator" content="toskit', b"made with toskit")
 _PEEK = 8192  # bytes read at each end of an existing file to recognise a toskit page
 
@@ -50,8 +54,9 @@ def written_by_toskit(path: str) -> bool:
         return False
     start = head.lstrip()
     if start.startswith(b"{"):
-        # The first key of toskit's JSON reports (json.dumps keeps the order).
-        return start[1:].lstrip().startswith(_JSON_MARK)
+        # The first key of toskit's JSON reports (json.dumps keeps the order),
+        # or a SARIF log whose tool is toskit.
+        return start[1:].lstrip().startswith(_JSON_MARK) or bool(_SARIF_MARK.search(head))
     if (tail or head).rstrip().endswith(TEXT_MARK.encode()):
         return True
     if not start.lower().startswith(b"<!doctype html"):

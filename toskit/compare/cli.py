@@ -312,7 +312,7 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(render_failure(args.format, args.new, str(exc)))
         return fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     if args.output is not None:
-        if args.format == "text":
+        if args.format in ("text", "github"):
             text += TEXT_MARK + "\n"  # how toskit recognises its own report next time
         reason = refusal(args.output, inputs, force=force)  # the world may have moved meanwhile
         if reason:
