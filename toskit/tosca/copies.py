@@ -136,5 +136,11 @@ def _report_cycle(
                 f"{label} '{name}': copy loops: {cycle}",
                 (*parts_of[name], "copy"),
                 hint="a template may copy another only if that one does not copy it back",
+                # The other side (issue #28): the copy it names, which goes on round the loop.
+                related=(
+                    ctx.doc.related(
+                        f"'{loop[(at + 1) % size]}' copies on", (*parts_of[loop[(at + 1) % size]], "copy")
+                    ),
+                ),
             )
         )
