@@ -1,6 +1,7 @@
 # toskit developer commands. Everything runs inside ./.venv, created on demand.
 #
-#   make lab          install toskit[lab], JupyterLab on notebooks/ (127.0.0.1; prints the URL)
+#   make lab          install toskit[lab], JupyterLab on notebooks/ (127.0.0.1; prints the URL;
+#                     toskit lsp checks YAML files in its editor, via jupyterlab-lsp)
 #   make test         install toskit[dev]; ruff + unit tests + notebooks (nbval) + browser checks
 #   make demo         Voila on the tour notebook (127.0.0.1:8866), no asset from the internet
 #   make bench        every bench/bench_*.py, collected into bench/results.json

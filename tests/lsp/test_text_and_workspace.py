@@ -166,3 +166,37 @@ def test_the_server_module_is_not_loaded_by_check():
         [sys.executable, "-c", code, str(EXAMPLE)], capture_output=True, text=True, check=False
     )
     assert out.stdout.strip().splitlines()[-1] == "False False"
+
+
+def test_without_pygls_the_command_says_which_extra_to_install():
+    import subprocess
+
+    code = "import sys; sys.modules['pygls'] = None; from toskit.cli import main; sys.exit(main(['lsp']))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 2
+    assert "pip install 'toskit[lsp]'" in out.stderr
+
+
+CALLS = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    app:
+      type: tosca.nodes.WebServer
+    other:
+      type: tosca.nodes.SoftwareComponent
+      properties:
+        component_version: {get_attribute: [app, state]}
+      requirements:
+        - \n"""
+
+
+def test_hover_on_a_call_that_stays_unevaluated_and_requirement_names():
+    ws = Workspace()
+    ws.open("file:///nowhere/calls.yaml", CALLS, 1)
+    analysis = ws.analysis("file:///nowhere/calls.yaml")
+    text, _ = features.hover(analysis, 8, 12)
+    assert "stays unevaluated: it reads runtime state" in text
+    assert "get_attribute" in text and "set by **template**" in text
+    # A new item under requirements: the type's requirement names.
+    assert {c.label for c in features.completions(analysis, 10, 10)} == {"dependency", "host"}

@@ -901,7 +901,8 @@ def completions(
                     )
                 )
             return items
-        if len(path) == 4 and path[3] == "requirements" and t is not None:
+        in_list = len(path) == 4 or (len(path) == 5 and isinstance(path[4], int))
+        if path[3:4] == ("requirements",) and in_list and t is not None:
             return [Completion(n, _PROPERTY, "requirement") for n, _ in t.requirements]
         if len(path) == 4 and path[3] == "capabilities" and t is not None:
             return [Completion(n, _PROPERTY, "capability") for n in t.capabilities]
