@@ -322,6 +322,8 @@ class Doc:
             text = text.replace(": ", self.pick([":\t", ": \t", "\t: "]), 1)
         if self.chance(0.03):
             text = text.replace("\n ", "\n\t", 1)
+        if self.chance(0.03):  # a tab inside a plain scalar
+            text = text.replace("x y", "x\ty").replace("c d", "c\td")
         if self.chance(0.06):
             text = text.replace("\n", self.pick(["\r\n", "\r", "\u2028", "\x85"]))
         return text
@@ -486,6 +488,10 @@ PARSER_QUIRKS = [
     ('a: "x\\\n  \\U0000dc00"\n', None),
     ("{a:\tb, c: [d,\te]}\n", {"a": "b", "c": ["d", "e"]}),  # tabs between tokens
     ("a: b\t# c\n", {"a": "b"}),
+    ("a: b\tc\n", {"a": "b\tc"}),  # a tab inside a plain scalar: text
+    ("[a\n\tb]\n", ["a b"]),  # a flow scalar continued after a tab
+    ("a: b\n  \tc\n", {"a": "b c"}),
+    ("a: b\n\t c\n", None),  # a tab in a continuation line's indentation: refused
     ("[? : a]\n", [{None: "a"}]),  # an explicit empty key in a flow sequence
     ("[x, ?\n  # c\n  : a]\n", ["x", {None: "a"}]),
 ]

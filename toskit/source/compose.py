@@ -157,6 +157,53 @@ class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
                     )
         return token
 
+    def scan_plain_spaces(self, indent: int, start_mark: Any) -> Any:
+        """PyYAML's, but tabs are blanks inside a plain scalar, as in libyaml.
+
+        libyaml reads ``a\tb`` and a flow scalar continued on a line that
+        starts with a tab (``[a`` + a line break + ``\tb]``) as one scalar,
+        and refuses a tab in the indentation of a continuation line ("found
+        a tab character that violates indentation"); PyYAML's Python scanner
+        ended the scalar at any tab. Both follow libyaml.
+        """
+        chunks: list[str] = []
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        whitespaces = self.prefix(length)
+        self.forward(length)
+        if self.peek() in "\r\n\x85\u2028\u2029":
+            line_break = self.scan_line_break()
+            self.allow_simple_key = True
+            if self._at_document_marker():
+                return None
+            breaks = []
+            while (ch := self.peek()) in " \t\r\n\x85\u2028\u2029":
+                if ch == "\t" and self.column < indent:
+                    raise yaml.scanner.ScannerError(
+                        "while scanning a plain scalar",
+                        start_mark,
+                        "found a tab character that violates indentation",
+                        self.get_mark(),
+                    )
+                if ch in " \t":
+                    self.forward()
+                else:
+                    breaks.append(self.scan_line_break())
+                    if self._at_document_marker():
+                        return None
+            if line_break != "\n":
+                chunks.append(line_break)
+            elif not breaks:
+                chunks.append(" ")
+            chunks.extend(breaks)
+        elif whitespaces:
+            chunks.append(whitespaces)
+        return chunks
+
+    def _at_document_marker(self) -> bool:
+        return self.prefix(3) in ("---", "...") and self.peek(3) in "\0 \t\r\n\x85\u2028\u2029"
+
     def scan_directive(self) -> Any:
         """PyYAML's, but an unknown directive (``%FOO x``) is an error, as in libyaml.
 
