@@ -183,6 +183,8 @@ topology_template:
   node_templates:
     app:
       type: tosca.nodes.WebServer
+      attributes:
+        
     other:
       type: tosca.nodes.SoftwareComponent
       properties:
@@ -195,8 +197,10 @@ def test_hover_on_a_call_that_stays_unevaluated_and_requirement_names():
     ws = Workspace()
     ws.open("file:///nowhere/calls.yaml", CALLS, 1)
     analysis = ws.analysis("file:///nowhere/calls.yaml")
-    text, _ = features.hover(analysis, 8, 12)
+    text, _ = features.hover(analysis, 10, 12)
     assert "stays unevaluated: it reads runtime state" in text
     assert "get_attribute" in text and "set by **template**" in text
     # A new item under requirements: the type's requirement names.
-    assert {c.label for c in features.completions(analysis, 10, 10)} == {"dependency", "host"}
+    assert {c.label for c in features.completions(analysis, 12, 10)} == {"dependency", "host"}
+    # Under attributes: the type chain's attribute names (tosca.nodes.Root's).
+    assert {c.label for c in features.completions(analysis, 6, 8)} >= {"state", "tosca_id", "tosca_name"}

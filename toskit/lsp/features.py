@@ -869,6 +869,8 @@ def completions(
     if entity is not None and typing_key:
         _, _, ent = entity
         t = ent.type
+        if len(path) == 4 and path[3] == "attributes" and t is not None:
+            return _attribute_names(t, _present_keys(analysis, path))
         if len(path) >= 4 and path[3] in ("properties", "attributes") and t is not None:
             names = [str(p) for p in path[4:] if not isinstance(p, int)]
             owner = t
@@ -914,6 +916,20 @@ def completions(
             if k not in present
         ]
     return []
+
+
+def _attribute_names(t: Any, present: set[str]) -> list[Completion]:
+    """The attributes a node type declares down its chain (nearest first), with their types."""
+    seen: dict[str, Completion] = {}
+    for each in (t, *t.ancestors):
+        section = each.definition.get("attributes") if isinstance(each.definition, Mapping) else None
+        if not isinstance(section, Mapping):
+            continue
+        for name, body in section.items():
+            if isinstance(name, str) and name not in seen and name not in present:
+                kind = body.get("type", "any") if isinstance(body, Mapping) else "any"
+                seen[name] = Completion(name, _PROPERTY, f"{kind} (attribute of {each.name})", "0" + name)
+    return list(seen.values())
 
 
 def _type_names(analysis: Analysis, path: tuple[Hashable, ...]) -> list[Completion]:
