@@ -12,6 +12,11 @@ format (the one Jupytext, VS Code and Spyder read)::
     st = toskit.loads(TEXT)
     st.node_templates["db"].properties
 
+A code cell's leading ``# NBVAL_...`` marker lines are test markers, not
+code a learner should read: they become the cell's nbval tag
+(``metadata.tags``: ``nbval-check-output``, the form nbval reads besides
+the comment) and are left out of the cell's source.
+
 Plain text reviews and merges well; the ``.ipynb`` beside it is generated,
 executed and stored WITH its outputs, so it reads well on GitHub and
 nbviewer and so ``pytest --nbval-lax`` has outputs to compare.
@@ -49,7 +54,12 @@ def parse_percent(text: str) -> list[nbformat.NotebookNode]:
             body = "\n".join(_uncomment(line) for line in body.splitlines())
             cells.append(nbformat.v4.new_markdown_cell(body))
         elif body:
-            cells.append(nbformat.v4.new_code_cell(body))
+            tags, body = _markers(body)
+            if body:
+                cell = nbformat.v4.new_code_cell(body)
+                if tags:
+                    cell.metadata["tags"] = tags
+                cells.append(cell)
 
     for line in text.splitlines():
         if line.startswith("# %%"):
@@ -60,6 +70,27 @@ def parse_percent(text: str) -> list[nbformat.NotebookNode]:
             lines.append(line)
     flush()
     return cells
+
+
+# The comment markers nbval reads, and the cell tag that means the same
+# (nbval's ``metadata_tags``: the tag form is kept in the cell's metadata,
+# out of the learner's sight).
+MARKER_TAGS = {
+    "NBVAL_CHECK_OUTPUT": "nbval-check-output",
+    "NBVAL_IGNORE_OUTPUT": "nbval-ignore-output",
+    "NBVAL_SKIP": "nbval-skip",
+    "NBVAL_RAISES_EXCEPTION": "raises-exception",
+}
+
+
+def _markers(body: str) -> tuple[list[str], str]:
+    """The nbval tags of a code cell's leading ``# NBVAL_*`` lines, and the
+    source without them."""
+    lines = body.splitlines()
+    tags: list[str] = []
+    while lines and lines[0].strip().removeprefix("#").strip() in MARKER_TAGS and lines[0].lstrip().startswith("#"):
+        tags.append(MARKER_TAGS[lines.pop(0).strip().removeprefix("#").strip()])
+    return tags, "\n".join(lines).strip("\n")
 
 
 def _uncomment(line: str) -> str:

@@ -94,10 +94,10 @@ print(dsl.template_to_yaml(shop, version="1.3"))
 
 # %%
 # NBVAL_CHECK_OUTPUT
-import re  # noqa: E402
-import tempfile  # noqa: E402
+import re
+import tempfile
 
-from toscaparser.tosca_template import ToscaTemplate  # noqa: E402
+from toscaparser.tosca_template import ToscaTemplate
 
 
 def tosca_parser(text: str) -> list[str]:
@@ -107,7 +107,7 @@ def tosca_parser(text: str) -> list[str]:
     try:
         ToscaTemplate(file.name)
         return ["parsed, no problem"]
-    except Exception as exc:  # noqa: BLE001 - tosca-parser raises its own kinds
+    except Exception as exc:  # tosca-parser raises exceptions of its own kinds
         found = re.findall(r"^\s*(\w+(?:Error|Version): .*)$", str(exc), flags=re.MULTILINE)
         return [line[:110] for line in dict.fromkeys(found)]
 

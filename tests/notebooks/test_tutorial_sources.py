@@ -28,6 +28,10 @@ def _cells(text: str) -> list[tuple[str, str]]:
     return [(cell.cell_type, cell.source) for cell in build.parse_percent(text)]
 
 
+def _tagged(text: str) -> list[tuple[str, str, list[str]]]:
+    return [(c.cell_type, c.source, c.metadata.get("tags", [])) for c in build.parse_percent(text)]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -37,8 +41,8 @@ def _cells(text: str) -> list[tuple[str, str]]:
             id="markdown-then-code",
         ),
         pytest.param(
-            "# %%\n# NBVAL_CHECK_OUTPUT\nprint(1)\n\n\n# %%\ny = 2\n",
-            [("code", "# NBVAL_CHECK_OUTPUT\nprint(1)"), ("code", "y = 2")],
+            "# %%\n# a comment\nprint(1)\n\n\n# %%\ny = 2\n",
+            [("code", "# a comment\nprint(1)"), ("code", "y = 2")],
             id="code-comments-are-kept",
         ),
         pytest.param("# %%\n\n\n# %%\nz = 3\n", [("code", "z = 3")], id="empty-code-cell-dropped"),
@@ -52,6 +56,39 @@ def _cells(text: str) -> list[tuple[str, str]]:
 )
 def test_parse_percent(text: str, expected: list[tuple[str, str]]) -> None:
     assert _cells(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "# %%\n# NBVAL_CHECK_OUTPUT\nprint(1)\n",
+            [("code", "print(1)", ["nbval-check-output"])],
+            id="check-output",
+        ),
+        pytest.param(
+            "# %%\n#NBVAL_SKIP\n# NBVAL_IGNORE_OUTPUT\n# why\nx\n",
+            [("code", "# why\nx", ["nbval-skip", "nbval-ignore-output"])],
+            id="several-markers-then-a-comment",
+        ),
+        pytest.param(
+            "# %%\nx = 1\n# NBVAL_CHECK_OUTPUT\n",
+            [("code", "x = 1\n# NBVAL_CHECK_OUTPUT", [])],
+            id="only-leading-markers-are-tags",
+        ),
+        pytest.param("# %%\n# NBVAL_CHECK_OUTPUT\n\n", [], id="a-cell-of-markers-only-is-dropped"),
+    ],
+)
+def test_nbval_markers_become_cell_tags(text: str, expected: list) -> None:
+    """Learners never see a test marker: it is the cell's nbval tag."""
+    assert _tagged(text) == expected
+
+
+def test_every_tag_is_one_nbval_reads() -> None:
+    from nbval.plugin import find_metadata_tags
+
+    for tag in build.MARKER_TAGS.values():
+        assert dict(find_metadata_tags({"tags": [tag]})), tag
 
 
 def test_every_source_has_its_notebook_and_back() -> None:
@@ -70,7 +107,10 @@ def test_stored_notebook_matches_its_source_and_was_executed(source: Path) -> No
     code = [c for c in notebook["cells"] if c["cell_type"] == "code"]
     assert all(c["execution_count"] is not None for c in code), "stored without executing"
     assert not [o for c in code for o in c["outputs"] if o["output_type"] == "error"]
-    pinned = [c for c in code if "".join(c["source"]).startswith("# NBVAL_CHECK_OUTPUT")]
+    pinned = [c for c in code if "nbval-check-output" in c["metadata"].get("tags", [])]
     assert pinned, "a tutorial pins at least one teaching cell"
+    # Test markers live in the cells' metadata, never in what a learner reads.
+    shown = "".join("".join(c["source"]) for c in code)
+    assert "NBVAL_" not in shown and "# noqa" not in shown
     assert all(c["outputs"] for c in pinned), "a pinned cell without stored output checks nothing"
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
