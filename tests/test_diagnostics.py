@@ -257,3 +257,68 @@ def test_check_max_per_code():
     for bad in (0, -2, False, "3", 1.0):
         with pytest.raises(ToskitError, match="max_per_code"):
             check_max_per_code(bad)
+
+
+# ---- structured findings (issue #28) ----
+
+
+def test_suggestion_hint_names_every_tie_and_why():
+    from toskit.diagnostics import Suggestion, suggest
+
+    single = suggest("pasword", ["password", "passphrase"])
+    assert (single.best, single.is_tie, single.hint()) == ("password", False, "did you mean 'password'?")
+    tie = suggest("cache_host", ["lb_host", "db_host", "web_host", "unrelated_thing"])
+    assert tie.best is None and tie.is_tie
+    assert tie.candidates == ("lb_host", "db_host", "web_host")
+    many = Suggestion(tuple(f"n{i}" for i in range(9)))
+    assert many.hint().endswith("'n5' and 3 more are equally close)")
+    assert suggest("zzzz", ["port", "host"]) is None
+    # A very long word keeps closest()'s one answer (no quadratic tie check).
+    long_word = "x" * 65 + "a"
+    candidates = ["x" * 65 + "b", "x" * 65 + "c"]
+    assert suggest(long_word, candidates).candidates == (closest(long_word, candidates),)
+
+
+def test_did_you_mean_never_picks_one_of_a_tie():
+    assert did_you_mean("cache_host", ["lb_host", "db_host", "web_host"]) == (
+        "did you mean 'lb_host', 'db_host' or 'web_host'? "
+        "('lb_host', 'db_host' and 'web_host' are equally close)"
+    )
+
+
+def test_edit_distance_counts_a_swap_as_one():
+    from toskit.diagnostics import _edits
+
+    assert _edits("prot", "port", 10) == 1
+    assert _edits("cache", "web", 10) == 5
+    assert _edits("abc", "abcdefgh", 2) == 3  # past the bound: bound + 1
+
+
+def test_to_dict_has_every_field_and_str_underlines_the_span():
+    from toskit.diagnostics import Fix, Related, Subject
+
+    d = Diagnostic(
+        "error", "unknown-property", "unknown property 'prot'", ("a", "prot"), file="f.yaml",
+        line=2, column=3, end_line=2, end_column=7, source_line="  prot: 1",
+        subject=Subject("node_template", "db", ("prot",)),
+        related=[Related("declared", "f.yaml", 1, 1, 1, 2)],
+        fixes=[Fix("rename 'prot' to 'port'", "port", "f.yaml", 2, 3, 2, 7)],
+    )
+    record = d.to_dict()
+    assert list(record) == [
+        "severity", "code", "message", "path", "file", "line", "column", "end_line", "end_column",
+        "hint", "subject", "related", "fixes",
+    ]
+    assert record["subject"] == {"kind": "node_template", "name": "db", "path": ["prot"], "section": None}
+    assert record["fixes"][0]["replacement"] == "port" and isinstance(d.related, tuple)
+    assert str(d).splitlines()[-1] == "      |   ^^^^"
+
+
+def test_yaml_text_quotes_what_yaml_would_misread():
+    from toskit.source.spans import yaml_text
+
+    assert yaml_text("port") == "port"
+    assert yaml_text("port", like="'prot'") == "'port'"
+    assert yaml_text("port", like='"prot"') == '"port"'
+    assert yaml_text("a: b") == '"a: b"'
+    assert yaml_text("true") == '"true"'

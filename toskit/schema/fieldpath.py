@@ -88,9 +88,13 @@ def subject_path(text: str) -> tuple:
     """A field path as the tuple of a finding's subject (issue #28).
 
     Fields become their names, atomic-list items their indices, keyed and
-    set items their rendered element (``[name=a]``, ``[=v]``): ``".spec.ports[name=http].port"``
-    gives ``("spec", "ports", "[name=http]", "port")``. A path that does not
-    parse is kept whole, as one element.
+    set items their rendered element; a path that does not parse is kept
+    whole, as one element.
+
+    >>> subject_path('.spec.ports[name="http"].port')
+    ('spec', 'ports', '[name="http"]', 'port')
+    >>> subject_path(".a[3].b")
+    ('a', 3, 'b')
     """
     try:
         elements = parse_path(text)
