@@ -184,7 +184,7 @@ topology_template:
     app:
       type: tosca.nodes.WebServer
       attributes:
-        
+        # a new attribute here
     other:
       type: tosca.nodes.SoftwareComponent
       properties:
