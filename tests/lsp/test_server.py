@@ -54,6 +54,15 @@ async def test_diagnostics_for_the_other_kinds_check_detects(
         "broken.yaml": ("a: [1, 2\n", "yaml-syntax"),
         "dup.yaml": ("a: 1\na: 2\n", "duplicate-key"),
         "roles.yaml": ("roles_metadata:\n  controller:\n    conflicts: [compute\n", "yaml-syntax"),
+        "roles2.yaml": (
+            'roles_metadata:\n  controller:\n    name: C\n    restrictions:\n'
+            '      - condition: "settings:x.y == true and"\n',
+            "expression-syntax",
+        ),
+        "schema.yaml": (
+            "types:\n- name: a\n  map:\n    fields:\n    - name: x\n      type: {namedType: nope}\n",
+            "schema-error",
+        ),
     }
     for name, (text, code) in cases.items():
         uri = (tmp_path / name).as_uri()
