@@ -39,6 +39,9 @@
     through a symbolic link, never over an existing file that toskit did
     not write (unless ``--force``), and always through a temporary file
     renamed into place (:mod:`toskit._output_file`).
+``toskit lsp``
+    The language server over stdin/stdout (:mod:`toskit.lsp`, docs/lsp.md);
+    pygls is imported only by this subcommand.
 
 Every text the command prints passes through :mod:`toskit._terminal`:
 control characters from a document (ANSI/OSC escape sequences, carriage
