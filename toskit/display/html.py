@@ -9,13 +9,13 @@ already-safe markup. Nothing here emits ``<script>`` or an event attribute.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any, cast
 
 from toskit.display.options import get as option
+from toskit.plain import bounded_text
 
 __all__ = [
     "badge",
@@ -91,10 +91,14 @@ def text_value(value: Any) -> str:
     mappings in JSON-like flow style; a function call as ``str()`` of it
     (2.0 notation). Long text is truncated.
     """
-    return truncate(_plain(value))
+    limit = option("display_max_value_chars")
+    return truncate(_plain(value, limit + 1), limit)
 
 
-def _plain(value: Any) -> str:
+def _plain(value: Any, limit: int) -> str:
+    """The text of ``value`` built within ``limit`` characters (#37: never
+    the whole text of a value that aliases a huge string thousands of
+    times, cut afterwards)."""
     if value is None:
         return "null"
     if value is True:
@@ -102,29 +106,18 @@ def _plain(value: Any) -> str:
     if value is False:
         return "false"
     if isinstance(value, str):
-        return value if value else '""'
+        return value[:limit] if value else '""'
     if isinstance(value, (int, float)):
-        return repr(value)
+        return bounded_text(value, limit)
     if isinstance(value, (Mapping, list, tuple)):
-        try:
-            return json.dumps(_jsonable(value, 0), ensure_ascii=False, default=str)
-        except (TypeError, ValueError, RecursionError):
-            return str(value)
-    return str(value)
-
-
-def _jsonable(value: Any, depth: int) -> Any:
-    # Calls and other objects inside containers show as their str(); depth is
-    # bounded so a self-referencing value cannot recurse without end.
-    if depth > 20:
-        return "…"
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v, depth + 1) for v in value]
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    return str(value)
+        return bounded_text(value, limit, style="json")
+    hook = getattr(type(value), "_bounded_text", None)
+    if hook is not None:  # a call: its 2.0 notation, within the budget
+        return str(hook(value, limit, "flow"))
+    try:
+        return str(value)[:limit]  # a scalar unit, a version...: short texts
+    except Exception:  # noqa: BLE001 - a foreign __str__ may raise
+        return f"<{type(value).__name__}>"
 
 
 def fragment(body_html: str, fallback_text: str, kind: str) -> str:

@@ -351,22 +351,67 @@ def _default_text(defn: Any) -> str:
 _PLAIN_SCALAR = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$.-/+")
 
 
+class _Full(Exception):
+    """The text of :func:`_flow` reached its budget."""
+
+
 def _flow(value: Any, depth: int = 0) -> str:
     """A value in YAML flow style, as a template writes it
-    (``[1, 65535]``, ``$greater_or_equal: [$value, 1]``, ``[a-z]+``)."""
-    if depth > 20:
-        return "…"
-    if isinstance(value, Mapping):
-        inner = ", ".join(f"{_flow(k, depth + 1)}: {_flow(v, depth + 1)}" for k, v in value.items())
-        return inner if depth == 0 else "{" + inner + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_flow(v, depth + 1) for v in value) + "]"
-    if isinstance(value, str):
-        # Plain where YAML would read it back the same; else quoted.
-        if depth == 0 or (value and all(c in _PLAIN_SCALAR for c in value)):
-            return value
-        return json.dumps(value, ensure_ascii=False)
-    return text_value(value)
+    (``[1, 65535]``, ``$greater_or_equal: [$value, 1]``, ``[a-z]+``).
+
+    Built within ``display_max_value_chars`` (then ``…``): a clause that
+    aliases a huge string many times costs what is shown (#37). Nesting
+    below 20 levels is ``…``, so the recursion is bounded.
+    """
+    limit = option("display_max_value_chars")
+    out: list[str] = []
+    size = 0
+
+    def emit(text: str) -> None:
+        nonlocal size
+        out.append(text[: limit + 1 - size])
+        size += len(out[-1])
+        if size > limit:
+            raise _Full
+
+    def walk(value: Any, depth: int) -> None:
+        if depth > 20:
+            emit("…")
+        elif isinstance(value, Mapping):
+            if depth:
+                emit("{")
+            for i, (k, v) in enumerate(value.items()):
+                if i:
+                    emit(", ")
+                walk(k, depth + 1)
+                emit(": ")
+                walk(v, depth + 1)
+            if depth:
+                emit("}")
+        elif isinstance(value, (list, tuple)):
+            emit("[")
+            for i, v in enumerate(value):
+                if i:
+                    emit(", ")
+                walk(v, depth + 1)
+            emit("]")
+        elif isinstance(value, str):
+            # Plain where YAML would read it back the same; else quoted.
+            head = value[: limit + 1]
+            if depth == 0 or (value and all(c in _PLAIN_SCALAR for c in head) and (
+                len(value) == len(head) or all(c in _PLAIN_SCALAR for c in value)
+            )):
+                emit(head)
+            else:
+                emit(json.dumps(head, ensure_ascii=False))
+        else:
+            emit(text_value(value))
+
+    try:
+        walk(value, depth)
+    except _Full:
+        return truncate("".join(out), limit)
+    return "".join(out)
 
 
 def constraint_texts(defn: Any) -> list[str]:

@@ -133,6 +133,21 @@ class Call:
         return self._hash
 
     def __repr__(self) -> str:
+        # Bounded while it is built (#37): the arguments may hold thousands of
+        # aliases of one huge string, expanded only in text.
+        return self._bounded_text(TEXT_MAX_CHARS, "repr")
+
+    def __str__(self) -> str:
+        """The 2.0 notation (``$concat: [a, b]``), cut at :data:`TEXT_MAX_CHARS` with ``…``."""
+        return _call_text(self, max_chars=TEXT_MAX_CHARS)
+
+    def _bounded_text(self, limit: int, style: str = "flow") -> str:
+        """This call's text within ``limit`` characters (``repr`` style, or
+        ``str`` for the others), for :func:`toskit.plain.bounded_text`."""
+        if style != "repr":
+            return _call_text(self, max_chars=limit)
+        from toskit.plain import bounded_text
+
         extra = ""
         if self.namespace is not None:
             extra += f", namespace={self.namespace!r}"
@@ -140,10 +155,10 @@ class Call:
             extra += f", key_variant={self.key_variant!r}"
         if self.form != "map":
             extra += f", form={self.form!r}"
-        return f"Call({self.name!r}, {self.args!r}{extra})"
-
-    def __str__(self) -> str:
-        return _call_text(self)
+        head = f"Call({bounded_text(self.name, limit, style='repr')}, "
+        args = bounded_text(self.args, max(limit - len(head), 1), style="repr")
+        text = f"{head}{args}{extra})"
+        return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
     def _repr_html_(self) -> str:
         from toskit.display import to_html
@@ -634,6 +649,12 @@ def _flow(value: Any, *, max_chars: int | None = None) -> str:
     return _render(value, tree=False, max_chars=max_chars)
 
 
+#: ``str()`` and ``repr()`` of a :class:`Call` stop at this many characters
+#: (then ``…``): the text of a call whose arguments alias a huge value many
+#: times is never built whole. Views cut further; ``unparse`` gives the tree.
+TEXT_MAX_CHARS = 100_000
+
+
 def _call_key(call: Call) -> str:
     """The 2.0 key of a call (``$ns:fn$variant``), as ``unparse`` writes it."""
     variant = f"${call.key_variant}" if call.key_variant is not None else ""
@@ -688,6 +709,11 @@ def _render(root: Any, *, tree: bool, max_chars: int | None = None) -> str:
                 if len(pieces) == 1:
                     pieces.append("]")
                 stack.extend(reversed(pieces))
+            elif max_chars is not None and isinstance(value, str) and len(value) > max_chars - size:
+                # Cut before quoting: a 1 MB string (or 3,000 aliases of it) costs
+                # what the budget left shows, not its whole text (#37).
+                cut = value[: max(max_chars - size, 0) + 1]
+                stack.append(cut if _is_plain(value) else _quote(cut))
             else:
                 stack.append(_scalar_flow(value))
         if max_chars is not None and size > max_chars:
@@ -695,18 +721,21 @@ def _render(root: Any, *, tree: bool, max_chars: int | None = None) -> str:
     return "".join(out)
 
 
+def _is_plain(value: str) -> bool:
+    """``value`` may be written as a plain (unquoted) flow scalar."""
+    return bool(
+        _PLAIN.match(value)
+        and value == value.strip()
+        and value.lower() not in _RESERVED
+        and ": " not in value
+        and not value.endswith(":")
+        and " #" not in value
+    )
+
+
 def _scalar_flow(value: Any) -> str:
     if isinstance(value, str):
-        if (
-            _PLAIN.match(value)
-            and value == value.strip()
-            and value.lower() not in _RESERVED
-            and ": " not in value
-            and not value.endswith(":")
-            and " #" not in value
-        ):
-            return value
-        return _quote(value)
+        return value if _is_plain(value) else _quote(value)
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, format_path
+from toskit.plain import bounded_text
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.resolve import Resolution
 from toskit.tosca.validity import (
@@ -133,7 +134,8 @@ class PropertyTable:
 
 
 def _short(value: Any) -> str:
-    text = repr(value) if not isinstance(value, str) else value
+    # repr built within the cell's width (#37: a value aliasing a huge string)
+    text = bounded_text(value, 25, style="repr") if not isinstance(value, str) else value[:25]
     return text if len(text) <= 24 else text[:21] + "..."
 
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Related, format_path
 from toskit.errors import ToskitError
+from toskit.plain import bounded_text
 from toskit.tosca.node_filters import CandidateVerdict, effective_filter, explain, filter_text
 
 if TYPE_CHECKING:
@@ -345,7 +346,8 @@ def _dot_id(text: str) -> str:
 
 
 def _short(value: Any, limit: int = 32) -> str:
-    text = value if isinstance(value, str) else repr(value)
+    # repr built within the limit (#37: a value aliasing a huge string)
+    text = value[: limit + 1] if isinstance(value, str) else bounded_text(value, limit + 1, style="repr")
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
