@@ -338,3 +338,12 @@ def test_any_value_round_trips_yaml_python_yaml(tmp_path_factory, value, where) 
         assert _same(back["node_types"]["N"]["properties"]["p"]["default"], [value])
     else:
         assert _same(back["topology_template"]["node_templates"]["n"]["properties"]["p"], [value])
+
+
+def test_a_python_value_deeper_than_the_loader_accepts_is_a_diagnostic() -> None:
+    # In this process (a namespace, as a notebook passes globals()): no RecursionError.
+    class Deep(dsl.DataEntity):
+        x: list = _nested(600)
+
+    st = dsl.load_module({"Deep": Deep})
+    assert [(d.code, "deeper than 500" in d.message) for d in st.diagnostics] == [("limit-exceeded", True)]

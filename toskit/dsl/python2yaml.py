@@ -38,7 +38,7 @@ from toskit.dsl.entities import (
 )
 from toskit.dsl.normative import KIND_PREFIXES, KIND_SECTIONS
 from toskit.dsl.sourcemap import clean_docstring, index_for
-from toskit.plain import describe, drive
+from toskit.plain import MAX_DEPTH, TooDeep, describe, drive
 from toskit.source import FrozenMap
 
 __all__ = ["DSL_VERSION", "Emitted", "to_yaml_data"]
@@ -192,7 +192,15 @@ class _Writer:
         nested as deep as the loader accepts (500 levels) takes a few Python
         frames, not two per level.
         """
-        return drive(self._plain_step, value, parts, position, stack)
+        try:
+            return drive(self._plain_step, value, parts, position, stack)
+        except TooDeep:
+            self.diag(
+                "error", "limit-exceeded",
+                f"{format_path(parts)}: the value is nested deeper than {MAX_DEPTH} levels",
+                parts, position, hint="TOSCA documents nest at most that deep (the loader's max_depth)",
+            )
+            return None
 
     def _plain_step(self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple) -> Any:
         """One level of :meth:`plain`: a result, or a generator for a container."""
