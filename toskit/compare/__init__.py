@@ -1,15 +1,23 @@
-"""Compare two versions of a TOSCA template, value by value (issue #21).
+"""Compare two versions of a TOSCA template (issues #21, #29).
 
 >>> import toskit
 >>> diff = toskit.compare("old.yaml", "new.yaml")      # doctest: +SKIP
 >>> diff.values[0]                                      # doctest: +SKIP
 ValueChange(entity='db', kind='node', path='port', change='changed', old=5432, new=6543,
-            old_source='default: my.Db', new_source='default: my.Db', type='integer')
+            old_source='default: my.Db', new_source='default: my.Db', type='integer',
+            old_location='old.yaml:12:38', new_location='new.yaml:12:38', ...)
+>>> diff.fields[0]                                      # doctest: +SKIP
+FieldChange(section='node_templates', entity='app', path='interfaces.Standard.operations.create.implementation', ...)
 
-``TemplateDiff`` renders as HTML in a notebook, as text with ``str()``, as a
-DataFrame with ``to_frame()`` (one row per changed value) and as JSON with
-``to_json()``. ``toskit diff OLD NEW`` is the command line form
-(:func:`toskit.compare.cli.run_diff`).
+Everything that carries meaning is compared: the documents as written,
+unit by unit (``diff.fields``: capabilities, interfaces, artifacts,
+groups, policies, workflows, imports, every type...), and the effective
+values with the layer and ``file:line:column`` that set them
+(``diff.values``); renames are one change. ``TemplateDiff`` renders as
+HTML in a notebook, as text with ``str()``, as a DataFrame with
+``to_frame()`` and as JSON with ``to_json()``. ``toskit diff OLD NEW`` is
+the command line form (:func:`toskit.compare.cli.run_diff`). See
+docs/compare.md.
 """
 
 from __future__ import annotations
