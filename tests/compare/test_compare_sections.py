@@ -391,3 +391,14 @@ service_template:
     assert diff_of(same, text).is_same
     d = diff_of(text.replace("role: admin", "role: user"), text)
     assert [(v.path, v.change) for v in d.values] == [("c", "changed")]
+
+
+def test_a_rename_neither_fixes_nor_introduces_the_problems_it_carries():
+    broken = FULL.replace("mem_size: 1 GB", "mem_size: lots")
+    assert any(d.code for d in toskit.loads(broken).diagnostics)
+    d = diff_of(broken.replace("db_host", "database_host"), broken)
+    assert [(t.change, t.old_name, t.name) for t in d.templates] == [("renamed", "db_host", "database_host")]
+    assert d.diagnostics == ()
+    # a rename with a problem of its own still shows it
+    d = diff_of(FULL.replace("db_host", "database_host").replace("mem_size: 1 GB", "mem_size: lots"))
+    assert [c.change for c in d.diagnostics] == ["introduced"]

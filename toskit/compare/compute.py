@@ -268,7 +268,9 @@ class _Comparison:
         unchanged -= sum(
             1 for key in changed_templates if key[0] in _TEMPLATE_KINDS and key not in self._effective_changed
         )
-        diagnostics = compare_diagnostics(self.old_st.diagnostics, self.new_st.diagnostics)
+        diagnostics = compare_diagnostics(
+            self.old_st.diagnostics, self.new_st.diagnostics, self._renamed_paths(old_units, new_units)
+        )
         return TemplateDiff(
             old_name=str(getattr(self.old_st, "name", "old")),
             new_name=str(getattr(self.new_st, "name", "new")),
@@ -565,6 +567,24 @@ class _Comparison:
                 yield TypeChange(new_t.name, new_t.kind, "renamed", derived, props, old_t.name)
             elif derived or props or self._has_fields(f"{key[0]}_types", key[1]):
                 yield TypeChange(new_t.name, new_t.kind, "changed", derived, props)
+
+    def _renamed_paths(self, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]) -> dict[str, str]:
+        """Old diagnostic path prefix -> new one, for every renamed entry of
+        the template's own document (diagnostic paths are document paths)."""
+        renames: list[tuple[str, str, str]] = [
+            (_SECTION_OF_KIND[t.kind], t.old_name, t.name) for t in self.templates if t.change == "renamed" and t.old_name
+        ]
+        renames += [(f"{kind}_types", old, new) for (kind, new), old in self.type_renames.items()]
+        renames += [
+            (f.section, f.old_entity, f.entity) for f in self.fields
+            if f.change == "renamed" and not f.path and f.old_entity and f.entity
+        ]
+        out: dict[str, str] = {}
+        for section, old, new in renames:
+            ou, nu = old_units.get((section, old)), new_units.get((section, new))
+            if ou is not None and nu is not None and not ou.origin and not nu.origin:
+                out[format_path(ou.parts)] = format_path(nu.parts)
+        return out
 
     def _has_fields(self, section: str, name: str) -> bool:
         return any(f.section == section and f.entity == name for f in self.fields)
@@ -955,33 +975,45 @@ def _compare_inputs(old_st: Any, new_st: Any) -> Iterable[tuple[str, Any, Any]]:
             yield (name, o, n)
 
 
-def diagnostic_key(d: Diagnostic) -> tuple[str, str, str, str]:
+def diagnostic_key(d: Diagnostic, renames: Mapping[str, str] | None = None) -> tuple[str, str, str, str]:
     """What identifies a diagnostic across versions: severity, code and path
-    (the message too when there is no path), never file, line or column."""
-    return (d.severity, d.code, d.path or "", "" if d.path else d.message)
+    (the message too when there is no path), never file, line or column.
+
+    ``renames`` maps old path prefixes to new ones (a renamed template,
+    type or input): an old diagnostic under a renamed entry is keyed as if
+    written under its new name, so a rename neither fixes nor introduces
+    the problems the entry carries."""
+    path = d.path or ""
+    if renames and path:
+        for old, new in renames.items():
+            if path == old or (path.startswith(old) and path[len(old)] in ".["):
+                path = new + path[len(old):]
+                break
+    return (d.severity, d.code, path, "" if d.path else d.message)
 
 
 def compare_diagnostics(
-    old: Iterable[Diagnostic], new: Iterable[Diagnostic]
+    old: Iterable[Diagnostic], new: Iterable[Diagnostic], renames: Mapping[str, str] | None = None
 ) -> list[DiagnosticChange]:
     """Diagnostics introduced (in ``new`` order) then fixed (in ``old`` order).
 
-    Matching is by :func:`diagnostic_key`, as a multiset: a second copy of
-    one problem is introduced even when the first was already there.
+    Matching is by :func:`diagnostic_key` (old paths through ``renames``),
+    as a multiset: a second copy of one problem is introduced even when
+    the first was already there.
     """
     old_list, new_list = list(old), list(new)
-    old_count = Counter(diagnostic_key(d) for d in old_list)
-    new_count = Counter(diagnostic_key(d) for d in new_list)
+    old_keys = [diagnostic_key(d, renames) for d in old_list]
+    new_keys = [diagnostic_key(d) for d in new_list]
+    old_count = Counter(old_keys)
+    new_count = Counter(new_keys)
     out: list[DiagnosticChange] = []
     seen: Counter[tuple[str, str, str, str]] = Counter()
-    for d in new_list:
-        key = diagnostic_key(d)
+    for d, key in zip(new_list, new_keys):
         seen[key] += 1
         if seen[key] > old_count[key]:
             out.append(DiagnosticChange("introduced", d))
     seen.clear()
-    for d in old_list:
-        key = diagnostic_key(d)
+    for d, key in zip(old_list, old_keys):
         seen[key] += 1
         if seen[key] > new_count[key]:
             out.append(DiagnosticChange("fixed", d))
