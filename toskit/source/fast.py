@@ -291,7 +291,7 @@ def load_fast(text: str, limits: dict[str, int]) -> Any:
         return _walk(ryml, tree, limits)
     except (_Fallback, ScalarError, RecursionError, UnicodeDecodeError):
         # UnicodeDecodeError: an escape such as "\ud800" (a lone surrogate, which
-        # PyYAML keeps in the str) that rapidyaml writes as invalid UTF-8.
+        # both PyYAML parsers refuse) that rapidyaml writes as invalid UTF-8.
         return FALLBACK
 
 
