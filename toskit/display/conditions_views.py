@@ -80,7 +80,11 @@ def _reads_html(entry: Any) -> str:
     return f'<span class="toskit-reads">{items}</span>'
 
 
-def _trace_label(entry: Any) -> str:
+# The entries of a role's trace root that are not its rules.
+_NOT_RULES = frozenset({"restriction", "limits", "conflicts"})
+
+
+def _trace_label(entry: Any, number: int | None = None) -> str:
     value = bool(getattr(entry, "value", False))
     form = str(getattr(entry, "form", "") or "")
     source = getattr(entry, "source", None)
@@ -88,6 +92,9 @@ def _trace_label(entry: Any) -> str:
     parts = []
     if getattr(entry, "decisive", False):
         parts.append('<span class="toskit-decisive" title="this entry decided the outcome">▶</span>')
+    if number is not None:
+        # Every rule of the role numbered, as the reason names them ("rule 2").
+        parts.append(f'<span class="toskit-rule-number">rule {number}</span>')
     if not detail:
         parts.append(badge("true" if value else "false", "true" if value else "false", small=True))
     parts.append(f'<span class="toskit-trace-form">{esc(form)}</span>')
@@ -110,15 +117,25 @@ def _trace_label(entry: Any) -> str:
 
 
 def _trace_items(
-    entries: Sequence[Any], depth: int, budget: list[int], key: str | None, open_keys: frozenset[str]
+    entries: Sequence[Any],
+    depth: int,
+    budget: list[int],
+    key: str | None,
+    open_keys: frozenset[str],
+    rules: bool = False,
 ) -> str:
+    """``rules``: the entries are the children of a ``rules`` root, whose
+    rules are numbered (restrictions, limits and conflicts are not rules)."""
     items: list[str] = []
+    number = 0
     for index, entry in enumerate(entries):
         if budget[0] <= 0:
             items.append(f"<li>{more_note(len(entries) - index, 'more entries')}</li>")
             break
         budget[0] -= 1
-        label = _trace_label(entry)
+        is_rule = rules and str(getattr(entry, "form", "")) not in _NOT_RULES
+        number += is_rule
+        label = _trace_label(entry, number if is_rule else None)
         children = list(getattr(entry, "children", []) or [])
         here = None if key is None else f"{key}/{index}"
         if not children:
@@ -134,7 +151,9 @@ def _trace_items(
             )
             state = " open" if is_open else ""
             attr = f' data-toskit-key="{esc(here)}"' if here is not None else ""
-            inner = _trace_items(children, depth + 1, budget, here, open_keys)
+            inner = _trace_items(
+                children, depth + 1, budget, here, open_keys, rules=getattr(entry, "form", "") == "rules"
+            )
             items.append(f"<li><details{attr}{state}><summary>{label}</summary><ul>{inner}</ul></details></li>")
     return "".join(items)
 
@@ -168,13 +187,55 @@ def trace_entry_html(entry: Any) -> str:
 
 
 def _reason_html(outcome: Any) -> str:
+    """The reason, one cause per line: ``blocked: <first cause>`` and every
+    further cause on a line of its own (never joined as ``a.; b``). The
+    causes are the recorded ones (:func:`toskit.conditions.explain.reason_parts`);
+    an outcome without them (a stand-in) shows its ``reason`` text as is."""
+    from toskit.conditions.explain import reason_parts
+
     try:
-        reason = getattr(outcome, "reason", "")
+        parts = reason_parts(outcome) if hasattr(outcome, "allowed") else None
+        text = "" if parts is not None else getattr(outcome, "reason", "")
     except Exception as error:  # noqa: BLE001 - a view never fails on a broken outcome
-        reason = f"(no reason: {error})"
-    if not reason:
+        parts, text = None, f"(no reason: {error})"
+    if parts is None:
+        return f'<div class="toskit-reason">{esc(text)}</div>' if text else ""
+    first, *more = parts.causes or ("",)
+    rest = "".join(f'<span class="toskit-cause">{esc(c)}</span>' for c in more)
+    return f'<div class="toskit-reason">{esc(parts.head)}: {esc(first)}{rest}</div>'
+
+
+def hidden_reason_html(outcome: Any) -> str:
+    """Why a role is hidden, from the recorded facts: the hiding
+    restrictions' own messages where the release has one, else the
+    restriction's expression (as code, so it wraps between tokens)."""
+    try:
+        decision = getattr(outcome, "recorded_decision", None)
+    except Exception:  # noqa: BLE001 - a view never fails on a broken outcome
+        decision = None
+    facts = [f for f in getattr(decision, "restrictions", ()) if f.hides]
+    if not facts:
+        return '<span class="toskit-faint">hidden (no hiding restriction recorded)</span>'
+    said = [esc(f.message) if f.message else f"restriction {code(f.source)} holds" for f in facts]
+    return '<span class="toskit-muted">— ' + "; ".join(said) + "</span>"
+
+
+def _advice_html(outcome: Any, allowed: bool) -> str:
+    """The warnings the reason does not quote. While the role is blocked they
+    are advice for later (a limit's "at least 3 … nodes" says nothing about
+    why the role cannot be assigned now): muted, under "once allowed"."""
+    warnings = list(getattr(outcome, "warnings", []) or [])
+    quoted = set(getattr(outcome, "reason_quotes", ()) or ())
+    listed = [w for w in warnings if w not in quoted]
+    if not listed:
         return ""
-    return f'<div class="toskit-reason">{esc(reason)}</div>'
+    if allowed:
+        return _warnings_list(listed)
+    items = "".join(f"<li>{esc(w)}</li>" for w in listed)
+    return (
+        '<div class="toskit-later"><span class="toskit-muted">once allowed</span>'
+        f'<ul class="toskit-later-list">{items}</ul></div>'
+    )
 
 
 def outcome_body(outcome: Any, *, title: str | None = None) -> str:
@@ -189,7 +250,13 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     parts = [header(kind, role or ("outcome" if is_role else "evaluation"), head_badge)]
     reason = _reason_html(outcome)
     parts.append(reason)
-    parts.append(_warnings_list(warnings))
+    if is_role and not value:
+        # One outcome's page lists the warnings the reason quotes too; the
+        # rest, while the role is blocked, is muted advice for later.
+        quoted = set(getattr(outcome, "reason_quotes", ()) or ())
+        parts.append(_warnings_list([w for w in warnings if w in quoted]) + _advice_html(outcome, value))
+    else:
+        parts.append(_warnings_list(warnings))
     parts.append(_fuel_extras(outcome, restrictions=not reason))
     if conflicts:
         names = "".join(chip(c) for c in conflicts)
@@ -278,10 +345,8 @@ def outcomes_table(
             conflicts = list(getattr(out, "conflicts", []) or [])
             reason = _reason_html(out)
             # A warning the reason quotes (recorded, not searched for in
-            # its text) is not listed twice.
-            quoted = set(getattr(out, "reason_quotes", ()) or ())
-            listed = [w for w in warnings if w not in quoted]
-            why = reason + _warnings_list(listed) + _fuel_extras(out, restrictions=not reason)
+            # its text) is not listed twice; advice of a blocked role is muted.
+            why = reason + _advice_html(out, allowed) + _fuel_extras(out, restrictions=not reason)
             trace = getattr(out, "trace", None)
             if with_traces and trace is not None:
                 key = f"trace:{name}" if keyed else None
@@ -293,17 +358,24 @@ def outcomes_table(
                     f'<summary><span class="toskit-muted">trace</span></summary>'
                     f'<div class="toskit-section-body">{tree}</div></details>'
                 )
+            # The status, the conflicts and the why in ONE cell: a narrow
+            # output area (JupyterLab's sidebar open, 900 px) still shows
+            # the why beside the role, never in a column scrolled away.
+            status = outcome_badge(allowed, warnings)
+            if conflicts:
+                status += (
+                    '<span class="toskit-muted"> conflicts with </span>'
+                    + "".join(chip(c) for c in conflicts)
+                )
             yield (
                 "toskit-role-allowed" if allowed else "toskit-role-blocked",
                 [
                     ("toskit-path", esc(name)),
-                    ("", outcome_badge(allowed, warnings)),
-                    ("", why or '<span class="toskit-faint">—</span>'),
-                    ("", "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">—</span>'),
+                    ("toskit-outcome", f'<div class="toskit-outcome-status">{status}</div>{why}'),
                 ],
             )
 
-    return table(("role", "status", "why", "conflicts"), rows(), total=len(outcomes), empty="no roles")
+    return table(("role", "outcome and why"), rows(), total=len(outcomes), empty="no roles")
 
 
 # ---------------------------------------------------------------- roles

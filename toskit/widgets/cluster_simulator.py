@@ -24,8 +24,8 @@ import traitlets
 
 from toskit.conditions.settings import SettingError, SettingField, short_path
 from toskit.conditions.simulator import FailedOutcome, Simulation, role_names
-from toskit.display.conditions_views import cluster_body, outcomes_table
-from toskit.display.html import chip, css, esc, fragment
+from toskit.display.conditions_views import cluster_body, hidden_reason_html, outcomes_table
+from toskit.display.html import chip, code, css, esc, fragment
 from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
 
 __all__ = ["ClusterSimulator", "SimulatorView"]
@@ -424,9 +424,10 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             f'<span class="toskit-title">{esc(model.mode)}</span>{release}{chips}</div>'
         )
         if hidden:
+            lines = "".join(f"<li>{code(n)} {hidden_reason_html(outcomes[n])}</li>" for n in hidden)
             summary += (
-                f'<div class="toskit-summary-line"><span class="toskit-muted">{len(hidden)} hidden</span>'
-                f'<span class="toskit-faint">{esc(", ".join(hidden))}</span></div>'
+                f'<div class="toskit-summary-line"><span class="toskit-muted">{len(hidden)} hidden</span></div>'
+                f'<ul class="toskit-hidden-list">{lines}</ul>'
             )
         if model.feature_groups:
             groups = "".join(chip(g) for g in model.feature_groups)
@@ -460,7 +461,12 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         wide = {"description_width": "initial"}
         full = ipywidgets.Layout(width="300px")  # the controls column (310px), label included
         names = self.model.role_names
-        self._view = SimulatorView(layout=ipywidgets.Layout(flex="1 1 auto", min_width="0", overflow="auto"))
+        # At least 420 px for the outcomes (or the whole width when there is
+        # less): with less room beside the controls, the row wraps and the
+        # outcomes go below them, full width (see _layout).
+        self._view = SimulatorView(
+            layout=ipywidgets.Layout(flex="1 1 420px", min_width="min(100%, 420px)", overflow="auto")
+        )
         self._view.observe(lambda c: self._render(), "open_keys")
         self._nodes_view = SimulatorView(part="nodes", layout=ipywidgets.Layout(width="100%", overflow="auto"))
         self._nodes_view.observe(lambda c: self._from_ui(self.select, c["new"]), "selected")
@@ -548,7 +554,7 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
                 ipywidgets.Label("edit a node"),
                 editor,
             ],
-            layout=ipywidgets.Layout(flex="0 0 310px", width="310px"),
+            layout=ipywidgets.Layout(flex="0 1 310px", width="310px", max_width="100%"),
         )
         columns = [controls, self._view]
         if self._setting_boxes or self._feature_boxes:
@@ -562,11 +568,18 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
                 layout=ipywidgets.Layout(width="100%"),
             )
             self._settings_panel = ipywidgets.Accordion(
-                children=[panel], selected_index=0, layout=ipywidgets.Layout(flex="0 0 300px", width="300px")
+                children=[panel],
+                selected_index=0,
+                layout=ipywidgets.Layout(flex="1 1 300px", max_width="100%", min_width="min(100%, 300px)"),
             )
             self._settings_panel.set_title(0, "settings")
             columns.append(self._settings_panel)
-        row = ipywidgets.HBox(columns, layout=ipywidgets.Layout(width="100%", align_items="flex-start"))
+        # A wrapping row, not three fixed columns: in JupyterLab with the
+        # sidebar open (an output area of ~900 px) or at 900 px, the
+        # outcomes keep 420 px or more and the settings go below them.
+        row = ipywidgets.HBox(
+            columns, layout=ipywidgets.Layout(width="100%", align_items="flex-start", flex_flow="row wrap")
+        )
         return [row, self._nodes_view]
 
     def _setting_from_ui(self, field: SettingField, value: Any) -> None:
