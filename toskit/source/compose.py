@@ -276,6 +276,20 @@ _LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _EMPTY_EXPLICIT_KEY = re.compile("\\?(?:[ \t\r\n\x85\u2028\u2029]|#[^\r\n\x85\u2028\u2029]*)*:")
 
 
+def _empty_explicit_key(text: str) -> bool:
+    """Whether ``text`` may hold an explicit key indicator ``?`` followed by its value's ``:``.
+
+    The ``?`` must stand where an indicator can (the text's start, after a
+    blank, a line break, ``[``, ``{`` or ``,``), so a regular expression's
+    ``(?:`` in a string is not one.
+    """
+    for match in _EMPTY_EXPLICIT_KEY.finditer(text):
+        at = match.start()
+        if at == 0 or text[at - 1] in " \t\r\n\x85\u2028\u2029[{,\ufeff":
+            return True
+    return False
+
+
 def make_parser(text: str, parser: str | None) -> Any:
     """A PyYAML event source: ``"c"`` (libyaml), ``"python"``, or ``None`` (C when present)."""
     if parser is None:
@@ -283,7 +297,7 @@ def make_parser(text: str, parser: str | None) -> Any:
     if parser == "c":
         if not C_PARSER_AVAILABLE:
             raise ValueError("PyYAML was built without libyaml: parser='c' is not available")
-        if text.find("\ufeff", 1) >= 0 or ("?" in text and _EMPTY_EXPLICIT_KEY.search(text)):
+        if text.find("\ufeff", 1) >= 0 or ("?" in text and _empty_explicit_key(text)):
             # libyaml skips a BOM at any line start, silently; the Python
             # parser refuses one (_PyParser.scan_to_next_token) at its place.
             # libyaml also refuses an explicit empty key with a value in a
