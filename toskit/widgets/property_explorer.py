@@ -53,17 +53,29 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
         self._following_tree = False  # set while it selects a type in a linked tree
         names = list(self._nodes)
         self._dropdown = ipywidgets.Dropdown(
-            options=names, value=None, description="node template", style={"description_width": "initial"}
+            options=self._labelled(names),
+            value=None,
+            description="node template",
+            style={"description_width": "initial"},
+            layout=ipywidgets.Layout(width="auto", max_width="100%"),
         )
         self._toggle = ipywidgets.Checkbox(value=False, description="show overridden values", indent=False)
-        self._output = ipywidgets.HTML()
-        super().__init__(
-            children=[ipywidgets.HBox([self._dropdown, self._toggle]), self._output], **kwargs
+        self._problems = ipywidgets.Checkbox(
+            value=False, description=f"problems only ({len(self.problem_nodes)})", indent=False
         )
+        self._output = ipywidgets.HTML()
+        # The pickers wrap under each other in a narrow output area.
+        pickers = ipywidgets.HBox(
+            [self._dropdown, self._problems, self._toggle], layout=ipywidgets.Layout(flex_flow="row wrap")
+        )
+        super().__init__(children=[pickers, self._output], **kwargs)
         self._dropdown.observe(self._on_dropdown, "value")
         self._toggle.observe(self._on_toggle, "value")
+        self._problems.observe(lambda c: self.set_problems_only(bool(c["new"])), "value")
         if node is None and names:
-            node = names[0]
+            # Open where there is something to fix: the first node template
+            # with a finding, else the first one.
+            node = (self.problem_nodes or names)[0]
         self.node = node
         self._refresh()
 
@@ -130,6 +142,53 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
     @property
     def node_names(self) -> list[str]:
         return list(self._nodes)
+
+    @property
+    def problem_nodes(self) -> list[str]:
+        """The node templates with at least one error or warning, in template order."""
+        return [n for n in self._nodes if sum(self._counts(n))]
+
+    def _counts(self, name: str) -> tuple[int, int]:
+        found = self._diagnostics.get(name, [])
+        errors = sum(1 for d in found if getattr(d, "severity", "") == "error")
+        return errors, sum(1 for d in found if getattr(d, "severity", "") == "warning")
+
+    @property
+    def problems_only(self) -> bool:
+        """Whether the picker lists only :attr:`problem_nodes`."""
+        return bool(self._problems.value)
+
+    def set_problems_only(self, on: bool = True) -> None:
+        """List only the node templates with findings (and show the first of
+        them if the one on screen has none)."""
+        if self._problems.value != on:
+            self._problems.value = on  # comes back here through its observer
+            return
+        names = self.problem_nodes if on else self.node_names
+        if on and names and self.node not in names:
+            self.select(names[0])
+        self._syncing = True
+        try:
+            shown = self._dropdown.value
+            keep = [shown] if shown is not None and shown not in names else []
+            self._dropdown.options = self._labelled([*keep, *names])
+            self._dropdown.value = shown
+        finally:
+            self._syncing = False
+
+    def _labelled(self, names: list[str]) -> list[tuple[str, str]]:
+        """The picker's entries: each name with its count of findings
+        (``web — 2 errors, 1 warning``)."""
+        out = []
+        for name in names:
+            errors, others = self._counts(name)
+            counts = []
+            if errors:
+                counts.append(f"{errors} error{'s' if errors != 1 else ''}")
+            if others:
+                counts.append(f"{others} warning{'s' if others != 1 else ''}")
+            out.append((f"{name} — {', '.join(counts)}" if counts else name, name))
+        return out
 
     @property
     def html(self) -> str:
