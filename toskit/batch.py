@@ -96,10 +96,14 @@ def run(
     workers). ``on_crash(task, why)`` is the result of a task whose worker
     died while on it.
     """
+    jobs = min(jobs, cpu_count(), len(tasks))
+    if jobs <= 1:
+        # multiprocessing (~10 ms of imports) only when there are workers.
+        yield from map(work, tasks)
+        return
     import multiprocessing
 
-    jobs = min(jobs, cpu_count(), len(tasks))
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if "fork" not in multiprocessing.get_all_start_methods():
         yield from map(work, tasks)
         return
     if warm is not None:

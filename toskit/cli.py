@@ -221,7 +221,14 @@ def check_tosca(
     ``max_per_code`` is the loader's cap of diagnostics listed per code."""
     from toskit.tosca import loads
 
-    return loads(text, name=name, root=root, max_per_code=max_per_code).diagnostics
+    return loads(
+        text, name=name, root=root, max_per_code=max_per_code, profiles=_PROFILES.get("catalog")
+    ).diagnostics
+
+
+# ``toskit check --profiles DIR``: the catalog of this run (set by _cmd_check;
+# forked workers inherit it and each indexes it lazily, on its first profile import).
+_PROFILES: dict[str, Any] = {}
 
 
 def _lazy(dotted: str) -> Checker:
@@ -413,7 +420,9 @@ def _check_csar(path: str, max_per_code: int | None = MAX_PER_CODE) -> FileResul
     """A CSAR archive (issue 20): its entry document, loaded with its imports inside it."""
     from toskit.tosca import load
 
-    found = sort_diagnostics(load(path, max_per_code=max_per_code).diagnostics)
+    found = sort_diagnostics(
+        load(path, max_per_code=max_per_code, profiles=_PROFILES.get("catalog")).diagnostics
+    )
     found = cap_per_code(found, max_per_code)
     return FileResult(path, "tosca", "TOSCA CSAR archive", None, found)
 
@@ -552,6 +561,15 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = expand_paths(args.files)
     fmt = check_format(args.format)
     status = 0
+    _PROFILES.clear()
+    if args.profiles:
+        from toskit.tosca.catalog import ProfileCatalog
+
+        try:
+            _PROFILES["catalog"] = ProfileCatalog(args.profiles)
+        except ToskitError as exc:
+            print(f"toskit check: {terminal_safe(str(exc))}", file=err)
+            return 2
     if args.dry_run and not args.fix:
         print("toskit check: --dry-run goes with --fix", file=err)
         return 2
@@ -868,6 +886,14 @@ def _add_check(commands: Any) -> None:
     )
     check.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     check.add_argument(
+        "--profiles",
+        metavar="DIR",
+        action="append",
+        default=[],
+        help="a folder (or CSAR) of TOSCA profiles: '- profile: name:version' imports are "
+        "looked up in the files under it that declare 'profile:' (repeatable; docs/profiles.md)",
+    )
+    check.add_argument(
         "--max-per-code",
         type=_per_code,
         default=MAX_PER_CODE,
@@ -907,8 +933,20 @@ def _add_show(commands: Any) -> None:
     show.set_defaults(run=_cmd_show)
 
 
+# The subcommand the parser is built for (set by _parser; None: any, e.g. --help).
+_building_for: str | None = None
+# What `toskit --help` says of `diff` when its own parser is not built.
+_DIFF_HELP = "what changed between two versions of a template, value by value"
+
+
 def _add_diff(commands: Any) -> None:
-    from toskit.compare.cli import add_diff_parser  # `diff` lives with toskit.compare
+    # `diff` lives with toskit.compare, whose import (the comparison and the
+    # TOSCA checks, ~40 ms) no other subcommand needs: unless `diff` is the
+    # subcommand run (or none is named yet), only its name and help are added.
+    if _building_for not in (None, "diff"):
+        commands.add_parser("diff", help=_DIFF_HELP)
+        return
+    from toskit.compare.cli import add_diff_parser
 
     add_diff_parser(commands)
 
@@ -938,17 +976,35 @@ def _add_lsp(commands: Any) -> None:
 SUBCOMMANDS: list[Callable[[Any], Any]] = [_add_check, _add_show, _add_diff, _add_lsp]
 
 
-def _parser() -> argparse.ArgumentParser:
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word that is not an option), if any."""
+    for word in argv:
+        if word == "--":
+            return None
+        if not word.startswith("-"):
+            return word
+    return None
+
+
+def _parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser; given ``argv``, only the subcommand it names is
+    built in full (the others are a name and a help line), so that
+    ``toskit check`` imports nothing of ``diff``."""
+    global _building_for
     from toskit import __version__
 
+    _building_for = None if argv is None else _command_of(argv)
     parser = argparse.ArgumentParser(
         prog="toskit",
         description="Explore and validate TOSCA templates, structural schemas and role conditions.",
     )
     parser.add_argument("--version", action="version", version=f"toskit {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for add in SUBCOMMANDS:
-        add(commands)
+    try:
+        for add in SUBCOMMANDS:
+            add(commands)
+    finally:
+        _building_for = None
     return parser
 
 
@@ -963,7 +1019,9 @@ def _silence_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (never calls ``sys.exit``)."""
-    parser = _parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = _parser(argv)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error (status 2)

@@ -1,0 +1,142 @@
+"""What ``toskit check`` imports (issue #31 item 1): only what it runs.
+
+Start-up is what a user of the command feels first (pre-commit hooks, CI,
+the editor). These tests assert *which* modules a real ``toskit check``
+process imports, never how long it takes (bench/bench_startup.py measures
+that).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from toskit import cli
+
+TOSCA = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    web:
+      type: tosca.nodes.WebServer
+      requirements:
+        - host: box
+    box:
+      type: tosca.nodes.Compute
+"""
+ROLES = "roles_metadata:\n  controller:\n    name: Controller\n"
+
+# Run the command as `toskit check ...` does (argv from the command line),
+# then list every module the process holds.
+_PROBE = """\
+import io, json, sys
+from toskit.cli import main
+sys.argv = ["toskit", *sys.argv[1:]]
+out = io.StringIO()
+real = sys.stdout
+sys.stdout = out
+status = main()
+sys.stdout = real
+print(json.dumps({"status": status, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+# Nothing of these is needed to check a file: the views, pandas and widgets,
+# the other subcommands (diff's comparison, the language server, the report
+# formats, --fix), the other kinds' checkers, the DSL.
+NEVER_FOR_CHECK = (
+    "pandas",
+    "ipywidgets",
+    "anywidget",
+    "grandalf",
+    "pygls",
+    "toskit.display",
+    "toskit.widgets",
+    "toskit.compare",
+    "toskit.lsp",
+    "toskit.report",
+    "toskit.fix",
+    "toskit.dsl",
+)
+
+
+def _modules_of(argv: list[str], cwd: Path) -> tuple[int, str, set[str]]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, check=True, cwd=cwd
+    )
+    record = json.loads(done.stdout.splitlines()[-1])
+    return record["status"], record["out"], set(record["modules"])
+
+
+def _loaded(modules: set[str], prefix: str) -> list[str]:
+    return sorted(m for m in modules if m == prefix or m.startswith(prefix + "."))
+
+
+def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text(TOSCA)
+    status, out, modules = _modules_of(["check", "t.yaml"], tmp_path)
+    assert (status, out) == (0, "checked t.yaml as TOSCA 1.3 template: 0 errors, 0 warnings\n")
+    # It did run the TOSCA checks...
+    assert "toskit.tosca.loader" in modules
+    # ...and nothing else.
+    for prefix in (*NEVER_FOR_CHECK, "toskit.conditions", "toskit.schema"):
+        assert _loaded(modules, prefix) == [], prefix
+    # One file: no worker processes, so no multiprocessing either.
+    assert _loaded(modules, "multiprocessing") == []
+
+
+def test_check_of_a_roles_document_imports_no_tosca(tmp_path: Path) -> None:
+    (tmp_path / "r.yaml").write_text(ROLES)
+    status, _, modules = _modules_of(["check", "r.yaml"], tmp_path)
+    assert status == 0
+    assert "toskit.conditions" in modules
+    for prefix in (*NEVER_FOR_CHECK, "toskit.tosca", "toskit.schema", "multiprocessing"):
+        assert _loaded(modules, prefix) == [], prefix
+
+
+def test_check_in_parallel_still_imports_no_views(tmp_path: Path) -> None:
+    for name in ("a.yaml", "b.yaml", "c.yaml"):
+        (tmp_path / name).write_text(TOSCA)
+    status, out, modules = _modules_of(["check", "-q", "-j", "2", "."], tmp_path)
+    assert (status, out) == (0, "")
+    for prefix in NEVER_FOR_CHECK:
+        assert _loaded(modules, prefix) == [], prefix
+
+
+def test_diff_is_built_in_full_only_when_run(capsys: pytest.CaptureFixture[str]) -> None:
+    # The top-level help still lists diff with its help line...
+    assert cli.main(["--help"]) == 0
+    assert "what changed between two versions of a template" in capsys.readouterr().out
+    # ...and `toskit diff` gets its real parser (its options), from any position.
+    assert cli.main(["diff", "--help"]) == 0
+    assert "--fail-on" in capsys.readouterr().out
+    assert cli.main(["diff"]) == 2
+    assert "OLD" in capsys.readouterr().err
+
+
+def test_a_parser_built_for_check_still_names_diff(capsys: pytest.CaptureFixture[str]) -> None:
+    parser = cli._parser(["check", "x.yaml"])
+    assert parser.parse_args(["check", "x.yaml"]).files == ["x.yaml"]
+    # diff is a name with a help line there: asking it for its options is not possible,
+    # but its name is a valid choice (no "invalid choice" for a known subcommand).
+    assert "diff" in parser.format_help()
+    # A parser built for nothing in particular (the default) has every subcommand in full.
+    full = cli._parser()
+    assert full.parse_args(["diff", "a.yaml", "b.yaml"]).fail_on == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["check", "a.yaml"], "check"),
+        (["--version"], None),
+        (["-h", "diff"], "diff"),
+        (["--", "diff"], None),
+        ([], None),
+    ],
+)
+def test_the_command_named_by_argv(argv: list[str], command: str | None) -> None:
+    assert cli._command_of(argv) == command
