@@ -40,6 +40,7 @@ from toskit.display.typetree import (
     template_types,
     user_forest,
 )
+from toskit.display.words import count
 from toskit.sentinels import NO_DEFAULT
 
 __all__ = [
@@ -324,7 +325,7 @@ def property_table_html(prop_table: Any) -> str:
     """The view of a ``PropertyTable``."""
     rows = _table_rows(prop_table)
     title = next((t for a in ("owner", "name", "node") if (t := getattr(prop_table, a, None))), "")
-    body = header("property table", _type_name(title) if title else f"{len(rows)} rows")
+    body = header("property table", _type_name(title) if title else count(len(rows), "row"))
     body += property_table_body(prop_table)
     return fragment(body, _fallback(prop_table), "property-table")
 
@@ -332,10 +333,45 @@ def property_table_html(prop_table: Any) -> str:
 # ---------------------------------------------------------------- types
 
 
+#: Nearest ancestors a type's breadcrumb names (then "… N more" and the root).
+BREADCRUMB_MAX = 8
+
+
+def _ancestors_shown(t: Any) -> tuple[list[Any], int, Any]:
+    """The :data:`BREADCRUMB_MAX` nearest ancestors of ``t`` (nearest first),
+    how many more lie between them and the root, and the root (``None``
+    when already listed). Walks ``parent`` links, keeping only what is shown:
+    a 10,000-deep chain costs no list of 10,000 per type (#37)."""
+    if not hasattr(t, "parent"):  # a stand-in without parent links
+        every = list(getattr(t, "ancestors", []) or [])
+        if len(every) <= BREADCRUMB_MAX + 1:
+            return every, 0, None
+        return every[:BREADCRUMB_MAX], len(every) - BREADCRUMB_MAX - 1, every[-1]
+    near: list[Any] = []
+    seen = {id(t)}
+    more, last = 0, None
+    node = getattr(t, "parent", None)
+    while node is not None and id(node) not in seen:
+        seen.add(id(node))
+        if len(near) < BREADCRUMB_MAX:
+            near.append(node)
+        else:
+            more += 1
+            last = node
+        node = getattr(node, "parent", None)
+    if last is None:
+        return near, 0, None
+    return near, more - 1, last
+
+
 def _breadcrumb(t: Any, type_link: Any = None) -> str:
-    ancestors = list(getattr(t, "ancestors", []) or [])
+    near, more, root = _ancestors_shown(t)
     link = type_link or (lambda name: esc(name))
-    parts = [f"<span>{link(_type_name(a))}</span>" for a in reversed(ancestors)]
+    parts = [f"<span>{link(_type_name(a))}</span>" for a in reversed(near)]
+    if more:
+        parts.insert(0, f'<span class="toskit-faint">… {more:,} more</span>')
+    if root is not None:
+        parts.insert(0, f"<span>{link(_type_name(root))}</span>")
     parts.append(f'<span class="toskit-crumb-this">{esc(_type_name(t))}</span>')
     sep = '<span class="toskit-crumb-sep">→</span>'
     return f'<div class="toskit-crumbs">{sep.join(parts)}</div>'
@@ -456,7 +492,7 @@ def _required_html(defn: Any) -> str:
     if not required:
         return '<span class="toskit-faint">optional</span>'
     if not _is_no_default(getattr(defn, "default", NO_DEFAULT)):
-        return '<span class="toskit-faint" title="required, and the default supplies it">default</span>'
+        return '<span class="toskit-faint" title="required, and the default supplies it">has a default</span>'
     return badge("required", "info", small=True)
 
 
@@ -585,11 +621,27 @@ def report_types(st: Any) -> list[Any]:
     user = [t for t in every if not is_normative(t)]
     for t in user:
         add(t)
+    # Each chain is walked once, up to the first type already walked (whose
+    # ancestors are all in): linear in the types, not in depth times types.
+    walked: set[int] = set()
     for t in user:
-        for a in getattr(t, "ancestors", []) or []:
+        if not hasattr(t, "parent"):  # a stand-in with only an ancestors list
+            for a in getattr(t, "ancestors", []) or []:
+                add(a)
+            continue
+        walked.add(id(t))
+        a = getattr(t, "parent", None)
+        while a is not None and id(a) not in walked:
+            walked.add(id(a))
             add(a)
+            a = getattr(a, "parent", None)
+    # The types properties name: every type's own definitions (its ancestors
+    # are in the list too), never the effective table of every type, which
+    # is quadratic in a derivation chain's depth.
     for t in list(out):
-        for defn in (getattr(t, "properties", {}) or {}).values():
+        own = getattr(t, "own_properties", None)
+        defs = own if isinstance(own, Mapping) else (getattr(t, "properties", {}) or {})
+        for defn in defs.values():
             add(by_name.get(str(getattr(defn, "type", "") or "")))
     for node in (getattr(st, "node_templates", {}) or {}).values():
         if getattr(node, "type_known", True) is not False:
@@ -631,13 +683,29 @@ def _tree_items(
 ) -> str:
     """Nested list items, every branch shown (the views bound what they pass
     in); ``budget`` is the number of entries still allowed. No control sits
-    inside another: names are text, or links (``link(name)``) in a report."""
-    items: list[str] = []
-    for index, node in enumerate(nodes):
-        if budget[0] <= 0:
-            rest = sum(n.size() for n in nodes[index:])
-            items.append(f"<li>{more_note(rest, 'more types')}</li>")
-            break
+    inside another: names are text, or links (``link(name)``) in a report.
+
+    Walked with an explicit stack (#37): ``display_max_depth`` may be set
+    as deep as a chain goes without running out of Python frames.
+    """
+    max_depth = option("display_max_depth")
+    root: list[str] = []
+    # Frames: [nodes, next index, depth, items of this level, closing html or None at the top]
+    stack: list[list[Any]] = [[nodes, 0, depth, root, None]]
+    while stack:
+        frame = stack[-1]
+        level, index, level_depth, items = frame[0], frame[1], frame[2], frame[3]
+        if index >= len(level) or budget[0] <= 0:
+            if index < len(level):
+                rest = sum(n.size() for n in level[index:])
+                items.append(f"<li>{more_note(rest, 'more types')}</li>")
+            stack.pop()
+            if frame[4] is not None:
+                opening, parent_items = frame[4]
+                parent_items.append(f"{opening}<ul>{''.join(items)}</ul></li>")
+            continue
+        frame[1] = index + 1
+        node = level[index]
         budget[0] -= 1
         cls = "toskit-normative" if node.normative else "toskit-user"
         if node.name == selected:
@@ -652,14 +720,15 @@ def _tree_items(
         if not node.children:
             items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}</div></li>')
             continue
-        count = f'<span class="toskit-node-note">{node.size() - 1} derived</span>'
-        if depth + 1 >= option("display_max_depth"):
-            more = more_note(node.size() - 1, "more below")
+        below = node.size() - 1
+        count = f'<span class="toskit-node-note">{below} derived</span>'
+        if level_depth + 1 >= max_depth:
+            more = more_note(below, "more below")
             items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>')
             continue
-        inner = _tree_items(node.children, depth + 1, budget, selected, link)
-        items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div><ul>{inner}</ul></li>')
-    return "".join(items)
+        opening = f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>'
+        stack.append([node.children, 0, level_depth + 1, [], (opening, items)])
+    return "".join(root)
 
 
 def type_tree_html(

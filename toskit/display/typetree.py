@@ -8,7 +8,7 @@ type has one, otherwise its name starting with ``tosca.`` or ``tosca:`` does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,17 +183,44 @@ def _matches(node: TypeNode, needle: str) -> bool:
     return any(needle in name.lower() for name in own_property_names(node.type))
 
 
+#: Levels of a derivation chain that the pruned forests keep (a view draws
+#: fewer: ``display_max_depth``); below it a branch is cut.
+MAX_FOREST_DEPTH = 400
+
+
+def _pruned(roots: list[TypeNode], wanted: Callable[[TypeNode], bool], *, mark: bool) -> list[TypeNode]:
+    """A new forest of the nodes ``wanted`` and their ancestors.
+
+    Walked post-order with an explicit stack (a 10,000-deep chain needs no
+    Python frames), each node visited once: a node is kept when it is
+    wanted or one of its children was. ``mark`` sets ``match`` to whether
+    the node itself was wanted (else it is copied). Nodes deeper than
+    :data:`MAX_FOREST_DEPTH` are left out.
+    """
+    out: list[TypeNode] = []
+    # (node, depth, where its copy goes, its kept children or None before they are walked)
+    stack: list[tuple[TypeNode, int, list[TypeNode], list[TypeNode] | None]] = [
+        (r, 0, out, None) for r in reversed(roots)
+    ]
+    while stack:
+        node, depth, into, kids = stack.pop()
+        if kids is None:
+            kids = []
+            stack.append((node, depth, into, kids))
+            if depth < MAX_FOREST_DEPTH:
+                stack.extend((c, depth + 1, kids, None) for c in reversed(node.children))
+            continue
+        wanted_here = wanted(node)
+        if wanted_here or kids:
+            match = wanted_here if mark else node.match
+            into.append(TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, match))
+    return out
+
+
 def user_forest(roots: list[TypeNode]) -> list[TypeNode]:
     """Only the branches that lead to user types (their normative ancestors
     kept as context); a forest of normative types only is empty."""
-
-    def keep(node: TypeNode, depth: int) -> TypeNode | None:
-        if not node.has_user:
-            return None
-        kids = [k for k in (keep(c, depth + 1) for c in node.children) if k is not None] if depth < 400 else []
-        return TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, node.match)
-
-    return [k for k in (keep(r, 0) for r in roots) if k is not None]
+    return _pruned(roots, lambda node: not node.normative, mark=False)
 
 
 def filter_forest(roots: list[TypeNode], text: str) -> list[TypeNode]:
@@ -207,17 +234,7 @@ def filter_forest(roots: list[TypeNode], text: str) -> list[TypeNode]:
     needle = text.strip().lower()
     if not needle:
         return roots
-
-    def keep(node: TypeNode, depth: int) -> TypeNode | None:
-        # Depth-bounded like the views, so a pathological chain cannot recurse
-        # without end (the forest of build_forest has no cycles).
-        kids = [k for k in (keep(c, depth + 1) for c in node.children) if k is not None] if depth < 400 else []
-        matched = _matches(node, needle)
-        if not matched and not kids:
-            return None
-        return TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, matched)
-
-    return [k for k in (keep(r, 0) for r in roots) if k is not None]
+    return _pruned(roots, lambda node: _matches(node, needle), mark=True)
 
 
 def type_usage(st: Any, *, max_depth: int = 12) -> dict[str, list[tuple[str, str]]]:
