@@ -487,8 +487,9 @@ class _Plan:
         self.vt = vt
         self.leaf: Any = _NO_LEAF
         self.leaf_origin = Origin("", None, ())  # set with ``leaf``
-        self.below: tuple[tuple[Any, str], ...] = ()
-        self.all_defaults: tuple[tuple[Any, str], ...] = ()
+        # ``(value, Origin)`` layers (resolve.Resolution.overridden).
+        self.below: tuple[Layer, ...] = ()
+        self.all_defaults: tuple[Layer, ...] = ()
         self.clean: bool | None = None
         defaults = hooks.default_layers(pdef) if pdef.default_layers else []
         self.defaults = defaults
@@ -501,7 +502,7 @@ class _Plan:
         self.fixed_defaults = not any(v.__class__ is Call for v, _ in defaults)
         if not self.fixed_defaults:
             return
-        self.all_defaults = tuple((v, o.source) for v, o in defaults)
+        self.all_defaults = tuple(defaults)
         if defaults:
             top, origin = defaults[-1]
             cls = top.__class__

@@ -62,6 +62,39 @@ class Origin(NamedTuple):
     def child(self, key: Hashable) -> Origin:
         return Origin(self.source, self.doc, (*self.parts, key))
 
+    @property
+    def kind(self) -> str:
+        """The layer's kind from its label: ``template``, ``default`` or ``input``.
+
+        :mod:`toskit.tosca.explain` refines ``default`` into ``type
+        default``, ``data type default`` or ``profile``, and tells
+        ``function`` and ``copy`` layers apart (that needs the template).
+        """
+        head, sep, _ = self.source.partition(": ")
+        return head if sep else self.source
+
+    @property
+    def detail(self) -> str | None:
+        """What the label names after its kind: the type of a default, the input's name."""
+        _, sep, rest = self.source.partition(": ")
+        return rest if sep else None
+
+    def span(self) -> tuple[str | None, int, int, int, int] | None:
+        """``(file, line, column, end_line, end_column)`` where this layer wrote
+        the value (1-based, end exclusive), or ``None`` when unknown.
+
+        Found in the document's position tree only when asked: the merge
+        keeps just the document and the node path (cheap on the load's hot
+        path). A path that exists only in part gives its deepest existing
+        node (a default filled in from a type's definition).
+        """
+        if self.doc is None:
+            return None
+        found = self.doc.span(self.parts)
+        if found is None:
+            return None
+        return (self.doc.name, *found)
+
 
 Layer = tuple[Any, Origin]
 ValueType = Type | str | None
@@ -98,9 +131,9 @@ class FieldPlan(NamedTuple):
     defaults: list[Layer] | None
     # The one default, when there is exactly one and it is a plain leaf.
     leaf_default: Layer | None
-    # ``(value, source)`` of every default, when none is a call (what a
+    # ``(value, Origin)`` of every default, when none is a call (what a
     # template's leaf overrides); shared, never changed.
-    overridden: tuple[tuple[Any, str], ...] | None
+    overridden: tuple[Layer, ...] | None
     # The field's value type, and the data type of its entries (entry_data_type).
     vt: ValueType
     entry: Type | None
@@ -116,7 +149,7 @@ def field_plan(vt: Type, hooks: Hooks) -> list[FieldPlan]:
             if len(defaults) == 1 and _plain_leaf(defaults[0][0]):
                 leaf = defaults[0]
             if not any(v.__class__ is Call for v, _ in defaults):
-                overridden = tuple((v, o.source) for v, o in defaults)
+                overridden = tuple(defaults)
         fvt = hooks.value_type(fdef.type, vt)
         entry = entry_data_type(fdef.schema, fvt, vt, hooks)
         plan.append(FieldPlan(name, fdef, defaults, leaf, overridden, fvt, entry))
@@ -129,9 +162,11 @@ class Resolution:
 
     values: dict[str, Any] = field(default_factory=dict)
     origins: dict[tuple, Origin] = field(default_factory=dict)
-    # Lowest layer first; a tuple when shared by the templates of one type
+    # The layers each value replaced, as ``(value, Origin)``, lowest first
+    # (issue #32: the whole stack, with locations resolved only when asked);
+    # a tuple or list shared by the templates of one type
     # (toskit.tosca.entities._Plan), so read it, never change it in place.
-    overridden: dict[tuple, Sequence[tuple[Any, str]]] = field(default_factory=dict)
+    overridden: dict[tuple, Sequence[Layer]] = field(default_factory=dict)
     entity: Any = None  # the template object, once built
     # Top-level properties whose value may hold a function call (others skip the search).
     calls: set[str] = field(default_factory=set)
@@ -277,7 +312,7 @@ def merge_layers(
         while start > 0 and isinstance(layers[start - 1][0], dict):
             start -= 1
         if start:
-            out.overridden[path] = [(v, o.source) for v, o in layers[:start]]
+            out.overridden[path] = layers[:start]
             layers = layers[start:]
         out.origins[path] = top_origin
         result: dict[str, Any] = {}
@@ -393,7 +428,7 @@ def merge_layers(
         return result
     out.origins[path] = top_origin
     if len(layers) > 1:
-        out.overridden[path] = [(v, o.source) for v, o in layers[:-1]]
+        out.overridden[path] = layers[:-1]
     if top_value.__class__ is list or top_value.__class__ is dict:
         if entry is not None:
             return _fill_entries(top_value, entry, path, top_origin, out, hooks, expanding)
@@ -481,7 +516,7 @@ def merge_property(
             # the value and provenance merge_layers would give, directly.
             out.origins[(pdef.name,)] = top_origin
             if len(defaults) > 1:
-                out.overridden[(pdef.name,)] = [(v, o.source) for v, o in defaults[:-1]]
+                out.overridden[(pdef.name,)] = defaults[:-1]
             return top_value
     layers = _default_layers(pdef, hooks)
     # Defaults alone that would fill in past MAX_EXPANDED values: kept as

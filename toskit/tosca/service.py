@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,6 +81,11 @@ class ServiceTemplate:
         self._types: dict[str, Type] | None = None
         self._schema: Any = None
         attach(self)  # entities find their diagnostics (property row states, validity.py)
+        # node.explain() follows get_property/get_input through the template (#32).
+        me = weakref.ref(self)
+        for section in (node_templates, relationship_templates, groups, policies):
+            for entity in section.values():
+                entity._service = me
         # Then the listed ones: the first ``limit`` of each code in each file, then a summary (#19).
         self.diagnostics = DiagnosticList(cap_per_code(self.diagnostics, limit))
 
@@ -159,6 +165,14 @@ class ServiceTemplate:
     def lookup_type(self, kind: str, name: str) -> Type | None:
         """Resolve a type name as the template would (short and prefixed names too)."""
         return self.registry.lookup(kind, name)
+
+    def explain(self, path: str | tuple) -> Any:
+        """Why the value at ``path`` is what it is (issue #32): an
+        :class:`~toskit.tosca.explain.Explanation` of e.g.
+        ``"node_templates.db.properties.connection.endpoint.port"`` (docs/explain.md)."""
+        from toskit.tosca.explain import explain
+
+        return explain(self, path)
 
     def to_yaml(self) -> str:
         """YAML text of this template's own types and templates (``toskit.dsl``)."""

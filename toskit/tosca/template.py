@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.plain import bounded_text
 from toskit.tosca.definitions import PropertyDefinition, Type
-from toskit.tosca.resolve import Resolution
+from toskit.tosca.resolve import Origin, Resolution
 from toskit.tosca.validity import (
     FindingIndex,
     RowState,
@@ -51,6 +51,13 @@ class PropertyRow:
     row's state, computed from the findings' subjects when the table is
     built (``valid``, ``invalid``, ``warning``, ``unknown``; ``unchecked``
     for a row made outside a loaded template; :mod:`toskit.tosca.validity`).
+
+    ``origin`` is the structured form of ``source`` (issue #32): the layer's
+    label, document and node path, whose ``file:line`` is found only when
+    asked (:meth:`~toskit.tosca.resolve.Origin.span`); ``stack`` holds
+    every layer that wrote the path as ``(value, Origin)``, lowest first,
+    the winner last (filled with ``overridden``). ``node.explain(path)``
+    reads them as an :class:`~toskit.tosca.explain.Explanation`.
     """
 
     path: str
@@ -60,6 +67,8 @@ class PropertyRow:
     overridden: tuple[tuple[Any, str], ...] = ()
     parts: tuple[Hashable, ...] = ()
     status: str = "unchecked"
+    origin: Origin | None = field(default=None, compare=False, repr=False)
+    stack: tuple[tuple[Any, Origin], ...] = field(default=(), compare=False, repr=False)
 
 
 class PropertyTable:
@@ -171,17 +180,20 @@ def build_rows(
                 fdef = fields.get(key)
                 visit(item, fdef.type if fdef else None, vt, (*rel, key))
             return
-        origin = _origin_of(resolution, rel)
+        origin = origin_at(resolution, rel)
+        below = resolution.overridden.get(rel, ()) if show_overridden else ()
         rows.append(
             PropertyRow(
                 # One key (most rows) is its own path: format_path only for the rest.
                 path=rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel),
                 value=str(value) if _is_call(value) else value,
                 type=type_name,
-                source=origin,
-                overridden=tuple(resolution.overridden.get(rel, ())) if show_overridden else (),
+                source=origin.source,
+                overridden=tuple((v, o.source) for v, o in below),
                 parts=rel,
                 status=status if status.__class__ is str else status(rel),  # type: ignore[operator]
+                origin=origin,
+                stack=(*below, (value, origin)) if show_overridden else (),
             )
         )
 
@@ -201,12 +213,23 @@ def _parse_path(path: str) -> tuple:
     )
 
 
-def _origin_of(resolution: Resolution, rel: tuple) -> str:
+_NO_ORIGIN = Origin("template", None, ())
+
+
+def origin_at(resolution: Resolution, rel: tuple) -> Origin:
+    """The :class:`Origin` of the value at ``rel``: the nearest recorded one,
+    its document path extended by the rest of ``rel`` (the merge records an
+    origin only where it differs from its parent's; see resolve.py)."""
+    origins = resolution.origins
     for i in range(len(rel), -1, -1):
-        origin = resolution.origins.get(rel[:i])
+        origin = origins.get(rel[:i])
         if origin is not None:
-            return origin.source
-    return "template"
+            return origin if i == len(rel) else Origin(origin.source, origin.doc, (*origin.parts, *rel[i:]))
+    return _NO_ORIGIN
+
+
+def _origin_of(resolution: Resolution, rel: tuple) -> str:
+    return origin_at(resolution, rel).source
 
 
 class EntityTemplate:
@@ -243,6 +266,9 @@ class EntityTemplate:
         # The template's findings filed by subject (set by ServiceTemplate:
         # validity.attach); ``None`` outside a loaded template.
         self.findings: FindingIndex | None = None
+        # A weak reference to the ServiceTemplate (set by it), for explain's
+        # hops to other templates and inputs.
+        self._service: Callable[[], Any] | None = None
 
     @property
     def properties(self) -> dict[str, Any]:
@@ -260,6 +286,15 @@ class EntityTemplate:
         if not rel or rel[0] not in self._resolution.values:
             return None
         return _origin_of(self._resolution, rel)
+
+    def explain(self, path: str | tuple) -> Any:
+        """Why the property at ``path`` has its value: an
+        :class:`~toskit.tosca.explain.Explanation` (layer stack with file and
+        range, function hops, checks, findings). A path naming no value
+        raises :class:`~toskit.tosca.explain.ExplainError` with a did-you-mean."""
+        from toskit.tosca.explain import explain_entity
+
+        return explain_entity(self, path)
 
     def property_table(self, show_overridden: bool = False) -> PropertyTable:
         """One row per leaf value (built once and cached)."""

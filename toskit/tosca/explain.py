@@ -1,0 +1,933 @@
+"""Why a property has its value: ``st.explain(path)`` / ``node.explain(path)`` (issue #32).
+
+An :class:`Explanation` is built on demand from what the load kept: the
+merge records, per value, the :class:`~toskit.tosca.resolve.Origin` that
+won (its label, document and node path) and the ``(value, Origin)`` layers
+it replaced. Nothing here runs while loading; ``file:line`` of each layer is
+looked up in the document's position tree only when an explanation is made.
+
+An explanation holds:
+
+* the effective value and its type;
+* the layer stack, lowest first, the winner last: every layer that wrote the
+  path, with its :class:`Source` (kind, the type of a default, the input,
+  the file and range where that layer wrote it) and its value;
+* the function hops behind a value that came from a call: a ``get_input``
+  leads to the input's definition, default and given value; a
+  ``get_property``/``get_attribute`` to the explanation of the property it
+  read (on another node, a capability, a requirement's target, …);
+  ``concat``/``join`` and other calls list their arguments with values;
+* the constraints and the validation clause checked at the path, with the
+  result the load's findings give (``satisfied``, ``violated``, or ``not
+  checked`` for a value only known at deployment);
+* the findings filed on the path (issue #28's subjects).
+
+Kinds of a :class:`Source`: ``template`` (the template wrote it),
+``type default`` (a default on a node, capability, relationship … type),
+``data type default`` (a field default of a data type), ``profile`` (a
+default of a normative/profile type), ``input`` (a ``get_input`` resolved
+during the merge), ``function`` (a value computed by another call), and
+``copy`` (a TOSCA 2.0 template that took the value from the template it
+``copy``-ies).
+
+Choices the issue leaves open (docs/explain.md): a path names a leaf or an
+inner value (a map is explained as a whole: its own stack, its findings
+below it); function hops are followed at most :data:`MAX_HOPS` deep and a
+loop is cut where it comes back; a path that does not exist raises
+:class:`ExplainError` (a ``ToskitError``) with a did-you-mean.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from toskit.diagnostics import Diagnostic, did_you_mean, format_path
+from toskit.errors import ToskitError
+from toskit.functions import Call
+from toskit.plain import bounded_text
+from toskit.sentinels import NO_DEFAULT
+from toskit.tosca.definitions import PropertyDefinition, Type
+from toskit.tosca.resolve import Origin
+from toskit.tosca.template import _parse_path, origin_at
+from toskit.tosca.validity import entity_findings
+
+if TYPE_CHECKING:
+    from toskit.tosca.service import ServiceTemplate
+    from toskit.tosca.template import EntityTemplate
+
+__all__ = [
+    "MAX_HOPS",
+    "Check",
+    "ExplainError",
+    "Explanation",
+    "Hop",
+    "Source",
+    "StackLayer",
+    "explain",
+    "explain_entity",
+]
+
+MAX_HOPS = 16  # function hops followed, one inside the other (a chain of get_property)
+_TEXT = 80  # characters of a value in str() and the rich view
+
+
+class ExplainError(ToskitError):
+    """A path that names no value of the template (the message says what exists)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """One layer that wrote a value: its kind, what it names, where it wrote.
+
+    ``label`` is the string form the property table shows (``template``,
+    ``default: <type>``, ``input: <name>``); ``file``/``line``/``column``/
+    ``end_line``/``end_column`` (1-based, end exclusive) the range of the
+    written value, ``None`` when unknown; ``call`` the call's text for a
+    ``function`` or ``input`` layer.
+    """
+
+    kind: str
+    label: str
+    type_name: str | None = None
+    input_name: str | None = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+    call: str | None = None
+    copied_from: str | None = None
+
+    @property
+    def where(self) -> str:
+        """``file:line`` (``?`` when unknown)."""
+        if self.line is None:
+            return self.file or "?"
+        return f"{self.file or '<unknown>'}:{self.line}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "label": self.label,
+            "type": self.type_name,
+            "input": self.input_name,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "call": self.call,
+            "copied_from": self.copied_from,
+        }
+
+
+@dataclass(frozen=True)
+class StackLayer:
+    """A layer of the stack: its value and source; ``won`` for the effective one."""
+
+    value: Any
+    source: Source
+    won: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": _plain(self.value), "won": self.won, **self.source.to_dict()}
+
+
+@dataclass(frozen=True)
+class Check:
+    """A constraint or validation clause checked at the path, with its result."""
+
+    kind: str  # "constraint", "validation"
+    text: str
+    result: str  # "satisfied", "violated", "not checked"
+    message: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "clause": self.text,
+            "result": self.result,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class Hop:
+    """One function call behind a value, and where it led.
+
+    ``function`` is the call's name, ``call`` its text, ``value`` its value
+    (``None`` with ``known=False`` when not known statically), ``target``
+    what it read (``node db, property port``, ``input port``), ``source``
+    where that was set, ``detail`` a note (the input's default, why a hop
+    was not followed), ``hops`` the calls it went through in turn (a
+    ``get_property`` of a value that is itself a call, the arguments of a
+    ``concat``), ``explanation`` the read property's own explanation.
+    """
+
+    function: str
+    call: str
+    value: Any = None
+    known: bool = True
+    target: str | None = None
+    source: Source | None = None
+    detail: str | None = None
+    hops: tuple[Hop, ...] = ()
+    explanation: Explanation | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "function": self.function,
+            "call": self.call,
+            "value": _plain(self.value) if self.known else None,
+            "known": self.known,
+            "target": self.target,
+            "source": self.source.to_dict() if self.source else None,
+            "detail": self.detail,
+            "hops": [h.to_dict() for h in self.hops],
+            "explanation": self.explanation.to_dict() if self.explanation else None,
+        }
+
+    def lines(self, indent: str) -> list[str]:
+        value = _short(self.value) if self.known else "(not known statically)"
+        head = f"{indent}{self.call} = {value}"
+        if self.target:
+            head += f"  -> {self.target}"
+        if self.source is not None:
+            head += f"  [{self.source.kind} {self.source.where}]"
+        out = [head]
+        if self.detail:
+            out.append(f"{indent}  {self.detail}")
+        for hop in self.hops:
+            out.extend(hop.lines(indent + "  "))
+        if self.explanation is not None:
+            for layer in self.explanation.stack:
+                out.append(
+                    f"{indent}  {'*' if layer.won else ' '} {_short(layer.value)}  "
+                    f"{layer.source.label}  {layer.source.where}"
+                )
+            for hop in self.explanation.hops:
+                out.extend(hop.lines(indent + "    "))
+        return out
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Everything behind one effective value (see the module documentation)."""
+
+    entity_kind: str
+    entity: str
+    path: str
+    parts: tuple[Hashable, ...]
+    value: Any
+    type: str | None
+    stack: tuple[StackLayer, ...]
+    hops: tuple[Hop, ...] = ()
+    checks: tuple[Check, ...] = ()
+    findings: tuple[Diagnostic, ...] = ()
+    leaves: int = 1
+
+    @property
+    def source(self) -> Source:
+        """The layer that won (the last of :attr:`stack`)."""
+        return self.stack[-1].source
+
+    @property
+    def overridden(self) -> tuple[StackLayer, ...]:
+        """The layers the effective value replaced, lowest first."""
+        return self.stack[:-1]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (JSON-ready; values are plain, calls their text)."""
+        return {
+            "entity": {"kind": self.entity_kind, "name": self.entity},
+            "path": self.path,
+            "value": _plain(self.value),
+            "type": self.type,
+            "source": self.source.to_dict(),
+            "stack": [layer.to_dict() for layer in self.stack],
+            "hops": [hop.to_dict() for hop in self.hops],
+            "checks": [c.to_dict() for c in self.checks],
+            "findings": [d.to_dict() for d in self.findings],
+        }
+
+    def __str__(self) -> str:
+        out = [
+            f"{self.entity_kind} {self.entity}: {self.path} = {_short(self.value)}"
+            + (f"  ({self.type})" if self.type else "")
+        ]
+        out.append("layers (lowest first, * won):")
+        for layer in self.stack:
+            out.append(
+                f"  {'*' if layer.won else ' '} {_short(layer.value):<24} {_label(layer.source):<24} "
+                f"{layer.source.where}"
+                + (
+                    f"  (copied from {layer.source.copied_from})"
+                    if layer.source.copied_from
+                    else ""
+                )
+            )
+        if self.hops:
+            out.append("functions:")
+            for hop in self.hops:
+                out.extend(hop.lines("  "))
+        if self.checks:
+            out.append("checks:")
+            for c in self.checks:
+                out.append(
+                    f"  {c.kind} {c.text}: {c.result}" + (f" ({c.message})" if c.message else "")
+                )
+        if self.findings:
+            out.append("findings:")
+            for d in self.findings:
+                out.append(f"  {d}")
+        return "\n".join(out)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Explanation {self.entity}.{self.path} = {_short(self.value)} ({self.source.label})>"
+        )
+
+    def _repr_html_(self) -> str:
+        from toskit.display import to_html
+
+        return to_html(self)
+
+
+# -- building ---------------------------------------------------------------
+
+
+def explain(template: ServiceTemplate, path: str | tuple) -> Explanation:
+    """The :class:`Explanation` of the value at a template-wide ``path``.
+
+    ``path`` starts with a section (``node_templates``, ``relationship_templates``,
+    ``groups``, ``policies``), optionally under ``topology_template.`` /
+    ``service_template.``, then the entity's name, optionally
+    ``capabilities.<name>``, then ``properties.`` and the property path:
+    ``node_templates.db.properties.connection.endpoint.port``.
+    """
+    parts = list(_parse_path(path) if isinstance(path, str) else path)
+    if parts and parts[0] in ("topology_template", "service_template"):
+        parts = parts[1:]
+    sections: dict[str, Mapping[str, Any]] = {
+        "node_templates": template.node_templates,
+        "relationship_templates": template.relationship_templates,
+        "groups": template.groups,
+        "policies": template.policies,
+    }
+    if not parts or parts[0] not in sections:
+        word = str(parts[0]) if parts else ""
+        raise ExplainError(
+            f"explain: a path starts with one of {', '.join(sections)} (got {word!r})"
+            + _hint(word, sections)
+        )
+    entities = sections[str(parts[0])]
+    if len(parts) < 2 or parts[1] not in entities:
+        word = str(parts[1]) if len(parts) > 1 else ""
+        raise ExplainError(f"explain: no {parts[0]} entry {word!r}" + _hint(word, entities))
+    entity: Any = entities[parts[1]]
+    rest = parts[2:]
+    if rest[:1] == ["capabilities"]:
+        caps = getattr(entity, "capabilities", {})
+        if len(rest) < 2 or rest[1] not in caps:
+            word = str(rest[1]) if len(rest) > 1 else ""
+            raise ExplainError(
+                f"explain: node template {entity.name!r} has no capability {word!r}"
+                + _hint(word, caps)
+            )
+        entity = caps[rest[1]]
+        rest = rest[2:]
+    if rest[:1] != ["properties"]:
+        raise ExplainError(
+            f"explain: after {format_path(parts[: len(parts) - len(rest)])} comes 'properties.<name>'"
+            + (
+                " or 'capabilities.<name>.properties.<name>'"
+                if parts[0] == "node_templates"
+                else ""
+            )
+            + (f" (got {rest[0]!r})" if rest else "")
+        )
+    return explain_entity(entity, tuple(rest[1:]), template)
+
+
+def explain_entity(
+    entity: EntityTemplate,
+    path: str | tuple,
+    template: ServiceTemplate | None = None,
+    _seen: frozenset[tuple[int, tuple]] = frozenset(),
+) -> Explanation:
+    """The :class:`Explanation` of ``entity``'s property at ``path``
+    (``"connection.endpoint.port"`` or a tuple; ``"eps[0].port"`` for a list entry)."""
+    rel = _parse_path(path) if isinstance(path, str) else tuple(path)
+    values = entity.properties
+    if not rel:
+        raise ExplainError(
+            f"explain: name a property of {entity.kind} {entity.name!r}"
+            + (
+                f" (it has {', '.join(map(repr, list(values)[:10]))})"
+                if values
+                else " (it has none)"
+            )
+        )
+    value: Any = values
+    for i, part in enumerate(rel):  # found as the user wrote it, else a ToskitError
+        ok = (isinstance(value, Mapping) and part in value) or (
+            isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
+        )
+        if not ok:
+            where = format_path(rel[:i]) or f"{entity.kind} {entity.name!r}"
+            if isinstance(value, Mapping):
+                known = [str(k) for k in value]
+                raise ExplainError(
+                    f"explain: {where} has no property {part!r}"
+                    + (
+                        _hint(str(part), known)
+                        or (f" (it has {', '.join(map(repr, known[:10]))})" if known else "")
+                    )
+                )
+            if isinstance(value, list):
+                raise ExplainError(
+                    f"explain: {where} is a list of {len(value)}: index {part!r} is out of range"
+                )
+            raise ExplainError(
+                f"explain: {where} is a single value ({_short(value)}), it has no {part!r}"
+            )
+        value = value[part]
+    resolution = entity._resolution
+    top = origin_at(resolution, rel)
+    service = template if template is not None else _service_of(entity)
+    below = resolution.overridden.get(rel, ())
+    stack = tuple(StackLayer(v, _source(o, v, entity, service), False) for v, o in below) + (
+        StackLayer(value, _source(top, value, entity, service), True),
+    )
+    seen = _seen | {(id(entity), rel)}
+    hops = _hops_of(top, value, entity, service, seen)
+    pdef, type_name = _definition(entity, rel)
+    findings = tuple(d for p, d in (entity_findings(entity) or ()) if tuple(p[: len(rel)]) == rel)
+    checks = _checks(pdef, value, findings)
+    if hops and stack[-1].source.kind == "template" and _came_from_call(top, entity):
+        # The written value was a call: the value is what the call gave.
+        last = stack[-1]
+        stack = (
+            *stack[:-1],
+            StackLayer(last.value, _replace_kind(last.source, "function", hops[0].call), True),
+        )
+    return Explanation(
+        entity_kind=entity.kind,
+        entity=entity.name,
+        path=format_path(rel),
+        parts=rel,
+        value=str(value) if isinstance(value, Call) else value,
+        type=type_name,
+        stack=stack,
+        hops=hops,
+        checks=checks,
+        findings=findings,
+    )
+
+
+def _label(source: Source) -> str:
+    """The table's label, with the refined kind when it says more (``template (function)``)."""
+    if source.kind in ("function", "copy"):
+        return f"{source.label} ({source.kind})"
+    return source.label
+
+
+def _hint(word: str, candidates: Any) -> str:
+    hint = did_you_mean(word, [str(c) for c in candidates])
+    return f"; {hint}" if hint else ""
+
+
+def _service_of(entity: Any) -> Any:
+    ref = getattr(entity, "_service", None)
+    if ref is None:
+        node = getattr(entity, "node", None)
+        ref = getattr(node, "_service", None) if node is not None else None
+    return ref() if ref is not None else None
+
+
+def _replace_kind(source: Source, kind: str, call: str | None) -> Source:
+    return Source(
+        kind,
+        source.label,
+        source.type_name,
+        source.input_name,
+        source.file,
+        source.line,
+        source.column,
+        source.end_line,
+        source.end_column,
+        call,
+        source.copied_from,
+    )
+
+
+def _source(origin: Origin, value: Any, entity: Any, service: Any) -> Source:
+    """The structured form of ``origin`` (its range found now, in the document)."""
+    kind, detail = origin.kind, origin.detail
+    type_name = input_name = call = copied = None
+    if kind == "default":
+        type_name = detail
+        t = _type_named(service, detail)
+        if t is not None and getattr(t, "normative", False):
+            kind = "profile"
+        elif t is not None and t.kind == "data":
+            kind = "data type default"
+        else:
+            kind = "type default"
+    elif kind == "input":
+        input_name = detail
+        call = _raw_call_text(origin)
+    doc, parts = origin.doc, origin.parts
+    if (
+        kind == "template"
+        and doc is not None
+        and doc.value is not None
+        and not _exists(doc.value, parts)
+    ):
+        # A TOSCA 2.0 ``copy``: the value was written on the copied template.
+        found = _copy_origin(doc, parts)
+        if found is not None:
+            kind, copied, parts = "copy", found[0], found[1]
+    span = doc.span(parts) if doc is not None else None
+    if span is None:
+        return Source(
+            kind,
+            origin.source,
+            type_name,
+            input_name,
+            doc.name if doc else None,
+            call=call,
+            copied_from=copied,
+        )
+    return Source(
+        kind,
+        origin.source,
+        type_name,
+        input_name,
+        doc.name if doc else None,
+        *span,
+        call=call,
+        copied_from=copied,
+    )
+
+
+def _type_named(service: Any, name: str | None) -> Type | None:
+    if service is None or not name:
+        return None
+    registry = getattr(service, "registry", None)
+    for kind in (
+        "data",
+        "node",
+        "capability",
+        "relationship",
+        "group",
+        "policy",
+        "artifact",
+        "interface",
+    ):
+        try:
+            t = service.lookup_type(kind, name) if registry is not None else None
+        except Exception:  # a registry that does not know a kind
+            t = None
+        if t is not None:
+            return t
+    return None
+
+
+_MISSING = object()
+
+
+def _walk_raw(value: Any, parts: tuple) -> Any:
+    for part in parts:
+        in_map = isinstance(value, Mapping) and part in value
+        if not in_map and not (
+            isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
+        ):
+            return _MISSING
+        value = value[part]
+    return value
+
+
+def _exists(root: Any, parts: tuple) -> bool:
+    return _walk_raw(root, parts) is not _MISSING
+
+
+def _copy_origin(doc: Any, parts: tuple) -> tuple[str, tuple] | None:
+    """Where a ``copy`` chain wrote ``parts``: the copied template's name and path."""
+    for i in range(len(parts) - 1, 0, -1):
+        section = parts[:i]
+        templates = _walk_raw(doc.value, section)
+        if not isinstance(templates, Mapping) or parts[i] not in templates:
+            continue
+        name, rest = parts[i], parts[i + 1 :]
+        seen = {name}
+        for _ in range(len(templates)):
+            raw = templates.get(name)
+            other = raw.get("copy") if isinstance(raw, Mapping) else None
+            if not isinstance(other, str) or other in seen or other not in templates:
+                return None
+            seen.add(other)
+            if _exists(templates[other], rest):
+                return other, (*section, other, *rest)
+            name = other
+        return None
+    return None
+
+
+def _raw_at(origin: Origin) -> Any:
+    if origin.doc is None or origin.doc.value is None:
+        return _MISSING
+    return _walk_raw(origin.doc.value, origin.parts)
+
+
+def _version(service: Any) -> str:
+    """The function dialect of the template (``2.0`` when it cannot tell)."""
+    from toskit.functions import dialect_of
+
+    version = getattr(service, "version", None)
+    try:
+        return dialect_of(version) if isinstance(version, str) else "2.0"
+    except ToskitError:
+        return "2.0"
+
+
+def _parsed(raw: Any, service: Any) -> Any:
+    from toskit import functions
+
+    if raw is _MISSING:
+        return raw
+    try:
+        return functions.parse(raw, _version(service))
+    except ToskitError:
+        return raw
+
+
+def _raw_call_text(origin: Origin) -> str | None:
+    raw = _raw_at(origin)
+    return None if raw is _MISSING else bounded_text(raw, _TEXT, style="flow")
+
+
+def _came_from_call(origin: Origin, entity: Any) -> bool:
+    return isinstance(_parsed(_raw_at(origin), _service_of(entity)), Call)
+
+
+def _hops_of(
+    origin: Origin, value: Any, entity: Any, service: Any, seen: frozenset
+) -> tuple[Hop, ...]:
+    """The calls behind ``value``: the one written where ``origin`` points, or ``value`` itself."""
+    written = _parsed(_raw_at(origin), service)
+    if isinstance(written, Call):
+        known = not isinstance(value, Call)
+        return (_hop(written, value if known else None, known, entity, service, seen, 0),)
+    if isinstance(value, Call):
+        return (_hop(value, None, False, entity, service, seen, 0),)
+    return ()
+
+
+def _hop(
+    call: Call, value: Any, known: bool, entity: Any, service: Any, seen: frozenset, depth: int
+) -> Hop:
+    text = _short(call)
+    name = call.name
+    if depth >= MAX_HOPS:
+        return Hop(name, text, value, known, detail=f"not followed: more than {MAX_HOPS} hops")
+    if name == "get_input":
+        return _input_hop(call, text, value, known, service)
+    if name in ("get_property", "get_attribute"):
+        return _property_hop(call, text, value, known, entity, service, seen, depth)
+    hops = tuple(
+        _argument(arg, f"argument {i + 1}", entity, service, seen, depth)
+        for i, arg in enumerate(call.args)
+    )
+    return Hop(name, text, value, known, hops=hops)
+
+
+def _argument(arg: Any, label: str, entity: Any, service: Any, seen: frozenset, depth: int) -> Hop:
+    """A call's argument: a literal, a call followed in turn, or a list/map holding calls."""
+    from toskit.functions import contains_call
+
+    if isinstance(arg, Call):
+        return _with_found_value(_hop(arg, None, False, entity, service, seen, depth + 1))
+    if isinstance(arg, (list, Mapping)) and contains_call(arg):
+        items = arg.items() if isinstance(arg, Mapping) else enumerate(arg)
+        inner = tuple(
+            _argument(item, f"{label}[{key}]", entity, service, seen, depth) for key, item in items
+        )
+        return Hop("argument", label, arg, False, hops=inner)
+    return Hop("argument", label, arg, True)
+
+
+def _with_found_value(hop: Hop) -> Hop:
+    if hop.explanation is not None:
+        return Hop(
+            hop.function,
+            hop.call,
+            hop.explanation.value,
+            True,
+            hop.target,
+            hop.source,
+            hop.detail,
+            hop.hops,
+            hop.explanation,
+        )
+    return hop
+
+
+def _input_hop(call: Call, text: str, value: Any, known: bool, service: Any) -> Hop:
+    args = call.args
+    name = args[0] if args and isinstance(args[0], str) else None
+    if name is None or service is None:
+        return Hop("get_input", text, value, known, detail="input not known")
+    definitions, doc, parts = _input_definitions(service)
+    definition = definitions.get(name) if definitions is not None else None
+    given = service.inputs.get(name, NO_DEFAULT)
+    if definition is None:
+        return Hop(
+            "get_input",
+            text,
+            value,
+            known,
+            target=f"input {name}",
+            detail="no such input is declared",
+        )
+    default = (
+        definition.get("default", definition.get("value", NO_DEFAULT))
+        if isinstance(definition, Mapping)
+        else NO_DEFAULT
+    )
+    span = doc.span((*parts, name)) if doc is not None else None
+    source = Source(
+        "input",
+        f"input: {name}",
+        input_name=name,
+        file=doc.name if doc else None,
+        **dict(zip(("line", "column", "end_line", "end_column"), span or ())),
+    )
+    notes = []
+    if isinstance(definition, Mapping) and definition.get("type"):
+        notes.append(f"type {definition.get('type')}")
+    notes.append("default " + (_short(default) if default is not NO_DEFAULT else "none"))
+    if given is NO_DEFAULT:
+        notes.append("no value given (supplied at deployment)")
+    elif default is not NO_DEFAULT and given == default:
+        notes.append(f"value {_short(given)} (the default)")
+    else:
+        notes.append(f"value given {_short(given)}")
+    if not known and given is not NO_DEFAULT:
+        value, known = given, True
+    return Hop(
+        "get_input",
+        text,
+        value,
+        known,
+        target=f"input {name}",
+        source=source,
+        detail=", ".join(notes),
+    )
+
+
+def _input_definitions(service: Any) -> tuple[Mapping | None, Any, tuple]:
+    doc = getattr(service, "document", None)
+    root = getattr(doc, "value", None)
+    if not isinstance(root, Mapping):
+        return None, None, ()
+    for section in ("topology_template", "service_template"):
+        inputs = _walk_raw(root, (section, "inputs"))
+        if isinstance(inputs, Mapping):
+            return inputs, doc, (section, "inputs")
+    return None, doc, ()
+
+
+_ENTITY_WORDS = {"SELF", "SOURCE", "TARGET", "HOST"}
+
+
+def _property_hop(
+    call: Call,
+    text: str,
+    value: Any,
+    known: bool,
+    entity: Any,
+    service: Any,
+    seen: frozenset,
+    depth: int,
+) -> Hop:
+    args = list(call.args)
+    if not args or not all(isinstance(a, (str, int)) and not isinstance(a, bool) for a in args):
+        return Hop(
+            call.name, text, value, known, detail="arguments computed at run time: not followed"
+        )
+    node = (
+        entity if getattr(entity, "kind", "") == "node" else getattr(entity, "node", None) or entity
+    )
+    first = args[0]
+    if first == "SELF":
+        target: Any = node
+    elif first == "HOST":
+        target = _host_of(node)
+    elif first in ("SOURCE", "TARGET"):
+        return Hop(
+            call.name,
+            text,
+            value,
+            known,
+            detail=f"{first} is known only in a relationship: not followed",
+        )
+    else:
+        target = service.node_templates.get(first) if service is not None else None
+    rest = args[1:]
+    if target is None:
+        return Hop(call.name, text, value, known, detail=f"no node template {first!r}")
+    if rest[:1] == ["CAPABILITY"]:
+        rest = rest[1:]
+        target = getattr(target, "capabilities", {}).get(rest[0]) if rest else None
+        rest = rest[1:]
+    elif rest[:1] == ["RELATIONSHIP"] or rest[:1] == ["REQUIREMENT"]:
+        return Hop(call.name, text, value, known, detail="relationship paths are not followed")
+    elif _version(service) == "2.0":
+        pass  # 2.0 names a capability or requirement only after CAPABILITY / RELATIONSHIP
+    elif (
+        len(rest) > 1
+        and rest[0] in getattr(target, "capabilities", {})
+        and rest[0] not in target.properties
+    ):
+        target, rest = target.capabilities[rest[0]], rest[1:]
+    elif (
+        len(rest) > 1 and getattr(target, "requirement", None) and rest[0] not in target.properties
+    ):
+        req = target.requirement(rest[0])
+        if req is not None and req.target is not None:
+            target, rest = req.target, rest[1:]
+    if target is None or not rest:
+        return Hop(call.name, text, value, known, detail="the path names no property: not followed")
+    label = (
+        _entity_label(target)
+        + f", {'attribute' if call.name == 'get_attribute' else 'property'} {format_path(rest)}"
+    )
+    key = (id(target), tuple(rest))
+    if key in seen:
+        return Hop(
+            call.name,
+            text,
+            value,
+            known,
+            target=label,
+            detail="a loop: this value is being explained already",
+        )
+    if call.name == "get_attribute" and (not rest or rest[0] not in target.properties):
+        return Hop(
+            call.name,
+            text,
+            value,
+            known,
+            target=label,
+            detail="an attribute: its value is known only at run time",
+        )
+    try:
+        inner = explain_entity(target, tuple(rest), service, seen)
+    except ExplainError as exc:
+        return Hop(call.name, text, value, known, target=label, detail=str(exc))
+    if not known:
+        value, known = inner.value, not isinstance(inner.value, Call)
+    return Hop(call.name, text, value, known, target=label, source=inner.source, explanation=inner)
+
+
+def _host_of(node: Any) -> Any:
+    req = node.requirement("host") if hasattr(node, "requirement") else None
+    return req.target if req is not None else None
+
+
+def _entity_label(entity: Any) -> str:
+    owner = getattr(entity, "node", None)
+    if entity.kind == "capability" and owner is not None:
+        return f"node {owner.name}, capability {entity.name}"
+    return f"{entity.kind} {entity.name}"
+
+
+def _definition(entity: Any, rel: tuple) -> tuple[PropertyDefinition | None, str | None]:
+    """The definition in effect at ``rel`` (a data type's field, an entry schema), and its type name."""
+    definitions = entity.property_definitions
+    pdef = definitions.get(rel[0]) if isinstance(rel[0], str) else None
+    type_name = pdef.type if pdef else None
+    schema = pdef.schema if pdef else None
+    owner = entity.type
+    value_type = entity._value_type
+    for part in rel[1:]:
+        if schema is None:
+            return None, None
+        vt = value_type(schema.type, owner) if schema.type else None
+        if isinstance(vt, Type) and vt.base_primitive is None and isinstance(part, str):
+            pdef = vt.properties.get(part)
+            owner = vt
+            schema = pdef.schema if pdef else None
+            type_name = pdef.type if pdef else None
+        elif schema.entry_schema is not None:
+            schema = schema.entry_schema
+            pdef = None
+            type_name = schema.type
+        else:
+            return None, None
+    if pdef is None and schema is not None:
+        return PropertyDefinition(name=str(rel[-1]), type=schema.type, schema=schema), type_name
+    return pdef, type_name
+
+
+_CHECK_CODES = {"constraint": "constraint-violation", "validation": "validation-failed"}
+
+
+def _checks(
+    pdef: PropertyDefinition | None, value: Any, findings: tuple[Diagnostic, ...]
+) -> tuple[Check, ...]:
+    if pdef is None:
+        return ()
+    clauses: list[tuple[str, Any]] = [("constraint", c) for c in pdef.schema.constraints]
+    if pdef.schema.validation is not None:
+        clauses.append(("validation", pdef.schema.validation))
+    out = []
+    for kind, clause in clauses:
+        text = bounded_text(clause, _TEXT, style="flow")
+        failed = [d for d in findings if d.code == _CHECK_CODES[kind]]
+        if isinstance(value, Call):
+            out.append(Check(kind, text, "not checked", "the value is known only at deployment"))
+        elif failed:
+            # Several clauses share a code: a failure is matched to its clause by text when it can be.
+            own = [d for d in failed if _clause_named(d.message, clause)] or (
+                failed if len(clauses) == 1 else []
+            )
+            out.append(
+                Check(
+                    kind, text, "violated" if own else "satisfied", own[0].message if own else None
+                )
+            )
+        else:
+            out.append(Check(kind, text, "satisfied"))
+    return tuple(out)
+
+
+def _clause_named(message: str, clause: Any) -> bool:
+    if isinstance(clause, Mapping):
+        return any(str(k) in message for k in clause)
+    return False
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else bounded_text(value, _TEXT, style="flow")
+    return text if len(text) <= _TEXT else text[: _TEXT - 3] + "..."
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready data: calls as text, other odd leaves as their text."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def explanation_json(explanation: Explanation) -> str:
+    """:meth:`Explanation.to_dict` as indented JSON."""
+    return json.dumps(explanation.to_dict(), indent=2, default=str)
