@@ -3,7 +3,8 @@
 Each entry of ``conformance/oasis-tosca-2.0/MANIFEST.tsv`` (in this repository) names a
 template and the verdict its authors expect: ``valid`` (a conforming
 processor exits 0) or ``invalid`` (exits 1). A test passes when
-``toskit check FILE`` gives that exit status. Entries marked
+``toskit check FILE --profiles FOLDER`` (the catalog of profiles is the
+test's own folder) gives that exit status. Entries marked
 ``needs_csar: yes`` are run as the suite's own test scripts mean them: the
 test file's folder is packed into a CSAR (a ZIP in a temporary directory,
 nothing written to the corpus) with ``TOSCA.meta`` at the root naming the
@@ -58,14 +59,18 @@ class Result:
     missing: bool = False
 
 
-def run_check(path: Path) -> tuple[int, str]:
-    """Run ``toskit check`` in-process; return its exit status and first error line."""
+def run_check(path: Path, profiles: Path | None = None) -> tuple[int, str]:
+    """Run ``toskit check`` in-process; return its exit status and first error line.
+
+    ``profiles``: the folder given to ``--profiles`` (the profile catalog).
+    """
     from toskit.cli import main
 
     out = io.StringIO()
+    argv = ["check", str(path)] + (["--profiles", str(profiles)] if profiles is not None else [])
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
         try:
-            status = main(["check", str(path)])
+            status = main(argv)
         except SystemExit as exc:  # argparse exits on usage errors
             status = int(exc.code or 0)
         except Exception as exc:  # a crash is a failure to run, like exit 2
@@ -124,7 +129,11 @@ def run(corpus: Path, verbose: bool = False) -> list[Result]:
             if verbose:
                 print(f"MISS {file} (named by the manifest, not in the corpus)")
             continue
-        status, first = check_csar(corpus, file) if csar else run_check(corpus / file)
+        # The profile catalog points at the test's own folder: the suite's
+        # profile tests (profile-versions/s20-s23) import profiles that
+        # other files of their folder declare.
+        folder = (corpus / file).parent
+        status, first = check_csar(corpus, file) if csar else run_check(corpus / file, folder)
         passed = status == EXPECTED_STATUS[expect]
         results.append(
             Result(

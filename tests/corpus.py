@@ -40,10 +40,22 @@ def files(expect: str) -> list[str]:
 
 
 @functools.cache
+def catalog(folder: str) -> toskit.tosca.catalog.ProfileCatalog:
+    """The profile catalog of one corpus folder (indexed once per run)."""
+    from toskit.tosca.catalog import ProfileCatalog
+
+    return ProfileCatalog([CORPUS / folder])
+
+
+@functools.cache
 def load(name: str) -> toskit.ServiceTemplate | ToskitError:
-    """``toskit.load`` of one corpus file (its ``ToskitError`` if it cannot be read), once."""
+    """``toskit.load`` of one corpus file (its ``ToskitError`` if it cannot be read), once.
+
+    The profile catalog is the file's own folder, as ``bench/conformance.py``
+    runs ``toskit check --profiles FOLDER``.
+    """
     try:
-        return toskit.load(CORPUS / name)
+        return toskit.load(CORPUS / name, profiles=catalog(str(Path(name).parent)))
     except ToskitError as exc:
         return exc
 

@@ -34,7 +34,9 @@ def test_pass_rate_is_at_least_the_floor(monkeypatch: pytest.MonkeyPatch) -> Non
     # Verdicts from the run's one load of each file (tests/corpus.py), which
     # test_cached_verdicts_agree_with_toskit_check holds to the CLI's.
     monkeypatch.setattr(
-        runner, "run_check", lambda path: check_status(path.relative_to(corpus).as_posix())
+        runner,
+        "run_check",
+        lambda path, profiles=None: check_status(path.relative_to(corpus).as_posix()),
     )
     # CSAR tests are not in the floor (reported apart); their file's verdict stands in.
     monkeypatch.setattr(runner, "check_csar", lambda corpus, file: check_status(file))
@@ -83,8 +85,20 @@ def test_the_corpus_is_inside_the_repository() -> None:
 )
 def test_cached_verdicts_agree_with_toskit_check(name: str) -> None:
     """The cached verdict is what ``toskit check`` says (every 20th corpus file)."""
-    status, first = _runner().run_check(CORPUS / name)
+    status, first = _runner().run_check(CORPUS / name, (CORPUS / name).parent)
     assert check_status(name) == (status, first)
+
+
+def test_profile_versions_pass_with_the_catalog_on_their_folder() -> None:
+    """s20-s23 (issue #36): s23 is invalid only because its profiles are found."""
+    runner = _runner()
+    folder = CORPUS / "profile-versions"
+    for name in ("s20", "s21", "s22"):
+        assert runner.run_check(folder / f"{name}.yaml", folder) == (0, "")
+    status, first = runner.run_check(folder / "s23.yaml", folder)
+    assert status == 1 and "error[invalid-requirement-target]" in first and "p2:Host" in first
+    # Without the catalog its profiles are unknown: nothing to check, so it passes wrongly.
+    assert runner.run_check(folder / "s23.yaml")[0] == 0
 
 
 def test_csar_tests_run_as_archives_built_like_the_suites_scripts(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ V13 = "tosca_definitions_version: tosca_simple_yaml_1_3\n"
 V20 = "tosca_definitions_version: tosca_2_0\n"
 
 #: Findings about a whole file that is not read as text: a subject, no range.
-WHOLE_FILE = {"csar-error"}
+WHOLE_FILE = {"csar-error", "profile-catalog"}
 
 #: Codes produced outside this issue's producers (checked for being produced only).
 NOT_STRUCTURED: dict[str, str] = {
@@ -66,6 +66,17 @@ def _files(tmp_path: Path, files: dict[str, str], entry: str = "main.yaml") -> l
     for name, text in files.items():
         (tmp_path / name).write_text(textwrap.dedent(text))
     return list(toskit.load(str(tmp_path / entry)).diagnostics)
+
+
+def _profiles(tmp_path: Path, case: str) -> list[Diagnostic]:
+    """Profile catalog findings (issue #36): a duplicate profile, a broken archive."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "lib.yaml").write_text(V20 + "profile: org.x:1\n")
+    if case == "profile-catalog":
+        (tmp_path / "a" / "broken.csar").write_bytes(b"not a zip")
+    text = V20 + "imports: [{profile: org.x:1}]\n"
+    return list(toskit.loads(text, name="case.yaml", profiles=[tmp_path / "a", tmp_path / "b"]).diagnostics)
 
 
 def _topology(text: str, attribute: str) -> list[Diagnostic]:
@@ -140,6 +151,14 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
     "unknown-version": lambda p: _tosca("tosca_definitions_version: tosca_simple_yaml_9_9\n"),
     "version-not-first": lambda p: _tosca("description: x\n" + V20),
     "unknown-profile": lambda p: _tosca(V20 + "imports: [{profile: org.example.nope}]\n"),
+    "duplicate-profile": lambda p: _profiles(p, "duplicate-profile"),
+    "profile-catalog": lambda p: _profiles(p, "profile-catalog"),
+    "invalid-requirement-target": lambda p: _tosca(
+        V20 + "capability_types: {A: {}, B: {}}\nnode_types:\n  T:\n    capabilities: {a: A}\n"
+        "  U:\n    requirements: [{r: {capability: B, relationship: DependsOn}}]\n"
+        "service_template:\n  node_templates:\n    t: {type: T}\n"
+        "    u: {type: U, requirements: [{r: t}]}\n"
+    ),
     "unknown-keyname": lambda p: _tosca(V13 + "topology_template:\n  node_templates:\n    n: {type: tosca.nodes.Root, propertys: {}}\n"),
     "missing-keyname": lambda p: _tosca(V13 + "repositories:\n  r: {description: no url}\n"),
     "invalid-definition": lambda p: _tosca(V13 + "description: {complex: text}\n"),

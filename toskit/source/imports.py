@@ -57,6 +57,8 @@ class Importer:
     template's own folder. An import outside it is an ``import-error`` that
     shows nothing of the file and names the root relative to the current
     directory, never as an absolute path.
+    Folders given to :meth:`allow_root` (the folders of a profile catalog,
+    once one of its profiles is imported) are readable too.
     **Remote documents** (those a resolver supplied) import only through the
     resolver: a local path or ``file:`` URL in them is an ``import-error``.
     A NUL character in a reference is an ``import-error``.
@@ -83,10 +85,19 @@ class Importer:
         # how the root was chosen, for the refusal's wording
         self.root_kind = "given" if root is not None else ""
         self._cache: dict[str, YamlDocument] = {}
+        # Folders read beside the root: those of profiles a catalog supplied
+        # (the user named them with --profiles / profiles=[...]).
+        self.extra_roots: list[str] = []
         # Identities of every document seen importing or imported: a cycle can
         # only close on one of them, so a new file never costs a scan of a
         # long import chain (a chain of 5,000 files stays linear).
         self._seen: set[str] = set()
+
+    def allow_root(self, folder: str | os.PathLike) -> None:
+        """Also read local imports below ``folder`` (a profile catalog's file's folder)."""
+        real = os.path.realpath(folder)
+        if real not in self.extra_roots:
+            self.extra_roots.append(real)
 
     @staticmethod
     def identity(name: str) -> str:
@@ -214,7 +225,8 @@ class Importer:
                 )
             doc = load_yaml(text, name=name, **self.limits)
         else:
-            if not _inside(os.path.realpath(name), root):
+            real = os.path.realpath(name)
+            if not _inside(real, root) and not any(_inside(real, r) for r in self.extra_roots):
                 chosen = {
                     "given": "the root given",
                     "project": "the enclosing project of the loaded template",

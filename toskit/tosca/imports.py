@@ -6,7 +6,9 @@ The first phase of the loading pipeline (:mod:`toskit.tosca.loader`):
 and collects its type definitions, registered as ``ns:Name`` when the import
 has a ``namespace_prefix`` (1.x) or ``namespace`` (2.0). ``- profile:``
 imports of the normative profile are no-ops; other profiles are not
-available (``unknown-profile``) and names in their namespace are opaque.
+resolved through the load's :class:`~toskit.tosca.catalog.ProfileCatalog`
+(``profiles=``) and loaded like a file import; a profile the catalog does not
+have is ``unknown-profile`` and names in its namespace are opaque.
 
 Each document is read, checked and collected once, however many import
 chains (and namespaces) lead to it: the first chain names its types; the
@@ -17,20 +19,23 @@ importer's, and the registry finds ``a:b:Name`` by walking those links
 
 from __future__ import annotations
 
+import os
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
-from toskit.diagnostics import Diagnostic
+from toskit.diagnostics import Diagnostic, Related
 from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
+from toskit.tosca.catalog import ProfileCatalog, duplicate_finding, split_profile
 from toskit.tosca.grammar import TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.keynames import check_keynames
 from toskit.tosca.registry import Scope, ScopedPrefix, TypeSource
 from toskit.tosca.versions import detect_version, reading_of
 
-# ``profile:`` imports of the normative types (always loaded anyway).
+# ``profile:`` imports of the normative types (always loaded anyway; the
+# catalog's built-in entries, toskit.tosca.catalog).
 NORMATIVE_PROFILE_PREFIXES = (
     "org.oasis-open.simple",
     "org.oasis-open.tosca.simple",
@@ -66,6 +71,10 @@ class _Walk:
     found: Imports
     # unknown tosca_definitions_version spellings already reported in this load
     versions_reported: set[str] = field(default_factory=set)
+    # where ``- profile:`` imports are found (always: at least toskit's own profiles)
+    catalog: ProfileCatalog = field(default_factory=ProfileCatalog)
+    # the catalog's own findings (unreadable files...) are added to a load once
+    catalog_reported: bool = False
 
 
 def load_imports(
@@ -74,12 +83,17 @@ def load_imports(
     grammar: Grammar,
     importer: Importer,
     diags: list[Diagnostic],
+    catalog: ProfileCatalog | None = None,
 ) -> Imports:
     """Load the imports of ``doc`` (recursively) and collect every type definition.
 
     Problems are appended to ``diags``; the document's own types come last.
+    ``catalog``: where ``- profile:`` imports are looked up (default: toskit's
+    normative profiles only).
     """
     walk = _Walk(importer, grammar, diags, Imports(top=Scope(None, doc)))
+    if catalog is not None:
+        walk.catalog = catalog
     written = root.get("tosca_definitions_version")
     if isinstance(written, str) and written not in VERSIONS:
         walk.versions_reported.add(written)  # the loaded document reported it
@@ -153,7 +167,7 @@ def _import(
 
     ``seen``: the scope of every document already met, by identity.
     """
-    doc, root, prefix, chain = current.doc, current.root, current.prefix, current.chain
+    doc, root, chain = current.doc, current.root, current.chain
     entry = _unnamed(entry, walk.grammar)
     url: Any = entry
     ns: Any = None
@@ -161,8 +175,10 @@ def _import(
         url = entry.get("url", entry.get("file"))
         ns = entry.get("namespace", entry.get("namespace_prefix"))
         if url is None and "profile" in entry:
-            _profile_import(walk, current, entry, ("imports", index))
-            return None
+            found = _profile_import(walk, current, entry, ("imports", index))
+            if found is None:
+                return None
+            return _enter(walk, current, found, ns, seen, profile=("imports", index, "profile"))
     parts = ("imports", index)
     written = url
     if isinstance(entry, Mapping) and entry.get("repository") is not None:
@@ -171,8 +187,9 @@ def _import(
             return None
     if isinstance(url, str):
         url = local_file_url(url)
+    importer = walk.catalog.importer_for(doc.name) or walk.importer
     try:
-        loaded = walk.importer.load_import(url, doc, chain, parts=parts)
+        loaded = importer.load_import(url, doc, chain, parts=parts)
     except (NotImplementedError, TypeError) as exc:
         walk.diags.append(
             doc.diagnostic("error", "import-error", f"cannot import {url!r}: {exc}", parts)
@@ -195,12 +212,40 @@ def _import(
             )
         walk.diags.append(loaded)
         return None
+    return _enter(walk, current, loaded, ns, seen)
+
+
+def _enter(
+    walk: _Walk,
+    current: _Open,
+    loaded: YamlDocument,
+    ns: Any,
+    seen: dict[str, Scope],
+    *,
+    profile: tuple[Hashable, ...] | None = None,
+) -> tuple[YamlDocument, Mapping, Scope] | None:
+    """Link the imported document ``loaded`` into ``current``; descend if it is new.
+
+    ``profile``: the import entry's path when it came from the catalog (not
+    through the importer, so an import cycle is noticed here).
+    """
+    prefix = current.prefix
     namespace = ns if isinstance(ns, str) and ns else None
     key = Importer.identity(loaded.name)
     known = seen.get(key)
     if known is not None:
         # Read, checked and collected already: only its names are linked here.
         current.scope.link(namespace, known)
+        if profile is not None and key in {Importer.identity(n) for n in current.chain}:
+            loop = [*current.chain[[Importer.identity(n) for n in current.chain].index(key) :], loaded.name]
+            walk.diags.append(
+                current.doc.diagnostic(
+                    "info",
+                    "import-cycle",
+                    "import cycle between profiles (each file is read once): " + " → ".join(loop),
+                    profile,
+                )
+            )
         return None
     full_prefix = join_prefix(prefix, namespace)
     scope = seen[key] = Scope(full_prefix, loaded)
@@ -268,29 +313,115 @@ def _in_repository(
 
 def _profile_import(
     walk: _Walk, current: _Open, entry: Mapping, parts: tuple[Hashable, ...]
-) -> None:
-    """``- profile: name``: the normative profile is always loaded; others are not available."""
-    doc, prefix = current.doc, current.prefix
+) -> YamlDocument | None:
+    """``- profile: name``: the document the catalog has for it, if it must be loaded.
+
+    ``None`` for toskit's normative profiles (always loaded for documents of
+    their version) and for a profile that cannot be loaded (reported here;
+    names in its namespace are then opaque).
+    """
+    doc = current.doc
     name = entry.get("profile")
-    if isinstance(name, str) and name.startswith(NORMATIVE_PROFILE_PREFIXES):
-        return
+    where = (*parts, "profile")
+    if not isinstance(name, str):
+        return None  # not a name: reported by the keyname checks
+    catalog = walk.catalog
+    found = catalog.lookup(name)
+    if found is not None and found.builtin:
+        return None
+    if catalog.folders and not walk.catalog_reported:
+        # The index's findings (unreadable files, duplicates) once per load.
+        walk.catalog_reported = True
+        walk.diags.extend(d for d in catalog.diagnostics if d.code != "duplicate-profile")
+    if found is None:
+        _opaque(walk, current, entry)
+        versions = catalog.versions_of(split_profile(name)[0]) if catalog.folders else []
+        more = f"; versions found: {', '.join(versions)}" if versions else ""
+        walk.diags.append(
+            doc.diagnostic(
+                "warning",
+                "unknown-profile",
+                f"profile {name!r} is not available to toskit; its types cannot be checked",
+                where,
+                hint=catalog.searched() + more,
+            )
+        )
+        return None
+    duplicates = catalog.duplicates(name)
+    if duplicates:
+        walk.diags.append(_at_import(doc, duplicate_finding(found.profile, duplicates), where))
+    if len(current.chain) >= walk.importer.max_import_depth:
+        walk.diags.append(
+            doc.diagnostic(
+                "error",
+                "limit-exceeded",
+                f"cannot import profile {name!r}: the import chain is deeper than "
+                f"{walk.importer.max_import_depth} files",
+                where,
+                hint="raise the bound with max_import_depth=… if these files are trusted",
+            )
+        )
+        return None
+    loaded = catalog.document(found)
+    if isinstance(loaded, Diagnostic):
+        _opaque(walk, current, entry)
+        walk.diags.append(
+            doc.diagnostic("error", "import-error", f"cannot import {loaded.message}", where)
+        )
+        return None
+    if found.archive is None:
+        # Its file imports may read the catalog's folders (named by the user).
+        for folder in catalog.folders:
+            walk.importer.allow_root(folder if os.path.isdir(folder) else os.path.dirname(folder))
+    declared = loaded.value.get("profile") if isinstance(loaded.value, Mapping) else None
+    if declared != found.profile:
+        # The index read a line that the full parse does not confirm (or the
+        # file does not parse: its own findings say why).
+        _opaque(walk, current, entry)
+        walk.diags.extend(loaded.diagnostics)
+        walk.diags.append(
+            doc.diagnostic(
+                "warning",
+                "unknown-profile",
+                f"profile {name!r}: {found.shown()} does not declare it once parsed",
+                where,
+                hint=catalog.searched(),
+            )
+        )
+        return None
+    return loaded
+
+
+def _at_import(doc: YamlDocument, finding: Diagnostic, where: tuple[Hashable, ...]) -> Diagnostic:
+    """``finding`` (about the catalog) located at the import that met it."""
+    return doc.diagnostic(
+        finding.severity,
+        finding.code,
+        finding.message,
+        where,
+        hint=finding.hint,
+        related=[
+            *finding.related,
+            *(
+                [Related("declared here", finding.file, finding.line, finding.column)]
+                if finding.file
+                else []
+            ),
+        ],
+    )
+
+
+def _opaque(walk: _Walk, current: _Open, entry: Mapping) -> None:
+    """Names in the namespace of a profile that cannot be loaded are not checked."""
     ns = entry.get("namespace")
+    prefix = current.prefix
     if isinstance(ns, str) and ns:
-        # Names in this namespace cannot be checked: not an error to use them
         # (seen from the importing file's own namespace, and from the top;
         # along other namespace chains, through its scope).
         current.scope.opaque.add(ns)
         walk.found.opaque_prefixes.add(ns)
         if prefix:
             walk.found.opaque_prefixes.add(f"{prefix}:{ns}")
-    walk.diags.append(
-        doc.diagnostic(
-            "warning",
-            "unknown-profile",
-            f"profile {name!r} is not available to toskit; its types cannot be checked",
-            (*parts, "profile"),
-        )
-    )
 
 
 def local_file_url(url: str) -> str:

@@ -36,6 +36,7 @@ from toskit.source.csar import is_csar, open_csar
 from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.anchors import check_dsl_anchors
 from toskit.tosca.artifacts import check_template_artifacts
+from toskit.tosca.catalog import ProfileCatalog, as_catalog
 from toskit.tosca.check import describe
 from toskit.tosca.context import LoadContext
 from toskit.tosca.defchecks import check_definitions
@@ -78,9 +79,13 @@ def loads(
     resolver: Resolver | None = None,
     root: str | os.PathLike | None = None,
     max_per_code: int | None = MAX_PER_CODE,
+    profiles: Any = None,
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template from text. Never raises for problems in the template.
+
+    ``profiles``: folders (or a :class:`~toskit.tosca.catalog.ProfileCatalog`)
+    where ``- profile: name:version`` imports are looked up (docs/profiles.md).
 
     ``root``: the folder local imports must stay inside (default: the
     enclosing project of ``name``'s folder -- the nearest folder holding
@@ -100,9 +105,13 @@ def loads(
     if not isinstance(name, str):
         raise ToskitError(f"loads(name=...) must be a str, got {type(name).__name__}")
     fill = _check_options(resolver, limits)
+    catalog = as_catalog(profiles, limits)
     with _LOADING, fill_budget(**fill):
         doc = load_yaml(text, name=name, parser=None, **limits)
-        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root, max_per_code=max_per_code)
+        return build(
+            doc, inputs=inputs, resolver=resolver, limits=limits, root=root,
+            max_per_code=max_per_code, profiles=catalog,
+        )
 
 
 def load(
@@ -112,9 +121,13 @@ def load(
     resolver: Resolver | None = None,
     root: str | os.PathLike | None = None,
     max_per_code: int | None = MAX_PER_CODE,
+    profiles: Any = None,
     **limits: int,
 ) -> ServiceTemplate:
     """Load a TOSCA template file; ``ToskitError`` only if the file cannot be read.
+
+    ``profiles``: folders (or a :class:`~toskit.tosca.catalog.ProfileCatalog`)
+    where ``- profile: name:version`` imports are looked up (docs/profiles.md).
 
     ``root``: the folder local imports must stay inside (default: the
     enclosing project -- the nearest folder above the template holding
@@ -132,14 +145,20 @@ def load(
             + ("; to load YAML text use toskit.loads(text)" if isinstance(path, bytes) else "")
         )
     fill = _check_options(resolver, limits)
+    catalog = as_catalog(profiles, limits)
     if is_csar(path):
         # A CSAR archive: its entry document, imports resolved inside it.
         with _LOADING, fill_budget(**fill):
             doc, importer = open_csar(path, resolver, **limits)
-            return run(doc, _checked_inputs(inputs), importer, max_per_code=max_per_code)
+            return run(
+                doc, _checked_inputs(inputs), importer, max_per_code=max_per_code, profiles=catalog
+            )
     with _LOADING, fill_budget(**fill):
         doc = load_yaml_file(path, **limits)
-        return build(doc, inputs=inputs, resolver=resolver, limits=limits, root=root, max_per_code=max_per_code)
+        return build(
+            doc, inputs=inputs, resolver=resolver, limits=limits, root=root,
+            max_per_code=max_per_code, profiles=catalog,
+        )
 
 
 def _check_options(resolver: Any, limits: dict[str, Any]) -> dict[str, int]:
@@ -233,10 +252,11 @@ def build(
     limits: dict | None = None,
     root: str | os.PathLike | None = None,
     max_per_code: int | None = MAX_PER_CODE,
+    profiles: ProfileCatalog | None = None,
 ) -> ServiceTemplate:
     """Build a :class:`ServiceTemplate` from a loaded YAML document."""
     importer = Importer(resolver, root=root, **(limits or {}))
-    return run(doc, _checked_inputs(inputs), importer, max_per_code=max_per_code)
+    return run(doc, _checked_inputs(inputs), importer, max_per_code=max_per_code, profiles=profiles)
 
 
 def _checked_inputs(inputs: Any) -> Mapping[str, Any] | None:
@@ -252,6 +272,7 @@ def run(
     inputs: Mapping[str, Any] | None,
     importer: Importer,
     max_per_code: int | None = MAX_PER_CODE,
+    profiles: ProfileCatalog | None = None,
 ) -> ServiceTemplate:
     """The pipeline: document checks, imports, definitions, inputs, entities,
     requirements, evaluation, workflows, outputs (see the module docstring).
@@ -262,11 +283,11 @@ def run(
     budget = active_budget()
     if budget is None:
         with fill_budget():
-            return run(doc, inputs, importer, max_per_code=max_per_code)
+            return run(doc, inputs, importer, max_per_code=max_per_code, profiles=profiles)
     diags: list[Diagnostic] = list(doc.diagnostics)
     root, version, grammar = _document(doc, diags)
 
-    imported = load_imports(doc, root, grammar, importer, diags)
+    imported = load_imports(doc, root, grammar, importer, diags, profiles)
     registry = Registry(base=registry_for(version, grammar.major))
     registry.opaque_prefixes = imported.opaque_prefixes
     if imported.scopes:

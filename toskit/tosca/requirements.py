@@ -335,6 +335,50 @@ def _target_capabilities(ctx: EntitiesContext, req: Requirement, target: NodeTem
     return [c for c in target.capabilities.values() if c.type.is_a(ctype)]
 
 
+def _missing_capability(
+    ctx: EntitiesContext, node: NodeTemplate, req: Requirement, target: NodeTemplate, parts: tuple
+) -> Diagnostic | None:
+    """``invalid-requirement-target`` when the requirement names a capability
+    type that the chosen target offers no capability of (issue #36: ``Host``
+    of one version of a profile is not ``Host`` of another). TOSCA 2.0 only:
+    1.x profiles in the wild name capabilities their own node types lack
+    (the NFV profile's Forwarder on CP), which 1.x processors accept."""
+    name = req.capability
+    if ctx.grammar.major != 2 or name is None or name in target.capabilities:
+        return None
+    ctype = ctx.registry.lookup("capability", name)
+    if ctype is None and node.type_known:
+        # A name written in the requirement definition of an imported type:
+        # looked up where that type was written.
+        ctype = next(
+            (
+                found
+                for t in reversed(node.type.chain)
+                if (found := ctx.registry.lookup("capability", name, t.prefix)) is not None
+            ),
+            None,
+        )
+    if ctype is None or ctx.registry.derives_from_opaque(ctype):
+        return None
+    caps = list(target.capabilities.values())
+    if any(ctx.registry.derives_from_opaque(c.type) for c in caps):
+        return None
+    if any(c.type.is_a(ctype) for c in caps):
+        return None
+    offered = ", ".join(sorted(f"{c.name} ({c.type.name})" for c in caps)) or "none"
+    value = req.raw
+    at = (*parts, "node") if isinstance(value, Mapping) and "node" in value else parts
+    return ctx.doc.diagnostic(
+        "error",
+        "invalid-requirement-target",
+        f"node template '{node.name}': requirement '{req.name}': node '{target.name}' offers "
+        f"no capability of type {ctype.name} (its capabilities: {offered})",
+        at,
+        hint="target a node with such a capability; a type of another version of a profile "
+        "is another type",
+    )
+
+
 def _check_target(
     ctx: EntitiesContext, node: NodeTemplate, req: Requirement, parts: tuple
 ) -> Diagnostic | None:
@@ -353,6 +397,9 @@ def _check_target(
         return None
     if not target.type_known or registry.derives_from_opaque(target.type):
         return None
+    missing = _missing_capability(ctx, node, req, target, parts)
+    if missing is not None:
+        return missing
     if registry.derives_from_opaque(rtype):
         return None
     v2 = ctx.grammar.major == 2
