@@ -14,7 +14,13 @@ import toskit
 from toskit import cli
 from toskit.display import options, render_page
 from toskit.display.tosca_views import BREADCRUMB_MAX, _tree_items, report_types, type_tree_html
-from toskit.display.typetree import MAX_FOREST_DEPTH, TypeNode, filter_forest, user_forest
+from toskit.display.typetree import (
+    MAX_FOREST_DEPTH,
+    TypeNode,
+    filter_forest,
+    template_types,
+    user_forest,
+)
 from toskit.tosca.definitions import Type
 
 
@@ -145,5 +151,8 @@ def test_type_tree_view_of_a_deep_chain(tmp_path):
     path = tmp_path / "deep.yaml"
     path.write_text(_chain(2000))
     st = toskit.load(str(path))
-    html = type_tree_html(st)
-    assert "more below" in html
+    html = type_tree_html(template_types(st))
+    assert "more below" in html and "D0" in html
+    with options.context(display_max_depth=1_000, display_max_tree_nodes=2_000):
+        html = type_tree_html(template_types(st), filter_text="D350")
+    assert "toskit-match" in html and ">D350<" in html
