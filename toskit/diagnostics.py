@@ -707,6 +707,17 @@ def suggest(word: str, candidates: Iterable[str]) -> Suggestion | None:
     suggested alone. ``None`` when nothing is close.
     """
     names = tuple(candidates)
+    try:
+        return _suggest(word, names)
+    except TypeError:  # an unhashable candidate: no memo
+        return _suggest.__wrapped__(word, names)
+
+
+@functools.lru_cache(maxsize=256)
+def _suggest(word: str, names: tuple) -> Suggestion | None:
+    """:func:`suggest`, remembered: a producer's hint and the factory's fix
+    ask about the same name and candidates, and one mistake repeated
+    20,000 times is one question."""
     match = closest(word, names)
     if match is None:
         return None

@@ -99,6 +99,8 @@ class YamlDocument:
         self._limits = limits or dict(LIMIT_DEFAULTS)
         self._parser = parser
         self._lines: list[str] | None = None
+        # Spans already found, and how far long lines were read (spans.span_end).
+        self._span_memo: dict = {}
 
     def __repr__(self) -> str:
         errors = sum(d.severity == "error" for d in self.diagnostics)
@@ -185,7 +187,7 @@ class YamlDocument:
         if not parts:
             end_line0, end_col0 = span_of_line(lines, line0, column0)
         else:
-            end_line0, end_col0 = span_end(lines, line0, column0, kind)
+            end_line0, end_col0 = span_end(lines, line0, column0, kind, self._span_memo)
         if (end_line0, end_col0) <= (line0, column0):
             end_line0, end_col0 = line0, column0 + 1
         return line0 + 1, column0 + 1, end_line0 + 1, end_col0 + 1

@@ -73,15 +73,34 @@ def span_of_line(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]
     return line0, end if end > col0 else col0 + 1
 
 
-def span_end(lines: Sequence[str], line0: int, col0: int, kind: str) -> tuple[int, int]:
-    """0-based end (exclusive column) of the node of ``kind`` starting at ``(line0, col0)``."""
+def span_end(
+    lines: Sequence[str], line0: int, col0: int, kind: str, memo: dict | None = None
+) -> tuple[int, int]:
+    """0-based end (exclusive column) of the node of ``kind`` starting at ``(line0, col0)``.
+
+    ``memo`` (a dict kept with the document) remembers each span found and
+    how far each line was read for flow brackets, so that many findings on
+    one long line (20,000 items of one flow mapping) read it once, not once
+    each.
+    """
+    if memo is not None:
+        found = memo.get((line0, col0, kind))
+        if found is None:
+            found = memo[(line0, col0, kind)] = _span_end(lines, line0, col0, kind, memo)
+        return found
+    return _span_end(lines, line0, col0, kind, None)
+
+
+def _span_end(
+    lines: Sequence[str], line0: int, col0: int, kind: str, memo: dict | None
+) -> tuple[int, int]:
     if not 0 <= line0 < len(lines):
         return line0, col0 + 1
     text = lines[line0]
     if col0 >= len(text):
         return line0, col0
     if kind == "key":
-        return _scalar_end(lines, line0, col0, key=True)
+        return _scalar_end(lines, line0, col0, key=True, memo=memo)
     if kind == "alias":
         return line0, _token_end(text, col0)
     line0, col0, moved = _skip_properties(lines, line0, col0)
@@ -95,7 +114,7 @@ def span_end(lines: Sequence[str], line0: int, col0: int, kind: str) -> tuple[in
         return _block_end(lines, line0, col0, kind)
     if moved and kind == "scalar" and ch not in "\"'|>":
         return line0, _content_end(text, col0)
-    return _scalar_end(lines, line0, col0, key=False)
+    return _scalar_end(lines, line0, col0, key=False, memo=memo)
 
 
 def _token_end(text: str, col0: int) -> int:
@@ -124,7 +143,9 @@ def _skip_properties(lines: Sequence[str], line0: int, col0: int) -> tuple[int, 
     return line0, col0, moved
 
 
-def _scalar_end(lines: Sequence[str], line0: int, col0: int, *, key: bool) -> tuple[int, int]:
+def _scalar_end(
+    lines: Sequence[str], line0: int, col0: int, *, key: bool, memo: dict | None = None
+) -> tuple[int, int]:
     text = lines[line0]
     ch = text[col0]
     if ch in "\"'":
@@ -133,7 +154,7 @@ def _scalar_end(lines: Sequence[str], line0: int, col0: int, *, key: bool) -> tu
         return _block_scalar_end(lines, line0)
     if ch in _FLOW_CLOSE and key:
         return _flow_end(lines, line0, col0)
-    flow = _in_flow(text, col0)
+    flow = _in_flow(text, col0, memo, line0)
     end = col0
     n = len(text)
     while end < n:
@@ -150,11 +171,19 @@ def _scalar_end(lines: Sequence[str], line0: int, col0: int, *, key: bool) -> tu
     return line0, max(end, col0 + 1)
 
 
-def _in_flow(text: str, col0: int) -> bool:
-    """Whether ``col0`` is inside a flow collection opened earlier on the line."""
-    depth = 0
-    quote = ""
-    for c in text[:col0]:
+def _in_flow(text: str, col0: int, memo: dict | None = None, line0: int = 0) -> bool:
+    """Whether ``col0`` is inside a flow collection opened earlier on the line.
+
+    With ``memo``, the line is read on from where the last question about
+    it stopped (findings come in source order): linear in the line, not in
+    the line times the findings on it.
+    """
+    start, depth, quote = 0, 0, ""
+    if memo is not None:
+        state = memo.get(("flow", line0))
+        if state is not None and state[0] <= col0:
+            start, depth, quote = state
+    for c in text[start:col0]:
         if quote:
             if c == quote:
                 quote = ""
@@ -164,6 +193,8 @@ def _in_flow(text: str, col0: int) -> bool:
             depth += 1
         elif c in "]}" and depth:
             depth -= 1
+    if memo is not None:
+        memo[("flow", line0)] = (col0, depth, quote)
     return depth > 0
 
 
