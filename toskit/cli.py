@@ -972,8 +972,59 @@ def _add_lsp(commands: Any) -> None:
     lsp.set_defaults(run=_cmd_lsp)
 
 
+def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    # toskit.tosca.explain is imported here, on use: `toskit check` never loads it.
+    from toskit.tosca.explain import run_explain
+
+    return run_explain(args, out, err)
+
+
+def _add_explain(commands: Any) -> None:
+    explain = commands.add_parser(
+        "explain",
+        help="why a value is what it is: its layers, function hops, checks and findings",
+        description="Explain one effective value of a TOSCA template: every layer that wrote it "
+        "(lowest first, with file:line), the calls it went through, the constraints checked "
+        "and the findings on it (docs/explain.md). Exit 0, or 2 when the file cannot be read "
+        "or the path names no value.",
+    )
+    explain.add_argument("file", metavar="FILE")
+    explain.add_argument(
+        "path", metavar="PATH", help="e.g. node_templates.db.properties.connection.endpoint.port"
+    )
+    explain.add_argument("--format", choices=["text", "json"], default="text")
+    explain.set_defaults(run=_cmd_explain)
+
+
+def _cmd_blame(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from toskit.tosca.explain import run_blame
+
+    return run_blame(args, out, err)
+
+
+def _add_blame(commands: Any) -> None:
+    blame = commands.add_parser(
+        "blame",
+        help="each node's effective properties as YAML, every leaf commented with its layer and file:line",
+        description="Print every node template's effective properties as YAML; each leaf ends "
+        "with a comment naming the layer that set it and its file:line, and '# was …' for the "
+        "values it replaced (docs/explain.md). Exit 0, or 2 when the file cannot be read or "
+        "--node names no node template.",
+    )
+    blame.add_argument("file", metavar="FILE")
+    blame.add_argument("--node", metavar="NAME", help="only this node template")
+    blame.set_defaults(run=_cmd_blame)
+
+
 # Each adds one subcommand: its subparser, with `set_defaults(run=...)`.
-SUBCOMMANDS: list[Callable[[Any], Any]] = [_add_check, _add_show, _add_diff, _add_lsp]
+SUBCOMMANDS: list[Callable[[Any], Any]] = [
+    _add_check,
+    _add_show,
+    _add_diff,
+    _add_lsp,
+    _add_explain,
+    _add_blame,
+]
 
 
 def _command_of(argv: Sequence[str]) -> str | None:

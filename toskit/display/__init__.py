@@ -33,6 +33,7 @@ _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     ("tosca", "PropertyDefinition"): ("toskit.display.tosca_views", "property_definition_html"),
     ("tosca", "NodeTemplate"): ("toskit.display.tosca_views", "node_template_html"),
     ("tosca", "PropertyTable"): ("toskit.display.tosca_views", "property_table_html"),
+    ("tosca", "Explanation"): ("toskit.display.explain_view", "explanation_html"),
     # Capability, relationship, group and policy templates share the node view.
     ("tosca", "EntityTemplate"): ("toskit.display.tosca_views", "node_template_html"),
     ("tosca", "Topology"): ("toskit.display.topology_view", "topology_html"),

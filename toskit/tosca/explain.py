@@ -931,3 +931,128 @@ def _plain(value: Any) -> Any:
 def explanation_json(explanation: Explanation) -> str:
     """:meth:`Explanation.to_dict` as indented JSON."""
     return json.dumps(explanation.to_dict(), indent=2, default=str)
+
+
+# -- toskit blame -----------------------------------------------------------
+
+
+def blame(template: ServiceTemplate, node: str | None = None) -> str:
+    """Each node template's effective properties as YAML, with a trailing
+    comment on every leaf naming its layer and ``file:line``, and ``# was …``
+    for each value it replaced (``toskit blame``; docs/explain.md).
+
+    ``node`` limits it to one node template (an unknown name raises
+    :class:`ExplainError` with a did-you-mean). A leaf is what the property
+    table calls one: a data-type value expands into its fields; a list, a map
+    or a call is one line, in YAML flow style.
+    """
+    nodes = template.node_templates
+    if node is not None:
+        if node not in nodes:
+            raise ExplainError(f"blame: no node template {node!r}" + _hint(node, nodes))
+        names = [node]
+    else:
+        names = list(nodes)
+    out: list[str] = []
+    for name in names:
+        entity = nodes[name]
+        out.append(f"# node template {name} ({entity.type.name})")
+        out.append(f"{_yaml_scalar(name)}:")
+        rows = entity.property_table(show_overridden=True).rows
+        if not rows:
+            out.append("  {}  # no properties")
+        written: list[tuple] = []
+        for row in rows:
+            parts = row.parts or (row.path,)
+            common = 0
+            prev = written[-1] if written else ()
+            while common < min(len(prev), len(parts) - 1) and prev[common] == parts[common]:
+                common += 1
+            for depth in range(common, len(parts) - 1):
+                out.append("  " * (depth + 1) + f"{_yaml_scalar(parts[depth])}:")
+            value = row.value
+            origin = row.origin or Origin(row.source, None, ())
+            comment = _blame_layer(origin, value, entity, template)
+            was = [
+                f"{_yaml_flow(v)} ({_blame_layer(o, v, entity, template)})"
+                for v, o in row.stack[:-1]
+            ]
+            if was:
+                comment += "; was " + ", ".join(reversed(was))
+            out.append(
+                "  " * len(parts) + f"{_yaml_scalar(parts[-1])}: {_yaml_flow(value)}  # {comment}"
+            )
+            written.append(parts[:-1])
+    return "\n".join(out) + "\n"
+
+
+def _blame_layer(origin: Origin, value: Any, entity: Any, template: Any) -> str:
+    """``label [(kind)] file:line`` of one layer, as :class:`Source` reads it."""
+    source = _source(origin, value, entity, template)
+    if source.kind == "template" and _came_from_call(origin, entity):
+        source = _replace_kind(source, "function", None)
+    text = _label(source)
+    if source.copied_from:
+        text += f" of {source.copied_from}"
+    return f"{text} {source.where}"
+
+
+def _yaml_scalar(key: Any) -> str:
+    return _yaml_flow(key if isinstance(key, (str, int)) else str(key))
+
+
+def _yaml_flow(value: Any) -> str:
+    """``value`` as one line of YAML flow style (a call as its text, quoted)."""
+    import yaml
+
+    text = yaml.safe_dump(_plain(value), default_flow_style=True, width=1 << 30, allow_unicode=True)
+    text = text.strip()
+    if text.endswith("\n..."):
+        text = text[: -len("\n...")]
+    elif text.endswith("..."):
+        text = text[:-3].rstrip()
+    return text.replace("\n", " ")
+
+
+# -- the command line (toskit explain / toskit blame; toskit.cli imports this on use) --
+
+
+def _load_for_cli(path: str, err: Any, command: str) -> Any:
+    from toskit.tosca import load
+
+    try:
+        return load(path)
+    except ToskitError as exc:
+        err.write(f"toskit {command}: {exc}\n")
+        return None
+
+
+def run_explain(args: Any, out: Any, err: Any) -> int:
+    """``toskit explain FILE PATH [--format text|json]``: 0, or 2 when it cannot run."""
+    template = _load_for_cli(args.file, err, "explain")
+    if template is None:
+        return 2
+    try:
+        explanation = explain(template, args.path)
+    except ExplainError as exc:
+        err.write(f"toskit {exc}\n")
+        return 2
+    if args.format == "json":
+        out.write(explanation_json(explanation) + "\n")
+    else:
+        out.write(str(explanation) + "\n")
+    return 0
+
+
+def run_blame(args: Any, out: Any, err: Any) -> int:
+    """``toskit blame FILE [--node NAME]``: 0, or 2 when it cannot run."""
+    template = _load_for_cli(args.file, err, "blame")
+    if template is None:
+        return 2
+    try:
+        text = blame(template, args.node)
+    except ExplainError as exc:
+        err.write(f"toskit {exc}\n")
+        return 2
+    out.write(text)
+    return 0
