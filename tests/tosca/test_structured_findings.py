@@ -324,3 +324,33 @@ def test_an_ambiguous_requirement_names_its_candidates():
     (problem,) = st.topology().ambiguous
     assert [r.label for r in problem.diagnostic.related] == ["candidate 'vm1' (taken)", "candidate 'vm2'"]
     assert [(r.line, r.column, r.end_column) for r in problem.diagnostic.related] == [(9, 5, 8), (10, 5, 8)]
+
+
+def test_a_load_without_findings_computes_no_range_or_subject(monkeypatch):
+    """Ranges and subjects cost nothing on the hot path: only a finding asks for them."""
+    import toskit.source.document as document
+    import toskit.tosca.check as check
+
+    asked: list[str] = []
+
+    def counting(name, real):
+        def wrapper(*args, **kwargs):
+            asked.append(name)
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(document, "span_end", counting("span_end", document.span_end))
+    monkeypatch.setattr(document, "subject_of", counting("subject_of", document.subject_of))
+    monkeypatch.setattr(check, "subject_of", counting("subject_of", check.subject_of))
+    nodes = "".join(
+        f"    n{i}:\n      type: App\n      properties: {{release: r{i}}}\n" for i in range(200)
+    )
+    st = loads(RELEASE.split("topology_template:")[0] + "topology_template:\n  node_templates:\n" + nodes)
+    assert st.diagnostics == [] and len(st.node_templates) == 200
+    for node in st.node_templates.values():
+        node.property_table()
+    assert asked == []
+    # ...and a finding does ask.
+    loads(RELEASE)
+    assert "span_end" in asked and "subject_of" in asked
