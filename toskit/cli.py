@@ -951,6 +951,20 @@ def _add_diff(commands: Any) -> None:
     add_diff_parser(commands)
 
 
+def _add_upgrade(commands: Any) -> None:
+    # Like diff: toskit.compare is imported only when upgrade-check runs.
+    if _building_for not in (None, "upgrade-check"):
+        commands.add_parser("upgrade-check", help=_UPGRADE_HELP)
+        return
+    from toskit.compare.upgrade import add_upgrade_parser
+
+    add_upgrade_parser(commands)
+
+
+# What `toskit --help` says of `upgrade-check` (toskit.compare.upgrade.UPGRADE_HELP).
+_UPGRADE_HELP = "what a new version of a type library does to templates (errors, orphans, defaults)"
+
+
 def _cmd_lsp(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # pygls is imported here, on use: `toskit check` never loads it.
     from toskit.lsp import main as lsp_main
@@ -1021,6 +1035,7 @@ SUBCOMMANDS: list[Callable[[Any], Any]] = [
     _add_check,
     _add_show,
     _add_diff,
+    _add_upgrade,
     _add_lsp,
     _add_explain,
     _add_blame,

@@ -58,7 +58,17 @@ def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
         "1 when --fail-on applies; 2 could not run.",
     )
     diff.add_argument("old", metavar="OLD", help="template file or git:REV:PATH")
-    diff.add_argument("new", metavar="NEW", help="template file or git:REV:PATH")
+    diff.add_argument("new", metavar="NEW", nargs="?", help="template file or git:REV:PATH")
+    # ``--types OLD_DIR NEW_DIR TEMPLATE…``: the upgrade check (toskit.compare.upgrade),
+    # whose templates are OLD, NEW and these.
+    diff.add_argument("more", metavar="TEMPLATE", nargs="*", help=argparse.SUPPRESS)
+    diff.add_argument(
+        "--types",
+        nargs=2,
+        metavar=("OLD_DIR", "NEW_DIR"),
+        help="compare what two versions of a type library (profile folders or git:REV:FOLDER) "
+        "do to the templates given (the upgrade check, docs/profiles.md)",
+    )
     diff.add_argument(
         "--format",
         choices=("text", "json", "html", "github", "sarif"),
@@ -74,10 +84,11 @@ def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
     )
     diff.add_argument(
         "--fail-on",
-        choices=("new-errors", "changes"),
+        choices=("new-errors", "changes", "breaking"),
         action="append",
         default=[],
-        help="exit 1 when the new version introduces errors (new-errors) or anything differs (changes)",
+        help="exit 1 when the new version introduces errors (new-errors) or anything differs "
+        "(changes); with --types, when the new library breaks a template (breaking)",
     )
     diff.set_defaults(run=run_diff)
     return diff
@@ -293,6 +304,19 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         print(f"toskit diff: {terminal_safe(message)}", file=err)
         return 2
 
+    if getattr(args, "types", None):
+        from toskit.compare.upgrade import run_upgrade
+
+        if args.format not in ("text", "json", "html") or args.output is not None:
+            return fail("--types writes text, json or html to stdout (no -o, github or sarif)")
+        templates = [t for t in (args.old, args.new, *args.more) if t]
+        old_dir, new_dir = args.types
+        return run_upgrade(old_dir, new_dir, templates, args.format, args.fail_on, out, err, "toskit diff")
+    if args.new is None or getattr(args, "more", None):
+        return fail("expected two versions of a template: toskit diff OLD NEW "
+                    "(or --types OLD_DIR NEW_DIR TEMPLATE…)")
+    if "breaking" in args.fail_on:
+        return fail("--fail-on breaking goes with --types OLD_DIR NEW_DIR")
     inputs = [side for side in (args.old, args.new) if not side.startswith(GIT_PREFIX)]
     force = bool(getattr(args, "force", False))
     if args.output is not None:
