@@ -1,13 +1,15 @@
 """The batch runner of ``toskit check -j N``: one bad file never sinks a batch.
 
 :func:`run` applies ``work`` to every task and yields the results in input
-order, in up to ``jobs`` forked worker processes. Each worker is handed one
-task at a time, so when a worker dies while checking a file (``os._exit``
-in a registered checker, a segmentation fault, the kernel's out-of-memory
-killer, a ``SystemExit`` raised by a checker), exactly that file is known:
-it gets ``on_crash(task, why)`` as its result (``toskit check`` reports it,
-exit status 2), a fresh worker takes the dead one's place, and every other
-file is checked as usual. An *exception* in ``work`` is ``work``'s own
+order, in up to ``jobs`` forked worker processes. Each worker works through
+a short queue of tasks (up to :data:`PIPELINE`) and answers them in order,
+so when a worker dies while checking a file (``os._exit`` in a registered
+checker, a segmentation fault, the kernel's out-of-memory killer, a
+``SystemExit`` raised by a checker), exactly that file is known (its oldest
+unanswered task): it gets ``on_crash(task, why)`` as its result
+(``toskit check`` reports it, exit status 2), the rest of its queue goes
+back to be handed out, a fresh worker takes the dead one's place, and every
+other file is checked as usual. An *exception* in ``work`` is ``work``'s own
 business (``toskit check`` turns it into a crashed result of that file).
 
 The cost follows the work, not ``jobs``:
@@ -18,7 +20,10 @@ The cost follows the work, not ``jobs``:
 * the parent warms first (``warm()``: imports the checkers and loads the
   normative profiles once), then forks, so workers share what it loaded
   instead of each importing and loading it again (``gc.freeze()`` keeps
-  the shared pages from being copied by the cyclic GC's bookkeeping).
+  the shared pages from being copied by the cyclic GC's bookkeeping);
+* a worker's queue is kept filled, so it never waits between two files
+  for the parent to be scheduled (with one task at a time, on a loaded
+  machine, that wait made ``-j 2`` slower than ``-j 1``).
 
 Where ``fork`` is not available (Windows, macOS' default), or with one job,
 tasks run in this process, one after the other.
@@ -32,7 +37,7 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-__all__ = ["cpu_count", "run"]
+__all__ = ["PIPELINE", "cpu_count", "run"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -44,6 +49,16 @@ def cpu_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+# Tasks queued ahead in one worker (its pipe holds them): the worker goes on
+# to its next file without waiting for the parent to be scheduled. On a
+# loaded machine that wait, once per file, made -j 2 slower than -j 1.
+PIPELINE = 4
+# A task message larger than this (a text read from stdin) is only sent to a
+# worker with nothing in flight: queued messages must fit in the pipe's
+# buffer, or the parent could block on a worker that blocks on its answer.
+PIPELINE_MAX_BYTES = 16_384
 
 
 def _worker(conn: Any, work: Callable[[Any], Any]) -> None:
@@ -109,59 +124,84 @@ def run(
     if warm is not None:
         warm()
     context = multiprocessing.get_context("fork")
+    from collections import deque
     from multiprocessing.connection import wait
+    from multiprocessing.reduction import ForkingPickler
 
     # Objects made so far (modules, the warmed profiles) go to the permanent
     # generation: the GC of a worker never writes to their pages, so they
     # stay shared with the parent instead of being copied into every worker.
     gc.freeze()
-    workers: dict[Any, tuple[Any, int | None]] = {}  # connection -> (process, index in flight)
+    # connection -> (process, indexes in flight, oldest first)
+    workers: dict[Any, tuple[Any, deque[int]]] = {}
 
     def start() -> Any:
         parent_end, child_end = context.Pipe()
         process = context.Process(target=_worker, args=(child_end, work), daemon=True)
         process.start()
         child_end.close()
-        workers[parent_end] = (process, None)
+        workers[parent_end] = (process, deque())
         return parent_end
 
     done: dict[int, R] = {}
-    next_task = 0
+    pending: deque[int] = deque(range(len(tasks)))  # not yet handed out (a dead worker's queue returns here)
     next_out = 0
+    messages: dict[int, bytes] = {}
+
+    def message(index: int) -> bytes:
+        if index not in messages:
+            messages[index] = bytes(ForkingPickler.dumps((index, tasks[index])))
+        return messages[index]
+
     try:
-        idle = [start() for _ in range(jobs)]
+        for _ in range(jobs):
+            start()
         while next_out < len(tasks):
-            # Hand a task to every idle worker.
-            while idle and next_task < len(tasks):
-                conn = idle.pop()
-                process, _ = workers[conn]
-                try:
-                    conn.send((next_task, tasks[next_task]))
-                except (OSError, ValueError):
-                    # Died between tasks (nothing of ours in flight): replace it, retry.
-                    workers.pop(conn)
-                    conn.close()
-                    idle.append(start())
-                    continue
-                workers[conn] = (process, next_task)
-                next_task += 1
-            busy = [conn for conn, (_, index) in workers.items() if index is not None]
+            # Keep every worker's queue filled: up to PIPELINE small tasks, so
+            # that a worker never waits for this process to be scheduled
+            # between two files; a large task (a text read from stdin) only
+            # goes to a worker with nothing in flight.
+            share = -(-len(pending) // max(1, len(workers)))  # no worker hoards the last tasks
+            for conn, (_process, queue) in list(workers.items()):
+                while pending and len(queue) < min(PIPELINE, max(1, share)):
+                    data = message(pending[0])
+                    if queue and len(data) > PIPELINE_MAX_BYTES:
+                        break
+                    try:
+                        conn.send_bytes(data)
+                    except (OSError, ValueError):
+                        if queue:
+                            # It died on a task in flight: reading its answers finds which.
+                            break
+                        # Died between tasks (nothing of ours in flight): replace it.
+                        workers.pop(conn)
+                        conn.close()
+                        start()
+                        break
+                    queue.append(pending.popleft())
+            busy = [conn for conn, (_, queue) in workers.items() if queue]
+            if not busy:  # every worker was replaced while being handed tasks
+                continue
             ready: list[Any] = wait(busy)
             for conn in ready:
-                process, index = workers[conn]
-                assert index is not None
+                process, queue = workers[conn]
                 try:
                     got, result_ = conn.recv()
                 except (EOFError, OSError):
-                    # The worker died on this task: the task is reported, a new worker starts.
-                    done[index] = on_crash(tasks[index], _death(process))
+                    # The worker died on its oldest task (it answers in order):
+                    # that task is reported, the rest of its queue goes back,
+                    # and a new worker starts.
+                    crashed = queue.popleft()
+                    done[crashed] = on_crash(tasks[crashed], _death(process))
+                    pending.extendleft(reversed(queue))
                     workers.pop(conn)
                     conn.close()
-                    idle.append(start())
+                    start()
                     continue
+                assert got == queue[0]
+                queue.popleft()
+                messages.pop(got, None)
                 done[got] = result_
-                workers[conn] = (process, None)
-                idle.append(conn)
             while next_out in done:
                 yield done.pop(next_out)
                 next_out += 1
@@ -170,7 +210,7 @@ def run(
             with contextlib.suppress(OSError, ValueError):
                 conn.send(None)
             conn.close()
-        for process, _ in workers.values():
+        for process, _queue in workers.values():
             process.join(1.0)
             if process.is_alive():
                 process.kill()

@@ -1,0 +1,138 @@
+"""Benchmark: ``toskit check small.yaml`` as a whole process, against tosca-parser's CLI.
+
+What a user of the command feels first is start-up (issue #31 item 1):
+pre-commit hooks, CI and editors run ``toskit check`` on one small file at a
+time. This runs, as separate processes, interleaved (one of each per round,
+so both see the same machine load):
+
+    python -m toskit check small.yaml
+    tosca-parser --template-file=small.yaml          (when installed)
+
+``--runs`` rounds (default 20) on a generated 50-node TOSCA 1.3 template
+(``bench/gen_template.py``), and prints the median CPU time (user + system
+of the child, from ``getrusage``) of each with its spread (min-max), and the
+ratio of the medians. CPU time rather than wall time: on a shared machine
+the wall clock measures the other processes too. Targets (issue #31):
+toskit ≤ 0.12 s CPU, ≥ 2.5x faster than tosca-parser's CLI. The figures are
+reported, not asserted (``--strict`` exits 1 when a target is missed); they go
+to ``$TOSKIT_BENCH_JSON`` when set.
+
+Whether toskit's bytecode is compiled matters (~60 ms): the Makefile's
+installs compile it; ``--no-bytecode`` measures without it (a copy of the
+package without ``__pycache__``, first on ``PYTHONPATH``, with
+``PYTHONDONTWRITEBYTECODE``; the standard library keeps its bytecode).
+
+    .venv/bin/python bench/bench_startup.py [--runs 20] [--nodes 50] [--no-bytecode]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen_template import generate  # noqa: E402  (a sibling script, not a package)
+
+TARGET_CPU = 0.12  # seconds of CPU for the whole `toskit check` process
+TARGET_RATIO = 2.5  # times faster than tosca-parser's CLI
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_of(argv: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """CPU seconds (user + system) and exit status of one process."""
+    before = _children_cpu()
+    done = subprocess.run(argv, capture_output=True, env=env, check=False)
+    return _children_cpu() - before, done.returncode
+
+
+def tosca_parser_cli() -> str | None:
+    """tosca-parser's command, beside this Python or on PATH."""
+    beside = Path(sys.executable).with_name("tosca-parser")
+    return str(beside) if beside.exists() else shutil.which("tosca-parser")
+
+
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.3f} s [{min(values):.3f}-{max(values):.3f}]"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--nodes", type=int, default=50)
+    parser.add_argument("--no-bytecode", action="store_true", help="ignore toskit's compiled .pyc files")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args(argv)
+
+    peer = tosca_parser_cli()
+    with tempfile.TemporaryDirectory(prefix="toskit-bench-startup-") as tmp:
+        path = Path(tmp) / "small.yaml"
+        path.write_text(generate(args.nodes), encoding="utf-8")
+        env = dict(os.environ)
+        if args.no_bytecode:
+            # A copy of the package without __pycache__, first on the path;
+            # the standard library and tosca-parser keep their bytecode.
+            import toskit
+
+            shutil.copytree(
+                Path(toskit.__file__).parent,
+                Path(tmp) / "src" / "toskit",
+                ignore=shutil.ignore_patterns("__pycache__"),
+            )
+            env["PYTHONPATH"] = str(Path(tmp) / "src")
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        ours: list[float] = []
+        theirs: list[float] = []
+        for _ in range(args.runs):
+            cpu, status = cpu_of([sys.executable, "-m", "toskit", "check", str(path)], env)
+            if status != 0:
+                print(f"toskit check exited {status}", file=sys.stderr)
+                return 1
+            ours.append(cpu)
+            if peer is not None:
+                theirs.append(cpu_of([peer, f"--template-file={path}"], env)[0])
+
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    load = os.getloadavg()[0]
+    bytecode = "without toskit's bytecode" if args.no_bytecode else "bytecode compiled"
+    print(
+        f"whole-process CPU, {args.nodes}-node template, median of {args.runs} interleaved rounds "
+        f"[min-max], {bytecode}; load average {load:.1f} on {cpus} CPUs:"
+    )
+    print(f"  toskit check        {spread(ours)}   (target <= {TARGET_CPU} s)")
+    ratio = None
+    if theirs:
+        ratio = statistics.median(theirs) / statistics.median(ours)
+        print(f"  tosca-parser CLI    {spread(theirs)}")
+        print(f"  ratio of medians    {ratio:.2f}x   (target >= {TARGET_RATIO}x)")
+    else:
+        print("  tosca-parser CLI    not installed (pip install tosca-parser)")
+    out_path = os.environ.get("TOSKIT_BENCH_JSON")
+    if out_path:
+        data = {
+            "nodes": args.nodes,
+            "runs": args.runs,
+            "bytecode": not args.no_bytecode,
+            "load_average": round(load, 1),
+            "toskit_cpu": [round(x, 4) for x in ours],
+            "tosca_parser_cpu": [round(x, 4) for x in theirs],
+            "ratio": None if ratio is None else round(ratio, 2),
+        }
+        Path(out_path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    missed = statistics.median(ours) > TARGET_CPU or (ratio is not None and ratio < TARGET_RATIO)
+    return 1 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
