@@ -31,10 +31,10 @@ Rules and decisions: docs/tosca.md.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
-from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.diagnostics import Diagnostic
 from toskit.tosca.definitions import Type
 from toskit.tosca.registry import Registry
 from toskit.values import ScalarClass
@@ -129,10 +129,18 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
         parts: tuple[Hashable, ...],
         code: str = "invalid-definition",
         hint: str | None = None,
+        misspelt: str | None = None,
+        candidates: Iterable[str] = (),
     ) -> None:
         out.append(
             doc.diagnostic(
-                "error", code, f"scalar type '{t.name}': {message}", (*t.parts, *parts), hint=hint
+                "error",
+                code,
+                f"scalar type '{t.name}': {message}",
+                (*t.parts, *parts),
+                hint=hint,
+                misspelt=misspelt,  # a did-you-mean with its fix (issue #28)
+                candidates=candidates,
             )
         )
 
@@ -198,7 +206,8 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
             error(
                 f"canonical unit '{canonical}' is not one of its units",
                 ("canonical_unit",),
-                hint=did_you_mean(str(canonical), allowed),
+                misspelt=str(canonical),
+                candidates=allowed,
             )
         elif allowed[canonical] != 1:
             error(f"canonical unit '{canonical}' must have the multiplier 1", ("canonical_unit",))
