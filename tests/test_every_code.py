@@ -412,8 +412,14 @@ def _did_you_mean(d: Diagnostic) -> bool:
 
 @pytest.mark.parametrize("code", sorted(CODES))
 def test_every_code_is_produced_with_its_structure(code: str, tmp_path: Path) -> None:
-    found = [d for d in CASES[code](tmp_path) if d.code == code]
+    produced = CASES[code](tmp_path)
+    found = [d for d in produced if d.code == code]
     assert found, f"{code}: the case produced no such finding"
+    # Every did-you-mean of the case (whatever its code) has one fix or names its tie.
+    for d in produced:
+        if d.code not in NOT_STRUCTURED and d.line is not None and _did_you_mean(d):
+            tied = "are equally close" in d.hint
+            assert len(d.fixes) == (0 if tied else 1), f"{d.code}: {d.hint} {d.fixes}"
     if code in NOT_STRUCTURED:
         return
     for d in found:
