@@ -589,7 +589,7 @@ def _version(service: Any) -> str:
 
     version = getattr(service, "version", None)
     try:
-        return dialect_of(version) if isinstance(version, str) else "2.0"
+        return version if isinstance(version, str) and dialect_of(version) == "1.x" else "2.0"
     except ToskitError:
         return "2.0"
 
@@ -619,21 +619,49 @@ def _hops_of(
 ) -> tuple[Hop, ...]:
     """The calls behind ``value``: the one written where ``origin`` points, or ``value`` itself."""
     written = _parsed(_raw_at(origin), service)
+    # An unevaluated call at the top stays unknown: the hops say where it
+    # would read, never a value the load's own evaluation did not find.
+    depth = len(seen) - 1  # explanations nested so far: hops are bounded across them
     if isinstance(written, Call):
         known = not isinstance(value, Call)
-        return (_hop(written, value if known else None, known, entity, service, seen, 0),)
+        return (_hop(written, value if known else None, known, entity, service, seen, depth, known),)
     if isinstance(value, Call):
-        return (_hop(value, None, False, entity, service, seen, 0),)
+        return (_hop(value, None, False, entity, service, seen, depth, False),)
     return ()
 
 
 def _hop(
-    call: Call, value: Any, known: bool, entity: Any, service: Any, seen: frozenset, depth: int
+    call: Call,
+    value: Any,
+    known: bool,
+    entity: Any,
+    service: Any,
+    seen: frozenset,
+    depth: int,
+    fill: bool = True,
 ) -> Hop:
-    text = _short(call)
+    """One call and where it leads; ``fill``: an unknown value may be taken from
+    where the call reads (not for a call the load left unevaluated)."""
+    text = _call_text(call, service)
     name = call.name
     if depth >= MAX_HOPS:
         return Hop(name, text, value, known, detail=f"not followed: more than {MAX_HOPS} hops")
+    if not fill:
+        hop = _hop(call, value, known, entity, service, seen, depth, fill=True)
+        if not hop.known or hop.value is value:
+            return hop
+        note = "the load left this call unevaluated (see the findings)"
+        return Hop(
+            hop.function,
+            hop.call,
+            value,
+            False,
+            hop.target,
+            hop.source,
+            f"{hop.detail}; {note}" if hop.detail else note,
+            hop.hops,
+            hop.explanation,
+        )
     if name == "get_input":
         return _input_hop(call, text, value, known, service)
     if name in ("get_property", "get_attribute"):
@@ -643,6 +671,20 @@ def _hop(
         for i, arg in enumerate(call.args)
     )
     return Hop(name, text, value, known, hops=hops)
+
+
+def _call_text(call: Call, service: Any) -> str:
+    """The call as the template's dialect writes it (1.x: bare names), one line."""
+    from toskit.functions import unparse
+
+    version = _version(service)
+    if version == "2.0":
+        return _short(call)
+    try:
+        text = _yaml_flow(unparse(call, version))
+        return text if len(text) <= _TEXT else text[: _TEXT - 3] + "..."
+    except ToskitError:
+        return _short(call)
 
 
 def _argument(arg: Any, label: str, entity: Any, service: Any, seen: frozenset, depth: int) -> Hop:
