@@ -30,7 +30,10 @@ def test_every_leaf_of_every_tutorial_example_carries_a_location(path):
     for entity, row in _leaves(st):
         e = entity.explain(row.parts)
         for layer in e.stack:
-            assert layer.source.file is not None and layer.source.line is not None, (entity.name, row.path)
+            assert layer.source.file is not None and layer.source.line is not None, (
+                entity.name,
+                row.path,
+            )
             assert Path(layer.source.file).exists()
         assert e.source.label == row.source
         count += 1
@@ -38,7 +41,9 @@ def test_every_leaf_of_every_tutorial_example_carries_a_location(path):
 
 
 def test_explain_command_text(capsys):
-    status = main(["explain", str(DATA / "service2.yaml"), "node_templates.db.properties.endpoint.port"])
+    status = main(
+        ["explain", str(DATA / "service2.yaml"), "node_templates.db.properties.endpoint.port"]
+    )
     out = capsys.readouterr().out
     assert status == 0
     assert "endpoint.port = 8443" in out and "types2.yaml:7" in out and "* 8443" in out
@@ -46,7 +51,13 @@ def test_explain_command_text(capsys):
 
 def test_explain_command_json(capsys):
     status = main(
-        ["explain", str(DATA / "service2.yaml"), "node_templates.db.properties.endpoint.port", "--format", "json"]
+        [
+            "explain",
+            str(DATA / "service2.yaml"),
+            "node_templates.db.properties.endpoint.port",
+            "--format",
+            "json",
+        ]
     )
     data = json.loads(capsys.readouterr().out)
     assert status == 0
@@ -72,7 +83,11 @@ def test_blame_command(capsys):
     assert lines[0] == "# node template db (Derived)"
     port = next(line for line in lines if line.strip().startswith("port:"))
     assert port.startswith("    port: 8443  # default: Derived ")
-    assert "service2.yaml:40" in port and "was 443 (default: SecureEndpoint" in port and "types2.yaml:7" in port
+    assert (
+        "service2.yaml:40" in port
+        and "was 443 (default: SecureEndpoint" in port
+        and "types2.yaml:7" in port
+    )
     host = next(line for line in lines if line.strip().startswith("host:"))
     assert "# template " in host and "service2.yaml:59" in host
 
@@ -88,7 +103,9 @@ def test_blame_output_is_yaml_of_the_effective_properties(capsys):
             value = data[name]
             for part in row.parts:
                 value = value[part]
-            assert value == (row.value if not isinstance(row.value, toskit.functions.Call) else str(row.value))
+            assert value == (
+                row.value if not isinstance(row.value, toskit.functions.Call) else str(row.value)
+            )
 
 
 def test_blame_names_copies_and_functions(capsys):
@@ -109,9 +126,12 @@ def test_check_does_not_import_explain():
     import subprocess
     import sys
 
+    target = str(DATA / "service2.yaml")
     code = (
-        "import sys; from toskit.cli import main; main(['check', %r]); "
-        "print('toskit.tosca.explain' in sys.modules)" % str(DATA / "service2.yaml")
+        f"import sys; from toskit.cli import main; main(['check', {target!r}]); "
+        "print('toskit.tosca.explain' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    ).stdout
     assert out.strip().splitlines()[-1] == "False"

@@ -78,7 +78,10 @@ def test_list_entry_defaults(st2):
     host = st2.explain("node_templates.db.properties.ports[1].host")
     assert layers(host) == [("localhost", "default: Endpoint", "types2.yaml", 6)]
     port = st2.explain("node_templates.db.properties.ports[1].port")
-    assert layers(port) == [(80, "default: Endpoint", "types2.yaml", 7), (1, "template", "service2.yaml", 60)]
+    assert layers(port) == [
+        (80, "default: Endpoint", "types2.yaml", 7),
+        (1, "template", "service2.yaml", 60),
+    ]
     assert port.path == "ports[1].port"
 
 
@@ -94,9 +97,10 @@ def test_map_entry_defaults(st2):
 
 def test_node_explain_takes_a_property_path(st2):
     node = st2.node_templates["db"]
-    assert node.explain("endpoint.port").to_dict() == st2.explain(
-        "node_templates.db.properties.endpoint.port"
-    ).to_dict()
+    assert (
+        node.explain("endpoint.port").to_dict()
+        == st2.explain("node_templates.db.properties.endpoint.port").to_dict()
+    )
     assert node.explain(("endpoint", "port")).value == 8443
 
 
@@ -111,7 +115,9 @@ def test_property_row_carries_structured_origin_and_stack(st2):
     row = table["endpoint.port"]
     assert row.source == "default: Derived"  # the string form is unchanged (API.md)
     assert row.overridden == ((80, "default: Endpoint"), (443, "default: SecureEndpoint"))
-    assert row.origin is not None and row.origin.kind == "default" and row.origin.detail == "Derived"
+    assert (
+        row.origin is not None and row.origin.kind == "default" and row.origin.detail == "Derived"
+    )
     assert row.origin.span()[1] == 40
     assert [(v, o.source) for v, o in row.stack] == [
         (80, "default: Endpoint"),
@@ -240,7 +246,10 @@ service_template:
 def test_a_long_chain_stops_after_max_hops():
     n = MAX_HOPS + 5
     props = "\n".join(f"      p{i}: {{type: integer, required: false}}" for i in range(n + 1))
-    values = "\n".join(f"        p{i}: {{$get_property: [SELF, p{i + 1}]}}" for i in range(n)) + f"\n        p{n}: 1"
+    values = (
+        "\n".join(f"        p{i}: {{$get_property: [SELF, p{i + 1}]}}" for i in range(n))
+        + f"\n        p{n}: 1"
+    )
     text = f"""tosca_definitions_version: tosca_2_0
 node_types:
   N:
@@ -276,7 +285,9 @@ def test_constraints_checked_with_their_result(st13):
     assert [(c.kind, c.result) for c in e.checks] == [("constraint", "violated")]
     assert [d.code for d in e.findings] == ["constraint-violation"]
     ok = st13.node_templates["app"].explain("name")
-    assert [(c.kind, c.text, c.result) for c in ok.checks] == [("constraint", "{'min_length': 2}", "satisfied")]
+    assert [(c.kind, c.text, c.result) for c in ok.checks] == [
+        ("constraint", "{'min_length': 2}", "satisfied")
+    ]
 
 
 def test_validation_clause_checked_with_its_result(st2):
@@ -326,7 +337,11 @@ def test_str_to_dict_and_json(st2):
     assert "db.local" in text and "types2.yaml:6" in text and "* db.local" in text
     data = e.to_dict()
     assert json.loads(json.dumps(data)) == data
-    assert data["source"]["kind"] == "template" and [s["won"] for s in data["stack"]] == [False, False, True]
+    assert data["source"]["kind"] == "template" and [s["won"] for s in data["stack"]] == [
+        False,
+        False,
+        True,
+    ]
 
 
 def test_rich_view_escapes_user_text():
