@@ -117,6 +117,12 @@ class PropertyTable:
         """A pandas DataFrame with columns path, value, type, source (and overridden)."""
         import pandas as pd
 
+        states = self.states
+        if all(s.row is not None for s in states):
+            # No missing property: one DataFrame built from whole columns, the
+            # frame with_status returns for these rows (same columns, dtypes
+            # and values), ~3x cheaper than building it and adding columns (#31).
+            return _frame_of(self.rows, states, self.show_overridden)
         columns = ["path", "value", "type", "source"]
         data: list[list[Any]] = [[r.path, r.value, r.type, r.source] for r in self.rows]
         if self.show_overridden:
@@ -140,6 +146,29 @@ class PropertyTable:
         from toskit.display import to_html
 
         return to_html(self)
+
+
+def _frame_of(rows: list[PropertyRow], states: list[RowState], show_overridden: bool) -> pandas.DataFrame:
+    """The frame of a table whose every state has a row: what ``with_status``
+    makes of it (tests/tosca/test_to_frame_fast.py compares the two)."""
+    import pandas as pd
+
+    by_path = {s.path: s for s in states}
+    paths = [r.path for r in rows]
+    found = [by_path.get(path) for path in paths]
+    # Plain lists: pandas infers each column's dtype as it does for the rows
+    # of the general path (str, int64, object...); problem stays object.
+    data: dict[str, Any] = {
+        "path": paths,
+        "value": [r.value for r in rows],
+        "type": [r.type for r in rows],
+        "source": [r.source for r in rows],
+    }
+    if show_overridden:
+        data["overridden"] = [[value for value, _ in r.overridden] for r in rows]
+    data["status"] = [s.status if s is not None else "unchecked" for s in found]
+    data["problem"] = pd.Series([s.problem if s is not None else None for s in found], dtype=object)
+    return pd.DataFrame(data)
 
 
 def _short(value: Any) -> str:

@@ -1,0 +1,130 @@
+"""PropertyTable.to_frame()'s column-wise build (issue #31 item 3) equals the
+general one (rows, then validity.with_status): same columns, dtypes, values."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from tosca_fixtures import FIXTURES
+
+import toskit
+from toskit.tosca import template as template_module
+from toskit.tosca.validity import with_status
+
+pd = pytest.importorskip("pandas")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from gen_template import generate  # noqa: E402
+
+# Values of every shape a row holds: all-integer and all-string columns (pandas
+# infers int64 / str for those), lists, maps, None, a function call, a
+# property of the wrong type (a problem on its row), overridden defaults.
+MIXED = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+data_types:
+  d.Inner:
+    derived_from: tosca.datatypes.Root
+    properties:
+      n: {type: integer, default: 1}
+      tags: {type: list, entry_schema: {type: string}, default: [a, b]}
+node_types:
+  t.Ints:
+    derived_from: tosca.nodes.Root
+    properties:
+      a: {type: integer, default: 1}
+      b: {type: integer, default: 2}
+  t.Mixed:
+    derived_from: tosca.nodes.Root
+    properties:
+      name: {type: string, default: x}
+      port: {type: integer, default: 80}
+      ratio: {type: float, required: false}
+      opts: {type: map, entry_schema: {type: string}, default: {k: v}}
+      inner: {type: d.Inner}
+      empty: {type: string, required: false}
+      nothing: {type: string, required: false, default: null}
+      via: {type: string, required: false}
+topology_template:
+  inputs:
+    who: {type: string, default: me}
+  node_templates:
+    ints: {type: t.Ints, properties: {a: 5}}
+    mixed:
+      type: t.Mixed
+      properties:
+        name: {get_input: who}
+        port: "not a number"
+        inner: {n: 3}
+        via: {concat: [{get_attribute: [SELF, name]}, x]}
+    strings: {type: t.Mixed, properties: {name: y, port: 1, inner: {}}}
+"""
+
+
+def _general(table: toskit.PropertyTable) -> pd.DataFrame:
+    """The frame as built before #31: rows, then with_status's columns."""
+    columns = ["path", "value", "type", "source"]
+    data = [[r.path, r.value, r.type, r.source] for r in table.rows]
+    if table.show_overridden:
+        columns.append("overridden")
+        for row, r in zip(data, table.rows):
+            row.append([value for value, _ in r.overridden])
+    return with_status(table, pd.DataFrame(data, columns=columns))
+
+
+def _tables(st: toskit.ServiceTemplate) -> list[toskit.PropertyTable]:
+    return [
+        node.property_table(show_overridden=shown)
+        for node in st.node_templates.values()
+        for shown in (False, True)
+    ]
+
+
+def _templates() -> list[toskit.ServiceTemplate]:
+    found = [toskit.loads(MIXED, name="mixed.yaml"), toskit.loads(generate(12), name="b1.yaml")]
+    found += [toskit.load(path) for path in sorted(FIXTURES.glob("*.yaml"))]
+    return found
+
+
+def test_every_table_frames_as_the_general_build() -> None:
+    fast = 0
+    for st in _templates():
+        for table in _tables(st):
+            if any(s.row is None for s in table.states):
+                continue  # missing properties: to_frame takes the general path itself
+            fast += 1
+            expected = _general(table)
+            got = table.to_frame()
+            pd.testing.assert_frame_equal(got, expected)
+            assert list(got.dtypes) == list(expected.dtypes)
+    assert fast >= 40  # the comparison ran over many tables
+
+
+def test_the_mixed_template_covers_the_inferred_dtypes_and_problems() -> None:
+    st = toskit.loads(MIXED, name="mixed.yaml")
+    ints = st.node_templates["ints"].property_table().to_frame()
+    assert str(ints["value"].dtype) == "int64"
+    mixed = st.node_templates["mixed"].property_table().to_frame()
+    assert mixed["value"].dtype == object
+    assert mixed["problem"].dtype == object
+    assert mixed.set_index("path").loc["port", "status"] == "invalid"
+    assert isinstance(mixed.set_index("path").loc["port", "problem"], str)
+
+
+def test_a_table_with_a_missing_property_still_gets_its_row() -> None:
+    st = toskit.load(FIXTURES / "missing_port.yaml")
+    tables = [t for t in _tables(st) if any(s.row is None for s in t.states)]
+    assert tables
+    for table in tables:
+        pd.testing.assert_frame_equal(table.to_frame(), _general(table))
+
+
+def test_the_column_build_is_what_to_frame_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = template_module._frame_of
+    monkeypatch.setattr(template_module, "_frame_of", lambda *a: calls.append(1) or real(*a))
+    st = toskit.loads(generate(3), name="b1.yaml")
+    for node in st.node_templates.values():
+        node.property_table().to_frame()
+    assert len(calls) == len(st.node_templates)
