@@ -118,7 +118,7 @@ class PropertyTable:
         import pandas as pd
 
         states = self.states
-        if all(s.row is not None for s in states):
+        if self.rows and all(s.row is not None for s in states):
             # No missing property: one DataFrame built from whole columns, the
             # frame with_status returns for these rows (same columns, dtypes
             # and values), ~3x cheaper than building it and adding columns (#31).
