@@ -354,3 +354,26 @@ def test_a_load_without_findings_computes_no_range_or_subject(monkeypatch):
     # ...and a finding does ask.
     loads(RELEASE)
     assert "span_end" in asked and "subject_of" in asked
+
+
+def test_a_value_taken_from_a_type_default_names_the_template_that_took_it():
+    st = loads(
+        """
+        node_types:
+          W:
+            derived_from: tosca.nodes.Root
+            properties:
+              port: {type: integer, default: 99, constraints: [{in_range: [1, 10]}]}
+        topology_template:
+          node_templates:
+            w:
+              type: W
+              properties: {}
+        """
+    )
+    on_template = next(d for d in st.diagnostics if d.subject.kind == "node_template")
+    assert underlined(on_template) == "99"  # located where the value is written
+    (took,) = on_template.related
+    assert took.label == "node template 'w' takes this value from default: W"
+    on_type = next(d for d in st.diagnostics if d.subject.kind == "node_type")
+    assert on_type.related == ()  # the default's own check: nothing elsewhere

@@ -130,6 +130,7 @@ class CheckContext:
         full = (*self.path_prefix, *rel)
         text = f"{self.label}: {message}"
         subject = subject_of(full)
+        related = (*related, *self._taken_from_elsewhere(rel if at is None else at, doc, parts))
         if doc is None:
             if hint is None and misspelt:
                 found_hint = suggest(misspelt, candidates)
@@ -154,6 +155,21 @@ class CheckContext:
             made = replace(made, parts=full)
         self.diagnostics.append(made)
         return made
+
+    def _taken_from_elsewhere(
+        self, rel: tuple, doc: YamlDocument | None, parts: tuple[Hashable, ...]
+    ) -> tuple[Related, ...]:
+        """A value written elsewhere (a type's default, an input) is located
+        there; the entity that took it is then a related location."""
+        if self.doc is None or (doc is self.doc and parts[: len(self.anchor)] == self.anchor):
+            return ()
+        source = next(
+            (o.source for i in range(len(rel), -1, -1) if (o := self.origins.get(rel[:i])) is not None),
+            None,
+        )
+        if source is None or source == "template":
+            return ()
+        return (self.doc.related(f"{self.label} takes this value from {source}", self.anchor, at_key=True),)
 
     def related_at(self, label: str, rel: tuple, *, at_key: bool = False) -> Related:
         """A :class:`~toskit.diagnostics.Related` location: where ``rel`` is written."""
