@@ -284,8 +284,8 @@ def render_text(impact: UpgradeImpact) -> str:
             lines.append(f"  orphaned  {o.location}: {o.diagnostic.message}{more}")
         for v in t.defaults:
             lines.append(
-                f"  default   {v.entity}.{v.path}: {_value(v.old)} ({v.old_source}, "
-                f"{v.old_location}) -> {_value(v.new)} ({v.new_source}, {v.new_location})"
+                f"  default   {v.entity}.{v.path}: {_value(v.old)} {_layer(v.old_source, v.old_location)}"
+                f" -> {_value(v.new)} {_layer(v.new_source, v.new_location)}"
             )
     n_b, n_o, n_d = len(impact.breaking), len(impact.orphaned), len(impact.defaults)
     lines.append(f"{n_b} breaking, {n_o} orphaned, {n_d} default changes")
@@ -296,9 +296,16 @@ def _where(d: Diagnostic) -> str:
     return f"{d.file}:{d.line}:{d.column}" if d.line is not None else str(d.file)
 
 
+def _layer(source: str | None, location: str | None) -> str:
+    """``(default: Type, file:line:col)``; ``(unset)`` for a side without the value."""
+    if source is None:
+        return "(unset)"
+    return f"({source}, {location})" if location else f"({source})"
+
+
 def _value(value: Any) -> str:
     if value is None:
-        return "(none)"
+        return "-"
     text = json.dumps(value, ensure_ascii=False, default=str)
     return text if len(text) <= 80 else text[:79] + "…"
 
@@ -319,8 +326,8 @@ def render_html(impact: UpgradeImpact) -> str:
                     "default",
                     t.template,
                     f"{v.entity}.{v.path}",
-                    f"{_value(v.old)} ({v.old_source}, {v.old_location}) → "
-                    f"{_value(v.new)} ({v.new_source}, {v.new_location})",
+                    f"{_value(v.old)} {_layer(v.old_source, v.old_location)} → "
+                    f"{_value(v.new)} {_layer(v.new_source, v.new_location)}",
                 )
             )
     body = "".join(
