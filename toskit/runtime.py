@@ -30,6 +30,9 @@ lock: blocks may nest (re-entrant) and run in several threads at once. The
 collector is re-enabled when the last pausing block ends, and only if it was
 enabled when the first one began.
 
+:func:`gc_paused` wraps a heavy view builder the same way (a notebook view
+of a large template no longer stalls on full collections over it).
+
 Use it instead of calling ``gc.disable`` anywhere else::
 
     from toskit.runtime import deep_walk
@@ -40,10 +43,13 @@ Use it instead of calling ``gc.disable`` anywhere else::
 
 from __future__ import annotations
 
+import functools
 import gc
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
-__all__ = ["active_walks", "deep_walk"]
+__all__ = ["active_walks", "deep_walk", "gc_paused"]
 
 _LOCK = threading.Lock()
 
@@ -131,6 +137,32 @@ def _promote_young() -> None:
     if gc.get_count()[0] >= PROMOTE_AFTER and gc.get_freeze_count() == 0:
         gc.freeze()
         gc.unfreeze()
+
+
+_VIEW_PAUSE = deep_walk(0, pause_gc=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def gc_paused(function: F) -> F:
+    """``function`` run with the cyclic collector paused: a heavy view builder
+    (``to_html``, ``to_frame``, a topology and its SVG, ``render_page``).
+
+    A view of a large template allocates many objects after the template's
+    (~45 tracked objects per node, in the oldest generation after its load):
+    enough to trigger full collections over all of it, each ~0.26 s at
+    10,000 nodes and ~0.64 s at 20,000 (issue #31), for objects that are
+    mostly strings freed by reference counting. Paused, the builder runs
+    2-2.7x faster; what it leaves is promoted unscanned when it is large
+    (:func:`_promote_young`), as after a load.
+    """
+
+    @functools.wraps(function)
+    def paused(*args: Any, **kwargs: Any) -> Any:
+        with _VIEW_PAUSE:
+            return function(*args, **kwargs)
+
+    return cast(F, paused)
 
 
 def active_walks() -> int:

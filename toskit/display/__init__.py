@@ -23,6 +23,8 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
+from toskit.runtime import gc_paused
+
 __all__ = ["HTML", "register", "render_page", "to_html"]
 
 # (package under toskit, class name) -> (module, function). The package is the
@@ -110,6 +112,7 @@ def fallback_html(obj: Any, note: str | None = None) -> str:
     return f'{note_html}<pre class="toskit-fallback">{esc(text)}</pre>'
 
 
+@gc_paused  # a heavy view builder: no full collection over the template (#31)
 def to_html(obj: Any) -> str:
     """A self-contained HTML fragment for ``obj``.
 
@@ -139,6 +142,7 @@ class HTML:
         return f"<toskit.display.HTML, {len(self.data):,} characters>"
 
 
+@gc_paused
 def render_page(template: Any, **kwargs: Any) -> str:
     """A standalone HTML page for a service template (see :mod:`.report`)."""
     from toskit.display.report import render_page as _render_page

@@ -17,6 +17,7 @@ from toskit.diagnostics import (
     omitted_per_code,
 )
 from toskit.errors import TemplateError
+from toskit.runtime import gc_paused
 from toskit.tosca.definitions import Type
 from toskit.tosca.registry import KINDS, Registry
 from toskit.tosca.template import GroupTemplate, NodeTemplate, PolicyTemplate, RelationshipTemplate
@@ -186,6 +187,7 @@ class ServiceTemplate:
 
         return template_to_python(self)
 
+    @gc_paused  # a heavy view builder: no full collection over the template (#31)
     def topology(self) -> Any:
         """Node templates and their requirements as a graph (``toskit.tosca.topology.Topology``)."""
         from toskit.tosca.topology import build_topology

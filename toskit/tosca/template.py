@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.plain import bounded_text
+from toskit.runtime import gc_paused
 from toskit.tosca.definitions import PropertyDefinition, Type
 from toskit.tosca.resolve import Origin, Resolution
 from toskit.tosca.validity import (
@@ -113,6 +114,7 @@ class PropertyTable:
                 return row
         raise KeyError(path)
 
+    @gc_paused  # a heavy view builder: no full collection over the template (#31)
     def to_frame(self) -> pandas.DataFrame:
         """A pandas DataFrame with columns path, value, type, source (and overridden)."""
         import pandas as pd

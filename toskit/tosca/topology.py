@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from toskit.diagnostics import Diagnostic, Related, format_path
 from toskit.errors import ToskitError
 from toskit.plain import bounded_text
+from toskit.runtime import gc_paused
 from toskit.tosca.node_filters import CandidateVerdict, effective_filter, explain, filter_text
 
 if TYPE_CHECKING:
@@ -304,6 +305,7 @@ class Topology:
 
         return layout(self)
 
+    @gc_paused  # a heavy view builder: no full collection over the template (#31)
     def to_svg(self, standalone: bool = True) -> str:
         """The drawing as SVG text; ``standalone`` adds the XML namespace and styles
         with fallbacks so the file renders alone (the notebook view sets the theme)."""
