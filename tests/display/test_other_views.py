@@ -53,8 +53,10 @@ def test_schema_view_lists_types_with_their_atoms():
     assert_safe(html)
     text = _text(html)
     assert "schema 2 types" in text
-    assert "root struct[2 fields] (separable)" in text
-    assert "items list< item > (associative, keys: id)" in text  # `item` is a link (its own text node)
+    # The merge relationships in words, not the schema's keywords (issue #35 item 5).
+    assert "root struct of 2 fields (merged key by key)" in text
+    assert "items list< item > (merged by id)" in text
+    assert "separable" not in text and "associative" not in text and "1 types" not in text  # `item` is a link (its own text node)
 
 
 def test_schema_view_links_a_named_type_to_its_section():
@@ -67,7 +69,7 @@ def test_schema_view_links_a_named_type_to_its_section():
     html = to_html(schema.load(SCHEMA))
     assert_safe(html)
     link = '<a class="toskit-type-link" href="#toskit-schema-type-item">item</a>'
-    assert f'<td class="toskit-type">list&lt;{link}&gt; (associative, keys: id)</td>' in html
+    assert f'<td class="toskit-type">list&lt;{link}&gt; (merged by id)</td>' in html
     assert '<div id="toskit-schema-type-item">' in html
     assert set(re.findall(r'href="#([^"]+)"', html)) <= set(re.findall(r' id="([^"]+)"', html))
     for summary in re.findall(r"<summary>(.*?)</summary>", html, flags=re.S):
@@ -78,7 +80,7 @@ def test_schema_view_links_a_named_type_to_its_section():
 def test_typedef_view_shows_fields_defaults_and_element_type():
     html = to_html(schema.load(SCHEMA).find("item"))
     text = _text(html)
-    assert text == "schema type item struct[1 fields] (separable) field type default id numeric 0 other keys untyped"
+    assert text == "schema type item struct of 1 field (merged key by key) field type default id numeric 0 other keys untyped"
 
 
 def test_comparison_view_groups_paths():

@@ -104,7 +104,7 @@ def test_type_view_shows_constraints_in_source_form_and_required_only_without_de
     rows = _table_rows(html)
     assert rows["property"] == ["property", "type", "required", "default", "constraints", "defined in", "description"]
     assert rows["port●"][2] == "required" and rows["port●"][4] == "in_range [1, 65535]"
-    assert rows["protocol●"][2] == "default"  # required, but the default supplies it
+    assert rows["protocol●"][2] == "has a default"  # required, but the default supplies it
     assert rows["protocol●"][4] == "valid_values [tcp, udp]"
     assert rows["host●"][2] == "optional" and rows["host●"][4] == 'pattern "[a-z.]+"'
     assert "● defined on this type" in _text(html)  # the mark is explained, not only on hover

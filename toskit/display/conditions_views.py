@@ -20,6 +20,7 @@ from toskit.display.html import (
     text_value,
 )
 from toskit.display.options import get as option
+from toskit.display.words import count
 
 __all__ = [
     "cluster_body",
@@ -551,7 +552,7 @@ def role_html(role: Any) -> str:
     """The view of one ``Role``."""
     conflicts = _role_conflicts(role)
     rules = list(getattr(role, "conditions", ()) or ())
-    parts = [header("role", getattr(role, "name", ""), chip(f"{len(rules)} rules"))]
+    parts = [header("role", getattr(role, "name", ""), chip(count(len(rules), "rule")))]
     description = _role_description(role)
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
@@ -689,7 +690,7 @@ def cluster_body(
     pool = list(getattr(cluster, "pool", []) or []) if pool is None else pool
     mode = getattr(cluster, "mode", "")
     attributes = getattr(cluster, "attributes", {}) or {}
-    chips = [chip(f"{len(nodes)} nodes")]
+    chips = [chip(count(len(nodes), "node"))]
     if pool:
         chips.append(chip(f"{len(pool)} in pool"))
     if isinstance(attributes, Mapping):

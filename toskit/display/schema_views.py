@@ -19,6 +19,7 @@ from toskit.display.html import (
     text_value,
 )
 from toskit.display.options import get as option
+from toskit.display.words import count, relationship_words
 
 __all__ = [
     "call_html",
@@ -87,18 +88,18 @@ def _atom(atom: Any, depth: int, name: Any, lit: Any) -> str:
     if lst is not None:
         element = _typeref(getattr(lst, "element_type", None), depth + 1, name, lit)
         rel = getattr(lst, "element_relationship", None) or "atomic"
-        keys = tuple(getattr(lst, "keys", ()) or ())
-        extra = f", keys: {', '.join(map(str, keys))}" if keys else ""
-        parts.append(lit("list<") + element + lit(f"> ({rel}{extra})"))
+        keys = tuple(map(str, getattr(lst, "keys", ()) or ()))
+        parts.append(lit("list<") + element + lit(f"> ({relationship_words('list', rel, keys)})"))
     mp = getattr(atom, "map", None)
     if mp is not None:
         fields = tuple(getattr(mp, "fields", ()) or ())
         element_type = getattr(mp, "element_type", None)
         rel = getattr(mp, "element_relationship", None) or "separable"
+        words = relationship_words("map", rel)
         if fields:
-            parts.append(lit(f"struct[{len(fields)} fields] ({rel})"))
+            parts.append(lit(f"struct of {count(len(fields), 'field')} ({words})"))
         else:
-            parts.append(lit("map<") + _typeref(element_type, depth + 1, name, lit) + lit(f"> ({rel})"))
+            parts.append(lit("map<") + _typeref(element_type, depth + 1, name, lit) + lit(f"> ({words})"))
     return lit(" | ").join(parts) or lit("—")
 
 
@@ -182,7 +183,7 @@ def schema_html(schema: Any) -> str:
         )
         for td in shown
     ]
-    body = header("schema", f"{len(types)} types") + "".join(sections) + more_note(hidden, "more types")
+    body = header("schema", count(len(types), "type")) + "".join(sections) + more_note(hidden, "more types")
     return fragment(body, _fallback(schema), "schema")
 
 
@@ -249,7 +250,7 @@ def call_html(call: Any) -> str:
         notation = repr(call)
     name = getattr(call, "qualified_name", None) or getattr(call, "name", "")
     args = list(getattr(call, "args", []) or [])
-    parts = [header("function call", name, chip(f"{len(args)} arguments")), code(notation)]
+    parts = [header("function call", name, chip(count(len(args), "argument"))), code(notation)]
     return fragment("".join(parts), notation, "call")
 
 
@@ -280,6 +281,6 @@ def merge_result_html(result: Any) -> str:
 
     adapter = _MergeRows(result)
     overridden = sum(1 for r in adapter.rows if r["overridden"])
-    body = header("merge result", f"{len(adapter.rows)} leaves", chip(f"{overridden} overridden"))
+    body = header("merge result", count(len(adapter.rows), "leaf", "leaves"), chip(f"{overridden} overridden"))
     body += property_table_body(adapter)
     return fragment(body, _fallback(result), "merge-result")

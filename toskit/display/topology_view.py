@@ -16,6 +16,7 @@ from typing import Any
 
 from toskit.display.html import badge, chip, details, esc, fragment, header, table
 from toskit.display.options import get as option
+from toskit.display.words import count
 
 __all__ = ["topology_body", "topology_html", "topology_section", "topology_svg_block"]
 
@@ -122,7 +123,7 @@ def topology_body(topology: Any, *, open_tables: bool = False, draw_limit: int =
     (the tables still list every requirement, bounded by the display options).
     """
     problems = list(topology.problems)
-    extras = [chip(f"{len(topology.nodes):,} nodes"), chip(f"{len(topology.edges):,} edges")]
+    extras = [chip(count(len(topology.nodes), "node")), chip(count(len(topology.edges), "edge"))]
     if topology.view != "templates":
         extras.append(chip(topology.view))
     unresolved = sum(1 for p in problems if p.kind in ("unresolved", "missing"))

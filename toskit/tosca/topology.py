@@ -314,9 +314,12 @@ class Topology:
         return render_svg(self, self.layout(), standalone=standalone)
 
     def __repr__(self) -> str:
+        def count(n: int, noun: str) -> str:  # "1 node", "2 nodes"
+            return f"{n} {noun}{'' if n == 1 else 's'}"
+
         lines = [
-            f"Topology {self.name}: {len(self.nodes)} nodes, {len(self.edges)} edges"
-            + (f", {len(self.problems)} problems" if self.problems else "")
+            f"Topology {self.name}: {count(len(self.nodes), 'node')}, {count(len(self.edges), 'edge')}"
+            + (f", {count(len(self.problems), 'problem')}" if self.problems else "")
             + (f" ({self.view})" if self.view != "templates" else "")
         ]
         for e in self.edges[:40]:

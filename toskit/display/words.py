@@ -1,0 +1,48 @@
+"""Words the views show: counts with the right noun, and readable names for
+the structural-merge relationships of a schema.
+
+Views say ``1 node`` / ``2 nodes`` (never ``1 nodes``), and a relationship
+in the words of what it does (``merged key by key``) with the schema's own
+keyword in the tooltip, where the reader can look it up.
+"""
+
+from __future__ import annotations
+
+__all__ = ["count", "relationship_words"]
+
+# Nouns whose plural is not the noun and an ``s``.
+_PLURALS = {"entry": "entries", "property": "properties", "child": "children"}
+
+
+def count(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 node``, ``2 nodes``, ``1,000 nodes``; ``plural`` for an irregular noun.
+
+    >>> count(1, "node"), count(0, "rule"), count(1200, "edge"), count(2, "entry")
+    ('1 node', '0 rules', '1,200 edges', '2 entries')
+    """
+    word = noun if number == 1 else (plural or _PLURALS.get(noun) or noun + "s")
+    return f"{number:,} {word}"
+
+
+# What each element relationship does to a value when two layers merge.
+_RELATIONSHIPS = {
+    ("map", "separable"): "merged key by key",
+    ("map", "atomic"): "replaced whole",
+    ("map", "associative"): "merged key by key",
+    ("list", "atomic"): "replaced whole",
+    ("list", "associative"): "a set: merged item by item",
+    ("list", "separable"): "merged item by item",
+}
+
+
+def relationship_words(kind: str, relationship: str, keys: tuple[str, ...] = ()) -> str:
+    """How a ``map`` or ``list`` merges, in words.
+
+    >>> relationship_words("map", "separable")
+    'merged key by key'
+    >>> relationship_words("list", "associative", ("id",))
+    'merged by id'
+    """
+    if kind == "list" and relationship == "associative" and keys:
+        return "merged by " + ", ".join(keys)
+    return _RELATIONSHIPS.get((kind, relationship), relationship)
