@@ -39,14 +39,17 @@ loop is cut where it comes back; a path that does not exist raises
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import weakref
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
 from toskit.errors import ToskitError
-from toskit.functions import Call
+from toskit.functions import Call, dialect_of
+from toskit.functions import parse as parse_calls
 from toskit.plain import bounded_text
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.definitions import PropertyDefinition, Type
@@ -83,10 +86,12 @@ class Source:
     """One layer that wrote a value: its kind, what it names, where it wrote.
 
     ``label`` is the string form the property table shows (``template``,
-    ``default: <type>``, ``input: <name>``); ``file``/``line``/``column``/
-    ``end_line``/``end_column`` (1-based, end exclusive) the range of the
-    written value, ``None`` when unknown; ``call`` the call's text for a
-    ``function`` or ``input`` layer.
+    ``default: <type>``, ``input: <name>``); ``file``/``line``/``column``
+    (1-based) where the written value starts, and ``end_line``/
+    ``end_column`` (end exclusive) where it ends, ``None`` when unknown (the
+    end is scanned for only when asked); ``call`` the call's text for a
+    ``function`` layer; ``copied_from`` the template a ``copy`` layer took
+    the value from.
     """
 
     kind: str
@@ -96,10 +101,31 @@ class Source:
     file: str | None = None
     line: int | None = None
     column: int | None = None
-    end_line: int | None = None
-    end_column: int | None = None
     call: str | None = None
     copied_from: str | None = None
+    _doc: Any = field(default=None, compare=False, repr=False)
+    _parts: tuple = field(default=(), compare=False, repr=False)
+    _end: list = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def span(self) -> tuple[int, int, int, int] | None:
+        """``(line, column, end_line, end_column)``, found on first use."""
+        if not self._end:
+            found = None
+            if self._doc is not None and self.line is not None:
+                found = self._doc.span(self._parts)
+            self._end.append(found)
+        return self._end[0]
+
+    @property
+    def end_line(self) -> int | None:
+        span = self.span
+        return span[2] if span else None
+
+    @property
+    def end_column(self) -> int | None:
+        span = self.span
+        return span[3] if span else None
 
     @property
     def where(self) -> str:
@@ -124,7 +150,7 @@ class Source:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class StackLayer:
     """A layer of the stack: its value and source; ``won`` for the effective one."""
 
@@ -136,7 +162,7 @@ class StackLayer:
         return {"value": _plain(self.value), "won": self.won, **self.source.to_dict()}
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class Check:
     """A constraint or validation clause checked at the path, with its result."""
 
@@ -154,7 +180,7 @@ class Check:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class Hop:
     """One function call behind a value, and where it led.
 
@@ -213,7 +239,7 @@ class Hop:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class Explanation:
     """Everything behind one effective value (see the module documentation)."""
 
@@ -373,8 +399,9 @@ def explain_entity(
         )
     value: Any = values
     for i, part in enumerate(rel):  # found as the user wrote it, else a ToskitError
-        ok = (isinstance(value, Mapping) and part in value) or (
-            isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
+        cls = value.__class__
+        ok = ((cls is dict or isinstance(value, Mapping)) and part in value) or (
+            cls is list and part.__class__ is int and 0 <= part < len(value)
         )
         if not ok:
             where = format_path(rel[:i]) or f"{entity.kind} {entity.name!r}"
@@ -398,16 +425,42 @@ def explain_entity(
     resolution = entity._resolution
     top = origin_at(resolution, rel)
     service = template if template is not None else _service_of(entity)
+    memo = _memo_of(service if service is not None else entity)
     below = resolution.overridden.get(rel, ())
-    stack = tuple(StackLayer(v, _source(o, v, entity, service), False) for v, o in below) + (
-        StackLayer(value, _source(top, value, entity, service), True),
-    )
+    sources = memo.sources
+    layers = []
+    for v, o in (*below, (value, top)):
+        # The Source of an origin is made once per template (_Memo).
+        src = sources.get(o) if o.parts.__class__ is tuple else None
+        if src is None:
+            src = _source(o, v, entity, service, memo)
+        layers.append(StackLayer(v, src, False))
+    layers[-1].won = True
+    stack = tuple(layers)
     seen = _seen | {(id(entity), rel)}
-    hops = _hops_of(top, value, entity, service, seen)
-    pdef, type_name = _definition(entity, rel)
-    findings = tuple(d for p, d in (entity_findings(entity) or ()) if tuple(p[: len(rel)]) == rel)
-    checks = _checks(pdef, value, findings)
-    if hops and stack[-1].source.kind == "template" and _came_from_call(top, entity):
+    raw = _raw_at(top)
+    written = raw if raw.__class__ in _PLAIN_LEAVES else _parsed(raw, service)
+    hops = (
+        _hops_of(written, value, entity, service, seen)
+        if written.__class__ is Call or value.__class__ is Call
+        else ()
+    )
+    key = (id(entity._definitions), id(entity.type), *(p if p.__class__ is str else 0 for p in rel))
+    cached = memo.definitions.get(key)
+    if cached is None:
+        # Kept with the definitions and type, so their ids stay unique.
+        cached = memo.definitions[key] = (
+            *_definition(entity, rel),
+            entity.property_definitions,
+            entity.type,
+        )
+    pdef, type_name = cached[0], cached[1]
+    index = entity.findings
+    found = entity_findings(entity) if index is not None and index.any else None
+    n = len(rel)
+    findings = tuple(d for p, d in found if tuple(p[:n]) == rel) if found else ()
+    checks = _checks(pdef, value, findings, memo)
+    if hops and stack[-1].source.kind == "template" and isinstance(written, Call):
         # The written value was a call: the value is what the call gave.
         last = stack[-1]
         stack = (
@@ -417,7 +470,7 @@ def explain_entity(
     return Explanation(
         entity_kind=entity.kind,
         entity=entity.name,
-        path=format_path(rel),
+        path=rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel),
         parts=rel,
         value=str(value) if isinstance(value, Call) else value,
         type=type_name,
@@ -449,23 +502,56 @@ def _service_of(entity: Any) -> Any:
 
 
 def _replace_kind(source: Source, kind: str, call: str | None) -> Source:
-    return Source(
-        kind,
-        source.label,
-        source.type_name,
-        source.input_name,
-        source.file,
-        source.line,
-        source.column,
-        source.end_line,
-        source.end_column,
-        call,
-        source.copied_from,
-    )
+    return dataclasses.replace(source, kind=kind, call=call)
 
 
-def _source(origin: Origin, value: Any, entity: Any, service: Any) -> Source:
+class _Memo:
+    """What explanations of one template share: the :class:`Source` of each
+    origin (the defaults of a type are the same origin for every template),
+    types by name, and the text of each definition's clauses."""
+
+    __slots__ = ("sources", "types", "clauses", "definitions", "__weakref__")
+
+    def __init__(self) -> None:
+        self.definitions: dict[tuple, tuple] = {}
+        self.sources: dict[Origin, Source] = {}
+        self.types: dict[str, Type | None] = {}
+        self.clauses: dict[int, tuple[Any, list[tuple[str, Any, str]]]] = {}
+
+
+_MEMOS: weakref.WeakKeyDictionary[Any, _Memo] = weakref.WeakKeyDictionary()
+
+
+def _memo_of(owner: Any) -> _Memo:
+    # An attribute of the template (or entity) when it takes one: a weak
+    # dictionary's lookup makes a weak reference on every call.
+    memo = getattr(owner, "_explain_memo", None)
+    if memo is None:
+        memo = _MEMOS.get(owner)
+        if memo is None:
+            memo = _Memo()
+            try:
+                owner._explain_memo = memo
+            except AttributeError:
+                _MEMOS[owner] = memo
+    return memo
+
+
+_PLAIN_LEAVES = frozenset({int, float, bool, type(None)})
+
+
+def _source(
+    origin: Origin, value: Any, entity: Any, service: Any, memo: _Memo | None = None
+) -> Source:
     """The structured form of ``origin`` (its range found now, in the document)."""
+    if memo is not None:
+        try:
+            found = memo.sources.get(origin)
+        except TypeError:  # a path part that cannot be hashed: not memoised
+            return _source(origin, value, entity, service)
+        if found is None:
+            found = memo.sources[origin] = _source(origin, value, entity, service)
+        return found
     kind, detail = origin.kind, origin.detail
     type_name = input_name = call = copied = None
     if kind == "default":
@@ -488,29 +574,22 @@ def _source(origin: Origin, value: Any, entity: Any, service: Any) -> Source:
         and not _exists(doc.value, parts)
     ):
         # A TOSCA 2.0 ``copy``: the value was written on the copied template.
-        found = _copy_origin(doc, parts)
-        if found is not None:
-            kind, copied, parts = "copy", found[0], found[1]
-    span = doc.span(parts) if doc is not None else None
-    if span is None:
-        return Source(
-            kind,
-            origin.source,
-            type_name,
-            input_name,
-            doc.name if doc else None,
-            call=call,
-            copied_from=copied,
-        )
+        copy = _copy_origin(doc, parts)
+        if copy is not None:
+            kind, copied, parts = "copy", copy[0], copy[1]
+    where = doc.locate(parts) if doc is not None else None
     return Source(
         kind,
         origin.source,
         type_name,
         input_name,
         doc.name if doc else None,
-        *span,
+        where.line if where is not None else None,
+        where.column if where is not None else None,
         call=call,
         copied_from=copied,
+        _doc=doc,
+        _parts=parts,
     )
 
 
@@ -542,6 +621,11 @@ _MISSING = object()
 
 def _walk_raw(value: Any, parts: tuple) -> Any:
     for part in parts:
+        if value.__class__ is dict:  # YAML maps: the ABC check is slow here
+            if part not in value:
+                return _MISSING
+            value = value[part]
+            continue
         in_map = isinstance(value, Mapping) and part in value
         if not in_map and not (
             isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
@@ -583,24 +667,36 @@ def _raw_at(origin: Origin) -> Any:
     return _walk_raw(origin.doc.value, origin.parts)
 
 
+_VERSIONS: dict[Any, str] = {}
+
+
 def _version(service: Any) -> str:
     """The function dialect of the template (``2.0`` when it cannot tell)."""
-    from toskit.functions import dialect_of
-
     version = getattr(service, "version", None)
-    try:
-        return version if isinstance(version, str) and dialect_of(version) == "1.x" else "2.0"
-    except ToskitError:
+    if not isinstance(version, str):
         return "2.0"
+    found = _VERSIONS.get(version)
+    if found is None:
+        try:
+            found = version if dialect_of(version) == "1.x" else "2.0"
+        except ToskitError:
+            found = "2.0"
+        if len(_VERSIONS) < 64:
+            _VERSIONS[version] = found
+    return found
 
 
 def _parsed(raw: Any, service: Any) -> Any:
-    from toskit import functions
-
     if raw is _MISSING:
         return raw
+    cls = raw.__class__
+    if cls is not dict and cls is not list and cls is not str:
+        return raw  # a number, a boolean, null: never a call
+    version = _version(service)
+    if cls is str and (version != "2.0" or not raw.startswith("$")):
+        return raw  # a string is a call only in 2.0, as "$name"
     try:
-        return functions.parse(raw, _version(service))
+        return parse_calls(raw, version)
     except ToskitError:
         return raw
 
@@ -615,16 +711,17 @@ def _came_from_call(origin: Origin, entity: Any) -> bool:
 
 
 def _hops_of(
-    origin: Origin, value: Any, entity: Any, service: Any, seen: frozenset
+    written: Any, value: Any, entity: Any, service: Any, seen: frozenset
 ) -> tuple[Hop, ...]:
-    """The calls behind ``value``: the one written where ``origin`` points, or ``value`` itself."""
-    written = _parsed(_raw_at(origin), service)
+    """The calls behind ``value``: the one ``written`` where its origin points, or ``value`` itself."""
     # An unevaluated call at the top stays unknown: the hops say where it
     # would read, never a value the load's own evaluation did not find.
     depth = len(seen) - 1  # explanations nested so far: hops are bounded across them
     if isinstance(written, Call):
         known = not isinstance(value, Call)
-        return (_hop(written, value if known else None, known, entity, service, seen, depth, known),)
+        return (
+            _hop(written, value if known else None, known, entity, service, seen, depth, known),
+        )
     if isinstance(value, Call):
         return (_hop(value, None, False, entity, service, seen, depth, False),)
     return ()
@@ -740,13 +837,16 @@ def _input_hop(call: Call, text: str, value: Any, known: bool, service: Any) -> 
         if isinstance(definition, Mapping)
         else NO_DEFAULT
     )
-    span = doc.span((*parts, name)) if doc is not None else None
+    where = doc.locate((*parts, name)) if doc is not None else None
     source = Source(
         "input",
         f"input: {name}",
         input_name=name,
         file=doc.name if doc else None,
-        **dict(zip(("line", "column", "end_line", "end_column"), span or ())),
+        line=where.line if where is not None else None,
+        column=where.column if where is not None else None,
+        _doc=doc,
+        _parts=(*parts, name),
     )
     notes = []
     if isinstance(definition, Mapping) and definition.get("type"):
@@ -920,16 +1020,28 @@ _CHECK_CODES = {"constraint": "constraint-violation", "validation": "validation-
 
 
 def _checks(
-    pdef: PropertyDefinition | None, value: Any, findings: tuple[Diagnostic, ...]
+    pdef: PropertyDefinition | None,
+    value: Any,
+    findings: tuple[Diagnostic, ...],
+    memo: _Memo | None = None,
 ) -> tuple[Check, ...]:
     if pdef is None:
         return ()
-    clauses: list[tuple[str, Any]] = [("constraint", c) for c in pdef.schema.constraints]
-    if pdef.schema.validation is not None:
-        clauses.append(("validation", pdef.schema.validation))
+    schema = pdef.schema
+    if not schema.constraints and schema.validation is None:
+        return ()
+    cached = memo.clauses.get(id(schema)) if memo is not None else None
+    if cached is None:
+        raw: list[tuple[str, Any]] = [("constraint", c) for c in schema.constraints]
+        if schema.validation is not None:
+            raw.append(("validation", schema.validation))
+        # The schema is kept with its texts, so its id stays unique.
+        cached = (schema, [(k, c, bounded_text(c, _TEXT, style="flow")) for k, c in raw])
+        if memo is not None:
+            memo.clauses[id(schema)] = cached
+    clauses = cached[1]
     out = []
-    for kind, clause in clauses:
-        text = bounded_text(clause, _TEXT, style="flow")
+    for kind, clause, text in clauses:
         failed = [d for d in findings if d.code == _CHECK_CODES[kind]]
         if isinstance(value, Call):
             out.append(Check(kind, text, "not checked", "the value is known only at deployment"))

@@ -245,6 +245,7 @@ def _parse_path(path: str) -> tuple:
 
 
 _NO_ORIGIN = Origin("template", None, ())
+_EXPLAIN: dict[str, Any] = {}  # toskit.tosca.explain's entry point, once imported
 
 
 def origin_at(resolution: Resolution, rel: tuple) -> Origin:
@@ -323,9 +324,12 @@ class EntityTemplate:
         :class:`~toskit.tosca.explain.Explanation` (layer stack with file and
         range, function hops, checks, findings). A path naming no value
         raises :class:`~toskit.tosca.explain.ExplainError` with a did-you-mean."""
-        from toskit.tosca.explain import explain_entity
+        run = _EXPLAIN.get("entity")
+        if run is None:  # imported on first use (toskit check never needs it)
+            from toskit.tosca.explain import explain_entity
 
-        return explain_entity(self, path)
+            run = _EXPLAIN["entity"] = explain_entity
+        return run(self, path)
 
     def property_table(self, show_overridden: bool = False) -> PropertyTable:
         """One row per leaf value (built once and cached)."""
