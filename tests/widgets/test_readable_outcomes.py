@@ -137,3 +137,9 @@ def test_the_panels_wrap_instead_of_squeezing_the_outcomes(release):
     assert row.layout.flex_flow == "row wrap"
     assert sim._view.layout.min_width == "min(100%, 420px)"
     assert sim._settings_panel.layout.max_width == "100%"
+
+
+def test_buttons_are_as_wide_as_their_words(release):
+    sim = mongo_simulator(release)
+    for button in (sim._assign_button, sim._unassign_button, sim._add_button, sim._remove_button, sim._reset_button):
+        assert button.layout.width == "auto", button.description

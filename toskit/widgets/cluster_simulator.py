@@ -488,17 +488,23 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self._roles_box = ipywidgets.SelectMultiple(
             options=names, description="roles to assign", rows=min(6, max(2, len(names))), style=wide, layout=full
         )
-        self._assign_button = ipywidgets.Button(description="assign to selected", icon="plus-circle")
-        self._unassign_button = ipywidgets.Button(description="unassign", icon="minus-circle")
+        # Buttons as wide as their words ("assign to selec…" was cut at 148 px).
+        fit = {"layout": ipywidgets.Layout(width="auto")}
+        self._assign_button = ipywidgets.Button(description="assign to selected", icon="plus-circle", **fit)
+        self._unassign_button = ipywidgets.Button(description="unassign", icon="minus-circle", **fit)
         self._edit_node = ipywidgets.Dropdown(description="edit node", style=wide, layout=full)
         self._edit_roles = ipywidgets.SelectMultiple(options=names, description="roles", rows=4, style=wide, layout=full)
         self._edit_pending = ipywidgets.SelectMultiple(
             options=names, description="pending roles", rows=4, style=wide, layout=full
         )
         self._edit_deletion = ipywidgets.Checkbox(description="pending deletion", indent=False)
-        self._add_button = ipywidgets.Button(description="add node", icon="plus")
-        self._remove_button = ipywidgets.Button(description="remove node", icon="trash")
-        self._reset_button = ipywidgets.Button(description="reset settings", icon="undo")
+        self._add_button = ipywidgets.Button(description="add node", icon="plus", layout=ipywidgets.Layout(width="auto"))
+        self._remove_button = ipywidgets.Button(
+            description="remove node", icon="trash", layout=ipywidgets.Layout(width="auto")
+        )
+        self._reset_button = ipywidgets.Button(
+            description="reset settings", icon="undo", layout=ipywidgets.Layout(width="auto")
+        )
 
         self._mode_box.observe(lambda c: self._from_ui(self.set_mode, c["new"]), "value")
         self._select_box.observe(lambda c: self._from_ui(self.select, c["new"]), "value")
