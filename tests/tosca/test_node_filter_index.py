@@ -32,7 +32,8 @@ def counted(monkeypatch):
     return count
 
 
-def _template(n: int, version: str, value=lambda i: i, wanted=lambda i, n: (i * 7) % n) -> str:
+def _template(n: int, version: str, value=lambda i: i, wanted=lambda i, n: (i * 7) % n,
+              op: str = "equal") -> str:
     if version == "1.3":
         head = ("tosca_definitions_version: tosca_simple_yaml_1_3\nnode_types:\n  N:\n"
                 "    derived_from: tosca.nodes.Root\n    properties:\n      idx: {type: integer}\n"
@@ -41,7 +42,7 @@ def _template(n: int, version: str, value=lambda i: i, wanted=lambda i, n: (i * 
                 "topology_template:\n  node_templates:\n")
 
         def flt(i: int) -> str:
-            return f"node_filter: {{properties: [{{idx: {{equal: {wanted(i, n)}}}}}]}}"
+            return f"node_filter: {{properties: [{{idx: {{{op}: {wanted(i, n)}}}}}]}}"
     else:
         head = ("tosca_definitions_version: tosca_2_0\ncapability_types:\n  Feat: {}\n"
                 "relationship_types:\n  Dep: {}\nnode_types:\n  N:\n    properties:\n"
@@ -71,25 +72,43 @@ def test_equality_filters_over_many_nodes_are_linear(counted, n, version) -> Non
     assert counted[0] <= n
 
 
+@pytest.mark.parametrize("op", ["greater_or_equal", "greater_than", "less_or_equal", "less_than"])
+def test_range_filters_over_many_nodes_are_linear(counted, op) -> None:
+    n = 1000
+    # Ascending idx: "idx >= k" first passes at n{k}, late in the order for most k.
+    # Descending values for the "less" clauses: the same first template passes.
+    wanted = (lambda i, n: (i * 7) % n) if op.startswith("greater") else (lambda i, n: n - (i * 7) % n)
+    value = (lambda i: i) if op.startswith("greater") else (lambda i: n - i)
+    st = toskit.loads(_template(n, "1.3", value=value, wanted=wanted, op=op))
+    assert [d for d in st.diagnostics if d.severity == "error"] == []
+    targets = [r.target.name if r.target else None for r in st.node_templates["n1"].requirements]
+    assert targets == (["n7"] if op.endswith("or_equal") else ["n8"])
+    # Each requirement starts at the first template that can pass: ~1 evaluation each, not ~n/2.
+    assert counted[0] <= 2 * n
+
+
 def _targets(text: str) -> dict:
     st = toskit.loads(text)
     return {name: [(r.name, r.target.name if r.target else None) for r in node.requirements]
             for name, node in st.node_templates.items()}
 
 
-VALUES = ["1", "2", "3", "1.0", "2.5", "true", "false", "'1'", "'2'", "'a'", "null",
-          "{$get_input: x}", "[1]"]
+VALUES = ["1", "2", "3", "1.0", "2.5", "-4", ".nan", ".inf", "true", "false", "'1'", "'2'", "'a'", "null",
+          "{$get_input: x}", "{get_input: x}", "[1]", "1 GB"]
 
 
-@pytest.mark.parametrize("version", ["1.3", "2.0"])
+@pytest.mark.parametrize(("version", "op"), [("1.3", "equal"), ("2.0", "equal"), ("1.3", "greater_or_equal"),
+                                           ("1.3", "greater_than"), ("1.3", "less_or_equal"),
+                                           ("1.3", "less_than")])
 @pytest.mark.parametrize("seed", range(12))
-def test_the_index_picks_the_targets_a_full_scan_picks(monkeypatch, seed, version) -> None:
+def test_the_index_picks_the_targets_a_full_scan_picks(monkeypatch, seed, version, op) -> None:
     rng = random.Random(seed)
     n = 24
     values = [rng.choice(VALUES) for _ in range(n)]
     missing = {i for i in range(n) if rng.random() < 0.15}
-    wanted = [rng.choice(["1", "2", "1.0", "true", "'1'", "'a'", "3", "null"]) for _ in range(n)]
-    text = _template(n, version, value=lambda i: values[i], wanted=lambda i, _: wanted[i])
+    wanted = [rng.choice(["1", "2", "1.0", "2.5", "true", "'1'", "'a'", "3", "null", ".nan", "1 GB"])
+              for _ in range(n)]
+    text = _template(n, version, value=lambda i: values[i], wanted=lambda i, _: wanted[i], op=op)
     for i in missing:  # some templates without the property at all
         text = text.replace(f"    n{i}:\n      type: N\n      properties: {{idx: {values[i]}}}\n",
                             f"    n{i}:\n      type: N\n")

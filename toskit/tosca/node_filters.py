@@ -26,6 +26,9 @@ loaded requirement with its verdict (the topology view shows them).
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -497,7 +500,11 @@ class CandidateIndex:
       the property's value, so a filter whose clauses include an equality on
       that property (1.3 ``{name: {equal: v}}``; 2.0 ``$equal`` of
       ``$get_property: [SELF, TARGET, name]`` and a literal, alone or in an
-      ``$and``) visits only the templates that can pass it.
+      ``$and``) visits only the templates that can pass it;
+    * per (node type, capability type, property): the templates sorted by the
+      property's number, so a 1.x range clause (``greater_or_equal`` and the
+      other orders) starts at the first template that can pass it (a
+      bisection, and the lowest position of each prefix/suffix).
 
     The narrowing is only ever a superset of the templates that pass: a
     value the index cannot read exactly (a function call, a typed value) is
@@ -511,6 +518,7 @@ class CandidateIndex:
         self.registry = registry
         self._typed: dict[tuple[int, int], list[int]] = {}
         self._values: dict[tuple[Any, ...], tuple[dict[Any, dict[Any, list[int]]], list[int]]] = {}
+        self._ranges: dict[tuple[Any, ...], tuple[dict[Any, Any], float]] = {}
         #: Candidates judged by a node filter so far (a counted budget for tests).
         self.checked = 0
 
@@ -537,11 +545,19 @@ class CandidateIndex:
     ) -> NodeTemplate | None:
         """The first template (not ``node``) that fits and passes ``node_filter``."""
         positions = self.typed(ntype, ctype)
+        start = 0
         if node_filter is not None:
             narrowed = self._narrowed(positions, ntype, ctype, node_filter)
             if narrowed is not None:
                 positions = narrowed
-        for i in positions:
+            elif isinstance(node_filter, Mapping) and not is_condition(node_filter):
+                # A range clause: every template before the first that can pass it fails it.
+                ranged = _clause_range(node_filter.get("properties"))
+                if ranged is not None:
+                    first_possible = self._range_start(ntype, ctype, positions, *ranged)
+                    start = bisect.bisect_left(positions, first_possible)
+        for at in range(start, len(positions)):
+            i = positions[at]
             other = self.nodes[i]
             if other is node:
                 continue
@@ -630,6 +646,66 @@ class CandidateIndex:
         self._values[key] = (groups, others)
         return groups, others
 
+    def _range_start(self, ntype: Type | None, ctype: Type | None, positions: list[int],
+                     name: str, op: str, literal: Any) -> float:
+        """The lowest position of a template that may pass ``name op literal`` (1.x).
+
+        The templates with a number for the property (as ``compare_constraint``
+        reads it) are sorted by that number, per primitive, with the lowest
+        position of every prefix and suffix of that order: the templates a
+        range clause admits are one prefix or suffix, found by bisection.
+        Templates the index cannot order are always possible.
+        """
+        key = (id(ntype), id(ctype), name)
+        table = self._ranges.get(key)
+        if table is None:
+            table = self._range_table(positions, name)
+            self._ranges[key] = table
+        groups, other_min = table
+        start: float = other_min
+        for prim, (values, prefix_min, suffix_min, group_min) in groups.items():
+            try:
+                bound = _comparable(literal, prim)
+            except (TypeError, ValueError, OverflowError):
+                bound = None
+            if not _is_ordered_number(bound):
+                start = min(start, group_min)
+                continue
+            if op in ("greater_or_equal", "greater_than"):
+                at = (bisect.bisect_left if op == "greater_or_equal" else bisect.bisect_right)(values, bound)
+                if at < len(values):
+                    start = min(start, suffix_min[at])
+            else:
+                at = (bisect.bisect_right if op == "less_or_equal" else bisect.bisect_left)(values, bound)
+                if at > 0:
+                    start = min(start, prefix_min[at - 1])
+        return start
+
+    def _range_table(self, positions: list[int], name: str) -> tuple[dict[Any, Any], float]:
+        by_prim: dict[Any, list[tuple[Any, int]]] = {}
+        other_min: float = math.inf
+        for i in positions:
+            node = self.nodes[i]
+            if name not in node.properties:
+                continue  # the clause excludes it
+            prim = self._primitive(node, name)
+            try:
+                number = _comparable(node.properties[name], prim)
+            except (TypeError, ValueError, OverflowError):
+                number = None
+            if _is_ordered_number(number):
+                by_prim.setdefault(prim, []).append((number, i))
+            else:
+                other_min = min(other_min, i)
+        groups: dict[Any, Any] = {}
+        for prim, pairs in by_prim.items():
+            pairs.sort()
+            values = [v for v, _ in pairs]
+            prefix_min = list(itertools.accumulate((i for _, i in pairs), min))
+            suffix_min = list(itertools.accumulate((i for _, i in reversed(pairs)), min))[::-1]
+            groups[prim] = (values, prefix_min, suffix_min, prefix_min[-1])
+        return groups, other_min
+
     def _primitive(self, node: NodeTemplate, name: str) -> str | None:
         pdef = node.property_definitions.get(name)
         vt = self.registry.value_type(pdef.type) if pdef is not None and pdef.type else None
@@ -648,6 +724,25 @@ def _family(value: Any) -> str | None:
         return "number"
     if type(value) is str:
         return "string"
+    return None
+
+
+_RANGE_OPERATORS = ("greater_than", "greater_or_equal", "less_than", "less_or_equal")
+
+
+def _is_ordered_number(value: Any) -> bool:
+    """A number that sorts with the others (not a bool, not NaN)."""
+    return type(value) in (int, float) and value == value
+
+
+def _clause_range(section: Any) -> tuple[str, str, Any] | None:
+    """The first 1.x ``{name: {greater_or_equal: v}}`` (or another order) clause."""
+    for name, constraints in _clauses(section):
+        for clause in constraints if isinstance(constraints, list) else [constraints]:
+            if isinstance(clause, Mapping) and len(clause) == 1:
+                ((op, arg),) = clause.items()
+                if op in _RANGE_OPERATORS:
+                    return str(name), str(op), arg
     return None
 
 
