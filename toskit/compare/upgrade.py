@@ -418,7 +418,7 @@ def run_upgrade(
     import tempfile
     from dataclasses import replace
 
-    from toskit._terminal import terminal_safe
+    from toskit.compare.cli import terminal_safe  # (toskit._terminal, as toskit diff prints)
 
     try:
         with tempfile.TemporaryDirectory(prefix="toskit-upgrade-") as tmp:
