@@ -215,6 +215,25 @@ def test_unreadable_files_are_findings_not_crashes(tmp_path: Path) -> None:
     assert sorted(codes(st)) == ["profile-catalog"] * 3 + ["unknown-profile"]
 
 
+def test_a_folder_nested_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
+    import sys
+
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    here = os.getcwd()
+    os.chdir(folder)  # paths stay short: each level is one step down
+    try:
+        for _ in range(sys.getrecursionlimit() + 100):
+            os.mkdir("d")
+            os.chdir("d")
+        Path("deep.yaml").write_text(base("deep"))
+    finally:
+        os.chdir(here)
+    catalog = ProfileCatalog([folder])
+    entry = catalog.lookup("org.base:deep")
+    assert entry is not None and catalog.diagnostics == []
+
+
 def test_a_profile_file_that_does_not_parse_is_reported(tmp_path: Path) -> None:
     write(tmp_path / "lib" / "bad.yaml", V20 + "profile: org.bad:1\nnode_types: [\n")
     st = toskit.loads(
@@ -278,6 +297,10 @@ def test_toskit_check_profiles(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "unknown-profile" in capsys.readouterr().out
     assert main(["check", "-j", "1", "--profiles", str(tmp_path / "lib"), str(template)]) == 1
     assert "type-mismatch" in capsys.readouterr().out
+    # Forked workers (-j 2) see the catalog too.
+    other = write(tmp_path / "u.yaml", template.read_text().replace("size: x", "size: 3"))
+    assert main(["check", "-j", "2", "--profiles", str(tmp_path / "lib"), str(template), str(other)]) == 1
+    assert "1 error" in capsys.readouterr().out
     assert main(["check", "--profiles", str(tmp_path / "missing"), str(template)]) == 2
     assert "does not exist" in capsys.readouterr().err
 

@@ -268,8 +268,9 @@ class ProfileCatalog:
     def _build(self) -> _Index:
         index = _Index()
         seen = 0
+        unreadable: list[tuple[str, str]] = []
         for folder in self.folders:
-            for path in _files(folder):
+            for path in _files(folder, unreadable):
                 seen += 1
                 if seen > self.max_files:
                     index.diagnostics.append(
@@ -291,6 +292,10 @@ class ProfileCatalog:
             else:
                 continue
             break
+        for path, why in unreadable:
+            index.diagnostics.append(
+                _finding("profile-catalog", path, f"profile catalog: cannot list '{shown_path(path)}': {why}")
+            )
         for profile, entries in index.by_profile.items():
             if profile in BUILTIN_PROFILES:
                 builtin = ProfileEntry(profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True)
@@ -469,15 +474,34 @@ def _profile_in(head: bytes) -> tuple[str, int] | str | None:
     return None
 
 
-def _files(folder: str) -> Iterator[str]:
-    """Files under ``folder`` in a stable order (a file itself; links not followed)."""
-    if os.path.isfile(folder):
+def _files(folder: str, unreadable: list[tuple[str, str]]) -> Iterator[str]:
+    """Files under ``folder`` in a stable order (a file itself; links to folders
+    not followed). Iterative, so a folder nested thousands deep needs no Python
+    recursion; a folder that cannot be listed is added to ``unreadable``."""
+    if not os.path.isdir(folder):
         yield folder
         return
-    for top, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-        for name in sorted(names):
-            yield os.path.join(top, name)
+    stack = [folder]
+    while stack:
+        top = stack.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            unreadable.append((top, exc.strerror or str(exc)))
+            continue
+        subfolders = []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.name.startswith(".") and entry.name != "__pycache__":
+                    subfolders.append(entry.path)
+            else:
+                yield entry.path
+        stack.extend(reversed(subfolders))  # depth first, in name order
 
 
 def as_catalog(profiles: Any, limits: dict[str, Any] | None = None) -> ProfileCatalog | None:
