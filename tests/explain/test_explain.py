@@ -364,3 +364,24 @@ def test_explain_outside_a_loaded_template_has_no_cross_template_hops(st2):
     node = st2.node_templates["web"]
     e = explain_entity(node, "from_input", None)
     assert e.value == 9000
+
+
+def test_language_server_hover_reads_the_explanation():
+    pytest.importorskip("pygls")  # the lsp extra (installed by make test)
+    from toskit.lsp import features
+    from toskit.lsp.workspace import Workspace
+
+    text = (DATA / "service13.yaml").read_text(encoding="utf-8")
+    uri = "file:///nowhere/service13.yaml"
+    ws = Workspace()
+    ws.open(uri, text, 1)
+    analysis = ws.analysis(uri)
+    lines = text.splitlines()
+    line = next(i for i, t in enumerate(lines) if "limits: {cpu: 12}" in t)
+    hover, _ = features.hover(analysis, line, lines[line].index("12"))
+    assert "set by **template** (/nowhere/service13.yaml:39)" in hover
+    assert "overrides `1` from default: Limits (/nowhere/service13.yaml:6)" in hover  # located
+    assert "constraint `{'less_or_equal': 8}`: violated" in hover
+    line = next(i for i, t in enumerate(lines) if "greeting: {concat" in t)
+    hover, _ = features.hover(analysis, line, lines[line].index("hello"))
+    assert "via `{concat: [hello, ' ', {get_property: [SELF, name]}]}`" in hover

@@ -555,10 +555,10 @@ def hover(
 ) -> tuple[str, Range] | None:
     """Markdown for the cursor, and the range it is about, or ``None``.
 
-    What exists today (until issue #32's ``Explanation`` replaces the
-    property part, in this one function): the rows of
-    ``NodeTemplate.property_table(show_overridden=True)`` (effective value,
-    type, the layer that set it, what it overrode), the property definitions
+    On a property: each row of ``NodeTemplate.property_table()`` read
+    through its ``Explanation`` (issue #32: effective value, type, the layer
+    that set it with file:line, every layer it overrode with theirs, the
+    calls it went through, the checks and their result); the property definitions
     of the type registry (type, required, default, constraints,
     description), a type's derivation chain, a node template's type, an
     input's definition and value, and a function call's value or why it
@@ -609,10 +609,16 @@ def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     head = f"**{name}**.`{dotted}`"
     out = [head, ""]
     for row in rows[:20]:
-        where = _where(
-            _layer_location(analysis, entity, section, row.source, row.path.split(".")),
-            analysis.root,
-        )
+        # The row's Explanation (issue #32): the layer stack with each
+        # layer's file:line, the calls the value went through, the checks.
+        explanation = _explain_row(entity, row)
+        if explanation is not None:
+            where = _source_where(explanation.source, analysis.root)
+        else:
+            where = _where(
+                _layer_location(analysis, entity, section, row.source, row.path.split(".")),
+                analysis.root,
+            )
         label = (
             row.path[len(dotted) + 1 :]
             if row.path != dotted and row.path.startswith(dotted)
@@ -623,8 +629,23 @@ def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
             f"- {('`' + label + '` = ') if label else '= '}{value} — set by **{row.source}**{where}"
             + (f", type `{row.type}`" if row.type else "")
         )
-        for old, source in row.overridden:
-            out.append(f"  - overrides `{_short(old)}` from {source}")
+        if explanation is None:
+            for old, source in row.overridden:
+                out.append(f"  - overrides `{_short(old)}` from {source}")
+            continue
+        for layer in reversed(explanation.overridden):
+            out.append(
+                f"  - overrides `{_short(layer.value)}` from {layer.source.label}"
+                + _source_where(layer.source, analysis.root)
+            )
+        for hop in explanation.hops:
+            out.append(
+                f"  - via `{hop.call}`"
+                + (f" → {hop.target}" if hop.target else "")
+                + (_source_where(hop.source, analysis.root) if hop.source is not None else "")
+            )
+        for check in explanation.checks:
+            out.append(f"  - {check.kind} `{check.text}`: {check.result}")
     if len(rows) > 20:
         out.append(f"- … {len(rows) - 20} more rows")
     if not rows:
@@ -646,6 +667,24 @@ def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
             hint = f" ({problems[0].hint})" if problems[0].hint else ""
             out.append(f"- not declared: {problems[0].message}{hint}")
     return "\n".join(out)
+
+
+def _explain_row(entity: Any, row: Any) -> Any:
+    """``entity.explain(row.parts)``, or ``None`` when it cannot be explained."""
+    explain = getattr(entity, "explain", None)
+    if explain is None or not getattr(row, "parts", None):
+        return None
+    try:
+        return explain(row.parts)
+    except Exception:  # a stale or odd path must not break a request
+        return None
+
+
+def _source_where(source: Any, root: str | None) -> str:
+    """`` (file:line)`` of an Explanation layer's source."""
+    if source is None or not source.file or source.line is None:
+        return ""
+    return f" ({_display_name(source.file, root)}:{source.line})"
 
 
 def _definition_hover(analysis: Analysis, cursor: Cursor) -> str | None:
