@@ -229,9 +229,21 @@ def test_a_folder_nested_deeper_than_the_recursion_limit(tmp_path: Path) -> None
         Path("deep.yaml").write_text(base("deep"))
     finally:
         os.chdir(here)
-    catalog = ProfileCatalog([folder])
-    entry = catalog.lookup("org.base:deep")
-    assert entry is not None and catalog.diagnostics == []
+    try:
+        catalog = ProfileCatalog([folder])
+        entry = catalog.lookup("org.base:deep")
+        assert entry is not None and catalog.diagnostics == []
+    finally:
+        # Removed here, deepest first: pytest's clean-up of old temporary
+        # folders (shutil.rmtree) recurses and would fail on it.
+        path = str(folder)
+        while os.path.isdir(os.path.join(path, "d")):
+            path = os.path.join(path, "d")
+        for name in os.listdir(path):
+            os.remove(os.path.join(path, name))
+        while path != str(folder):
+            os.rmdir(path)
+            path = os.path.dirname(path)
 
 
 def test_a_profile_file_that_does_not_parse_is_reported(tmp_path: Path) -> None:

@@ -212,6 +212,7 @@ def upgrade_check(
     """Load each of ``templates`` against the ``old`` and the ``new`` profile
     folders (a folder, a list of folders or a
     :class:`~toskit.tosca.catalog.ProfileCatalog`) and sort what differs.
+    A catalog passed as ``new`` keeps the retargeting in its ``aliases``.
 
     ``ToskitError`` when a folder or a template cannot be read.
     """
@@ -378,6 +379,14 @@ def library_side(spec: str, into: str) -> str:
             raise ToskitError(f"type library '{spec}' does not exist")
         return spec
     rev, path = parse_git_spec(spec)
+    # Measured before anything is unpacked (or held in memory): the blobs' sizes.
+    listed = _git(["ls-tree", "-r", "-l", f"{rev}:{path}"], spec).decode("utf-8", "replace")
+    size = sum(
+        int(fields[3]) for line in listed.splitlines()
+        if len(fields := line.split(None, 4)) == 5 and fields[3].isdigit()
+    )
+    if size > MAX_GIT_LIBRARY:
+        raise ToskitError(f"{spec}: the folder holds more than {MAX_GIT_LIBRARY} bytes")
     data = _git(["archive", "--format=tar", f"{rev}:{path}"], spec)
     target = os.path.join(into, f"side-{len(os.listdir(into))}")
     os.makedirs(target)
