@@ -135,6 +135,17 @@ def topology_body(topology: Any, *, open_tables: bool = False, draw_limit: int =
         extras.append(badge(f"{excess} too many", "error"))
     if ambiguous:
         extras.append(badge(f"{ambiguous} ambiguous", "warning"))
+    # The nodes' own findings, counted as the drawing's badges count them.
+    try:
+        per_node = topology.findings() if callable(getattr(topology, "findings", None)) else {}
+    except Exception:  # noqa: BLE001 - a view never fails on a broken template
+        per_node = {}
+    errors = sum(e for e, _ in per_node.values())
+    warnings = sum(w for _, w in per_node.values())
+    if errors:
+        extras.append(badge(count(errors, "error"), "error"))
+    if warnings:
+        extras.append(badge(count(warnings, "warning"), "warning"))
     parts = [header("topology", topology.name, *extras)]
     if len(topology.nodes) > LARGE:
         parts.append(

@@ -305,13 +305,39 @@ class Topology:
 
         return layout(self)
 
+    def findings(self) -> dict[str, tuple[int, int]]:
+        """Errors and warnings per box: ``{box name: (errors, warnings)}``,
+        boxes without any left out. A finding counts for the node template
+        its subject names (``Subject.kind == "node_template"``); a grouped
+        or collapsed box adds up its members'."""
+        diagnostics = getattr(self.service, "diagnostics", None) or ()
+        per_node: dict[str, list[int]] = {}
+        for d in diagnostics:
+            subject = getattr(d, "subject", None)
+            name = getattr(subject, "name", None)
+            if getattr(subject, "kind", None) != "node_template" or name is None:
+                continue
+            severity = getattr(d, "severity", "")
+            if severity in ("error", "warning"):
+                per_node.setdefault(str(name), [0, 0])[severity == "warning"] += 1
+        out: dict[str, tuple[int, int]] = {}
+        for name, node in self.nodes.items():
+            errors = warnings = 0
+            for member in node.members or (name,):
+                e, w = per_node.get(member, (0, 0))
+                errors, warnings = errors + e, warnings + w
+            if errors or warnings:
+                out[name] = (errors, warnings)
+        return out
+
     @gc_paused  # a heavy view builder: no full collection over the template (#31)
     def to_svg(self, standalone: bool = True) -> str:
         """The drawing as SVG text; ``standalone`` adds the XML namespace and styles
-        with fallbacks so the file renders alone (the notebook view sets the theme)."""
+        with fallbacks so the file renders alone (the notebook view sets the theme).
+        A node with findings carries a badge with their count (:meth:`findings`)."""
         from toskit.tosca.topology_layout import render_svg
 
-        return render_svg(self, self.layout(), standalone=standalone)
+        return render_svg(self, self.layout(), standalone=standalone, findings=self.findings())
 
     def __repr__(self) -> str:
         def count(n: int, noun: str) -> str:  # "1 node", "2 nodes"

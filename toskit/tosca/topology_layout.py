@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,8 @@ PAD = 8.0
 MIN_WIDTH = 90.0
 MAX_WIDTH = 240.0
 STUB = 14.0  # size of an unresolved requirement's stub vertex
+BADGE_R = 8.0  # radius of a box's findings badge
+BOLD = 1.12  # a bold name's characters are this much wider than CHAR_WIDTH
 ROW_WIDTH = 1400.0  # components are packed in rows up to about this width
 GAP = 40.0
 MARGIN = 24.0
@@ -78,7 +81,9 @@ def _clip(text: str, limit: int = LABEL_CHARS) -> str:
 def _lines(topology: Topology, name: str) -> list[tuple[str, str]]:
     """The text lines of a box, each with its CSS class."""
     node = topology.nodes[name]
-    lines = [(_clip(node.name), "toskit-t-name")]
+    # The name is bold: fewer of its characters fit (a long type name as a
+    # grouped box's name overflowed its box).
+    lines = [(_clip(node.name, int(LABEL_CHARS / BOLD)), "toskit-t-name")]
     if node.type != node.name:  # a type group is named by its type
         lines.append((_clip(node.type), "toskit-t-type"))
     if node.is_group:
@@ -90,7 +95,7 @@ def _lines(topology: Topology, name: str) -> list[tuple[str, str]]:
 
 
 def _size(lines: list[tuple[str, str]]) -> tuple[float, float]:
-    widest = max(len(line) for line, _ in lines)
+    widest = max(len(line) * (BOLD if cls == "toskit-t-name" else 1.0) for line, cls in lines)
     w = min(MAX_WIDTH, max(MIN_WIDTH, widest * CHAR_WIDTH + 2 * PAD))
     return w, len(lines) * LINE_HEIGHT + 2 * PAD
 
@@ -364,6 +369,13 @@ SVG_STYLE = """
 .toskit-t-svg .toskit-t-problem circle { fill: none; stroke: var(--toskit-error, #c62828); }
 .toskit-t-svg .toskit-t-problem text { fill: var(--toskit-error, #c62828); font-size: 11px; }
 .toskit-t-svg .toskit-t-arrow-error { fill: var(--toskit-error, #c62828); }
+.toskit-t-svg .toskit-t-node rect.toskit-t-has-errors { stroke: var(--toskit-error, #b3261e); stroke-width: 2; }
+.toskit-t-svg .toskit-t-node rect.toskit-t-has-warnings { stroke: var(--toskit-warn, #8a4b00); stroke-width: 2; }
+.toskit-t-svg .toskit-t-badge circle { stroke: var(--toskit-bg, #fff); stroke-width: 1.5; }
+.toskit-t-svg .toskit-t-badge-error circle { fill: var(--toskit-error, #b3261e); }
+.toskit-t-svg .toskit-t-badge-warning circle { fill: var(--toskit-warn, #8a4b00); }
+.toskit-t-svg .toskit-t-node text.toskit-t-badge-text { fill: var(--toskit-bg, #fff); font-size: 10px; font-weight: 700; }
+.toskit-t-svg .toskit-t-edge text, .toskit-t-svg .toskit-t-problem text.toskit-t-label { paint-order: stroke; stroke: var(--toskit-bg, #fff); stroke-width: 3px; stroke-linejoin: round; }
 .toskit-t-svg .toskit-t-boundary rect { fill: none; stroke: var(--toskit-fg-faint, #999); stroke-width: 1.2; stroke-dasharray: 8 4; }
 .toskit-t-svg .toskit-t-boundary text { fill: var(--toskit-fg-muted, #555); font-style: italic; }
 .toskit-t-svg .toskit-t-port path { fill: none; stroke: var(--toskit-fg-faint, #999); stroke-dasharray: 2 3; }
@@ -404,14 +416,22 @@ def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> st
 
 
 def render_svg(
-    topology: Topology, lay: Layout, *, standalone: bool = True, interactive: bool = False
+    topology: Topology,
+    lay: Layout,
+    *,
+    standalone: bool = True,
+    interactive: bool = False,
+    findings: Mapping[str, tuple[int, int]] | None = None,
 ) -> str:
     """SVG text of a laid-out topology (see the module docstring).
 
     ``interactive`` makes the node boxes keyboard-focusable (the explorer
     widget selects a focused box with Enter); a static view has nothing to
-    focus.
+    focus. ``findings`` (``Topology.findings()``: box name → errors,
+    warnings) draws a badge with the count on each box that has any and
+    edges its box in the error (or warning) colour.
     """
+    findings = findings or {}
     boundary = topology.boundary
     # Marker ids must not clash between drawings on one page; deterministic.
     uid = hashlib.sha1(
@@ -490,8 +510,16 @@ def render_svg(
         node = topology.nodes[name]
         lines = _lines(topology, name)
         node_classes = "toskit-t-node toskit-t-group" if node.is_group else "toskit-t-node"
+        errors, warnings = findings.get(name, (0, 0))
+        # The box's state is a class of its rect (the group's classes name what it is).
+        rect_class = ""
+        if errors or warnings:
+            rect_class = ' class="toskit-t-has-errors"' if errors else ' class="toskit-t-has-warnings"'
         left, ytop = box.x - box.w / 2, box.y - box.h / 2
         tip = [f"{node.name}: {node.type}"]
+        if errors or warnings:
+            said = [f"{n} {w}{'' if n == 1 else 's'}" for n, w in ((errors, "error"), (warnings, "warning")) if n]
+            tip.append(", ".join(said) + " (see its properties)")
         if node.description:
             tip.append(node.description)
         if node.unchecked:
@@ -501,10 +529,21 @@ def render_svg(
         parts = [
             f'<g class="{node_classes}" data-node="{_esc(name)}"{focus}>',
             f"<title>{_esc(chr(10).join(tip))}</title>",
-            f'<rect x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
+            f'<rect{rect_class} x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
         ]
         for i, (line, cls) in enumerate(lines):
             parts.append(_text(box.x, ytop + PAD + LINE_HEIGHT * (i + 1) - 4, line, cls))
+        if errors or warnings:
+            # The badge sits on the box's top-right corner: the count of errors
+            # (or, with none, of warnings).
+            shown = errors or warnings
+            kind = "error" if errors else "warning"
+            parts.append(
+                f'<g class="toskit-t-badge toskit-t-badge-{kind}">'
+                f'<circle cx="{_f(left + box.w)}" cy="{_f(ytop)}" r="{_f(BADGE_R)}"/>'
+                + _text(left + box.w, ytop + 4, str(shown) if shown < 100 else "99+", "toskit-t-badge-text")
+                + "</g>"
+            )
         parts.append("</g>")
         out.append("".join(parts))
     out.append("</g>")

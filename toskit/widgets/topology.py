@@ -154,7 +154,16 @@ class TopologyExplorer(ipywidgets.VBox):
         )  # fmt: skip
         self._views.observe(lambda change: setattr(self.graph, "view", change["new"]), "value")
         self.graph.observe(self._follow, "selected")
-        super().__init__(children=[self._views, self.graph, self.properties], **kwargs)
+        # The drawing and the clicked node's details side by side, wrapping
+        # under each other when the output area is narrow (the details were
+        # under a ~650 px drawing with most of the width empty).
+        self.graph.layout = ipywidgets.Layout(flex="1 1 480px", min_width="min(100%, 360px)", overflow="auto")
+        self.properties.layout = ipywidgets.Layout(flex="1 1 420px", min_width="min(100%, 360px)")
+        row = ipywidgets.HBox(
+            [self.graph, self.properties],
+            layout=ipywidgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
+        )
+        super().__init__(children=[self._views, row], **kwargs)
 
     def _follow(self, change: dict[str, Any]) -> None:
         name = self.graph.selected_template
