@@ -335,3 +335,12 @@ class _quiet:
 
     def __exit__(self, *exc):
         return self._catch.__exit__(*exc)
+
+
+def test_without_zipfiles_end_record_reader_archives_are_refused(tmp_path, monkeypatch):
+    """toskit finds the directory with zipfile's own reader; should a Python lack it,
+    an archive is refused (csar-error), never parsed unbounded."""
+    path = _write(tmp_path, _zip({"main.yaml": MAIN, "t.yaml": TYPES}))
+    monkeypatch.delattr(zipfile, "_EndRecData")
+    doc, _ = open_csar(path)
+    assert _codes(doc) == ["csar-error"]

@@ -95,8 +95,11 @@ def _directory(f: Any) -> tuple[int, int, int | None]:
     classic end record, or the ZIP64 one its locator points at), so the
     region counted here is the region :mod:`zipfile` parses next.
     """
+    find = getattr(zipfile, "_EndRecData", None)  # zipfile's own reading (CPython 3.x)
+    if find is None:  # a zipfile without it: the directory cannot be bounded, so refuse
+        raise CsarError("csar-error", "this Python's zipfile cannot be checked for hostile archives")
     try:
-        endrec = zipfile._EndRecData(f)  # type: ignore[attr-defined]  # zipfile's own reading
+        endrec = find(f)
     except OSError:
         endrec = None
     if not endrec:
