@@ -16,7 +16,7 @@ from typing import Any
 
 from toskit.display.html import badge, chip, code, details, esc, fragment, header, table, text_value
 
-__all__ = ["explanation_html", "layers_html"]
+__all__ = ["explanation_html", "layers_html", "stack_cell"]
 
 _RESULT_BADGE = {"satisfied": "ok", "violated": "error", "not checked": "info"}
 
@@ -78,7 +78,7 @@ def _hop_html(hop: Any) -> str:
         inner.extend(_hop_html(h) for h in hop.explanation.hops)
     inner.extend(_hop_html(h) for h in hop.hops)
     body = "".join(inner)
-    nested = f'<div style="margin-left:1.2em">{body}</div>' if body else ""
+    nested = f'<div class="toskit-explain-nested">{body}</div>' if body else ""
     return f"<div>{''.join(parts)}{nested}</div>"
 
 
@@ -123,3 +123,33 @@ def explanation_html(explanation: Any) -> str:
             )
         )
     return fragment("".join(body), str(e), "explain")
+
+
+def stack_cell(row: Any) -> str:
+    """The expandable line under a property row: its layer stack, on demand.
+
+    ``row.stack`` (``(value, origin)`` pairs, lowest first: a table built
+    with ``show_overridden=True``), else ``row.origin`` alone; each layer's
+    ``file:line`` is read from its origin (``origin.where()``) only here,
+    when the view is drawn. ``""`` for a row without an origin.
+    """
+    stack = getattr(row, "stack", None) or ()
+    origin = getattr(row, "origin", None)
+    if not stack and origin is None:
+        return ""
+    layers = list(stack) if stack else [(getattr(row, "value", None), origin)]
+    items = []
+    for i, (value, layer) in enumerate(layers):
+        where = layer.where() if layer is not None and hasattr(layer, "where") else None
+        won = i == len(layers) - 1
+        items.append(
+            f'<li class="{"toskit-stack-won" if won else "toskit-overridden"}">'
+            f"{code(text_value(value))} {esc(getattr(layer, 'source', ''))} "
+            f'<span class="toskit-muted">{esc(where or "?")}</span></li>'
+        )
+    n = len(layers)
+    summary = f'<span class="toskit-muted">{n} layer{"s" if n != 1 else ""}: where each value was written</span>'
+    return (
+        f'<details class="toskit-stack"><summary>{summary}</summary>'
+        f'<ol class="toskit-stack-layers">{"".join(items)}</ol></details>'
+    )

@@ -17,6 +17,7 @@ from toskit.display.diagnostics_view import (
     ordered,
     summary_badges,
 )
+from toskit.display.explain_view import stack_cell
 from toskit.display.html import (
     badge,
     chip,
@@ -231,8 +232,13 @@ def property_table_body(
     palette: SourcePalette | None = None,
     lines: Any = None,
     type_link: Any = None,
+    stacks: bool = False,
 ) -> str:
     """The merged property table with a provenance legend (no fragment).
+
+    With ``stacks``, each value row is followed by an expandable line
+    (``<details>``) with the row's layer stack, each layer with its
+    ``file:line`` (issue #32; the property explorer turns it on).
 
     Every row carries its state (``ok``, ``invalid``, ``warning``,
     ``missing``, ``unknown``; :mod:`toskit.tosca.validity`): a row with a
@@ -285,18 +291,23 @@ def property_table_body(
             continue
         row_is_overridden = _field(row, "overridden", None) is True
         used.append(_field(row, "source", ""))
+        pill = palette.pill(_field(row, "source", ""))
         type_name = _field(row, "type", "") or ""
         cells = [
             ("toskit-path", path_html),
             ("toskit-value", esc(text_value(_field(row, "value")))),
             ("toskit-type", link(type_name) if type_name else ""),
-            ("toskit-source", palette.pill(_field(row, "source", ""))),
+            ("toskit-source", pill),
         ]
         if checked:
             cells.append(("toskit-status", _status_cell(state)))
         shown.append(((("toskit-overridden" if row_is_overridden else "") + status_cls).strip(), cells))
         if checked and state.status != "valid":
             shown.append(_problem_row(state, lines, len(columns)))
+        if stacks:
+            stack = stack_cell(row)
+            if stack:
+                shown.append(("toskit-stack-row", [("", stack, f'colspan="{len(columns)}"')]))
         if show_overridden and not row_is_overridden:
             for value, src in _overridden_entries(row):
                 if rendered >= limit:
@@ -841,6 +852,7 @@ def node_template_body(
     palette: SourcePalette | None = None,
     show_header: bool = True,
     type_link: Any = None,
+    stacks: bool = False,
 ) -> str:
     """A node template (or any entity template: capability, relationship,
     group, policy): its type, merged property table, requirements,
@@ -875,7 +887,12 @@ def node_template_body(
     if prop_table is not None:
         parts.append(
             property_table_body(
-                prop_table, show_overridden=show_overridden, palette=palette, lines=lines, type_link=type_link
+                prop_table,
+                show_overridden=show_overridden,
+                palette=palette,
+                lines=lines,
+                type_link=type_link,
+                stacks=stacks,
             )
         )
     else:

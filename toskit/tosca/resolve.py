@@ -79,6 +79,13 @@ class Origin(NamedTuple):
         _, sep, rest = self.source.partition(": ")
         return rest if sep else None
 
+    def where(self) -> str | None:
+        """``file:line`` where this layer wrote the value (its start only: cheap), or ``None``."""
+        if self.doc is None:
+            return None
+        found = self.doc.locate(self.parts)
+        return None if found is None else f"{self.doc.name}:{found.line}"
+
     def span(self) -> tuple[str | None, int, int, int, int] | None:
         """``(file, line, column, end_line, end_column)`` where this layer wrote
         the value (1-based, end exclusive), or ``None`` when unknown.

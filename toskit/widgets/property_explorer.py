@@ -233,6 +233,7 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
                 diagnostics=self._diagnostics.get(name, []),
                 lines=self._lines,
                 palette=self._palette,
+                stacks=True,  # a source pill opens to its layers with file:line (#32)
             )
             self._cache[key] = cached
         return cached
