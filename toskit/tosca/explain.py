@@ -232,7 +232,7 @@ class Hop:
             for layer in self.explanation.stack:
                 out.append(
                     f"{indent}  {'*' if layer.won else ' '} {_short(layer.value)}  "
-                    f"{layer.source.label}  {layer.source.where}"
+                    f"{_label(layer.source)}  {layer.source.where}"
                 )
             for hop in self.explanation.hops:
                 out.extend(hop.lines(indent + "    "))
