@@ -120,3 +120,18 @@ def test_git_revisions_of_one_library(tmp_path: Path, capsys: pytest.CaptureFixt
     assert len(t["breaking"]) == 6 and t["defaults"][0]["new_location"].startswith("git:HEAD:lib/acme.yaml")
     assert main(["upgrade-check", "git:nope:lib", "git:HEAD:lib", "app.yaml"]) == 2
     assert "git:nope:lib" in capsys.readouterr().err
+
+
+def test_an_old_version_is_read_as_the_newest_of_its_name(tmp_path: Path) -> None:
+    from toskit.tosca.catalog import ProfileCatalog
+
+    head = "tosca_definitions_version: tosca_2_0\nprofile: "
+    for folder, versions in (("old", ["org.acme:1.0", "org.other:1"]), ("new", ["org.acme:2.9", "org.acme:2.10", "org.other:1"])):
+        for i, version in enumerate(versions):
+            (tmp_path / folder).mkdir(exist_ok=True)
+            (tmp_path / folder / f"p{i}.yaml").write_text(head + version + "\n")
+    old, new = ProfileCatalog([tmp_path / "old"]), ProfileCatalog([tmp_path / "new"])
+    from toskit.compare.upgrade import retargets
+
+    # 2.10 is newer than 2.9; a profile the new library has as it is stays.
+    assert retargets(old, new) == {"org.acme:1.0": "org.acme:2.10"}
