@@ -437,29 +437,35 @@ def explain_entity(
         layers.append(StackLayer(v, src, False))
     layers[-1].won = True
     stack = tuple(layers)
-    seen = _seen | {(id(entity), rel)}
     raw = _raw_at(top)
     written = raw if raw.__class__ in _PLAIN_LEAVES else _parsed(raw, service)
     hops = (
-        _hops_of(written, value, entity, service, seen)
+        _hops_of(written, value, entity, service, _seen | {(id(entity), rel)})
         if written.__class__ is Call or value.__class__ is Call
         else ()
     )
-    key = (id(entity._definitions), id(entity.type), *(p if p.__class__ is str else 0 for p in rel))
+    key = (id(entity._definitions), id(entity.type), rel)
     cached = memo.definitions.get(key)
     if cached is None:
         # Kept with the definitions and type, so their ids stay unique.
         cached = memo.definitions[key] = (
             *_definition(entity, rel),
+            format_path(rel),
             entity.property_definitions,
             entity.type,
         )
     pdef, type_name = cached[0], cached[1]
     index = entity.findings
-    found = entity_findings(entity) if index is not None and index.any else None
+    found: Any = None
+    if index is not None and index.any:
+        # The entity's findings, filed once per template and entity.
+        entry = memo.findings.get(id(entity))
+        if entry is None or entry[0] is not entity:
+            entry = memo.findings[id(entity)] = (entity, entity_findings(entity))
+        found = entry[1]
     n = len(rel)
     findings = tuple(d for p, d in found if tuple(p[:n]) == rel) if found else ()
-    checks = _checks(pdef, value, findings, memo)
+    checks = _checks(pdef, value, findings, memo) if pdef is not None else ()
     if hops and stack[-1].source.kind == "template" and isinstance(written, Call):
         # The written value was a call: the value is what the call gave.
         last = stack[-1]
@@ -467,17 +473,17 @@ def explain_entity(
             *stack[:-1],
             StackLayer(last.value, _replace_kind(last.source, "function", hops[0].call), True),
         )
-    return Explanation(
-        entity_kind=entity.kind,
-        entity=entity.name,
-        path=rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel),
-        parts=rel,
-        value=str(value) if isinstance(value, Call) else value,
-        type=type_name,
-        stack=stack,
-        hops=hops,
-        checks=checks,
-        findings=findings,
+    return Explanation(  # positional: one per leaf (bench_explain)
+        entity.kind,
+        entity.name,
+        cached[2],
+        rel,
+        str(value) if value.__class__ is Call else value,
+        type_name,
+        stack,
+        hops,
+        checks,
+        findings,
     )
 
 
@@ -510,9 +516,10 @@ class _Memo:
     origin (the defaults of a type are the same origin for every template),
     types by name, and the text of each definition's clauses."""
 
-    __slots__ = ("sources", "types", "clauses", "definitions", "__weakref__")
+    __slots__ = ("sources", "types", "clauses", "definitions", "findings", "__weakref__")
 
     def __init__(self) -> None:
+        self.findings: dict[int, tuple[Any, Any]] = {}
         self.definitions: dict[tuple, tuple] = {}
         self.sources: dict[Origin, Source] = {}
         self.types: dict[str, Type | None] = {}
@@ -569,6 +576,7 @@ def _source(
     doc, parts = origin.doc, origin.parts
     if (
         kind == "template"
+        and _version(service) == "2.0"  # copy: is TOSCA 2.0
         and doc is not None
         and doc.value is not None
         and not _exists(doc.value, parts)
