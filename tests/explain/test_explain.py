@@ -385,3 +385,19 @@ def test_language_server_hover_reads_the_explanation():
     line = next(i for i, t in enumerate(lines) if "greeting: {concat" in t)
     hover, _ = features.hover(analysis, line, lines[line].index("hello"))
     assert "via `{concat: [hello, ' ', {get_property: [SELF, name]}]}`" in hover
+
+
+def test_a_default_of_a_profile_type_is_a_profile_layer(st13):
+    e = st13.explain("node_templates.db.capabilities.database_endpoint.properties.secure")
+    assert e.value is False
+    assert e.source.kind == "profile" and e.source.type_name == "tosca.capabilities.Endpoint"
+    assert e.source.file.endswith("tosca-simple-1.3.yaml") and e.source.line is not None
+
+
+def test_end_of_range_is_found_on_use():
+    st = toskit.load(DATA / "service2.yaml")
+    e = st.explain("node_templates.db.properties.size")
+    source = e.source
+    assert source._end == []  # not scanned yet
+    assert (source.line, source.end_line) == (62, 62)
+    assert source.end_column - source.column == 2  # "12"
