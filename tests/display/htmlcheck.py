@@ -11,6 +11,9 @@ ALLOWED_TAGS = frozenset(
     {
         "a", "b", "body", "br", "details", "div", "head", "html", "li", "main", "meta", "ol", "pre",
         "span", "style", "summary", "table", "tbody", "td", "th", "thead", "title", "tr", "ul",
+        # A line-break opportunity between the names of a long path in a
+        # trace (conditions_views._breakable); JupyterLab's sanitizer keeps it.
+        "wbr",
     }
 )
 ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang", "colspan", "href", "id", "role", "tabindex", "data-toskit-type"})

@@ -143,3 +143,33 @@ def test_buttons_are_as_wide_as_their_words(release):
     sim = mongo_simulator(release)
     for button in (sim._assign_button, sim._unassign_button, sim._add_button, sim._remove_button, sim._reset_button):
         assert button.layout.width == "auto", button.description
+
+
+def test_each_limit_message_is_a_line_of_its_own(release):
+    cluster = release.cluster(mode="ha_compact", nodes=[{"id": i} for i in range(1, 4)], pool=[{"id": 11}])
+    sim = ClusterSimulator(release, cluster)
+    messages = sim.outcome("controller").recorded_decision.limits.messages
+    assert len(messages) == 2
+    reason = re.search(r'<div class="toskit-reason">(.*?)</div>', row_of(body(sim.html), "controller"), re.S).group(1)
+    assert ".; " not in reason
+    assert reason == f'allowed with advice: {messages[0]}<span class="toskit-cause">{messages[1]}</span>'
+
+
+def test_a_long_path_in_a_trace_breaks_between_its_names_only():
+    from toskit.display.conditions_views import _breakable
+
+    long = "settings:additional_components.ceilometer.value == false"
+    assert _breakable(long) == (
+        "settings:<wbr>additional_components.<wbr>ceilometer.<wbr>value == false"
+    )
+    assert _breakable("<node>._hasRole('controller-of-the-cluster')") == (
+        "&lt;node&gt;.<wbr>_hasRole<wbr>(&#x27;controller-of-the-cluster&#x27;)"
+    )
+    # Short tokens are left alone, and no break is ever inside a name.
+    assert _breakable("cluster:mode == 'multinode'") == "cluster:mode == &#x27;multinode&#x27;"
+    for text in (long, "a.b.c_d_e_f_g_h_i_j_k_l_m_n_o.p(q, r)[s]"):
+        html = _breakable(text)
+        for before, after in re.findall(r"(.)<wbr>(.)", html):
+            assert before in ".:," or after in "([", (before, after)
+        joined = _breakable(text).replace("<wbr>", "")
+        assert joined.replace("&#x27;", "'") == text

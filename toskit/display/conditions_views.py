@@ -4,6 +4,7 @@ evaluation trace, and simulated clusters (duck-typed over
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -76,9 +77,35 @@ def _reads_html(entry: Any) -> str:
     if not shown:
         return ""
     items = "".join(
-        f'<span class="toskit-read">{code(f"{t} = {describe_value(v)}")}</span>' for t, v in shown
+        f'<span class="toskit-read">{expr_code(f"{t} = {describe_value(v)}")}</span>' for t, v in shown
     )
     return f'<span class="toskit-reads">{items}</span>'
+
+
+# A long token of an expression (a dotted path such as
+# settings:additional_components.ceilometer.value) gets a line-break
+# opportunity (<wbr>) after each '.', ':' and ',' and before each '(' or
+# '[': a narrow column wraps the path between its names, never inside one
+# (the stylesheet turns breaking anywhere off for traces). Short tokens are
+# left as they are.
+_LONG_TOKEN = 24
+_BREAK = re.compile(r"(?<=[.:,])(?=[^\s.:,])|(?<=\w)(?=[(\[])")
+
+
+def _breakable(text: Any) -> str:
+    """``text`` escaped, its long tokens breakable between their names."""
+    out = []
+    for token in re.split(r"(\s+)", str(text)):
+        if len(token) > _LONG_TOKEN and not token.isspace():
+            out.append("<wbr>".join(esc(part) for part in _BREAK.split(token)))
+        else:
+            out.append(esc(token))
+    return "".join(out)
+
+
+def expr_code(text: Any) -> str:
+    """Inline code for an expression or a reference in a trace (see ``_breakable``)."""
+    return f'<span class="toskit-code">{_breakable(text)}</span>'
 
 
 # The entries of a role's trace root that are not its rules.
@@ -100,7 +127,7 @@ def _trace_label(entry: Any, number: int | None = None) -> str:
         parts.append(badge("true" if value else "false", "true" if value else "false", small=True))
     parts.append(f'<span class="toskit-trace-form">{esc(form)}</span>')
     if source is not None:
-        parts.append(code(source))
+        parts.append(expr_code(source))
     if detail:
         parts.append(f'<span class="toskit-trace-detail">{_truth_words(detail)}</span>')
     parts.append(_reads_html(entry))
@@ -201,7 +228,18 @@ def _reason_html(outcome: Any) -> str:
         parts, text = None, f"(no reason: {error})"
     if parts is None:
         return f'<div class="toskit-reason">{esc(text)}</div>' if text else ""
-    first, *more = parts.causes or ("",)
+    causes = list(parts.causes)
+    # The limits' messages make one cause ("a; b" in the sentence form):
+    # here each is a line of its own, taken from the recorded limits.
+    try:
+        limits = getattr(getattr(outcome, "recorded_decision", None), "limits", None)
+    except Exception:  # noqa: BLE001 - a view never fails on a broken outcome
+        limits = None
+    messages = tuple(getattr(limits, "messages", ()) or ())
+    if len(messages) > 1 and "; ".join(messages) in causes:
+        at = causes.index("; ".join(messages))
+        causes[at : at + 1] = messages
+    first, *more = causes or [""]
     rest = "".join(f'<span class="toskit-cause">{esc(c)}</span>' for c in more)
     return f'<div class="toskit-reason">{esc(parts.head)}: {esc(first)}{rest}</div>'
 
@@ -217,7 +255,7 @@ def hidden_reason_html(outcome: Any) -> str:
     facts = [f for f in getattr(decision, "restrictions", ()) if f.hides]
     if not facts:
         return '<span class="toskit-faint">hidden (no hiding restriction recorded)</span>'
-    said = [esc(f.message) if f.message else f"restriction {code(f.source)} holds" for f in facts]
+    said = [esc(f.message) if f.message else f"restriction {expr_code(f.source)} holds" for f in facts]
     return '<span class="toskit-muted">— ' + "; ".join(said) + "</span>"
 
 

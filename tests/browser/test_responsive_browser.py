@@ -1,0 +1,114 @@
+"""Issue #35 item 6: every view and widget of the tutorials reads where
+people use them: at 900 px, and at 1280 px with JupyterLab's sidebar open
+(a 300 px column taken off the page's left side), in light and dark.
+
+For each tutorial (rendered by Voila, every cell run) and each width:
+
+* no table column, header or control lies outside its output area
+  (``getBoundingClientRect`` of each ``th``, ``td``, button, select, input
+  against the ``.jp-OutputArea-output`` that holds it; a drawing's own
+  scroll box, ``.toskit-topology-drawing``, is measured as a whole);
+* no text of a trace breaks inside a token (two word characters on two
+  lines), measured character by character with DOM ranges;
+* axe-core finds no serious or critical WCAG 2 A/AA violation;
+* a screenshot of the whole notebook is saved to ``test-artifacts/``
+  (``responsive-<notebook>-<width>-<theme>.png``) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_notebooks_browser import axe_violations, full_screenshot, open_notebook, python_errors
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOKS = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "notebooks").glob("0[0-7]-*.ipynb"))
+# (label, viewport width, sidebar width): JupyterLab at 900 px, and at
+# 1280 px with the file browser open (its default).
+WIDTHS = [("900", 900, 0), ("1280-sidebar", 1280, 300)]
+SIDEBAR_CSS = "#rendered_cells {{ margin-left: {px}px !important; width: calc(100% - {px}px) !important; }}"
+
+OUTSIDE = """() => {
+    const out = [];
+    for (const area of document.querySelectorAll('.jp-OutputArea-output')) {
+        const box = area.getBoundingClientRect();
+        if (!box.width) continue;
+        const items = area.querySelectorAll(
+            'th, td, button, select, input, textarea, .widget-label, .toskit-topology-drawing');
+        for (const el of items) {
+            if (el.closest('.toskit-topology-drawing') && !el.matches('.toskit-topology-drawing')) continue;
+            if (!el.offsetParent && getComputedStyle(el).position !== 'fixed') continue;  // not shown
+            const r = el.getBoundingClientRect();
+            if (!r.width || !r.height) continue;
+            if (r.left < box.left - 1 || r.right > box.right + 1) {
+                const text = (el.innerText || el.value || el.getAttribute('aria-label') || '').trim().slice(0, 60);
+                out.push(`${el.tagName.toLowerCase()}.${el.className || ''} "${text}": `
+                    + `${Math.round(r.left)}..${Math.round(r.right)} outside ${Math.round(box.left)}..${Math.round(box.right)}`);
+            }
+        }
+    }
+    return out.slice(0, 20);
+}"""
+
+# A line break between two word characters of one text node of a trace.
+TOKEN_BREAKS = """() => {
+    const out = [];
+    const word = /[A-Za-z0-9_]/;
+    for (const el of document.querySelectorAll('.toskit-trace .toskit-code, .toskit-trace .toskit-trace-detail, .toskit-reason')) {
+        if (!el.offsetParent) continue;
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const text = node.textContent;
+            let lastTop = null;
+            for (let i = 0; i < text.length; i++) {
+                const range = document.createRange();
+                range.setStart(node, i);
+                range.setEnd(node, i + 1);
+                const rect = range.getClientRects()[0];
+                if (!rect) { lastTop = null; continue; }
+                if (lastTop !== null && rect.top > lastTop + 2 && word.test(text[i]) && word.test(text[i - 1])) {
+                    out.push(`${JSON.stringify(text.slice(Math.max(0, i - 12), i))} / ${JSON.stringify(text.slice(i, i + 12))}`);
+                }
+                lastTop = rect.top;
+            }
+        }
+        if (out.length > 20) break;
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda n: n.removesuffix(".ipynb"))
+def test_views_read_at_900_and_at_1280_with_the_sidebar(
+    page, voila_url: str, artifacts_dir: Path, notebook: str, theme: str
+) -> None:
+    open_notebook(page, voila_url, notebook, theme)
+    assert python_errors(page) == []
+    # Open every trace the page holds (the simulator's rows are collapsed):
+    # the token check needs them laid out.
+    page.evaluate("() => document.querySelectorAll('.toskit-trace-section').forEach(d => d.open = true)")
+    problems: dict[str, list[str]] = {}
+    for label, width, sidebar in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(
+            "(css) => { let s = document.getElementById('toskit-sidebar');"
+            " if (!s) { s = document.createElement('style'); s.id = 'toskit-sidebar'; document.head.append(s); }"
+            " s.textContent = css; }",
+            SIDEBAR_CSS.format(px=sidebar) if sidebar else "",
+        )
+        page.wait_for_timeout(300)  # ipywidgets lay out on resize
+        outside = page.evaluate(OUTSIDE)
+        breaks = page.evaluate(TOKEN_BREAKS)
+        full_screenshot(page, artifacts_dir / f"responsive-{notebook.removesuffix('.ipynb')}-{label}-{theme}.png")
+        if outside:
+            problems[f"{label}: outside the output area"] = outside
+        if breaks:
+            problems[f"{label}: a trace broken inside a token"] = breaks
+    violations = axe_violations(page)
+    if violations:
+        problems["axe"] = [f"{v['id']}: {v['help']} {v['nodes'][:2]}" for v in violations]
+    assert not problems, json.dumps(problems, indent=1)
