@@ -161,3 +161,21 @@ def test_workers_fork_from_a_warmed_parent(tmp_path, capsys, monkeypatch) -> Non
     assert status == 0
     seen = {entry["diagnostics"][0]["message"] for entry in json.loads(out)}
     assert seen == {json.dumps(["toskit.conditions", "toskit.tosca.loader"])}
+
+
+def test_the_warm_up_never_runs_a_registered_checker_in_this_process(tmp_path, capsys, monkeypatch) -> None:
+    log = tmp_path / "pids"
+    monkeypatch.setattr(cli, "CHECKERS", dict(cli.CHECKERS))
+
+    def checker(text: str, name: str) -> list[Diagnostic]:
+        with open(log, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return []
+
+    for kind in ("tosca", "schema", "yaml", "roles"):
+        cli.register_checker(kind, checker)
+    paths = _files(tmp_path, 6, bad=set())
+    status, _, _ = _run(["check", "-j", "2", *paths], capsys)
+    assert status == 0
+    pids = log.read_text().split()
+    assert len(pids) == 6 and str(os.getpid()) not in pids

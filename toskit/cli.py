@@ -510,10 +510,21 @@ _WARM_DOCUMENTS = (
 
 
 def _warm() -> None:
-    """What every worker needs, loaded once in the parent (``toskit.batch``)."""
+    """What every worker needs, loaded once in the parent (``toskit.batch``).
+
+    Only toskit's own checkers run here, never a registered one: a checker
+    that misbehaves must do so in a worker, where it costs one file.
+    """
+    builtin = {"tosca": check_tosca, "schema": check_schema, "yaml": check_yaml}
     for text in _WARM_DOCUMENTS:
         try:
-            _check_document(text, "<warm-up>")
+            from toskit.source import load_yaml
+
+            kind = detect_kind(load_yaml(text, name="<warm-up>").value)
+            if kind in builtin:
+                builtin[kind](text, "<warm-up>")
+            else:  # the roles and Fuel checker: its module, imported
+                import toskit.conditions  # noqa: F401
         except Exception:  # noqa: BLE001, S112 - warming is an optimisation; the workers report
             continue
 
