@@ -102,3 +102,14 @@ def test_a_paused_view_keeps_a_collector_the_process_disabled() -> None:
 def test_gc_paused_keeps_the_function_name_and_doc() -> None:
     assert display.to_html.__name__ == "to_html"
     assert "self-contained HTML" in (display.to_html.__doc__ or "")
+
+
+def test_compare_runs_with_the_collector_paused(st, monkeypatch) -> None:
+    from toskit.compare import compute
+
+    seen: list[bool] = []
+    monkeypatch.setattr(compute, "as_template", _spy(seen, compute.as_template))
+    diff = toskit.compare(st, toskit.loads(TEXT.replace("default: 80", "default: 81"), name="t.yaml"))
+    assert not diff.is_same
+    assert seen == [False, False]
+    assert gc.isenabled()

@@ -62,6 +62,7 @@ from toskit.compare.walk import RawChange, diff_tree, quick_equal, same_tree
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import ToskitError
 from toskit.plain import MAX_DEPTH, TooDeep, canonical, values_equal
+from toskit.runtime import gc_paused
 from toskit.sentinels import NO_DEFAULT
 
 __all__ = ["as_template", "compare", "compare_diagnostics", "diagnostic_key"]
@@ -98,6 +99,9 @@ _SECTION_OF_KIND = {kind: section for section, kind in _TEMPLATE_KINDS.items()}
 _LEAF_CAP = 2_000  # leaves read per template for the similarity of a changed rename
 
 
+# The collector paused: the first compare after two large loads ran a full
+# collection over both (1.5 s instead of 0.76 s CPU at 20,000 nodes, issue #31).
+@gc_paused
 def compare(old: Any, new: Any, *, inputs: Mapping[str, Any] | None = None) -> TemplateDiff:
     """What changed from ``old`` to ``new`` (``ServiceTemplate``\\ s or paths).
 
