@@ -81,7 +81,9 @@ class ExplainError(ToskitError):
     """A path that names no value of the template (the message says what exists)."""
 
 
-@dataclass(frozen=True)
+# slots, not frozen: one per written value (bench_explain); shared through the
+# template's memo, so treat it as read-only.
+@dataclass(slots=True, eq=False)
 class Source:
     """One layer that wrote a value: its kind, what it names, where it wrote.
 
@@ -103,9 +105,9 @@ class Source:
     column: int | None = None
     call: str | None = None
     copied_from: str | None = None
-    _doc: Any = field(default=None, compare=False, repr=False)
-    _parts: tuple = field(default=(), compare=False, repr=False)
-    _end: list = field(default_factory=list, compare=False, repr=False)
+    _doc: Any = field(default=None, repr=False)
+    _parts: tuple = field(default=(), repr=False)
+    _end: list = field(default_factory=list, repr=False)
 
     @property
     def span(self) -> tuple[int, int, int, int] | None:
