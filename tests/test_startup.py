@@ -140,3 +140,16 @@ def test_a_parser_built_for_check_still_names_diff(capsys: pytest.CaptureFixture
 )
 def test_the_command_named_by_argv(argv: list[str], command: str | None) -> None:
     assert cli._command_of(argv) == command
+
+
+def test_the_makefiles_installs_compile_toskits_bytecode() -> None:
+    # An editable install leaves toskit/ without .pyc files; with
+    # PYTHONDONTWRITEBYTECODE every `toskit check` compiled ~90 modules again.
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text(encoding="utf-8")
+    compile_line = next(line for line in makefile.splitlines() if line.startswith("COMPILE_BYTECODE ="))
+    assert "-m compileall" in compile_line and "toskit" in compile_line.split("compileall", 1)[1]
+    for stamp in ("$(STAMP):", "$(LAB_STAMP):"):
+        recipe = makefile.split("\n" + stamp, 1)[1].split("\n\n", 1)[0].splitlines()
+        installs = [i for i, line in enumerate(recipe) if "pip install" in line]
+        compiles = [i for i, line in enumerate(recipe) if "$(COMPILE_BYTECODE)" in line]
+        assert installs and compiles and compiles[0] > installs[0], stamp
