@@ -74,3 +74,23 @@ def test_problems_only_on_a_clean_template_keeps_the_node(st):
     assert explorer.problem_nodes == [] and explorer.node == "fine"
     explorer.set_problems_only(True)
     assert explorer.node == "fine" and [v for _, v in explorer._dropdown.options] == ["fine"]
+
+
+def test_export_csv_downloads_the_shown_table(st):
+    import base64
+    import csv
+    import io
+    import re
+
+    explorer = PropertyExplorer(st, node="fine")
+    text = explorer.to_csv()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert rows and rows[0]["path"] == "port" and rows[0]["value"] == "80"
+    link = explorer._export.value
+    assert 'download="fine.csv"' in link and ">export CSV</a>" in link
+    data = re.search(r'href="data:text/csv;base64,([^"]+)"', link).group(1)
+    assert base64.b64decode(data).decode("utf-8") == text
+    explorer.select("broken")  # the link follows the node shown
+    assert 'download="broken.csv"' in explorer._export.value
+    with pytest.raises(toskit.ToskitError, match="no node template 'nope' to export"):
+        explorer.to_csv("nope")

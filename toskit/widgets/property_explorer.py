@@ -64,9 +64,12 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
             value=False, description=f"problems only ({len(self.problem_nodes)})", indent=False
         )
         self._output = ipywidgets.HTML()
+        # "export CSV": a download link of the shown node's property table.
+        self._export = ipywidgets.HTML("")
         # The pickers wrap under each other in a narrow output area.
         pickers = ipywidgets.HBox(
-            [self._dropdown, self._problems, self._toggle], layout=ipywidgets.Layout(flex_flow="row wrap")
+            [self._dropdown, self._problems, self._toggle, self._export],
+            layout=ipywidgets.Layout(flex_flow="row wrap", align_items="center"),
         )
         super().__init__(children=[pickers, self._output], **kwargs)
         self._dropdown.observe(self._on_dropdown, "value")
@@ -176,6 +179,33 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
         finally:
             self._syncing = False
 
+    def to_csv(self, name: str | None = None) -> str:
+        """The merged property table of node template ``name`` (default: the
+        one shown) as CSV text: path, value, source and status per row, what
+        the "export CSV" link downloads."""
+        name = self.node if name is None else name
+        if name is None or name not in self._nodes:
+            raise ToskitError(f"no node template {name!r} to export")
+        frame = self._nodes[name].property_table().to_frame()
+        return str(frame.to_csv(index=False))
+
+    def _export_link(self, name: str) -> str:
+        """A link that downloads :meth:`to_csv` (a data: URL: the widget's HTML
+        is not run through the notebook's sanitizer, and no kernel is needed
+        to follow it)."""
+        import base64
+        import re
+
+        try:
+            data = base64.b64encode(self.to_csv(name).encode("utf-8")).decode("ascii")
+        except Exception:  # noqa: BLE001 - an export must not break the explorer
+            return ""
+        file = re.sub(r"[^A-Za-z0-9._-]+", "_", name) or "node"
+        return (
+            f'<a class="toskit-export" download="{esc(file)}.csv" '
+            f'href="data:text/csv;base64,{data}">export CSV</a>'
+        )
+
     def _labelled(self, names: list[str]) -> list[tuple[str, str]]:
         """The picker's entries: each name with its count of findings
         (``web — 2 errors, 1 warning``)."""
@@ -261,6 +291,7 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
             parts.append('<div class="toskit-empty">no node templates</div>')
         self._body = "".join(parts)
         self._output.value = fragment(self._body, self._plain(), "property-explorer")
+        self._export.value = "" if showing_type or self.node is None else self._export_link(self.node)
         # The dropdown shows the node on screen, and is blank over a type's view.
         shown = None if showing_type else self.node
         if self._dropdown.value != shown:

@@ -154,11 +154,13 @@ class TopologyExplorer(ipywidgets.VBox):
         )  # fmt: skip
         self._views.observe(lambda change: setattr(self.graph, "view", change["new"]), "value")
         self.graph.observe(self._follow, "selected")
-        # The drawing and the clicked node's details side by side, wrapping
-        # under each other when the output area is narrow (the details were
-        # under a ~650 px drawing with most of the width empty).
+        # The drawing and the clicked node's details side by side when there
+        # is room for both (the details were under a ~650 px drawing with
+        # most of the width empty); the details need ~600 px for their tables
+        # (requirement, target, capability, relationship) without hiding a
+        # column, so below ~1,080 px they wrap under the drawing, full width.
         self.graph.layout = ipywidgets.Layout(flex="1 1 480px", min_width="min(100%, 360px)", overflow="auto")
-        self.properties.layout = ipywidgets.Layout(flex="1 1 420px", min_width="min(100%, 360px)")
+        self.properties.layout = ipywidgets.Layout(flex="1 1 600px", min_width="min(100%, 600px)")
         row = ipywidgets.HBox(
             [self.graph, self.properties],
             layout=ipywidgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
