@@ -401,3 +401,11 @@ def test_end_of_range_is_found_on_use():
     assert source._end == []  # not scanned yet
     assert (source.line, source.end_line) == (62, 62)
     assert source.end_column - source.column == 2  # "12"
+
+
+@pytest.mark.parametrize("path", [[["a"]], ("endpoint", {"x": 1}), 42])
+def test_a_path_that_is_not_keys_is_a_toskit_error(st2, path):
+    with pytest.raises(ExplainError, match="a path is a dotted string"):
+        st2.node_templates["db"].explain(path)
+    with pytest.raises(ExplainError):
+        st2.explain(path)

@@ -336,7 +336,7 @@ def explain(template: ServiceTemplate, path: str | tuple) -> Explanation:
     ``capabilities.<name>``, then ``properties.`` and the property path:
     ``node_templates.db.properties.connection.endpoint.port``.
     """
-    parts = list(_parse_path(path) if isinstance(path, str) else path)
+    parts = list(_parse_path(path) if isinstance(path, str) else _parts_of(path))
     if parts and parts[0] in ("topology_template", "service_template"):
         parts = parts[1:]
     sections: dict[str, Mapping[str, Any]] = {
@@ -388,7 +388,7 @@ def explain_entity(
 ) -> Explanation:
     """The :class:`Explanation` of ``entity``'s property at ``path``
     (``"connection.endpoint.port"`` or a tuple; ``"eps[0].port"`` for a list entry)."""
-    rel = _parse_path(path) if isinstance(path, str) else tuple(path)
+    rel = _parse_path(path) if isinstance(path, str) else _parts_of(path)
     values = entity.properties
     if not rel:
         raise ExplainError(
@@ -487,6 +487,18 @@ def explain_entity(
         checks,
         findings,
     )
+
+
+def _parts_of(path: Any) -> tuple:
+    """A tuple path as given, checked: each part a key a YAML map can hold."""
+    try:
+        rel = tuple(path)
+        hash(rel)
+    except TypeError:
+        raise ExplainError(
+            f"explain: a path is a dotted string or a sequence of keys and indices, not {path!r:.80}"
+        ) from None
+    return rel
 
 
 def _label(source: Source) -> str:
