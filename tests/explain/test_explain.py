@@ -409,3 +409,48 @@ def test_a_path_that_is_not_keys_is_a_toskit_error(st2, path):
         st2.node_templates["db"].explain(path)
     with pytest.raises(ExplainError):
         st2.explain(path)
+
+
+def test_any_path_text_explains_or_raises_an_explain_error(st2):
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as hs
+
+    words = hs.sampled_from(
+        [
+            "node_templates",
+            "db",
+            "web",
+            "properties",
+            "capabilities",
+            "listen",
+            "endpoint",
+            "port",
+            "ports",
+            "[0]",
+            "[9]",
+            "named",
+            "main",
+            "size",
+            "x",
+            "",
+            ".",
+            "[",
+            "]",
+            "$concat",
+        ]
+    )
+
+    @settings(
+        max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
+    @given(hs.lists(words, max_size=8).map(".".join) | hs.text(max_size=40))
+    def check(path: str) -> None:
+        try:
+            e = st2.explain(path)
+        except ExplainError:
+            return
+        assert e.stack and e.stack[-1].won
+        str(e)
+        e.to_dict()
+
+    check()
