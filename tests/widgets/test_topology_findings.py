@@ -86,3 +86,17 @@ def test_the_details_sit_beside_the_drawing():
     assert isinstance(row, ipywidgets.HBox) and row.children == (explorer.graph, explorer.properties)
     assert row.layout.flex_flow == "row wrap"
     assert explorer.properties.node == "broken"  # opens on the first node with problems
+
+
+def test_export_svg_downloads_the_drawing_of_the_view():
+    import base64
+
+    explorer = TopologyExplorer(toskit.loads(TEXT))
+    link = explorer._export.value
+    assert 'download="topology-templates.svg"' in link
+    data = re.search(r'href="data:image/svg\+xml;base64,([^"]+)"', link).group(1)
+    svg = base64.b64decode(data).decode("utf-8")
+    assert svg == explorer.to_svg() and svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
+    assert "<style>" in svg and 'data-node="broken"' in svg
+    explorer.graph.view = "grouped by type"
+    assert 'download="topology-grouped-by-type.svg"' in explorer._export.value

@@ -23,7 +23,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from toskit.display.html import css
+from toskit.display.html import css, esc
 from toskit.errors import ToskitError
 from toskit.widgets.property_explorer import PropertyExplorer
 
@@ -165,7 +165,30 @@ class TopologyExplorer(ipywidgets.VBox):
             [self.graph, self.properties],
             layout=ipywidgets.Layout(flex_flow="row wrap", align_items="flex-start", width="100%"),
         )
-        super().__init__(children=[self._views, row], **kwargs)
+        # "export SVG": the drawing of the current view as a standalone file.
+        self._export = ipywidgets.HTML("")
+        self.graph.observe(lambda _change: self._export_link(), "view")
+        self._export_link()
+        bar = ipywidgets.HBox([self._views, self._export], layout=ipywidgets.Layout(flex_flow="row wrap", align_items="center"))
+        super().__init__(children=[bar, row], **kwargs)
+
+    def to_svg(self) -> str:
+        """The drawing of the current view as a standalone SVG file (its own
+        styles, light fallbacks), what the "export SVG" link downloads."""
+        return str(self.graph.topology.to_svg(standalone=True))
+
+    def _export_link(self) -> None:
+        import base64
+
+        try:
+            data = base64.b64encode(self.to_svg().encode("utf-8")).decode("ascii")
+        except Exception:  # noqa: BLE001 - an export must not break the explorer
+            self._export.value = ""
+            return
+        self._export.value = (
+            f'<a class="toskit-export" download="topology-{esc(self.graph.view.replace(" ", "-"))}.svg" '
+            f'href="data:image/svg+xml;base64,{data}">export SVG</a>'
+        )
 
     def _follow(self, change: dict[str, Any]) -> None:
         name = self.graph.selected_template
