@@ -117,7 +117,12 @@ def test_type_view_has_breadcrumb_and_defined_in(st):
     assert_safe(html)
     crumbs = re.search(r'<div class="toskit-crumbs">(.*?)</div>', html).group(1)
     assert "".join(parse(crumbs).text) == "tosca.nodes.Root→tosca.nodes.SoftwareComponent→tosca.nodes.DBMS→DatabaseService→BigDatabase"
-    rows = {r[0]: r for r in _rows(html)[1:]}
+    # A property's description is under its name, in the same cell: key by the name.
+    described = {p: d.description or "" for p, d in st.types["BigDatabase"].properties.items()}
+    rows = {}
+    for r in _rows(html)[1:]:
+        name = next(n for n in described if r[0] in (n + described[n], n + "●" + described[n]))
+        rows[name + ("●" if r[0].startswith(name + "●") else "")] = [r[0].removesuffix(described[name]), *r[1:]]
     assert rows["connection●"][5] == "BigDatabase"  # own property, marked
     assert rows["port"][5] == "tosca.nodes.DBMS"
     assert rows["port"][2] == "optional"

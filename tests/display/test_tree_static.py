@@ -102,7 +102,8 @@ def test_type_view_shows_constraints_in_source_form_and_required_only_without_de
     html = to_html(t)
     assert_safe(html)
     rows = _table_rows(html)
-    assert rows["property"] == ["property", "type", "required", "default", "constraints", "defined in", "description"]
+    # The description sits under the property's name (issue #35: a seventh column left the output area).
+    assert rows["property"] == ["property", "type", "required", "default", "constraints", "defined in"]
     assert rows["port●"][2] == "required" and rows["port●"][4] == "in_range [1, 65535]"
     assert rows["protocol●"][2] == "has a default"  # required, but the default supplies it
     assert rows["protocol●"][4] == "valid_values [tcp, udp]"

@@ -51,3 +51,15 @@ def test_merge_relationships_in_words():
         )
     )
     assert "struct of 1 field (replaced whole)" in page and "atomic" not in page
+
+
+def test_a_property_description_sits_under_its_name_not_in_a_column():
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "data_types:\n  my.D:\n    derived_from: tosca.datatypes.Root\n    properties:\n"
+        "      port: {type: integer, description: 'the port <b>to</b> listen on'}\n"
+    )
+    html = to_html(st.types_of("data")["my.D"])
+    assert "<th>description</th>" not in html
+    cell = re.search(r'<td class="toskit-path">(.*?)</td>', html, re.S).group(1)
+    assert cell.endswith('<div class="toskit-prop-desc">the port &lt;b&gt;to&lt;/b&gt; listen on</div>')

@@ -525,6 +525,12 @@ def property_definitions_table(t: Any, *, type_link: Any = None) -> str:
                 )
             type_name = getattr(defn, "type", None)
             defined_in = getattr(defn, "defined_in", "") or ""
+            # The description under the name, wrapping in the room there is:
+            # as a seventh column it was pushed out of a 900 px output area
+            # (issue #35), leaving tall, empty-looking rows.
+            description = getattr(defn, "description", "") or ""
+            if description:
+                name_html += f'<div class="toskit-prop-desc">{esc(description)}</div>'
             yield [
                 ("toskit-path", name_html),
                 ("toskit-type", link(type_name) if type_name else "any"),
@@ -532,11 +538,10 @@ def property_definitions_table(t: Any, *, type_link: Any = None) -> str:
                 ("toskit-value", esc(_default_text(defn))),
                 ("toskit-constraints", _constraints_html(defn)),
                 ("toskit-mono", link(defined_in) if defined_in else ""),
-                ("toskit-muted", esc(getattr(defn, "description", "") or "")),
             ]
 
     body = table(
-        ("property", "type", "required", "default", "constraints", "defined in", "description"),
+        ("property", "type", "required", "default", "constraints", "defined in"),
         rows(),
         total=len(props),
         empty="no properties",
