@@ -61,6 +61,12 @@ __all__ = [
 # hostile text far from Python's recursion limit.
 MAX_DEPTH = 100
 
+#: Characters of one expression that :func:`parse` reads (#37): a real
+#: condition is under a kilobyte; 300,000 terms (8 MB) compiled for more
+#: than 20 s. A longer one is a ``LimitExceeded`` ConditionError whose
+#: diagnostic has the code ``limit-exceeded``, before any token is made.
+MAX_EXPRESSION_CHARS = 100_000
+
 KEYWORDS = frozenset({"true", "false", "null", "and", "or", "not", "in"})
 CONTEXT_VARIABLES = frozenset({"selectedNodes"})
 SPECIAL_PROPERTIES = frozenset(
@@ -607,9 +613,29 @@ def parse(text: str, default_model: str | None = None) -> Node:
         raise ConditionError(
             "TypeError", f"an expression must be a string, got {type(text).__name__}"
         )
+    if len(text) > MAX_EXPRESSION_CHARS:
+        raise _too_long(text)
     node = _Parser(text, default_model).parse()
     _check(node, text)
     return node
+
+
+def _too_long(text: str) -> ConditionError:
+    """The error of an expression over :data:`MAX_EXPRESSION_CHARS` (its
+    text is not copied into the message: only its length and first words)."""
+    from toskit.diagnostics import Diagnostic
+
+    message = (
+        f"the expression is {len(text):,} characters long, over the bound of "
+        f"{MAX_EXPRESSION_CHARS:,} (toskit.conditions.syntax.MAX_EXPRESSION_CHARS)"
+    )
+    start = printable(text[:40]) + ("…" if len(text) > 40 else "")
+    hint = f"split the condition into several restrictions, or raise the bound for a trusted file; it starts {start!r}"
+    return ConditionError(
+        "LimitExceeded",
+        message,
+        diagnostic=Diagnostic("error", "limit-exceeded", f"LimitExceeded: {message}", hint=hint),
+    )
 
 
 def placeholders_of(node: Node) -> frozenset[str]:
