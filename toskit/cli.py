@@ -933,7 +933,9 @@ def _add_show(commands: Any) -> None:
         "show",
         help="write the HTML view of a template, roles document, Fuel release or schema",
         description="Write the HTML view of FILE as a standalone page. Never writes onto an "
-        "input, through a symbolic link, or over a file toskit did not write (unless --force).",
+        "input, through a symbolic link, or over a file toskit did not write (unless --force). "
+        "Exit status: 0 page written, 1 page written for a file that does not parse (its "
+        "errors), 2 no page.",
     )
     show.add_argument("file", metavar="FILE")
     show.add_argument("-o", "--output", metavar="OUT.html", help="default: FILE with .html")
