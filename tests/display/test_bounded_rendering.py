@@ -143,3 +143,33 @@ def test_property_table_text_and_topology_labels_are_bounded(tmp_path):
 
     text, peak = _peak(_short, [BIG] * 3000)
     assert len(text) <= 32 and peak < MB
+
+
+def test_constraint_messages_are_built_within_a_bound(tmp_path):
+    lines = [
+        "tosca_definitions_version: tosca_simple_yaml_1_3",
+        "node_types:",
+        "  T:",
+        "    derived_from: tosca.nodes.Root",
+        "    properties:",
+        "      l: {type: list, entry_schema: {type: string}, constraints: [{max_length: 1}]}",
+        "      s: {type: string, constraints: [{max_length: 3}]}",
+        "topology_template:",
+        "  node_templates:",
+        "    n:",
+        "      type: T",
+        "      metadata:",
+        f"        big: &s {BIG}",
+        "      properties:",
+        "        s: *s",
+        "        l:",
+    ]
+    lines += ["          - *s"] * 3000
+    path = tmp_path / "c.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    st, peak = _peak(toskit.load, str(path))
+    found = [d for d in st.diagnostics if "max_length" in d.message]
+    assert len(found) == 2, st.diagnostics
+    assert all(len(d.message) < 3_000 for d in found)
+    # the load keeps the value (3,000 references to one string), not its text
+    assert peak < 60 * MB, f"peak {peak / MB:.0f} MB"

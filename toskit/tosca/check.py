@@ -29,7 +29,7 @@ from toskit.diagnostics import Diagnostic, Related, format_path, suggest
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.validation import CONSTRAINT_OPERATORS
-from toskit.plain import describe  # re-exported: one describe for all packages
+from toskit.plain import bounded_text, describe  # describe re-exported: one for all packages
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 from toskit.source.subjects import subject_of
@@ -817,8 +817,13 @@ def _bad_constraint(
 def _show(value: Any) -> str:
     if isinstance(value, float) and math.isfinite(value) and value.is_integer():
         return repr(value)
-    if isinstance(value, str):
-        return repr(value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    return repr(value) if not isinstance(value, (list, Mapping)) else str(value)
+    if isinstance(value, (str, list, Mapping)):
+        # Built within a bound (#37): a list aliasing a huge string 3,000 times
+        # would be gigabytes of text, cut only later by the message's abbreviation.
+        return bounded_text(value, _SHOWN_MAX, style="repr")
+    return repr(value)
+
+
+_SHOWN_MAX = 2_000
