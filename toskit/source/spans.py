@@ -205,19 +205,30 @@ def _quoted_end(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
     line = line0
     while line < last:
         text = lines[line]
+        # Jump from stop to stop with C-level searches, not character by
+        # character: a 9 MB quoted line took seconds in this loop (#37).
         while i < len(text):
-            c = text[i]
-            if quote == '"' and c == "\\":
-                i += 2
-                continue
-            if c == quote:
-                if quote == "'" and i + 1 < len(text) and text[i + 1] == "'":
+            if quote == '"':
+                stop = _DOUBLE_STOP.search(text, i)
+                if stop is None:
+                    break
+                i = stop.start()
+                if text[i] == "\\":
                     i += 2
                     continue
-                return line, i + 1
-            i += 1
+            else:
+                i = text.find("'", i)
+                if i < 0:
+                    break
+                if i + 1 < len(text) and text[i + 1] == "'":
+                    i += 2
+                    continue
+            return line, i + 1
         line, i = line + 1, 0
     return last - 1, len(lines[last - 1])  # unterminated (the parser reported it)
+
+
+_DOUBLE_STOP = re.compile(r'[\\"]')
 
 
 def _flow_end(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
