@@ -604,7 +604,7 @@ def test_every_subcommand_output_is_escaped_diff_too(tmp_path, capsys):
 
 
 def test_the_terminal_stream_keeps_line_feeds_and_tabs_only():
-    from toskit._terminal import TerminalStream
+    from toskit.terminal import TerminalStream
 
     target = io.StringIO()
     stream = TerminalStream(target)
@@ -636,7 +636,7 @@ def test_the_caret_still_points_at_the_column(tmp_path, capsys):
 
 
 def test_terminal_safe_maps_every_control_character():
-    from toskit._terminal import terminal_safe
+    from toskit.terminal import terminal_safe
 
     every = "".join(chr(c) for c in range(0x20)) + "\x7f" + "".join(chr(c) for c in range(0x80, 0xA0))
     shown = terminal_safe(every + "\u2066é\t")

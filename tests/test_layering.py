@@ -4,7 +4,7 @@ package's private names, and no class is a "Mixin".
 A *package* is a subpackage of ``toskit`` (``toskit.tosca``,
 ``toskit.display``, ``toskit.widgets`` …) or the root package, whose
 modules are the files directly in ``toskit/`` (``toskit/__init__.py``,
-``cli.py``, ``diagnostics.py``, ``_terminal.py`` …). A module may use its
+``cli.py``, ``diagnostics.py``, ``terminal.py`` …). A module may use its
 own package's underscore names and private modules; from any other package
 it may use only public ones (no leading underscore in the name or in the
 module path; dunders such as ``__version__`` are public).
@@ -43,7 +43,7 @@ MODULES = {_module_name(p): p for p in sorted(TOSKIT.rglob("*.py"))}
 
 def package_of(module: str) -> str:
     """``toskit.tosca.check`` → ``toskit.tosca``; the modules at the top
-    (``toskit.cli``, ``toskit._terminal``, ``toskit`` itself) → ``toskit``."""
+    (``toskit.cli``, ``toskit.terminal``, ``toskit`` itself) → ``toskit``."""
     parts = module.split(".")
     if len(parts) > 1 and (TOSKIT / parts[1]).is_dir():
         return ".".join(parts[:2])

@@ -38,17 +38,17 @@
     line saying why). The page is never written onto an input, never
     through a symbolic link, never over an existing file that toskit did
     not write (unless ``--force``), and always through a temporary file
-    renamed into place (:mod:`toskit._output_file`).
+    renamed into place (:mod:`toskit.output_file`).
 ``toskit lsp``
     The language server over stdin/stdout (:mod:`toskit.lsp`, docs/lsp.md);
     pygls is imported only by this subcommand.
 
-Every text the command prints passes through :mod:`toskit._terminal`:
+Every text the command prints passes through :mod:`toskit.terminal`:
 control characters from a document (ANSI/OSC escape sequences, carriage
 returns, line feeds inside a key) are shown as visible stand-ins, never
 sent to the terminal. ``check`` and ``show`` escape each field they print
 (line feeds included); every subcommand's output, ``diff`` too, goes
-through a :class:`~toskit._terminal.TerminalStream` that shows any other
+through a :class:`~toskit.terminal.TerminalStream` that shows any other
 control character but the output's own line feeds. A closed output
 pipe (``toskit check … | head -1``) ends the command quietly with status
 141, as if killed by SIGPIPE.
@@ -78,7 +78,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO, cast
 
-from toskit._terminal import terminal_safe
 from toskit.diagnostics import (
     MAX_PER_CODE,
     MAX_TEXT,
@@ -90,6 +89,7 @@ from toskit.diagnostics import (
     sort_diagnostics,
 )
 from toskit.errors import ToskitError
+from toskit.terminal import terminal_safe
 
 __all__ = [
     "CHECKERS",
@@ -462,7 +462,7 @@ def diagnostic_record(diag: Diagnostic) -> dict[str, Any]:
 
 
 def terminal_diagnostic(diag: Diagnostic) -> Diagnostic:
-    """A copy of ``diag`` whose text fields are safe to print (see :mod:`toskit._terminal`)."""
+    """A copy of ``diag`` whose text fields are safe to print (see :mod:`toskit.terminal`)."""
     source = diag.source_line
     return replace(
         diag,
@@ -695,8 +695,8 @@ class _Refused(Exception):
 def _standalone_page(title: str, body_html: str) -> str:
     """A page around fragments of ``toskit.display`` (same frame as a template report)."""
     from toskit import __version__
-    from toskit._output_file import GENERATOR
     from toskit.display.html import css, esc
+    from toskit.output_file import GENERATOR
 
     return (
         "<!DOCTYPE html>\n"
@@ -813,7 +813,7 @@ def _default_output(path: str) -> str:
 
 
 def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from toskit._output_file import refusal, write_atomically
+    from toskit.output_file import refusal, write_atomically
 
     def fail(message: str) -> int:
         print(f"toskit show: {terminal_safe(message)}", file=err)
@@ -1108,7 +1108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_usage(sys.stderr)
         return 2
-    from toskit._terminal import TerminalStream
+    from toskit.terminal import TerminalStream
 
     try:
         out, err = (cast(TextIO, TerminalStream(stream)) for stream in (sys.stdout, sys.stderr))

@@ -25,7 +25,7 @@ meant). :func:`fix_file` applies those to one file:
   permission bits, after checking that the file did not change since it
   was read (else nothing is written).
 
-The rules of :mod:`toskit._output_file` are those of a *new* report file
+The rules of :mod:`toskit.output_file` are those of a *new* report file
 (never an input, never a file toskit did not write), the opposite of an
 in-place fix, so this module keeps its own, stricter ones for inputs.
 

@@ -362,8 +362,8 @@ def test_every_code_has_its_row_in_the_docs():
 
 
 def test_reports_show_control_characters_as_the_text_output_does():
-    from toskit._terminal import terminal_safe
     from toskit.report import visible
+    from toskit.terminal import terminal_safe
 
     every = "".join(chr(i) for i in range(0x3000))
     assert visible(every) == terminal_safe(every)

@@ -12,7 +12,7 @@ link, a folder, a submodule or a missing path is refused with a message
 
 Output: ``--format text`` (default), ``json`` or ``html`` (a standalone
 page), to stdout or ``-o FILE``, written by the rules of ``toskit show -o``
-(:mod:`toskit._output_file`: never an input file, never through a symbolic
+(:mod:`toskit.output_file`: never an input file, never through a symbolic
 link, no file toskit did not write unless ``--force``, written to a
 temporary file renamed into place). Exit status: 0; 1 when ``--fail-on``
 says so (``new-errors``: the new version introduces an error diagnostic;
@@ -33,8 +33,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
-from toskit._terminal import terminal_safe
 from toskit.errors import ToskitError
+from toskit.terminal import terminal_safe
 
 __all__ = ["GIT_PREFIX", "add_diff_parser", "parse_git_spec", "read_side", "render", "run_diff"]
 
@@ -295,8 +295,8 @@ def render(diff: Any, fmt: str, fail_on: Sequence[str] = ()) -> str:
 
 def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``toskit diff`` with parsed ``args``; returns the exit status."""
-    from toskit._output_file import TEXT_MARK, refusal, write_atomically
     from toskit.compare.compute import compare
+    from toskit.output_file import TEXT_MARK, refusal, write_atomically
 
     def fail(message: str) -> int:
         if len(message) > 400:  # a 5,000-character file name must not fill the screen

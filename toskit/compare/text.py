@@ -7,7 +7,7 @@ their ``file:line:column``), the other changes as written by section,
 requirements, inputs, diagnostics introduced and fixed (with their
 ``file:line:column``). Long values are shortened so that one change stays
 on one line, and every name, path and value taken from a document has its
-control characters made visible (:func:`toskit._terminal.terminal_safe`),
+control characters made visible (:func:`toskit.terminal.terminal_safe`),
 so a line feed in a node name cannot start a forged report line.
 """
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from toskit._terminal import terminal_safe
 from toskit.compare.model import FieldChange, TemplateDiff, ValueChange
 from toskit.plain import flow_text
+from toskit.terminal import terminal_safe
 
 __all__ = ["location_of", "name", "render_text", "short"]
 

@@ -427,7 +427,7 @@ def run_upgrade(
     import tempfile
     from dataclasses import replace
 
-    from toskit.compare.cli import terminal_safe  # (toskit._terminal, as toskit diff prints)
+    from toskit.terminal import terminal_safe  # as toskit diff prints
 
     try:
         with tempfile.TemporaryDirectory(prefix="toskit-upgrade-") as tmp:

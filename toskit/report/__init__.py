@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from toskit.diagnostics import Diagnostic
+from toskit.terminal import terminal_safe
 
 __all__ = [
     "CRASH",
@@ -65,32 +66,18 @@ class CheckedFile(Protocol):
     error: str | None
 
 
-# Control characters a report must not pass on raw (as the text output shows them):
-# C0 but TAB as control pictures (ESC -> U+241B), DEL as U+2421, C1 and the
-# invisible bidirectional/separator characters as \xNN / \uNNNN escapes: the
-# stand-ins of the text output (toskit._terminal, private to the top package).
-_VISIBLE: dict[int, str] = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}
-_VISIBLE[0x7F] = "\u2421"
-_VISIBLE.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
-_VISIBLE.update(
-    {
-        code: f"\\u{code:04x}"
-        for code in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
-    }
-)
-
-
 def visible(text: str) -> str:
     """``text`` with every control character shown as a visible stand-in of its own.
 
-    The same stand-ins as ``toskit check``'s text output, so a key seen in
+    The stand-ins of ``toskit check``'s text output (one table:
+    :func:`toskit.terminal.terminal_safe`), so a key seen in
     an annotation reads as it does in the terminal; no control character
     reaches a CI log or an XML report.
 
     >>> visible("a\\x1b[31mb\\n")
     'a␛[31mb␊'
     """
-    return text.translate(_VISIBLE)
+    return terminal_safe(text)
 
 
 def findings(result: CheckedFile) -> list[Diagnostic]:
