@@ -3,7 +3,7 @@
 ``- ../lib/types.yaml`` loads when the template sits in a project (a folder
 holding ``.git`` or an unpacked CSAR's ``TOSCA-Metadata/TOSCA.meta``); with
 no project the root stays the template's folder; ``root=`` / ``--root``
-override; ``~/.ssh`` and ``/proc/self/environ`` stay out of reach; no
+override; ``$HOME/.ssh`` and ``/proc/self/environ`` stay out of reach; no
 diagnostic shows an absolute path of the machine.
 """
 
@@ -105,7 +105,7 @@ def test_no_diagnostic_shows_an_absolute_path(tmp_path: Path, monkeypatch: pytes
 
 
 def test_home_under_git_does_not_open_ssh(tmp_path: Path, _home_elsewhere: Path) -> None:
-    """A dotfiles repository at ~ is never the default root: ~/.ssh stays out."""
+    """A dotfiles repository at $HOME (a fake one) is never the default root: $HOME/.ssh stays out."""
     home = _home_elsewhere
     (home / ".git").mkdir()
     (home / ".ssh").mkdir()
@@ -125,7 +125,7 @@ def test_home_under_git_does_not_open_ssh(tmp_path: Path, _home_elsewhere: Path)
 
 
 def test_a_project_never_opens_proc_or_ssh(tmp_path: Path, _home_elsewhere: Path) -> None:
-    """Inside a project: /proc/self/environ and ~/.ssh are outside the root."""
+    """Inside a project: /proc/self/environ and $HOME/.ssh (a fake one) are outside the root."""
     (_home_elsewhere / ".ssh").mkdir()
     (_home_elsewhere / ".ssh" / "id.yaml").write_text(f"{SECRET}: 1\n")
     project = tmp_path / "proj"
