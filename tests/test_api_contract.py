@@ -9,6 +9,7 @@ here.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import subprocess
 import sys
@@ -1647,20 +1648,41 @@ def test_explore_gives_a_widget_for_each_kind_of_object():
 # --------------------------------------------------------------------------
 
 
+# What `import toskit` may bring in: its own core (the names API.md exports
+# eagerly) and the standard library. Everything else (the loader, PyYAML,
+# pandas, the views) waits for the first attribute that needs it.
+_IMPORT_PROBE = """\
+import json, sys
+before = set(sys.modules)
+import toskit
+imported = sorted(set(sys.modules) - before)
+toskit.load  # the first use of the loader imports it
+after_load = sorted(set(sys.modules) - before)
+print(json.dumps({"imported": imported, "after_load": after_load}))
+"""
+_EAGER_TOSKIT = {"toskit", "toskit.diagnostics", "toskit.errors", "toskit.sentinels"}
+_HEAVY = ("yaml", "pandas", "numpy", "lark", "ipywidgets", "anywidget", "IPython", "jinja2")
+
+
 def test_import_toskit_is_fast_and_lazy():
-    code = (
-        "import sys, time; t = time.perf_counter(); import toskit; d = time.perf_counter() - t; "
-        "print(d); print(all(m not in sys.modules for m in ('pandas', 'lark', 'ipywidgets')))"
+    # Counted, not timed: which modules a fresh `import toskit` holds (a wall
+    # clock bound failed on a loaded machine; bench/bench_startup.py measures
+    # the time). The subprocess timeout is only a hang guard.
+    proc = subprocess.run(
+        [sys.executable, "-c", _IMPORT_PROBE], capture_output=True, text=True, timeout=120
     )
-    best = None
-    for _ in range(3):
-        proc = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=60
-        )
-        seconds, lazy = proc.stdout.split()
-        assert lazy == "True"
-        best = float(seconds) if best is None else min(best, float(seconds))
-    assert best < 0.15
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    imported = report["imported"]
+    tops = {name.split(".")[0] for name in imported}
+    assert {m for m in imported if m.split(".")[0] == "toskit"} <= _EAGER_TOSKIT
+    assert not [t for t in tops if t != "toskit" and t not in sys.stdlib_module_names]
+    assert not [h for h in _HEAVY if h in tops]
+    assert len(imported) <= 80  # 50 today: typing, dataclasses, re, difflib and their own
+    # Lazy, not missing: the loader (and PyYAML) come with the first use.
+    after = set(report["after_load"])
+    assert "toskit.tosca" in after and "yaml" in after
+    assert "pandas" not in after
 
 
 @pytest.mark.parametrize(
