@@ -156,7 +156,7 @@ def test_each_limit_message_is_a_line_of_its_own(release):
 
 
 def test_a_long_path_in_a_trace_breaks_between_its_names_only():
-    from toskit.display.conditions_views import _breakable
+    from toskit.display.conditions_views import breakable as _breakable
 
     long = "settings:additional_components.ceilometer.value == false"
     assert _breakable(long) == (

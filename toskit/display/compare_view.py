@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toskit.display.conditions_views import breakable
 from toskit.display.html import (
     badge,
     bounded,
@@ -332,9 +333,11 @@ def _diagnostic_rows(diags: list[Any]) -> list[list[tuple[str, str]]]:
     return [
         [
             ("", badge(d.severity, d.severity if d.severity in ("error", "warning", "info") else "info", small=True)),
-            ("toskit-path", esc(_diagnostic_location(d))),
+            # Long locations and paths wrap between their names (not as one
+            # nowrap token that pushed the message out of a 900 px output area).
+            ("toskit-path toskit-wrap-path", breakable(_diagnostic_location(d))),
             ("", code(d.code)),
-            ("toskit-path", esc(d.path or "")),
+            ("toskit-path toskit-wrap-path", breakable(d.path or "")),
             ("", esc(d.message)),
         ]
         for d in diags

@@ -92,8 +92,9 @@ _LONG_TOKEN = 24
 _BREAK = re.compile(r"(?<=[.:,])(?=[^\s.:,])|(?<=\w)(?=[(\[])")
 
 
-def _breakable(text: Any) -> str:
-    """``text`` escaped, its long tokens breakable between their names."""
+def breakable(text: Any) -> str:
+    """``text`` escaped, its long tokens breakable between their names
+    (``<wbr>`` after ``.``, ``:`` and ``,``, before ``(`` and ``[``)."""
     out = []
     for token in re.split(r"(\s+)", str(text)):
         if len(token) > _LONG_TOKEN and not token.isspace():
@@ -104,8 +105,8 @@ def _breakable(text: Any) -> str:
 
 
 def expr_code(text: Any) -> str:
-    """Inline code for an expression or a reference in a trace (see ``_breakable``)."""
-    return f'<span class="toskit-code">{_breakable(text)}</span>'
+    """Inline code for an expression or a reference in a trace (see :func:`breakable`)."""
+    return f'<span class="toskit-code">{breakable(text)}</span>'
 
 
 # The entries of a role's trace root that are not its rules.
