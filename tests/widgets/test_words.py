@@ -63,3 +63,21 @@ def test_a_property_description_sits_under_its_name_not_in_a_column():
     assert "<th>description</th>" not in html
     cell = re.search(r'<td class="toskit-path">(.*?)</td>', html, re.S).group(1)
     assert cell.endswith('<div class="toskit-prop-desc">the port &lt;b&gt;to&lt;/b&gt; listen on</div>')
+
+
+def test_a_diagnostics_long_path_wraps_between_its_names_in_the_compare_view():
+    from types import SimpleNamespace
+
+    from toskit.display.compare_view import _diagnostic_rows
+
+    d = SimpleNamespace(
+        severity="error", file="reviews/service-after-the-change.yaml", line=12, column=5,
+        code="type-mismatch", path="topology_template.node_templates.worker.properties.listener.port",
+        message="expected integer",
+    )  # fmt: skip
+    (row,) = _diagnostic_rows([d])
+    where, path = row[1], row[3]
+    assert where[0] == path[0] == "toskit-path toskit-wrap-path"
+    assert path[1] == "topology_template.<wbr>node_templates.<wbr>worker.<wbr>properties.<wbr>listener.<wbr>port"
+    assert where[1].replace("<wbr>", "") == "reviews/service-after-the-change.yaml:12:5"
+    assert "<wbr>" in where[1] and "type-<wbr>" not in row[2][1]
