@@ -1,6 +1,6 @@
 """toskit: explore, validate and teach typed configuration templates.
 
-The public surface is listed in ``API.md``. Heavy parts (the TOSCA
+The public surface is the names of ``__all__`` (docs/api-coverage.md). Heavy parts (the TOSCA
 resolver, pandas, ipywidgets) load lazily on first use so that
 ``import toskit`` stays fast.
 """

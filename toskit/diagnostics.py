@@ -781,7 +781,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
 
 
 def format_path(parts: Iterable[object]) -> str:
-    """Join path parts the way API.md writes TOSCA paths.
+    """Join path parts the way toskit writes TOSCA paths (``Diagnostic.path``).
 
     Keys are joined by ``.`` (no leading dot), integers become ``[i]`` with no
     dot before them: ``("a", "ports", 1, "x")`` → ``a.ports[1].x``.

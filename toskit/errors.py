@@ -53,7 +53,7 @@ class SchemaError(_DiagnosticsError):
 class FunctionError(ToskitError):
     """A function call failed when evaluated.
 
-    ``kind`` is one of the error kinds of spec/functions.md §6.2 (or
+    ``kind`` is one of the error kinds of docs/functions.md (or
     ``"UnknownFunction"``), ``function`` the qualified name of the innermost
     failing call, ``diagnostic`` a :class:`Diagnostic` describing it.
     ``call`` (the failing ``toskit.functions.Call``, whose ``.path`` locates

@@ -1,6 +1,6 @@
 """Plain data: the one home of the helpers over YAML-shaped values.
 
-Internal to toskit (its packages share it; not part of API.md). *Plain data*
+Internal to toskit (its packages share it; not public API). *Plain data*
 is what a YAML loader gives: ``None``, ``bool``, ``int``, ``float``, ``str``,
 lists (``list`` or ``tuple``) and maps (any :class:`~collections.abc.Mapping`,
 such as the loader's ``FrozenMap``). Anything else is *foreign*. Every

@@ -1,7 +1,7 @@
 """The one place where toskit changes a process-wide interpreter setting:
 the cyclic garbage collector, paused while a large load or merge runs.
 
-Internal to toskit (its packages share it; not part of API.md).
+Internal to toskit (its packages share it; not public API).
 
 :class:`deep_walk` pauses the collector (``pause_gc=True``) for the
 duration of a ``with`` block. Large loads and merges allocate hundreds of

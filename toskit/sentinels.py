@@ -1,6 +1,6 @@
 """Sentinel values shared by every layer.
 
-* :data:`NO_DEFAULT` (public, API.md): a property definition without a
+* :data:`NO_DEFAULT` (public API): a property definition without a
   default, an input without a value.
 * :data:`ABSENT`: "no value at all here", different from ``None`` (an
   explicit null): one side of a merge or comparison that provides nothing

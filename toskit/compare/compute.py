@@ -83,7 +83,7 @@ def as_template(side: Any, *, inputs: Mapping[str, Any] | None = None) -> Any:
     )
 
 
-# The TOSCA entity kinds with a type namespace (API.md: `types_of(kind)`).
+# The TOSCA entity kinds with a type namespace (the kinds `ServiceTemplate.types_of(kind)` takes).
 _KINDS = ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
 _TYPE_SECTIONS = {f"{kind}_types": kind for kind in _KINDS}
 _TOPOLOGY_KEYS = ("topology_template", "service_template")

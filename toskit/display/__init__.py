@@ -9,7 +9,7 @@ Core result objects get their notebook view through one seam::
 :func:`to_html` picks a view by the object's class, matched by *name and
 package* (``("tosca", "ServiceTemplate")``) along its MRO, so this package
 never imports the core packages: the views are duck-typed over the public
-attributes of API.md, and the core packages import ``toskit.display`` only
+attributes of the documented objects, and the core packages import ``toskit.display`` only
 lazily. Anything without a view gets an escaped ``<pre>`` of its ``repr``.
 
 Every fragment is self-contained: one scoped ``<style>``, no script, no

@@ -1,7 +1,7 @@
 """Views of TOSCA results: service template, type, property definition, node
 template and merged property table.
 
-The functions are duck-typed over the objects of API.md (``toskit.tosca``),
+The functions are duck-typed over the public objects of ``toskit.tosca``,
 so they import nothing from it.
 """
 

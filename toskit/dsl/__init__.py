@@ -1,4 +1,4 @@
-"""Python classes for TOSCA types and templates (spec/tosca.md §6).
+"""Python classes for TOSCA types and templates (docs/dsl.md).
 
 ::
 

@@ -6,7 +6,7 @@ plain data, a side table from YAML paths to the Python positions that
 wrote them (so diagnostics found in the YAML can be put back on the
 Python lines), and the diagnostics found while reading the Python.
 
-Rules (spec/tosca.md §6): a class is a type; its annotations are
+Rules: a class is a type; its annotations are
 properties; class attribute values are defaults (``Property(...)`` /
 ``Attribute(...)`` carry more); the string below an attribute is its
 description; the class docstring is the type's description; ``_type_name``

@@ -1,6 +1,6 @@
 """TOSCA functions: ``$`` notation, built-in functions, validation clauses.
 
-The contract is spec/functions.md; docs/functions.md records toskit's
+docs/functions.md states the rules and records toskit's
 choices. Layout:
 
 * :mod:`.notation` — :class:`Call`, :func:`parse`, :func:`unparse`, dialects.

@@ -1,4 +1,4 @@
-"""The built-in functions (spec/functions.md §6), each with its argument checks.
+"""The built-in functions of TOSCA 2.0 and 1.x, each with its argument checks.
 
 Every built-in is ``fn(ev, call) -> result``: it evaluates its own arguments
 through ``ev.args(call)`` (so ``$and``/``$or`` can stop early), raises

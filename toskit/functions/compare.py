@@ -1,4 +1,4 @@
-"""Kinds of value, deep equality and ordering (spec/functions.md §6.1).
+"""Kinds of value, deep equality and ordering.
 
 * Kinds: boolean, number (int or float), string, list, map, null. A boolean
   is never a number. Kinds, deep equality and its hashable key

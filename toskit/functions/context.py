@@ -4,8 +4,8 @@
 :func:`toskit.functions.evaluate` an object satisfying :class:`TemplateContext`
 and the entity that holds the value being evaluated (``self_entity``: a
 :class:`NodeView`, or a :class:`RelationshipView` inside a requirement or
-relationship template). The TOSCA path of spec/functions.md §6.6 and the 1.x
-path of §4.1 are walked over these views only (see
+relationship template). The TOSCA 2.0 path (``$get_property`` …) and the 1.x
+path (``get_property`` …) are walked over these views only (see
 :mod:`toskit.functions.paths`).
 
 The protocols are deliberately small. Everything is read-only; a view may

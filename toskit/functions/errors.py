@@ -39,9 +39,9 @@ KINDS = frozenset(
         "DuplicateKey",
     }
 )
-"""Error kinds of spec/functions.md §6.2, plus ``UnknownFunction``, ``LimitExceeded``
-(nesting bound, code ``limit-exceeded``) and ``DuplicateKey`` (two keys of one map
-that evaluate to the same value, §9; code ``duplicate-key``)."""
+"""Error kinds of function evaluation (docs/functions.md), plus ``UnknownFunction``,
+``LimitExceeded`` (nesting bound, code ``limit-exceeded``) and ``DuplicateKey`` (two keys of one map
+that evaluate to the same value; code ``duplicate-key``)."""
 
 _CODES = {
     "UnknownFunction": "unknown-function",

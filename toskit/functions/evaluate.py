@@ -1,4 +1,4 @@
-"""Evaluating call trees (spec/functions.md §1.3, §5).
+"""Evaluating call trees.
 
 :func:`evaluate` replaces every :class:`Call` of a tree by its result,
 rebuilding the maps and lists around it. Calls that cannot be evaluated

@@ -1,6 +1,6 @@
 """Function notation: :class:`Call`, :func:`parse` and :func:`unparse`.
 
-2.0 files use the ``$`` notation (spec/functions.md §3): a single-key map
+2.0 files use the ``$`` notation: a single-key map
 whose key starts with ``$`` is a call, ``$$`` escapes, a ``$`` key beside
 other keys is ``malformed-function``, and a bare ``$name`` string is a call
 only when ``name`` is a known function. 1.x files recognise single-key maps
@@ -78,7 +78,7 @@ def freeze(value: Any) -> Hashable:
 
 
 class Call:
-    """A function call in a value tree (spec/functions.md §1.1).
+    """A function call in a value tree.
 
     Equality compares ``name``, ``namespace``, ``args`` and ``key_variant``
     (not ``form`` and not the source ``path``). Hashable; treat as immutable.

@@ -1,7 +1,7 @@
 """Function names: the built-ins of each dialect and the process-wide Python registry.
 
 ``register("ns:fn", func)`` makes a Python callable available to every
-template (spec/functions.md §1.5, §8.1). A registered name is *known*: a bare
+template. A registered name is *known*: a bare
 ``$fn`` string becomes a call, and in 1.x files ``{fn: …}`` is a call.
 """
 
@@ -40,7 +40,7 @@ BUILTINS_2_0 = frozenset(
         "difference", "product", "quotient", "remainder", "round", "floor", "ceil",
     }
 )  # fmt: skip
-"""Names of the TOSCA 2.0 built-in functions (spec/functions.md §6)."""
+"""Names of the TOSCA 2.0 built-in functions."""
 
 INTRINSICS_1_X = frozenset(
     {
@@ -48,7 +48,7 @@ INTRINSICS_1_X = frozenset(
         "get_operation_output", "get_nodes_of_type", "get_artifact",
     }
 )  # fmt: skip
-"""Names recognised as calls in 1.x files (spec/functions.md §4)."""
+"""Names recognised as calls in 1.x files (intrinsic functions)."""
 
 _SEGMENT = re.compile(r"^[^\s$:]+$")
 _LOCK = threading.Lock()

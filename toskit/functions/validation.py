@@ -1,6 +1,7 @@
 """Validation clauses (2.0) and constraints (1.x), and the loader's helper to run them.
 
-* :func:`validate` — spec/functions.md §1.4.
+* :func:`validate` checks a value against a validation clause: ``None`` when
+  true, a ``FunctionError`` (``ValidationFailed`` …) when not.
 * :func:`constraint_clause` turns one 1.x constraint (``{in_range: [1, 5]}``)
   into a validation clause over ``$value`` built from the comparison
   built-ins (§4.4), so both run on the same machinery.

@@ -1,4 +1,4 @@
-"""The structural schema engine (spec/schema.md): Kubernetes
+"""The structural schema engine (docs/schema.md): Kubernetes
 structured-merge-diff's model of named types, scalar/list/map atoms and
 element relationships, with validation, merge (and layered merge with
 provenance), comparison, field sets and union normalization.

@@ -1,7 +1,7 @@
 """The fast parse path: rapidyaml builds the values, PyYAML stays the reference.
 
 PyYAML's event parser costs more than a whole TOSCA load should
-(spec/performance.md B1); rapidyaml (PyPI ``rapidyaml``, module ``ryml``)
+(benchmark B1, ``bench/bench_tosca.py``); rapidyaml (PyPI ``rapidyaml``, module ``ryml``)
 parses the same text ~40x faster into a C++ tree, which :func:`load_fast`
 walks into the same plain values as :mod:`toskit.source.compose`.
 

@@ -1,8 +1,7 @@
 """TOSCA types, templates and property resolution with provenance.
 
 ``load``/``loads`` turn a TOSCA 1.x or 2.0 document into a
-:class:`ServiceTemplate` (see API.md, "Loading TOSCA", and
-spec/tosca.md). ``check_text`` gives just the diagnostics (for the CLI).
+:class:`ServiceTemplate`. ``check_text`` gives just the diagnostics (for the CLI).
 How the loader is built and the choices it makes: docs/tosca.md.
 
 >>> import toskit

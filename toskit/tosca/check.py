@@ -1,6 +1,6 @@
 """Validate merged property values against their TOSCA definitions.
 
-Runs after merging (spec/tosca.md §4, "Validation"): ``missing-property``,
+Runs after merging: ``missing-property``,
 ``unknown-property`` (with did-you-mean), ``type-mismatch`` (naming the
 TOSCA type and the actual value), ``constraint-violation`` (1.x
 constraints), with entry paths for ``entry_schema``/``key_schema``. Every

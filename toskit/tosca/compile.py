@@ -1,4 +1,4 @@
-"""Compile the TOSCA types a template sees onto ``toskit.schema`` (spec/schema.md §6).
+"""Compile the TOSCA types a template sees onto ``toskit.schema``.
 
 One schema holds every visible type: a data type (and the properties of a
 node, capability, relationship, group or policy type) becomes a named,

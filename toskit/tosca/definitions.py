@@ -1,7 +1,7 @@
 """Types and property definitions: the immutable objects a registry holds.
 
 :class:`Type` and :class:`PropertyDefinition` are part of the public API
-(API.md, "Loading TOSCA"). They are built by :mod:`toskit.tosca.registry`;
+(``ServiceTemplate.types``). They are built by :mod:`toskit.tosca.registry`;
 user code only reads them.
 """
 
@@ -16,8 +16,8 @@ from toskit.source import YamlDocument
 
 __all__ = ["DefaultLayer", "PropertyDefinition", "SchemaDef", "Type", "PRIMITIVES"]
 
-# TOSCA's primitive and special value types (no Type object: API.md keeps
-# them out of ``ServiceTemplate.types``).
+# TOSCA's primitive and special value types (no Type object: they are
+# kept out of ``ServiceTemplate.types``).
 PRIMITIVES: frozenset[str] = frozenset(
     {
         "string",

@@ -1,7 +1,7 @@
 """How large a value made of data-type defaults alone can get, and its bound.
 
 A data type's field defaults are filled in inside every data value
-(spec/tosca.md §4, layer 1), recursively. Written small, such defaults can
+(the lowest layer of the merge), recursively. Written small, such defaults can
 multiply: a type whose two fields are of the previous type, 30 levels deep,
 fills in 2^30 values from a few lines of YAML. :func:`expanded_size` counts
 (statically, once per type and definition) the values such a fill-in would

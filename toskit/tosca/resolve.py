@@ -1,6 +1,6 @@
 """Merge property values through their layers, recording provenance.
 
-Layers, lowest first (spec/tosca.md §4): the data type's field defaults
+Layers, lowest first: the data type's field defaults
 (recursively, inside every data value), the defaults written on the type
 chain (root first), the template's own values. A data-typed value is a
 separable map merged field by field; everything else (lists, maps,
@@ -270,7 +270,7 @@ def _fill_entries(
 ) -> Any:
     """A list's or map's data entries with their type's field defaults filled in.
 
-    spec/tosca.md §4 layer 1: a data type's defaults apply inside every data
+    Layer 1 of the merge: a data type's defaults apply inside every data
     value, entries of collections included. Non-map entries (a function
     call, a wrong value the checker reports) are kept as written.
     """

@@ -1,4 +1,4 @@
-"""``ServiceTemplate``: the result of loading a TOSCA document (API.md)."""
+"""``ServiceTemplate``: the result of loading a TOSCA document (public API)."""
 
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ class ServiceTemplate:
 
     @property
     def schema(self) -> Any:
-        """Every visible type compiled onto ``toskit.schema`` (spec/schema.md §6).
+        """Every visible type compiled onto ``toskit.schema`` (docs/tosca.md).
 
         Type names are ``<kind>:<TOSCA name>``, e.g. ``data:my.datatypes.Endpoint``
         (see :func:`toskit.tosca.compile.schema_name`). Built on first use.

@@ -1,6 +1,6 @@
 """Result objects of a loaded template: node templates, property tables.
 
-``NodeTemplate`` and ``PropertyTable`` are public API (API.md). They are
+``NodeTemplate`` and ``PropertyTable`` are public API. They are
 plain read-only objects built by :mod:`toskit.tosca.loader`; the notebook
 views render them through ``toskit.display.to_html``.
 """
@@ -73,7 +73,7 @@ class PropertyRow:
 
 
 class PropertyTable:
-    """One row per leaf of an entity's resolved properties (API.md).
+    """One row per leaf of an entity's resolved properties.
 
     Data-type values expand into their fields; a ``list``, a ``map``,
     ``None`` and a function call are one row each (a call's value is
@@ -304,7 +304,7 @@ class EntityTemplate:
 
     @property
     def properties(self) -> dict[str, Any]:
-        """Fully resolved property values (see API.md)."""
+        """Fully resolved property values (defaults and functions applied)."""
         return self._resolution.values
 
     @property

@@ -1,4 +1,4 @@
-"""Which TOSCA grammar a document uses (spec/tosca.md §2).
+"""Which TOSCA grammar a document uses.
 
 ``tosca_definitions_version`` selects the grammar; without it the grammar is
 inferred (``service_template`` -> 2.0, ``topology_template`` -> 1.3,
