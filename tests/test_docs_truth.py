@@ -1,0 +1,122 @@
+"""The docs tell the truth about the code they document (issue #28 item 5).
+
+* Every ``.py`` module of a package is named on that package's page in
+  ``docs/`` (``docs/README.md`` says which page documents which package),
+  so a new module cannot appear without its one-line job.
+* No page, the README, nor any docstring or comment under ``toskit/`` cites
+  ``API.md`` or ``spec/``: those are the project's internal contract files,
+  which users do not have. A page states the rule itself instead.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "toskit"
+DOCS = ROOT / "docs"
+
+# Package (folder under toskit/) -> the page that lists its modules.
+PAGES = {
+    "source": "source.md",
+    "tosca": "tosca.md",
+    "functions": "functions.md",
+    "schema": "schema.md",
+    "conditions": "conditions.md",
+    "compare": "compare.md",
+    "display": "display.md",
+    "widgets": "display.md",
+    "dsl": "dsl.md",
+    "lsp": "lsp.md",
+    "report": "ci.md",
+}
+
+
+def modules_of(package: str) -> list[str]:
+    """The ``.py`` files of a package, relative to it (``profiles/__init__.py``),
+    without the package's own ``__init__.py`` (the page's title names it)."""
+    base = PACKAGE / package
+    return sorted(
+        p.relative_to(base).as_posix()
+        for p in base.rglob("*.py")
+        if "__pycache__" not in p.parts and p != base / "__init__.py"
+    )
+
+
+def named_on(page_text: str, package: str, module: str) -> bool:
+    """A module is named as ``pkg/module.py`` (any prefix such as
+    ``toskit/``), as ``toskit.pkg.module``, or as `` `module.py` `` in
+    backticks (the module tables of a package's own page)."""
+    dotted = "toskit." + package + "." + module[: -len(".py")].replace("/", ".")
+    dotted = dotted.removesuffix(".__init__")
+    return (
+        f"{package}/{module}" in page_text
+        or re.search(re.escape(dotted) + r"(?![\w.])", page_text) is not None
+        or f"`{module}`" in page_text
+    )
+
+
+def test_every_package_has_a_page() -> None:
+    packages = {
+        p.name
+        for p in PACKAGE.iterdir()
+        if p.is_dir() and (p / "__init__.py").exists()
+    }
+    assert packages - set(PAGES) == set(), "packages without a doc page in PAGES"
+    for page in set(PAGES.values()):
+        assert (DOCS / page).is_file(), page
+
+
+@pytest.mark.parametrize("package", sorted(PAGES))
+def test_page_names_every_module(package: str) -> None:
+    page = PAGES[package]
+    text = (DOCS / page).read_text(encoding="utf-8")
+    modules = modules_of(package)
+    assert modules, f"toskit/{package} has no modules?"
+    missing = [m for m in modules if not named_on(text, package, m)]
+    assert missing == [], (
+        f"docs/{page} does not name these modules of toskit/{package}/ "
+        f"(add a row with each one's job): {missing}"
+    )
+
+
+def test_named_on_rejects_an_absent_module() -> None:
+    # The check itself fails when a module is not on the page.
+    text = "| `loader.py` | the pipeline |\n`toskit/source/spans.py`"
+    assert named_on(text, "tosca", "loader.py")
+    assert named_on(text, "source", "spans.py")
+    assert not named_on(text, "tosca", "check.py")
+    assert not named_on(text, "source", "fast.py")
+    assert not named_on("toskit.tosca.checks", "tosca", "check.py")
+
+
+# `API.md` anywhere; `spec/` as a path start (not e.g. `podspec/`).
+CITATION = re.compile(r"API\.md|(?<![\w./-])spec/")
+
+
+def citations(path: Path) -> list[str]:
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if CITATION.search(line):
+            found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    return found
+
+
+def test_citation_pattern() -> None:
+    assert CITATION.search("see API.md")
+    assert CITATION.search("(spec/tosca.md §4)")
+    assert not CITATION.search("podspec/containers")
+    assert not CITATION.search("the spec says")
+
+
+def test_no_doc_or_docstring_cites_internal_contracts() -> None:
+    files = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    files += sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    found = [hit for path in files for hit in citations(path)]
+    assert found == [], (
+        "users do not have API.md or spec/: state the rule instead of citing "
+        "it:\n" + "\n".join(found)
+    )
