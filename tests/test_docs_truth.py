@@ -60,11 +60,7 @@ def named_on(page_text: str, package: str, module: str) -> bool:
 
 
 def test_every_package_has_a_page() -> None:
-    packages = {
-        p.name
-        for p in PACKAGE.iterdir()
-        if p.is_dir() and (p / "__init__.py").exists()
-    }
+    packages = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
     assert packages - set(PAGES) == set(), "packages without a doc page in PAGES"
     for page in set(PAGES.values()):
         assert (DOCS / page).is_file(), page
@@ -120,3 +116,28 @@ def test_no_doc_or_docstring_cites_internal_contracts() -> None:
         "users do not have API.md or spec/: state the rule instead of citing "
         "it:\n" + "\n".join(found)
     )
+
+
+# A file of the repository named in the docs: toskit/…, tests/…, bench/….
+REPO_PATH = re.compile(r"(?<![\w./-])((?:toskit|tests|bench)/[\w/.-]+\.(?:py|css|js))\b")
+
+
+def test_files_the_docs_name_exist() -> None:
+    stale = []
+    for page in [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]:
+        for path in sorted(set(REPO_PATH.findall(page.read_text(encoding="utf-8")))):
+            if not (ROOT / path).exists():
+                stale.append(f"{page.relative_to(ROOT)}: {path}")
+    assert stale == [], "the docs name files that do not exist:\n" + "\n".join(stale)
+
+
+def test_tests_named_in_api_coverage_exist() -> None:
+    # docs/api-coverage.md names the test that checks each public promise.
+    names = set(re.findall(r"`(test_\w+)`", (DOCS / "api-coverage.md").read_text("utf-8")))
+    assert len(names) > 50
+    defined = {
+        match
+        for path in (ROOT / "tests").rglob("*.py")
+        for match in re.findall(r"def (test_\w+)", path.read_text(encoding="utf-8"))
+    }
+    assert sorted(names - defined) == [], "docs/api-coverage.md names tests that do not exist"
