@@ -141,3 +141,112 @@ def test_tests_named_in_api_coverage_exist() -> None:
         for match in re.findall(r"def (test_\w+)", path.read_text(encoding="utf-8"))
     }
     assert sorted(names - defined) == [], "docs/api-coverage.md names tests that do not exist"
+
+
+def _limit_claims() -> list[tuple[str, str, object, object]]:
+    """(page, text the page states, the value in the code, the value stated)."""
+    from toskit.conditions import forms, syntax
+    from toskit.diagnostics import HINT_MAX_COMPARED, HINT_MAX_WORD, SOURCE_WINDOW
+    from toskit.display.options import DEFAULTS as VIEW
+    from toskit.dsl.loader import MAX_RELAYED_OUTPUT
+    from toskit.functions import _limits, regex
+    from toskit.functions.evaluate import DEFAULT_MAX_VALUE_SIZE
+    from toskit.functions.notation import TEXT_MAX_CHARS
+    from toskit.plain import MAX_DEPTH
+    from toskit.source import compose
+    from toskit.source.csar import CSAR_LIMITS
+    from toskit.source.document import LIMIT_DEFAULTS as LOAD
+    from toskit.tosca import copies, expansion, resolve
+
+    mib = 1024 * 1024
+    return [
+        ("limits.md", "| `max_size` | 50,000,000 |", LOAD["max_size"], 50_000_000),
+        ("limits.md", "| `max_depth` | 500 |", LOAD["max_depth"], 500),
+        ("limits.md", "| `max_nodes` | 1,000,000 |", LOAD["max_nodes"], 1_000_000),
+        ("limits.md", "| `max_alias_nodes` | 10,000 |", LOAD["max_alias_nodes"], 10_000),
+        ("limits.md", "| `max_import_depth` | 1,000 |", LOAD["max_import_depth"], 1_000),
+        ("limits.md", "`toskit.plain.MAX_DEPTH`, 500 levels", MAX_DEPTH, 500),
+        ("limits.md", "| `MAX_PER_KIND` | 100 ", compose.MAX_PER_KIND, 100),
+        ("limits.md", "| `MAX_HUGE_INT_KEYS` | 1,000 ", compose.MAX_HUGE_INT_KEYS, 1_000),
+        ("limits.md", "| `max_directory` | 16 MiB |", CSAR_LIMITS["max_directory"], 16 * mib),
+        ("limits.md", "| `max_entries` | 10,000 |", CSAR_LIMITS["max_entries"], 10_000),
+        ("limits.md", "| `max_total` | 512 MiB |", CSAR_LIMITS["max_total"], 512 * mib),
+        ("limits.md", "| `max_ratio` | 200 |", CSAR_LIMITS["max_ratio"], 200),
+        ("limits.md", "| `max_inflated` | 128 MiB |", CSAR_LIMITS["max_inflated"], 128 * mib),
+        ("limits.md", "| 100,000 | `max_expanded=` |", expansion.MAX_EXPANDED, 100_000),
+        ("limits.md", "| 100 | `max_fill_depth=` |", expansion.MAX_FILL_DEPTH, 100),
+        ("limits.md", "| 300,000 | `max_fill_total=` |", expansion.MAX_FILL_TOTAL, 300_000),
+        (
+            "limits.md",
+            "| 100 dotted paths | `toskit.tosca.resolve.MAX_MISSING` |",
+            resolve.MAX_MISSING,
+            100,
+        ),
+        ("limits.md", "naming at most 8 of them", copies.MAX_NAMED, 8),
+        (
+            "limits.md",
+            "| 50 (`toskit.functions._limits.MAX_CALL_DEPTH`) |",
+            _limits.MAX_CALL_DEPTH,
+            50,
+        ),
+        ("limits.md", "| 10,000,000 characters, or items", DEFAULT_MAX_VALUE_SIZE, 10_000_000),
+        (
+            "limits.md",
+            "| `MAX_PATTERN_LENGTH` | 10,000 characters |",
+            regex.MAX_PATTERN_LENGTH,
+            10_000,
+        ),
+        ("limits.md", "| `MAX_PROGRAM_BYTES` | 8 MB ", regex.MAX_PROGRAM_BYTES, 8 * mib),
+        (
+            "limits.md",
+            "100,000 characters, `toskit.functions.notation.TEXT_MAX_CHARS`",
+            TEXT_MAX_CHARS,
+            100_000,
+        ),
+        (
+            "limits.md",
+            "120 characters around the column (`toskit.diagnostics.SOURCE_WINDOW`)",
+            SOURCE_WINDOW,
+            120,
+        ),
+        ("limits.md", "200 characters (`HINT_MAX_WORD`)", HINT_MAX_WORD, 200),
+        ("limits.md", "at most 300 of the word's first letter", HINT_MAX_COMPARED, 300),
+        (
+            "limits.md",
+            "100,000 characters (`toskit.conditions.syntax.MAX_EXPRESSION_CHARS`",
+            syntax.MAX_EXPRESSION_CHARS,
+            100_000,
+        ),
+        ("limits.md", "64 KiB of its output relayed", MAX_RELAYED_OUTPUT, 64 * 1024),
+        (
+            "conditions.md",
+            "`toskit.conditions.forms.STEP_BUDGET` items\n(2,000,000)",
+            forms.STEP_BUDGET,
+            2_000_000,
+        ),
+        ("conditions.md", "deeper than 200 path elements", forms.MAX_TREE_DEPTH, 200),
+        ("conditions.md", "100 levels: deeper text is a SyntaxError", syntax.MAX_DEPTH, 100),
+        *[
+            ("display.md", f"| `{name}` | {value} |", VIEW[name], value)
+            for name, value in [
+                ("display_max_rows", 50),
+                ("display_max_tree_nodes", 300),
+                ("display_max_depth", 12),
+                ("display_expand_depth", 4),
+                ("display_max_nodes", 50),
+                ("display_max_value_chars", 200),
+                ("display_max_fallback_chars", 4000),
+            ]
+        ],
+    ]
+
+
+def test_stated_limits_match_the_code() -> None:
+    # Each row: the page states the value, and the code's constant is it.
+    wrong = []
+    for page, stated, actual, expected in _limit_claims():
+        if stated not in (DOCS / page).read_text(encoding="utf-8"):
+            wrong.append(f"docs/{page} no longer says {stated!r}")
+        if actual != expected:
+            wrong.append(f"docs/{page} says {stated!r}, the code has {actual!r}")
+    assert wrong == [], "\n".join(wrong)
