@@ -4,7 +4,7 @@
   ``docs/`` (``docs/README.md`` says which page documents which package),
   so a new module cannot appear without its one-line job.
 * No page, the README, nor any docstring or comment under ``toskit/`` cites
-  ``API.md`` or ``spec/``: those are the project's internal contract files,
+  ``API.md``, ``spec/`` or a section of it (``spec §4.1``): those are the project's internal contract files,
   which users do not have. A page states the rule itself instead.
 """
 
@@ -89,8 +89,9 @@ def test_named_on_rejects_an_absent_module() -> None:
     assert not named_on("toskit.tosca.checks", "tosca", "check.py")
 
 
-# `API.md` anywhere; `spec/` as a path start (not e.g. `podspec/`).
-CITATION = re.compile(r"API\.md|(?<![\w./-])spec/")
+# `API.md` anywhere; `spec/` as a path start (not e.g. `podspec/`); a
+# section of the internal spec ("spec §4.1").
+CITATION = re.compile(r"API\.md|(?<![\w./-])spec/|\bspec §")
 
 
 def citations(path: Path) -> list[str]:
@@ -105,7 +106,9 @@ def test_citation_pattern() -> None:
     assert CITATION.search("see API.md")
     assert CITATION.search("(spec/tosca.md §4)")
     assert not CITATION.search("podspec/containers")
+    assert CITATION.search("See spec §4.3.")
     assert not CITATION.search("the spec says")
+    assert not CITATION.search("parse_git_spec(spec)")
 
 
 def test_no_doc_or_docstring_cites_internal_contracts() -> None:

@@ -1,4 +1,4 @@
-"""Compare, field sets, remove and extract (spec §4).
+"""Compare, field sets, remove and extract.
 
 All four walk a value the way merge does: separable maps key by key,
 associative lists item by item (identified by their item path), everything
@@ -33,7 +33,7 @@ __all__ = ["Comparison", "compare", "extract", "remove", "to_fieldset"]
 
 @dataclass(frozen=True)
 class Comparison:
-    """What changed between two values: sets of field paths (spec §4.1)."""
+    """What changed between two values: sets of field paths."""
 
     added: frozenset[str] = frozenset()
     removed: frozenset[str] = frozenset()
@@ -117,7 +117,7 @@ def item_segment(node: Node, item: Any) -> str:
 def compare(
     schema: Schema, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False
 ) -> Comparison:
-    """Compare two values of type ``name`` (validated as for merge; spec §4.1)."""
+    """Compare two values of type ``name`` (validated as for merge)."""
     node = validated_node(
         schema, name, [("lhs", lhs, allow_duplicates), ("rhs", rhs, allow_duplicates)]
     )
@@ -292,7 +292,7 @@ def _groups(node: Node, items: Any) -> dict[Any, list[Any]]:
 def to_fieldset(
     schema: Schema, value: Any, name: str, *, allow_duplicates: bool = False
 ) -> set[str]:
-    """The field paths a value sets (spec §4.2); the root ``''`` is never included."""
+    """The field paths a value sets; the root ``''`` is never included."""
     node = validated_node(schema, name, [("value", value, allow_duplicates)])
     out: set[str] = set()
     todo = [(node, value, "")]  # a set of paths: any visiting order will do
@@ -376,7 +376,7 @@ def _element(node: Node, item: Any) -> tuple:
 def remove(
     schema: Schema, value: Any, paths: Iterable[str], name: str, *, allow_duplicates: bool = False
 ) -> Any:
-    """``value`` without the nodes at ``paths`` (spec §4.3).
+    """``value`` without the nodes at ``paths``.
 
     A separable map or associative list that loses all its entries becomes
     ``None``; paths inside atomic values remove nothing. With
@@ -447,7 +447,7 @@ def extract(
     append_key_fields: bool = False,
     allow_duplicates: bool = False,
 ) -> Any:
-    """Only the nodes of ``value`` at ``paths`` and on the way to them (spec §4.3).
+    """Only the nodes of ``value`` at ``paths`` and on the way to them.
 
     A node selected by a path is kept whole. A container reached only on the
     way to paths that select nothing in it is dropped; when nothing at all is

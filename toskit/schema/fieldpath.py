@@ -1,4 +1,4 @@
-"""Field paths (spec §2.1): rendering path elements and parsing path strings.
+"""Field paths: rendering path elements and parsing path strings.
 
 A path is the concatenation of its elements:
 
@@ -113,7 +113,7 @@ def subject_path(text: str) -> tuple:
 
 
 class PathSyntaxError(ValueError):
-    """A path string that does not follow spec §2.1."""
+    """A path string that does not follow the field-path syntax."""
 
 
 def parse_path(text: str) -> tuple:

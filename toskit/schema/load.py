@@ -1,8 +1,8 @@
-"""Loading schemas (spec §1.2) and checking the model.
+"""Loading schemas and checking the model.
 
 :func:`load` reads YAML text (through :mod:`toskit.source`) or a dict,
 validates it against the *schema of schemas* (this same model describing
-the keys of spec §1.1, so shape mistakes get the ordinary validation
+the keys of a schema, so shape mistakes get the ordinary validation
 messages and paths), builds the model objects and runs :func:`check_schema`
 on them. Every problem is collected; any problem raises
 :class:`toskit.SchemaError` whose diagnostics have code ``schema-error``
@@ -42,7 +42,7 @@ __all__ = ["check_schema", "check_typeref_data", "load", "schema_from_data", "ty
 
 CODE = "schema-error"
 
-# The schema of schemas: spec §1.1 written in the model itself.
+# The schema of schemas: a schema's own keys written in the model itself.
 _META_SCHEMA: dict[str, Any] = {
     "types": [
         {
@@ -183,7 +183,7 @@ def load(
     source: str | os.PathLike | Mapping[str, Any] | Schema, *, name: str = "<schema>"
 ) -> Schema:
     """Load a schema from YAML text, an already-parsed dict, or a file given as
-    a ``pathlib.Path`` (spec §1.2). ``name`` names YAML text in diagnostics.
+    a ``pathlib.Path``. ``name`` names YAML text in diagnostics.
 
     Raises :class:`toskit.SchemaError` listing every problem found.
     """

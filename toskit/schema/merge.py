@@ -1,4 +1,4 @@
-"""Merge (spec §3): ``rhs`` laid over ``lhs`` following the schema.
+"""Merge: ``rhs`` laid over ``lhs`` following the schema.
 
 Leaves (scalars, atomic containers, containers empty on both sides) take
 ``rhs`` when it is present; separable maps merge key by key; associative
@@ -142,7 +142,7 @@ def item_keys(node: Node, items: Sequence[Any]) -> list[Hashable]:
 def merge_order(
     lkeys: Sequence[Hashable], rkeys: Sequence[Hashable]
 ) -> list[tuple[int | None, int | None]]:
-    """The order of a merged associative list (spec §3), as ``(l, r)`` index
+    """The order of a merged associative list, as ``(l, r)`` index
     pairs: ``(i, None)`` an lhs-only item, ``(None, j)`` an rhs-only item,
     ``(i, j)`` the lhs item ``i`` merged with the rhs item ``j``.
 

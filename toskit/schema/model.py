@@ -73,7 +73,7 @@ class UnionField:
 @dataclass(frozen=True)
 class Union:
     """At most one of ``fields`` is set; ``discriminator`` names the field
-    that tells which (spec §5)."""
+    that tells which."""
 
     discriminator: str | None = None
     deduce_invalid_discriminator: bool | None = None
@@ -86,7 +86,7 @@ class Union:
 @dataclass(frozen=True)
 class TypeRef:
     """A reference to a named type (``named_type``) or an inline ``Atom``,
-    optionally overriding the target's element relationship (spec §1.4)."""
+    optionally overriding the target's element relationship."""
 
     named_type: str | None = None
     inlined: Atom | None = None
@@ -345,7 +345,7 @@ def _untyped_defs() -> dict[str, TypeDef]:
 
 
 BUILTIN_TYPES: dict[str, TypeDef] = _untyped_defs()
-"""The two types every schema resolves without declaring them (spec §1.5)."""
+"""The two types every schema resolves without declaring them."""
 
 
 @dataclass(frozen=True, eq=True)
@@ -404,7 +404,7 @@ class Schema:
             return None
 
     def resolve(self, typeref: TypeRef | Mapping[str, Any] | str) -> Atom:
-        """The ``Atom`` a reference denotes (spec §1.3, §1.4).
+        """The ``Atom`` a reference denotes.
 
         ``typeref`` is a ``TypeRef``, a dict in the YAML TypeRef form, or a type
         name. Raises :class:`toskit.SchemaError` when it names no type.
@@ -452,7 +452,7 @@ class Schema:
     # -- operations (implemented in sibling modules) -----------------------
 
     def validate(self, value: Any, name: str, *, allow_duplicates: bool = False) -> list[Diagnostic]:
-        """Diagnostics for ``value`` against type ``name`` (empty when valid). See spec §2.
+        """Diagnostics for ``value`` against type ``name`` (empty when valid).
 
         The list is a :class:`toskit.diagnostics.DiagnosticList` (a ``list``
         with an HTML view for notebooks).
@@ -464,7 +464,7 @@ class Schema:
         return DiagnosticList(validate(self, value, name, allow_duplicates=allow_duplicates))
 
     def merge(self, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False) -> Any:
-        """``rhs`` laid over ``lhs`` (a new value; inputs untouched). See spec §3."""
+        """``rhs`` laid over ``lhs`` (a new value; inputs untouched)."""
         from toskit.schema.merge import merge
 
         return merge(self, lhs, rhs, name, allow_duplicates=allow_duplicates)
@@ -488,13 +488,13 @@ class Schema:
     def compare(
         self, lhs: Any, rhs: Any, name: str, *, allow_duplicates: bool = False
     ) -> Comparison:
-        """What changed from ``lhs`` to ``rhs``: added/removed/modified paths. See spec §4.1."""
+        """What changed from ``lhs`` to ``rhs``: added/removed/modified paths."""
         from toskit.schema.compare import compare
 
         return compare(self, lhs, rhs, name, allow_duplicates=allow_duplicates)
 
     def to_fieldset(self, value: Any, name: str, *, allow_duplicates: bool = False) -> set[str]:
-        """The field paths ``value`` sets. See spec §4.2."""
+        """The field paths ``value`` sets."""
         from toskit.schema.compare import to_fieldset
 
         return to_fieldset(self, value, name, allow_duplicates=allow_duplicates)
@@ -502,7 +502,7 @@ class Schema:
     def remove(
         self, value: Any, paths: Iterable[str], name: str, *, allow_duplicates: bool = False
     ) -> Any:
-        """``value`` without the nodes at ``paths``. See spec §4.3."""
+        """``value`` without the nodes at ``paths``."""
         from toskit.schema.compare import remove
 
         return remove(self, value, paths, name, allow_duplicates=allow_duplicates)
@@ -516,7 +516,7 @@ class Schema:
         append_key_fields: bool = False,
         allow_duplicates: bool = False,
     ) -> Any:
-        """Only the nodes of ``value`` at ``paths`` (and on the way). See spec §4.3."""
+        """Only the nodes of ``value`` at ``paths`` (and on the way)."""
         from toskit.schema.compare import extract
 
         return extract(
@@ -525,13 +525,13 @@ class Schema:
         )
 
     def normalize_union(self, old: Any, new: Any, name: str) -> Any:
-        """Apply the union rules to an update ``old`` → ``new``. See spec §5.1."""
+        """Apply the union rules to an update ``old`` → ``new``."""
         from toskit.schema.unions import normalize_union
 
         return normalize_union(self, old, new, name)
 
     def normalize_union_apply(self, applied: Any, merged: Any, name: str) -> Any:
-        """Apply the union rules after merging ``applied``. See spec §5.2."""
+        """Apply the union rules after merging ``applied``."""
         from toskit.schema.unions import normalize_union_apply
 
         return normalize_union_apply(self, applied, merged, name)
@@ -552,7 +552,7 @@ class Schema:
 
 
 def resolve_ref(schema: Schema, ref: TypeRef) -> Atom:
-    """Resolve a ``TypeRef`` against ``schema`` (override applied, spec §1.4)."""
+    """Resolve a ``TypeRef`` against ``schema`` (override applied)."""
     if ref.named_type is not None:
         target = schema.find(ref.named_type)
         if target is None:

@@ -1,4 +1,4 @@
-"""Union normalization (spec §5): the seed-era structured-merge-diff rules,
+"""Union normalization: the seed-era structured-merge-diff rules,
 applied only when the caller asks for them.
 
 Both functions walk every map whose type declares unions, at any depth
@@ -30,14 +30,14 @@ _Rule = Callable[[Union, Any, Any, dict, str], None]
 
 
 def normalize_union(schema: Schema, old: Any, new: Any, name: str) -> Any:
-    """The update rules (spec §5.1): a copy of ``new`` with unions normalized
+    """The update rules: a copy of ``new`` with unions normalized
     against ``old``."""
     node = validated_node(schema, name, [("old", old, False), ("new", new, False)])
     return _run(node, old, new, _update)
 
 
 def normalize_union_apply(schema: Schema, applied: Any, merged: Any, name: str) -> Any:
-    """The apply rules (spec §5.2): a copy of ``merged`` with unions normalized
+    """The apply rules: a copy of ``merged`` with unions normalized
     after ``applied`` was merged into it."""
     node = validated_node(
         schema, name, [("applied", applied, False), ("merged", merged, False)]

@@ -1,4 +1,4 @@
-"""Validation of a value against a type (spec §2).
+"""Validation of a value against a type.
 
 :func:`validate` first runs the node's fast check; only when that says no
 does it walk the value again with paths, collecting every diagnostic. The

@@ -3,7 +3,7 @@
 Values are the JSON-like data YAML gives (``None``, ``bool``, ``int``,
 ``float``, ``str``, ``list``/``tuple``, ``dict``). Anything else is *foreign*
 and is reported by validation, never crashes the engine. Kinds, equality
-(spec §2.2), copies and descriptions are :mod:`toskit.plain`'s, the one home
+(by kind), copies and descriptions are :mod:`toskit.plain`'s, the one home
 every package shares; this module re-exports them and adds what only the
 schema needs (JSON literals for field paths, the emptiness of a merge leaf).
 """
@@ -51,7 +51,7 @@ def describe(value: Any, limit: int = 60) -> str:
 
 
 def render_literal(value: Any) -> str:
-    """A value as a JSON literal for field paths (spec §2.1).
+    """A value as a JSON literal for field paths.
 
     Strings are double-quoted with backslash escapes (non-ASCII kept as is),
     ``true``/``false``/``null``, integers bare, an integral float like the
