@@ -148,8 +148,10 @@ def test_tests_named_in_api_coverage_exist() -> None:
 
 def _limit_claims() -> list[tuple[str, str, object, object]]:
     """(page, text the page states, the value in the code, the value stated)."""
+    from toskit.compare import serialize
     from toskit.conditions import forms, syntax
     from toskit.diagnostics import HINT_MAX_COMPARED, HINT_MAX_WORD, SOURCE_WINDOW
+    from toskit.display import topology_view
     from toskit.display.options import DEFAULTS as VIEW
     from toskit.dsl.loader import MAX_RELAYED_OUTPUT
     from toskit.functions import _limits, regex
@@ -159,7 +161,7 @@ def _limit_claims() -> list[tuple[str, str, object, object]]:
     from toskit.source import compose
     from toskit.source.csar import CSAR_LIMITS
     from toskit.source.document import LIMIT_DEFAULTS as LOAD
-    from toskit.tosca import copies, expansion, resolve
+    from toskit.tosca import copies, expansion, explain, resolve, topology_layout
 
     mib = 1024 * 1024
     return [
@@ -229,6 +231,16 @@ def _limit_claims() -> list[tuple[str, str, object, object]]:
         ),
         ("conditions.md", "deeper than 200 path elements", forms.MAX_TREE_DEPTH, 200),
         ("conditions.md", "100 levels: deeper text is a SyntaxError", syntax.MAX_DEPTH, 100),
+        ("explain.md", "at most `MAX_HOPS` (16) deep", explain.MAX_HOPS, 16),
+        ("topology.md", "over 200 (`MAX_DEPTH`", topology_layout.MAX_DEPTH, 200),
+        (
+            "topology.md",
+            "at most 1,000 vertices\n  (`MAX_ORDER`)",
+            topology_layout.MAX_ORDER,
+            1_000,
+        ),
+        ("topology.md", "above 600 (`DRAW_LIMIT`)", topology_view.DRAW_LIMIT, 600),
+        ("compare.md", "would pass\n  4,000 characters", serialize.VALUE_CAP, 4_000),
         *[
             ("display.md", f"| `{name}` | {value} |", VIEW[name], value)
             for name, value in [
