@@ -22,8 +22,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import guarded_page
 from lab_server import serve_lab
+
+from conftest import guarded_page
 
 pytestmark = pytest.mark.browser
 

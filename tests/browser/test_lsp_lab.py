@@ -23,6 +23,7 @@ from pathlib import Path
 
 import lab_server
 import pytest
+
 from conftest import guarded_page
 
 pytestmark = pytest.mark.browser
