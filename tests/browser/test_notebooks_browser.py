@@ -139,7 +139,9 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
 
     open_notebook(page, voila_url, "00-tour.ipynb")
     tree = page.locator(".tour-type-tree")
-    explorer = page.locator(".tour-property-explorer .widget-html-content")
+    # The explorer's own view (a direct child; its pickers row holds another HTML widget, the
+    # "export CSV" link).
+    explorer = page.locator(".tour-property-explorer > .widget-html > .widget-html-content")
     expect(explorer).to_contain_text("connection.endpoint.port")  # node template 'db'
     before = explorer.inner_text()
 
@@ -156,7 +158,9 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
     expect(dropdown).to_have_value("")
     expect(explorer).to_contain_text("used by db (connection.endpoint)")
     # Picking a node moves the tree's selection to its type.
-    dropdown.select_option("db")
+    # The picker's entries carry their finding counts ("db — 1 error"): pick by label.
+    db_label = dropdown.locator("option", has_text=re.compile(r"^db\b")).first.inner_text()
+    dropdown.select_option(label=db_label)
     expect(tree.locator(".toskit-tree-button.toskit-selected")).to_have_text("DatabaseService")
     expect(explorer).to_contain_text("connection.endpoint.port")
 
@@ -433,7 +437,7 @@ def test_explorer_is_not_clipped_at_1000px(page, voila_url: str) -> None:
 
     page.set_viewport_size({"width": 1000, "height": 900})
     open_notebook(page, voila_url, "00-tour.ipynb")
-    explorer = page.locator(".tour-property-explorer .widget-html-content")
+    explorer = page.locator(".tour-property-explorer > .widget-html > .widget-html-content")
     expect(explorer).to_contain_text("connection.endpoint.port")
     page.locator('.tour-type-tree .toskit-tree-button:text-is("Endpoint")').click()
     expect(explorer).to_contain_text("used by")
@@ -462,7 +466,7 @@ def test_type_names_in_the_explorer_select_that_type(page, voila_url: str) -> No
 
     open_notebook(page, voila_url, "00-tour.ipynb")
     tree = page.locator(".tour-type-tree")
-    explorer = page.locator(".tour-property-explorer .widget-html-content")
+    explorer = page.locator(".tour-property-explorer > .widget-html > .widget-html-content")
     tree.locator('.toskit-tree-button:text-is("Connection")').click()
     expect(explorer).to_contain_text("used by db (connection)")
     explorer.locator('.toskit-type-link[data-toskit-type="Endpoint"]').first.click()
