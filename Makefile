@@ -25,7 +25,7 @@ CHROMIUM ?= /usr/bin/chromium
 HOST    ?= 127.0.0.1
 NOTEBOOKS := $(sort $(wildcard notebooks/[0-9]*.ipynb))
 # What ruff checks: the package, the tests, the benchmarks, binder/ (notebooks are excluded in pyproject).
-LINT_PATHS := $(wildcard toskit tests bench binder)
+LINT_PATHS := $(wildcard toskit tests bench binder conftest.py)
 
 .PHONY: help install venv chromium lint typecheck unit nbval browser test lab demo bench conformance notebooks clean
 
@@ -82,6 +82,7 @@ chromium:
 # fails `make lint`, hence `make test`).
 lint: $(STAMP)
 	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/python -m mypy
 
 # mypy alone, at its default strictness ([tool.mypy] in pyproject.toml).

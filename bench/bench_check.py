@@ -123,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     print("  (-j above the CPU count is capped; on a busy machine -j 2 has little to gain)")
     out_path = os.environ.get("TOSKIT_BENCH_JSON")
     if out_path:
-        data: dict[str, object] = {"files": args.files, "nodes": args.nodes, "cpus": cpus, **figures}
+        data: dict[str, object] = {
+            "files": args.files,
+            "nodes": args.nodes,
+            "cpus": cpus,
+            **figures,
+        }
         data.update(
             speedup=None if speedup is None else round(speedup, 2),
             same_output=same,

@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", metavar="FILE", help="also write the figures here")
     parser.add_argument(
-        "--no-bar", action="store_true", help="exit 0 whatever the ratio (tests: counts, never seconds)"
+        "--no-bar",
+        action="store_true",
+        help="exit 0 whatever the ratio (tests: counts, never seconds)",
     )
     args = parser.parse_args(argv)
 
@@ -105,7 +107,9 @@ def main(argv: list[str] | None = None) -> int:
         or diff.not_compared
         or any(v.old_location is None or v.new_location is None for v in diff.values)
     ):
-        raise SystemExit(f"unexpected diff: {diff!r} (expected {changes} value changes, each located)")
+        raise SystemExit(
+            f"unexpected diff: {diff!r} (expected {changes} value changes, each located)"
+        )
 
     t_load, t_cmp = statistics.median(loads), statistics.median(compares)
     t_report = statistics.median(reports)
@@ -114,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"changed values: {changes:,} (1 %)")
     print(f"load both (median of {args.runs}): {t_load * 1000:8.1f} ms")
     print(f"compare   (median of {args.runs}): {t_cmp * 1000:8.1f} ms")
-    print(f"report    (median of {args.runs}): {t_report * 1000:8.1f} ms  (str(diff): locations read)")
+    print(
+        f"report    (median of {args.runs}): {t_report * 1000:8.1f} ms  (str(diff): locations read)"
+    )
     print(f"compare / load both: {ratio:.3f}  (bar: under {BAR})")
     print(f"(compare + report) / load both: {(t_cmp + t_report) / t_load:.3f}")
     if args.json:

@@ -42,7 +42,9 @@ WHA = "At least {} controller nodes are recommended for HA deployment."
 
 # The seed's controller rules (fixed indentation) plus a role made of the
 # controller's "no other controller" rule alone, for the hand-written check.
-SEED_ROLES = SEED_ROLES_FIXED + """\
+SEED_ROLES = (
+    SEED_ROLES_FIXED
+    + """\
   not-exists:
     conditions:
       - not:
@@ -57,6 +59,7 @@ SEED_ROLES = SEED_ROLES_FIXED + """\
   compute: {}
   cinder: {}
 """
+)
 
 
 def build_nodes(count: int) -> tuple[list[dict], list[int]]:

@@ -117,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         f"CPU seconds, median [min-max] of {args.runs} interleaved runs; "
         f"load average {load:.1f} on {cpus} CPUs"
     )
-    print(f"{'operation':<10} " + " ".join(f"{'N=' + str(n):>22}" for n in sizes) + f" {'exponent':>9}")
+    print(
+        f"{'operation':<10} "
+        + " ".join(f"{'N=' + str(n):>22}" for n in sizes)
+        + f" {'exponent':>9}"
+    )
     exponents: dict[str, float] = {}
     for name, by_n in figures.items():
         medians = [statistics.median(by_n[n]) for n in sizes]
@@ -135,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
             "sizes": sizes,
             "runs": args.runs,
             "load_average": round(load, 1),
-            "cpu_seconds": {name: {str(n): ts for n, ts in by_n.items()} for name, by_n in figures.items()},
+            "cpu_seconds": {
+                name: {str(n): ts for n, ts in by_n.items()} for name, by_n in figures.items()
+            },
             "exponents": {name: round(e, 3) for name, e in exponents.items()},
             "failed": failed,
         }

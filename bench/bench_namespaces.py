@@ -57,7 +57,9 @@ def write_diamond(folder: Path, files: int, types: int = 5) -> Path:
         lines.append("node_types:\n")
         for k in range(types):
             parent = "" if last else f"derived_from: 'a:T{k}', "
-            lines.append(f"  T{k}: {{{parent}properties: {{p{k}: {{type: integer, default: {k}}}}}}}\n")
+            lines.append(
+                f"  T{k}: {{{parent}properties: {{p{k}: {{type: integer, default: {k}}}}}}}\n"
+            )
         (folder / f"f{i}.yaml").write_text("".join(lines), encoding="utf-8")
     return folder / "f0.yaml"
 
@@ -149,7 +151,11 @@ def _all_diagnostics() -> dict:
     """The ``loads`` option that keeps every diagnostic (to count them), where there is one."""
     import inspect
 
-    return {"max_per_code": None} if "max_per_code" in inspect.signature(toskit.loads).parameters else {}
+    return (
+        {"max_per_code": None}
+        if "max_per_code" in inspect.signature(toskit.loads).parameters
+        else {}
+    )
 
 
 if __name__ == "__main__":

@@ -311,8 +311,7 @@ def main() -> int:
         )
         layers = [(lhs, "base"), (rhs, "override")]
         merge_times[f"layers-{n}"] = min(
-            cpu_timed(lambda layers=layers: s.merge_layers(layers, "deployment"))
-            for _ in range(5)
+            cpu_timed(lambda layers=layers: s.merge_layers(layers, "deployment")) for _ in range(5)
         )
 
     vs_jsonschema = med["jsonschema"] / med["toskit"]

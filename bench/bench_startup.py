@@ -83,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--nodes", type=int, default=50)
-    parser.add_argument("--no-bytecode", action="store_true", help="ignore toskit's compiled .pyc files")
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="ignore toskit's compiled .pyc files"
+    )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
     args = parser.parse_args(argv)
 

@@ -321,8 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         if n >= 1000 and r["ratio"] is not None:
             verdict = "met" if min(r["ratio"], r["cpu_ratio"]) >= GOAL else "NOT met"
             print(
-                f"goal {GOAL:.0f}x at N={n}: {verdict} ({r['ratio']}x wall,"
-                f" {r['cpu_ratio']}x cpu)"
+                f"goal {GOAL:.0f}x at N={n}: {verdict} ({r['ratio']}x wall, {r['cpu_ratio']}x cpu)"
             )
     small_verdict = "met" if small_ms[paths[0]] < SMALL_LIMIT * 1000 else "NOT met"
     print(f"goal < {SMALL_LIMIT * 1000:.0f} ms for {SMALL_N} nodes ({paths[0]}): {small_verdict}")

@@ -69,8 +69,10 @@ def main() -> None:
     rows = [measure(n) for n in args.types]
     print(f"{'types':>7} {'load CPU':>10} {'peak RSS':>10} {'toskit.loads':>13}")
     for row in rows:
-        print(f"{row['types']:>7} {row['cpu_s']:>8.2f} s {row['peak_mb']:>7.0f} MB"
-              f" {row['load_mb']:>10.0f} MB")
+        print(
+            f"{row['types']:>7} {row['cpu_s']:>8.2f} s {row['peak_mb']:>7.0f} MB"
+            f" {row['load_mb']:>10.0f} MB"
+        )
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(rows, fh, indent=2)

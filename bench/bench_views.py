@@ -174,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
 
     # Traces are on in every figure (each outcome row draws its trace); this
     # one also has every role's trace open, as a user exploring them would.
-    opened = ClusterSimulator(roles, conditions.Cluster("multinode", nodes=nodes, pool=[{"id": 5000}]))
+    opened = ClusterSimulator(
+        roles, conditions.Cluster("multinode", nodes=nodes, pool=[{"id": 5000}])
+    )
     opened._view.open_keys = [f"trace:{name}" for name in opened.outcomes]
 
     def select_open_traces() -> None:
@@ -193,9 +195,12 @@ def main(argv: list[str] | None = None) -> int:
 
     release = conditions.load_release(RELEASE_FILE, "Newton on Ubuntu 16.04")
     fuel_nodes = [
-        {"id": i, "roles": [FUEL_ROLES[i % len(FUEL_ROLES)]], "pending_deletion": i % 97 == 0} for i in range(1, 1001)
+        {"id": i, "roles": [FUEL_ROLES[i % len(FUEL_ROLES)]], "pending_deletion": i % 97 == 0}
+        for i in range(1, 1001)
     ]
-    fuel = ClusterSimulator(release, release.cluster(mode="ha_compact", nodes=fuel_nodes, pool=[{"id": 5000}]))
+    fuel = ClusterSimulator(
+        release, release.cluster(mode="ha_compact", nodes=fuel_nodes, pool=[{"id": 5000}])
+    )
 
     def fuel_select() -> None:
         fuel.select([5000] if next(toggle) % 2 else [5000, 1])

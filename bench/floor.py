@@ -28,7 +28,15 @@ import ryml  # type: ignore[import-untyped]
 
 _INT = re.compile(r"[-+]?(0|[1-9][0-9]*)\Z")
 _FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?\Z")
-_WORDS = {"true": True, "True": True, "false": False, "False": False, "null": None, "~": None, "": None}
+_WORDS = {
+    "true": True,
+    "True": True,
+    "false": False,
+    "False": False,
+    "null": None,
+    "~": None,
+    "": None,
+}
 
 
 def parse(text: str) -> Any:
@@ -121,7 +129,9 @@ class Floor:
             self.values[name] = self._merge(nodes[template["type"]], given, "", origins)
             self.origins[name] = origins
 
-    def _merge(self, defs: dict[str, tuple[dict, str]], given: dict, prefix: str, origins: dict) -> dict:
+    def _merge(
+        self, defs: dict[str, tuple[dict, str]], given: dict, prefix: str, origins: dict
+    ) -> dict:
         out: dict[str, Any] = {}
         for prop, (definition, writer) in defs.items():
             path = prefix + prop

@@ -21,7 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BADGE_IMAGE = "https://mybinder.org/badge_logo.svg"
 FIRST_PAGE = "notebooks%2F00-tour.ipynb"
-_REPOSITORY = re.compile(r'^Repository\s*=\s*"https://github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?/?"\s*$', re.M)
+_REPOSITORY = re.compile(
+    r'^Repository\s*=\s*"https://github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?/?"\s*$', re.M
+)
 _BADGE_LINE = re.compile(r"^\[!\[Binder\]\(.*\)\]\(.*\)$", re.M)
 
 
@@ -29,7 +31,9 @@ def repository(pyproject_text: str) -> tuple[str, str]:
     """``(owner, name)`` from ``[project.urls] Repository`` of pyproject.toml."""
     match = _REPOSITORY.search(pyproject_text)
     if not match:
-        raise SystemExit('pyproject.toml: [project.urls] needs Repository = "https://github.com/OWNER/NAME"')
+        raise SystemExit(
+            'pyproject.toml: [project.urls] needs Repository = "https://github.com/OWNER/NAME"'
+        )
     return match.group(1), match.group(2)
 
 

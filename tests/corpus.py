@@ -35,7 +35,9 @@ def manifest() -> list[dict[str, str]]:
 def files(expect: str) -> list[str]:
     """The corpus files the manifest expects to be ``valid`` or ``invalid``."""
     return [
-        row["file"] for row in manifest() if row["expect"] == expect and row["file"] not in NOT_IN_CORPUS
+        row["file"]
+        for row in manifest()
+        if row["expect"] == expect and row["file"] not in NOT_IN_CORPUS
     ]
 
 

@@ -1742,8 +1742,6 @@ ENDPOINT_1X_WITH_DATA_TYPE = textwrap.dedent(
 )
 
 
-
-
 def test_repr_html_of_a_diagnostic():
     st = toskit.loads(V13 + "node_type: {}\n")
     html = st.diagnostics[0]._repr_html_()

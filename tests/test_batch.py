@@ -24,8 +24,10 @@ DEATHS = {
     "os-exit": ("os._exit(3)", "ended with exit code 3"),
     "sigkill": ("os.kill(os.getpid(), signal.SIGKILL)", "killed by SIGKILL"),
     # faulthandler (pytest turns it on) would print the stack of the fake crash.
-    "sigsegv": ("import faulthandler; faulthandler.disable(); os.kill(os.getpid(), signal.SIGSEGV)",
-                "killed by SIGSEGV"),
+    "sigsegv": (
+        "import faulthandler; faulthandler.disable(); os.kill(os.getpid(), signal.SIGSEGV)",
+        "killed by SIGSEGV",
+    ),
     "system-exit": ("sys.exit(4)", "ended with exit code"),
 }
 
@@ -62,14 +64,19 @@ def dying_checker(monkeypatch):
 
 
 @pytest.mark.parametrize("death", list(DEATHS), ids=list(DEATHS))
-def test_a_worker_that_dies_on_the_first_file_sinks_nothing_else(tmp_path, capsys, dying_checker, death) -> None:
+def test_a_worker_that_dies_on_the_first_file_sinks_nothing_else(
+    tmp_path, capsys, dying_checker, death
+) -> None:
     how, words = DEATHS[death]
     dying_checker(how)
     paths = _files(tmp_path, 60, bad={0})
     status, out, err = _run(["check", "-j", "2", *paths], capsys)
     assert status == 2
-    checked = [line.split(" as ")[0].removeprefix("checked ") for line in out.splitlines()
-               if line.startswith("checked ")]
+    checked = [
+        line.split(" as ")[0].removeprefix("checked ")
+        for line in out.splitlines()
+        if line.startswith("checked ")
+    ]
     assert checked == [str(p) for p in paths[1:]]  # all 59 others, in order
     errors = [line for line in err.splitlines() if line.startswith("toskit check: ")]
     assert len(errors) == 1 and str(paths[0]) in errors[0] and words in errors[0], err
@@ -111,7 +118,9 @@ def test_sarif_report_of_a_batch_with_a_dying_file(tmp_path, capsys, dying_check
 
 def test_jobs_beyond_the_cpu_count_are_capped(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setattr(cli, "CHECKERS", dict(cli.CHECKERS))
-    cli.register_checker("yaml", lambda text, name: [Diagnostic("info", "pid", str(os.getpid()), file=name, line=1)])
+    cli.register_checker(
+        "yaml", lambda text, name: [Diagnostic("info", "pid", str(os.getpid()), file=name, line=1)]
+    )
     monkeypatch.setattr(batch, "cpu_count", lambda: 2)
     paths = _files(tmp_path, 40, bad=set())
     status, out, _ = _run(["check", "-j", "64", "--format", "json", *paths], capsys)
@@ -128,12 +137,21 @@ def test_run_caps_jobs_and_replaces_dead_workers() -> None:
             os._exit(9)
         return os.getpid()
 
-    results = list(batch.run(list(range(12)), 64, work, lambda task, why: (task, why),
-                             warm=lambda: started.append(os.getpid())))
+    results = list(
+        batch.run(
+            list(range(12)),
+            64,
+            work,
+            lambda task, why: (task, why),
+            warm=lambda: started.append(os.getpid()),
+        )
+    )
     assert started == [os.getpid()]  # warmed once, in this process
     crashed = [r for r in results if isinstance(r, tuple)]
-    assert crashed == [(3, "its worker process ended with exit code 9"),
-                       (7, "its worker process ended with exit code 9")]
+    assert crashed == [
+        (3, "its worker process ended with exit code 9"),
+        (7, "its worker process ended with exit code 9"),
+    ]
     pids = {r for r in results if not isinstance(r, tuple)}
     # At most cpu_count() workers at a time, plus one replacement per death.
     assert len(pids) <= batch.cpu_count() + 2
@@ -142,10 +160,14 @@ def test_run_caps_jobs_and_replaces_dead_workers() -> None:
 
 def test_one_job_or_one_task_runs_here_without_warming() -> None:
     warmed = []
-    assert list(batch.run([1, 2], 1, lambda t: (t, os.getpid()), lambda t, w: None,
-                          warm=lambda: warmed.append(1))) == [(1, os.getpid()), (2, os.getpid())]
-    assert list(batch.run([1], 8, lambda t: os.getpid(), lambda t, w: None,
-                          warm=lambda: warmed.append(1))) == [os.getpid()]
+    assert list(
+        batch.run(
+            [1, 2], 1, lambda t: (t, os.getpid()), lambda t, w: None, warm=lambda: warmed.append(1)
+        )
+    ) == [(1, os.getpid()), (2, os.getpid())]
+    assert list(
+        batch.run([1], 8, lambda t: os.getpid(), lambda t, w: None, warm=lambda: warmed.append(1))
+    ) == [os.getpid()]
     assert warmed == []
 
 
@@ -153,9 +175,22 @@ def test_workers_fork_from_a_warmed_parent(tmp_path, capsys, monkeypatch) -> Non
     # Plain YAML files never import the roles checker; a worker that has it
     # (and the TOSCA loader) before its first file got it from the parent's warm-up.
     monkeypatch.setattr(cli, "CHECKERS", dict(cli.CHECKERS))
-    cli.register_checker("yaml", lambda text, name: [Diagnostic(
-        "info", "warm", json.dumps(sorted(m for m in ("toskit.conditions", "toskit.tosca.loader")
-                                          if m in sys.modules)), file=name, line=1)])
+    cli.register_checker(
+        "yaml",
+        lambda text, name: [
+            Diagnostic(
+                "info",
+                "warm",
+                json.dumps(
+                    sorted(
+                        m for m in ("toskit.conditions", "toskit.tosca.loader") if m in sys.modules
+                    )
+                ),
+                file=name,
+                line=1,
+            )
+        ],
+    )
     paths = _files(tmp_path, 6, bad=set())
     status, out, _ = _run(["check", "-j", "2", "--format", "json", *paths], capsys)
     assert status == 0
@@ -163,7 +198,9 @@ def test_workers_fork_from_a_warmed_parent(tmp_path, capsys, monkeypatch) -> Non
     assert seen == {json.dumps(["toskit.conditions", "toskit.tosca.loader"])}
 
 
-def test_the_warm_up_never_runs_a_registered_checker_in_this_process(tmp_path, capsys, monkeypatch) -> None:
+def test_the_warm_up_never_runs_a_registered_checker_in_this_process(
+    tmp_path, capsys, monkeypatch
+) -> None:
     log = tmp_path / "pids"
     monkeypatch.setattr(cli, "CHECKERS", dict(cli.CHECKERS))
 

@@ -43,7 +43,10 @@ def test_errors_exit_1_and_print_every_diagnostic(files, capsys):
     status, out, _ = run(["check", files / "roles.yaml", files / "dup.yaml"], capsys)
     assert status == 1
     lines = out.splitlines()
-    assert lines[0] == f"checked {files / 'roles.yaml'} as YAML that does not parse: 1 error, 0 warnings"
+    assert (
+        lines[0]
+        == f"checked {files / 'roles.yaml'} as YAML that does not parse: 1 error, 0 warnings"
+    )
     assert lines[1].startswith(f"{files / 'roles.yaml'}:5:11: error[yaml-syntax]: ")
     assert lines[2].startswith("  hint: 'then:' is indented deeper than 'condition:'")
     assert f"{files / 'dup.yaml'}:2:1: error[duplicate-key]: duplicate key 'a'" in out
@@ -299,7 +302,12 @@ FUEL_RELEASE = Path(__file__).resolve().parents[1] / "conformance" / "fuel" / "o
 KIND_LABELS = {
     "v20.yaml": ("tosca_definitions_version: tosca_2_0\n", "tosca", "TOSCA 2.0 template", "2.0"),
     "v13.yaml": (GOOD_TOSCA, "tosca", "TOSCA 1.3 template", "1.3"),
-    "v10.yaml": ("tosca_definitions_version: tosca_simple_yaml_1_0\n", "tosca", "TOSCA 1.0 template", "1.0"),
+    "v10.yaml": (
+        "tosca_definitions_version: tosca_simple_yaml_1_0\n",
+        "tosca",
+        "TOSCA 1.0 template",
+        "1.0",
+    ),
     "noversion.yaml": ("node_types: {}\n", "tosca", "TOSCA template (no version)", None),
     "roles.yaml": (
         "roles_metadata:\n  controller:\n    name: Controller\n",
@@ -340,7 +348,9 @@ def test_quiet_prints_only_the_diagnostics(files, capsys):
 
 
 def test_an_unreadable_file_is_reported_and_not_counted(files, capsys):
-    status, out, err = run(["check", files / "good.yaml", files / "nope.yaml", files / "latin1.yaml"], capsys)
+    status, out, err = run(
+        ["check", files / "good.yaml", files / "nope.yaml", files / "latin1.yaml"], capsys
+    )
     assert status == 2
     assert f"toskit check: {files / 'nope.yaml'}: no such file" in err
     assert "not UTF-8" in err
@@ -367,7 +377,11 @@ def test_jobs_output_is_in_input_order_and_identical(tmp_path, capsys):
     one = run(["check", "-j", "1", *shuffled], capsys)
     two = run(["check", "-j", "2", *shuffled], capsys)
     assert one == two
-    checked = [line.split(" as ")[0].removeprefix("checked ") for line in one[1].splitlines() if line.startswith("checked ")]
+    checked = [
+        line.split(" as ")[0].removeprefix("checked ")
+        for line in one[1].splitlines()
+        if line.startswith("checked ")
+    ]
     assert checked == [str(p) for p in shuffled]
     assert one[0] == 1 and "24 files checked: 8 errors, 0 warnings" in one[2]
 
@@ -424,7 +438,9 @@ def test_show_renders_a_fuel_release_as_its_releases(tmp_path, capsys):
 
 def test_show_renders_a_schema_as_its_type_view(tmp_path, capsys):
     path = tmp_path / "schema.yaml"
-    path.write_text("types:\n- name: root\n  map:\n    fields:\n    - {name: size, type: {scalar: numeric}}\n")
+    path.write_text(
+        "types:\n- name: root\n  map:\n    fields:\n    - {name: size, type: {scalar: numeric}}\n"
+    )
     status, _, err = run(["show", path], capsys)
     assert status == 0, err
     page = (tmp_path / "schema.html").read_text()
@@ -434,9 +450,15 @@ def test_show_renders_a_schema_as_its_type_view(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("a: 1\nb: [2]\n", "plain YAML (no TOSCA, roles, Fuel release or schema keys), nothing to show"),
+        (
+            "a: 1\nb: [2]\n",
+            "plain YAML (no TOSCA, roles, Fuel release or schema keys), nothing to show",
+        ),
         ("", "nothing to show, it is empty"),
-        ("roles_metadata:\n  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n", "cannot show this roles document"),
+        (
+            "roles_metadata:\n  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n",
+            "cannot show this roles document",
+        ),
     ],
     ids=["plain", "empty", "bad-roles"],
 )
@@ -456,7 +478,9 @@ def test_show_never_writes_onto_its_input(files, capsys):
     before = (files / "good.yaml").read_text()
     status, _, err = run(["show", files / "good.yaml", "-o", files / "good.yaml"], capsys)
     assert status == 2 and "is the input file" in err
-    status, _, err = run(["show", files / "good.yaml", "-o", files / "good.yaml", "--force"], capsys)
+    status, _, err = run(
+        ["show", files / "good.yaml", "-o", files / "good.yaml", "--force"], capsys
+    )
     assert status == 2
     assert (files / "good.yaml").read_text() == before
 
@@ -471,7 +495,9 @@ def test_show_of_an_html_named_input_does_not_overwrite_it(tmp_path, capsys):
 
 def test_show_of_a_hard_link_to_the_input_is_refused(files, capsys):
     os.link(files / "good.yaml", files / "alias.html")
-    status, _, err = run(["show", files / "good.yaml", "-o", files / "alias.html", "--force"], capsys)
+    status, _, err = run(
+        ["show", files / "good.yaml", "-o", files / "alias.html", "--force"], capsys
+    )
     assert status == 2 and "is the input file" in err
     assert (files / "good.yaml").read_text() == GOOD_TOSCA
 
@@ -506,7 +532,9 @@ def test_show_never_writes_through_a_symlink(force, tmp_path, capsys):
     victim.write_text("precious\n")
     (tmp_path / "link.html").symlink_to(victim)
     (tmp_path / "t.html").symlink_to(victim)  # a pre-existing default output
-    status, _, err = run(["show", tmp_path / "t.yaml", "-o", tmp_path / "link.html", *force], capsys)
+    status, _, err = run(
+        ["show", tmp_path / "t.yaml", "-o", tmp_path / "link.html", *force], capsys
+    )
     assert status == 2 and "symbolic link" in err
     status, _, err = run(["show", tmp_path / "t.yaml", *force], capsys)
     assert status == 2 and "symbolic link" in err
@@ -638,7 +666,9 @@ def test_the_caret_still_points_at_the_column(tmp_path, capsys):
 def test_terminal_safe_maps_every_control_character():
     from toskit.terminal import terminal_safe
 
-    every = "".join(chr(c) for c in range(0x20)) + "\x7f" + "".join(chr(c) for c in range(0x80, 0xA0))
+    every = (
+        "".join(chr(c) for c in range(0x20)) + "\x7f" + "".join(chr(c) for c in range(0x80, 0xA0))
+    )
     shown = terminal_safe(every + "\u2066é\t")
     assert _printable(shown) and shown.endswith("\\u2066é\t")
     assert len(terminal_safe("a\x1bb\nc")) == 5  # one stand-in per C0 character
@@ -707,7 +737,9 @@ def test_show_root_widens_the_import_root(tmp_path, capsys):
     assert "outside the import root" not in (tmp_path / "project" / "t.html").read_text()
 
 
-def test_unreadable_stdin_is_reported_and_never_read_from_a_file_named_dash(tmp_path, monkeypatch, capsys):
+def test_unreadable_stdin_is_reported_and_never_read_from_a_file_named_dash(
+    tmp_path, monkeypatch, capsys
+):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "-").write_text("a: 1\na: 2\n")  # must not be read instead of stdin
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"a: caf\xe9\n")))

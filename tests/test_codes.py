@@ -22,9 +22,22 @@ KEBAB = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)+$")
 
 # Calls whose leading string arguments include a diagnostic code.
 FACTORIES = {
-    "Diagnostic", "diagnostic", "report", "_report", "_diagnostic", "_error", "error",
-    "diag", "make_diagnostic", "problem", "CsarError", "ScalarError", "make",
-    "FunctionError", "FunctionSyntaxError", "schema_error_message",
+    "Diagnostic",
+    "diagnostic",
+    "report",
+    "_report",
+    "_diagnostic",
+    "_error",
+    "error",
+    "diag",
+    "make_diagnostic",
+    "problem",
+    "CsarError",
+    "ScalarError",
+    "make",
+    "FunctionError",
+    "FunctionSyntaxError",
+    "schema_error_message",
 }
 
 
@@ -49,7 +62,11 @@ def _codes_in_package() -> dict[str, set[str]]:
                 if isinstance(node.value, ast.IfExp):
                     values = [node.value.body, node.value.orelse]
             for v in values:
-                if isinstance(v, ast.Constant) and isinstance(v.value, str) and KEBAB.match(v.value):
+                if (
+                    isinstance(v, ast.Constant)
+                    and isinstance(v.value, str)
+                    and KEBAB.match(v.value)
+                ):
                     found.setdefault(v.value, set()).add(rel)
     return found
 

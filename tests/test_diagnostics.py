@@ -222,7 +222,11 @@ def test_cap_per_code_keeps_counts_and_severities_truthful():
 
     diags = [_at(i, "x", "warning") for i in range(1, 151)] + [_at(200, "x", "error")]
     out = cap_per_code(diags, 100)
-    assert count_by_severity(out) == count_by_severity(diags) == {"error": 1, "warning": 150, "info": 0}
+    assert (
+        count_by_severity(out)
+        == count_by_severity(diags)
+        == {"error": 1, "warning": 150, "info": 0}
+    )
     # one summary per severity among the hidden ones: the error stays an error
     assert [(d.severity, d.omitted) for d in out if d.omitted] == [("warning", 50), ("error", 1)]
     assert has_errors(out)
@@ -266,7 +270,11 @@ def test_suggestion_hint_names_every_tie_and_why():
     from toskit.diagnostics import Suggestion, suggest
 
     single = suggest("pasword", ["password", "passphrase"])
-    assert (single.best, single.is_tie, single.hint()) == ("password", False, "did you mean 'password'?")
+    assert (single.best, single.is_tie, single.hint()) == (
+        "password",
+        False,
+        "did you mean 'password'?",
+    )
     tie = suggest("cache_host", ["lb_host", "db_host", "web_host", "unrelated_thing"])
     assert tie.best is None and tie.is_tie
     assert tie.candidates == ("lb_host", "db_host", "web_host")
@@ -298,18 +306,42 @@ def test_to_dict_has_every_field_and_str_underlines_the_span():
     from toskit.diagnostics import Fix, Related, Subject
 
     d = Diagnostic(
-        "error", "unknown-property", "unknown property 'prot'", ("a", "prot"), file="f.yaml",
-        line=2, column=3, end_line=2, end_column=7, source_line="  prot: 1",
+        "error",
+        "unknown-property",
+        "unknown property 'prot'",
+        ("a", "prot"),
+        file="f.yaml",
+        line=2,
+        column=3,
+        end_line=2,
+        end_column=7,
+        source_line="  prot: 1",
         subject=Subject("node_template", "db", ("prot",)),
         related=[Related("declared", "f.yaml", 1, 1, 1, 2)],
         fixes=[Fix("rename 'prot' to 'port'", "port", "f.yaml", 2, 3, 2, 7)],
     )
     record = d.to_dict()
     assert list(record) == [
-        "severity", "code", "message", "path", "file", "line", "column", "end_line", "end_column",
-        "hint", "subject", "related", "fixes",
+        "severity",
+        "code",
+        "message",
+        "path",
+        "file",
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "hint",
+        "subject",
+        "related",
+        "fixes",
     ]
-    assert record["subject"] == {"kind": "node_template", "name": "db", "path": ["prot"], "section": None}
+    assert record["subject"] == {
+        "kind": "node_template",
+        "name": "db",
+        "path": ["prot"],
+        "section": None,
+    }
     assert record["fixes"][0]["replacement"] == "port" and isinstance(d.related, tuple)
     assert str(d).splitlines()[-1] == "      |   ^^^^"
 

@@ -76,7 +76,9 @@ def _profiles(tmp_path: Path, case: str) -> list[Diagnostic]:
     if case == "profile-catalog":
         (tmp_path / "a" / "broken.csar").write_bytes(b"not a zip")
     text = V20 + "imports: [{profile: org.x:1}]\n"
-    return list(toskit.loads(text, name="case.yaml", profiles=[tmp_path / "a", tmp_path / "b"]).diagnostics)
+    return list(
+        toskit.loads(text, name="case.yaml", profiles=[tmp_path / "a", tmp_path / "b"]).diagnostics
+    )
 
 
 def _topology(text: str, attribute: str) -> list[Diagnostic]:
@@ -159,17 +161,29 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
         "service_template:\n  node_templates:\n    t: {type: T}\n"
         "    u: {type: U, requirements: [{r: t}]}\n"
     ),
-    "unknown-keyname": lambda p: _tosca(V13 + "topology_template:\n  node_templates:\n    n: {type: tosca.nodes.Root, propertys: {}}\n"),
+    "unknown-keyname": lambda p: _tosca(
+        V13
+        + "topology_template:\n  node_templates:\n    n: {type: tosca.nodes.Root, propertys: {}}\n"
+    ),
     "missing-keyname": lambda p: _tosca(V13 + "repositories:\n  r: {description: no url}\n"),
     "invalid-definition": lambda p: _tosca(V13 + "description: {complex: text}\n"),
-    "unknown-type": lambda p: _tosca(V13 + "topology_template:\n  node_templates:\n    n: {type: tosca.nodes.Compte}\n"),
-    "missing-type": lambda p: _tosca(V13 + "topology_template:\n  node_templates:\n    n: {description: x}\n"),
-    "derivation-cycle": lambda p: _tosca(V13 + "node_types:\n  A: {derived_from: B}\n  B: {derived_from: A}\n"),
+    "unknown-type": lambda p: _tosca(
+        V13 + "topology_template:\n  node_templates:\n    n: {type: tosca.nodes.Compte}\n"
+    ),
+    "missing-type": lambda p: _tosca(
+        V13 + "topology_template:\n  node_templates:\n    n: {description: x}\n"
+    ),
+    "derivation-cycle": lambda p: _tosca(
+        V13 + "node_types:\n  A: {derived_from: B}\n  B: {derived_from: A}\n"
+    ),
     "incompatible-refinement": lambda p: _tosca(
-        V13 + "node_types:\n  A:\n    derived_from: tosca.nodes.Root\n    properties: {p: {type: integer}}\n"
+        V13
+        + "node_types:\n  A:\n    derived_from: tosca.nodes.Root\n    properties: {p: {type: integer}}\n"
         "  B:\n    derived_from: A\n    properties: {p: {type: string}}\n"
     ),
-    "missing-property": lambda p: _tosca(V13 + NODE_TYPES + "topology_template:\n  node_templates:\n    w: {type: W}\n"),
+    "missing-property": lambda p: _tosca(
+        V13 + NODE_TYPES + "topology_template:\n  node_templates:\n    w: {type: W}\n"
+    ),
     "unknown-property": lambda p: _tosca(
         V13 + NODE_TYPES + "topology_template:\n  node_templates:\n    w:\n      type: W\n"
         "      properties:\n        release: r\n        prot: 1\n"
@@ -200,8 +214,12 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
         V20 + "node_types:\n  W:\n    properties:\n      port: {type: integer, value: 1}\n"
         "service_template:\n  node_templates:\n    w:\n      type: W\n      properties: {port: 2}\n"
     ),
-    "missing-input": lambda p: _tosca(V13 + "topology_template:\n  inputs:\n    x: {type: string}\n"),
-    "unknown-input": lambda p: _tosca(V13 + "topology_template:\n  inputs:\n    x: {type: string}\n", inputs={"x": "a", "y": 1}),
+    "missing-input": lambda p: _tosca(
+        V13 + "topology_template:\n  inputs:\n    x: {type: string}\n"
+    ),
+    "unknown-input": lambda p: _tosca(
+        V13 + "topology_template:\n  inputs:\n    x: {type: string}\n", inputs={"x": "a", "y": 1}
+    ),
     "unknown-capability": lambda p: _tosca(
         V13 + "topology_template:\n  node_templates:\n    c:\n      type: tosca.nodes.Compute\n"
         "      capabilities:\n        hots: {}\n"
@@ -216,10 +234,12 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
         "    cache:\n      type: tosca.nodes.SoftwareComponent\n      requirements:\n        - host: cache_host\n"
     ),
     "unfulfilled-requirement": lambda p: _tosca(
-        V13 + "topology_template:\n  node_templates:\n    sw: {type: tosca.nodes.SoftwareComponent}\n"
+        V13
+        + "topology_template:\n  node_templates:\n    sw: {type: tosca.nodes.SoftwareComponent}\n"
     ),
     "requirement-count": lambda p: _tosca(
-        V13 + "node_types:\n  S: {derived_from: tosca.nodes.Root}\n  C:\n    derived_from: tosca.nodes.Root\n"
+        V13
+        + "node_types:\n  S: {derived_from: tosca.nodes.Root}\n  C:\n    derived_from: tosca.nodes.Root\n"
         "    requirements:\n      - dep: {capability: tosca.capabilities.Node, occurrences: [0, 1]}\n"
         "topology_template:\n  node_templates:\n    s1: {type: S}\n    s2: {type: S}\n"
         "    c:\n      type: C\n      requirements: [{dep: s1}, {dep: s2}]\n"
@@ -231,7 +251,8 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
         "unresolved",
     ),
     "ambiguous-requirement": lambda p: _topology(
-        V13 + "topology_template:\n  node_templates:\n    app:\n      type: tosca.nodes.SoftwareComponent\n"
+        V13
+        + "topology_template:\n  node_templates:\n    app:\n      type: tosca.nodes.SoftwareComponent\n"
         "      requirements:\n        - host: tosca.nodes.Compute\n"
         "    vm1: { type: tosca.nodes.Compute }\n    vm2: { type: tosca.nodes.Compute }\n",
         "ambiguous",
@@ -254,19 +275,26 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
     "copy-cycle": lambda p: _tosca(
         V13 + "topology_template:\n  node_templates:\n    a: {copy: b}\n    b: {copy: a}\n"
     ),
-    "invalid-copy": lambda p: _tosca(V13 + "topology_template:\n  node_templates:\n    a: {copy: nope}\n"),
+    "invalid-copy": lambda p: _tosca(
+        V13 + "topology_template:\n  node_templates:\n    a: {copy: nope}\n"
+    ),
     "missing-anchor": lambda p: _tosca(V13 + "dsl_definitions:\n  x: {a: 1}\n"),
     "malformed-function": lambda p: _tosca(
         V20 + "service_template:\n  outputs:\n    o:\n      value: {$concat: [a], x: 1}\n"
     ),
-    "unknown-function": lambda p: _tosca(V20 + "service_template:\n  outputs:\n    o:\n      value: {$concta: [a, b]}\n"),
+    "unknown-function": lambda p: _tosca(
+        V20 + "service_template:\n  outputs:\n    o:\n      value: {$concta: [a, b]}\n"
+    ),
     "function-error": lambda p: _tosca(
         V13 + "topology_template:\n  inputs:\n    port: {type: integer, default: 1}\n"
         "  outputs:\n    o:\n      value: {get_input: prot}\n"
     ),
-    "dollar-literal": lambda p: _tosca(V20 + "service_template:\n  outputs:\n    o:\n      value: $abc\n"),
+    "dollar-literal": lambda p: _tosca(
+        V20 + "service_template:\n  outputs:\n    o:\n      value: $abc\n"
+    ),
     "invalid-function-definition": lambda p: _tosca(
-        V20 + "functions:\n  f:\n    signatures:\n      - {result: {type: string}, implementaton: x}\n"
+        V20
+        + "functions:\n  f:\n    signatures:\n      - {result: {type: string}, implementaton: x}\n"
     ),
     "unchecked-constraint": lambda p: _unchecked_constraint(),
     "schema-error": lambda p: _schema_load("types:\n  - name: t\n    sclar: numeric\n"),
@@ -277,7 +305,7 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
         "roles_metadata:\n  c:\n    conditions:\n      - \"cluster:mode = 'x'\"\n"
     ),
     "expression-error": lambda p: _conditions(
-        "roles_metadata:\n  c:\n    conditions:\n      - condition: \"cluster:nodes._size\"\n"
+        'roles_metadata:\n  c:\n    conditions:\n      - condition: "cluster:nodes._size"\n'
     ),
     "unknown-role": lambda p: _conditions(
         "roles_metadata:\n  controller:\n    conflicts: [compte]\n  compute: {}\n"
@@ -285,29 +313,37 @@ CASES: dict[str, Callable[[Path], list[Diagnostic]]] = {
     "unknown-setting": lambda p: _conditions(
         "- pk: 1\n  model: nailgun.release\n  fields:\n    name: R\n    state: available\n"
         "    roles_metadata:\n      ceph-osd:\n        restrictions:\n"
-        "          - \"settings:storag.volumes_ceph.value == false\"\n"
+        '          - "settings:storag.volumes_ceph.value == false"\n'
         "    attributes_metadata:\n      editable:\n        storage:\n          volumes_ceph: {value: false}\n"
     ),
-    "fuel-release": lambda p: _conditions("- pk: 1\n  model: nailgun.release\n  extend: 7\n  fields: {name: R}\n"),
+    "fuel-release": lambda p: _conditions(
+        "- pk: 1\n  model: nailgun.release\n  extend: 7\n  fields: {name: R}\n"
+    ),
     "unknown-document": lambda p: _conditions("just: a map\n"),
     "file-unreadable": lambda p: _unreadable(p),
     "internal-error": lambda p: _crash(p),
     "changed-value": lambda p: _changed_value(p),
     "python-error": lambda p: _dsl(p, "class E(tosca.DataEntity):\n    ip: str\n\ne = E('1')\n"),
-    "duplicate-template": lambda p: _dsl(p, "a = tosca.nodes.Root('x')\nb = tosca.nodes.Root('x')\n"),
+    "duplicate-template": lambda p: _dsl(
+        p, "a = tosca.nodes.Root('x')\nb = tosca.nodes.Root('x')\n"
+    ),
     "duplicate-type": lambda p: _dsl(
-        p, "class C(tosca.DataEntity):\n    _type_name = 'Dup'\n\nclass D(tosca.DataEntity):\n    _type_name = 'Dup'\n"
+        p,
+        "class C(tosca.DataEntity):\n    _type_name = 'Dup'\n\nclass D(tosca.DataEntity):\n    _type_name = 'Dup'\n",
     ),
     "invalid-type-name": lambda p: _dsl(p, "class C(tosca.DataEntity):\n    _type_name = ''\n"),
     "missing-template-name": lambda p: _dsl(p, "named = tosca.nodes.Root()\ntosca.nodes.Root()\n"),
     "unannotated-attribute": lambda p: _dsl(p, "class App(tosca.nodes.Root):\n    port = 80\n"),
     "value-cycle": lambda p: _dsl(
-        p, "class App(tosca.nodes.Root):\n    items: list\n\nloop = []\nloop.append(loop)\napp = App('app', items=loop)\n"
+        p,
+        "class App(tosca.nodes.Root):\n    items: list\n\nloop = []\nloop.append(loop)\napp = App('app', items=loop)\n",
     ),
     "invalid-annotation": lambda p: _dsl(p, "class Data(tosca.DataEntity):\n    bad: complex\n"),
 }
 
-WORKFLOW = V20 + """\
+WORKFLOW = (
+    V20
+    + """\
 interface_types:
   Backup:
     operations:
@@ -332,6 +368,7 @@ service_template:
           activities:
             - call_operation: {operation: backup.backup, inputs: INPUTS}
 """
+)
 
 
 def _conditions(text: str) -> list[Diagnostic]:
@@ -345,8 +382,13 @@ def _unchecked_constraint() -> list[Diagnostic]:
 
     # Through a document, as the loader calls it: the finding is located.
     doc = toskit.source.load_yaml("p: a\n", name="v.yaml")
-    return check_value("a", constraints=[{"schema": "x"}], version="1.3", path=("p",),
-                       make_diagnostic=doc.diagnostic)
+    return check_value(
+        "a",
+        constraints=[{"schema": "x"}],
+        version="1.3",
+        path=("p",),
+        make_diagnostic=doc.diagnostic,
+    )
 
 
 class _File:
@@ -431,7 +473,9 @@ def test_every_code_is_produced_with_its_structure(code: str, tmp_path: Path) ->
         assert (d.end_line, d.end_column) > (d.line, d.column), f"{code}: empty range: {d}"
         if _did_you_mean(d):
             tied = "are equally close" in d.hint
-            assert (len(d.fixes) == 0) if tied else (len(d.fixes) == 1), f"{code}: {d.hint} {d.fixes}"
+            assert (len(d.fixes) == 0) if tied else (len(d.fixes) == 1), (
+                f"{code}: {d.hint} {d.fixes}"
+            )
 
 
 def test_the_cases_cover_every_code() -> None:

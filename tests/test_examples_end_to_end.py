@@ -43,10 +43,22 @@ def test_readme_example_through_the_public_api():
     # (#28, docs/diagnostics.md): the missing 'password' on its mapping's key
     # 'auth' and the unknown 'pasword' on its own key, each span the whole key.
     assert problems == [
-        (30, 11, 15, "error", "missing-property",
-         "'pasword' is written instead (not declared: 'password' misspelt?)"),
-        (30, 18, 25, "error", "unknown-property",
-         "did you mean 'password'? ('password' is required and has no value)"),
+        (
+            30,
+            11,
+            15,
+            "error",
+            "missing-property",
+            "'pasword' is written instead (not declared: 'password' misspelt?)",
+        ),
+        (
+            30,
+            18,
+            25,
+            "error",
+            "unknown-property",
+            "did you mean 'password'? ('password' is required and has no value)",
+        ),
     ]
     missing, unknown = st.diagnostics
     assert str(missing).startswith(
@@ -60,7 +72,9 @@ def test_readme_example_through_the_public_api():
     # Each points at the other, and the unknown key carries the rename.
     assert (missing.related[0].line, missing.related[0].column) == (30, 18)
     assert (unknown.related[0].line, unknown.related[0].column) == (30, 11)
-    assert [(f.replacement, f.column, f.end_column) for f in unknown.fixes] == [("password", 18, 25)]
+    assert [(f.replacement, f.column, f.end_column) for f in unknown.fixes] == [
+        ("password", 18, 25)
+    ]
 
     text = path.read_text(encoding="utf-8").replace("pasword", "password")
     db = toskit.loads(text).node_templates["db"]

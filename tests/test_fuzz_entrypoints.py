@@ -411,8 +411,13 @@ def test_html_of_random_tosca_documents(doc):
 
 
 YAML_ALPHABET = string.ascii_letters[:6] + string.digits[:3] + " :-[]{},'\"&*!|>#%@`?\n\t$~.<="
+
+
 @FUZZ
-@given(st.one_of(tosca_documents.map(dump), st.text(alphabet=YAML_ALPHABET, max_size=120)), tosca_documents)
+@given(
+    st.one_of(tosca_documents.map(dump), st.text(alphabet=YAML_ALPHABET, max_size=120)),
+    tosca_documents,
+)
 def test_compare_random_tosca_documents(old_text, new_doc):
     """`toskit.compare` of any two documents: a TemplateDiff in every form (#29)."""
     with bounded():
@@ -444,7 +449,9 @@ def test_cli_diff_of_random_documents_exits_0_or_1(old_doc, new_doc, fmt):
         with bounded(), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             status = cli.main(["diff", *paths, "--format", fmt, "--fail-on", "changes"])
         assert status in (0, 1), err.getvalue()
-        assert (status == 0) == (old_doc == new_doc or "no changes" in out.getvalue() or '"same": true' in out.getvalue())
+        assert (status == 0) == (
+            old_doc == new_doc or "no changes" in out.getvalue() or '"same": true' in out.getvalue()
+        )
 
 
 yaml_text = st.text(alphabet=YAML_ALPHABET, max_size=120)
@@ -1228,8 +1235,6 @@ def test_catastrophic_pattern_does_not_hang():
 # ---- values nested within the loader's depth bound (500) must not crash ----
 
 
-
-
 def test_property_table_of_a_deep_unevaluated_call():
     """An unevaluated call holding a 480-deep list: str(call) recursed without bound."""
     text = DEEP_20 + "{$get_attribute: [SELF, x, " + "[" * 480 + "1" + "]" * 480 + "]}\n"
@@ -1256,6 +1261,7 @@ def test_functions_str_hash_eq_of_any_parsed_tree():
     assert str(tree).startswith("$concat")
     assert hash(tree) == hash(functions.parse(_deep_call(50)))
     assert tree == functions.parse(_deep_call(50))
+
     def built(depth):
         call = functions.Call("concat", [1])
         for _ in range(depth):

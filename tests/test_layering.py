@@ -139,7 +139,11 @@ def violations(module: str, source: str) -> list[str]:
 
 
 def test_no_module_uses_another_packages_private_names_or_a_mixin():
-    found = [v for module, path in MODULES.items() for v in violations(module, path.read_text(encoding="utf-8"))]
+    found = [
+        v
+        for module, path in MODULES.items()
+        for v in violations(module, path.read_text(encoding="utf-8"))
+    ]
     assert found == []
 
 
@@ -155,7 +159,11 @@ def test_no_mixin_anywhere_in_the_source():
         ("toskit.widgets.x", "from toskit.display.tosca_views import _hidden\n", 1),
         ("toskit.widgets.x", "from toskit.display import tosca_views\ntosca_views._hidden()\n", 1),
         ("toskit.widgets.x", "import toskit.display.tosca_views as tv\ntv._hidden\n", 1),
-        ("toskit.widgets.x", "import toskit.display.tosca_views\ntoskit.display.tosca_views._hidden\n", 1),
+        (
+            "toskit.widgets.x",
+            "import toskit.display.tosca_views\ntoskit.display.tosca_views._hidden\n",
+            1,
+        ),
         ("toskit.widgets.x", "from ..display.tosca_views import _hidden\n", 1),
         ("toskit.widgets.x", "from toskit import _runtime\n", 1),
         ("toskit.widgets.x", "from toskit._runtime import paused_gc\n", 1),
@@ -170,7 +178,11 @@ def test_no_mixin_anywhere_in_the_source():
         ("toskit.widgets.x", "from toskit import __version__\n", 0),
         ("toskit.cli", "from toskit._terminal import terminal_safe\n", 0),  # both at the root
         ("toskit.functions.x", "from toskit.functions._limits import deep_recursion\n", 0),
-        ("toskit.widgets.x", "from toskit.display import tosca_views\ntosca_views.f()._private\n", 0),
+        (
+            "toskit.widgets.x",
+            "from toskit.display import tosca_views\ntosca_views.f()._private\n",
+            0,
+        ),
         ("toskit.widgets.x", "import json\njson._default_encoder\n", 0),
     ],
 )

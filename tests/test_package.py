@@ -41,7 +41,9 @@ def test_template_error_lists_its_diagnostics() -> None:
 
 
 def test_condition_error_points_a_caret_at_the_position() -> None:
-    err = ConditionError("SyntaxError", "Illegal character '='", expression="cluster:mode = 'x'", position=13)
+    err = ConditionError(
+        "SyntaxError", "Illegal character '='", expression="cluster:mode = 'x'", position=13
+    )
     assert str(err) == (
         "SyntaxError: Illegal character '='\n    cluster:mode = 'x'\n                 ^"
     )
@@ -88,7 +90,9 @@ def test_import_is_light() -> None:
 
 
 def test_a_diagnostic_renders_as_escaped_html() -> None:
-    d = toskit.Diagnostic("error", "type-mismatch", "got '<script>x</script>'", file="a.yaml", line=1)
+    d = toskit.Diagnostic(
+        "error", "type-mismatch", "got '<script>x</script>'", file="a.yaml", line=1
+    )
     html = d._repr_html_()
     assert "type-mismatch" in html
     assert "<script" not in html.lower()
@@ -131,7 +135,12 @@ def _readme_table() -> list[tuple[str, list[str], str]]:
     rows = []
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if not line.startswith("|") or len(cells) != 3 or cells[0] in ("package", "") or set(cells[0]) <= set("-: "):
+        if (
+            not line.startswith("|")
+            or len(cells) != 3
+            or cells[0] in ("package", "")
+            or set(cells[0]) <= set("-: ")
+        ):
             continue
         package = cells[0].split("(")[0].strip()
         modules = re.findall(r"`(toskit(?:\.\w+)*)`", cells[1])
@@ -170,7 +179,9 @@ def test_every_dependency_is_imported_by_the_modules_the_readme_names() -> None:
     for package, modules, why in _readme_table():
         assert modules and why, f"README row for {package} names no toskit module or no reason"
         provided = {
-            name for name, dists in import_names.items() if package.lower() in {d.lower() for d in dists}
+            name
+            for name, dists in import_names.items()
+            if package.lower() in {d.lower() for d in dists}
         }
         assert provided, f"{package} is not installed (pip install -e '.[dev]')"
         for module in modules:

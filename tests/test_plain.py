@@ -291,8 +291,16 @@ def test_no_package_defines_its_own_copy():
     import ast
     from pathlib import Path
 
-    names = {"kind_of", "values_equal", "deep_equal", "copy_value", "canonical", "is_number",
-             "short_repr", "membership_key"}
+    names = {
+        "kind_of",
+        "values_equal",
+        "deep_equal",
+        "copy_value",
+        "canonical",
+        "is_number",
+        "short_repr",
+        "membership_key",
+    }
     root = Path(__file__).resolve().parents[1] / "toskit"
     found = []
     for path in sorted(root.rglob("*.py")):

@@ -78,7 +78,11 @@ def _scanned_files() -> list[tuple[str, str]]:
     for folder in ("tests", "bench", "notebooks"):
         for path in sorted((ROOT / folder).rglob("*")):
             relpath = path.relative_to(ROOT).as_posix()
-            if "__pycache__" in path.parts or not path.is_file() or path == Path(__file__).resolve():
+            if (
+                "__pycache__" in path.parts
+                or not path.is_file()
+                or path == Path(__file__).resolve()
+            ):
                 continue
             if path.suffix == ".ipynb":
                 files.append((relpath, _notebook_code(path)))

@@ -52,7 +52,9 @@ def test_the_lab_extra_holds_what_the_tutorials_need_and_nothing_else() -> None:
     assert "toskit[lab,test,browser,bench]" in extras["dev"]  # make test: everything
 
 
-def _make(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
+def _make(
+    *args: str, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
     return subprocess.run(
         [MAKE, "--no-print-directory", "-C", str(ROOT), *args],
         capture_output=True, text=True, timeout=timeout, env=env,
@@ -87,7 +89,11 @@ def _lab(venv: Path, **display: str) -> tuple[str, str, str, str]:
     env.update(display)
     proc = _make("lab", f"VENV={venv}", env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    url = re.search(r"^toskit: JupyterLab on notebooks/ at (http://127\.0\.0\.1:(\d+)/lab\?token=(\w+))$", proc.stdout, re.M)
+    url = re.search(
+        r"^toskit: JupyterLab on notebooks/ at (http://127\.0\.0\.1:(\d+)/lab\?token=(\w+))$",
+        proc.stdout,
+        re.M,
+    )
     assert url, proc.stdout
     args = re.search(r"^ARGS: (.*)$", proc.stdout, re.M).group(1)
     token = re.search(r"^TOKEN: (.*)$", proc.stdout, re.M).group(1)
@@ -107,8 +113,12 @@ def test_make_lab_prints_the_url_and_opens_no_browser_without_a_display(fake_ven
 
 
 @needs_make
-@pytest.mark.parametrize("display", [{"DISPLAY": ":0"}, {"WAYLAND_DISPLAY": "wayland-0"}], ids=["x11", "wayland"])
-def test_make_lab_opens_a_browser_when_there_is_a_display(fake_venv: Path, display: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    "display", [{"DISPLAY": ":0"}, {"WAYLAND_DISPLAY": "wayland-0"}], ids=["x11", "wayland"]
+)
+def test_make_lab_opens_a_browser_when_there_is_a_display(
+    fake_venv: Path, display: dict[str, str]
+) -> None:
     _, args, _, _ = _lab(fake_venv, **display)
     assert "--ServerApp.open_browser=True" in args
 
@@ -134,7 +144,9 @@ def test_make_demo_serves_the_offline_voila_template() -> None:
 
 
 def _badge_module():
-    spec = importlib.util.spec_from_file_location("toskit_binder_badge", ROOT / "binder" / "badge.py")
+    spec = importlib.util.spec_from_file_location(
+        "toskit_binder_badge", ROOT / "binder" / "badge.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -162,6 +174,8 @@ def test_the_badge_follows_the_setting() -> None:
     badge = _badge_module()
     text = 'Repository = "https://github.com/someone/else.git"\n'
     assert badge.repository(text) == ("someone", "else")
-    assert "mybinder.org/v2/gh/someone/else/HEAD?labpath=notebooks%2F00-tour.ipynb" in badge.badge(text)
+    assert "mybinder.org/v2/gh/someone/else/HEAD?labpath=notebooks%2F00-tour.ipynb" in badge.badge(
+        text
+    )
     with pytest.raises(SystemExit, match="Repository"):
         badge.repository("[project.urls]\n")

@@ -146,7 +146,9 @@ def test_the_makefiles_installs_compile_toskits_bytecode() -> None:
     # An editable install leaves toskit/ without .pyc files; with
     # PYTHONDONTWRITEBYTECODE every `toskit check` compiled ~90 modules again.
     makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text(encoding="utf-8")
-    compile_line = next(line for line in makefile.splitlines() if line.startswith("COMPILE_BYTECODE ="))
+    compile_line = next(
+        line for line in makefile.splitlines() if line.startswith("COMPILE_BYTECODE =")
+    )
     assert "-m compileall" in compile_line and "toskit" in compile_line.split("compileall", 1)[1]
     for stamp in ("$(STAMP):", "$(LAB_STAMP):"):
         recipe = makefile.split("\n" + stamp, 1)[1].split("\n\n", 1)[0].splitlines()

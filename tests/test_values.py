@@ -48,7 +48,9 @@ SCALARS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "kind", "amount", "number", "unit"), SCALARS, ids=[s[0] for s in SCALARS])
+@pytest.mark.parametrize(
+    ("text", "kind", "amount", "number", "unit"), SCALARS, ids=[s[0] for s in SCALARS]
+)
 def test_parse_scalar_unit(text: str, kind: str, amount: float, number: float, unit: str) -> None:
     s = parse_scalar_unit(text)
     assert s is not None and s.kind == kind and s.unit == unit and s.number == number
@@ -59,8 +61,22 @@ def test_parse_scalar_unit(text: str, kind: str, amount: float, number: float, u
 
 @pytest.mark.parametrize(
     "text",
-    ["two GB", "2", "GB", "2 XB", "10 mbps", "10 MBPS", "", "2 G B", "nan GB", "inf s", 2, None,
-     ["2 GB"], "2 GB extra"],
+    [
+        "two GB",
+        "2",
+        "GB",
+        "2 XB",
+        "10 mbps",
+        "10 MBPS",
+        "",
+        "2 G B",
+        "nan GB",
+        "inf s",
+        2,
+        None,
+        ["2 GB"],
+        "2 GB extra",
+    ],
 )
 def test_not_scalar_units(text: object) -> None:
     assert parse_scalar_unit(text) is None
@@ -144,7 +160,8 @@ def test_parse_timestamp(text: str, instant: dt.datetime) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["2001-02-30", "2001-13-01", "yesterday", "2001-12-14T25:00:00", "", 5, None, "2001-12-14T"]
+    "text",
+    ["2001-02-30", "2001-13-01", "yesterday", "2001-12-14T25:00:00", "", 5, None, "2001-12-14T"],
 )
 def test_not_timestamps(text: object) -> None:
     assert parse_timestamp(text) is None
@@ -223,7 +240,10 @@ def test_parsers_never_raise(value: object) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(min_value=0, max_value=10**6), st.sampled_from(["B", "kB", "MiB", "GB", "s", "ms", "Hz", "Gbps"]))
+@given(
+    st.integers(min_value=0, max_value=10**6),
+    st.sampled_from(["B", "kB", "MiB", "GB", "s", "ms", "Hz", "Gbps"]),
+)
 def test_scalar_round_trip(number: int, unit: str) -> None:
     s = parse_scalar_unit(format_scalar(number, unit))
     assert isinstance(s, ScalarUnit) and s.number == number and s.unit == unit
@@ -231,10 +251,25 @@ def test_scalar_round_trip(number: int, unit: str) -> None:
 
 # ------------------------------------------------------------- TOSCA 2.0 scalar types
 
-ISO = {"μ": 0.0001, "m": 0.001, "c": 0.01, "d": 0.1, "": 1.0, "da": 10, "h": 100, "k": 1000,
-       "M": 1000000}
-BITRATE_UNITS = {"bits/s": 1, "bps": 1, "kbits/s": 1000, "Kibits/s": 1024, "Mbits/s": 10**6,
-                 "Mibits/s": 1048576}
+ISO = {
+    "μ": 0.0001,
+    "m": 0.001,
+    "c": 0.01,
+    "d": 0.1,
+    "": 1.0,
+    "da": 10,
+    "h": 100,
+    "k": 1000,
+    "M": 1000000,
+}
+BITRATE_UNITS = {
+    "bits/s": 1,
+    "bps": 1,
+    "kbits/s": 1000,
+    "Kibits/s": 1024,
+    "Mbits/s": 10**6,
+    "Mibits/s": 1048576,
+}
 
 
 def test_scalar_class_with_prefixes() -> None:
@@ -252,8 +287,9 @@ def test_scalar_class_with_prefixes() -> None:
 def test_scalar_class_with_canonical_unit_and_integers() -> None:
     from toskit.values import ScalarClass
 
-    rate, problems = ScalarClass.define("Bitrate", units=BITRATE_UNITS, canonical_unit="bits/s",
-                                        data_type="integer")
+    rate, problems = ScalarClass.define(
+        "Bitrate", units=BITRATE_UNITS, canonical_unit="bits/s", data_type="integer"
+    )
     assert problems == []
     assert rate.parse("2 Mbits/s").amount == 2 * 10**6
     assert rate.parse("1.5 Mbits/s") is None
@@ -266,37 +302,60 @@ def test_scalar_class_derivation() -> None:
 
     mass, _ = ScalarClass.define("Mass", units={"g": 1}, prefixes=ISO)
     larger, problems = ScalarClass.define("Mass_larger", prefixes={"G": 1000000000}, parent=mass)
-    assert problems == [] and larger.parse("1 Gg").amount == 1e9 and larger.parse("1 kg") is not None
+    assert (
+        problems == [] and larger.parse("1 Gg").amount == 1e9 and larger.parse("1 kg") is not None
+    )
     bad, problems = ScalarClass.define("Mass_limited", data_type="integer", parent=mass)
     assert bad is None and "incompatible" in problems[0]
 
 
 SCALAR_PROBLEMS = [
-    ("canonical-prefix-multiplier-not-one",
-     {"units": {"bits/s": 1.0}, "prefixes": {"": 1, "K": 1000}, "canonical_unit": "Kbits/s"},
-     "multiplier 1"),
-    ("canonical-prefix-not-found",
-     {"units": {"bits/s": 1.0}, "prefixes": {"": 1, "K": 1000}, "canonical_unit": "b/s"},
-     "not one of the units"),
-    ("canonical-unit-multiplier-not-one",
-     {"units": BITRATE_UNITS, "canonical_unit": "kbits/s"}, "multiplier 1"),
+    (
+        "canonical-prefix-multiplier-not-one",
+        {"units": {"bits/s": 1.0}, "prefixes": {"": 1, "K": 1000}, "canonical_unit": "Kbits/s"},
+        "multiplier 1",
+    ),
+    (
+        "canonical-prefix-not-found",
+        {"units": {"bits/s": 1.0}, "prefixes": {"": 1, "K": 1000}, "canonical_unit": "b/s"},
+        "not one of the units",
+    ),
+    (
+        "canonical-unit-multiplier-not-one",
+        {"units": BITRATE_UNITS, "canonical_unit": "kbits/s"},
+        "multiplier 1",
+    ),
     ("data-type", {"units": {"bps": 1}, "data_type": "string"}, "integer or float"),
-    ("multiplier-for-datatype",
-     {"units": {"bits/s": 1}, "prefixes": {"": 1, "Ki": -1024}, "data_type": "integer"}, "positive"),
+    (
+        "multiplier-for-datatype",
+        {"units": {"bits/s": 1}, "prefixes": {"": 1, "Ki": -1024}, "data_type": "integer"},
+        "positive",
+    ),
     ("multiplier-not-float", {"units": {"bits/s": "one", "Kbps": "one thousand"}}, "number"),
     ("no-canonical-unit", {"units": BITRATE_UNITS}, "canonical_unit"),
     ("no-multiplier-value-one", {"units": {"Kbits/s": 1000, "Mbits/s": 10**6}}, "multiplier 1"),
-    ("no-prefix-value-one", {"units": {"bits/s": 1}, "prefixes": {"k": 1000, "M": 10**6}},
-     "multiplier 1"),
-    ("prefixes-with-multiple-units",
-     {"units": {"bits/s": 1, "bytes/s": 8}, "prefixes": ISO}, "exactly one unit"),
+    (
+        "no-prefix-value-one",
+        {"units": {"bits/s": 1}, "prefixes": {"k": 1000, "M": 10**6}},
+        "multiplier 1",
+    ),
+    (
+        "prefixes-with-multiple-units",
+        {"units": {"bits/s": 1, "bytes/s": 8}, "prefixes": ISO},
+        "exactly one unit",
+    ),
     ("units-missing", {}, "units"),
-    ("integer-with-fractional-prefix",
-     {"units": {"g": 1}, "prefixes": ISO, "data_type": "integer"}, "whole-number"),
+    (
+        "integer-with-fractional-prefix",
+        {"units": {"g": 1}, "prefixes": ISO, "data_type": "integer"},
+        "whole-number",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("definition", "words"), [pytest.param(d, w, id=i) for i, d, w in SCALAR_PROBLEMS])
+@pytest.mark.parametrize(
+    ("definition", "words"), [pytest.param(d, w, id=i) for i, d, w in SCALAR_PROBLEMS]
+)
 def test_scalar_class_problems(definition: dict, words: str) -> None:
     from toskit.values import ScalarClass
 
@@ -307,27 +366,44 @@ def test_scalar_class_problems(definition: dict, words: str) -> None:
 
 _ANY = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)),
-    lambda c: st.one_of(st.lists(c, max_size=3), st.dictionaries(st.text(max_size=3), c, max_size=3)),
+    lambda c: st.one_of(
+        st.lists(c, max_size=3), st.dictionaries(st.text(max_size=3), c, max_size=3)
+    ),
     max_leaves=10,
 )
 
 
 _UNITS = st.one_of(
     _ANY,
-    st.dictionaries(st.sampled_from(["g", "m", "bps", ""]), st.sampled_from([1, 1000, 0.5, -1]),
-                    min_size=1, max_size=3),
+    st.dictionaries(
+        st.sampled_from(["g", "m", "bps", ""]),
+        st.sampled_from([1, 1000, 0.5, -1]),
+        min_size=1,
+        max_size=3,
+    ),
 )
-_VALUES = st.one_of(_ANY, st.builds("{} {}".format, st.integers(-5, 5), st.sampled_from(["g", "kg", "m"])))
+_VALUES = st.one_of(
+    _ANY, st.builds("{} {}".format, st.integers(-5, 5), st.sampled_from(["g", "kg", "m"]))
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(_UNITS, st.one_of(st.none(), _UNITS), st.one_of(st.none(), _ANY),
-       st.sampled_from([None, "integer", "float"]), _VALUES, st.data())
-def test_scalar_class_define_never_raises(units, prefixes, canonical, data_type, value, data) -> None:
+@given(
+    _UNITS,
+    st.one_of(st.none(), _UNITS),
+    st.one_of(st.none(), _ANY),
+    st.sampled_from([None, "integer", "float"]),
+    _VALUES,
+    st.data(),
+)
+def test_scalar_class_define_never_raises(
+    units, prefixes, canonical, data_type, value, data
+) -> None:
     from toskit.values import ScalarClass
 
-    cls, problems = ScalarClass.define("T", units=units, prefixes=prefixes,
-                                       canonical_unit=canonical, data_type=data_type)
+    cls, problems = ScalarClass.define(
+        "T", units=units, prefixes=prefixes, canonical_unit=canonical, data_type=data_type
+    )
     assert (cls is None) == bool(problems)
     if cls is None:
         return

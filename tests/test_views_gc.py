@@ -69,7 +69,9 @@ def test_to_frame_topology_and_svg_build_with_the_collector_paused(st, monkeypat
     pytest.importorskip("pandas")
     seen: list[bool] = []
     monkeypatch.setattr(template_module, "_frame_of", _spy(seen, template_module._frame_of))
-    monkeypatch.setattr(topology_module, "build_topology", _spy(seen, topology_module.build_topology))
+    monkeypatch.setattr(
+        topology_module, "build_topology", _spy(seen, topology_module.build_topology)
+    )
     monkeypatch.setattr(topology_layout, "render_svg", _spy(seen, topology_layout.render_svg))
     assert list(st.node_templates["web"].property_table().to_frame()["value"]) == [80]
     topology = st.topology()
@@ -109,7 +111,9 @@ def test_compare_runs_with_the_collector_paused(st, monkeypatch) -> None:
 
     seen: list[bool] = []
     monkeypatch.setattr(compute, "as_template", _spy(seen, compute.as_template))
-    diff = toskit.compare(st, toskit.loads(TEXT.replace("default: 80", "default: 81"), name="t.yaml"))
+    diff = toskit.compare(
+        st, toskit.loads(TEXT.replace("default: 80", "default: 81"), name="t.yaml")
+    )
     assert not diff.is_same
     assert seen == [False, False]
     assert gc.isenabled()

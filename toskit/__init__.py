@@ -36,7 +36,17 @@ _LAZY_ATTRIBUTES: dict[str, str] = {
     "explore": "toskit.widgets",
     "TemplateDiff": "toskit.compare",
 }
-_LAZY_SUBMODULES = {"functions", "schema", "conditions", "dsl", "widgets", "display", "tosca", "source", "compare"}
+_LAZY_SUBMODULES = {
+    "functions",
+    "schema",
+    "conditions",
+    "dsl",
+    "widgets",
+    "display",
+    "tosca",
+    "source",
+    "compare",
+}
 
 __all__ = [
     "NO_DEFAULT",

@@ -144,7 +144,9 @@ def run(
         return parent_end
 
     done: dict[int, R] = {}
-    pending: deque[int] = deque(range(len(tasks)))  # not yet handed out (a dead worker's queue returns here)
+    pending: deque[int] = deque(
+        range(len(tasks))
+    )  # not yet handed out (a dead worker's queue returns here)
     next_out = 0
     messages: dict[int, bytes] = {}
 

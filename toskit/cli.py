@@ -163,7 +163,9 @@ _KIND_LABELS = {
 }
 UNPARSED_LABEL = "YAML that does not parse"
 OVERSIZE_LABEL = "a file over the size bound (not read)"
-_TOSCA_VERSION = re.compile(r"^tosca_(?:simple_yaml_|simple_profile_[a-z_]*?_)?(\d+)_(\d+)(?:_\d+)*$")
+_TOSCA_VERSION = re.compile(
+    r"^tosca_(?:simple_yaml_|simple_profile_[a-z_]*?_)?(\d+)_(\d+)(?:_\d+)*$"
+)
 _TOSCA_NS_VERSION = re.compile(r"^http://docs\.oasis-open\.org/tosca/ns/simple/yaml/(\d+)\.(\d+)$")
 
 
@@ -187,7 +189,11 @@ def kind_label(kind: str, value: Any = None) -> str:
         if version is not None:
             return f"TOSCA {version} template"
         declared = value.get("tosca_definitions_version") if isinstance(value, dict) else None
-        return "TOSCA template (unknown version)" if declared is not None else "TOSCA template (no version)"
+        return (
+            "TOSCA template (unknown version)"
+            if declared is not None
+            else "TOSCA template (no version)"
+        )
     if kind == "yaml" and value is None:
         return "empty YAML document"
     return _KIND_LABELS.get(kind, kind)
@@ -297,7 +303,9 @@ def _check_document(
     else:
         found = checker(text, name)
     diagnostics = cap_per_code(sort_diagnostics(found), max_per_code)
-    return FileResult(name, kind, kind_label(kind, doc.value), tosca_version(doc.value), diagnostics)
+    return FileResult(
+        name, kind, kind_label(kind, doc.value), tosca_version(doc.value), diagnostics
+    )
 
 
 def check_text(text: str, name: str) -> tuple[str, list[Diagnostic]]:
@@ -405,7 +413,11 @@ def _check_task(task: _Task) -> FileResult:
     except ToskitError as exc:
         return FileResult(name, error=str(exc))
     except Exception as exc:  # one file's crash must not lose the report of the others (#34)
-        return FileResult(name, error=f"{name}: toskit failed while checking it ({type(exc).__name__}: {exc})", crashed=True)
+        return FileResult(
+            name,
+            error=f"{name}: toskit failed while checking it ({type(exc).__name__}: {exc})",
+            crashed=True,
+        )
     result.path = name
     return result
 
@@ -590,7 +602,15 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         def skip(path: str) -> str | None:
             return "a CSAR archive is not fixed in place" if _is_csar(path) else None
 
-        fixed = fix_files(files, _fix_check(args.root), args.root, dry_run=args.dry_run, out=out, err=err, skip=skip)
+        fixed = fix_files(
+            files,
+            _fix_check(args.root),
+            args.root,
+            dry_run=args.dry_run,
+            out=out,
+            err=err,
+            skip=skip,
+        )
         if args.dry_run:
             return fixed
         status = fixed
@@ -838,7 +858,10 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return fail(f"cannot write {output}: {exc.strerror or exc}")
     print(f"wrote {terminal_safe(output)}", file=err)
     if status:
-        print(f"toskit show: {terminal_safe(args.file)} does not parse: the page lists its errors", file=err)
+        print(
+            f"toskit show: {terminal_safe(args.file)} does not parse: the page lists its errors",
+            file=err,
+        )
     return status
 
 
@@ -876,7 +899,10 @@ def _add_check(commands: Any) -> None:
         help="YAML files, directories (their *.yaml/*.yml files), '-' for stdin",
     )
     check.add_argument(
-        "-q", "--quiet", action="store_true", help="only the diagnostics: no per-file line, no summary"
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="only the diagnostics: no per-file line, no summary",
     )
     check.add_argument(
         "--format",
@@ -940,7 +966,9 @@ def _add_show(commands: Any) -> None:
     show.add_argument("file", metavar="FILE")
     show.add_argument("-o", "--output", metavar="OUT.html", help="default: FILE with .html")
     show.add_argument(
-        "--force", action="store_true", help="replace an existing OUT.html that toskit did not write"
+        "--force",
+        action="store_true",
+        help="replace an existing OUT.html that toskit did not write",
     )
     show.add_argument("--root", metavar="DIR", help=_ROOT_HELP)
     show.set_defaults(run=_cmd_show)

@@ -320,7 +320,9 @@ class Diagnostic:
             if column is not None:
                 # Keep tabs so the caret lines up under tab-indented text.
                 lead = "".join(c if c == "\t" else " " for c in text[: column - 1])
-                lines.append(" " * (len(gutter) - 2) + "| " + lead + "^" * self._caret_width(text, column))
+                lines.append(
+                    " " * (len(gutter) - 2) + "| " + lead + "^" * self._caret_width(text, column)
+                )
         return "\n".join(lines)
 
     def _caret_width(self, shown: str, column: int) -> int:
@@ -355,10 +357,14 @@ def abbreviate(text: str, limit: int = MAX_TEXT) -> str:
     if len(text) <= limit:
         return text
     half = limit // 2
-    return f"{text[:half]}…[{len(text) - 2 * half:,} characters not shown]…{text[len(text) - half:]}"
+    return (
+        f"{text[:half]}…[{len(text) - 2 * half:,} characters not shown]…{text[len(text) - half :]}"
+    )
 
 
-def source_window(text: str, column: int | None, width: int = SOURCE_WINDOW) -> tuple[str, int | None]:
+def source_window(
+    text: str, column: int | None, width: int = SOURCE_WINDOW
+) -> tuple[str, int | None]:
     """At most ``width`` characters of a source line around ``column``, and the column in them.
 
     A one-line 100 kB template must not be echoed whole under each of its
@@ -391,7 +397,9 @@ def check_max_per_code(value: object) -> int | None:
 
 
 #: How a summary tells people to see every diagnostic.
-SEE_ALL_HINT = "toskit.load(..., max_per_code=None) or `toskit check --max-per-code 0` lists them all"
+SEE_ALL_HINT = (
+    "toskit.load(..., max_per_code=None) or `toskit check --max-per-code 0` lists them all"
+)
 
 
 def cap_per_code(
@@ -729,7 +737,9 @@ def _suggest(word: str, names: tuple) -> Suggestion | None:
         pool = [c for c in index.lower[lowered] if c != word]
     else:
         tail = word.replace(":", ".").split(".")[-1]
-        tail_pool = [c for c in index.tails.get(tail, ())[:HINT_MAX_COMPARED] if c != word] if tail else []
+        tail_pool = (
+            [c for c in index.tails.get(tail, ())[:HINT_MAX_COMPARED] if c != word] if tail else []
+        )
         if tail_pool:
             pool = tail_pool
         elif len(index.names) <= _SMALL_POOL:
@@ -742,7 +752,8 @@ def _suggest(word: str, names: tuple) -> Suggestion | None:
     tied = [
         c
         for c in dict.fromkeys(pool)
-        if c == match or (abs(len(c) - len(word)) <= bound and _edits(lowered, c.lower(), bound) == bound)
+        if c == match
+        or (abs(len(c) - len(word)) <= bound and _edits(lowered, c.lower(), bound) == bound)
     ]
     return Suggestion(tuple(tied) if len(tied) > 1 else (match,))
 

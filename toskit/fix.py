@@ -116,7 +116,9 @@ def _same_file(fix_file: str | None, path: str) -> bool:
         return False
 
 
-def fixes_to_apply(diagnostics: Iterable[Diagnostic], path: str) -> tuple[list[Fix], list[tuple[Diagnostic, str]]]:
+def fixes_to_apply(
+    diagnostics: Iterable[Diagnostic], path: str
+) -> tuple[list[Fix], list[tuple[Diagnostic, str]]]:
     """The fixes to apply to ``path``, and the findings left alone with why.
 
     A finding with exactly one fix, aimed at this file, is applied; several
@@ -185,7 +187,9 @@ def unified_diff(path: str, before: str, after: str) -> str:
     )
     out = []
     for line in lines:
-        out.append(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n")
+        out.append(
+            line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n"
+        )
     return "".join(out)
 
 
@@ -247,7 +251,9 @@ def _write(path: str, raw_before: bytes, text: str) -> None:
         raise
 
 
-def fix_file(path: str, check: CheckFunction, root: str | None = None, *, dry_run: bool = False) -> FixOutcome:
+def fix_file(
+    path: str, check: CheckFunction, root: str | None = None, *, dry_run: bool = False
+) -> FixOutcome:
     """Apply the unambiguous fixes of ``check(text, path)``'s findings to ``path``.
 
     ``check`` returns the findings of a text (``toskit check`` passes its own
@@ -316,7 +322,10 @@ def fix_files(
             status = 2
             continue
         except Exception as exc:  # a crash in one file's check must not stop the others
-            print(f"toskit check --fix: {path}: toskit failed while checking it ({type(exc).__name__}: {exc})", file=err)
+            print(
+                f"toskit check --fix: {path}: toskit failed while checking it ({type(exc).__name__}: {exc})",
+                file=err,
+            )
             status = 2
             continue
         if outcome.refused:
@@ -332,7 +341,8 @@ def fix_files(
                 out.write(unified_diff(path, outcome.before, outcome.after))
         elif outcome.left:
             examples = "; ".join(
-                f"{d.code} at {d.line}:{d.column}" + (f" ({abbreviate(d.hint, 200)})" if d.hint else "")
+                f"{d.code} at {d.line}:{d.column}"
+                + (f" ({abbreviate(d.hint, 200)})" if d.hint else "")
                 for d, _why in outcome.left[:3]
             )
             more = f"; {len(outcome.left) - 3} more" if len(outcome.left) > 3 else ""

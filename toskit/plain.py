@@ -136,7 +136,9 @@ def drive(step: Callable[..., Any], *args: Any) -> Any:
 def is_number(value: Any) -> bool:
     """An ``int`` or a ``float``, and not a ``bool``."""
     t = type(value)
-    return t is int or t is float or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    return (
+        t is int or t is float or (isinstance(value, (int, float)) and not isinstance(value, bool))
+    )
 
 
 def kind_of(value: Any) -> str:
@@ -478,7 +480,9 @@ def _tokens(value: Any, limit: int, style: str = "flow") -> Iterator[str]:
             k, pending = item
             if style == "json" and not isinstance(k, str):
                 k = k if isinstance(k, (Mapping, list, tuple)) else flow_text(k, limit)
-            yield (_scalar_text(k, limit, style) if not isinstance(k, (Mapping, list, tuple)) else "…") + ": "
+            yield (
+                _scalar_text(k, limit, style) if not isinstance(k, (Mapping, list, tuple)) else "…"
+            ) + ": "
         else:
             pending = item
 

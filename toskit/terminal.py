@@ -31,7 +31,15 @@ _TABLE.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})
 _TABLE.update(
     {
         code: f"\\u{code:04x}"
-        for code in (0x061C, 0x200E, 0x200F, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A))
+        for code in (
+            0x061C,
+            0x200E,
+            0x200F,
+            0x2028,
+            0x2029,
+            *range(0x202A, 0x202F),
+            *range(0x2066, 0x206A),
+        )
     }
 )
 

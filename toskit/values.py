@@ -128,8 +128,12 @@ _TIME: dict[str, float] = {
 }
 _FREQUENCY: dict[str, float] = {"Hz": 1, "kHz": 1000, "MHz": 1000**2, "GHz": 1000**3}
 _BITRATE: dict[str, float] = {"bps": 1, "Bps": 8}
-for _prefix, _dec, _bin in (("K", 1000, 1024), ("M", 1000**2, 1024**2),
-                            ("G", 1000**3, 1024**3), ("T", 1000**4, 1024**4)):
+for _prefix, _dec, _bin in (
+    ("K", 1000, 1024),
+    ("M", 1000**2, 1024**2),
+    ("G", 1000**3, 1024**3),
+    ("T", 1000**4, 1024**4),
+):
     _BITRATE[f"{_prefix}bps"] = _dec
     _BITRATE[f"{_prefix}ibps"] = _bin
     _BITRATE[f"{_prefix}Bps"] = _dec * 8
@@ -147,6 +151,8 @@ SCALAR_KINDS = tuple(_UNITS)
 def scalar_units(kind: str) -> Mapping[str, float]:
     """The unit table of a scalar-unit class (``"size"``…): unit -> multiplier."""
     return _UNITS[kind]
+
+
 """The scalar-unit classes: ``size``, ``time``, ``frequency``, ``bitrate``."""
 
 _CASE_INSENSITIVE = {
@@ -179,8 +185,7 @@ class ScalarUnit:
             return NotImplemented
         # Sub-units (ms, ns) are float factors: compare with a relative tolerance.
         return self.kind == other.kind and (
-            self.amount == other.amount
-            or math.isclose(self.amount, other.amount, rel_tol=1e-12)
+            self.amount == other.amount or math.isclose(self.amount, other.amount, rel_tol=1e-12)
         )
 
     def __lt__(self, other: ScalarUnit) -> bool:
@@ -216,7 +221,7 @@ def format_scalar(number: int | float, unit: str) -> str:
 def scalar_kind_of_type(type_name: str | None) -> str | None:
     """``"scalar-unit.size"`` → ``"size"``; ``None`` for other type names."""
     if isinstance(type_name, str) and type_name.startswith("scalar-unit."):
-        kind = type_name[len("scalar-unit."):]
+        kind = type_name[len("scalar-unit.") :]
         return kind if kind in _UNITS else None
     return None
 
@@ -312,8 +317,10 @@ class ScalarClass:
         problems: list[str] = []
         merged_units = dict(parent.raw_units or {}) if parent else {}
         merged_prefixes = dict(parent.raw_prefixes or {}) if parent else {}
-        for label, raw, target in (("units", units, merged_units),
-                                   ("prefixes", prefixes, merged_prefixes)):
+        for label, raw, target in (
+            ("units", units, merged_units),
+            ("prefixes", prefixes, merged_prefixes),
+        ):
             if raw is None:
                 continue
             if not isinstance(raw, dict) or (label == "units" and not raw):
@@ -321,31 +328,45 @@ class ScalarClass:
                 continue
             for key, mult in raw.items():
                 number = _multiplier(mult)
-                if not isinstance(key, str) or (label == "units" and not key) or (
-                    isinstance(key, str) and any(c.isspace() for c in key)
+                if (
+                    not isinstance(key, str)
+                    or (label == "units" and not key)
+                    or (isinstance(key, str) and any(c.isspace() for c in key))
                 ):
                     problems.append(
                         f"{label[:-1]} {key!r} must be a string without spaces"
                         + (" (and not empty)" if label == "units" else "")
                     )
                 elif number is None:
-                    problems.append(f"the multiplier of {label[:-1]} '{key}' must be a number, not {mult!r}")
+                    problems.append(
+                        f"the multiplier of {label[:-1]} '{key}' must be a number, not {mult!r}"
+                    )
                 elif number <= 0:
-                    problems.append(f"the multiplier of {label[:-1]} '{key}' must be positive, not {mult!r}")
+                    problems.append(
+                        f"the multiplier of {label[:-1]} '{key}' must be positive, not {mult!r}"
+                    )
                 else:
                     target[key] = number
-        primitive = data_type if data_type is not None else (parent.data_type if parent else "float")
+        primitive = (
+            data_type if data_type is not None else (parent.data_type if parent else "float")
+        )
         if primitive not in ("integer", "float"):
-            problems.append(f"the data_type of a scalar must be integer or float (or derive from one), not {primitive!r}")
+            problems.append(
+                f"the data_type of a scalar must be integer or float (or derive from one), not {primitive!r}"
+            )
         elif parent is not None and data_type is not None and primitive != parent.data_type:
-            problems.append(f"the data_type {primitive!r} is incompatible with the parent's {parent.data_type!r}")
+            problems.append(
+                f"the data_type {primitive!r} is incompatible with the parent's {parent.data_type!r}"
+            )
         if not merged_units:
             problems.append("a scalar type needs 'units' (unit to multiplier, one of them 1)")
             return None, problems
         if merged_prefixes and len(merged_units) > 1:
             problems.append("'prefixes' are only allowed when the type has exactly one unit")
         if merged_prefixes and 1.0 not in merged_prefixes.values():
-            problems.append("'prefixes' must include one with multiplier 1 (usually the empty prefix '')")
+            problems.append(
+                "'prefixes' must include one with multiplier 1 (usually the empty prefix '')"
+            )
         expanded = dict(merged_units)
         if merged_prefixes and len(merged_units) == 1:
             ((unit, umult),) = merged_units.items()
@@ -353,7 +374,11 @@ class ScalarClass:
         if not any(m == 1.0 for m in merged_units.values()):
             problems.append("one unit must have the multiplier 1")
         ones = [u for u, m in expanded.items() if m == 1.0]
-        canonical = canonical_unit if canonical_unit is not None else (parent.canonical_unit if parent else None)
+        canonical = (
+            canonical_unit
+            if canonical_unit is not None
+            else (parent.canonical_unit if parent else None)
+        )
         if canonical is None:
             if len(ones) > 1:
                 problems.append(
@@ -363,7 +388,9 @@ class ScalarClass:
         elif not isinstance(canonical, str) or canonical not in expanded:
             problems.append(f"the canonical_unit {canonical!r} is not one of the units")
         elif expanded[canonical] != 1.0:
-            problems.append(f"the canonical_unit '{canonical}' must have the multiplier 1, not {expanded[canonical]:g}")
+            problems.append(
+                f"the canonical_unit '{canonical}' must have the multiplier 1, not {expanded[canonical]:g}"
+            )
         if primitive == "integer" and any(not float(m).is_integer() for m in expanded.values()):
             problems.append("an integer scalar type needs whole-number multipliers")
         if problems or not isinstance(canonical, str):
@@ -503,8 +530,9 @@ def parse_timestamp(value: Any, *, rfc3339: bool = False) -> _dt.datetime | None
     g = match.groupdict()
     try:
         if g["hour"] is None:
-            return _dt.datetime(int(g["year"]), int(g["month"]), int(g["day"]),
-                                tzinfo=_dt.timezone.utc)
+            return _dt.datetime(
+                int(g["year"]), int(g["month"]), int(g["day"]), tzinfo=_dt.timezone.utc
+            )
         fraction = (g["fraction"] or "0")[:6].ljust(6, "0")
         second = int(g["second"])
         if second == 60:  # a leap second: the last instant of its minute
@@ -516,8 +544,14 @@ def parse_timestamp(value: Any, *, rfc3339: bool = False) -> _dt.datetime | None
                 offset = -offset
             tz = _dt.timezone(offset)
         return _dt.datetime(
-            int(g["year"]), int(g["month"]), int(g["day"]),
-            int(g["hour"]), int(g["minute"]), second, int(fraction), tzinfo=tz,
+            int(g["year"]),
+            int(g["month"]),
+            int(g["day"]),
+            int(g["hour"]),
+            int(g["minute"]),
+            second,
+            int(fraction),
+            tzinfo=tz,
         )
     except ValueError:  # day 31 of February, an offset of 30 hours, ...
         return None

@@ -48,7 +48,11 @@ topology_template:
 
 def _write_notebook(folder: Path) -> None:
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
     nb.cells = [
         nbformat.v4.new_markdown_cell("# The type tree keeps its keys"),
         nbformat.v4.new_code_cell(
@@ -68,7 +72,9 @@ def _write_notebook(folder: Path) -> None:
 def lab(tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path) -> Iterator[tuple[str, str]]:
     folder = tmp_path_factory.mktemp("lab-notebooks")
     _write_notebook(folder)
-    with serve_lab(folder, tmp_path_factory.mktemp("lab-home"), artifacts_dir / "lab.log") as served:
+    with serve_lab(
+        folder, tmp_path_factory.mktemp("lab-home"), artifacts_dir / "lab.log"
+    ) as served:
         yield served
 
 
@@ -110,7 +116,9 @@ _FOCUSED = """() => {
 }"""
 
 
-def test_tree_keys_do_not_reach_the_notebook_in_jupyterlab(lab_page, lab, artifacts_dir: Path) -> None:
+def test_tree_keys_do_not_reach_the_notebook_in_jupyterlab(
+    lab_page, lab, artifacts_dir: Path
+) -> None:
     from playwright.sync_api import expect
 
     page = lab_page
@@ -122,7 +130,9 @@ def test_tree_keys_do_not_reach_the_notebook_in_jupyterlab(lab_page, lab, artifa
     item = tree.locator("li[data-name='tosca.nodes.Root']")
     expect(item).to_be_visible()
     # Every cell has run: the last one shows its value.
-    expect(page.locator(".jp-Notebook .jp-Cell").last.locator(".jp-OutputArea")).to_contain_text("the cell after")
+    expect(page.locator(".jp-Notebook .jp-Cell").last.locator(".jp-OutputArea")).to_contain_text(
+        "the cell after"
+    )
 
     # A person clicks a type in the tree: it is selected and focused, and the
     # tree's cell becomes the notebook's active cell (command mode).
@@ -130,7 +140,11 @@ def test_tree_keys_do_not_reach_the_notebook_in_jupyterlab(lab_page, lab, artifa
     page.wait_for_function(f"() => ({_FOCUSED})() === 'tosca.nodes.Root'")
     expect(item).to_have_attribute("aria-selected", "true")
     before = page.evaluate(_NOTEBOOK_STATE)
-    assert before == {"active": TREE_CELL, "mode": "command", "cells": ["markdown", "code", "code", "code"]}
+    assert before == {
+        "active": TREE_CELL,
+        "mode": "command",
+        "cells": ["markdown", "code", "code", "code"],
+    }
 
     # ↓ moves within the tree; JupyterLab's command mode would move the active cell.
     page.keyboard.press("ArrowDown")

@@ -26,7 +26,9 @@ MAX_SCREENSHOT_HEIGHT = 16_000
 
 # A Python error reaches the reader as a traceback on stderr; Voila and the
 # widget manager report their own failures as text in the page.
-_STDERR_ERROR = re.compile(r"Traceback \(most recent call last\)|^\w+(Error|Exception): ", re.MULTILINE)
+_STDERR_ERROR = re.compile(
+    r"Traceback \(most recent call last\)|^\w+(Error|Exception): ", re.MULTILINE
+)
 _PAGE_ERROR = re.compile(
     r"There was an error when executing cell|Error (displaying|rendering) (the )?widget"
 )
@@ -122,7 +124,9 @@ def test_notebook_renders_without_python_error(
     assert rendered_cell_count(page) == len(cells)
 
     violations = axe_violations(page)
-    (artifacts_dir / f"{notebook.stem}-{theme}-axe.json").write_text(json.dumps(violations, indent=1))
+    (artifacts_dir / f"{notebook.stem}-{theme}-axe.json").write_text(
+        json.dumps(violations, indent=1)
+    )
     assert violations == [], json.dumps(violations, indent=1)[:3000]
 
 
@@ -165,7 +169,9 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
     expect(explorer).to_contain_text("connection.endpoint.port")
 
     # The keyboard drives the tree, and no key reaches the page around it.
-    page.evaluate("() => { window.__leaked = []; document.addEventListener('keydown', e => window.__leaked.push(e.key)); }")
+    page.evaluate(
+        "() => { window.__leaked = []; document.addEventListener('keydown', e => window.__leaked.push(e.key)); }"
+    )
     tree.locator("li[aria-selected=true]").focus()
     page.keyboard.press("ArrowUp")  # DatabaseService's parent
     page.keyboard.press("Enter")
@@ -180,7 +186,9 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
     )
 
 
-def test_selecting_a_second_controller_node_blocks_the_controller_role(page, voila_url: str) -> None:
+def test_selecting_a_second_controller_node_blocks_the_controller_role(
+    page, voila_url: str
+) -> None:
     from playwright.sync_api import expect
 
     open_notebook(page, voila_url, "00-tour.ipynb")
@@ -190,7 +198,9 @@ def test_selecting_a_second_controller_node_blocks_the_controller_role(page, voi
     expect(controller_row).to_contain_text("allowed", ignore_case=True)
     expect(outcomes).not_to_contain_text(MULTINODE_WARNING)
 
-    nodes = simulator.locator(".widget-select-multiple", has_text="selected nodes").locator("select")
+    nodes = simulator.locator(".widget-select-multiple", has_text="selected nodes").locator(
+        "select"
+    )
     pool_nodes = nodes.evaluate(
         "select => Array.from(select.options).map(o => o.value).filter(v => /^1[12] /.test(v))"
     )
@@ -224,7 +234,11 @@ _HEALTHY_CELLS = """
     [
         pytest.param(_FAILING_CELL, 1, id="traceback"),
         pytest.param(_HEALTHY_CELLS, 0, id="diagnostic-text-and-warning"),
-        pytest.param('<div class="jupyter-widgets">Error displaying widget: model not found</div>', 1, id="broken-widget"),
+        pytest.param(
+            '<div class="jupyter-widgets">Error displaying widget: model not found</div>',
+            1,
+            id="broken-widget",
+        ),
     ],
 )
 def test_error_detector(browser, markup: str, expected_errors: int) -> None:
@@ -290,7 +304,9 @@ def tree_page(browser):
 
     widget = TypeTree(toskit.loads(TREE_YAML))
     page = browser.new_page(viewport={"width": 1000, "height": 700})
-    page.set_content("<html lang='en'><head><title>tree</title></head><body data-jp-theme-light='true'></body></html>")
+    page.set_content(
+        "<html lang='en'><head><title>tree</title></head><body data-jp-theme-light='true'></body></html>"
+    )
     state = {"tree": widget.tree, "selected": None, "filter": "", "show_normative": False}
     page.evaluate(_MOUNT, {"esm": widget._esm, "css": widget._css, "state": state})
     try:
@@ -309,9 +325,13 @@ def _focused_name(page) -> str:
 def test_tree_has_aria_roles_and_user_types_first(tree_page) -> None:
     page, _ = tree_page
     assert page.locator("ul[role=tree]").count() == 1
-    groups = page.locator("ul[role=tree] > li[role=treeitem] .toskit-tree-group-label").all_inner_texts()
+    groups = page.locator(
+        "ul[role=tree] > li[role=treeitem] .toskit-tree-group-label"
+    ).all_inner_texts()
     assert groups[:2] == ["node types", "data types"]  # kinds with user types first
-    names = page.locator("li[role=treeitem][data-name]").evaluate_all("els => els.map(e => e.dataset.name)")
+    names = page.locator("li[role=treeitem][data-name]").evaluate_all(
+        "els => els.map(e => e.dataset.name)"
+    )
     # Normative types are hidden; their ancestors of user types stay as context.
     assert names == [
         "tosca.nodes.Root", "acme.nodes.Web",
@@ -332,7 +352,9 @@ def test_tree_keyboard_stays_inside_the_widget(tree_page) -> None:
     page.keyboard.press("ArrowLeft")  # a leaf: to its parent
     assert _focused_name(page) == "tosca.nodes.Root"
     page.keyboard.press("ArrowLeft")  # open branch: closes it
-    assert page.locator("li[data-name='tosca.nodes.Root']").get_attribute("aria-expanded") == "false"
+    assert (
+        page.locator("li[data-name='tosca.nodes.Root']").get_attribute("aria-expanded") == "false"
+    )
     page.keyboard.press("ArrowDown")  # acme.nodes.Web is hidden now
     assert _focused_name(page) == "data types"
     page.keyboard.press("ArrowUp")
@@ -344,7 +366,10 @@ def test_tree_keyboard_stays_inside_the_widget(tree_page) -> None:
     assert _focused_name(page) == "acme.datatypes.TlsEndpoint"
     page.keyboard.press("Enter")
     assert page.evaluate("() => window.__model.get('selected')") == "acme.datatypes.TlsEndpoint"
-    assert page.locator("li[aria-selected=true]").get_attribute("data-name") == "acme.datatypes.TlsEndpoint"
+    assert (
+        page.locator("li[aria-selected=true]").get_attribute("data-name")
+        == "acme.datatypes.TlsEndpoint"
+    )
     page.keyboard.press("Home")
     assert _focused_name(page) == "node types"
     # Not one of those keys reached the document (JupyterLab listens there).
@@ -369,13 +394,19 @@ def test_tree_expand_and_collapse_all_and_click_selects(tree_page) -> None:
     widget.show_normative = True
     page.evaluate("(tree) => window.__model.set('tree', tree)", widget.tree)
     assert page.locator("li[data-name='tosca.nodes.Compute']").count() == 1
-    assert page.locator("li[aria-selected=true]").get_attribute("data-name") == "acme.datatypes.Endpoint"
+    assert (
+        page.locator("li[aria-selected=true]").get_attribute("data-name")
+        == "acme.datatypes.Endpoint"
+    )
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_tree_widget_passes_axe(tree_page, theme: str) -> None:
     page, _ = tree_page
-    page.evaluate("(light) => document.body.dataset.jpThemeLight = light", "true" if theme == "light" else "false")
+    page.evaluate(
+        "(light) => document.body.dataset.jpThemeLight = light",
+        "true" if theme == "light" else "false",
+    )
     page.get_by_role("button", name="expand all").click()
     assert axe_violations(page, "#host") == []
 
@@ -392,7 +423,9 @@ def test_report_links_navigate_and_pass_axe(browser, theme: str, artifacts_dir: 
     page = browser.new_page(viewport={"width": 1000, "height": 800})
     try:
         page.set_content(render_page(st, theme=theme))
-        link = page.locator('.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")').first
+        link = page.locator(
+            '.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")'
+        ).first
         link.click()
         assert page.evaluate("() => location.hash") == "#toskit-type-data-acme.datatypes.Endpoint"
         target = page.locator('[id="toskit-type-data-acme.datatypes.Endpoint"]')
@@ -457,7 +490,9 @@ def test_explorer_is_not_clipped_at_1000px(page, voila_url: str) -> None:
     }"""
     )
     assert clipped == []
-    page.locator(".tour-type-tree").locator("xpath=..").screenshot(path=str(ARTIFACTS / "00-tour-explorer-1000px.png"))
+    page.locator(".tour-type-tree").locator("xpath=..").screenshot(
+        path=str(ARTIFACTS / "00-tour-explorer-1000px.png")
+    )
 
 
 def test_type_names_in_the_explorer_select_that_type(page, voila_url: str) -> None:
@@ -481,7 +516,9 @@ def test_type_names_in_the_explorer_select_that_type(page, voila_url: str) -> No
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_service_template_fragment_links_land_on_their_definitions(browser, theme: str, artifacts_dir: Path) -> None:
+def test_service_template_fragment_links_land_on_their_definitions(
+    browser, theme: str, artifacts_dir: Path
+) -> None:
     """A notebook's service template view, with no kernel and no script: a type
     name in its tree is a link to that type's definition in the same output;
     following it (click, or Enter on the focused link) opens the collapsed
@@ -500,7 +537,9 @@ def test_service_template_fragment_links_land_on_their_definitions(browser, them
         )
         target = page.locator('[id="toskit-type-data-acme.datatypes.Endpoint"]')
         assert not target.is_visible()  # in the collapsed section
-        link = page.locator('.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")').first
+        link = page.locator(
+            '.toskit-tree a.toskit-type-link:text-is("acme.datatypes.Endpoint")'
+        ).first
         link.focus()
         page.keyboard.press("Enter")
         assert page.evaluate("() => location.hash") == "#toskit-type-data-acme.datatypes.Endpoint"

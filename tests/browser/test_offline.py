@@ -43,7 +43,9 @@ def test_the_guard_aborts_and_lists_every_external_request(browser) -> None:
 
 
 # A URL that the browser would fetch: in a src/href attribute or a JavaScript import.
-_FETCHED = re.compile(r"""(?:src|href)\s*=\s*["'](https?://[^"']+)|import\(\s*["'](https?://[^"']+)""")
+_FETCHED = re.compile(
+    r"""(?:src|href)\s*=\s*["'](https?://[^"']+)|import\(\s*["'](https?://[^"']+)"""
+)
 
 
 def test_the_voila_page_links_nothing_outside_the_server(voila_url: str) -> None:
@@ -56,7 +58,9 @@ def test_the_voila_page_links_nothing_outside_the_server(voila_url: str) -> None
 
 def _browser_conftest(config: pytest.Config):
     here = Path(__file__).with_name("conftest.py")
-    return next(p for p in config.pluginmanager.get_plugins() if getattr(p, "__file__", None) == str(here))
+    return next(
+        p for p in config.pluginmanager.get_plugins() if getattr(p, "__file__", None) == str(here)
+    )
 
 
 def test_an_attempted_request_fails_the_test_itself(request) -> None:

@@ -27,11 +27,15 @@ from test_notebooks_browser import axe_violations, full_screenshot, open_noteboo
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOKS = sorted(p.name for p in (Path(__file__).resolve().parents[2] / "notebooks").glob("0[0-7]-*.ipynb"))
+NOTEBOOKS = sorted(
+    p.name for p in (Path(__file__).resolve().parents[2] / "notebooks").glob("0[0-7]-*.ipynb")
+)
 # (label, viewport width, sidebar width): JupyterLab at 900 px, and at
 # 1280 px with the file browser open (its default).
 WIDTHS = [("900", 900, 0), ("1280-sidebar", 1280, 300)]
-SIDEBAR_CSS = "#rendered_cells {{ margin-left: {px}px !important; width: calc(100% - {px}px) !important; }}"
+SIDEBAR_CSS = (
+    "#rendered_cells {{ margin-left: {px}px !important; width: calc(100% - {px}px) !important; }}"
+)
 
 OUTSIDE = """() => {
     const out = [];
@@ -95,7 +99,9 @@ def test_views_read_at_900_and_at_1280_with_the_sidebar(
     assert python_errors(page) == []
     # Open every trace the page holds (the simulator's rows are collapsed):
     # the token check needs them laid out.
-    page.evaluate("() => document.querySelectorAll('.toskit-trace-section').forEach(d => d.open = true)")
+    page.evaluate(
+        "() => document.querySelectorAll('.toskit-trace-section').forEach(d => d.open = true)"
+    )
     problems: dict[str, list[str]] = {}
     for label, width, sidebar in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
@@ -108,7 +114,10 @@ def test_views_read_at_900_and_at_1280_with_the_sidebar(
         page.wait_for_timeout(300)  # ipywidgets lay out on resize
         outside = page.evaluate(OUTSIDE)
         breaks = page.evaluate(TOKEN_BREAKS)
-        full_screenshot(page, artifacts_dir / f"responsive-{notebook.removesuffix('.ipynb')}-{label}-{theme}.png")
+        full_screenshot(
+            page,
+            artifacts_dir / f"responsive-{notebook.removesuffix('.ipynb')}-{label}-{theme}.png",
+        )
         if outside:
             problems[f"{label}: outside the output area"] = outside
         if breaks:

@@ -59,7 +59,9 @@ def test_checkboxes_assign_to_all_and_an_open_trace_follows_a_setting(
     expect(_checkbox(nodes, 5)).not_to_be_checked()
 
     # 2. Assign one role to all three at once.
-    roles = simulator.locator(".widget-select-multiple", has_text="roles to assign").locator("select")
+    roles = simulator.locator(".widget-select-multiple", has_text="roles to assign").locator(
+        "select"
+    )
     roles.select_option(value="cinder")
     assign = simulator.get_by_role("button", name="assign to selected")
     expect(assign).to_be_enabled()
@@ -76,7 +78,9 @@ def test_checkboxes_assign_to_all_and_an_open_trace_follows_a_setting(
     expect(trace).to_contain_text(f"{SETTING} = false")
 
     # 4. Change the setting it reads: the trace stays open, with the new value.
-    setting = simulator.locator(".widget-checkbox", has_text="Cinder Block device driver").locator("input")
+    setting = simulator.locator(".widget-checkbox", has_text="Cinder Block device driver").locator(
+        "input"
+    )
     setting.check()
     trace = view.locator(f'details[data-toskit-key="{TRACE_KEY}"]')
     expect(trace).to_contain_text(f"{SETTING} = true")

@@ -31,12 +31,16 @@ def test_clicking_a_node_shows_its_property_table(page, voila_url: str, theme: s
     expect(postgres).to_have_count(1)
     postgres.click()
 
-    expect(explorer.locator("g.toskit-t-node.toskit-t-selected")).to_have_attribute("data-node", "postgres")
+    expect(explorer.locator("g.toskit-t-node.toskit-t-selected")).to_have_attribute(
+        "data-node", "postgres"
+    )
     expect(table).to_contain_text("5432")  # the DBMS's merged property table
     expect(table).to_contain_text("port")
 
     # Hovering an arrow tells the requirement, the relationship and why.
-    explorer.locator('g.toskit-t-edge[data-source="orders_db"][data-requirement="host"] text').hover()
+    explorer.locator(
+        'g.toskit-t-edge[data-source="orders_db"][data-requirement="host"] text'
+    ).hover()
     hover = explorer.locator(".toskit-topology-hover")
     expect(hover).to_contain_text("orders_db —host→ postgres")
     expect(hover).to_contain_text("relationship: tosca.relationships.HostedOn")

@@ -37,7 +37,9 @@ def _wait_until_serving(url: str, process: subprocess.Popen, log: Path) -> None:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.25)
-    raise RuntimeError(f"the server did not answer at {url} within {SERVER_START_TIMEOUT} s:\n{log.read_text()}")
+    raise RuntimeError(
+        f"the server did not answer at {url} within {SERVER_START_TIMEOUT} s:\n{log.read_text()}"
+    )
 
 
 @contextlib.contextmanager
@@ -56,7 +58,9 @@ def serve_voila(folder: Path, log: Path) -> Iterator[str]:
         "--VoilaConfiguration.template=toskit",
     ]  # fmt: skip
     env = _server_env()
-    env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")]))
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        filter(None, [str(JUPYTER_DATA), os.environ.get("JUPYTER_PATH")])
+    )
     base = f"http://127.0.0.1:{port}"
     with _running(command, ROOT, env, log, base + "/"):
         yield base
@@ -64,11 +68,15 @@ def serve_voila(folder: Path, log: Path) -> Iterator[str]:
 
 def _server_env() -> dict[str, str]:
     """This environment, with the interpreter's scripts folder first on ``PATH``."""
-    return dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    return dict(
+        os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    )
 
 
 @contextlib.contextmanager
-def _running(command: list[str], cwd: Path, env: dict[str, str], log: Path, ready: str) -> Iterator[None]:
+def _running(
+    command: list[str], cwd: Path, env: dict[str, str], log: Path, ready: str
+) -> Iterator[None]:
     """``command`` running (output to ``log``) once ``ready`` answers; stopped on exit."""
     with log.open("w") as sink:
         process = subprocess.Popen(command, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT)

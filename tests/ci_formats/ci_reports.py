@@ -96,7 +96,9 @@ def github_rows(text: str) -> list[Row]:
     return rows
 
 
-JUNIT_HEAD = re.compile(r"^(?P<file>.*?)(?::(?P<line>\d+)(?::(?P<col>\d+))?)?: (?P<sev>error|warning|info)\[(?P<code>[^\]]+)\]: ")
+JUNIT_HEAD = re.compile(
+    r"^(?P<file>.*?)(?::(?P<line>\d+)(?::(?P<col>\d+))?)?: (?P<sev>error|warning|info)\[(?P<code>[^\]]+)\]: "
+)
 _COUNTS = ("tests", "failures", "errors", "skipped")
 
 
@@ -191,5 +193,7 @@ def json_rows(out: str) -> list[Row]:
             rows.append((record["file"], None, None, "<unreadable>", "error"))
             continue
         for d in record["diagnostics"]:
-            rows.append((d["file"] or record["file"], d["line"], d["column"], d["code"], d["severity"]))
+            rows.append(
+                (d["file"] or record["file"], d["line"], d["column"], d["code"], d["severity"])
+            )
     return rows

@@ -40,7 +40,10 @@ def test_action_is_composite_and_sets_up_installs_checks_uploads():
     assert "toskit check --format github" in steps[2]["run"]
     upload = steps[3]
     assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
-    assert "inputs.sarif != ''" in upload["if"] and upload["with"]["sarif_file"] == "${{ inputs.sarif }}"
+    assert (
+        "inputs.sarif != ''" in upload["if"]
+        and upload["with"]["sarif_file"] == "${{ inputs.sarif }}"
+    )
     assert set(spec["inputs"]) == {"files", "args", "sarif", "python-version", "package"}
     for s in steps:  # every run step names its shell (composite actions require it)
         assert "run" not in s or s["shell"] == "bash"
@@ -48,17 +51,27 @@ def test_action_is_composite_and_sets_up_installs_checks_uploads():
         assert "${{" not in s.get("run", "")
 
 
-def _run_check_step(tmp_path: Path, files: str, sarif: str = "", args: str = "") -> tuple[int, str, Path]:
+def _run_check_step(
+    tmp_path: Path, files: str, sarif: str = "", args: str = ""
+) -> tuple[int, str, Path]:
     output = tmp_path / "github_output"
     output.write_text("")
     env = {k: v for k, v in os.environ.items() if k != "GITHUB_ACTIONS"}
     env.update(
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}",
-        TOSKIT_FILES=files, TOSKIT_ARGS=args, TOSKIT_SARIF=sarif, GITHUB_OUTPUT=str(output),
+        TOSKIT_FILES=files,
+        TOSKIT_ARGS=args,
+        TOSKIT_SARIF=sarif,
+        GITHUB_OUTPUT=str(output),
     )
     done = subprocess.run(
         ["bash", "-e", "-c", step("toskit check")["run"]],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False,
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     return done.returncode, done.stdout, output
 
@@ -92,5 +105,7 @@ def test_readme_workflow_uses_the_actions_inputs():
     assert workflow["permissions"]["security-events"] == "write"  # what the SARIF upload needs
     hooks = next(yaml.safe_load(b) for b in blocks if "rev:" in b and "toskit-check" in b)
     ids = {hook["id"] for repo in hooks["repos"] for hook in repo["hooks"]}
-    manifest = {hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    manifest = {
+        hook["id"] for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
     assert ids <= manifest

@@ -58,7 +58,11 @@ def test_every_format_agrees_on_count_and_location(outputs):
     counts = {fmt: Counter(r) for fmt, r in rows.items()}
     assert len(rows["text"]) > 150  # the corpus's invalid files have findings (229 when written)
     for fmt in ("json", "sarif", "github", "junit"):
-        assert counts[fmt] == counts["text"], (fmt, (counts[fmt] - counts["text"]), (counts["text"] - counts[fmt]))
+        assert counts[fmt] == counts["text"], (
+            fmt,
+            (counts[fmt] - counts["text"]),
+            (counts["text"] - counts[fmt]),
+        )
     files = {f for f, *_ in rows["text"]}
     checked = sum(1 for p in (ROOT / CORPUS).rglob("*") if p.suffix in (".yaml", ".yml"))
     assert len(files) > 100 and all(f.startswith(CORPUS + "/") for f in files)  # 176 when written
@@ -87,7 +91,9 @@ def test_text_carets_span_the_sarif_region(outputs):
     """The text output underlines a finding's span; SARIF's region is that span, finding by finding."""
     text_out = outputs["text"][1]
     results = json.loads(outputs["sarif"][1])["runs"][0]["results"]
-    assert [r[:4] for r in text_rows(text_out, "")] == [r[:4] for r in sarif_rows(outputs["sarif"][1])]  # same order
+    assert [r[:4] for r in text_rows(text_out, "")] == [
+        r[:4] for r in sarif_rows(outputs["sarif"][1])
+    ]  # same order
     blocks: list[list[str]] = []
     for line in text_out.splitlines():
         if line.startswith("checked "):
@@ -99,7 +105,11 @@ def test_text_carets_span_the_sarif_region(outputs):
     assert len(blocks) == len(results)
     compared = 0
     for block, result in zip(blocks, results):
-        carets = [ln for ln in block if ln.strip().startswith("|") and set(ln.strip()[1:].strip()) == {"^"}]
+        carets = [
+            ln
+            for ln in block
+            if ln.strip().startswith("|") and set(ln.strip()[1:].strip()) == {"^"}
+        ]
         region = result["locations"][0]["physicalLocation"].get("region", {})
         source = [ln for ln in block if ln.lstrip()[:1].isdigit() and " | " in ln]
         if not carets or "endColumn" not in region or region["endLine"] != region["startLine"]:
@@ -108,19 +118,30 @@ def test_text_carets_span_the_sarif_region(outputs):
         if len(shown) >= 120:
             continue  # a long line is cut around the column
         width = carets[0].count("^")
-        assert width == max(1, min(region["endColumn"] - region["startColumn"], len(shown) - region["startColumn"] + 1)), block
+        assert width == max(
+            1,
+            min(
+                region["endColumn"] - region["startColumn"], len(shown) - region["startColumn"] + 1
+            ),
+        ), block
         compared += 1
     assert compared > 100  # most findings are one-line spans on short lines
 
 
 def test_span_ends_agree_between_json_and_sarif(outputs):
-    records = [d for record in json.loads(outputs["json"][1]) for d in record.get("diagnostics", [])]
+    records = [
+        d for record in json.loads(outputs["json"][1]) for d in record.get("diagnostics", [])
+    ]
     results = json.loads(outputs["sarif"][1])["runs"][0]["results"]
     assert len(records) == len(results)
     ends = 0
     for d, result in zip(records, results):
         region = result["locations"][0]["physicalLocation"].get("region", {})
-        assert (d["code"], d["line"], d["column"]) == (result["ruleId"], region.get("startLine"), region.get("startColumn"))
+        assert (d["code"], d["line"], d["column"]) == (
+            result["ruleId"],
+            region.get("startLine"),
+            region.get("startColumn"),
+        )
         assert d.get("end_line") == region.get("endLine")
         if d.get("end_column") is not None:
             assert d["end_column"] == region["endColumn"]

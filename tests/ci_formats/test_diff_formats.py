@@ -38,7 +38,9 @@ def test_github_lists_only_the_introduced_error(here, capsys):
     assert command == "error" and props["title"] == "type-mismatch"
     assert (props["file"], props["line"], props["col"]) == ("v2.yaml", "55", "17")
     assert "'8443'" in message and "fifty" not in out  # the fixed one is not reported
-    status, _, err = run(["diff", "--format", "github", "--fail-on", "new-errors", "v1.yaml", "v2.yaml"], capsys)
+    status, _, err = run(
+        ["diff", "--format", "github", "--fail-on", "new-errors", "v1.yaml", "v2.yaml"], capsys
+    )
     assert status == 1 and "introduces 1 error" in err
     # The other way round, v1 introduces the 'fifty' mismatch, at its line in v1.
     _, out, _ = run(["diff", "--format", "github", "v2.yaml", "v1.yaml"], capsys)
@@ -49,8 +51,12 @@ def test_github_lists_only_the_introduced_error(here, capsys):
 def test_sarif_with_fail_on_changes_adds_the_changed_values_in_new(here, capsys):
     status, out, _ = run(["diff", "--format", "sarif", "v1.yaml", "v2.yaml"], capsys)
     assert status == 0
-    assert [(f, line, code) for f, line, _c, code, _s in sarif_rows(out)] == [("v2.yaml", 55, "type-mismatch")]
-    status, out, _ = run(["diff", "--format", "sarif", "--fail-on", "changes", "v1.yaml", "v2.yaml"], capsys)
+    assert [(f, line, code) for f, line, _c, code, _s in sarif_rows(out)] == [
+        ("v2.yaml", 55, "type-mismatch")
+    ]
+    status, out, _ = run(
+        ["diff", "--format", "sarif", "--fail-on", "changes", "v1.yaml", "v2.yaml"], capsys
+    )
     assert status == 1
     log = json.loads(out)
     validate_sarif(log)
@@ -69,7 +75,9 @@ def test_sarif_with_fail_on_changes_adds_the_changed_values_in_new(here, capsys)
 
 
 def test_same_file_reports_nothing(here, capsys):
-    status, out, _ = run(["diff", "--format", "github", "--fail-on", "changes", "v2.yaml", "v2.yaml"], capsys)
+    status, out, _ = run(
+        ["diff", "--format", "github", "--fail-on", "changes", "v2.yaml", "v2.yaml"], capsys
+    )
     assert (status, out) == (0, "")
     status, out, _ = run(["diff", "--format", "sarif", "v2.yaml", "v2.yaml"], capsys)
     validate_sarif(json.loads(out))
@@ -101,4 +109,9 @@ def test_a_side_that_cannot_be_read_is_a_finding_in_the_report(here, capsys):
     assert log["runs"][0]["invocations"][0]["executionSuccessful"] is False
     status, out, _ = run(["diff", "--format", "github", "nothere.yaml", "v2.yaml"], capsys)
     ((command, props, message),) = github_commands(out)
-    assert status == 2 and command == "error" and props["title"] == "file-unreadable" and "nothere.yaml" in message
+    assert (
+        status == 2
+        and command == "error"
+        and props["title"] == "file-unreadable"
+        and "nothere.yaml" in message
+    )

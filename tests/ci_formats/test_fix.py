@@ -40,8 +40,15 @@ def renaming(text: str, name: str) -> list[Diagnostic]:
             key, meant = match.groups()
             start = diag.column - 1
             if lines[diag.line - 1][start : start + len(key)] == key:
-                fix = Fix(f"rename '{key}' to '{meant}'", meant, name, diag.line, diag.column, diag.line,
-                          diag.column + len(key))
+                fix = Fix(
+                    f"rename '{key}' to '{meant}'",
+                    meant,
+                    name,
+                    diag.line,
+                    diag.column,
+                    diag.line,
+                    diag.column + len(key),
+                )
                 diag = replace(diag, fixes=(fix,))
         out.append(diag)
     return out
@@ -93,15 +100,24 @@ def test_apply_insertion_deletion_and_multiline_range():
     text = "a: 1\nb: 2\nc: 3\n"
     assert apply_fixes(text, [F(1, 1, 1, 1, "# x\n")])[0] == "# x\na: 1\nb: 2\nc: 3\n"
     assert apply_fixes(text, [F(2, 1, 3, 1, "")])[0] == "a: 1\nc: 3\n"
-    assert apply_fixes(text, [F(1, 5, 1, 5, "0")])[0] == "a: 10\nb: 2\nc: 3\n"  # just after the line
+    assert (
+        apply_fixes(text, [F(1, 5, 1, 5, "0")])[0] == "a: 10\nb: 2\nc: 3\n"
+    )  # just after the line
 
 
 def test_apply_skips_what_cannot_be_placed():
     text = "a: 1\nb: 2\n"
     new, applied, skipped = apply_fixes(
         text,
-        [F(9, 1, 9, 2), F(1, 7, 1, 8), F(2, 3, 2, 1), F(1, 1, 1, 2, "A"), F(1, 1, 1, 3, "B"),
-         F(2, 1, 2, 2, "B"), F(2, 1, 2, 2, "B")],
+        [
+            F(9, 1, 9, 2),
+            F(1, 7, 1, 8),
+            F(2, 3, 2, 1),
+            F(1, 1, 1, 2, "A"),
+            F(1, 1, 1, 3, "B"),
+            F(2, 1, 2, 2, "B"),
+            F(2, 1, 2, 2, "B"),
+        ],
     )
     assert new == "A: 1\nB: 2\n"
     reasons = sorted(why for _fix, why in skipped)
@@ -112,7 +128,9 @@ def test_apply_skips_what_cannot_be_placed():
 def test_apply_counts_lines_as_yaml_does():
     # NEL and LS are line breaks to the YAML reader, so line 2 starts after them.
     text = "a: 1\x85b: 2\u2028c: 3"
-    assert apply_fixes(text, [F(2, 1, 2, 2, "B"), F(3, 1, 3, 2, "C")])[0] == "a: 1\x85B: 2\u2028C: 3"
+    assert (
+        apply_fixes(text, [F(2, 1, 2, 2, "B"), F(3, 1, 3, 2, "C")])[0] == "a: 1\x85B: 2\u2028C: 3"
+    )
 
 
 def test_unified_diff_names_both_sides():
@@ -144,7 +162,9 @@ def test_fix_the_tutorial_example(with_fixes, tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("newline", [b"\r\n", b"\r"])
-def test_fix_keeps_line_breaks_comments_and_quoting(with_fixes, tmp_path, capsys, monkeypatch, newline):
+def test_fix_keeps_line_breaks_comments_and_quoting(
+    with_fixes, tmp_path, capsys, monkeypatch, newline
+):
     monkeypatch.chdir(tmp_path)
     text = (EXAMPLES / "web-shop.yaml").read_bytes()
     # Misspell the first 'port:' property assignment of a node template, keep every other byte.
@@ -182,7 +202,9 @@ def test_fix_corpus_files_with_typos(with_fixes, tmp_path, capsys, monkeypatch):
         if any(d.severity == "error" for d in clean):
             continue
         # The first property assignment under a node template: drop its second letter.
-        match = re.search(r"\n( +)properties:\n\1  ([a-z_]{4,}): ", text[text.find("node_templates:") :])
+        match = re.search(
+            r"\n( +)properties:\n\1  ([a-z_]{4,}): ", text[text.find("node_templates:") :]
+        )
         if match is None:
             continue
         key = match.group(2)
@@ -212,7 +234,9 @@ def test_dry_run_prints_a_diff_and_writes_nothing(with_fixes, tmp_path, capsys, 
     assert Path("service.yaml").read_bytes() == before
     assert status == 1  # something would change
     assert out.splitlines()[:2] == ["--- a/service.yaml", "+++ b/service.yaml"]
-    assert "-          auth: {pasword: secret}" in out and "+          auth: {password: secret}" in out
+    assert (
+        "-          auth: {pasword: secret}" in out and "+          auth: {password: secret}" in out
+    )
     assert "would fix service.yaml" in err
     status, _, err = run(["check", "-j", "1", "--dry-run", "service.yaml"], capsys)
     assert status == 2 and "--dry-run goes with --fix" in err
@@ -223,13 +247,31 @@ def test_dry_run_prints_a_diff_and_writes_nothing(with_fixes, tmp_path, capsys, 
 
 def _tied(text, name):
     # A finding whose candidates tie: no fix (as the checks report a tie).
-    return [Diagnostic("error", "unknown-property", "unknown property 'pot'", file=name, line=1, column=1,
-                       hint="did you mean 'port' or 'pit'?")]
+    return [
+        Diagnostic(
+            "error",
+            "unknown-property",
+            "unknown property 'pot'",
+            file=name,
+            line=1,
+            column=1,
+            hint="did you mean 'port' or 'pit'?",
+        )
+    ]
 
 
 def _alternatives(text, name):
-    return [Diagnostic("error", "unknown-property", "unknown property 'pot'", file=name, line=1, column=1,
-                       fixes=(Fix("a", "port", name, 1, 1, 1, 4), Fix("b", "pit", name, 1, 1, 1, 4)))]
+    return [
+        Diagnostic(
+            "error",
+            "unknown-property",
+            "unknown property 'pot'",
+            file=name,
+            line=1,
+            column=1,
+            fixes=(Fix("a", "port", name, 1, 1, 1, 4), Fix("b", "pit", name, 1, 1, 1, 4)),
+        )
+    ]
 
 
 @pytest.mark.parametrize("checker", [_tied, _alternatives])
@@ -241,7 +283,10 @@ def test_tied_candidates_leave_the_file_alone(tmp_path, capsys, monkeypatch, che
     mtime = os.stat("a.yaml").st_mtime_ns
     status, _, err = run(["check", "-j", "1", "--fix", "a.yaml"], capsys)
     assert Path("a.yaml").read_bytes() == b"pot: 1\n" and os.stat("a.yaml").st_mtime_ns == mtime
-    assert "a.yaml: left as it is: 1 finding without an unambiguous fix (unknown-property at 1:1" in err
+    assert (
+        "a.yaml: left as it is: 1 finding without an unambiguous fix (unknown-property at 1:1"
+        in err
+    )
     assert status == 1
 
 
@@ -263,7 +308,9 @@ def test_no_write_through_a_symlink_or_outside_the_root(with_fixes, tmp_path, ca
     assert "not fixed: it is outside the root" in err
     assert (elsewhere / "service.yaml").read_bytes() == original
     # --root widens it.
-    status, _, err = run(["check", "-j", "1", "--fix", "--root", tmp_path, elsewhere / "service.yaml"], capsys)
+    status, _, err = run(
+        ["check", "-j", "1", "--fix", "--root", tmp_path, elsewhere / "service.yaml"], capsys
+    )
     assert "fixed" in err and b"password: secret" in (elsewhere / "service.yaml").read_bytes()
 
 
@@ -292,8 +339,17 @@ def test_a_file_changed_meanwhile_is_not_overwritten(tmp_path, monkeypatch):
 
     def meddling(text, name):
         Path(name).write_text("someone else's edit\n")
-        return [Diagnostic("error", "unknown-property", "x", file=name, line=1, column=1,
-                           fixes=(Fix("r", "port", name, 1, 1, 1, 5),))]
+        return [
+            Diagnostic(
+                "error",
+                "unknown-property",
+                "x",
+                file=name,
+                line=1,
+                column=1,
+                fixes=(Fix("r", "port", name, 1, 1, 1, 5),),
+            )
+        ]
 
     with pytest.raises(Exception, match="changed while it was being fixed"):
         fix_file("a.yaml", meddling)
@@ -307,8 +363,17 @@ def test_a_fix_aimed_at_another_file_is_not_applied(tmp_path, monkeypatch):
     Path("other.yaml").write_text("prot: 1\n")
 
     def elsewhere(text, name):
-        return [Diagnostic("error", "unknown-property", "x", file="other.yaml", line=1, column=1,
-                           fixes=(Fix("r", "port", "other.yaml", 1, 1, 1, 5),))]
+        return [
+            Diagnostic(
+                "error",
+                "unknown-property",
+                "x",
+                file="other.yaml",
+                line=1,
+                column=1,
+                fixes=(Fix("r", "port", "other.yaml", 1, 1, 1, 5),),
+            )
+        ]
 
     outcome = fix_file("a.yaml", elsewhere)
     assert not outcome.changed and "another file" in outcome.left[0][1]
@@ -323,8 +388,17 @@ def test_fixes_revealed_by_a_fix_are_applied_in_the_same_run(tmp_path, monkeypat
         step = {"aa": "ab", "ab": "ac"}.get(text[:2])
         if step is None:
             return []
-        return [Diagnostic("error", "unknown-property", "x", file=name, line=1, column=1,
-                           fixes=(Fix("r", step, name, 1, 1, 1, 3),))]
+        return [
+            Diagnostic(
+                "error",
+                "unknown-property",
+                "x",
+                file=name,
+                line=1,
+                column=1,
+                fixes=(Fix("r", step, name, 1, 1, 1, 3),),
+            )
+        ]
 
     outcome = fix_file("a.yaml", stepwise)
     assert Path("a.yaml").read_text() == "ac: 1\n" and len(outcome.applied) == 2
@@ -336,7 +410,11 @@ def test_end_to_end_with_the_checkers_own_fixes(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shutil.copy(EXAMPLES / "service.yaml", "service.yaml")
     before = Path("service.yaml").read_bytes()
-    (typo,) = [d for d in cli.check_tosca(before.decode(), "service.yaml", None, None) if d.code == "unknown-property"]
+    (typo,) = [
+        d
+        for d in cli.check_tosca(before.decode(), "service.yaml", None, None)
+        if d.code == "unknown-property"
+    ]
     assert len(typo.fixes) == 1
     status, _, err = run(["check", "-j", "1", "--fix", "service.yaml"], capsys)
     assert Path("service.yaml").read_bytes() == before.replace(b"pasword", b"password")
@@ -346,7 +424,8 @@ def test_end_to_end_with_the_checkers_own_fixes(tmp_path, capsys, monkeypatch):
     status, _, err = run(["check", "-j", "1", "--fix", "t.yaml"], capsys)
     assert "fixed t.yaml: 2 fixes applied" in err and status == 0
     assert Path("t.yaml").read_bytes() == TYPOS_2_0.replace(b"\n", b"\r\n").replace(
-        b"'prot': 3", b"'port': 3").replace(b"type: Dbb", b"type: Db")  # quoting kept
+        b"'prot': 3", b"'port': 3"
+    ).replace(b"type: Dbb", b"type: Db")  # quoting kept
     status, _, err = run(["check", "-j", "1", "--fix", "t.yaml"], capsys)
     assert "fixed" not in err and status == 0
 
@@ -377,7 +456,9 @@ def test_end_to_end_on_corpus_files_with_typos(tmp_path, capsys, monkeypatch):
         text = source.read_text(encoding="utf-8")
         if any(d.severity == "error" for d in cli.check_tosca(text, source.name, None, None)):
             continue
-        match = re.search(r"\n( +)properties:\n\1  ([a-z_]{5,}): ", text[text.find("node_templates:") :])
+        match = re.search(
+            r"\n( +)properties:\n\1  ([a-z_]{5,}): ", text[text.find("node_templates:") :]
+        )
         if match is None:
             continue
         key = match.group(2)
@@ -400,7 +481,9 @@ def test_a_bom_and_a_missing_final_newline_are_kept(tmp_path, capsys, monkeypatc
     Path("service.yaml").write_bytes(b"\xef\xbb\xbf" + text)
     status, _, err = run(["check", "-j", "1", "--fix", "service.yaml"], capsys)
     assert "fixed service.yaml: 1 fix applied" in err and status == 0
-    assert Path("service.yaml").read_bytes() == b"\xef\xbb\xbf" + text.replace(b"pasword", b"password")
+    assert Path("service.yaml").read_bytes() == b"\xef\xbb\xbf" + text.replace(
+        b"pasword", b"password"
+    )
 
 
 def test_fix_then_report_in_a_ci_format(tmp_path, capsys, monkeypatch):
@@ -410,7 +493,9 @@ def test_fix_then_report_in_a_ci_format(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shutil.copy(EXAMPLES / "service.yaml", "a.yaml")
     Path("b.yaml").write_text("a: 1\na: 2\n")  # a duplicate key: no fix
-    status, out, err = run(["check", "-j", "1", "--fix", "--format", "sarif", "a.yaml", "b.yaml"], capsys)
+    status, out, err = run(
+        ["check", "-j", "1", "--fix", "--format", "sarif", "a.yaml", "b.yaml"], capsys
+    )
     assert status == 1 and "fixed a.yaml" in err and "b.yaml: left as it is" in err
     assert [(f, code) for f, _l, _c, code, _s in sarif_rows(out)] == [("b.yaml", "duplicate-key")]
 
@@ -420,8 +505,17 @@ def test_a_fix_that_cannot_be_placed_is_said(tmp_path, monkeypatch):
     Path("a.yaml").write_text("prot: 1\n")
 
     def misplaced(text, name):
-        return [Diagnostic("error", "unknown-property", "x", file=name, line=9, column=1,
-                           fixes=(Fix("r", "port", name, 9, 1, 9, 5),))]
+        return [
+            Diagnostic(
+                "error",
+                "unknown-property",
+                "x",
+                file=name,
+                line=9,
+                column=1,
+                fixes=(Fix("r", "port", name, 9, 1, 9, 5),),
+            )
+        ]
 
     outcome = fix_file("a.yaml", misplaced)
     assert not outcome.changed and outcome.left[0][1] == "its range is not in the file"
@@ -437,8 +531,17 @@ def test_rounds_are_bounded(tmp_path, monkeypatch):
 
     def forever(text, name):  # every fix reveals another: a checker that never settles
         calls.append(text)
-        return [Diagnostic("error", "x-y", "x", file=name, line=1, column=1,
-                           fixes=(Fix("r", str(len(calls)), name, 1, 1, 1, 2),))]
+        return [
+            Diagnostic(
+                "error",
+                "x-y",
+                "x",
+                file=name,
+                line=1,
+                column=1,
+                fixes=(Fix("r", str(len(calls)), name, 1, 1, 1, 2),),
+            )
+        ]
 
     outcome = fix_file("a.yaml", forever)
     assert len(outcome.applied) == MAX_ROUNDS and len(calls) == MAX_ROUNDS + 1
@@ -458,6 +561,9 @@ def test_end_to_end_a_real_tie_is_left_alone(tmp_path, capsys, monkeypatch):
     Path("tie.yaml").write_bytes(text)
     status, _, err = run(["check", "-j", "1", "--fix", "tie.yaml"], capsys)
     assert Path("tie.yaml").read_bytes() == text and status == 1
-    assert "tie.yaml: left as it is: 1 finding without an unambiguous fix (unknown-property at 12:9" in err
+    assert (
+        "tie.yaml: left as it is: 1 finding without an unambiguous fix (unknown-property at 12:9"
+        in err
+    )
     status, out, _ = run(["check", "-j", "1", "--fix", "--dry-run", "tie.yaml"], capsys)
     assert (status, out) == (0, "")

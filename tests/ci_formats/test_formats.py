@@ -63,11 +63,32 @@ def rich() -> cli.FileResult:
             subject=Subject("node_template", "db", ("prot",)),
             fixes=(Fix("rename 'prot' to 'port'", "port", "svc.yaml", 11, 9, 11, 13),),
         ),
-        Diagnostic("warning", "missing-version", "no tosca_definitions_version", file="svc.yaml", line=1, column=1),
-        Diagnostic("info", "import-cycle", "imports loop", file="svc.yaml", line=2, column=3, end_line=4, end_column=1),
         Diagnostic(
-            "error", "type-mismatch", "250 more 'type-mismatch' diagnostics not shown",
-            file="svc.yaml", line=20, column=5, omitted=250,
+            "warning",
+            "missing-version",
+            "no tosca_definitions_version",
+            file="svc.yaml",
+            line=1,
+            column=1,
+        ),
+        Diagnostic(
+            "info",
+            "import-cycle",
+            "imports loop",
+            file="svc.yaml",
+            line=2,
+            column=3,
+            end_line=4,
+            end_column=1,
+        ),
+        Diagnostic(
+            "error",
+            "type-mismatch",
+            "250 more 'type-mismatch' diagnostics not shown",
+            file="svc.yaml",
+            line=20,
+            column=5,
+            omitted=250,
         ),
     ]
     return cli.FileResult("svc.yaml", "tosca", "TOSCA 2.0 template", "2.0", diags)
@@ -85,13 +106,21 @@ def test_sarif_is_valid_and_carries_every_field():
     rules = {rule["id"]: rule for rule in driver["rules"]}
     # One rule per code toskit can emit, each with a description, a level and a help link.
     assert set(CODES) <= set(rules)
-    assert rules["unknown-property"]["shortDescription"]["text"] == CODES["unknown-property"].description
+    assert (
+        rules["unknown-property"]["shortDescription"]["text"]
+        == CODES["unknown-property"].description
+    )
     assert rules["import-cycle"]["defaultConfiguration"]["level"] == "note"
-    assert all(rule["helpUri"].startswith(REPOSITORY + "/blob/main/docs/ci.md#") for rule in rules.values())
+    assert all(
+        rule["helpUri"].startswith(REPOSITORY + "/blob/main/docs/ci.md#") for rule in rules.values()
+    )
     first, warning, info, summary = run_["results"]
     assert (first["ruleId"], first["level"]) == ("unknown-property", "error")
     assert driver["rules"][first["ruleIndex"]]["id"] == "unknown-property"
-    assert first["message"]["text"] == "node template 'db': unknown property 'prot'\nhint: did you mean 'port'?"
+    assert (
+        first["message"]["text"]
+        == "node template 'db': unknown property 'prot'\nhint: did you mean 'port'?"
+    )
     assert first["locations"][0]["physicalLocation"] == {
         "artifactLocation": {"uri": "svc.yaml"},
         "region": {"startLine": 11, "startColumn": 9, "endLine": 11, "endColumn": 13},
@@ -114,7 +143,12 @@ def test_sarif_is_valid_and_carries_every_field():
                     "artifactLocation": {"uri": "svc.yaml"},
                     "replacements": [
                         {
-                            "deletedRegion": {"startLine": 11, "startColumn": 9, "endLine": 11, "endColumn": 13},
+                            "deletedRegion": {
+                                "startLine": 11,
+                                "startColumn": 9,
+                                "endLine": 11,
+                                "endColumn": 13,
+                            },
                             "insertedContent": {"text": "port"},
                         }
                     ],
@@ -126,7 +160,10 @@ def test_sarif_is_valid_and_carries_every_field():
     assert first["properties"]["subject"] == Subject("node_template", "db", ("prot",)).to_dict()
     assert (warning["level"], info["level"]) == ("warning", "note")
     assert info["locations"][0]["physicalLocation"]["region"] == {
-        "startLine": 2, "startColumn": 3, "endLine": 4, "endColumn": 1,
+        "startLine": 2,
+        "startColumn": 3,
+        "endLine": 4,
+        "endColumn": 1,
     }
     assert summary["properties"]["omitted"] == 250
     assert run_["columnKind"] == "unicodeCodePoints"
@@ -140,25 +177,47 @@ def test_sarif_region_equals_the_text_output(tmp_path, capsys, monkeypatch):
     _, sarif_text, _ = run(["check", "-j", "1", "--format", "sarif", "svc.yaml"], capsys)
     heads = re.findall(r"^(svc\.yaml):(\d+):(\d+): (\w+)\[([\w-]+)\]", text, re.M)
     assert heads, text
-    assert [(f, int(l_), int(c), code, sev) for f, l_, c, sev, code in heads] == sarif_rows(sarif_text)
+    assert [(f, int(l_), int(c), code, sev) for f, l_, c, sev, code in heads] == sarif_rows(
+        sarif_text
+    )
 
 
 def test_sarif_paths_are_uris():
     weird = cli.FileResult(
-        "dir with space/ä#1.yaml", "yaml", "plain YAML", None,
-        [Diagnostic("error", "yaml-syntax", "bad", file="dir with space/ä#1.yaml", line=1, column=1)],
+        "dir with space/ä#1.yaml",
+        "yaml",
+        "plain YAML",
+        None,
+        [
+            Diagnostic(
+                "error", "yaml-syntax", "bad", file="dir with space/ä#1.yaml", line=1, column=1
+            )
+        ],
     )
-    absolute = cli.FileResult("/tmp/x y.yaml", "yaml", "plain YAML", None,
-                              [Diagnostic("error", "duplicate-key", "dup", file="/tmp/x y.yaml", line=2, column=1)])
+    absolute = cli.FileResult(
+        "/tmp/x y.yaml",
+        "yaml",
+        "plain YAML",
+        None,
+        [Diagnostic("error", "duplicate-key", "dup", file="/tmp/x y.yaml", line=2, column=1)],
+    )
     log = sarif.sarif_log([weird, absolute])
     validate_sarif(log)
-    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in log["runs"][0]["results"]]
+    uris = [
+        r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for r in log["runs"][0]["results"]
+    ]
     assert uris == ["dir%20with%20space/%C3%A4%231.yaml", "file:///tmp/x%20y.yaml"]
 
 
 def test_sarif_declares_a_rule_for_a_code_toskit_does_not_list():
-    result = cli.FileResult("a.yaml", "yaml", "plain YAML", None,
-                            [Diagnostic("warning", "my-house-rule", "no tabs", file="a.yaml", line=1, column=1)])
+    result = cli.FileResult(
+        "a.yaml",
+        "yaml",
+        "plain YAML",
+        None,
+        [Diagnostic("warning", "my-house-rule", "no tabs", file="a.yaml", line=1, column=1)],
+    )
     log = sarif.sarif_log([result])
     validate_sarif(log)
     rules = log["runs"][0]["tool"]["driver"]["rules"]
@@ -186,7 +245,11 @@ def test_github_one_command_per_finding():
     assert [c for c, _, _ in commands] == ["error", "warning", "notice", "error"]
     command, props, message = commands[0]
     assert props == {
-        "file": "svc.yaml", "line": "11", "endLine": "11", "col": "9", "endColumn": "13",
+        "file": "svc.yaml",
+        "line": "11",
+        "endLine": "11",
+        "col": "9",
+        "endColumn": "13",
         "title": "unknown-property",
     }
     assert message == "node template 'db': unknown property 'prot'\nhint: did you mean 'port'?"
@@ -195,7 +258,13 @@ def test_github_one_command_per_finding():
         "node template 'db': unknown property 'prot'%0Ahint: did you mean 'port'?"
     )
     # A span over several lines: no columns' end (GitHub ignores it there).
-    assert commands[2][1] == {"file": "svc.yaml", "line": "2", "endLine": "4", "col": "3", "title": "import-cycle"}
+    assert commands[2][1] == {
+        "file": "svc.yaml",
+        "line": "2",
+        "endLine": "4",
+        "col": "3",
+        "title": "import-cycle",
+    }
 
 
 @pytest.mark.parametrize(
@@ -212,8 +281,13 @@ def test_github_one_command_per_finding():
 )
 def test_github_escapes_messages(message):
     file = "a,b:c%.yaml"
-    result = cli.FileResult(file, "yaml", "plain YAML", None,
-                            [Diagnostic("error", "yaml-syntax", message, file=file, line=1, column=1)])
+    result = cli.FileResult(
+        file,
+        "yaml",
+        "plain YAML",
+        None,
+        [Diagnostic("error", "yaml-syntax", message, file=file, line=1, column=1)],
+    )
     text = github.render([result])
     assert text.count("\n") == 1  # one line: nothing can start a command of its own
     ((command, props, decoded),) = github_commands(text)
@@ -264,15 +338,29 @@ def test_junit_one_suite_one_case_per_file_one_failure_per_error():
 
 
 def test_junit_survives_hostile_text():
-    nasty = "nul\x00 esc\x1b[31m vt\x0b ff\x0c surrogate\ud800 fffe\ufffe ]]> <tag> & \"q\""
-    result = cli.FileResult("x<&>.yaml", "yaml", "plain YAML", None,
-                            [Diagnostic("error", "yaml-syntax", nasty, file="x<&>.yaml", line=1, column=1,
-                                        hint="line\nbreak")])
+    nasty = 'nul\x00 esc\x1b[31m vt\x0b ff\x0c surrogate\ud800 fffe\ufffe ]]> <tag> & "q"'
+    result = cli.FileResult(
+        "x<&>.yaml",
+        "yaml",
+        "plain YAML",
+        None,
+        [
+            Diagnostic(
+                "error",
+                "yaml-syntax",
+                nasty,
+                file="x<&>.yaml",
+                line=1,
+                column=1,
+                hint="line\nbreak",
+            )
+        ],
+    )
     text = junit.render([result])
     text.encode("utf-8")  # no lone surrogate left
     root = junit_tree(text)
     failure = root.find("testsuite/testcase/failure")
-    assert "<tag> & \"q\"" in failure.get("message") and "]]>" in failure.text
+    assert '<tag> & "q"' in failure.get("message") and "]]>" in failure.text
     assert "\x00" not in failure.text and "\x1b" not in failure.get("message")
     assert root.find("testsuite/testcase").get("name") == "x<&>.yaml"
 
@@ -324,7 +412,10 @@ def test_bad_input_is_a_finding_of_its_file_in_every_format(bad_inputs, capsys, 
             invocation = json.loads(out)["runs"][0]["invocations"][0]
             assert invocation["executionSuccessful"] is False
             notified = {
-                (n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], n["associatedRule"]["id"])
+                (
+                    n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                    n["associatedRule"]["id"],
+                )
                 for n in invocation["toolExecutionNotifications"]
             }
             assert notified == set(EXPECTED_FAILURES.items())

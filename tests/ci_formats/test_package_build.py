@@ -43,8 +43,15 @@ pytestmark = pytest.mark.slow
 
 def _run(args: list, **kwargs) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GITHUB_ACTIONS")}
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=HANG_GUARD,
-                          env=env, check=False, **kwargs)
+    return subprocess.run(
+        [str(a) for a in args],
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        env=env,
+        check=False,
+        **kwargs,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -62,13 +69,28 @@ def venv(dist, tmp_path_factory) -> Path:
     done = _run([sys.executable, "-m", "venv", "--without-pip", home])
     assert done.returncode == 0, done.stderr
     python = home / "bin" / "python"
-    site = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip()
+    site = _run(
+        [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]
+    ).stdout.strip()
     # This environment's packages after the venv's own: the dependencies, not toskit
     # (its editable install here is a .pth hook, which a plain path line does not run).
     Path(site, "deps-from-test-env.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     (wheel,) = dist.glob("toskit-*.whl")
-    done = _run([sys.executable, "-m", "pip", "--python", python, "install", "--no-deps", "--no-index",
-                 "--disable-pip-version-check", "--quiet", wheel])
+    done = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "--no-deps",
+            "--no-index",
+            "--disable-pip-version-check",
+            "--quiet",
+            wheel,
+        ]
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return home
 
@@ -92,8 +114,10 @@ def test_installed_wheel_runs(venv, tmp_path):
     version = _run([toskit_cmd, "--version"], cwd=tmp_path)
     assert version.stdout == f"toskit {toskit.__version__}\n"
     # A 1.3 template: its types derive from the normative profile shipped in the wheel.
-    check = _run([toskit_cmd, "check", "-j", "1", EXAMPLES / "web-shop.yaml", EXAMPLES / "service.yaml"],
-                 cwd=tmp_path)
+    check = _run(
+        [toskit_cmd, "check", "-j", "1", EXAMPLES / "web-shop.yaml", EXAMPLES / "service.yaml"],
+        cwd=tmp_path,
+    )
     assert check.returncode == 1, check.stderr
     assert "web-shop.yaml as TOSCA 1.3 template: 0 errors" in check.stdout
     assert "service.yaml:30:18: error[unknown-property]" in check.stdout
@@ -102,13 +126,22 @@ def test_installed_wheel_runs(venv, tmp_path):
     show = _run([toskit_cmd, "show", EXAMPLES / "web-shop.yaml", "-o", page], cwd=tmp_path)
     assert show.returncode == 0, show.stderr
     css = (ROOT / "toskit" / "display" / "style.css").read_text()
-    first_rule = next(line for line in css.splitlines() if "{" in line and not line.startswith(("/*", "@")))
+    first_rule = next(
+        line for line in css.splitlines() if "{" in line and not line.startswith(("/*", "@"))
+    )
     assert first_rule.strip() in page.read_text()
-    assets = _run([python, "-c", (
-        "from importlib.resources import files\n"
-        "for name in ('type_tree.js', 'cluster_simulator.js', 'topology.js'):\n"
-        "    assert 'export' in files('toskit.widgets').joinpath(name).read_text(), name\n"
-        "assert files('toskit').joinpath('py.typed').is_file()\n"
-        "print('ok')\n"
-    )], cwd=tmp_path)
+    assets = _run(
+        [
+            python,
+            "-c",
+            (
+                "from importlib.resources import files\n"
+                "for name in ('type_tree.js', 'cluster_simulator.js', 'topology.js'):\n"
+                "    assert 'export' in files('toskit.widgets').joinpath(name).read_text(), name\n"
+                "assert files('toskit').joinpath('py.typed').is_file()\n"
+                "print('ok')\n"
+            ),
+        ],
+        cwd=tmp_path,
+    )
     assert assets.stdout == "ok\n", assets.stderr

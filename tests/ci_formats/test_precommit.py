@@ -27,7 +27,9 @@ pytestmark = pytest.mark.slow
 
 
 def test_hooks_manifest():
-    hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    hooks = {
+        hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    }
     assert set(hooks) == {"toskit-check", "toskit-check-fix"}
     for hook in hooks.values():
         assert hook["types"] == ["yaml"] and hook["language"] == "python"
@@ -45,8 +47,13 @@ def env(tmp_path_factory):
     """Environment for pre-commit: its own home (one install for the module), no CI variables."""
     home = tmp_path_factory.mktemp("pre-commit-home")
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_ACTIONS", "PRE_COMMIT_HOME")}
-    env.update(PRE_COMMIT_HOME=str(home), GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
-               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+    env.update(
+        PRE_COMMIT_HOME=str(home),
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+    )
     return env
 
 
@@ -80,7 +87,12 @@ def try_repo(hook_repo: Path, project: Path, env: dict) -> tuple[int, str]:
     """
     done = subprocess.run(
         [*PRE_COMMIT, "try-repo", str(hook_repo), "--all-files", "--color", "never", "--verbose"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=HANG_GUARD, check=False,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=HANG_GUARD,
+        check=False,
     )
     return done.returncode, done.stdout + done.stderr
 

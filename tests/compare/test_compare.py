@@ -42,7 +42,11 @@ def test_value_changed_through_a_data_type_default_only():
 
 
 def test_value_changed_through_a_node_type_default_only():
-    d = diff_of(BASE.replace("replicas: {type: integer, default: 1}", "replicas: {type: integer, default: 3}"))
+    d = diff_of(
+        BASE.replace(
+            "replicas: {type: integer, default: 1}", "replicas: {type: integer, default: 3}"
+        )
+    )
     # cache writes replicas itself: only db follows the type default.
     (v,) = d.values
     assert (v.entity, v.path, v.old, v.new) == ("db", "replicas", 1, 3)
@@ -53,7 +57,11 @@ def test_value_moving_from_default_to_template_shows_both_sources():
     d = diff_of(BASE.replace("        name: main\n", "        name: main\n        replicas: 5\n"))
     (v,) = d.values
     assert (v.path, v.old, v.new, v.old_source, v.new_source) == (
-        "replicas", 1, 5, "default: my.Db", "template"
+        "replicas",
+        1,
+        5,
+        "default: my.Db",
+        "template",
     )
     assert not v.template_untouched
 
@@ -100,10 +108,17 @@ service_template:
 
 
 def test_templates_added_removed_retyped():
-    new = BASE.replace("    cache:\n      type: my.Db", "    cache:\n      type: my.Cache").replace(
-        "node_types:\n",
-        "node_types:\n  my.Cache:\n    derived_from: my.Db\n",
-    ).replace("        name: main\n", "        name: main\n    web:\n      type: my.Db\n      properties: {name: web}\n")
+    new = (
+        BASE.replace("    cache:\n      type: my.Db", "    cache:\n      type: my.Cache")
+        .replace(
+            "node_types:\n",
+            "node_types:\n  my.Cache:\n    derived_from: my.Db\n",
+        )
+        .replace(
+            "        name: main\n",
+            "        name: main\n    web:\n      type: my.Db\n      properties: {name: web}\n",
+        )
+    )
     new = new.replace("    db:\n      type: my.Db\n      properties:\n        name: main\n", "")
     new = new.replace("      requirements:\n        - dependency: db\n", "")
     d = diff_of(new)
@@ -161,7 +176,13 @@ def test_requirement_target_changed():
     )
     d = diff_of(new)
     (r,) = d.requirements
-    assert (r.entity, r.requirement, r.index, r.old_target, r.new_target) == ("cache", "dependency", 0, "db", "cache2")
+    assert (r.entity, r.requirement, r.index, r.old_target, r.new_target) == (
+        "cache",
+        "dependency",
+        0,
+        "db",
+        "cache2",
+    )
     assert "  ~ cache.dependency: db → cache2" in str(d)
     gone = diff_of(BASE.replace("      requirements:\n        - dependency: db\n", ""))
     assert "  ~ cache.dependency: db → (none)" in str(gone)
@@ -180,8 +201,10 @@ def test_diagnostic_introduced_and_fixed():
 
 def test_diagnostic_that_moved_lines_is_the_same():
     broken = BASE.replace("replicas: 2", "replicas: two")
-    moved = broken.replace("tosca_definitions_version: tosca_simple_yaml_1_3\n",
-                           "tosca_definitions_version: tosca_simple_yaml_1_3\n\n\n# a comment\n")
+    moved = broken.replace(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n",
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n\n\n# a comment\n",
+    )
     a, b = load(broken), load(moved)
     assert a.diagnostics[0].line != b.diagnostics[0].line  # it did move
     d = toskit.compare(a, b)
@@ -192,11 +215,18 @@ def test_diagnostics_match_as_a_multiset_by_code_and_path():
     from toskit import Diagnostic
     from toskit.compare.compute import compare_diagnostics
 
-    a = Diagnostic("error", "type-mismatch", "expected integer", path="x.y", file="old.yaml", line=3)
-    a_moved = Diagnostic("error", "type-mismatch", "expected integer, got 'q'", path="x.y", file="new.yaml", line=9)
+    a = Diagnostic(
+        "error", "type-mismatch", "expected integer", path="x.y", file="old.yaml", line=3
+    )
+    a_moved = Diagnostic(
+        "error", "type-mismatch", "expected integer, got 'q'", path="x.y", file="new.yaml", line=9
+    )
     other = Diagnostic("warning", "dollar-literal", "kept", path="x.z", line=4)
     changes = compare_diagnostics([a, other], [a_moved, a_moved])
-    assert [(c.change, c.diagnostic) for c in changes] == [("introduced", a_moved), ("fixed", other)]
+    assert [(c.change, c.diagnostic) for c in changes] == [
+        ("introduced", a_moved),
+        ("fixed", other),
+    ]
     # No path: the message tells problems apart.
     p1 = Diagnostic("error", "yaml-syntax", "bad indent", path="", line=1)
     p2 = Diagnostic("error", "yaml-syntax", "unclosed quote", path="", line=1)
@@ -210,7 +240,9 @@ def test_relationship_templates_compared():
       properties:
         credential: {user: U, token: t}
 """
-    text = BASE.replace("topology_template:\n", "topology_template:\n  relationship_templates:\n" + rel)
+    text = BASE.replace(
+        "topology_template:\n", "topology_template:\n  relationship_templates:\n" + rel
+    )
     a, b = load(text.replace("U", "alice")), load(text.replace("U", "bob"))
     assert "rel" in a.relationship_templates
     d = toskit.compare(a, b)
@@ -231,11 +263,25 @@ def test_paths_and_bad_sides(tmp_path):
 
 
 def test_to_frame_one_row_per_changed_value():
-    d = diff_of(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: 3"))
+    d = diff_of(
+        BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: 3")
+    )
     frame = d.to_frame()
     assert list(frame.columns) == [
-        "entity", "kind", "path", "change", "old", "new", "old_source", "new_source", "type",
-        "section", "old_entity", "new_path", "old_location", "new_location",
+        "entity",
+        "kind",
+        "path",
+        "change",
+        "old",
+        "new",
+        "old_source",
+        "new_source",
+        "type",
+        "section",
+        "old_entity",
+        "new_path",
+        "old_location",
+        "new_location",
     ]
     # the three values, then the changes as written (the type's default, cache's replicas is a value)
     assert len(d.values) == 3 and list(frame.section[:3]) == ["values"] * 3
@@ -245,21 +291,40 @@ def test_to_frame_one_row_per_changed_value():
 
 
 def test_json_layout_and_roundtrip():
-    d = diff_of(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: two"))
+    d = diff_of(
+        BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: two")
+    )
     data = json.loads(d.to_json())
     assert data["old"] == "old.yaml" and data["new"] == "new.yaml" and data["same"] is False
     assert data["summary"]["introduced"] == 1
     row = next(v for v in data["values"] if (v["entity"], v["path"]) == ("db", "endpoint.port"))
-    assert row == {"entity": "db", "kind": "node", "path": "endpoint.port", "change": "changed", "old": 5432,
-                   "new": 6543, "old_source": "default: my.Endpoint", "new_source": "default: my.Endpoint",
-                   "type": "integer", "old_location": "old.yaml:7:38", "new_location": "new.yaml:7:38",
-                   "old_entity": None, "new_path": None}
+    assert row == {
+        "entity": "db",
+        "kind": "node",
+        "path": "endpoint.port",
+        "change": "changed",
+        "old": 5432,
+        "new": 6543,
+        "old_source": "default: my.Endpoint",
+        "new_source": "default: my.Endpoint",
+        "type": "integer",
+        "old_location": "old.yaml:7:38",
+        "new_location": "new.yaml:7:38",
+        "old_entity": None,
+        "new_path": None,
+    }
     assert data["generator"] == "toskit" and data["not_compared"] == []
     (field,) = data["fields"]
-    assert (field["section"], field["entity"], field["path"]) == ("data_types", "my.Endpoint", "properties.port.default")
+    assert (field["section"], field["entity"], field["path"]) == (
+        "data_types",
+        "my.Endpoint",
+        "properties.port.default",
+    )
     assert data["diagnostics"]["introduced"][0]["location"] == "new.yaml:25:19"
     assert data["diagnostics"]["introduced"][0]["code"] == "type-mismatch"
-    assert data["types"][0]["properties"] == [{"property": "port", "aspect": "default", "old": 5432, "new": 6543}]
+    assert data["types"][0]["properties"] == [
+        {"property": "port", "aspect": "default", "old": 5432, "new": 6543}
+    ]
     assert data["types"][0]["old_name"] is None
 
 
@@ -270,10 +335,15 @@ def test_json_of_values_json_cannot_hold():
 
 
 def test_text_report():
-    d = diff_of(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: 3"))
+    d = diff_of(
+        BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: 3")
+    )
     text = str(d)
     assert text.splitlines()[0] == "diff old.yaml → new.yaml"
-    assert "    ~ endpoint.port: 5432 → 6543  (default: my.Endpoint @ old.yaml:7:38 → default: my.Endpoint @ new.yaml:7:38)" in text
+    assert (
+        "    ~ endpoint.port: 5432 → 6543  (default: my.Endpoint @ old.yaml:7:38 → default: my.Endpoint @ new.yaml:7:38)"
+        in text
+    )
     assert "    ~ replicas: 2 → 3  (template @ old.yaml:25:19 → template @ new.yaml:25:19)" in text
     assert "~ properties.port.default: 5432 → 6543 @ old.yaml:7:38 → new.yaml:7:38" in text
     assert "effective port.default: 5432 → 6543" in text
@@ -303,9 +373,32 @@ def test_toskit_compare_is_the_module_and_the_function():
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [("8443", "'8443'"), ("true", "'true'"), ("", "''"), (" x", "' x'"), ("web", "web"), (8443, "8443"),
-     (True, "true"), (None, "null"), ([1, "a"], "[1, 'a']"), ("x" * 100, "x" * 59 + "…"), ("a\nb", "'a\\nb'")],
-    ids=["numeric-text", "bool-text", "empty", "space", "plain", "int", "bool", "null", "list", "long", "newline"],
+    [
+        ("8443", "'8443'"),
+        ("true", "'true'"),
+        ("", "''"),
+        (" x", "' x'"),
+        ("web", "web"),
+        (8443, "8443"),
+        (True, "true"),
+        (None, "null"),
+        ([1, "a"], "[1, 'a']"),
+        ("x" * 100, "x" * 59 + "…"),
+        ("a\nb", "'a\\nb'"),
+    ],
+    ids=[
+        "numeric-text",
+        "bool-text",
+        "empty",
+        "space",
+        "plain",
+        "int",
+        "bool",
+        "null",
+        "list",
+        "long",
+        "newline",
+    ],
 )
 def test_text_values_keep_their_kind(value, text):
     from toskit.compare.text import short
@@ -324,4 +417,6 @@ def test_types_of_every_kind_even_sharing_a_name():
     d = toskit.compare(load(text.replace("LEVEL", "1")), load(text.replace("LEVEL", "2")))
     (t,) = d.types
     assert (t.kind, t.name) == ("capability", "my.Db")
-    assert [(p.property, p.aspect, p.old, p.new) for p in t.properties] == [("level", "default", 1, 2)]
+    assert [(p.property, p.aspect, p.old, p.new) for p in t.properties] == [
+        ("level", "default", 1, 2)
+    ]

@@ -38,7 +38,8 @@ TEMPLATE = st.dictionaries(st.sampled_from(["n1", "n2", "n3"]), NODE, max_size=3
 
 def text(nodes: dict) -> str:
     body = "".join(
-        f"    {name}:\n      type: T\n      properties: {json.dumps(props)}\n" for name, props in nodes.items()
+        f"    {name}:\n      type: T\n      properties: {json.dumps(props)}\n"
+        for name, props in nodes.items()
     )
     return HEADER + (body or "    {}\n")
 
@@ -51,22 +52,34 @@ def test_value_changes_are_exactly_the_differences(a, b):
     expected = set()
     for name in a.keys() & b.keys():
         for prop in a[name].keys() | b[name].keys():
-            if prop not in a[name] or prop not in b[name] or not same_value(a[name][prop], b[name][prop]):
+            if (
+                prop not in a[name]
+                or prop not in b[name]
+                or not same_value(a[name][prop], b[name][prop])
+            ):
                 expected.add((name, prop))
     got = {(v.entity, v.path) for v in diff.values if v.entity in a.keys() & b.keys()}
     assert got == expected
     renamed = {(t.old_name, t.name) for t in diff.templates if t.change == "renamed"}
     for old_name, new_name in renamed:  # a body that moved: equal, or mostly equal
         assert old_name in a.keys() - b.keys() and new_name in b.keys() - a.keys()
-    assert {t.name for t in diff.templates if t.change == "added"} == b.keys() - a.keys() - {n for _, n in renamed}
-    assert {t.name for t in diff.templates if t.change == "removed"} == a.keys() - b.keys() - {o for o, _ in renamed}
+    assert {t.name for t in diff.templates if t.change == "added"} == b.keys() - a.keys() - {
+        n for _, n in renamed
+    }
+    assert {t.name for t in diff.templates if t.change == "removed"} == a.keys() - b.keys() - {
+        o for o, _ in renamed
+    }
     back = toskit.compare(new, old)
     # Backwards, a renamed template is renamed the other way: its values
     # carry the other name as entity and old_entity.
     assert sorted(
-        repr((v.old_entity or v.entity, v.entity, v.path, v.old, v.new)) for v in back.values if v.change == "changed"
+        repr((v.old_entity or v.entity, v.entity, v.path, v.old, v.new))
+        for v in back.values
+        if v.change == "changed"
     ) == sorted(
-        repr((v.entity, v.old_entity or v.entity, v.path, v.new, v.old)) for v in diff.values if v.change == "changed"
+        repr((v.entity, v.old_entity or v.entity, v.path, v.new, v.old))
+        for v in diff.values
+        if v.change == "changed"
     )
     assert toskit.compare(old, old).is_same
     json.loads(diff.to_json())  # always serialisable

@@ -54,14 +54,26 @@ def test_a_value_as_deep_as_the_loader_accepts_compares_and_serialises(depth, tm
     (v,) = d.values
     assert v.path == "deep" and v.change == "changed"
     assert d.fields == ()  # the value change (a list is one row) covers the deep leaf
-    assert (v.old_location or "").startswith("old.yaml:") and (v.new_location or "").startswith("new.yaml:")
+    assert (v.old_location or "").startswith("old.yaml:") and (v.new_location or "").startswith(
+        "new.yaml:"
+    )
     data = json.loads(d.to_json())
     assert data["same"] is False and data["values"][0]["path"] == "deep"
     assert str(d) and d._repr_html_()
     (tmp_path / "a.yaml").write_text(deep_template(depth))
     (tmp_path / "b.yaml").write_text(deep_template(depth, "2"))
     for fmt in ("json", "text", "html"):
-        status = cli.main(["diff", "--format", fmt, "--fail-on", "changes", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")])
+        status = cli.main(
+            [
+                "diff",
+                "--format",
+                fmt,
+                "--fail-on",
+                "changes",
+                str(tmp_path / "a.yaml"),
+                str(tmp_path / "b.yaml"),
+            ]
+        )
         out, err = capsys.readouterr()
         assert status == 1 and out and "Traceback" not in err
 
@@ -86,7 +98,10 @@ def test_deep_value_in_json_is_whole_when_small():
 def test_json_values_are_capped_with_the_full_value_in_python():
     big = "x" * 200_000
     nodes = "".join(f"    n{i}:\n      type: T\n" for i in range(200))
-    old_text = HEAD.replace("big: {type: string, required: false}", "big: {type: string, default: A}") + nodes
+    old_text = (
+        HEAD.replace("big: {type: string, required: false}", "big: {type: string, default: A}")
+        + nodes
+    )
     new_text = old_text.replace("default: A}", f"default: {big}}}")
     d = toskit.compare(toskit.loads(old_text, name="a.yaml"), toskit.loads(new_text, name="b.yaml"))
     assert len(d.values) == 200 and all(v.new == big for v in d.values)  # the API keeps it whole
@@ -94,7 +109,9 @@ def test_json_values_are_capped_with_the_full_value_in_python():
     assert len(text) < 200 * (VALUE_CAP + 2_000)  # not 200 x 200 kB
     data = json.loads(text)
     row = data["values"][0]
-    assert row["new_truncated"] is True and len(row["new"]) <= VALUE_CAP and "old_truncated" not in row
+    assert (
+        row["new_truncated"] is True and len(row["new"]) <= VALUE_CAP and "old_truncated" not in row
+    )
     assert data["types"][0]["properties"][0]["new_truncated"] is True
     # a big map is cut the same way, read no further than needed
     value, cut = capped({f"k{i}": i for i in range(100_000)})
@@ -111,5 +128,8 @@ def test_names_cannot_forge_report_lines():
     assert "\x1b" not in out and "␊OK: no changes" in out
     # keys, values and paths too
     text2 = HEAD + '    n:\n      type: T\n      properties: {big: "a\\nOK: no changes"}\n'
-    d = toskit.compare(toskit.loads(text2, name="a.yaml"), toskit.loads(text2.replace("no changes", "none"), name="b.yaml"))
+    d = toskit.compare(
+        toskit.loads(text2, name="a.yaml"),
+        toskit.loads(text2.replace("no changes", "none"), name="b.yaml"),
+    )
     assert not any(line.startswith("OK") for line in str(d).splitlines())

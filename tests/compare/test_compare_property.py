@@ -46,7 +46,11 @@ PROFILE = settings(
     derandomize=True,
     deadline=None,
     database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
 )
 
 
@@ -55,7 +59,11 @@ def corpus() -> list[Path]:
     lines = (CONFORMANCE / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()[1:]
     for line in lines:
         name, expect, *rest = line.split("\t")
-        if expect == "valid" and (not rest or rest[0].strip() != "yes") and (CONFORMANCE / name).is_file():
+        if (
+            expect == "valid"
+            and (not rest or rest[0].strip() != "yes")
+            and (CONFORMANCE / name).is_file()
+        ):
             files.append(CONFORMANCE / name)
     return files
 
@@ -142,7 +150,9 @@ def topology(doc: Mapping) -> tuple[str, Mapping] | None:
     return None
 
 
-def apply_edit(doc: Any, kind: str, parts: tuple[Hashable, ...], rnd: random.Random) -> tuple[Any, tuple[Hashable, ...]] | None:
+def apply_edit(
+    doc: Any, kind: str, parts: tuple[Hashable, ...], rnd: random.Random
+) -> tuple[Any, tuple[Hashable, ...]] | None:
     """``(edited copy, the edited spot)`` or ``None`` when the edit does not apply."""
     doc = copy_value(doc)
     if kind == "retarget":
@@ -152,14 +162,22 @@ def apply_edit(doc: Any, kind: str, parts: tuple[Hashable, ...], rnd: random.Ran
             return None
         reqs = [
             (name, i, item)
-            for name, body in nodes.items() if isinstance(body, dict) and isinstance(body.get("requirements"), list)
-            for i, item in enumerate(body["requirements"]) if isinstance(item, dict) and len(item) == 1
+            for name, body in nodes.items()
+            if isinstance(body, dict) and isinstance(body.get("requirements"), list)
+            for i, item in enumerate(body["requirements"])
+            if isinstance(item, dict) and len(item) == 1
         ]
         if not reqs:
             return None
         name, i, item = rnd.choice(reqs)
-        (req, target), = item.items()
-        current = target if isinstance(target, str) else target.get("node") if isinstance(target, dict) else None
+        ((req, target),) = item.items()
+        current = (
+            target
+            if isinstance(target, str)
+            else target.get("node")
+            if isinstance(target, dict)
+            else None
+        )
         others = [n for n in nodes if n != current]
         if not others or not isinstance(current, str):
             return None
@@ -173,7 +191,9 @@ def apply_edit(doc: Any, kind: str, parts: tuple[Hashable, ...], rnd: random.Ran
         return doc, spot
     if kind == "rename":
         topo = topology(doc)
-        section = rnd.choice(["node_templates", "relationship_templates", "groups", "inputs", "outputs"])
+        section = rnd.choice(
+            ["node_templates", "relationship_templates", "groups", "inputs", "outputs"]
+        )
         entries = topo[1].get(section) if topo else None
         if not isinstance(entries, dict) or not entries:
             return None
@@ -208,12 +228,39 @@ def apply_edit(doc: Any, kind: str, parts: tuple[Hashable, ...], rnd: random.Ran
 
 # -- what "names the spot" means ----------------------------------------------------------
 
-_TYPE_SECTIONS = {f"{k}_types" for k in ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")}
-_ENTITY_SECTIONS = {"node_templates", "relationship_templates", "groups", "policies", "workflows", "inputs", "outputs"}
-_KIND_SECTION = {"node": "node_templates", "relationship": "relationship_templates", "group": "groups", "policy": "policies"}
+_TYPE_SECTIONS = {
+    f"{k}_types"
+    for k in (
+        "data",
+        "node",
+        "capability",
+        "relationship",
+        "interface",
+        "artifact",
+        "group",
+        "policy",
+    )
+}
+_ENTITY_SECTIONS = {
+    "node_templates",
+    "relationship_templates",
+    "groups",
+    "policies",
+    "workflows",
+    "inputs",
+    "outputs",
+}
+_KIND_SECTION = {
+    "node": "node_templates",
+    "relationship": "relationship_templates",
+    "group": "groups",
+    "policy": "policies",
+}
 
 
-def unit_of(doc: Mapping, parts: tuple[Hashable, ...]) -> tuple[str, str | None, tuple[Hashable, ...]]:
+def unit_of(
+    doc: Mapping, parts: tuple[Hashable, ...]
+) -> tuple[str, str | None, tuple[Hashable, ...]]:
     """(section, entity, path inside it) of an absolute path, as compare cuts documents."""
     top = str(parts[0])
     if top in _TYPE_SECTIONS and len(parts) > 1 and isinstance(doc.get(parts[0]), Mapping):
@@ -224,7 +271,11 @@ def unit_of(doc: Mapping, parts: tuple[Hashable, ...]) -> tuple[str, str | None,
         if section in _ENTITY_SECTIONS and len(parts) > 2:
             if isinstance(value, Mapping):
                 return section, str(parts[2]), parts[3:]
-            if isinstance(value, list) and len(parts) > 3 and all(isinstance(i, Mapping) and len(i) == 1 for i in value):
+            if (
+                isinstance(value, list)
+                and len(parts) > 3
+                and all(isinstance(i, Mapping) and len(i) == 1 for i in value)
+            ):
                 return section, str(parts[3]), parts[4:]
         return top, None, parts[1:]
     return top, None, parts[1:]
@@ -255,14 +306,21 @@ def names_whole_section(diff: TemplateDiff, section: str) -> bool:
     )
 
 
-def names_spot(diff: TemplateDiff, section: str, entity: str | None, rel: tuple[Hashable, ...]) -> bool:
+def names_spot(
+    diff: TemplateDiff, section: str, entity: str | None, rel: tuple[Hashable, ...]
+) -> bool:
     if entity is None and section in _TYPE_SECTIONS and not rel:
         return names_whole_section(diff, section)
     if entity is None and section in ("service_template", "topology_template") and not rel:
         return any(f.section == section for f in diff.fields) or any(
             names_whole_section(diff, s) for s in _ENTITY_SECTIONS
         )
-    if entity is None and len(rel) == 1 and rel[0] in _ENTITY_SECTIONS and names_whole_section(diff, str(rel[0])):
+    if (
+        entity is None
+        and len(rel) == 1
+        and rel[0] in _ENTITY_SECTIONS
+        and names_whole_section(diff, str(rel[0]))
+    ):
         return True
     path = format_path(rel)
     for f in diff.fields:
@@ -281,7 +339,8 @@ def names_spot(diff: TemplateDiff, section: str, entity: str | None, rel: tuple[
         if rel[:1] == ("requirements",) and any(r.entity == entity for r in diff.requirements):
             return True
     return section in _TYPE_SECTIONS and any(
-        t.change in ("added", "removed", "renamed") and entity in (t.name, t.old_name) for t in diff.types
+        t.change in ("added", "removed", "renamed") and entity in (t.name, t.old_name)
+        for t in diff.types
     )
 
 
@@ -291,7 +350,9 @@ def cli_status(path: Path, old_text: str, new_text: str, tmp: Path) -> int:
     a, b = tmp / f"old-{path.name}", tmp / f"new-{path.name}"
     a.write_text(old_text, encoding="utf-8")
     b.write_text(new_text, encoding="utf-8")
-    args = argparse.Namespace(old=str(a), new=str(b), format="text", output=None, fail_on=["changes"], force=False)
+    args = argparse.Namespace(
+        old=str(a), new=str(b), format="text", output=None, fail_on=["changes"], force=False
+    )
     return run_diff(args, io.StringIO(), io.StringIO())
 
 
@@ -322,7 +383,11 @@ def test_a_meaning_changing_edit_is_seen_where_it_was_made(path, kind, rnd):
 
 
 @settings(PROFILE, max_examples=60)
-@given(path=st.sampled_from(FILES), kind=st.sampled_from(EDIT_KINDS), rnd=st.randoms(use_true_random=False))
+@given(
+    path=st.sampled_from(FILES),
+    kind=st.sampled_from(EDIT_KINDS),
+    rnd=st.randoms(use_true_random=False),
+)
 def test_fail_on_changes_exits_1_after_an_edit(path, kind, rnd, tmp_path_factory):
     doc = document(path)
     assume(doc is not None)
@@ -358,7 +423,15 @@ def with_comments(text: str, rnd: random.Random) -> str:
     return "\n".join(out) + "\n"
 
 
-STYLES = ["key-order", "comments", "double-quotes", "single-quotes", "flow", "indent", "flow-to-block"]
+STYLES = [
+    "key-order",
+    "comments",
+    "double-quotes",
+    "single-quotes",
+    "flow",
+    "indent",
+    "flow-to-block",
+]
 
 
 def preserving(doc: Any, style: str, rnd: random.Random) -> str:
@@ -379,7 +452,9 @@ def preserving(doc: Any, style: str, rnd: random.Random) -> str:
         return dump(doc, indent=rnd.choice([3, 4, 6])) + "\n\n"
     if style == "flow-to-block":
         # the baseline is block; this writes the maps below the top level as flow maps
-        return yaml.safe_dump(plain(doc), sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None)
+        return yaml.safe_dump(
+            plain(doc), sort_keys=False, allow_unicode=True, width=10_000, default_flow_style=None
+        )
     raise AssertionError(style)
 
 

@@ -29,8 +29,12 @@ def spots(d: TemplateDiff) -> set[tuple[str, str | None, str]]:
     """Every (section, entity, path) the diff names: fields as written and
     effective values (a node's property ``x`` is ``properties.x``)."""
     out = {(f.section, f.entity, f.path) for f in d.fields}
-    sections = {"node": "node_templates", "relationship": "relationship_templates", "group": "groups",
-                "policy": "policies"}
+    sections = {
+        "node": "node_templates",
+        "relationship": "relationship_templates",
+        "group": "groups",
+        "policy": "policies",
+    }
     for v in d.values:
         path = v.path if v.path.startswith("capabilities.") else f"properties.{v.path}"
         out.add((sections[v.kind], v.entity, path))
@@ -40,7 +44,9 @@ def spots(d: TemplateDiff) -> set[tuple[str, str | None, str]]:
 def names_spot(d: TemplateDiff, section: str, entity: str | None, path: str) -> bool:
     """The diff names ``path`` or a leaf above it (a map value is one row)."""
     for s, e, p in spots(d):
-        if (s, e) == (section, entity) and (p == path or (path.startswith(p) and path[len(p)] in ".[")):
+        if (s, e) == (section, entity) and (
+            p == path or (path.startswith(p) and path[len(p)] in ".[")
+        ):
             return True
     return False
 
@@ -62,9 +68,17 @@ def test_capability_property_alone_is_a_change():
     d = diff_of(edited("mem_size: 1 GB", "mem_size: 2 GB"))
     assert not d.is_same
     (v,) = d.values
-    assert (v.entity, v.path, v.old, v.new) == ("db_host", "capabilities.host.properties.mem_size", "1 GB", "2 GB")
+    assert (v.entity, v.path, v.old, v.new) == (
+        "db_host",
+        "capabilities.host.properties.mem_size",
+        "1 GB",
+        "2 GB",
+    )
     assert v.old_source == v.new_source == "template"
-    assert v.old_location == f"old.yaml:{at(FULL, '1 GB')}" and v.new_location == f"new.yaml:{at(FULL, '1 GB')}"
+    assert (
+        v.old_location == f"old.yaml:{at(FULL, '1 GB')}"
+        and v.new_location == f"new.yaml:{at(FULL, '1 GB')}"
+    )
     assert d.fields == ()  # the value change says it; not repeated as written
     assert json.loads(d.to_json())["same"] is False
     assert "~ capabilities.host.properties.mem_size: 1 GB → 2 GB" in str(d)
@@ -72,8 +86,11 @@ def test_capability_property_alone_is_a_change():
 
 @pytest.mark.parametrize(
     "old,new",
-    [("mem_size: 1 GB", "mem_size: 2 GB"), ("primary: scripts/create.sh", "primary: scripts/c.sh"),
-     ("file: scripts/install.sh", "file: scripts/i.sh")],
+    [
+        ("mem_size: 1 GB", "mem_size: 2 GB"),
+        ("primary: scripts/create.sh", "primary: scripts/c.sh"),
+        ("file: scripts/install.sh", "file: scripts/i.sh"),
+    ],
     ids=["capability", "interface", "artifact"],
 )
 def test_fail_on_changes_exits_1_for_the_issue_examples(tmp_path, capsys, old, new):
@@ -81,9 +98,19 @@ def test_fail_on_changes_exits_1_for_the_issue_examples(tmp_path, capsys, old, n
 
     (tmp_path / "a.yaml").write_text(FULL)
     (tmp_path / "b.yaml").write_text(edited(old, new))
-    assert cli.main(["diff", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--fail-on", "changes"]) == 1
+    assert (
+        cli.main(
+            ["diff", str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml"), "--fail-on", "changes"]
+        )
+        == 1
+    )
     assert "no changes" not in capsys.readouterr().out
-    assert cli.main(["diff", str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--fail-on", "changes"]) == 0
+    assert (
+        cli.main(
+            ["diff", str(tmp_path / "a.yaml"), str(tmp_path / "a.yaml"), "--fail-on", "changes"]
+        )
+        == 0
+    )
 
 
 def test_mixed_change_counts_the_changed_node():
@@ -104,48 +131,206 @@ def test_unchanged_count_is_every_template_pair_without_a_change():
 
 EDITS = [
     # (what, old text, new text, section, entity, path)
-    ("interface implementation", "primary: scripts/create.sh", "primary: scripts/create2.sh",
-     "node_templates", "app", "interfaces.Standard.operations.create.implementation.primary"),
-    ("implementation dependency", "dependencies: [scripts/lib.sh]", "dependencies: [scripts/lib2.sh]",
-     "node_templates", "app", "interfaces.Standard.operations.create.implementation.dependencies[0]"),
-    ("operation input", "port: 8080", "port: 8081",
-     "node_templates", "app", "interfaces.Standard.operations.create.inputs.port"),
-    ("short operation", "backup: scripts/backup.sh", "backup: scripts/backup2.sh",
-     "node_templates", "app", "interfaces.Ops.operations.backup"),
-    ("artifact file", "file: scripts/install.sh", "file: scripts/setup.sh",
-     "node_templates", "app", "artifacts.installer.file"),
-    ("artifact deploy path", "deploy_path: /opt/install.sh", "deploy_path: /opt/i.sh",
-     "node_templates", "app", "artifacts.installer.deploy_path"),
-    ("artifact repository", "repository: docker_hub", "repository: other",
-     "node_templates", "app", "artifacts.installer.repository"),
-    ("directives", "directives: []", "directives: [select]", "node_templates", "app", "directives[0]"),
-    ("template metadata", "owner: team-a", "owner: team-b", "node_templates", "app", "metadata.owner"),
-    ("requirement relationship", "relationship: my_rel", "relationship: tosca.relationships.HostedOn",
-     "node_templates", "app", "requirements[0].host.relationship"),
-    ("relationship property", "token: abc", "token: xyz",
-     "relationship_templates", "my_rel", "properties.credential.token"),
-    ("group members", "members: [db_host, app]", "members: [db_host]", "groups", "servers", "members[1]"),
-    ("policy targets", "targets: [servers]", "targets: [db_host]", "policies", "limits", "targets[0]"),
-    ("workflow step", "target: app", "target: db_host", "workflows", "deploy", "steps.step1.target"),
-    ("input default", "default: 2\n  node_templates", "default: 3\n  node_templates", "inputs", "cpus", "default"),
-    ("input definition", "type: integer\n      default: 2", "type: float\n      default: 2",
-     "inputs", "cpus", "type"),
-    ("output value", "value: {get_attribute: [db_host, private_address]}",
-     "value: {get_attribute: [db_host, public_address]}", "outputs", "url", "value.get_attribute[1]"),
-    ("substitution mappings", "extra: [app, extra]", "extra: [app, feature]",
-     "topology_template", None, "substitution_mappings.capabilities.extra[1]"),
-    ("topology description", "description: the shop", "description: the new shop",
-     "topology_template", None, "description"),
-    ("repository url", 'url: "https://registry.example.com/"', 'url: "https://other.example.com/"',
-     "repositories", None, "docker_hub.url"),
-    ("document metadata", "template_name: shop", "template_name: store", "metadata", None, "template_name"),
-    ("artifact type", "file_ext: [sh]", "file_ext: [bash]", "artifact_types", "my.Script", "file_ext[0]"),
-    ("interface type", "description: take a backup", "description: take two backups",
-     "interface_types", "my.Ops", "operations.backup.description"),
-    ("group type", "derived_from: tosca.groups.Root", "derived_from: tosca.groups.Root\n    description: g",
-     "group_types", "my.Group", "description"),
-    ("node type capability", "extra: {type: my.Cap}", "extra: {type: my.Cap, occurrences: [0, 1]}",
-     "node_types", "my.App", "capabilities.extra.occurrences"),
+    (
+        "interface implementation",
+        "primary: scripts/create.sh",
+        "primary: scripts/create2.sh",
+        "node_templates",
+        "app",
+        "interfaces.Standard.operations.create.implementation.primary",
+    ),
+    (
+        "implementation dependency",
+        "dependencies: [scripts/lib.sh]",
+        "dependencies: [scripts/lib2.sh]",
+        "node_templates",
+        "app",
+        "interfaces.Standard.operations.create.implementation.dependencies[0]",
+    ),
+    (
+        "operation input",
+        "port: 8080",
+        "port: 8081",
+        "node_templates",
+        "app",
+        "interfaces.Standard.operations.create.inputs.port",
+    ),
+    (
+        "short operation",
+        "backup: scripts/backup.sh",
+        "backup: scripts/backup2.sh",
+        "node_templates",
+        "app",
+        "interfaces.Ops.operations.backup",
+    ),
+    (
+        "artifact file",
+        "file: scripts/install.sh",
+        "file: scripts/setup.sh",
+        "node_templates",
+        "app",
+        "artifacts.installer.file",
+    ),
+    (
+        "artifact deploy path",
+        "deploy_path: /opt/install.sh",
+        "deploy_path: /opt/i.sh",
+        "node_templates",
+        "app",
+        "artifacts.installer.deploy_path",
+    ),
+    (
+        "artifact repository",
+        "repository: docker_hub",
+        "repository: other",
+        "node_templates",
+        "app",
+        "artifacts.installer.repository",
+    ),
+    (
+        "directives",
+        "directives: []",
+        "directives: [select]",
+        "node_templates",
+        "app",
+        "directives[0]",
+    ),
+    (
+        "template metadata",
+        "owner: team-a",
+        "owner: team-b",
+        "node_templates",
+        "app",
+        "metadata.owner",
+    ),
+    (
+        "requirement relationship",
+        "relationship: my_rel",
+        "relationship: tosca.relationships.HostedOn",
+        "node_templates",
+        "app",
+        "requirements[0].host.relationship",
+    ),
+    (
+        "relationship property",
+        "token: abc",
+        "token: xyz",
+        "relationship_templates",
+        "my_rel",
+        "properties.credential.token",
+    ),
+    (
+        "group members",
+        "members: [db_host, app]",
+        "members: [db_host]",
+        "groups",
+        "servers",
+        "members[1]",
+    ),
+    (
+        "policy targets",
+        "targets: [servers]",
+        "targets: [db_host]",
+        "policies",
+        "limits",
+        "targets[0]",
+    ),
+    (
+        "workflow step",
+        "target: app",
+        "target: db_host",
+        "workflows",
+        "deploy",
+        "steps.step1.target",
+    ),
+    (
+        "input default",
+        "default: 2\n  node_templates",
+        "default: 3\n  node_templates",
+        "inputs",
+        "cpus",
+        "default",
+    ),
+    (
+        "input definition",
+        "type: integer\n      default: 2",
+        "type: float\n      default: 2",
+        "inputs",
+        "cpus",
+        "type",
+    ),
+    (
+        "output value",
+        "value: {get_attribute: [db_host, private_address]}",
+        "value: {get_attribute: [db_host, public_address]}",
+        "outputs",
+        "url",
+        "value.get_attribute[1]",
+    ),
+    (
+        "substitution mappings",
+        "extra: [app, extra]",
+        "extra: [app, feature]",
+        "topology_template",
+        None,
+        "substitution_mappings.capabilities.extra[1]",
+    ),
+    (
+        "topology description",
+        "description: the shop",
+        "description: the new shop",
+        "topology_template",
+        None,
+        "description",
+    ),
+    (
+        "repository url",
+        'url: "https://registry.example.com/"',
+        'url: "https://other.example.com/"',
+        "repositories",
+        None,
+        "docker_hub.url",
+    ),
+    (
+        "document metadata",
+        "template_name: shop",
+        "template_name: store",
+        "metadata",
+        None,
+        "template_name",
+    ),
+    (
+        "artifact type",
+        "file_ext: [sh]",
+        "file_ext: [bash]",
+        "artifact_types",
+        "my.Script",
+        "file_ext[0]",
+    ),
+    (
+        "interface type",
+        "description: take a backup",
+        "description: take two backups",
+        "interface_types",
+        "my.Ops",
+        "operations.backup.description",
+    ),
+    (
+        "group type",
+        "derived_from: tosca.groups.Root",
+        "derived_from: tosca.groups.Root\n    description: g",
+        "group_types",
+        "my.Group",
+        "description",
+    ),
+    (
+        "node type capability",
+        "extra: {type: my.Cap}",
+        "extra: {type: my.Cap, occurrences: [0, 1]}",
+        "node_types",
+        "my.App",
+        "capabilities.extra.occurrences",
+    ),
 ]
 
 
@@ -167,7 +352,9 @@ def test_type_defaults_of_capability_and_policy_types_reach_the_values():
     d = diff_of(edited("level: {type: integer, default: 1}", "level: {type: integer, default: 5}"))
     # app writes level: 2 itself; the type's field change is listed under types
     assert [(t.kind, t.name, t.change) for t in d.types] == [("capability", "my.Cap", "changed")]
-    assert any(f.section == "capability_types" and f.path == "properties.level.default" for f in d.fields)
+    assert any(
+        f.section == "capability_types" and f.path == "properties.level.default" for f in d.fields
+    )
     d = diff_of(edited("limit: {type: integer, default: 3}", "limit: {type: integer, default: 4}"))
     assert [t.name for t in d.types] == ["my.Policy"]
 
@@ -184,11 +371,17 @@ def test_imported_types_are_compared_with_their_file(tmp_path):
         "topology_template:\n  node_templates:\n    n: {type: my.T}\n"
     )
     old = toskit.load(main)
-    (tmp_path / "types.yaml").write_text((tmp_path / "types.yaml").read_text().replace("a.sh", "b.sh"))
+    (tmp_path / "types.yaml").write_text(
+        (tmp_path / "types.yaml").read_text().replace("a.sh", "b.sh")
+    )
     d = toskit.compare(old, toskit.load(main))
     (f,) = d.fields
     assert (f.section, f.entity, f.path, f.old, f.new) == (
-        "node_types", "my.T", "interfaces.Standard.operations.create", "a.sh", "b.sh"
+        "node_types",
+        "my.T",
+        "interfaces.Standard.operations.create",
+        "a.sh",
+        "b.sh",
     )
     assert f.new_location == f"{tmp_path / 'types.yaml'}:8:19"
 
@@ -203,7 +396,14 @@ def test_key_renamed_is_one_rename_everywhere():
     renames = {(f.section, f.entity, f.path, f.new_path) for f in d.fields if f.change == "renamed"}
     assert renames == {("node_types", "my.App", "properties.relase", "properties.release")}
     (v,) = d.values  # the template's value: one renamed row, not + release and - relase
-    assert (v.entity, v.change, v.path, v.new_path, v.old, v.new) == ("app", "renamed", "relase", "release", "1.0", "1.0")
+    assert (v.entity, v.change, v.path, v.new_path, v.old, v.new) == (
+        "app",
+        "renamed",
+        "relase",
+        "release",
+        "1.0",
+        "1.0",
+    )
     assert not [f for f in d.fields if f.change in ("added", "removed")]
     text = str(d)
     assert "> renamed properties.relase → properties.release" in text
@@ -226,7 +426,9 @@ def test_template_renamed_with_its_references():
     (t,) = d.templates
     assert (t.change, t.old_name, t.name, t.kind) == ("renamed", "db_host", "database_host", "node")
     # what else changed: the references to it
-    assert ("node_templates", "app", "requirements[0].host.node") in {(f.section, f.entity, f.path) for f in d.fields}
+    assert ("node_templates", "app", "requirements[0].host.node") in {
+        (f.section, f.entity, f.path) for f in d.fields
+    }
     assert ("groups", "servers", "members[0]") in {(f.section, f.entity, f.path) for f in d.fields}
     assert d.values == ()  # the body moved unchanged
     text = str(d)
@@ -243,10 +445,16 @@ def test_template_renamed_with_its_references():
 def test_template_renamed_and_changed_lists_what_else_changed():
     new = FULL.replace("db_host", "database_host").replace("mem_size: 1 GB", "mem_size: 4 GB")
     d = diff_of(new)
-    assert [(t.change, t.old_name, t.name) for t in d.templates] == [("renamed", "db_host", "database_host")]
+    assert [(t.change, t.old_name, t.name) for t in d.templates] == [
+        ("renamed", "db_host", "database_host")
+    ]
     (v,) = d.values
     assert (v.entity, v.old_entity, v.path, v.old, v.new) == (
-        "database_host", "db_host", "capabilities.host.properties.mem_size", "1 GB", "4 GB"
+        "database_host",
+        "db_host",
+        "capabilities.host.properties.mem_size",
+        "1 GB",
+        "4 GB",
     )
     html = d._repr_html_()
     assert "renamed from" in html and "database_host" in html
@@ -295,19 +503,31 @@ def test_diagnostics_carry_file_line_column_of_their_side():
 
 
 def test_values_carry_the_location_of_each_layer():
-    text = FULL.replace("x: {type: integer, default: 0}", "x: {type: integer, default: 0}\n      y: {type: integer, default: 7}")
-    text = text.replace("relase: {type: string, required: false}",
-                        "relase: {type: string, required: false}\n      data: {type: my.Data, required: false}")
-    new = text.replace("relase: \"1.0\"", "relase: \"1.0\"\n        data: {x: 1}")
+    text = FULL.replace(
+        "x: {type: integer, default: 0}",
+        "x: {type: integer, default: 0}\n      y: {type: integer, default: 7}",
+    )
+    text = text.replace(
+        "relase: {type: string, required: false}",
+        "relase: {type: string, required: false}\n      data: {type: my.Data, required: false}",
+    )
+    new = text.replace('relase: "1.0"', 'relase: "1.0"\n        data: {x: 1}')
     d = diff_of(new, text)
     rows = {v.path: v for v in d.values}
-    assert rows["data.x"].new_source == "template" and rows["data.x"].new_location.startswith("new.yaml:")
+    assert rows["data.x"].new_source == "template" and rows["data.x"].new_location.startswith(
+        "new.yaml:"
+    )
     assert rows["data.y"].new_source == "default: my.Data"
-    y_default = f"new.yaml:{at(new, 'y: {type: integer, default: 7}', len('y: {type: integer, default: '))}"
+    y_default = (
+        f"new.yaml:{at(new, 'y: {type: integer, default: 7}', len('y: {type: integer, default: '))}"
+    )
     assert rows["data.y"].new_location == y_default  # y's default, written in my.Data
     assert rows["data.x"].new_location == f"new.yaml:{at(new, 'data: {x: 1}', len('data: {x: '))}"
     frame = d.to_frame()
-    assert set(frame[frame.section == "values"].new_location) == {rows["data.x"].new_location, y_default}
+    assert set(frame[frame.section == "values"].new_location) == {
+        rows["data.x"].new_location,
+        y_default,
+    }
 
 
 def test_a_side_that_does_not_parse_is_named_not_compared():
@@ -344,14 +564,19 @@ topology_template:
 def test_a_template_whose_body_is_unchanged_still_shows_values_it_reads_elsewhere():
     """Bodies that are equal are skipped only when nothing they read can differ."""
     d = diff_of(DEPENDS.replace("{x: 1}", "{x: 2}"), DEPENDS)
-    assert {(v.entity, v.path, v.old, v.new) for v in d.values} == {("a", "x", 1, 2), ("b", "y", 1, 2)}
+    assert {(v.entity, v.path, v.old, v.new) for v in d.values} == {
+        ("a", "x", 1, 2),
+        ("b", "y", 1, 2),
+    }
     assert d.unchanged_templates == 1  # c
     # a type default changes the values of templates whose body did not change
     typed = DEPENDS.replace("y: {type: integer, required: false}", "y: {type: integer, default: 3}")
     d = diff_of(typed.replace("default: 3", "default: 4"), typed)
     assert {(v.entity, v.path) for v in d.values} == {("a", "y")}
     # a target renamed away: the requirement of an unchanged body loses it
-    req = DEPENDS.replace("properties: {y: 5}", "properties: {y: 5}\n      requirements: [{dependency: a}]")
+    req = DEPENDS.replace(
+        "properties: {y: 5}", "properties: {y: 5}\n      requirements: [{dependency: a}]"
+    )
     d = diff_of(req.replace("    a:\n", "    a2:\n").replace("[a, x]", "[a2, x]"), req)
     assert [(r.entity, r.old_target, r.new_target) for r in d.requirements] == [("c", "a", None)]
 
@@ -397,8 +622,12 @@ def test_a_rename_neither_fixes_nor_introduces_the_problems_it_carries():
     broken = FULL.replace("mem_size: 1 GB", "mem_size: lots")
     assert any(d.code for d in toskit.loads(broken).diagnostics)
     d = diff_of(broken.replace("db_host", "database_host"), broken)
-    assert [(t.change, t.old_name, t.name) for t in d.templates] == [("renamed", "db_host", "database_host")]
+    assert [(t.change, t.old_name, t.name) for t in d.templates] == [
+        ("renamed", "db_host", "database_host")
+    ]
     assert d.diagnostics == ()
     # a rename with a problem of its own still shows it
-    d = diff_of(FULL.replace("db_host", "database_host").replace("mem_size: 1 GB", "mem_size: lots"))
+    d = diff_of(
+        FULL.replace("db_host", "database_host").replace("mem_size: 1 GB", "mem_size: lots")
+    )
     assert [c.change for c in d.diagnostics] == ["introduced"]

@@ -61,12 +61,16 @@ def test_unchanged_templates_are_only_counted():
     html = template_diff_html(toskit.compare(load(BASE), load(new)))
     text = "".join(parse(body(html)).text)
     assert "1 template unchanged (not shown)" in text
-    assert "db" not in [t.strip() for t in parse(body(html)).text]  # the unchanged node is not listed
+    assert "db" not in [
+        t.strip() for t in parse(body(html)).text
+    ]  # the unchanged node is not listed
 
 
 def _many(n: int) -> TemplateDiff:
     values = tuple(
-        ValueChange(f"node{i}", "node", "port", "changed", i, i + 1, "template", "template", "integer")
+        ValueChange(
+            f"node{i}", "node", "port", "changed", i, i + 1, "template", "template", "integer"
+        )
         for i in range(n)
     )
     return TemplateDiff("a", "b", "v", "v", values=values)
@@ -104,14 +108,39 @@ def test_no_changes():
 def test_every_section_escapes_user_text():
     diag = toskit.Diagnostic("error", "type-mismatch", PAYLOAD, path=PAYLOAD)
     d = TemplateDiff(
-        PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD + "2",
-        types=(TypeChange(PAYLOAD, PAYLOAD, "changed", (PAYLOAD, PAYLOAD),
-                          (PropertyDefinitionChange(PAYLOAD, "default", PAYLOAD, PAYLOAD),
-                           PropertyDefinitionChange(PAYLOAD, "added", None, PAYLOAD))),),
-        templates=(TemplateChange(PAYLOAD, "node", "retyped", PAYLOAD, PAYLOAD),
-                   TemplateChange(PAYLOAD + "x", "node", "added", None, PAYLOAD)),
-        values=(ValueChange(PAYLOAD, PAYLOAD, PAYLOAD, "changed", PAYLOAD, {PAYLOAD: [PAYLOAD]},
-                            PAYLOAD, "input: " + PAYLOAD, PAYLOAD),),
+        PAYLOAD,
+        PAYLOAD,
+        PAYLOAD,
+        PAYLOAD + "2",
+        types=(
+            TypeChange(
+                PAYLOAD,
+                PAYLOAD,
+                "changed",
+                (PAYLOAD, PAYLOAD),
+                (
+                    PropertyDefinitionChange(PAYLOAD, "default", PAYLOAD, PAYLOAD),
+                    PropertyDefinitionChange(PAYLOAD, "added", None, PAYLOAD),
+                ),
+            ),
+        ),
+        templates=(
+            TemplateChange(PAYLOAD, "node", "retyped", PAYLOAD, PAYLOAD),
+            TemplateChange(PAYLOAD + "x", "node", "added", None, PAYLOAD),
+        ),
+        values=(
+            ValueChange(
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                "changed",
+                PAYLOAD,
+                {PAYLOAD: [PAYLOAD]},
+                PAYLOAD,
+                "input: " + PAYLOAD,
+                PAYLOAD,
+            ),
+        ),
         requirements=(RequirementChange(PAYLOAD, PAYLOAD, 1, PAYLOAD, None),),
         diagnostics=(DiagnosticChange("introduced", diag), DiagnosticChange("fixed", diag)),
         inputs=((PAYLOAD, PAYLOAD, 1),),
@@ -128,19 +157,54 @@ def test_new_sections_escape_user_text():
     """Issue #29: fields as written, renames, moves, locations, what was not compared."""
     from toskit.compare import FieldChange
 
-    diag = toskit.Diagnostic("error", "type-mismatch", PAYLOAD, path=PAYLOAD, file=PAYLOAD, line=3, column=4)
+    diag = toskit.Diagnostic(
+        "error", "type-mismatch", PAYLOAD, path=PAYLOAD, file=PAYLOAD, line=3, column=4
+    )
     fields = tuple(
-        FieldChange(section, PAYLOAD, path, change, PAYLOAD, {PAYLOAD: PAYLOAD}, PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD)
+        FieldChange(
+            section,
+            PAYLOAD,
+            path,
+            change,
+            PAYLOAD,
+            {PAYLOAD: PAYLOAD},
+            PAYLOAD,
+            PAYLOAD,
+            PAYLOAD,
+            PAYLOAD,
+        )
         for section in ("node_templates", "node_types", PAYLOAD)
-        for path, change in ((PAYLOAD, "changed"), (PAYLOAD, "renamed"), ("", "renamed"), ("", "moved"),
-                             (PAYLOAD, "added"), (PAYLOAD, "removed"))
+        for path, change in (
+            (PAYLOAD, "changed"),
+            (PAYLOAD, "renamed"),
+            ("", "renamed"),
+            ("", "moved"),
+            (PAYLOAD, "added"),
+            (PAYLOAD, "removed"),
+        )
     )
     d = TemplateDiff(
-        PAYLOAD, PAYLOAD,
+        PAYLOAD,
+        PAYLOAD,
         types=(TypeChange(PAYLOAD, "node", "renamed", None, (), PAYLOAD),),
         templates=(TemplateChange(PAYLOAD, "node", "renamed", PAYLOAD, PAYLOAD, PAYLOAD),),
-        values=(ValueChange(PAYLOAD, "node", PAYLOAD, "renamed", PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD,
-                            PAYLOAD, PAYLOAD, PAYLOAD, PAYLOAD),),
+        values=(
+            ValueChange(
+                PAYLOAD,
+                "node",
+                PAYLOAD,
+                "renamed",
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+                PAYLOAD,
+            ),
+        ),
         diagnostics=(DiagnosticChange("introduced", diag),),
         fields=fields,
         not_compared=(PAYLOAD,),
@@ -165,7 +229,9 @@ def test_new_sections_escape_user_text():
     ids=["input", "other-layer", "template", "to-template"],
 )
 def test_why_note(old_source, new_source, note):
-    d = TemplateDiff("a", "b", values=(ValueChange("n", "node", "p", "changed", 1, 2, old_source, new_source),))
+    d = TemplateDiff(
+        "a", "b", values=(ValueChange("n", "node", "p", "changed", 1, 2, old_source, new_source),)
+    )
     text = "".join(parse(body(template_diff_html(d))).text)
     if note is None:
         assert "not in the template" not in text
@@ -181,6 +247,10 @@ def test_chips_count_in_words():
 
 
 def test_number_like_text_is_quoted():
-    d = TemplateDiff("a", "b", values=(ValueChange("n", "node", "port", "changed", 8443, "8443", "template", "template"),))
+    d = TemplateDiff(
+        "a",
+        "b",
+        values=(ValueChange("n", "node", "port", "changed", 8443, "8443", "template", "template"),),
+    )
     text = "".join(parse(body(template_diff_html(d))).text)
     assert "8443→'8443'" in text.replace(" ", "")

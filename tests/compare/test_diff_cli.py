@@ -18,7 +18,9 @@ from toskit import cli
 def pair(tmp_path):
     old, new = tmp_path / "old.yaml", tmp_path / "new.yaml"
     old.write_text(BASE)
-    new.write_text(BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: two"))
+    new.write_text(
+        BASE.replace("default: 5432", "default: 6543").replace("replicas: 2", "replicas: two")
+    )
     return old, new
 
 
@@ -83,7 +85,15 @@ def test_git_revision_side(tmp_path, monkeypatch, capsys):
     (repo / "sub").mkdir(parents=True)
     svc = repo / "sub" / "svc.yaml"
     svc.write_text(BASE)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    git = [
+        "git",
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "commit.gpgsign=false",
+    ]
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
     subprocess.run([*git, "-C", str(repo), "add", "sub/svc.yaml"], check=True)
     subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
@@ -92,11 +102,18 @@ def test_git_revision_side(tmp_path, monkeypatch, capsys):
     status, out, err = run(["diff", "git:main:./svc.yaml", "svc.yaml"], capsys)
     assert status == 0, err
     assert out.startswith("diff git:main:./svc.yaml → svc.yaml")
-    assert "~ replicas: 2 → 7  (template @ git:main:sub/svc.yaml:25:19 → template @ svc.yaml:25:19)" in out
-    status, out2, err = run(["diff", "git:main:sub/svc.yaml", "svc.yaml"], capsys)  # PATH: from the root
+    assert (
+        "~ replicas: 2 → 7  (template @ git:main:sub/svc.yaml:25:19 → template @ svc.yaml:25:19)"
+        in out
+    )
+    status, out2, err = run(
+        ["diff", "git:main:sub/svc.yaml", "svc.yaml"], capsys
+    )  # PATH: from the root
     assert status == 0 and out2.splitlines()[1:] == out.splitlines()[1:]
     status, _, err = run(["diff", "git:main:svc.yaml", "svc.yaml"], capsys)
-    assert status == 2 and "svc.yaml does not exist in main (PATH is from the repository root" in err
+    assert (
+        status == 2 and "svc.yaml does not exist in main (PATH is from the repository root" in err
+    )
     status, _, err = run(["diff", "git:nosuchrev:svc.yaml", "svc.yaml"], capsys)
     assert status == 2 and "git:nosuchrev:svc.yaml" in err
 
@@ -109,8 +126,19 @@ def test_bad_git_specs_exit_2(spec, pair, capsys):
 
 def test_python_dash_m(pair):
     done = subprocess.run(
-        [sys.executable, "-m", "toskit", "diff", str(pair[0]), str(pair[1]), "--fail-on", "new-errors"],
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "toskit",
+            "diff",
+            str(pair[0]),
+            str(pair[1]),
+            "--fail-on",
+            "new-errors",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 1
     assert "endpoint.port" in done.stdout
@@ -142,14 +170,24 @@ def test_git_side_reads_its_imports_at_the_same_revision(tmp_path, monkeypatch, 
     (repo / "svc").mkdir(parents=True)
     (repo / "svc" / "types.yaml").write_text(TYPES.replace("DEFAULT", "1"))
     (repo / "svc" / "main.yaml").write_text(USES)
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+    git = [
+        "git",
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "commit.gpgsign=false",
+    ]
     subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
     subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
     subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
     # Only the imported file changes in the working tree.
     (repo / "svc" / "types.yaml").write_text(TYPES.replace("DEFAULT", "5"))
     monkeypatch.chdir(repo)
-    status, out, err = run(["diff", "git:main:svc/main.yaml", "svc/main.yaml", "--format", "json"], capsys)
+    status, out, err = run(
+        ["diff", "git:main:svc/main.yaml", "svc/main.yaml", "--format", "json"], capsys
+    )
     assert status == 0, err
     data = json.loads(out)
     assert data["old"] == "git:main:svc/main.yaml"

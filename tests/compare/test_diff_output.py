@@ -153,11 +153,15 @@ def test_imports_read_lazily_at_the_revision(repo, capsys):
     )
     subprocess.run([*GIT, "-C", str(repo), "add", "."], check=True)
     subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "-m", "v2"], check=True)
-    (repo / "svc" / "types.yaml").write_text((repo / "svc" / "types.yaml").read_text().replace("default: 1", "default: 2"))
+    (repo / "svc" / "types.yaml").write_text(
+        (repo / "svc" / "types.yaml").read_text().replace("default: 1", "default: 2")
+    )
     old = diff_cli.read_side("git:main:svc/uses.yaml")
     assert old.node_templates["n"].properties["x"] == 1
     errors = [d for d in old.diagnostics if d.code == "import-error"]
-    assert len(errors) == 2  # the link and the path out of the repository: diagnostics, no traceback
+    assert (
+        len(errors) == 2
+    )  # the link and the path out of the repository: diagnostics, no traceback
     assert all(d.file == "git:main:svc/uses.yaml" for d in old.diagnostics)
     assert "symbolic link" in errors[0].message
     d = toskit.compare(old, toskit.load(repo / "svc" / "uses.yaml"))
@@ -169,7 +173,10 @@ def test_imports_read_lazily_at_the_revision(repo, capsys):
 def test_dot_path_is_from_the_current_folder(repo, capsys, monkeypatch):
     monkeypatch.chdir(repo / "svc")
     assert diff_cli.read_side("git:main:./main.yaml").name == "git:main:./main.yaml"
-    with pytest.raises(toskit.ToskitError, match="main.yaml does not exist in main .PATH is from the repository root"):
+    with pytest.raises(
+        toskit.ToskitError,
+        match="main.yaml does not exist in main .PATH is from the repository root",
+    ):
         diff_cli.read_side("git:main:main.yaml")
 
 
@@ -194,7 +201,9 @@ def test_names_with_url_characters(repo, capsys):
     subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "-m", "v2"], check=True)
     old = diff_cli.read_side("git:main:svc/main #?.yaml")
     assert old.diagnostics == [] and old.node_templates["n"].properties["x"] == 1
-    (repo / "svc" / "t #1%20?.yaml").write_text((repo / "svc" / "t #1%20?.yaml").read_text().replace("default: 1", "default: 2"))
+    (repo / "svc" / "t #1%20?.yaml").write_text(
+        (repo / "svc" / "t #1%20?.yaml").read_text().replace("default: 1", "default: 2")
+    )
     status, out, err = run(["diff", "git:main:svc/main #?.yaml", "svc/main #?.yaml"], capsys)
     assert status == 0, err
     assert "~ x: 1 → 2  (default: my.T @ git:main:svc/t #1%20?.yaml:5:46" in out

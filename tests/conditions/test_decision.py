@@ -142,7 +142,11 @@ def test_a_role_blocked_by_its_rules_records_the_rule_and_the_matched_node(roles
     assert (d.allowed, d.rules_value, d.blocked_by, d.warnings) == (False, False, ("rules",), ())
     assert (d.restrictions, d.limits, d.conflicts) == ((), None, None)
     first = d.rules_trace.children[0]
-    assert (first.guard, first.branch, first.reads) == (True, "then", [("cluster:mode", "multinode")])
+    assert (first.guard, first.branch, first.reads) == (
+        True,
+        "then",
+        [("cluster:mode", "multinode")],
+    )
     exists = next(e for e in first.walk() if e.form == "exists")
     assert exists.decisive and exists.item["id"] == 1
 
@@ -160,19 +164,31 @@ def test_an_allowed_role_with_advice_records_the_rule_that_gave_it(roles):
     ("role", "selected_roles", "declared_by", "declared_at"),
     [
         pytest.param(
-            "controller", ["compute"], ("role",), ("controller.conflicts",),
+            "controller",
+            ["compute"],
+            ("role",),
+            ("controller.conflicts",),
             id="the-role-declares-it",
         ),
         pytest.param(
-            "compute", ["controller"], ("selected",), ("controller.conflicts",),
+            "compute",
+            ["controller"],
+            ("selected",),
+            ("controller.conflicts",),
             id="the-selected-role-declares-it",
         ),
         pytest.param(
-            "zabbix-server", ["compute", "cinder"], ("role", "role"),
-            ("zabbix-server.conflicts",) * 2, id="star",
+            "zabbix-server",
+            ["compute", "cinder"],
+            ("role", "role"),
+            ("zabbix-server.conflicts",) * 2,
+            id="star",
         ),
         pytest.param(
-            "compute", ["zabbix-server"], ("selected",), ("zabbix-server.conflicts",),
+            "compute",
+            ["zabbix-server"],
+            ("selected",),
+            ("zabbix-server.conflicts",),
             id="star-on-the-other-side",
         ),
     ],

@@ -35,14 +35,16 @@ def facts(entry):
 def test_rule_guard_true_then_branch_false_names_the_node_that_exists():
     out = check("MN1", [11])
     rule1, rule2 = out.trace.children
-    assert facts(rule1) == (
-        "condition", False, True, "then", True, "guard TRUE → then: FALSE"
-    )
+    assert facts(rule1) == ("condition", False, True, "then", True, "guard TRUE → then: FALSE")
     assert rule1.reads == [("cluster:mode", "multinode")]
     all_entry = rule1.children[0]
     assert all_entry.detail == "item 2 of 2 is FALSE → FALSE (stopped)"
     length, not_entry = all_entry.children
-    assert (length.guard, length.value, length.reads) == (None, True, [("selectedNodes._length", 1)])
+    assert (length.guard, length.value, length.reads) == (
+        None,
+        True,
+        [("selectedNodes._length", 1)],
+    )
     assert not_entry.detail == "operand TRUE → FALSE"
     exists = not_entry.children[0]
     assert exists.form == "exists" and exists.value is True
@@ -53,7 +55,12 @@ def test_rule_guard_true_then_branch_false_names_the_node_that_exists():
     assert length.decisive is False
     # The guard of rule 2 is false and it has no else: it does not apply.
     assert facts(rule2) == (
-        "condition", True, False, None, False, "guard FALSE → rule does not apply (no else)"
+        "condition",
+        True,
+        False,
+        None,
+        False,
+        "guard FALSE → rule does not apply (no else)",
     )
     assert rule2.reads == [("cluster:mode", "multinode")] and rule2.decisive is False
 
@@ -99,7 +106,9 @@ def test_guard_false_else_branch_and_recommended_with_filled_placeholder():
 def test_recommended_not_fired():
     out = check("HA3", [11])
     rec = out.trace.children[1].children[0]
-    assert rec.fired is False and rec.detail == "cluster:nodes._length >= 3 is TRUE → no advice needed"
+    assert (
+        rec.fired is False and rec.detail == "cluster:nodes._length >= 3 is TRUE → no advice needed"
+    )
     assert out.reason == "" and not any(e.decisive for e in out.trace.walk())
 
 
@@ -111,7 +120,9 @@ def test_exists_without_match_says_how_many_items_it_saw():
 
 
 def test_nested_rule_without_else_is_false_and_says_so():
-    out = evaluate({"all": [{"condition": "cluster:mode == 'ha_compact'", "then": True}]}, CLUSTERS["MN1"])
+    out = evaluate(
+        {"all": [{"condition": "cluster:mode == 'ha_compact'", "then": True}]}, CLUSTERS["MN1"]
+    )
     inner = out.trace.children[0].children[0]
     assert facts(inner) == ("condition", False, False, None, True, "guard FALSE → no else: FALSE")
     assert out.reason == (
@@ -137,7 +148,10 @@ def test_conflict_is_in_the_reason_and_the_trace():
     assert out.trace.value is False
     entry = out.trace.children[-1]
     assert (entry.form, entry.value, entry.detail, entry.decisive) == (
-        "conflicts", False, "selected role compute → blocks the role", True
+        "conflicts",
+        False,
+        "selected role compute → blocks the role",
+        True,
     )
     assert entry.facts == {
         "conflicts": ["compute"],
@@ -171,7 +185,10 @@ def test_to_frame_has_a_reason_column():
 
 def test_trace_html_states_facts_and_marks_the_deciding_entry():
     html = check("MN1", [11])._repr_html_()
-    assert "guard <span class=\"toskit-t\">TRUE</span> → then: <span class=\"toskit-f\">FALSE</span>" in html
+    assert (
+        'guard <span class="toskit-t">TRUE</span> → then: <span class="toskit-f">FALSE</span>'
+        in html
+    )
     assert "node 1 (roles: controller) matched" in html
     assert 'class="toskit-reason"' in html and "matches the exists over cluster:nodes" in html
     assert 'class="toskit-decisive"' in html
@@ -194,7 +211,9 @@ def test_fuel_role_blocked_by_a_restriction(release):
     assert root.value is False and root.detail == "blocked by restriction → FALSE"
     first, second = root.children[:2]
     assert (first.form, first.value, first.source) == (
-        "restriction", False, "settings:storage.volumes_block_device.value == false"
+        "restriction",
+        False,
+        "settings:storage.volumes_block_device.value == false",
     )
     assert first.reads == [("settings:storage.volumes_block_device.value", False)]
     assert first.facts == {
@@ -203,7 +222,11 @@ def test_fuel_role_blocked_by_a_restriction(release):
         "active": True,
     }
     assert first.detail == "condition TRUE → active (disable): blocks the role" and first.decisive
-    assert (second.value, second.facts["active"], second.detail) == (True, False, "condition FALSE → inactive")
+    assert (second.value, second.facts["active"], second.detail) == (
+        True,
+        False,
+        "condition FALSE → inactive",
+    )
     assert out.reason == (
         "blocked: Cinder Block Device driver should be enabled in the environment settings."
     )
@@ -216,7 +239,8 @@ def test_fuel_role_blocked_by_a_restriction(release):
 
 def test_fuel_hidden_role_says_which_restriction_hides_it(release):
     cluster = release.cluster(
-        mode="ha_compact", pool=[{"id": 11}],
+        mode="ha_compact",
+        pool=[{"id": 11}],
         settings_overrides={"additional_components.ceilometer.value": True},
     )
     out = release.check("mongo", cluster, selected=[11])
@@ -233,9 +257,12 @@ def test_fuel_limits_entry_compares_count_with_bounds(release):
     cluster = release.cluster(mode="ha_compact", pool=[{"id": 11}])
     out = release.check("controller", cluster, selected=[11])
     limits = [e for e in out.trace.children if e.form == "limits"][0]
-    assert (limits.facts["count"], limits.facts["min"], limits.facts["max"], limits.facts["recommended"]) == (
-        1, 1, None, 3
-    )
+    assert (
+        limits.facts["count"],
+        limits.facts["min"],
+        limits.facts["max"],
+        limits.facts["recommended"],
+    ) == (1, 1, None, 3)
     assert limits.detail.startswith("count 1 / min 1 / recommended 3 → below recommended (advice)")
     assert out.reason == (
         "allowed with advice: It is recommended to have at least 3 Controller nodes (1 selected currently)."
@@ -259,7 +286,9 @@ roles_metadata:
 def test_role_blocked_by_a_limit_names_count_and_bound():
     roles = load_roles(LIMITED)
     cluster = Cluster(
-        "multinode", nodes=[{"id": 1, "roles": ["controller"]}], pool=POOL,
+        "multinode",
+        nodes=[{"id": 1, "roles": ["controller"]}],
+        pool=POOL,
         models={"settings": {"ha": {"max_controllers": {"value": 3}}}},
     )
     out = roles.check("controller", cluster, selected=[11])
@@ -273,8 +302,12 @@ def test_role_blocked_by_a_limit_names_count_and_bound():
     assert limits.detail.startswith("count 2 / min 1 / max 1 → above max: blocks the role")
     assert out.reason == "blocked: Multi-node environment can have one controller only."
     # Without the override the bound comes from the setting: allowed.
-    ha = Cluster("ha_compact", nodes=[{"id": 1, "roles": ["controller"]}], pool=POOL,
-                 models={"settings": {"ha": {"max_controllers": {"value": 3}}}})
+    ha = Cluster(
+        "ha_compact",
+        nodes=[{"id": 1, "roles": ["controller"]}],
+        pool=POOL,
+        models={"settings": {"ha": {"max_controllers": {"value": 3}}}},
+    )
     assert roles.check("controller", ha, selected=[11]).reason == ""
 
 
@@ -282,7 +315,9 @@ def test_role_blocked_by_a_limit_names_count_and_bound():
 
 NODE = st.fixed_dictionaries(
     {
-        "roles": st.lists(st.sampled_from(["controller", "compute", "cinder", "ceph-osd", "mongo"]), max_size=2),
+        "roles": st.lists(
+            st.sampled_from(["controller", "compute", "cinder", "ceph-osd", "mongo"]), max_size=2
+        ),
         "pending_roles": st.lists(st.sampled_from(["controller", "compute"]), max_size=1),
         "pending_deletion": st.booleans(),
     }
@@ -294,7 +329,9 @@ NODE = st.fixed_dictionaries(
     mode=st.sampled_from(["multinode", "ha_compact", "ha_full"]),
     nodes=st.lists(NODE, max_size=6),
     picks=st.lists(st.integers(0, 7), max_size=3),
-    assign=st.lists(st.sampled_from(["controller", "compute", "zabbix-server", "cinder"]), max_size=2),
+    assign=st.lists(
+        st.sampled_from(["controller", "compute", "zabbix-server", "cinder"]), max_size=2
+    ),
 )
 def test_no_seed_role_is_blocked_without_a_reason(mode, nodes, picks, assign):
     cluster = Cluster(mode, nodes=[{"id": i + 1, **n} for i, n in enumerate(nodes)], pool=POOL)
@@ -302,7 +339,9 @@ def test_no_seed_role_is_blocked_without_a_reason(mode, nodes, picks, assign):
     selected = [ids[p % len(ids)] for p in picks]
     for name, out in ROLES.check_all(cluster, selected=selected, selected_roles=assign).items():
         if not out.allowed:
-            assert out.reason.startswith("blocked: ") and "no reason recorded" not in out.reason, name
+            assert out.reason.startswith("blocked: ") and "no reason recorded" not in out.reason, (
+                name
+            )
         elif out.warnings:
             assert out.reason.startswith("allowed with advice: ")
         else:
@@ -318,12 +357,19 @@ def test_no_seed_role_is_blocked_without_a_reason(mode, nodes, picks, assign):
 )
 def test_no_fuel_role_is_blocked_without_a_reason(release, mode, nodes, toggles, groups):
     paths = [
-        "storage.volumes_block_device.value", "storage.volumes_ceph.value", "storage.images_ceph.value",
-        "additional_components.ceilometer.value", "additional_components.mongo.value", "storage.volumes_lvm.value",
+        "storage.volumes_block_device.value",
+        "storage.volumes_ceph.value",
+        "storage.images_ceph.value",
+        "additional_components.ceilometer.value",
+        "additional_components.mongo.value",
+        "storage.volumes_lvm.value",
     ]
     cluster = release.cluster(
-        mode=mode, nodes=[{"id": i + 1, **n} for i, n in enumerate(nodes)], pool=[{"id": 11}],
-        settings_overrides=dict(zip(paths, toggles)), models={"version": {"feature_groups": groups}},
+        mode=mode,
+        nodes=[{"id": i + 1, **n} for i, n in enumerate(nodes)],
+        pool=[{"id": 11}],
+        settings_overrides=dict(zip(paths, toggles)),
+        models={"version": {"feature_groups": groups}},
     )
     for name, out in release.check_all(cluster, selected=[11]).items():
         if not out.allowed or out.hidden:
@@ -359,8 +405,12 @@ def test_the_tutorials_show_outcomes():
 def test_no_role_in_a_tutorial_is_blocked_without_a_reason(notebook):
     for html in _stored_html(notebook):
         for row in _BLOCKED_ROW.findall(html):
-            assert _REASON.search(row), f"{notebook.name}: a blocked role without a reason: {row[:300]}"
-        if 'class="toskit-badge toskit-badge-blocked">blocked</span></div>' in html:  # one outcome's view
+            assert _REASON.search(row), (
+                f"{notebook.name}: a blocked role without a reason: {row[:300]}"
+            )
+        if (
+            'class="toskit-badge toskit-badge-blocked">blocked</span></div>' in html
+        ):  # one outcome's view
             assert _REASON.search(html), f"{notebook.name}: a blocked outcome without a reason"
 
 
@@ -373,7 +423,9 @@ def test_static_views_explain_every_role_on_an_empty_cluster(release):
     assert "blocked: conflicts with the selected role" not in html  # nothing assigned beside
     text = release._repr_html_()
     assert "mode ha_compact, no nodes, pool node 1 selected" in text
-    assert "blocked: Cinder Block Device driver should be enabled in the environment settings." in text
+    assert (
+        "blocked: Cinder Block Device driver should be enabled in the environment settings." in text
+    )
     assert "hidden: mongo, virt" in text
 
 
@@ -388,7 +440,9 @@ def _nested_exists(depth: int, innermost: str | None = None) -> dict:
         innermost = " and ".join(f"<n{i}>.id == 0" for i in range(depth))
     condition: object = innermost
     for level in reversed(range(depth)):
-        condition = {"exists": {"where": "cluster:nodes", "variable": f"n{level}", "condition": condition}}
+        condition = {
+            "exists": {"where": "cluster:nodes", "variable": f"n{level}", "condition": condition}
+        }
     return condition  # type: ignore[return-value]
 
 
@@ -443,10 +497,21 @@ def test_nested_exists_over_the_same_list_is_cheap_when_inner_loops_reuse():
     import time
 
     cluster = Cluster("multinode", nodes=[{"id": i, "roles": ["compute"]} for i in range(1, 101)])
-    chain = {"exists": {"where": "cluster:nodes", "variable": "n4", "condition": "<n4>.id == 100 and <n3>.id == 100"}}
+    chain = {
+        "exists": {
+            "where": "cluster:nodes",
+            "variable": "n4",
+            "condition": "<n4>.id == 100 and <n3>.id == 100",
+        }
+    }
     for level in (3, 2, 1):
-        chain = {"exists": {"where": "cluster:nodes", "variable": f"n{level}",
-                            "condition": {"all": [f"<n{level}>.id >= <n{level - 1}>.id", chain]}}}
+        chain = {
+            "exists": {
+                "where": "cluster:nodes",
+                "variable": f"n{level}",
+                "condition": {"all": [f"<n{level}>.id >= <n{level - 1}>.id", chain]},
+            }
+        }
     cond = {"exists": {"where": "cluster:nodes", "variable": "n0", "condition": chain}}
     start = time.process_time()
     out = evaluate(cond, cluster)
@@ -462,23 +527,57 @@ def test_nested_exists_over_the_same_list_is_cheap_when_inner_loops_reuse():
 def test_only_nested_exists_are_memoised_and_keyed_on_what_they_read():
     from toskit.conditions.evaluate import compile_for_evaluate
 
-    pair = {"exists": {"where": "cluster:nodes", "variable": "a", "condition": {"exists": {
-        "where": "cluster:nodes", "variable": "b", "condition": "<a>.id == <b>.id"}}}}
+    pair = {
+        "exists": {
+            "where": "cluster:nodes",
+            "variable": "a",
+            "condition": {
+                "exists": {
+                    "where": "cluster:nodes",
+                    "variable": "b",
+                    "condition": "<a>.id == <b>.id",
+                }
+            },
+        }
+    }
     outer = compile_for_evaluate(pair).rules[0]
     assert outer._free is None  # top level: evaluated once anyway
     assert outer.condition._free == ("a",)
-    shadow = {"exists": {"where": "cluster:nodes", "variable": "a", "condition": {"exists": {
-        "where": "cluster:nodes", "variable": "a", "condition": "true"}}}}
+    shadow = {
+        "exists": {
+            "where": "cluster:nodes",
+            "variable": "a",
+            "condition": {
+                "exists": {"where": "cluster:nodes", "variable": "a", "condition": "true"}
+            },
+        }
+    }
     assert compile_for_evaluate(shadow).rules[0].condition._free is None  # shadowing: no memo
 
 
 def test_the_memo_gives_the_sequential_answer():
     # A two-level pair query: some node other than the first has role cinder.
-    cluster = Cluster("multinode", nodes=[{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["cinder"]},
-                                          {"id": 3, "roles": ["compute"]}])
-    pair = {"exists": {"where": "cluster:nodes", "variable": "a", "condition": {"exists": {
-        "where": "cluster:nodes", "variable": "b",
-        "condition": "<b>.id != <a>.id and <b>._hasRole('cinder') and <a>._hasRole('controller')"}}}}
+    cluster = Cluster(
+        "multinode",
+        nodes=[
+            {"id": 1, "roles": ["controller"]},
+            {"id": 2, "roles": ["cinder"]},
+            {"id": 3, "roles": ["compute"]},
+        ],
+    )
+    pair = {
+        "exists": {
+            "where": "cluster:nodes",
+            "variable": "a",
+            "condition": {
+                "exists": {
+                    "where": "cluster:nodes",
+                    "variable": "b",
+                    "condition": "<b>.id != <a>.id and <b>._hasRole('cinder') and <a>._hasRole('controller')",
+                }
+            },
+        }
+    }
     out = evaluate(pair, cluster)
     assert out.value is True
     outer = out.trace.children[0]
@@ -491,7 +590,9 @@ def test_work_below_the_budget_is_untouched():
     cluster = Cluster("multinode", nodes=[{"id": i} for i in range(1, 301)])
     out = evaluate(_nested_exists(2), cluster)  # 90,000 items: fine
     assert out.value is False
-    one_level = {"exists": {"where": "cluster:nodes", "variable": "n", "condition": "<n>.id == 300"}}
+    one_level = {
+        "exists": {"where": "cluster:nodes", "variable": "n", "condition": "<n>.id == 300"}
+    }
     assert evaluate(one_level, cluster).value is True
 
 
@@ -508,7 +609,8 @@ def test_toskit_show_writes_the_reasons_of_a_release(tmp_path):
 def test_a_real_release_role_blocked_by_a_limit(release):
     """Newton's mongo: at most one node outside HA (an override of its limits)."""
     cluster = release.cluster(
-        mode="multinode", pool=[{"id": 11}, {"id": 12}],
+        mode="multinode",
+        pool=[{"id": 11}, {"id": 12}],
         settings_overrides={"additional_components.ceilometer.value": True},
         models={"version": {"feature_groups": ["experimental"]}},
     )
@@ -528,8 +630,15 @@ def test_a_real_release_role_blocked_by_a_limit(release):
 
 
 _EXPRS = [
-    "<a>.id == <b>.id", "<a>.id != <b>.id", "<b>._hasRole('controller')", "<a>._pending_deletion",
-    "<b>.id in selectedNodes._pluck('id')", "<c>.id > <a>.id", "<c>._hasRole('compute')", "true", "false",
+    "<a>.id == <b>.id",
+    "<a>.id != <b>.id",
+    "<b>._hasRole('controller')",
+    "<a>._pending_deletion",
+    "<b>.id in selectedNodes._pluck('id')",
+    "<c>.id > <a>.id",
+    "<c>._hasRole('compute')",
+    "true",
+    "false",
 ]
 
 
@@ -543,7 +652,9 @@ def _body(draw, depth: int, bound: list[str]):
     exists = {"exists": {"where": "cluster:nodes", "variable": var, "condition": inner}}
     if draw(st.booleans()):
         return exists
-    return {draw(st.sampled_from(["all", "any"])): [exists, draw(st.sampled_from(["true", "false"]))]}
+    return {
+        draw(st.sampled_from(["all", "any"])): [exists, draw(st.sampled_from(["true", "false"]))]
+    }
 
 
 @st.composite
@@ -574,7 +685,10 @@ def test_memoised_nested_exists_equals_plain_evaluation(tree, size, pick):
     from toskit.conditions.expression import make_env
 
     roles = ["controller", "compute"]
-    nodes = [{"id": i, "roles": [roles[i % 2]], "pending_deletion": i % 3 == 0} for i in range(1, size + 1)]
+    nodes = [
+        {"id": i, "roles": [roles[i % 2]], "pending_deletion": i % 3 == 0}
+        for i in range(1, size + 1)
+    ]
     cluster = Cluster("multinode", nodes=nodes, pool=POOL)
     selected = [11] if pick % 2 else [11, 12]
     memo_rules = compile_for_evaluate(tree)
@@ -583,4 +697,6 @@ def test_memoised_nested_exists_equals_plain_evaluation(tree, size, pick):
     fast = memo_rules.run(make_env(cluster, selected))
     slow = plain_rules.run(make_env(cluster, selected))
     assert fast == slow
-    assert memo_rules.trace(make_env(cluster, selected)) == plain_rules.trace(make_env(cluster, selected))
+    assert memo_rules.trace(make_env(cluster, selected)) == plain_rules.trace(
+        make_env(cluster, selected)
+    )

@@ -100,8 +100,7 @@ CASES = {
     ),
     "schema-misspelt-restriction-key": Case(
         release(
-            "      mongo:\n        restrictions:\n"
-            '          - {condition: "true", mesage: m}\n'
+            '      mongo:\n        restrictions:\n          - {condition: "true", mesage: m}\n'
         ),
         "condition-schema",
         Subject("role", "mongo", ("restrictions", 0, "mesage")),
@@ -132,7 +131,7 @@ CASES = {
         "=",
     ),
     "syntax-unterminated-string": Case(
-        roles("  c:\n    conditions:\n      - \"cluster:mode == 'x\"\n"),
+        roles('  c:\n    conditions:\n      - "cluster:mode == \'x"\n'),
         "expression-syntax",
         Subject("role", "c", ("conditions", 0)),
         "'x",
@@ -218,9 +217,7 @@ CASES = {
             '          - "settings:storage.volumes_abc.value": "a tie"\n'
         ),
         "unknown-setting",
-        Subject(
-            "role", "ceph-osd", ("restrictions", 0, "settings:storage.volumes_abc.value")
-        ),
+        Subject("role", "ceph-osd", ("restrictions", 0, "settings:storage.volumes_abc.value")),
         "volumes_abc",
         tied=("volumes_abd", "volumes_abe"),
         related=(
@@ -229,7 +226,7 @@ CASES = {
         ),
     ),
     "fuel-short-form-restriction-key": Case(
-        release("      mongo:\n        restrictions:\n          - \"a = 1\": \"message\"\n"),
+        release('      mongo:\n        restrictions:\n          - "a = 1": "message"\n'),
         "expression-syntax",
         Subject("role", "mongo", ("restrictions", 0, "a = 1")),
         "=",

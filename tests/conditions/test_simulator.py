@@ -72,7 +72,9 @@ def test_a_pool_node_given_a_role_joins_the_cluster_as_pending_addition():
     sim = Simulation(ROLES, Cluster("multinode", pool=POOL), selected=[11])
     sim.assign(["controller"])
     assert 11 in sim.nodes and 11 not in sim.pool
-    assert sim.nodes[11]["pending_addition"] is True and sim.nodes[11]["pending_roles"] == ["controller"]
+    assert sim.nodes[11]["pending_addition"] is True and sim.nodes[11]["pending_roles"] == [
+        "controller"
+    ]
     assert [n["id"] for n in sim.cluster.nodes] == [11]
     # A second controller is now blocked, and the reason names node 11.
     sim.select([12])
@@ -96,7 +98,11 @@ def release():
 def test_settings_are_validated_with_their_own_regex_and_message(release):
     sim = Simulation(release, release.cluster(mode="ha_compact", pool=[{"id": 11}]), selected=[11])
     field = sim.field("storage.osd_pool_size")
-    assert (field.setting_type, field.regex, field.regex_error) == ("text", r"^[1-9]\d*$", "Invalid number")
+    assert (field.setting_type, field.regex, field.regex_error) == (
+        "text",
+        r"^[1-9]\d*$",
+        "Invalid number",
+    )
     with pytest.raises(SettingError) as info:
         sim.set_setting("storage.osd_pool_size", "abc")
     assert str(info.value) == (

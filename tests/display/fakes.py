@@ -107,8 +107,12 @@ def sample_template(text: str = "x") -> FakeServiceTemplate:
         droot,
         description=f"endpoint {text}",
         own_properties={
-            f"ip{text}": FakePropertyDefinition(f"ip{text}", "string", description=text, defined_in=f"my.Endpoint{text}"),
-            "port": FakePropertyDefinition("port", "integer", default=text, defined_in=f"my.Endpoint{text}"),
+            f"ip{text}": FakePropertyDefinition(
+                f"ip{text}", "string", description=text, defined_in=f"my.Endpoint{text}"
+            ),
+            "port": FakePropertyDefinition(
+                "port", "integer", default=text, defined_in=f"my.Endpoint{text}"
+            ),
         },
     )
     service = FakeType(
@@ -116,12 +120,21 @@ def sample_template(text: str = "x") -> FakeServiceTemplate:
         "node",
         dbms,
         description=text,
-        own_properties={"endpoint": FakePropertyDefinition("endpoint", endpoint.name, defined_in=f"my.Service{text}")},
+        own_properties={
+            "endpoint": FakePropertyDefinition(
+                "endpoint", endpoint.name, defined_in=f"my.Service{text}"
+            )
+        },
     )
     rows = [
         FakeRow(f"endpoint.ip{text}", text, "string", "template"),
-        FakeRow("endpoint.port", 2233, "integer", f"default: my.Endpoint{text}",
-                overridden=[(text, f"default: my.Service{text}")]),
+        FakeRow(
+            "endpoint.port",
+            2233,
+            "integer",
+            f"default: my.Endpoint{text}",
+            overridden=[(text, f"default: my.Service{text}")],
+        ),
         FakeRow("endpoint.list", [text, {text: text}], "list", f"input: {text}"),
     ]
     node = FakeNodeTemplate(f"db{text}", service, rows)
@@ -136,7 +149,9 @@ def sample_template(text: str = "x") -> FakeServiceTemplate:
         hint=f"did you mean '{text}'?",
         source_line=f"    {text}: 1",
     )
-    warn = Diagnostic("warning", "missing-version", f"no version {text}", file="f.yaml", line=1, column=1)
+    warn = Diagnostic(
+        "warning", "missing-version", f"no version {text}", file="f.yaml", line=1, column=1
+    )
     return FakeServiceTemplate(
         types={t.name: t for t in (root, dbms, droot, endpoint, service)},
         node_templates={node.name: node},

@@ -9,14 +9,53 @@ from toskit.display.html import css
 # Every tag a toskit view may emit.
 ALLOWED_TAGS = frozenset(
     {
-        "a", "b", "body", "br", "details", "div", "head", "html", "li", "main", "meta", "ol", "pre",
-        "span", "style", "summary", "table", "tbody", "td", "th", "thead", "title", "tr", "ul",
+        "a",
+        "b",
+        "body",
+        "br",
+        "details",
+        "div",
+        "head",
+        "html",
+        "li",
+        "main",
+        "meta",
+        "ol",
+        "pre",
+        "span",
+        "style",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "th",
+        "thead",
+        "title",
+        "tr",
+        "ul",
         # A line-break opportunity between the names of a long path in a
         # trace (conditions_views._breakable); JupyterLab's sanitizer keeps it.
         "wbr",
     }
 )
-ALLOWED_ATTRIBUTES = frozenset({"class", "style", "title", "open", "charset", "name", "content", "lang", "colspan", "href", "id", "role", "tabindex", "data-toskit-type"})
+ALLOWED_ATTRIBUTES = frozenset(
+    {
+        "class",
+        "style",
+        "title",
+        "open",
+        "charset",
+        "name",
+        "content",
+        "lang",
+        "colspan",
+        "href",
+        "id",
+        "role",
+        "tabindex",
+        "data-toskit-type",
+    }
+)
 # The topology view's inline SVG (toskit.tosca.topology_layout): drawing tags and
 # their geometry and data attributes; still no script and no event attribute.
 ALLOWED_TAGS |= {"svg", "g", "rect", "path", "text", "defs", "marker", "circle"}
@@ -27,8 +66,8 @@ ALLOWED_ATTRIBUTES |= {
 }  # fmt: skip
 
 HOSTILE = (
-    '<script>alert(1)</script>',
-    '</style><img src=x onerror=alert(2)>',
+    "<script>alert(1)</script>",
+    "</style><img src=x onerror=alert(2)>",
     '"onmouseover="alert(3)',
     "'><svg onload=alert(4)>",
 )
@@ -103,4 +142,4 @@ def body(html: str) -> str:
     """The HTML view of a fragment, without its stylesheet and text fallback."""
     marker = '<div class="toskit-wrap'
     assert marker in html
-    return html[html.index(marker):]
+    return html[html.index(marker) :]

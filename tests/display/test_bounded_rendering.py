@@ -69,7 +69,13 @@ def test_show_of_a_call_aliasing_a_huge_string_stays_under_100_mb(aliases, tmp_p
 
 
 def test_notebook_view_of_metadata_call_is_bounded(tmp_path):
-    lines = ["tosca_definitions_version: tosca_2_0", "metadata:", f"  big: &s {BIG}", "  joined:", "    $concat:"]
+    lines = [
+        "tosca_definitions_version: tosca_2_0",
+        "metadata:",
+        f"  big: &s {BIG}",
+        "  joined:",
+        "    $concat:",
+    ]
     lines += ["      - *s"] * 2000
     lines += ["service_template:", "  node_templates:", "    n:", "      type: Root"]
     path = tmp_path / "meta.yaml"
@@ -88,7 +94,9 @@ def test_str_and_repr_of_a_call_are_built_within_their_budget():
     assert peak < 5 * MB, f"peak {peak / MB:.1f} MB"
     assert text.startswith("$concat: [{$get_attribute: [SELF, a]}, xxx") and text.endswith("…")
     assert len(text) <= TEXT_MAX_CHARS + 20
-    assert rep.startswith("Call('concat', [Call('get_attribute', ['SELF', 'a']), 'xxx") and rep.endswith("…")
+    assert rep.startswith(
+        "Call('concat', [Call('get_attribute', ['SELF', 'a']), 'xxx"
+    ) and rep.endswith("…")
     assert len(rep) <= TEXT_MAX_CHARS
     # a nested call deep inside another: still bounded
     nested = Call("join", [[call] * 1000])
@@ -99,7 +107,9 @@ def test_str_and_repr_of_a_call_are_built_within_their_budget():
 def test_small_calls_read_as_before():
     call = Call("concat", ["a b", "c: d", 1, None, True, {"k": [1.5]}], namespace="ns")
     assert str(call) == '$ns:concat: [a b, "c: d", 1, null, true, {k: [1.5]}]'
-    assert repr(call) == "Call('concat', ['a b', 'c: d', 1, None, True, {'k': [1.5]}], namespace='ns')"
+    assert (
+        repr(call) == "Call('concat', ['a b', 'c: d', 1, None, True, {'k': [1.5]}], namespace='ns')"
+    )
     assert str(Call("concat", ['say "hi"\n'])) == '$concat: ["say \\"hi\\"\\n"]'
     # a long string that needs quotes stays quoted when cut
     assert str(Call("concat", ["a: b" * 50_000])).startswith('$concat: ["a: ba: b')

@@ -25,7 +25,12 @@ def _big_template(nodes: int) -> FakeServiceTemplate:
         rows = [FakeRow(f"p{j}", f"value {i}.{j}", "string", "template") for j in range(5)]
         st.node_templates[f"node{i}"] = FakeNodeTemplate(f"node{i}", app, rows)
     st.diagnostics = [
-        Diagnostic("error", "missing-property", f"node template 'node{i}': missing", path=f"topology_template.node_templates.node{i}.properties.x")
+        Diagnostic(
+            "error",
+            "missing-property",
+            f"node template 'node{i}': missing",
+            path=f"topology_template.node_templates.node{i}.properties.x",
+        )
         for i in range(nodes)
     ]
     return st
@@ -45,7 +50,10 @@ def test_ten_thousand_node_template_is_small():
 
 def test_five_hundred_property_node_is_small():
     app = FakeType("my.App", parent=FakeType("tosca.nodes.Root"))
-    rows = [FakeRow(f"group{j // 10}.field{j}", "x" * 1000, "string", f"default: t{j % 9}") for j in range(500)]
+    rows = [
+        FakeRow(f"group{j // 10}.field{j}", "x" * 1000, "string", f"default: t{j % 9}")
+        for j in range(500)
+    ]
     html = tv.node_template_html(FakeNodeTemplate("big", app, rows))
     assert len(html.encode()) < 1_000_000
     # 50 rows shown, the rest summarised; long values truncated.
@@ -108,7 +116,9 @@ def test_trace_tree_is_cut_below_max_depth():
 
 
 def test_trace_tree_is_bounded_in_entries():
-    wide = TraceEntry("all", True, [], children=[TraceEntry("expression", True, [], f"e{i}") for i in range(1000)])
+    wide = TraceEntry(
+        "all", True, [], children=[TraceEntry("expression", True, [], f"e{i}") for i in range(1000)]
+    )
     html = cv.trace_html(TraceEntry("rules", True, [], children=[wide]))
     assert "… 702 more entries" in html
 
@@ -181,7 +191,9 @@ def test_expand_depth_zero_is_allowed():
         assert toskit.options.display_expand_depth == 0
 
 
-@pytest.mark.parametrize(("expand", "open_levels"), [(0, 0), (2, 2), (4, 4)], ids=["none", "two", "default"])
+@pytest.mark.parametrize(
+    ("expand", "open_levels"), [(0, 0), (2, 2), (4, 4)], ids=["none", "two", "default"]
+)
 def test_trace_levels_open_up_to_the_expand_depth(expand, open_levels):
     with options.context(display_expand_depth=expand):
         html = cv.trace_html(_deep_trace(10))

@@ -25,10 +25,22 @@ from toskit.tosca.definitions import Type
 
 
 def _chain(depth: int, *, reverse: bool = False) -> str:
-    blocks = [["  D0:", "    derived_from: Root", "    properties:", "      p0: {type: string, required: false}"]]
+    blocks = [
+        [
+            "  D0:",
+            "    derived_from: Root",
+            "    properties:",
+            "      p0: {type: string, required: false}",
+        ]
+    ]
     for i in range(1, depth):
         blocks.append(
-            [f"  D{i}:", f"    derived_from: D{i - 1}", "    properties:", f"      p{i}: {{type: string, required: false}}"]
+            [
+                f"  D{i}:",
+                f"    derived_from: D{i - 1}",
+                "    properties:",
+                f"      p{i}: {{type: string, required: false}}",
+            ]
         )
     if reverse:
         blocks.reverse()
@@ -53,7 +65,9 @@ def count_tables(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("reverse", [False, True], ids=["declared-root-first", "declared-leaf-first"])
+@pytest.mark.parametrize(
+    "reverse", [False, True], ids=["declared-root-first", "declared-leaf-first"]
+)
 def test_show_of_a_2000_deep_chain_writes_its_page(reverse, tmp_path, capsys):
     path = tmp_path / "deep.yaml"
     path.write_text(_chain(2000, reverse=reverse))

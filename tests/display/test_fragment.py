@@ -27,7 +27,12 @@ def test_stylesheet_selectors_are_all_under_a_toskit_class():
 
 @pytest.mark.parametrize(
     "marker",
-    ['[data-jp-theme-light="false"]', "body.vscode-dark", "@media (prefers-color-scheme: dark)", "var(--jp-content-font-color1,"],
+    [
+        '[data-jp-theme-light="false"]',
+        "body.vscode-dark",
+        "@media (prefers-color-scheme: dark)",
+        "var(--jp-content-font-color1,",
+    ],
 )
 def test_stylesheet_has_theme_support(marker):
     assert marker in css()

@@ -44,14 +44,20 @@ def test_any_value_renders_as_bounded_escaped_text(value):
 @settings(max_examples=100, deadline=None)
 @given(warning=texts, source=texts)
 def test_any_outcome_text_renders_safely(warning, source):
-    trace = TraceEntry("rules", False, [warning], children=[TraceEntry("expression", False, [], source)])
+    trace = TraceEntry(
+        "rules", False, [warning], children=[TraceEntry("expression", False, [], source)]
+    )
     html = to_html(RoleOutcome(source, False, [warning], [source], trace))
     assert_safe(html)
     assert esc(warning) in html and esc(source) in html
 
 
 @settings(max_examples=200, deadline=None)
-@given(parents=st.lists(st.one_of(st.none(), st.integers(min_value=0, max_value=15)), min_size=1, max_size=16))
+@given(
+    parents=st.lists(
+        st.one_of(st.none(), st.integers(min_value=0, max_value=15)), min_size=1, max_size=16
+    )
+)
 def test_any_derivation_graph_gives_a_forest_with_every_type_once(parents):
     from fakes import FakeType
 

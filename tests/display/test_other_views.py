@@ -33,7 +33,10 @@ SCHEMA = {
         },
         {
             "name": "item",
-            "map": {"fields": [{"name": "id", "type": {"scalar": "numeric"}, "default": 0}], "elementType": {"scalar": "untyped"}},
+            "map": {
+                "fields": [{"name": "id", "type": {"scalar": "numeric"}, "default": 0}],
+                "elementType": {"scalar": "untyped"},
+            },
         },
     ]
 }
@@ -56,7 +59,9 @@ def test_schema_view_lists_types_with_their_atoms():
     # The merge relationships in words, not the schema's keywords (issue #35 item 5).
     assert "root struct of 2 fields (merged key by key)" in text
     assert "items list< item > (merged by id)" in text
-    assert "separable" not in text and "associative" not in text and "1 types" not in text  # `item` is a link (its own text node)
+    assert (
+        "separable" not in text and "associative" not in text and "1 types" not in text
+    )  # `item` is a link (its own text node)
 
 
 def test_schema_view_links_a_named_type_to_its_section():
@@ -80,16 +85,23 @@ def test_schema_view_links_a_named_type_to_its_section():
 def test_typedef_view_shows_fields_defaults_and_element_type():
     html = to_html(schema.load(SCHEMA).find("item"))
     text = _text(html)
-    assert text == "schema type item struct of 1 field (merged key by key) field type default id numeric 0 other keys untyped"
+    assert (
+        text
+        == "schema type item struct of 1 field (merged key by key) field type default id numeric 0 other keys untyped"
+    )
 
 
 def test_comparison_view_groups_paths():
     s = schema.load(SCHEMA)
-    html = to_html(s.compare({"name": "a", "items": [{"id": 1}]}, {"name": "b", "items": [{"id": 2}]}, "root"))
+    html = to_html(
+        s.compare({"name": "a", "items": [{"id": 1}]}, {"name": "b", "items": [{"id": 2}]}, "root")
+    )
     assert_safe(html)
     view = body(html)
     assert "2 added" in view and "1 modified" in view
-    assert re.search(r'<li class="toskit-added"><span class="toskit-mono">\+ \.items\[id=2\]</span>', view)
+    assert re.search(
+        r'<li class="toskit-added"><span class="toskit-mono">\+ \.items\[id=2\]</span>', view
+    )
     assert re.search(r'<li class="toskit-modified"><span class="toskit-mono">~ \.name</span>', view)
 
 
@@ -150,13 +162,21 @@ def test_advice_outcome_is_allowed_with_a_warning(roles):
 
 
 def test_conflict_outcome_lists_conflicts(roles):
-    out = roles.check("controller", conditions.Cluster("multinode", pool=POOL), selected=[11], selected_roles=["compute"])
+    out = roles.check(
+        "controller",
+        conditions.Cluster("multinode", pool=POOL),
+        selected=[11],
+        selected_roles=["compute"],
+    )
     text = _text(to_html(out))
     assert "conflicts with compute" in text
 
 
 def test_evaluate_outcome_view():
-    out = conditions.evaluate({"condition": "cluster:mode == 'ha_compact'", "warning": "HA only"}, conditions.Cluster("multinode"))
+    out = conditions.evaluate(
+        {"condition": "cluster:mode == 'ha_compact'", "warning": "HA only"},
+        conditions.Cluster("multinode"),
+    )
     html = to_html(out)
     assert_safe(html)
     assert "condition evaluation false" in _text(html)
@@ -166,7 +186,10 @@ def test_evaluate_outcome_view():
 def test_cluster_view_lists_nodes_and_states():
     cluster = conditions.Cluster(
         "multinode",
-        nodes=[{"id": 1, "roles": ["controller"], "pending_deletion": True}, {"id": 2, "pending_roles": ["compute"], "pending_addition": True}],
+        nodes=[
+            {"id": 1, "roles": ["controller"], "pending_deletion": True},
+            {"id": 2, "pending_roles": ["compute"], "pending_addition": True},
+        ],
         pool=POOL,
         status="new",
     )
@@ -247,13 +270,30 @@ def test_fuel_outcome_shows_limits_and_advice(release):
 
 
 def test_merge_result_view_shows_sources_and_replaced_values():
-    s = schema.load({"types": [{"name": "r", "map": {"fields": [{"name": "a", "type": {"scalar": "numeric"}}, {"name": "b", "type": {"scalar": "string"}}]}}]})
+    s = schema.load(
+        {
+            "types": [
+                {
+                    "name": "r",
+                    "map": {
+                        "fields": [
+                            {"name": "a", "type": {"scalar": "numeric"}},
+                            {"name": "b", "type": {"scalar": "string"}},
+                        ]
+                    },
+                }
+            ]
+        }
+    )
     result = s.merge_layers([({"a": 1, "b": "x"}, "base"), ({"a": 2}, "over")], "r")
     html = to_html(result)
     assert_safe(html)
     view = body(html)
     assert "2 leaves" in view and "1 overridden" in view
-    assert re.search(r'<tr class="toskit-overridden"><td class="toskit-path">a</td><td class="toskit-value">1</td>', view)
+    assert re.search(
+        r'<tr class="toskit-overridden"><td class="toskit-path">a</td><td class="toskit-value">1</td>',
+        view,
+    )
     # Layer labels get palette colours, in order of appearance.
     assert '<span class="toskit-src toskit-src-0">over</span>' in view
     assert '<span class="toskit-src toskit-src-1">base</span>' in view

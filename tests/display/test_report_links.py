@@ -22,7 +22,12 @@ def test_every_link_has_its_anchor_and_every_user_type_has_one():
     assert len(ids) == len(set(ids))  # unique
     hrefs = set(re.findall(r'href="#([^"]+)"', page))
     assert hrefs and hrefs <= set(ids)
-    for name in ("acme.datatypes.TlsEndpoint", "acme.datatypes.Endpoint", "acme.datatypes.Base", "acme.nodes.Web"):
+    for name in (
+        "acme.datatypes.TlsEndpoint",
+        "acme.datatypes.Endpoint",
+        "acme.datatypes.Base",
+        "acme.nodes.Web",
+    ):
         anchor = f"toskit-type-{'data' if 'datatypes' in name else 'node'}-{name}"
         assert anchor in ids
         assert f'<a class="toskit-type-link" href="#{anchor}">{name}</a>' in page
@@ -34,7 +39,10 @@ def test_every_link_has_its_anchor_and_every_user_type_has_one():
     # type's fields are one click away from the node template.
     at = page.index('id="toskit-type-node-acme.nodes.Web"')
     web = page[at : page.index('<div class="toskit-type-def"', at + 10)]
-    assert '<td class="toskit-type"><a class="toskit-type-link" href="#toskit-type-data-acme.datatypes.TlsEndpoint">' in web
+    assert (
+        '<td class="toskit-type"><a class="toskit-type-link" href="#toskit-type-data-acme.datatypes.TlsEndpoint">'
+        in web
+    )
 
 
 def test_links_are_never_inside_a_summary():
@@ -57,12 +65,15 @@ def test_service_template_view_links_to_its_own_type_definitions():
     for summary in re.findall(r"<summary>(.*?)</summary>", html, flags=re.S):
         assert "<a " not in summary
     endpoint = '<a class="toskit-type-link" href="#toskit-type-data-acme.datatypes.TlsEndpoint">acme.datatypes.TlsEndpoint</a>'
-    tree = html[html.index("<summary>Types"):html.index("<summary>Node templates")]
+    tree = html[html.index("<summary>Types") : html.index("<summary>Node templates")]
     assert endpoint in tree
-    nodes = html[html.index("<summary>Node templates"):html.index("<summary>Type definitions")]
-    assert '<a class="toskit-type-link" href="#toskit-type-node-acme.nodes.Web">acme.nodes.Web</a>' in nodes
-    definitions = html[html.index("<summary>Type definitions"):]
-    web = definitions[definitions.index('id="toskit-type-node-acme.nodes.Web"'):]
+    nodes = html[html.index("<summary>Node templates") : html.index("<summary>Type definitions")]
+    assert (
+        '<a class="toskit-type-link" href="#toskit-type-node-acme.nodes.Web">acme.nodes.Web</a>'
+        in nodes
+    )
+    definitions = html[html.index("<summary>Type definitions") :]
+    web = definitions[definitions.index('id="toskit-type-node-acme.nodes.Web"') :]
     assert f'<td class="toskit-type">{endpoint}</td>' in web  # its endpoint property, one click on
     at = definitions.index('id="toskit-type-data-acme.datatypes.Endpoint"')
     assert "in_range [1, 65535]" in definitions[at:]

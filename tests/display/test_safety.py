@@ -31,7 +31,13 @@ class FakeRoleSet(dict):
     """A mapping of roles whose check says every role is allowed with advice."""
 
     def check(self, role, cluster, selected=(), selected_roles=()):
-        trace = TraceEntry("rules", True, [PAYLOAD], source=None, children=[TraceEntry("expression", True, [], PAYLOAD)])
+        trace = TraceEntry(
+            "rules",
+            True,
+            [PAYLOAD],
+            source=None,
+            children=[TraceEntry("expression", True, [], PAYLOAD)],
+        )
         return RoleOutcome(role, True, [PAYLOAD], [PAYLOAD], trace)
 
     def check_assignment(self, roles):
@@ -47,11 +53,15 @@ class FakeComparison:
 
 def _trace() -> TraceEntry:
     leaf = TraceEntry("expression", False, [PAYLOAD], source=PAYLOAD)
-    return TraceEntry("rules", False, [PAYLOAD], children=[TraceEntry("all", False, [PAYLOAD], children=[leaf])])
+    return TraceEntry(
+        "rules", False, [PAYLOAD], children=[TraceEntry("all", False, [PAYLOAD], children=[leaf])]
+    )
 
 
 def _roles() -> FakeRoleSet:
-    return FakeRoleSet({PAYLOAD: FakeRole(PAYLOAD, (PAYLOAD,), (PAYLOAD,), {"description": PAYLOAD})})
+    return FakeRoleSet(
+        {PAYLOAD: FakeRole(PAYLOAD, (PAYLOAD,), (PAYLOAD,), {"description": PAYLOAD})}
+    )
 
 
 def _schema():
@@ -84,7 +94,9 @@ VIEWS = {
     "property-definition": lambda: tv.property_definition_html(
         sample_template(PAYLOAD).types[f"my.Endpoint{PAYLOAD}"].properties[f"ip{PAYLOAD}"]
     ),
-    "node-template": lambda: tv.node_template_html(sample_template(PAYLOAD).node_templates[f"db{PAYLOAD}"]),
+    "node-template": lambda: tv.node_template_html(
+        sample_template(PAYLOAD).node_templates[f"db{PAYLOAD}"]
+    ),
     "property-table": lambda: tv.property_table_html(
         sample_template(PAYLOAD).node_templates[f"db{PAYLOAD}"].property_table(show_overridden=True)
     ),
@@ -97,7 +109,9 @@ VIEWS = {
     "cluster": lambda: to_html(
         Cluster(
             PAYLOAD,
-            nodes=[{"id": PAYLOAD, "name": PAYLOAD, "roles": [PAYLOAD], "pending_roles": [PAYLOAD]}],
+            nodes=[
+                {"id": PAYLOAD, "name": PAYLOAD, "roles": [PAYLOAD], "pending_roles": [PAYLOAD]}
+            ],
             pool=[{"id": 99, "roles": [PAYLOAD]}],
             status=PAYLOAD,
         )
@@ -152,7 +166,9 @@ def test_widgets_escape_hostile_text():
     explorer.show_overridden = True
     tree.select(f"my.Service{PAYLOAD}")
     assert_payload_is_text(explorer.html)
-    simulator = ClusterSimulator(_roles(), Cluster("multinode", nodes=[{"id": 1, "roles": [PAYLOAD]}]))
+    simulator = ClusterSimulator(
+        _roles(), Cluster("multinode", nodes=[{"id": 1, "roles": [PAYLOAD]}])
+    )
     simulator.select_node(1)
     from simulator_html import assert_view_safe  # the simulator's checkboxes, in their one shape
 

@@ -16,7 +16,7 @@ BROKEN = {
     # a tab where YAML wants spaces, in a schema-looking file
     "tab": "types:\n\t- name: root\n",
     # an unclosed quote on a long line
-    "quote": "metadata:\n  note: \"" + "x" * 5000 + "\n",
+    "quote": 'metadata:\n  note: "' + "x" * 5000 + "\n",
     # a duplicate anchor use of an undefined alias
     "alias": "a: *nowhere\n",
 }

@@ -150,15 +150,18 @@ def test_colours_follow_the_theme_variables() -> None:
 
 
 def test_a_large_topology_suggests_grouping() -> None:
-    nodes = "".join(
-        f"    n{i}: {{ type: tosca.nodes.Compute }}\n" for i in range(LARGE + 1)
+    nodes = "".join(f"    n{i}: {{ type: tosca.nodes.Compute }}\n" for i in range(LARGE + 1))
+    text = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n"
+        + nodes
     )
-    text = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n" + nodes
     topo = toskit.loads(text).topology()
     html = to_html(topo)
     assert ".grouped()" in html
     grouped = to_html(topo.grouped())
-    assert "grouped by type" in grouped and grouped.count('class="toskit-t-node toskit-t-group"') == 1
+    assert (
+        "grouped by type" in grouped and grouped.count('class="toskit-t-node toskit-t-group"') == 1
+    )
 
 
 def test_the_report_has_a_topology_section() -> None:
@@ -184,9 +187,14 @@ def test_explore_a_topology_clicks_through_to_the_property_table() -> None:
     from toskit.widgets import explore
     from toskit.widgets.topology import TopologyExplorer
 
-    st = toskit.loads(STACK.replace("server: { type: tosca.nodes.Compute }", """server:
+    st = toskit.loads(
+        STACK.replace(
+            "server: { type: tosca.nodes.Compute }",
+            """server:
       type: tosca.nodes.Compute
-      capabilities: { host: { properties: { num_cpus: 4 } } }"""))
+      capabilities: { host: { properties: { num_cpus: 4 } } }""",
+        )
+    )
     explorer = explore(st.topology())
     assert isinstance(explorer, TopologyExplorer)
     explorer.graph.selected = "web_server"  # what a click in the drawing sets
@@ -251,7 +259,10 @@ def test_any_names_give_a_well_formed_escaped_drawing(names, value) -> None:
         }
         for i, name in enumerate(names)
     }
-    doc = {"tosca_definitions_version": "tosca_simple_yaml_1_3", "topology_template": {"node_templates": nodes}}
+    doc = {
+        "tosca_definitions_version": "tosca_simple_yaml_1_3",
+        "topology_template": {"node_templates": nodes},
+    }
     # JSON is YAML; raw non-ASCII (not \u escapes) keeps this about the drawing.
     service = toskit.loads(json.dumps(doc, ensure_ascii=False))
     topo = service.topology()
@@ -269,7 +280,10 @@ def test_a_huge_topology_is_drawn_grouped_and_a_bounded_report_too() -> None:
     from toskit.display.topology_view import DRAW_LIMIT
 
     nodes = "".join(f"    n{i}: {{ type: tosca.nodes.Compute }}\n" for i in range(DRAW_LIMIT + 1))
-    text = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n" + nodes
+    text = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n"
+        + nodes
+    )
     service = toskit.loads(text)
     html = to_html(service.topology())
     assert f"{DRAW_LIMIT + 1:,} nodes: drawn grouped by type (1 box)" in html

@@ -95,7 +95,10 @@ def test_service_template_view(st):
         '<li class="toskit-user"><div class="toskit-leaf"><span class="toskit-node-name">'
         '<a class="toskit-type-link" href="#toskit-type-node-BigDatabase">BigDatabase</a><'
     ) in view
-    assert '<li class="toskit-normative"><div class="toskit-leaf"><span class="toskit-node-name">tosca.nodes.WebServer<' in view
+    assert (
+        '<li class="toskit-normative"><div class="toskit-leaf"><span class="toskit-node-name">tosca.nodes.WebServer<'
+        in view
+    )
     for name in ("my_db_service", "other", "db_ip"):
         assert name in view
 
@@ -107,7 +110,9 @@ def test_a_source_keeps_its_colour_across_node_tables(st):
 
     # Alone, 'other' gives its first default the first palette colour; inside
     # the template view that colour already went to my_db_service's default.
-    assert colour(to_html(st.node_templates["other"]), "default: DatabaseService") == {"toskit-src-0"}
+    assert colour(to_html(st.node_templates["other"]), "default: DatabaseService") == {
+        "toskit-src-0"
+    }
     assert colour(st._repr_html_(), "default: BigDatabase") == {"toskit-src-0"}
     assert colour(st._repr_html_(), "default: DatabaseService") == {"toskit-src-1"}
 
@@ -116,13 +121,19 @@ def test_type_view_has_breadcrumb_and_defined_in(st):
     html = to_html(st.types["BigDatabase"])
     assert_safe(html)
     crumbs = re.search(r'<div class="toskit-crumbs">(.*?)</div>', html).group(1)
-    assert "".join(parse(crumbs).text) == "tosca.nodes.Root→tosca.nodes.SoftwareComponent→tosca.nodes.DBMS→DatabaseService→BigDatabase"
+    assert (
+        "".join(parse(crumbs).text)
+        == "tosca.nodes.Root→tosca.nodes.SoftwareComponent→tosca.nodes.DBMS→DatabaseService→BigDatabase"
+    )
     # A property's description is under its name, in the same cell: key by the name.
     described = {p: d.description or "" for p, d in st.types["BigDatabase"].properties.items()}
     rows = {}
     for r in _rows(html)[1:]:
         name = next(n for n in described if r[0] in (n + described[n], n + "●" + described[n]))
-        rows[name + ("●" if r[0].startswith(name + "●") else "")] = [r[0].removesuffix(described[name]), *r[1:]]
+        rows[name + ("●" if r[0].startswith(name + "●") else "")] = [
+            r[0].removesuffix(described[name]),
+            *r[1:],
+        ]
     assert rows["connection●"][5] == "BigDatabase"  # own property, marked
     assert rows["port"][5] == "tosca.nodes.DBMS"
     assert rows["port"][2] == "optional"
@@ -143,10 +154,18 @@ def test_overridden_values_are_struck_through_nearest_first(st):
     rows = _rows(html)
     at = rows.index(["connection.endpoint.port", "2244", "integer", "template", "ok"])
     assert rows[at + 1] == ["connection.endpoint.port", "5432", "", "default: DatabaseService", ""]
-    assert rows[at + 2] == ["connection.endpoint.port", "2233", "", "default: my.datatypes.Endpoint", ""]
+    assert rows[at + 2] == [
+        "connection.endpoint.port",
+        "2233",
+        "",
+        "default: my.datatypes.Endpoint",
+        "",
+    ]
     assert body(html).count('<tr class="toskit-overridden">') == 3
     legend = re.search(r'<div class="toskit-legend">(.*?)</div>', html).group(1)
-    assert "".join(parse(legend).text).startswith("sources:input: db_iptemplatedefault: DatabaseService")
+    assert "".join(parse(legend).text).startswith(
+        "sources:input: db_iptemplatedefault: DatabaseService"
+    )
 
 
 def test_property_definition_view(st):
@@ -158,7 +177,11 @@ def test_property_definition_view(st):
 def test_report_page_lists_every_node_in_full(st):
     page = render_page(st)
     assert_safe(page)
-    listed = [n for n in ("my_db_service", "other") if f'<span class="toskit-node-name">{n}</span>' in page]
+    listed = [
+        n
+        for n in ("my_db_service", "other")
+        if f'<span class="toskit-node-name">{n}</span>' in page
+    ]
     assert listed == ["my_db_service", "other"]
     assert page.count('<span class="toskit-kind">node template</span>') == 0  # summaries name them
     assert "connection.auth.password" in page and "1.1.1.1" in page
@@ -226,7 +249,10 @@ def _quoted(text: str) -> str:
 
 @pytest.fixture(scope="module")
 def hostile():
-    names = {f"p{suffix}": _quoted(PAYLOAD + suffix.lstrip("_")) for suffix in ("", "_node", "_in", "_n", "_k", "_bad")}
+    names = {
+        f"p{suffix}": _quoted(PAYLOAD + suffix.lstrip("_"))
+        for suffix in ("", "_node", "_in", "_n", "_k", "_bad")
+    }
     return toskit.loads(HOSTILE_TEMPLATE.format(**names), name=PAYLOAD)
 
 
@@ -284,7 +310,10 @@ def test_node_view_lists_capabilities_with_their_properties(entities):
     assert_safe(html)
     text = _text(html)
     assert "Capabilities" in text
-    assert "host tosca.capabilities.Compute path value type source status num_cpus 2 integer template ok" in text
+    assert (
+        "host tosca.capabilities.Compute path value type source status num_cpus 2 integer template ok"
+        in text
+    )
 
 
 def test_group_view_uses_the_entity_view_with_members(entities):

@@ -40,9 +40,15 @@ def test_user_types_first_and_normative_types_under_a_closed_toggle():
     node_group = html[: html.index("data types")]
     # The open part: only the branch that leads to the user type.
     shown = node_group[: node_group.index("normative included")]
-    assert re.findall(r'toskit-node-name">([^<]+)<', shown) == ["tosca.nodes.Root", "acme.nodes.Web"]
+    assert re.findall(r'toskit-node-name">([^<]+)<', shown) == [
+        "tosca.nodes.Root",
+        "acme.nodes.Web",
+    ]
     # Then every node type, in a toggle that starts closed.
-    assert re.search(r'<details class="toskit-section"><summary>all \d+ node types, normative included</summary>', node_group)
+    assert re.search(
+        r'<details class="toskit-section"><summary>all \d+ node types, normative included</summary>',
+        node_group,
+    )
     # Kinds with no user type are one closed group each.
     assert '<details class="toskit-section"><summary>capability types <span' in html
     # Names are text: no control inside a <summary> (axe: nested-interactive).
@@ -90,7 +96,10 @@ data_types:
 def _table_rows(html: str) -> dict[str, list[str]]:
     rows = {}
     for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", body(html), flags=re.S):
-        cells = ["".join(parse(c).text).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, flags=re.S)]
+        cells = [
+            "".join(parse(c).text).strip()
+            for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, flags=re.S)
+        ]
         rows[cells[0]] = cells
     return rows
 
@@ -103,7 +112,14 @@ def test_type_view_shows_constraints_in_source_form_and_required_only_without_de
     assert_safe(html)
     rows = _table_rows(html)
     # The description sits under the property's name (issue #35: a seventh column left the output area).
-    assert rows["property"] == ["property", "type", "required", "default", "constraints", "defined in"]
+    assert rows["property"] == [
+        "property",
+        "type",
+        "required",
+        "default",
+        "constraints",
+        "defined in",
+    ]
     assert rows["port●"][2] == "required" and rows["port●"][4] == "in_range [1, 65535]"
     assert rows["protocol●"][2] == "has a default"  # required, but the default supplies it
     assert rows["protocol●"][4] == "valid_values [tcp, udp]"

@@ -120,13 +120,21 @@ def test_row_states_read_subjects_not_messages():
     # structured subject and fix are what count.
     rows = [PropertyRow("pasword", "y", None, "template", parts=("pasword",))]
     unknown = Diagnostic(
-        "error", "unknown-property", "something", subject=Subject("node_template", "db", ("pasword",)),
+        "error",
+        "unknown-property",
+        "something",
+        subject=Subject("node_template", "db", ("pasword",)),
         fixes=(Fix("rename", "password", "f", 1, 1, 1, 8),),
     )
     missing = Diagnostic(
-        "error", "missing-property", "else", subject=Subject("node_template", "db", ("password",)),
+        "error",
+        "missing-property",
+        "else",
+        subject=Subject("node_template", "db", ("password",)),
     )
-    other = Diagnostic("error", "type-mismatch", "x", subject=Subject("node_template", "web", ("pasword",)))
+    other = Diagnostic(
+        "error", "type-mismatch", "x", subject=Subject("node_template", "web", ("pasword",))
+    )
     scope = Scope("node_template", "db")
     findings = [(scope.property_path(d.subject), d) for d in (unknown, missing, other)]
     findings = [(p, d) for p, d in findings if p is not None]
@@ -136,27 +144,37 @@ def test_row_states_read_subjects_not_messages():
         ("password", "missing", None),
     ]
     # A requirement named like a property is not filed under the property.
-    assert Scope("node_template", "db").property_path(
-        Subject("node_template", "db", ("pasword",), section="requirements")
-    ) is None
+    assert (
+        Scope("node_template", "db").property_path(
+            Subject("node_template", "db", ("pasword",), section="requirements")
+        )
+        is None
+    )
 
 
 def test_problem_and_location_point_at_the_source(db):
     states = _states(db)
     port = states["endpoint.port"]
-    assert port.problem == "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'"
+    assert (
+        port.problem
+        == "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'"
+    )
     assert port.location == "mistakes.yaml:35"
     assert states["token"].type == "string"  # the declared type of a missing row
     assert states["endpoint.host"].problem is None
 
 
 def test_missing_rows_sit_beside_their_siblings():
-    text = MISTAKES.replace("        pasword: y\n", "        password: y\n").replace("          secert_ref: x\n", "")
+    text = MISTAKES.replace("        pasword: y\n", "        password: y\n").replace(
+        "          secert_ref: x\n", ""
+    )
     states = table_states(toskit.loads(text).node_templates["db"].property_table())
     paths = [s.path for s in states]
     # endpoint.secret_ref is missing now (no typo): it follows the other endpoint rows
     assert paths.index("endpoint.secret_ref") == paths.index("endpoint.host") + 1
-    assert states[paths.index("endpoint.secret_ref")].type == "string"  # found through the data type
+    assert (
+        states[paths.index("endpoint.secret_ref")].type == "string"
+    )  # found through the data type
 
 
 def test_to_frame_has_status_and_problem_columns(db):
@@ -176,11 +194,14 @@ def test_to_frame_has_status_and_problem_columns(db):
 
 
 def test_a_clean_table_is_all_valid():
-    st = toskit.loads(MISTAKES.split("topology_template:")[0] + (
-        "topology_template:\n  node_templates:\n    ok:\n      type: acme.nodes.Web\n"
-        "      properties:\n        endpoint: {port: 80, host: h, secret_ref: s}\n"
-        "        password: p\n        token: t\n        ports: [1]\n"
-    ))
+    st = toskit.loads(
+        MISTAKES.split("topology_template:")[0]
+        + (
+            "topology_template:\n  node_templates:\n    ok:\n      type: acme.nodes.Web\n"
+            "      properties:\n        endpoint: {port: 80, host: h, secret_ref: s}\n"
+            "        password: p\n        token: t\n        ports: [1]\n"
+        )
+    )
     frame = st.node_templates["ok"].property_table().to_frame()
     assert set(frame.status) == {"valid"} and frame.problem.isna().all()
 
@@ -215,7 +236,11 @@ def _check_rows_in(html: str) -> None:
         "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'mistakes.yaml:35"
     )
     view = body(html)
-    assert re.search(r'<tr class="toskit-row-invalid">.*?title="node template &#x27;db&#x27;: property &#x27;endpoint.port&#x27;', view, flags=re.S)
+    assert re.search(
+        r'<tr class="toskit-row-invalid">.*?title="node template &#x27;db&#x27;: property &#x27;endpoint.port&#x27;',
+        view,
+        flags=re.S,
+    )
     assert '<tr class="toskit-problem-row toskit-row-missing"><td colspan="5">' in view
     assert '<tr class="toskit-row-unknown">' in view
 
@@ -244,5 +269,8 @@ def test_problem_text_is_escaped():
 
 def test_unknown_type_is_labelled_as_written(st):
     html = st._repr_html_()
-    assert '<span class="toskit-node-name">worker</span><span class="toskit-node-note">acme.nodes.Wbe</span>' in html
+    assert (
+        '<span class="toskit-node-name">worker</span><span class="toskit-node-note">acme.nodes.Wbe</span>'
+        in html
+    )
     assert "acme.nodes.Wbe" in to_html(st.node_templates["worker"])

@@ -37,7 +37,10 @@ def test_type_tree_groups_kinds_and_flags_normative_types(st):
     assert _names(groups["node"]["roots"]) == ["tosca.nodes.Root", "tosca.nodes.DBMS", "my.Service"]
     tree.show_normative = True
     everything = {g["kind"]: g for g in tree.tree}
-    assert len(_names(everything["node"]["roots"])) == 3 and everything["node"]["note"] == "1 yours, 2 normative"
+    assert (
+        len(_names(everything["node"]["roots"])) == 3
+        and everything["node"]["note"] == "1 yours, 2 normative"
+    )
 
 
 def test_type_tree_hides_kinds_of_normative_types_only():
@@ -70,7 +73,9 @@ def test_selecting_a_type_sets_the_trait_and_marks_the_html(st):
 
 def test_selecting_an_unknown_type_is_a_clear_error(st):
     tree = TypeTree(st)
-    with pytest.raises(toskit.ToskitError, match="no type 'my.Endpont'.*did you mean 'my.Endpoint'"):
+    with pytest.raises(
+        toskit.ToskitError, match="no type 'my.Endpont'.*did you mean 'my.Endpoint'"
+    ):
         tree.selected = "my.Endpont"
     assert tree.selected is None
 
@@ -179,7 +184,13 @@ def test_filtering_the_tree(st):
     root = groups[0]["roots"][0]
     assert root["name"] == "tosca.datatypes.Root" and "match" not in root and root["open"]
     assert root["children"][0] == {
-        "name": "my.Endpoint", "kind": "data", "normative": False, "children": [], "match": True, "size": 1, "open": True,
+        "name": "my.Endpoint",
+        "kind": "data",
+        "normative": False,
+        "children": [],
+        "match": True,
+        "size": 1,
+        "open": True,
     }
     html = body(tree.html)
     assert 'class="toskit-user toskit-match"' in html and "my.Service" not in html

@@ -38,7 +38,16 @@ def own_types(template) -> set[tuple[str, str]]:
     """(kind, name) of the template's non-normative types."""
     return {
         (t.kind, t.name)
-        for kind in ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
+        for kind in (
+            "data",
+            "node",
+            "capability",
+            "relationship",
+            "interface",
+            "artifact",
+            "group",
+            "policy",
+        )
         for t in template.types_of(kind).values()
         if not getattr(t, "normative", False)
     }

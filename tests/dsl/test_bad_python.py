@@ -99,7 +99,15 @@ def test_data_class_default_of_another_class_is_a_type_mismatch(write_module) ->
         ("tosca.nodes.Compute", "invalid-annotation", "is a node type"),
         ('"x y"', "invalid-annotation", "is not a Python expression"),
     ],
-    ids=["unknown-forward-ref", "union", "unknown-in-generic", "expression", "complex", "node-in-data", "syntax"],
+    ids=[
+        "unknown-forward-ref",
+        "union",
+        "unknown-in-generic",
+        "expression",
+        "complex",
+        "node-in-data",
+        "syntax",
+    ],
 )
 def test_annotations_without_tosca_meaning(write_module, annotation, code, fragment) -> None:
     path = write_module(

@@ -99,8 +99,10 @@ def test_complex_keys_everywhere_give_a_module_that_loads(tmp_path) -> None:
     assert codes == ["type-mismatch", "type-mismatch"]
     assert "from toskit.source import FrozenMap" in source
     assert sorted(d.code for d in second.diagnostics) == codes, [str(d) for d in second.diagnostics]
-    assert _yaml_value(second, "metadata") == {("a", FrozenMap({"b": "c"})): "complex key",
-                                              FrozenMap({"x": (1, FrozenMap({"y": 2}))}): "other"}
+    assert _yaml_value(second, "metadata") == {
+        ("a", FrozenMap({"b": "c"})): "complex key",
+        FrozenMap({"x": (1, FrozenMap({"y": 2}))}): "other",
+    }
     node_type = _yaml_value(second, "node_types", "N")
     assert node_type["metadata"] == {("k",): "v"}
     assert node_type["properties"]["m"]["default"] == {FrozenMap({"p": (1, 2)}): "in a default"}
@@ -110,19 +112,25 @@ def test_complex_keys_everywhere_give_a_module_that_loads(tmp_path) -> None:
 
 
 def test_a_module_without_complex_keys_does_not_import_frozenmap(tmp_path) -> None:
-    _, second, source = _round_trip(tmp_path, "tosca_definitions_version: tosca_simple_yaml_1_3\n"
-                                              "metadata: {a: [1, {b: c}]}\n")
+    _, second, source = _round_trip(
+        tmp_path, "tosca_definitions_version: tosca_simple_yaml_1_3\nmetadata: {a: [1, {b: c}]}\n"
+    )
     assert "FrozenMap" not in source and second.ok
 
 
 # ------------------------------------------------------------------ deep values
 
+
 def _deep_default_document(value: Any, kind: str) -> str:
-    return dump_yaml({
-        "tosca_definitions_version": "tosca_simple_yaml_1_3",
-        "node_types": {"N": {"properties": {"p": {"type": kind, "required": False, "default": value}}}},
-        "topology_template": {"node_templates": {"n": {"type": "N"}}},
-    })
+    return dump_yaml(
+        {
+            "tosca_definitions_version": "tosca_simple_yaml_1_3",
+            "node_types": {
+                "N": {"properties": {"p": {"type": kind, "required": False, "default": value}}}
+            },
+            "topology_template": {"node_templates": {"n": {"type": "N"}}},
+        }
+    )
 
 
 def test_a_480_deep_list_default_converts_and_loads_back(tmp_path) -> None:
@@ -138,9 +146,11 @@ def test_a_480_deep_list_default_converts_and_loads_back(tmp_path) -> None:
 def test_values_as_deep_as_the_loader_accepts(tmp_path) -> None:
     # The document's own levels (node_types/N/properties/p/default) plus the
     # value's make 500, the loader's bound.
-    for value, kind in [(_nested(494, "x", kind="map"), "map"),
-                        (_nested(494, FrozenMap({"deep": 1})), "list"),
-                        ([_nested(100), {("a", FrozenMap({"b": (1,)})): _nested(380)}], "list")]:
+    for value, kind in [
+        (_nested(494, "x", kind="map"), "map"),
+        (_nested(494, FrozenMap({"deep": 1})), "list"),
+        ([_nested(100), {("a", FrozenMap({"b": (1,)})): _nested(380)}], "list"),
+    ]:
         first, second, _ = _round_trip(tmp_path, _deep_default_document(value, kind))
         assert first.ok, first.diagnostics
         assert second.ok, [str(d) for d in second.diagnostics]
@@ -171,6 +181,7 @@ def test_value_from_yaml_rejects_bad_text() -> None:
 
 
 # ------------------------------------------------------- derived_from chains
+
 
 def _chain(n: int, *, child_first: bool) -> str:
     order = reversed(range(n)) if child_first else range(n)
@@ -204,10 +215,13 @@ def test_a_deep_derived_from_chain_loads_back(tmp_path) -> None:
 
 # ------------------------------------------------------------- empty names
 
+
 def test_a_node_named_empty_survives_the_round_trip(tmp_path) -> None:
-    text = ("tosca_definitions_version: tosca_simple_yaml_1_3\n"
-            "node_types:\n  N: {}\n"
-            "topology_template:\n  node_templates:\n    '': {type: N}\n    ok: {type: N}\n")
+    text = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "node_types:\n  N: {}\n"
+        "topology_template:\n  node_templates:\n    '': {type: N}\n    ok: {type: N}\n"
+    )
     first, second, _ = _round_trip(tmp_path, text)
     codes = [(d.code, "non-empty" in d.message) for d in first.diagnostics]
     assert codes == [("invalid-definition", True)]
@@ -219,11 +233,29 @@ def test_a_node_named_empty_survives_the_round_trip(tmp_path) -> None:
 # ------------------------------------------------------- non-printing text
 
 # One of each class str.isprintable() refuses, and the Trojan Source set.
-HIDDEN = ["\u202e", "\u202a", "\u2066", "\u2069", "\u200e", "\u200f", "\u061c",  # bidi controls
-          "\u200b", "\u2060", "\ufeff", "\U000e0001",  # zero-width / format
-          "\x07", "\x1b", "\x85", "\x9f",  # C0 / C1 controls
-          "\u2028", "\u2029", "\u00a0", "\u3000",  # separators, non-plain spaces
-          "\U0010fffd", "\ue000"]  # private use
+HIDDEN = [
+    "\u202e",
+    "\u202a",
+    "\u2066",
+    "\u2069",
+    "\u200e",
+    "\u200f",
+    "\u061c",  # bidi controls
+    "\u200b",
+    "\u2060",
+    "\ufeff",
+    "\U000e0001",  # zero-width / format
+    "\x07",
+    "\x1b",
+    "\x85",
+    "\x9f",  # C0 / C1 controls
+    "\u2028",
+    "\u2029",
+    "\u00a0",
+    "\u3000",  # separators, non-plain spaces
+    "\U0010fffd",
+    "\ue000",
+]  # private use
 
 
 def test_every_non_printing_character_is_an_escape_in_the_source(tmp_path) -> None:
@@ -232,20 +264,30 @@ def test_every_non_printing_character_is_an_escape_in_the_source(tmp_path) -> No
         "tosca_definitions_version": "tosca_simple_yaml_1_3",
         "description": f"top {hidden} end",
         "metadata": {f"key{hidden}": f"value{hidden}"},
-        "node_types": {f"My{hidden}Type": {
-            "derived_from": "tosca.nodes.Root",
-            "description": f"a\n{hidden}\nb",
-            "properties": {f"p{hidden}": {"type": "string", "description": f"d{hidden}",
-                                          "default": f"x{hidden}"}},
-        }},
+        "node_types": {
+            f"My{hidden}Type": {
+                "derived_from": "tosca.nodes.Root",
+                "description": f"a\n{hidden}\nb",
+                "properties": {
+                    f"p{hidden}": {
+                        "type": "string",
+                        "description": f"d{hidden}",
+                        "default": f"x{hidden}",
+                    }
+                },
+            }
+        },
         "topology_template": {"node_templates": {f"n{hidden}": {"type": f"My{hidden}Type"}}},
     }
     first, second, source = _round_trip(tmp_path, dump_yaml(data))
     raw = sorted({f"U+{ord(c):04X}" for c in source if not c.isprintable() and c not in "\n"})
     assert raw == [], raw
     for char in HIDDEN:
-        escape = f"\\x{ord(char):02x}" if ord(char) < 0x100 else (
-            f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}")
+        escape = (
+            f"\\x{ord(char):02x}"
+            if ord(char) < 0x100
+            else (f"\\u{ord(char):04x}" if ord(char) < 0x10000 else f"\\U{ord(char):08x}")
+        )
         assert escape in source, (char, escape)
     assert first.ok and second.ok, [str(d) for d in second.diagnostics]
     # ... and the text the interpreter sees is the text that was written.
@@ -264,8 +306,25 @@ _SCALARS = st.one_of(
     st.integers(min_value=-(2**70), max_value=2**70),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=12),
-    st.sampled_from(["", "true", "null", "1.0", "0o17", "~", "'", '"', "\\", "a: b", "- x", "#",
-                     "\u202eevil", "\x85", "\u2028"]),
+    st.sampled_from(
+        [
+            "",
+            "true",
+            "null",
+            "1.0",
+            "0o17",
+            "~",
+            "'",
+            '"',
+            "\\",
+            "a: b",
+            "- x",
+            "#",
+            "\u202eevil",
+            "\x85",
+            "\u2028",
+        ]
+    ),
 )
 
 
@@ -306,7 +365,8 @@ _VALUES = st.recursive(
     max_leaves=12,
 )
 _DEEP = st.tuples(_VALUES, st.integers(0, 470), st.sampled_from(["list", "map"])).map(
-    lambda t: _nested(t[1], t[0], kind=t[2]))
+    lambda t: _nested(t[1], t[0], kind=t[2])
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
@@ -346,4 +406,6 @@ def test_a_python_value_deeper_than_the_loader_accepts_is_a_diagnostic() -> None
         x: list = _nested(600)
 
     st = dsl.load_module({"Deep": Deep})
-    assert [(d.code, "deeper than 500" in d.message) for d in st.diagnostics] == [("limit-exceeded", True)]
+    assert [(d.code, "deeper than 500" in d.message) for d in st.diagnostics] == [
+        ("limit-exceeded", True)
+    ]

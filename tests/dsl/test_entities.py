@@ -22,9 +22,14 @@ from toskit.tosca.profiles import profile_path
 def _profile_types() -> list[tuple[str, str]]:
     data = yaml.safe_load(profile_path("1.3").read_text(encoding="utf-8"))
     kinds = {
-        "data_types": "datatypes", "artifact_types": "artifacts", "capability_types": "capabilities",
-        "interface_types": "interfaces", "relationship_types": "relationships", "node_types": "nodes",
-        "group_types": "groups", "policy_types": "policies",
+        "data_types": "datatypes",
+        "artifact_types": "artifacts",
+        "capability_types": "capabilities",
+        "interface_types": "interfaces",
+        "relationship_types": "relationships",
+        "node_types": "nodes",
+        "group_types": "groups",
+        "policy_types": "policies",
     }
     return [(ns, name) for section, ns in kinds.items() for name in data[section]]
 
@@ -32,8 +37,14 @@ def _profile_types() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("namespace", "name"), _profile_types(), ids=lambda v: v)
 def test_every_profile_type_has_a_generated_class(namespace, name) -> None:
     kind = {
-        "datatypes": "data", "artifacts": "artifact", "capabilities": "capability", "interfaces": "interface",
-        "relationships": "relationship", "nodes": "node", "groups": "group", "policies": "policy",
+        "datatypes": "data",
+        "artifacts": "artifact",
+        "capabilities": "capability",
+        "interfaces": "interface",
+        "relationships": "relationship",
+        "nodes": "node",
+        "groups": "group",
+        "policies": "policy",
     }[namespace]
     cls = getattr(getattr(dsl, namespace), python_name_for(kind, name))
     assert cls._type_name == name
@@ -58,8 +69,17 @@ def test_every_profile_type_has_a_generated_class(namespace, name) -> None:
         (lambda: dsl.interfaces.NodeLifecycleStandard, "tosca.interfaces.node.lifecycle.Standard"),
         (lambda: dsl.artifacts.Template, "tosca.artifacts.template"),
     ],
-    ids=["DBMS", "nodes.Root", "datatypes.Root", "PortDef", "json", "EndpointAdmin", "ContainerApplication",
-         "Standard", "template"],
+    ids=[
+        "DBMS",
+        "nodes.Root",
+        "datatypes.Root",
+        "PortDef",
+        "json",
+        "EndpointAdmin",
+        "ContainerApplication",
+        "Standard",
+        "template",
+    ],
 )
 def test_unfurl_style_class_names(expression, tosca_name) -> None:
     assert expression()._type_name == tosca_name
@@ -103,31 +123,66 @@ ANNOTATIONS = [
     ("data class", Endpoint, {"type": "Endpoint"}, True),
     ("list[int]", list[int], {"type": "list", "entry_schema": {"type": "integer"}}, True),
     ("List[str]", typing.List[str], {"type": "list", "entry_schema": {"type": "string"}}, True),  # noqa: UP006
-    ("dict[str, Endpoint]", dict[str, Endpoint], {"type": "map", "entry_schema": {"type": "Endpoint"}}, True),
-    ("dict[int, str]", dict[int, str], {"type": "map", "key_schema": {"type": "integer"}, "entry_schema": {"type": "string"}}, True),
+    (
+        "dict[str, Endpoint]",
+        dict[str, Endpoint],
+        {"type": "map", "entry_schema": {"type": "Endpoint"}},
+        True,
+    ),
+    (
+        "dict[int, str]",
+        dict[int, str],
+        {"type": "map", "key_schema": {"type": "integer"}, "entry_schema": {"type": "string"}},
+        True,
+    ),
     ("X | None", int | None, {"type": "integer"}, False),
     ("Optional", Optional[str], {"type": "string"}, False),  # noqa: UP045
     ("Union None", Union[Endpoint, None], {"type": "Endpoint"}, False),  # noqa: UP007
     ("Annotated", Annotated[int, "meta"], {"type": "integer"}, True),
     ("Size", dsl.Size, {"type": "scalar-unit.size"}, True),
     ("timestamp", dsl.tosca_timestamp, {"type": "timestamp"}, True),
-    ("nested", list[dict[str, list[Endpoint]]], {
-        "type": "list",
-        "entry_schema": {"type": "map", "entry_schema": {"type": "list", "entry_schema": {"type": "Endpoint"}}},
-    }, True),
+    (
+        "nested",
+        list[dict[str, list[Endpoint]]],
+        {
+            "type": "list",
+            "entry_schema": {
+                "type": "map",
+                "entry_schema": {"type": "list", "entry_schema": {"type": "Endpoint"}},
+            },
+        },
+        True,
+    ),
     ("forward ref", "Endpoint", {"type": "Endpoint"}, True),
     ("forward ref optional", "Endpoint | None", {"type": "Endpoint"}, False),
-    ("forward generic", "list[Endpoint]", {"type": "list", "entry_schema": {"type": "Endpoint"}}, True),
-    ("forward typing", "typing.Optional[typing.Dict[str, int]]", {"type": "map", "entry_schema": {"type": "integer"}}, False),
+    (
+        "forward generic",
+        "list[Endpoint]",
+        {"type": "list", "entry_schema": {"type": "Endpoint"}},
+        True,
+    ),
+    (
+        "forward typing",
+        "typing.Optional[typing.Dict[str, int]]",
+        {"type": "map", "entry_schema": {"type": "integer"}},
+        False,
+    ),
     ("forward Optional name", "Optional[int]", {"type": "integer"}, False),
     ("forward attribute", "dsl.Size", {"type": "scalar-unit.size"}, True),
     ("forward None", "None", {"type": "null"}, True),
     ("ForwardRef", typing.ForwardRef("Endpoint"), {"type": "Endpoint"}, True),
-    ("list of forward", list["Endpoint"], {"type": "list", "entry_schema": {"type": "Endpoint"}}, True),
+    (
+        "list of forward",
+        list["Endpoint"],
+        {"type": "list", "entry_schema": {"type": "Endpoint"}},
+        True,
+    ),
 ]
 
 
-@pytest.mark.parametrize(("label", "annotation", "schema", "required"), ANNOTATIONS, ids=[a[0] for a in ANNOTATIONS])
+@pytest.mark.parametrize(
+    ("label", "annotation", "schema", "required"), ANNOTATIONS, ids=[a[0] for a in ANNOTATIONS]
+)
 def test_annotation_meaning(label, annotation, schema, required) -> None:
     meaning = interpret(annotation, NS, "data")
     assert meaning.schema == schema
@@ -145,7 +200,16 @@ def test_node_annotation_on_a_node_type_is_a_requirement_target() -> None:
 
 @pytest.mark.parametrize(
     "annotation",
-    ["Nope", "int | str", "lambda: 1", "Endpoint.missing", "list[int, str, float]", "dict[str]", "f()", "Server"],
+    [
+        "Nope",
+        "int | str",
+        "lambda: 1",
+        "Endpoint.missing",
+        "list[int, str, float]",
+        "dict[str]",
+        "f()",
+        "Server",
+    ],
 )
 def test_annotations_without_meaning_raise_annotation_error(annotation) -> None:
     with pytest.raises(AnnotationError):
@@ -287,7 +351,9 @@ def test_load_module_accepts_an_imported_module(tmp_path) -> None:
 def test_each_load_reads_the_file_afresh(write_module) -> None:
     path = write_module("import tosca\n\nclass A(tosca.DataEntity):\n    x: int = 1\n")
     assert dsl.load_module(path).types["A"].properties["x"].default == 1
-    path.write_text("import tosca\n\nclass A(tosca.DataEntity):\n    x: int = 2\n", encoding="utf-8")
+    path.write_text(
+        "import tosca\n\nclass A(tosca.DataEntity):\n    x: int = 2\n", encoding="utf-8"
+    )
     assert dsl.load_module(path).types["A"].properties["x"].default == 2
 
 
@@ -305,12 +371,15 @@ def test_import_toskit_dsl_stays_reasonably_fast() -> None:
     # Counted: the modules the import brings in (131 today), and none of the
     # heavy ones; CPU seconds only as a hang guard (10x the quiet ~0.15 s),
     # never wall time, which a loaded machine stretches at will.
-    code = ("import sys, time; before = set(sys.modules); t = time.process_time(); import toskit.dsl; "
-            "print(time.process_time() - t); new = set(sys.modules) - before; print(len(new)); "
-            "print(sorted(m for m in new if m.startswith(('toskit.display', 'toskit.widgets', 'ipywidgets', "
-            "'pandas', 'IPython'))))")
-    cpu, count, heavy = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                       check=True).stdout.splitlines()
+    code = (
+        "import sys, time; before = set(sys.modules); t = time.process_time(); import toskit.dsl; "
+        "print(time.process_time() - t); new = set(sys.modules) - before; print(len(new)); "
+        "print(sorted(m for m in new if m.startswith(('toskit.display', 'toskit.widgets', 'ipywidgets', "
+        "'pandas', 'IPython'))))"
+    )
+    cpu, count, heavy = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
     assert heavy == "[]"
     assert int(count) < 200
     assert float(cpu) < 1.5
@@ -442,7 +511,9 @@ def test_load_module_accepts_a_namespace_like_a_notebook() -> None:
         data: NotebookData
 
     node = NotebookNode("nb", data=NotebookData(size=3))
-    template = dsl.load_module({"NotebookData": NotebookData, "NotebookNode": NotebookNode, "node": node})
+    template = dsl.load_module(
+        {"NotebookData": NotebookData, "NotebookNode": NotebookNode, "node": node}
+    )
     assert template.ok, [str(d) for d in template.diagnostics]
     assert template.node_templates["nb"].properties == {"data": {"size": 3}}
     assert template.types["NotebookNode"].properties["data"].type == "NotebookData"
@@ -458,7 +529,9 @@ def test_templates_in_extra_stand_for_their_names(write_module) -> None:
         """
     )
     template = dsl.load_module(path)
-    assert "unfulfilled-requirement" not in {d.code for d in template.diagnostics if "'db'" in d.message}
+    assert "unfulfilled-requirement" not in {
+        d.code for d in template.diagnostics if "'db'" in d.message
+    }
     assert yaml.safe_load(template.dsl_yaml)["topology_template"]["node_templates"]["db"] == {
         "type": "tosca.nodes.DBMS",
         "requirements": [{"host": "server"}],

@@ -27,7 +27,9 @@ _JSONISH = st.recursive(
     max_leaves=12,
 )
 _TYPE_NAMES = st.one_of(
-    st.sampled_from(["string", "integer", "list", "map", "tosca.nodes.DBMS", "DBMS", "T1", "T2", "D1", "x.y"]),
+    st.sampled_from(
+        ["string", "integer", "list", "map", "tosca.nodes.DBMS", "DBMS", "T1", "T2", "D1", "x.y"]
+    ),
     st.text(max_size=6),
 )
 
@@ -37,7 +39,22 @@ def _property(draw) -> Any:
     if draw(st.integers(0, 6)) == 0:
         return draw(_JSONISH)
     prop: dict[str, Any] = {}
-    for key in draw(st.sets(st.sampled_from(["type", "default", "required", "description", "entry_schema", "constraints", "status", "x"]))):
+    for key in draw(
+        st.sets(
+            st.sampled_from(
+                [
+                    "type",
+                    "default",
+                    "required",
+                    "description",
+                    "entry_schema",
+                    "constraints",
+                    "status",
+                    "x",
+                ]
+            )
+        )
+    ):
         if key == "type":
             prop[key] = draw(_TYPE_NAMES)
         elif key == "entry_schema":
@@ -59,14 +76,18 @@ def _type_definition(draw) -> Any:
     if draw(st.booleans()):
         body["properties"] = draw(st.dictionaries(st.text(max_size=6), _property(), max_size=3))
     if draw(st.booleans()):
-        body[draw(st.sampled_from(["requirements", "attributes", "capabilities", "metadata"]))] = draw(_JSONISH)
+        body[draw(st.sampled_from(["requirements", "attributes", "capabilities", "metadata"]))] = (
+            draw(_JSONISH)
+        )
     return body
 
 
 @st.composite
 def _documents(draw) -> dict[str, Any]:
     doc: dict[str, Any] = {}
-    names = st.one_of(st.sampled_from(["T1", "T2", "D1", "class", "dsl", "a.b", "a_b"]), st.text(max_size=6))
+    names = st.one_of(
+        st.sampled_from(["T1", "T2", "D1", "class", "dsl", "a.b", "a_b"]), st.text(max_size=6)
+    )
     for section in ("data_types", "node_types"):
         if draw(st.booleans()):
             doc[section] = draw(st.dictionaries(names, _type_definition(), max_size=3))
@@ -78,7 +99,9 @@ def _documents(draw) -> dict[str, Any]:
                     _JSONISH,
                     st.fixed_dictionaries(
                         {"type": _TYPE_NAMES},
-                        optional={"properties": st.dictionaries(st.text(max_size=5), _JSONISH, max_size=3)},
+                        optional={
+                            "properties": st.dictionaries(st.text(max_size=5), _JSONISH, max_size=3)
+                        },
                     ),
                 ),
                 max_size=3,
@@ -97,19 +120,39 @@ def test_any_document_gives_python_that_compiles(document) -> None:
     compile(source, "<generated>", "exec")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(document=_documents())
 def test_any_document_gives_python_that_loads_without_a_traceback(tmp_path, document) -> None:
     path = tmp_path / "fuzz.py"
     path.write_text(dsl.to_python_source(document), encoding="utf-8")
     template = dsl.load_module(path)
-    assert "python-error" not in {d.code for d in template.diagnostics}, [str(d) for d in template.diagnostics]
+    assert "python-error" not in {d.code for d in template.diagnostics}, [
+        str(d) for d in template.diagnostics
+    ]
 
 
 _ANNOTATION_TEXT = st.one_of(
     st.text(alphabet=string.printable, max_size=20),
     st.lists(
-        st.sampled_from(["list[", "dict[str, ", "]", "int", "str", "|", "None", "Optional[", "Endpoint", ", ", "'", '"', "."]),
+        st.sampled_from(
+            [
+                "list[",
+                "dict[str, ",
+                "]",
+                "int",
+                "str",
+                "|",
+                "None",
+                "Optional[",
+                "Endpoint",
+                ", ",
+                "'",
+                '"',
+                ".",
+            ]
+        ),
         max_size=12,
     ).map("".join),
 )

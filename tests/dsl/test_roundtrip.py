@@ -36,7 +36,16 @@ IGNORED_CODES = {"missing-version"}  # the Python side always writes its version
 def _meaning(template) -> tuple:
     types = {
         (t.kind, t.name)
-        for kind in ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
+        for kind in (
+            "data",
+            "node",
+            "capability",
+            "relationship",
+            "interface",
+            "artifact",
+            "group",
+            "policy",
+        )
         for t in template.types_of(kind).values()
         if not t.normative
     }
@@ -65,7 +74,9 @@ def test_seed_yaml_to_python_to_yaml_keeps_the_meaning(seed_dir, tmp_path, examp
     # codes and resolved values must match.
     assert _without_paths(_meaning(from_python)) == _without_paths(_meaning(original))
     again = toskit.loads(dsl.template_to_yaml(from_python), name="again.yaml")
-    assert _meaning(again) == _meaning(toskit.loads(dsl.template_to_yaml(original), name="again.yaml"))
+    assert _meaning(again) == _meaning(
+        toskit.loads(dsl.template_to_yaml(original), name="again.yaml")
+    )
     assert _without_paths(_meaning(again)) == _without_paths(_meaning(original))
 
 
@@ -102,7 +113,7 @@ def _fifty_types() -> dict[str, Any]:
     data_types: dict[str, Any] = {
         "gen.Port": {"derived_from": "integer", "constraints": [{"in_range": [1, 65535]}]},
         "gen.Leaf": {
-            "description": "A leaf with \"quotes\", a backslash \\ and üñíçødé.",
+            "description": 'A leaf with "quotes", a backslash \\ and üñíçødé.',
             "properties": {
                 "name": {"type": "string", "default": "leaf", "description": "line one\nline two"},
                 "size": {"type": "integer", "default": 1, "constraints": [{"greater_or_equal": 0}]},
@@ -125,18 +136,31 @@ def _fifty_types() -> dict[str, Any]:
             "properties": {
                 f"field{i}": {"type": "string", "default": f"value {i}"},
                 f"leaf{i}": {"type": "gen.Leaf", "default": {"size": i}},
-                f"leaves{i}": {"type": "map", "entry_schema": {"type": "gen.Leaf"}, "required": False},
+                f"leaves{i}": {
+                    "type": "map",
+                    "entry_schema": {"type": "gen.Leaf"},
+                    "required": False,
+                },
             },
         }
     node_types: dict[str, Any] = {}
-    normative_parents = ["tosca.nodes.Compute", "tosca.nodes.DBMS", "DBMS", "tosca:SoftwareComponent", "tosca.nodes.Root"]
+    normative_parents = [
+        "tosca.nodes.Compute",
+        "tosca.nodes.DBMS",
+        "DBMS",
+        "tosca:SoftwareComponent",
+        "tosca.nodes.Root",
+    ]
     for i in range(25):
         parent = normative_parents[i % len(normative_parents)] if i < 5 else f"gen.Node{i - 5}"
         body: dict[str, Any] = {
             "derived_from": parent,
             "description": f"Generated node type {i}",
             "properties": {
-                f"data{i}": {"type": f"gen.Data{1 + i % 19}", "default": {f"field{1 + i % 19}": f"node {i}"}},
+                f"data{i}": {
+                    "type": f"gen.Data{1 + i % 19}",
+                    "default": {f"field{1 + i % 19}": f"node {i}"},
+                },
                 f"count{i}": {"type": "integer", "default": i},
             },
         }
@@ -144,15 +168,27 @@ def _fifty_types() -> dict[str, Any]:
             # refine an inherited default without restating the type
             body["properties"][f"count{i - 5}"] = {"default": 100 + i}
         if i % 7 == 0:
-            body["requirements"] = [{"peer": {"capability": "tosca.capabilities.Node", "occurrences": [0, 1]}}]
+            body["requirements"] = [
+                {"peer": {"capability": "tosca.capabilities.Node", "occurrences": [0, 1]}}
+            ]
             body["attributes"] = {"state_detail": {"type": "string"}}
         node_types[f"gen.Node{i}"] = body
     capability_types = {
-        f"gen.Cap{i}": {"derived_from": "tosca.capabilities.Root", "properties": {"level": {"type": "integer", "default": i}}}
+        f"gen.Cap{i}": {
+            "derived_from": "tosca.capabilities.Root",
+            "properties": {"level": {"type": "integer", "default": i}},
+        }
         for i in range(2)
     }
-    relationship_types = {"gen.Link": {"derived_from": "tosca.relationships.ConnectsTo", "valid_target_types": ["gen.Cap0"]}}
-    policy_types = {"gen.Policy": {"derived_from": "tosca.policies.Root", "description": "a policy"}}
+    relationship_types = {
+        "gen.Link": {
+            "derived_from": "tosca.relationships.ConnectsTo",
+            "valid_target_types": ["gen.Cap0"],
+        }
+    }
+    policy_types = {
+        "gen.Policy": {"derived_from": "tosca.policies.Root", "description": "a policy"}
+    }
     templates: dict[str, Any] = {}
     for i in range(25):
         templates[f"node_{i}"] = {
@@ -229,7 +265,9 @@ _PRIMS = {
     "boolean": st.booleans(),
 }
 _NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True).filter(
-    lambda s: s not in {"type", "class", "def", "if", "in", "is", "or", "and", "not", "for", "as", "mro"}
+    lambda s: (
+        s not in {"type", "class", "def", "if", "in", "is", "or", "and", "not", "for", "as", "mro"}
+    )
 )
 
 
@@ -245,9 +283,16 @@ def _documents(draw) -> dict[str, Any]:
             prop["required"] = False
         data_props[name] = prop
     node_props: dict[str, Any] = {"data": {"type": "h.Data"}}
-    extra = draw(st.dictionaries(_NAMES.filter(lambda n: n != "data"), st.sampled_from(sorted(_PRIMS)), max_size=3))
+    extra = draw(
+        st.dictionaries(
+            _NAMES.filter(lambda n: n != "data"), st.sampled_from(sorted(_PRIMS)), max_size=3
+        )
+    )
     for name, prim in extra.items():
-        node_props[name] = {"type": prim, **({"default": draw(_PRIMS[prim])} if draw(st.booleans()) else {})}
+        node_props[name] = {
+            "type": prim,
+            **({"default": draw(_PRIMS[prim])} if draw(st.booleans()) else {}),
+        }
     values: dict[str, Any] = {}
     data_value: dict[str, Any] = {}
     for name, prim in fields.items():
@@ -267,7 +312,9 @@ def _documents(draw) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(document=_documents())
 def test_random_documents_round_trip_through_python(tmp_path, document) -> None:
     text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
@@ -278,13 +325,17 @@ def test_random_documents_round_trip_through_python(tmp_path, document) -> None:
     assert _meaning(again) == _meaning(original)
 
 
-_FIELD_NAMES = st.one_of(_NAMES, st.sampled_from(["some-key", "class", "x.y", "type", "name", "_private"]))
+_FIELD_NAMES = st.one_of(
+    _NAMES, st.sampled_from(["some-key", "class", "x.y", "type", "name", "_private"])
+)
 
 
 @st.composite
 def _nested_documents(draw) -> dict[str, Any]:
     """Two data types (one nested in the other, maybe derived), typed lists and maps."""
-    inner_fields = draw(st.dictionaries(_FIELD_NAMES, st.sampled_from(sorted(_PRIMS)), min_size=1, max_size=3))
+    inner_fields = draw(
+        st.dictionaries(_FIELD_NAMES, st.sampled_from(sorted(_PRIMS)), min_size=1, max_size=3)
+    )
     inner = {
         name: {"type": prim, **({"default": draw(_PRIMS[prim])} if draw(st.booleans()) else {})}
         for name, prim in inner_fields.items()
@@ -293,14 +344,20 @@ def _nested_documents(draw) -> dict[str, Any]:
         "one": {"type": "h.Inner", **({"default": {}} if draw(st.booleans()) else {})},
         "many": {"type": "list", "entry_schema": {"type": "h.Inner"}, "required": False},
         "named": {"type": "map", "entry_schema": {"type": "h.Inner"}, "required": False},
-        "numbers": {"type": "list", "entry_schema": {"type": "integer"}, "default": draw(st.lists(_PRIMS["integer"], max_size=3))},
+        "numbers": {
+            "type": "list",
+            "entry_schema": {"type": "integer"},
+            "default": draw(st.lists(_PRIMS["integer"], max_size=3)),
+        },
     }
     if draw(st.booleans()):
         first = next(iter(inner_fields))
         outer["one"]["default"] = {first: draw(_PRIMS[inner_fields[first]])}
 
     def inner_value() -> dict[str, Any]:
-        keys = draw(st.lists(st.sampled_from(sorted(inner_fields)), unique=True, max_size=len(inner_fields)))
+        keys = draw(
+            st.lists(st.sampled_from(sorted(inner_fields)), unique=True, max_size=len(inner_fields))
+        )
         return {k: draw(_PRIMS[inner_fields[k]]) for k in keys}
 
     value: dict[str, Any] = {"one": inner_value()}
@@ -309,19 +366,29 @@ def _nested_documents(draw) -> dict[str, Any]:
     if draw(st.booleans()):
         value["named"] = {draw(_NAMES): inner_value()}
     derived = draw(st.booleans())
-    data_types: dict[str, Any] = {"h.Inner": {"properties": inner}, "h.Outer": {"properties": outer}}
+    data_types: dict[str, Any] = {
+        "h.Inner": {"properties": inner},
+        "h.Outer": {"properties": outer},
+    }
     node_type = "h.Outer2" if derived else "h.Outer"
     if derived:
-        data_types["h.Outer2"] = {"derived_from": "h.Outer", "properties": {"extra": {"type": "string", "default": "e"}}}
+        data_types["h.Outer2"] = {
+            "derived_from": "h.Outer",
+            "properties": {"extra": {"type": "string", "default": "e"}},
+        }
     return {
         "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
         "data_types": data_types,
         "node_types": {"h.Node": {"properties": {"data": {"type": node_type}}}},
-        "topology_template": {"node_templates": {"n": {"type": "h.Node", "properties": {"data": value}}}},
+        "topology_template": {
+            "node_templates": {"n": {"type": "h.Node", "properties": {"data": value}}}
+        },
     }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(document=_nested_documents())
 def test_random_nested_documents_round_trip_through_python(tmp_path, document) -> None:
     text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)

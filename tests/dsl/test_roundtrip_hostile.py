@@ -23,10 +23,14 @@ from toskit.dsl.sourcemap import clean_docstring
 _NAME_CHARS = st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"))
 _NAMES = st.one_of(
     st.text(_NAME_CHARS, min_size=1, max_size=8),
-    st.sampled_from(["file", "ﬁle", "ｆｉｌｅ", "class", "mro", "x.y", "a-b", "_p", "name", "type"]),
+    st.sampled_from(
+        ["file", "ﬁle", "ｆｉｌｅ", "class", "mro", "x.y", "a-b", "_p", "name", "type"]
+    ),
 ).filter(lambda s: s.strip() == s and s != "")
 _TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
-_DESCRIPTIONS = st.one_of(_TEXT, st.sampled_from(['ends """', "ends \\", '"', '\\"""', "''' x '''"]))
+_DESCRIPTIONS = st.one_of(
+    _TEXT, st.sampled_from(['ends """', "ends \\", '"', '\\"""', "''' x '''"])
+)
 _DEFAULTS = st.one_of(
     _TEXT,
     st.integers(-(2**62), 2**62),
@@ -47,20 +51,35 @@ def _documents(draw) -> dict[str, Any]:
     props: dict[str, Any] = {}
     for name in names:
         default = draw(_DEFAULTS)
-        kind = {str: "string", int: "integer", float: "float", bool: "boolean", list: "list"}[type(default)]
-        prop: dict[str, Any] = {"type": kind, "description": draw(_DESCRIPTIONS), "default": default}
+        kind = {str: "string", int: "integer", float: "float", bool: "boolean", list: "list"}[
+            type(default)
+        ]
+        prop: dict[str, Any] = {
+            "type": kind,
+            "description": draw(_DESCRIPTIONS),
+            "default": default,
+        }
         if kind == "list":
             prop["entry_schema"] = {"type": "string"}
         props[name] = prop
     return {
         "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
-        "data_types": {"h.Data": {"derived_from": "tosca.datatypes.Root",
-                                  "description": draw(_DESCRIPTIONS), "properties": props}},
+        "data_types": {
+            "h.Data": {
+                "derived_from": "tosca.datatypes.Root",
+                "description": draw(_DESCRIPTIONS),
+                "properties": props,
+            }
+        },
     }
 
 
-@settings(max_examples=60, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(document=_documents())
 def test_arbitrary_names_descriptions_and_defaults_round_trip(tmp_path, document) -> None:
     text = yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
@@ -81,11 +100,21 @@ def test_arbitrary_names_descriptions_and_defaults_round_trip(tmp_path, document
 
 
 def test_nfkc_equal_property_names_stay_distinct(tmp_path) -> None:
-    text = yaml.safe_dump({
-        "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
-        "data_types": {"D": {"derived_from": "tosca.datatypes.Root", "properties": {
-            "file": {"type": "string", "default": "a"}, "ﬁle": {"type": "integer", "default": 2}}}},
-    }, allow_unicode=True)
+    text = yaml.safe_dump(
+        {
+            "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
+            "data_types": {
+                "D": {
+                    "derived_from": "tosca.datatypes.Root",
+                    "properties": {
+                        "file": {"type": "string", "default": "a"},
+                        "ﬁle": {"type": "integer", "default": 2},
+                    },
+                }
+            },
+        },
+        allow_unicode=True,
+    )
     source = toskit.loads(text).to_python()
     path = tmp_path / "m.py"
     path.write_text(source, encoding="utf-8")
@@ -96,11 +125,18 @@ def test_nfkc_equal_property_names_stay_distinct(tmp_path) -> None:
 
 def test_descriptions_ending_in_quotes_or_backslash_compile(tmp_path) -> None:
     for description in ['ends with """', "ends with \\", '"', '\\"""']:
-        text = yaml.safe_dump({
-            "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
-            "data_types": {"D": {"derived_from": "tosca.datatypes.Root", "description": description,
-                                 "properties": {"a": {"type": "string", "description": description}}}},
-        })
+        text = yaml.safe_dump(
+            {
+                "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
+                "data_types": {
+                    "D": {
+                        "derived_from": "tosca.datatypes.Root",
+                        "description": description,
+                        "properties": {"a": {"type": "string", "description": description}},
+                    }
+                },
+            }
+        )
         source = toskit.loads(text).to_python()
         compile(source, "m.py", "exec")
         path = tmp_path / "m.py"

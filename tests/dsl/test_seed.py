@@ -29,7 +29,10 @@ CASES = [
         "composition",
         {
             "my_db_service": {
-                "connection": {"endpoint": ENDPOINT, "auth": {"username": "jimmy", "password": "secret"}}
+                "connection": {
+                    "endpoint": ENDPOINT,
+                    "auth": {"username": "jimmy", "password": "secret"},
+                }
             }
         },
     ),
@@ -38,7 +41,10 @@ CASES = [
         "defaults",
         {
             "my_db_service": {
-                "connection": {"endpoint": ENDPOINT, "auth": {"username": "admin", "password": "secret"}}
+                "connection": {
+                    "endpoint": ENDPOINT,
+                    "auth": {"username": "admin", "password": "secret"},
+                }
             }
         },
     ),
@@ -48,7 +54,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("python", "twin", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_python_block_resolves_like_its_yaml_twin(seed_dir, resolved_props, python, twin, expected) -> None:
+def test_python_block_resolves_like_its_yaml_twin(
+    seed_dir, resolved_props, python, twin, expected
+) -> None:
     from_python = dsl.load_module(seed_dir / f"{python}.pytext")
     from_yaml = toskit.load(str(seed_dir / f"{twin}.yaml"))
     assert resolved_props(from_python) == expected
@@ -57,7 +65,9 @@ def test_python_block_resolves_like_its_yaml_twin(seed_dir, resolved_props, pyth
 
 
 @pytest.mark.parametrize(("python", "twin", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_python_block_is_a_1x_unfurl_template_without_version_warning(seed_dir, python, twin, expected) -> None:
+def test_python_block_is_a_1x_unfurl_template_without_version_warning(
+    seed_dir, python, twin, expected
+) -> None:
     template = dsl.load_module(seed_dir / f"{python}.pytext")
     assert template.version == "tosca_simple_unfurl_1_0_0"
     assert "missing-version" not in {d.code for d in template.diagnostics}

@@ -42,7 +42,10 @@ def st():
 
 
 def test_default_keeps_the_template_version(st):
-    assert yaml.safe_load(dsl.template_to_yaml(st))["tosca_definitions_version"] == "tosca_simple_unfurl_1_0_0"
+    assert (
+        yaml.safe_load(dsl.template_to_yaml(st))["tosca_definitions_version"]
+        == "tosca_simple_unfurl_1_0_0"
+    )
 
 
 def _tosca_parser(tmp_path, text):
@@ -61,7 +64,9 @@ def test_version_1_3_is_read_by_tosca_parser(st, tmp_path):
     with pytest.raises(Exception, match="tosca_simple_unfurl_1_0_0"):
         _tosca_parser(tmp_path, dsl.template_to_yaml(st))  # the dialect is refused
     again = toskit.loads(text)
-    assert again.ok and again.node_templates["web"].properties == st.node_templates["web"].properties
+    assert (
+        again.ok and again.node_templates["web"].properties == st.node_templates["web"].properties
+    )
 
 
 def test_version_2_0_uses_2_0_names_and_validation_clauses(st):
@@ -72,18 +77,27 @@ def test_version_2_0_uses_2_0_names_and_validation_clauses(st):
     assert data["node_types"]["shop.Web"]["derived_from"] == "Root"
     port = data["data_types"]["shop.Endpoint"]["properties"]["port"]
     assert "constraints" not in port
-    assert port["validation"] == {"$and": [{"$greater_or_equal": ["$value", 1]}, {"$less_or_equal": ["$value", 65535]}]}
+    assert port["validation"] == {
+        "$and": [{"$greater_or_equal": ["$value", 1]}, {"$less_or_equal": ["$value", 65535]}]
+    }
     name = data["data_types"]["shop.Endpoint"]["properties"]["name"]
     assert name["validation"] == {
-        "$and": [{"$greater_or_equal": [{"$length": ["$value"]}, 1]}, {"$matches": ["$value", "^(?:[a-z]+)$"]}]
+        "$and": [
+            {"$greater_or_equal": [{"$length": ["$value"]}, 1]},
+            {"$matches": ["$value", "^(?:[a-z]+)$"]},
+        ]
     }
     again = toskit.loads(text)
     assert again.ok, [str(d) for d in again.diagnostics]
     assert again.node_templates["web"].properties == st.node_templates["web"].properties
-    bad = toskit.loads(text.replace("host: shop.example.com", "host: shop.example.com\n          port: 0"))
+    bad = toskit.loads(
+        text.replace("host: shop.example.com", "host: shop.example.com\n          port: 0")
+    )
     assert [d.code for d in bad.errors] == ["validation-failed"]  # the constraint still holds
 
 
 def test_unknown_version_is_a_clear_error(st):
-    with pytest.raises(toskit.ToskitError, match="unknown TOSCA version '3.0'.*'1.3', '2.0', 'unfurl'"):
+    with pytest.raises(
+        toskit.ToskitError, match="unknown TOSCA version '3.0'.*'1.3', '2.0', 'unfurl'"
+    ):
         dsl.template_to_yaml(st, version="3.0")

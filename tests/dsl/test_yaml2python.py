@@ -41,7 +41,7 @@ my_db_service = DatabaseService(
 __all__ = ["my_datatypes_Endpoint", "DatabaseService"]
 '''
 
-NESTED_PYTHON = '''\
+NESTED_PYTHON = """\
 from typing import Any
 
 from toskit import dsl
@@ -71,7 +71,7 @@ my_app = nodes_DerivedFromMyApp("my_app")
 
 
 __all__ = ["datatypes_Data1", "nodes_MyApp", "nodes_DerivedFromMyApp"]
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -193,7 +193,7 @@ def test_extras_are_kept_in_readable_forms(extras_template) -> None:
     assert "when: dsl.tosca_timestamp | None" in source
     assert '_extra={"requirements": [{"host": "web"}]}' in source
     assert "_tosca_document = {" in source and '"ghost": {"type": "not.a.Type"}' in source
-    assert "conn=my_Conn(some_key=\"y\", class_=3, port={\"get_input\": \"port\"})" in source
+    assert 'conn=my_Conn(some_key="y", class_=3, port={"get_input": "port"})' in source
     assert all(len(line) <= 100 for line in source.splitlines()), source
 
 
@@ -203,11 +203,16 @@ def test_extras_round_trip_with_the_same_meaning(extras_template, tmp_path) -> N
     for name in ("my.Port", "my.Conn", "my.App", "my.Odd"):
         before, after = extras_template.types[name], loaded.types[name]
         assert after.description == before.description
-        assert (after.parent.name if after.parent else None) == (before.parent.name if before.parent else None)
+        assert (after.parent.name if after.parent else None) == (
+            before.parent.name if before.parent else None
+        )
         for prop, definition in before.properties.items():
             mirrored = after.properties[prop]
             assert (mirrored.type, mirrored.required, mirrored.default, mirrored.description) == (
-                definition.type, definition.required, definition.default, definition.description,
+                definition.type,
+                definition.required,
+                definition.default,
+                definition.description,
             ), prop
             assert mirrored.constraints == definition.constraints
     assert loaded.types["my.Conn"].properties["port"].metadata == {"unit": "tcp"}
@@ -217,7 +222,9 @@ def test_extras_round_trip_with_the_same_meaning(extras_template, tmp_path) -> N
     assert {n: t.properties for n, t in loaded.node_templates.items()} == {
         n: t.properties for n, t in extras_template.node_templates.items()
     }
-    assert sorted(d.code for d in loaded.diagnostics) == sorted(d.code for d in extras_template.diagnostics)
+    assert sorted(d.code for d in loaded.diagnostics) == sorted(
+        d.code for d in extras_template.diagnostics
+    )
     assert dict(loaded.inputs) == dict(extras_template.inputs)
     assert dsl.template_to_python(loaded) == source
 
@@ -225,12 +232,23 @@ def test_extras_round_trip_with_the_same_meaning(extras_template, tmp_path) -> N
 def test_generated_python_is_lint_clean(extras_template, seed_dir, tmp_path) -> None:
     ruff = Path(sys.executable).with_name("ruff")
     sources = [dsl.template_to_python(extras_template)]
-    sources += [dsl.template_to_python(toskit.load(str(p))) for p in sorted(seed_dir.glob("*.yaml"))]
+    sources += [
+        dsl.template_to_python(toskit.load(str(p))) for p in sorted(seed_dir.glob("*.yaml"))
+    ]
     for i, source in enumerate(sources):
         path = tmp_path / f"gen_{i}.py"
         path.write_text(source, encoding="utf-8")
     result = subprocess.run(
-        [str(ruff), "check", "--isolated", "--select", "E,F,W,I", "--ignore", "E501", str(tmp_path)],
+        [
+            str(ruff),
+            "check",
+            "--isolated",
+            "--select",
+            "E,F,W,I",
+            "--ignore",
+            "E501",
+            str(tmp_path),
+        ],
         capture_output=True,
         text=True,
     )
@@ -238,12 +256,21 @@ def test_generated_python_is_lint_clean(extras_template, seed_dir, tmp_path) -> 
 
 
 def test_awkward_strings_survive(tmp_path) -> None:
-    text = "tab\there, quote \" and ''' and \"\"\" and \\ and newline\nünïcode ✓ \u2028 end\""
+    text = 'tab\there, quote " and \'\'\' and """ and \\ and newline\nünïcode ✓ \u2028 end"'
     data = {
         "tosca_definitions_version": "tosca_simple_unfurl_1_0_0",
-        "data_types": {"D": {"description": text, "properties": {"s": {"type": "string", "default": text, "description": text}}}},
-        "node_types": {"N": {"properties": {"d": {"type": "D"}, "odd": {"type": "string", "default": "0o17"}}}},
-        "topology_template": {"node_templates": {"n": {"type": "N", "properties": {"d": {"s": text}}}}},
+        "data_types": {
+            "D": {
+                "description": text,
+                "properties": {"s": {"type": "string", "default": text, "description": text}},
+            }
+        },
+        "node_types": {
+            "N": {"properties": {"d": {"type": "D"}, "odd": {"type": "string", "default": "0o17"}}}
+        },
+        "topology_template": {
+            "node_templates": {"n": {"type": "N", "properties": {"d": {"s": text}}}}
+        },
     }
     loaded = _load_python(dsl.to_python_source(data), tmp_path)
     assert loaded.ok, [str(d) for d in loaded.diagnostics]
@@ -259,7 +286,9 @@ def test_name_clashes_get_distinct_identifiers(tmp_path) -> None:
     data = {
         "data_types": {"a.b": {"properties": {"x": {"type": "integer", "default": 1}}}, "a_b": {}},
         "node_types": {"class": {"properties": {"v": {"type": "a.b"}}}, "dsl": {}},
-        "topology_template": {"node_templates": {"a_b": {"type": "class", "properties": {"v": {"x": 2}}}}},
+        "topology_template": {
+            "node_templates": {"a_b": {"type": "class", "properties": {"v": {"x": 2}}}}
+        },
     }
     source = dsl.to_python_source(data)
     assert "class a_b(dsl.DataEntity):" in source and "class a_b_2(dsl.DataEntity):" in source

@@ -131,8 +131,11 @@ ERRORS = [
     ("get_property-named-outside", "{ $get_property: [ db, x ] }", "ContextError"),
     ("get_attribute-outside", "{ $get_attribute: [ SELF, x ] }", "ContextError"),
     ("get_artifact-outside", "{ $get_artifact: [ SELF, zip ] }", "ContextError"),
-    ("available_allocation-outside", "{ $available_allocation: [ SELF, CAPABILITY, host, n ] }",
-     "ContextError"),
+    (
+        "available_allocation-outside",
+        "{ $available_allocation: [ SELF, CAPABILITY, host, n ] }",
+        "ContextError",
+    ),
     ("sum-overflow", "{ $product: [ 9223372036854775807, 2 ] }", "ArgType"),
     ("sum-big", "{ $sum: [ 9223372036854775807, 1 ] }", "ArgType"),
     ("sum-mix-scalar-number", "{ $sum: [ 1 GB, 1 ] }", "ArgType"),
@@ -372,7 +375,9 @@ def test_depth_is_bounded() -> None:
 
 
 def test_value_with_steps() -> None:
-    tree = parse(yaml.safe_load("{ $greater_or_equal: [ { $value: [ high ] }, { $value: [ low ] } ] }"))
+    tree = parse(
+        yaml.safe_load("{ $greater_or_equal: [ { $value: [ high ] }, { $value: [ low ] } ] }")
+    )
     assert evaluate(tree, value={"low": 2.0, "high": 1.0}) is False
     with pytest.raises(FunctionError) as info:
         evaluate(tree, value={"low": 1})
@@ -396,8 +401,12 @@ def test_evaluate_calls_keeps_failing_calls_and_reports_each() -> None:
     from toskit.functions import evaluate_calls
 
     tree = parse(
-        {"ok": {"$concat": ["a", "b"]}, "bad": {"$get_input": "memory"},
-         "unknown": [{"$frobnicate": [1]}], "nested": {"$concat": ["x", {"$token": ["a", ":", 4]}]}},
+        {
+            "ok": {"$concat": ["a", "b"]},
+            "bad": {"$get_input": "memory"},
+            "unknown": [{"$frobnicate": [1]}],
+            "nested": {"$concat": ["x", {"$token": ["a", ":", 4]}]},
+        },
         path=("node_templates", "n", "properties"),
     )
     diags: list = []
@@ -424,8 +433,11 @@ def test_evaluate_calls_locates_through_the_factory_and_checks_keys() -> None:
         return toskit.Diagnostic(severity, code, message, line=len(seen))
 
     diags: list = []
-    tree = {Call("concat", ["a", "b"], path=("k1",)): 1, "ab": 2,
-            Call("concat", [[1], [2]], path=("k2",)): 3}
+    tree = {
+        Call("concat", ["a", "b"], path=("k1",)): 1,
+        "ab": 2,
+        Call("concat", [[1], [2]], path=("k2",)): 3,
+    }
     result = evaluate_calls(tree, diagnostics=diags, make_diagnostic=make)
     assert [d.code for d in diags] == ["duplicate-key", "function-error"]
     assert seen == [("k1",), ("k2",)] and [d.line for d in diags] == [1, 2]

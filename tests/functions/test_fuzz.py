@@ -12,12 +12,29 @@ from toskit.functions import BUILTINS_2_0, Call, evaluate, parse, unparse
 from toskit.functions.memory import MemoryTemplate
 from toskit.plain import MAX_DEPTH
 
-NAMES = ["concat", "get_input", "value", "node_index", "sum", "and", "x", "ns:f", "f$1", ":", "",
-         "$", "a:", "get_property", "token"]
+NAMES = [
+    "concat",
+    "get_input",
+    "value",
+    "node_index",
+    "sum",
+    "and",
+    "x",
+    "ns:f",
+    "f$1",
+    ":",
+    "",
+    "$",
+    "a:",
+    "get_property",
+    "token",
+]
 STRINGS = st.one_of(
-    st.sampled_from(["$" + n for n in NAMES] + ["$$" + n for n in NAMES] + ["$", "$$", "a", "1 GB",
-                                                                              "500 MB", "1.2.3", "SELF",
-                                                                              "ALL", "TARGET", "2 s"]),
+    st.sampled_from(
+        ["$" + n for n in NAMES]
+        + ["$$" + n for n in NAMES]
+        + ["$", "$$", "a", "1 GB", "500 MB", "1.2.3", "SELF", "ALL", "TARGET", "2 s"]
+    ),
     st.text(alphabet="$a:b 1.", max_size=6),
 )
 SCALARS = st.one_of(
@@ -49,7 +66,10 @@ def test_parse_raises_only_function_syntax_error(data: object, version: str) -> 
         parse(data, version, diagnostics=diags)
     except FunctionSyntaxError as exc:
         assert exc.diagnostics and exc.diagnostic.code in (
-            "malformed-function", "limit-exceeded", "duplicate-key")
+            "malformed-function",
+            "limit-exceeded",
+            "duplicate-key",
+        )
     assert all(d.code == "dollar-literal" for d in diags)
 
 
@@ -107,11 +127,18 @@ def _plain(value: object) -> bool:
     st.booleans(),
     st.sampled_from(["2.0", "1.3"]),
 )
-def test_builtins_raise_only_function_error(name: str, args: list, with_context: bool, version: str) -> None:
+def test_builtins_raise_only_function_error(
+    name: str, args: list, with_context: bool, version: str
+) -> None:
     kwargs = {"context": GRAPH, "self_entity": GRAPH.node("a")} if with_context else {}
     try:
-        result = evaluate(Call(name, args), GRAPH.input_values, value=args[0] if args else None,
-                          version=version, **kwargs)
+        result = evaluate(
+            Call(name, args),
+            GRAPH.input_values,
+            value=args[0] if args else None,
+            version=version,
+            **kwargs,
+        )
     except FunctionError as exc:
         assert exc.kind and exc.diagnostic is not None and exc.function == name
         return
@@ -155,8 +182,19 @@ def test_values_deeper_than_the_bound_are_a_clear_error() -> None:
         parse(_nested(MAX_DEPTH + 100))
 
 
-TYPES = st.sampled_from([None, "version", "timestamp", "scalar-unit.size", "scalar-unit.time",
-                         "string", "integer", "list", "my.Unknown"])
+TYPES = st.sampled_from(
+    [
+        None,
+        "version",
+        "timestamp",
+        "scalar-unit.size",
+        "scalar-unit.time",
+        "string",
+        "integer",
+        "list",
+        "my.Unknown",
+    ]
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -166,8 +204,9 @@ TYPES = st.sampled_from([None, "version", "timestamp", "scalar-unit.size", "scal
     DATA,
     TYPES,
 )
-def test_typed_comparisons_raise_only_function_error(name: str, value: object, other: object,
-                                                     value_type: str | None) -> None:
+def test_typed_comparisons_raise_only_function_error(
+    name: str, value: object, other: object, value_type: str | None
+) -> None:
     call = Call(name, [Call("value", []), other])
     try:
         result = evaluate(call, value=value, value_type=value_type)

@@ -66,7 +66,11 @@ PARSE_CASES = [
     pytest.param("{ $f: [ [a, b] ] }", Call("f", [["a", "b"]]), id="single-list-argument"),
     pytest.param("{ $a:b:fn: [] }", Call("fn", [], namespace="a:b"), id="deep-namespace"),
     pytest.param("{ $$: 1, $$$x: 2 }", {"$": 1, "$$x": 2}, id="escaped-keys"),
-    pytest.param("{ 2: a, true: b, null: c, 1.5: d }", {2: "a", True: "b", None: "c", 1.5: "d"}, id="scalar-keys"),
+    pytest.param(
+        "{ 2: a, true: b, null: c, 1.5: d }",
+        {2: "a", True: "b", None: "c", 1.5: "d"},
+        id="scalar-keys",
+    ),
     pytest.param("$$", "$", id="double-dollar-alone"),
     pytest.param("price", "price", id="plain-string"),
     pytest.param("2024-01-01", datetime.date(2024, 1, 1), id="date-passes-through"),
@@ -240,9 +244,7 @@ V1_CASES = [
     pytest.param({"concat": ["a"], "x": 1}, {"concat": ["a"], "x": 1}, id="multi-key-never-a-call"),
     pytest.param("$x", "$x", id="dollar-literal"),
     pytest.param("$$x", "$$x", id="no-escape"),
-    pytest.param(
-        {"a": [{"get_input": "x"}]}, {"a": [Call("get_input", ["x"])]}, id="nested"
-    ),
+    pytest.param({"a": [{"get_input": "x"}]}, {"a": [Call("get_input", ["x"])]}, id="nested"),
     pytest.param({"$concat": ["a"]}, {"$concat": ["a"]}, id="dollar-key-is-plain"),
 ]
 
@@ -265,6 +267,7 @@ def test_p1_seed_value_is_a_plain_map_in_2_0() -> None:
 
 
 # ------------------------------------------------------------------------- dialects §2
+
 
 @pytest.mark.parametrize(
     ("version", "dialect"),
@@ -383,8 +386,14 @@ def test_paths_use_keys_as_written() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(st.text(max_size=8), st.integers(), st.booleans(), st.none(),
-                          st.floats(allow_nan=False)), max_size=4))
+@given(
+    st.lists(
+        st.one_of(
+            st.text(max_size=8), st.integers(), st.booleans(), st.none(), st.floats(allow_nan=False)
+        ),
+        max_size=4,
+    )
+)
 def test_str_of_a_call_is_yaml_that_reads_back(args: list) -> None:
     call = Call("f", args)
     assert parse(y("{" + str(call) + "}")) == call

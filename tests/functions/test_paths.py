@@ -13,12 +13,18 @@ from toskit.functions.memory import MemoryTemplate
 @pytest.fixture()
 def graph() -> MemoryTemplate:
     """WordPress on MySQL, as the TOSCA examples draw it."""
-    tpl = MemoryTemplate(inputs={"db_name": "wp"}, input_types={"db_name": "string"},
-                         derived={"my.Version": "version"})
+    tpl = MemoryTemplate(
+        inputs={"db_name": "wp"},
+        input_types={"db_name": "string"},
+        derived={"my.Version": "version"},
+    )
     dbms = tpl.add_node(
         "mysql_dbms",
-        {"admin_credential": {"user": "root", "token": "s3cret"}, "root_password": "pw",
-         "value": "dbms-value"},
+        {
+            "admin_credential": {"user": "root", "token": "s3cret"},
+            "root_password": "pw",
+            "value": "dbms-value",
+        },
         {"admin_credential": "tosca.datatypes.Credential", "root_password": "string"},
         attributes=["state"],
     )
@@ -37,16 +43,27 @@ def graph() -> MemoryTemplate:
         {"db_name": "string", "admin": "string"},
         artifacts={"zip": "/data/wordpress.zip"},
     )
-    tpl.connect(wordpress, "database_endpoint", db, capability="database_endpoint",
-                properties={"timeout": 30})
-    tpl.connect(wordpress, "database_endpoint", db, capability="database_endpoint",
-                properties={"timeout": 60})
+    tpl.connect(
+        wordpress,
+        "database_endpoint",
+        db,
+        capability="database_endpoint",
+        properties={"timeout": 30},
+    )
+    tpl.connect(
+        wordpress,
+        "database_endpoint",
+        db,
+        capability="database_endpoint",
+        properties={"timeout": 60},
+    )
     tpl.connect(wordpress, "host", dbms, capability="host")
     primary = tpl.add_node("primary")
     primary.add_capability("host", {"address": "10.0.0.1"})
     tpl.add_node("web", {"name": "web-server"}, {"name": "string"}, count=3)
-    tpl.add_relationship_template("my_connection", wordpress, dbms, capability="host",
-                                  properties={"value": "rel-value"})
+    tpl.add_relationship_template(
+        "my_connection", wordpress, dbms, capability="host", properties={"value": "rel-value"}
+    )
     return tpl
 
 
@@ -64,7 +81,9 @@ def run(graph: MemoryTemplate, text: str, self_name: str | None = "wordpress", *
     return evaluate(tree, graph.input_values, context=graph, self_entity=entity, **kw)
 
 
-def error(graph: MemoryTemplate, text: str, self_name: str | None = "wordpress", **kw) -> FunctionError:
+def error(
+    graph: MemoryTemplate, text: str, self_name: str | None = "wordpress", **kw
+) -> FunctionError:
     with pytest.raises(FunctionError) as info:
         run(graph, text, self_name, **kw)
     return info.value
@@ -78,34 +97,71 @@ def test_memory_graph_satisfies_the_protocols(graph: MemoryTemplate) -> None:
 
 PATHS = [
     ("V11", "{ $get_property: [ mysql_database, name ] }", "sql_database1"),
-    ("V12", "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, 0, CAPABILITY, port ] }", 3306),
-    ("V13", "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, TARGET, RELATIONSHIP, host,"
-            " TARGET, admin_credential ] }", {"user": "root", "token": "s3cret"}),
+    (
+        "V12",
+        "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, 0, CAPABILITY, port ] }",
+        3306,
+    ),
+    (
+        "V13",
+        "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, TARGET, RELATIONSHIP, host,"
+        " TARGET, admin_credential ] }",
+        {"user": "root", "token": "s3cret"},
+    ),
     ("V15", "{ $get_property: [ primary, CAPABILITY, host, address ] }", "10.0.0.1"),
     ("V19", "{ $get_property: [ web, ALL, name ] }", ["web-server"] * 3),
-    ("steps", "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, TARGET, RELATIONSHIP, host,"
-              " TARGET, admin_credential, user ] }", "root"),
-    ("relationship-props", "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, 1, timeout ] }", 60),
-    ("relationship-ALL", "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, ALL, timeout ] }",
-     [30, 60]),
+    (
+        "steps",
+        "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, TARGET, RELATIONSHIP, host,"
+        " TARGET, admin_credential, user ] }",
+        "root",
+    ),
+    (
+        "relationship-props",
+        "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, 1, timeout ] }",
+        60,
+    ),
+    (
+        "relationship-ALL",
+        "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, ALL, timeout ] }",
+        [30, 60],
+    ),
     ("node-index", "{ $get_property: [ web, 2, name ] }", "web-server"),
-    ("incoming-via-capability",
-     "{ $get_property: [ mysql_database, CAPABILITY, database_endpoint, RELATIONSHIP, 1, timeout ] }", 60),
-    ("incoming-ALL-source",
-     "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE, RELATIONSHIP, host,"
-     " TARGET, root_password ] }",
-     ["pw", "pw"]),
-    ("rel-target-capability",
-     "{ $get_property: [ SELF, RELATIONSHIP, host, CAPABILITY, num_cpus ] }", 2),
-    ("rel-capability-relationship",
-     "{ $get_property: [ SELF, RELATIONSHIP, host, CAPABILITY, RELATIONSHIP, 1, SOURCE, admin ] }", "me"),
+    (
+        "incoming-via-capability",
+        "{ $get_property: [ mysql_database, CAPABILITY, database_endpoint, RELATIONSHIP, 1, timeout ] }",
+        60,
+    ),
+    (
+        "incoming-ALL-source",
+        "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE, RELATIONSHIP, host,"
+        " TARGET, root_password ] }",
+        ["pw", "pw"],
+    ),
+    (
+        "rel-target-capability",
+        "{ $get_property: [ SELF, RELATIONSHIP, host, CAPABILITY, num_cpus ] }",
+        2,
+    ),
+    (
+        "rel-capability-relationship",
+        "{ $get_property: [ SELF, RELATIONSHIP, host, CAPABILITY, RELATIONSHIP, 1, SOURCE, admin ] }",
+        "me",
+    ),
     ("source", "{ $get_property: [ SELF, RELATIONSHIP, host, SOURCE, admin ] }", "me"),
     ("lazily-evaluated-property", "{ $get_property: [ SELF, db_name ] }", "sql_database1"),
     ("relationship-template", "{ $get_property: [ my_connection, value ] }", "rel-value"),
-    ("relationship-template-target", "{ $get_property: [ my_connection, TARGET, value ] }", "dbms-value"),
+    (
+        "relationship-template-target",
+        "{ $get_property: [ my_connection, TARGET, value ] }",
+        "dbms-value",
+    ),
     ("V54-artifact", "{ $get_artifact: [ SELF, zip ] }", "/data/wordpress.zip"),
-    ("artifact-other-node", "{ $get_artifact: [ SELF, RELATIONSHIP, database_endpoint, TARGET, zip ] }",
-     "/data/db.zip"),
+    (
+        "artifact-other-node",
+        "{ $get_artifact: [ SELF, RELATIONSHIP, database_endpoint, TARGET, zip ] }",
+        "/data/db.zip",
+    ),
     ("attribute-property", "{ $get_attribute: [ mysql_database, name ] }", "sql_database1"),
     ("node_index-in-node", "$node_index", 0),
     ("get_input-in-template", "{ $get_input: db_name }", "wp"),
@@ -120,8 +176,11 @@ def test_paths(graph: MemoryTemplate, text: str, expected: object) -> None:
 def test_all_fans_out_and_every_branch_must_resolve(graph: MemoryTemplate) -> None:
     # Incoming host relationships of mysql_dbms: from mysql_database and wordpress;
     # only mysql_database has the database_endpoint capability.
-    err = error(graph, "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE,"
-                       " CAPABILITY, database_endpoint, port ] }")
+    err = error(
+        graph,
+        "{ $get_property: [ mysql_dbms, CAPABILITY, host, RELATIONSHIP, ALL, SOURCE,"
+        " CAPABILITY, database_endpoint, port ] }",
+    )
     assert err.kind == "PathError" and "wordpress" in str(err)
 
 
@@ -136,20 +195,37 @@ V17 = [
     ("self-nope", "{ $get_property: [ SELF, nope ] }", ["nope", "wordpress"]),
     ("ghost-node", "{ $get_property: [ ghost_node, x ] }", ["ghost_node"]),
     ("no-requirement", "{ $get_property: [ SELF, RELATIONSHIP, nope ] }", ["nope", "requirement"]),
-    ("no-capability", "{ $get_property: [ primary, CAPABILITY, nope, x ] }", ["nope", "capability"]),
+    (
+        "no-capability",
+        "{ $get_property: [ primary, CAPABILITY, nope, x ] }",
+        ["nope", "capability"],
+    ),
     ("index-out-of-range", "{ $get_property: [ web, 3, name ] }", ["3"]),
-    ("rel-index-out-of-range", "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, 5, timeout ] }",
-     ["5"]),
-    ("declared-without-value", "{ $get_property: [ mysql_database, declared_only ] }", ["no value"]),
+    (
+        "rel-index-out-of-range",
+        "{ $get_property: [ SELF, RELATIONSHIP, database_endpoint, 5, timeout ] }",
+        ["5"],
+    ),
+    (
+        "declared-without-value",
+        "{ $get_property: [ mysql_database, declared_only ] }",
+        ["no value"],
+    ),
     ("step-missing", "{ $get_property: [ mysql_database, name, x ] }", ["x"]),
     ("V54-nozip", "{ $get_artifact: [ SELF, nozip ] }", ["nozip"]),
     ("allocation-not-capability", "{ $available_allocation: [ SELF, num_cpus ] }", ["capability"]),
-    ("allocation-no-property", "{ $available_allocation: [ mysql_dbms, CAPABILITY, host, nope ] }", ["nope"]),
+    (
+        "allocation-no-property",
+        "{ $available_allocation: [ mysql_dbms, CAPABILITY, host, nope ] }",
+        ["nope"],
+    ),
 ]
 
 
 @pytest.mark.parametrize(("text", "words"), [pytest.param(t, w, id=i) for i, t, w in V17])
-def test_v17_path_errors_name_the_missing_piece(graph: MemoryTemplate, text: str, words: list) -> None:
+def test_v17_path_errors_name_the_missing_piece(
+    graph: MemoryTemplate, text: str, words: list
+) -> None:
     err = error(graph, text)
     assert err.kind == "PathError"
     assert err.diagnostic.code == "function-error"
@@ -161,12 +237,16 @@ def test_did_you_mean_on_path_errors(graph: MemoryTemplate) -> None:
     assert error(graph, "{ $get_property: [ wordpres, admin ] }").diagnostic.hint == (
         "did you mean 'wordpress'?"
     )
-    assert error(graph, "{ $get_property: [ SELF, admn ] }").diagnostic.hint == "did you mean 'admin'?"
+    assert (
+        error(graph, "{ $get_property: [ SELF, admn ] }").diagnostic.hint == "did you mean 'admin'?"
+    )
 
 
 def test_p29_get_attribute_on_a_non_property_stays_a_call(graph: MemoryTemplate) -> None:
-    text = ("{ $concat: [ 'http://', $get_attribute: [ mysql_dbms, public_address ], ':',"
-            " $get_attribute: [ mysql_dbms, state ] ] }")
+    text = (
+        "{ $concat: [ 'http://', $get_attribute: [ mysql_dbms, public_address ], ':',"
+        " $get_attribute: [ mysql_dbms, state ] ] }"
+    )
     tree = parse(yaml.safe_load(text))
     assert evaluate(tree, context=graph, self_entity=graph.node("wordpress")) is tree
 
@@ -211,7 +291,9 @@ def test_self_reference_is_a_cycle(graph: MemoryTemplate) -> None:
     assert info.value.kind == "PathError" and "cycle" in str(info.value)
 
 
-def test_property_holding_an_unevaluated_call_keeps_the_caller_unevaluated(graph: MemoryTemplate) -> None:
+def test_property_holding_an_unevaluated_call_keeps_the_caller_unevaluated(
+    graph: MemoryTemplate,
+) -> None:
     graph.add_node("late", {"addr": parse({"$get_attribute": ["SELF", "ip"]})})
     tree = parse({"$get_property": ["late", "addr"]})
     assert evaluate(tree, context=graph, self_entity=graph.node("wordpress")) is tree
@@ -231,7 +313,11 @@ V1X = [
     ("self", {"get_property": ["SELF", "admin"]}, "me"),
     ("capability", {"get_property": ["mysql_database", "database_endpoint", "port"]}, 3306),
     ("requirement-to-capability", {"get_property": ["SELF", "database_endpoint", "port"]}, 3306),
-    ("requirement-to-node", {"get_property": ["SELF", "database_endpoint", "name"]}, "sql_database1"),
+    (
+        "requirement-to-node",
+        {"get_property": ["SELF", "database_endpoint", "name"]},
+        "sql_database1",
+    ),
     ("host", {"get_property": ["HOST", "root_password"]}, "pw"),
     ("key-steps", {"get_property": ["mysql_dbms", "admin_credential", "token"]}, "s3cret"),
     ("attribute-property", {"get_attribute": ["SELF", "admin"]}, "me"),

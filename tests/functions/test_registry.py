@@ -120,7 +120,9 @@ def test_function_error_from_a_callable_passes_through(registered: list[str]) ->
 def test_arguments_are_evaluated_before_the_call(registered: list[str]) -> None:
     seen = []
     reg(registered, "t:spy", lambda *a: seen.append(a) or len(a))
-    assert evaluate(parse({"$t:spy": [{"$concat": ["a", "b"]}, {"$get_input": "x"}]}), {"x": 1}) == 2
+    assert (
+        evaluate(parse({"$t:spy": [{"$concat": ["a", "b"]}, {"$get_input": "x"}]}), {"x": 1}) == 2
+    )
     assert seen == [("ab", 1)]
 
 

@@ -47,7 +47,9 @@ def test_validate_raw_keyword_parses_yaml_data_first() -> None:
     with pytest.raises(FunctionError) as info:
         validate({"$greater_than": ["$value", 1]}, 0, raw=True)
     assert info.value.kind == "ValidationFailed"
-    assert validate({"get_input": "flag"}, 5, version="1.3", raw=True, inputs={"flag": True}) is None
+    assert (
+        validate({"get_input": "flag"}, 5, version="1.3", raw=True, inputs={"flag": True}) is None
+    )
     with pytest.raises(toskit.FunctionSyntaxError):
         validate({"a": 1, "$b": 2}, 0, raw=True)
 
@@ -126,7 +128,7 @@ def test_hand_built_very_deep_call_str_hash_eq() -> None:
 
 def test_str_matches_unparse_for_nested_values() -> None:
     tree = parse({"$concat": ["$$lit", {"$get_input": "x"}, {"k": [1, None, True]}, "$value"]})
-    assert str(tree) == '$concat: [$$lit, {$get_input: [x]}, {k: [1, null, true]}, $value]'
+    assert str(tree) == "$concat: [$$lit, {$get_input: [x]}, {k: [1, null, true]}, $value]"
     assert parse(unparse(tree)) == tree
 
 
@@ -142,15 +144,17 @@ def test_eq_and_hash_follow_the_contract() -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.recursive(
-    st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["a", "$$b"])),
-    lambda c: st.one_of(
-        st.lists(c, max_size=3),
-        st.dictionaries(st.sampled_from(["x", "y"]), c, max_size=2),
-        st.builds(lambda args: {"$concat": args}, st.lists(c, max_size=2)),
-    ),
-    max_leaves=10,
-))
+@given(
+    st.recursive(
+        st.one_of(st.none(), st.integers(-3, 3), st.sampled_from(["a", "$$b"])),
+        lambda c: st.one_of(
+            st.lists(c, max_size=3),
+            st.dictionaries(st.sampled_from(["x", "y"]), c, max_size=2),
+            st.builds(lambda args: {"$concat": args}, st.lists(c, max_size=2)),
+        ),
+        max_leaves=10,
+    )
+)
 def test_equality_and_hash_agree_with_plain_data(raw) -> None:
     a, b = parse(raw), parse(raw)
     assert a == b
@@ -253,8 +257,9 @@ def _within(seconds: float, func, *args):
         pytest.param(r"^(a{2,})*$", "", True, id="nested-min-two-empty"),
         pytest.param(r"^(a+){2,3}$", "a", False, id="bounded-outer-too-short"),
         pytest.param(r"^(a+){2,3}$", "aaaaa", True, id="bounded-outer"),
-        pytest.param(CONFORMANCE_PATTERNS[0], "http://ab.cd/" + "a" * 60 + "!", False,
-                     id="oasis-url-hostile"),
+        pytest.param(
+            CONFORMANCE_PATTERNS[0], "http://ab.cd/" + "a" * 60 + "!", False, id="oasis-url-hostile"
+        ),
         pytest.param(CONFORMANCE_PATTERNS[0], "https://example.com/a/b c", True, id="oasis-url"),
         pytest.param(CONFORMANCE_PATTERNS[1], "192.168.1.250", True, id="oasis-ipv4"),
         pytest.param(CONFORMANCE_PATTERNS[1], "192.168.1.256", False, id="oasis-ipv4-bad"),
@@ -318,8 +323,10 @@ def test_overlong_pattern_is_refused() -> None:
 def test_pattern_constraint_is_bounded() -> None:
     from toskit.functions import check_value
 
-    diags = _within(1.0, lambda: check_value("a" * 45 + "b", constraints=[{"pattern": "(a|aa)+"}],
-                                             version="1.3"))
+    diags = _within(
+        1.0,
+        lambda: check_value("a" * 45 + "b", constraints=[{"pattern": "(a|aa)+"}], version="1.3"),
+    )
     assert [d.code for d in diags] == ["constraint-violation"]
     assert check_value("aaa", constraints=[{"pattern": "(a|aa)+"}], version="1.3") == []
     diags = check_value("aaa", constraints=[{"pattern": r"(a)\1"}], version="1.3")
@@ -329,8 +336,10 @@ def test_pattern_constraint_is_bounded() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(st.sampled_from(["a", "b", "(", ")", "(?:", "+", "*", "?", "{2,}", "|", "\\1", "$"]),
-         max_size=10).map("".join),
+    st.lists(
+        st.sampled_from(["a", "b", "(", ")", "(?:", "+", "*", "?", "{2,}", "|", "\\1", "$"]),
+        max_size=10,
+    ).map("".join),
     st.text(alphabet="ab", max_size=12),
 )
 def test_bounded_regex_agrees_with_re(pattern: str, text: str) -> None:
@@ -457,7 +466,9 @@ def test_calls_nested_to_the_bound_evaluate_at_the_default_limit(default_limit_a
     assert default_limit_and_no_raise == []
 
 
-def test_calls_one_past_the_bound_are_a_clear_error_at_the_default_limit(default_limit_and_no_raise):
+def test_calls_one_past_the_bound_are_a_clear_error_at_the_default_limit(
+    default_limit_and_no_raise,
+):
     from toskit.functions.evaluate import evaluate_calls
 
     def work():

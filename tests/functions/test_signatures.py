@@ -73,8 +73,10 @@ def test_no_matching_signature() -> None:
 def test_result_type_is_checked() -> None:
     functions.register("t:badresult", lambda x: "not a float")
     try:
-        d = defs("badresult: { signatures: [ { arguments: [ integer ], result: float } ] }",
-                 namespace="t")
+        d = defs(
+            "badresult: { signatures: [ { arguments: [ integer ], result: float } ] }",
+            namespace="t",
+        )
         with pytest.raises(FunctionError) as info:
             evaluate(parse({"$t:badresult": [1]}), definitions=d)
         assert info.value.kind == "TypeMismatch"
@@ -119,17 +121,27 @@ def test_v49_variadic(args: list, matches: bool) -> None:
         ("{ variadic: true }", [1, "x", None], True),
         ("{ arguments: [ integer ], optional_arguments: [ string, boolean ] }", [1], True),
         ("{ arguments: [ integer ], optional_arguments: [ string, boolean ] }", [1, "a"], True),
-        ("{ arguments: [ integer ], optional_arguments: [ string, boolean ] }", [1, "a", True], True),
+        (
+            "{ arguments: [ integer ], optional_arguments: [ string, boolean ] }",
+            [1, "a", True],
+            True,
+        ),
         ("{ arguments: [ integer ], optional_arguments: [ string, boolean ] }", [1, True], False),
-        ("{ arguments: [ integer ], optional_arguments: [ string ], variadic: true }",
-         [1, "a", "b", "c"], True),
+        (
+            "{ arguments: [ integer ], optional_arguments: [ string ], variadic: true }",
+            [1, "a", "b", "c"],
+            True,
+        ),
         ("{ arguments: [ float ] }", [1], True),
         ("{ arguments: [ integer ] }", [1.0], False),
         ("{ arguments: [ integer ] }", [True], False),
         ("{ arguments: [ { type: list, entry_schema: integer } ] }", [[1, 2]], True),
         ("{ arguments: [ { type: list, entry_schema: integer } ] }", [[1, "x"]], False),
-        ("{ arguments: [ { type: map, key_schema: string, entry_schema: boolean } ] }",
-         [{"a": True}], True),
+        (
+            "{ arguments: [ { type: map, key_schema: string, entry_schema: boolean } ] }",
+            [{"a": True}],
+            True,
+        ),
         ("{ arguments: [ scalar-unit.size ] }", ["2 GB"], True),
         ("{ arguments: [ scalar-unit.size ] }", ["2 s"], False),
         ("{ arguments: [ version, timestamp ] }", ["1.2.3", "2024-01-01T00:00:00Z"], True),
@@ -149,8 +161,11 @@ def test_signature_matching(signature: str, args: list, matches: bool) -> None:
 def test_first_matching_signature_wins() -> None:
     functions.register("t:pick", lambda *a: len(a))
     try:
-        d = defs("pick: { signatures: [ { arguments: [ integer ], result: string },"
-                 " { arguments: [ integer ], result: integer } ] }", namespace="t")
+        d = defs(
+            "pick: { signatures: [ { arguments: [ integer ], result: string },"
+            " { arguments: [ integer ], result: integer } ] }",
+            namespace="t",
+        )
         with pytest.raises(FunctionError) as info:  # first signature matched; its result type fails
             evaluate(Call("pick", [1], "t"), definitions=d)
         assert info.value.kind == "TypeMismatch"
@@ -180,7 +195,9 @@ def test_v51_namespaced_declarations() -> None:
     assert info.value.kind == "UnknownFunction"
     assert info.value.diagnostic.hint == "did you mean 'namespace1:random_generator'?"
     # a declared name is known: bare form is a call
-    assert parse("$namespace1:random_generator", known=known) == Call("random_generator", [], "namespace1")
+    assert parse("$namespace1:random_generator", known=known) == Call(
+        "random_generator", [], "namespace1"
+    )
 
 
 def test_refine_appends_signatures() -> None:
@@ -200,13 +217,27 @@ INVALID = [
     ("no-signatures", "{ f: { description: x } }", "f"),
     ("empty-signatures", "{ f: { signatures: [] } }", "f"),
     ("signature-not-map", "{ f: { signatures: [ 3 ] } }", "f.signatures[0]"),
-    ("unknown-signature-key", "{ f: { signatures: [ { argumnts: [] } ] } }", "f.signatures[0].argumnts"),
+    (
+        "unknown-signature-key",
+        "{ f: { signatures: [ { argumnts: [] } ] } }",
+        "f.signatures[0].argumnts",
+    ),
     ("unknown-definition-key", "{ f: { signatures: [ {} ], sigs: 1 } }", "f.sigs"),
-    ("variadic-not-bool", "{ f: { signatures: [ { variadic: 'yes' } ] } }", "f.signatures[0].variadic"),
-    ("arguments-not-list", "{ f: { signatures: [ { arguments: integer } ] } }",
-     "f.signatures[0].arguments"),
-    ("schema-without-type", "{ f: { signatures: [ { arguments: [ { validation: true } ] } ] } }",
-     "f.signatures[0].arguments[0]"),
+    (
+        "variadic-not-bool",
+        "{ f: { signatures: [ { variadic: 'yes' } ] } }",
+        "f.signatures[0].variadic",
+    ),
+    (
+        "arguments-not-list",
+        "{ f: { signatures: [ { arguments: integer } ] } }",
+        "f.signatures[0].arguments",
+    ),
+    (
+        "schema-without-type",
+        "{ f: { signatures: [ { arguments: [ { validation: true } ] } ] } }",
+        "f.signatures[0].arguments[0]",
+    ),
     ("schema-bad", "{ f: { signatures: [ { result: 3 } ] } }", "f.signatures[0].result"),
 ]
 
@@ -229,8 +260,10 @@ def test_invalid_definition_path_prefix_and_hint() -> None:
 
 def test_malformed_validation_clause_is_reported() -> None:
     _, diags = load_function_definitions(
-        yaml.safe_load("f: { signatures: [ { arguments: [ { type: integer, validation: "
-                       "{ $a: 1, b: 2 } } ] } ] }")
+        yaml.safe_load(
+            "f: { signatures: [ { arguments: [ { type: integer, validation: "
+            "{ $a: 1, b: 2 } } ] } ] }"
+        )
     )
     assert [d.code for d in diags] == ["malformed-function"]
 

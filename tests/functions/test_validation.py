@@ -50,8 +50,13 @@ def test_v25_clause_reading_sibling_properties() -> None:
     with pytest.raises(FunctionError) as info:
         validate(c, 7, context=tpl, self_entity=node)
     assert info.value.kind == "ValidationFailed"
-    diags = check_value(7, validations=[c], context=tpl, self_entity=node,
-                        path=("node_templates", "cluster", "properties", "default_instances"))
+    diags = check_value(
+        7,
+        validations=[c],
+        context=tpl,
+        self_entity=node,
+        path=("node_templates", "cluster", "properties", "default_instances"),
+    )
     assert [d.code for d in diags] == ["validation-failed"]
     assert diags[0].path == "node_templates.cluster.properties.default_instances"
 
@@ -150,10 +155,24 @@ def test_constraint_argument_may_be_a_1x_call() -> None:
 
 @pytest.mark.parametrize(
     "bad",
-    [{"greater_thn": 1}, {"equal": 1, "less_than": 2}, "equal", {"in_range": [1]},
-     {"pattern": 3}, {"valid_values": 3}, {"schema": {}}],
-    ids=["misspelled", "two-operators", "not-a-map", "short-range", "pattern-type",
-         "valid-values-type", "schema"],
+    [
+        {"greater_thn": 1},
+        {"equal": 1, "less_than": 2},
+        "equal",
+        {"in_range": [1]},
+        {"pattern": 3},
+        {"valid_values": 3},
+        {"schema": {}},
+    ],
+    ids=[
+        "misspelled",
+        "two-operators",
+        "not-a-map",
+        "short-range",
+        "pattern-type",
+        "valid-values-type",
+        "schema",
+    ],
 )
 def test_bad_constraints(bad: object) -> None:
     with pytest.raises(toskit.ToskitError):
@@ -169,7 +188,10 @@ def test_misspelled_operator_suggests() -> None:
 
 
 def test_check_value_reports_each_failure() -> None:
-    validations = [clause("{ $greater_or_equal: [ $value, 10 ] }"), clause("{ $less_than: [ $value, 0 ] }")]
+    validations = [
+        clause("{ $greater_or_equal: [ $value, 10 ] }"),
+        clause("{ $less_than: [ $value, 0 ] }"),
+    ]
     constraints = [{"in_range": [1, 5]}, {"valid_values": [7]}, {"greater_than": 100}]
     diags = check_value(
         7,
@@ -274,7 +296,9 @@ def test_clause_on_a_declared_2_0_scalar_type() -> None:
 def test_arithmetic_on_declared_scalars() -> None:
     tpl = _mass_template()
     tpl.add_node("box", {"weight": "2 kg", "extra": "500 g"}, {"weight": "Mass", "extra": "Mass"})
-    tree = parse({"$sum": [{"$get_property": ["box", "weight"]}, {"$get_property": ["box", "extra"]}]})
+    tree = parse(
+        {"$sum": [{"$get_property": ["box", "weight"]}, {"$get_property": ["box", "extra"]}]}
+    )
     assert evaluate(tree, context=tpl) == "2.5 kg"
     half = parse({"$quotient": [{"$get_property": ["box", "weight"]}, 4]})
     assert evaluate(half, context=tpl) == "0.5 kg"

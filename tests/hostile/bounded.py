@@ -115,9 +115,15 @@ def _limits(kill_after: int) -> Any:
     return apply
 
 
-def run_case(source: str, *, cpu: float = CPU_SECONDS, peak_mb: float = PEAK_MB,
-             max_calls: int | None = None,
-             cwd: str | None = None, stdin_file: str | None = None) -> Outcome:
+def run_case(
+    source: str,
+    *,
+    cpu: float = CPU_SECONDS,
+    peak_mb: float = PEAK_MB,
+    max_calls: int | None = None,
+    cwd: str | None = None,
+    stdin_file: str | None = None,
+) -> Outcome:
     """Run ``source`` (defines ``case()``, maybe ``setup()``) bounded; assert the bounds.
 
     ``setup()`` runs before the clock starts (to build a large input) and its
@@ -144,7 +150,7 @@ def run_case(source: str, *, cpu: float = CPU_SECONDS, peak_mb: float = PEAK_MB,
     assert marker >= 0, (
         f"the case died (exit {proc.returncode}) without a result:\n{proc.stderr[-3000:]}"
     )
-    data = json.loads(proc.stdout[marker + len("\n@@RESULT@@"):])
+    data = json.loads(proc.stdout[marker + len("\n@@RESULT@@") :])
     outcome = Outcome(
         returned=data.get("returned"),
         raised=data.get("raised"),
@@ -159,11 +165,13 @@ def run_case(source: str, *, cpu: float = CPU_SECONDS, peak_mb: float = PEAK_MB,
     assert outcome.peak_mb < peak_mb, f"case peaked at {outcome.peak_mb:.0f} MB (bound {peak_mb})"
     if max_calls is not None:
         assert outcome.calls is not None and outcome.calls <= max_calls, (
-            f"case made {outcome.calls:,} function calls (budget {max_calls:,})")
+            f"case made {outcome.calls:,} function calls (budget {max_calls:,})"
+        )
     # The hang guard: generous, so that load on the machine never trips it.
     assert outcome.cpu < guard, (
         f"case took {outcome.cpu:.2f} s of CPU: a hang? (guard {guard:g} s, "
-        f"{HANG_FACTOR}x the quiet-machine {cpu:g} s)")
+        f"{HANG_FACTOR}x the quiet-machine {cpu:g} s)"
+    )
     return outcome
 
 
@@ -194,4 +202,7 @@ def counted_load(folder: object, path: object, **options: Any) -> str:
     the documents under ``folder`` parsed (in all, and distinct), the types
     that are not normative, and ``[code, file, line, message]`` per diagnostic.
     """
-    return _COUNTED + f"\ndef case():\n    return counted({str(folder)!r}, {str(path)!r}, **{options!r})\n"
+    return (
+        _COUNTED
+        + f"\ndef case():\n    return counted({str(folder)!r}, {str(path)!r}, **{options!r})\n"
+    )

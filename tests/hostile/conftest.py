@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-_spec = importlib.util.spec_from_file_location("hostile_bounded", Path(__file__).with_name("bounded.py"))
+_spec = importlib.util.spec_from_file_location(
+    "hostile_bounded", Path(__file__).with_name("bounded.py")
+)
 assert _spec is not None and _spec.loader is not None
 bounded = importlib.util.module_from_spec(_spec)
 sys.modules["hostile_bounded"] = bounded

@@ -27,7 +27,9 @@ from toskit.source.csar import CSAR_LIMITS, CsarArchive, CsarError, open_csar
 
 MAIN = "tosca_definitions_version: tosca_simple_yaml_1_3\nimports:\n  - t.yaml\n"
 TYPES = "tosca_definitions_version: tosca_simple_yaml_1_3\n"
-META = "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nCreated-By: t\nEntry-Definitions: main.yaml\n"
+META = (
+    "TOSCA-Meta-File-Version: 1.1\nCSAR-Version: 1.1\nCreated-By: t\nEntry-Definitions: main.yaml\n"
+)
 
 
 def _zip(files: dict[str, bytes | str], compression: int = zipfile.ZIP_STORED) -> bytes:
@@ -63,7 +65,9 @@ def _zip64(data: bytes) -> bytes:
     at, size, offset = _end(data)
     record = struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, 45, 45, 0, 0, 5, 5, size, offset)
     locator = struct.pack("<4sLQL", b"PK\x06\x07", 0, at, 1)
-    classic = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    classic = struct.pack(
+        "<4s4H2LH", b"PK\x05\x06", 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0
+    )
     return data[:at] + record + locator + classic
 
 
@@ -99,18 +103,27 @@ def _deflated_archive(entries: dict[str, tuple[bytes, int, int]]) -> bytes:
     """A ZIP of main.yaml, TOSCA.meta and ``entries`` given as (raw deflate data, size, CRC-32)."""
     out, directory = io.BytesIO(), io.BytesIO()
     plain = {"main.yaml": MAIN, "TOSCA-Metadata/TOSCA.meta": META}
-    items = [(n, zlib.compress(t.encode())[2:-4], len(t), zlib.crc32(t.encode())) for n, t in plain.items()]
+    items = [
+        (n, zlib.compress(t.encode())[2:-4], len(t), zlib.crc32(t.encode()))
+        for n, t in plain.items()
+    ]
     items += [(n, *e) for n, e in entries.items()]
     for name, data, size, crc in items:
         offset = out.tell()
         encoded = name.encode()
-        out.write(struct.pack("<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(data), size, len(encoded), 0))
+        out.write(
+            struct.pack(
+                "<4s5H3L2H", b"PK\x03\x04", 20, 0, 8, 0, 0, crc, len(data), size, len(encoded), 0
+            )
+        )
         out.write(encoded + data)
         directory.write(struct.pack("<4s6H3L5H2L", b"PK\x01\x02", 20, 20, 0, 8, 0, 0, crc, len(data), size,
                                     len(encoded), 0, 0, 0, 0, 0, offset) + encoded)  # fmt: skip
     start, body = out.tell(), directory.getvalue()
     out.write(body)
-    out.write(struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(items), len(items), len(body), start, 0))
+    out.write(
+        struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, len(items), len(items), len(body), start, 0)
+    )
     return out.getvalue()
 
 

@@ -18,7 +18,11 @@ V2 = "tosca_definitions_version: tosca_2_0\n"
 def _unknown_properties(n: int) -> str:
     """One node template with ``n`` undeclared properties, one per line (line 7 on)."""
     props = "".join(f"        bogus{i}: {i}\n" for i in range(n))
-    return V2 + "service_template:\n  node_templates:\n    a:\n      type: Root\n      properties:\n" + props
+    return (
+        V2
+        + "service_template:\n  node_templates:\n    a:\n      type: Root\n      properties:\n"
+        + props
+    )
 
 
 def _unknown_types(n: int) -> str:
@@ -66,8 +70,18 @@ def test_twenty_thousand_of_one_code_are_100_and_a_summary(run_case) -> None:
                      summary.hint, summary.line],
                     sum(d.omitted for d in st.diagnostics[:100]), raised]
     """)
-    (count, ok, counts, omitted, text_repr, in_source_order, lines, summary, first_omitted,
-     raised) = out.returned
+    (
+        count,
+        ok,
+        counts,
+        omitted,
+        text_repr,
+        in_source_order,
+        lines,
+        summary,
+        first_omitted,
+        raised,
+    ) = out.returned
     assert count == 101
     assert ok is False  # the hidden ones are errors: the template does not look valid
     assert counts == {"error": 20_000, "warning": 0, "info": 0}
@@ -151,12 +165,19 @@ def test_check_text_counts_every_one_and_lists_100(run_case, tmp_path) -> None:
     path = tmp_path / "t.yaml"
     path.write_text(_unknown_properties(20_000))
     code, stdout, stderr, child_cpu, child_mb = run_case(_check(str(path))).returned
-    assert child_mb < 500 and child_cpu < 40  # memory counted; CPU only a hang guard (10x a quiet 4 s)
+    assert (
+        child_mb < 500 and child_cpu < 40
+    )  # memory counted; CPU only a hang guard (10x a quiet 4 s)
     assert code == 1
-    assert stdout.splitlines()[0] == f"checked {path} as TOSCA 2.0 template: 20000 errors, 0 warnings"
+    assert (
+        stdout.splitlines()[0] == f"checked {path} as TOSCA 2.0 template: 20000 errors, 0 warnings"
+    )
     assert stderr.strip() == "1 file checked: 20000 errors, 0 warnings"
     assert len(re.findall(r"error\[unknown-property\]", stdout)) == 101
-    assert f"{path}:107:9: error[unknown-property]: 19,900 more 'unknown-property' diagnostics not shown" in stdout
+    assert (
+        f"{path}:107:9: error[unknown-property]: 19,900 more 'unknown-property' diagnostics not shown"
+        in stdout
+    )
     assert len(stdout) < 40_000
 
 
@@ -275,7 +296,11 @@ def _long_keys(n: int, length: int) -> str:
     # Explicit keys ("? key"): YAML allows an implicit key of at most 1,024
     # characters (PyYAML refuses longer ones, and so does toskit, #30 item 1).
     props = "".join(f"        ? {'k' * length}{i}\n        : {i}\n" for i in range(n))
-    return V2 + "service_template:\n  node_templates:\n    a:\n      type: Root\n      properties:\n" + props
+    return (
+        V2
+        + "service_template:\n  node_templates:\n    a:\n      type: Root\n      properties:\n"
+        + props
+    )
 
 
 def test_a_diagnostic_naming_a_huge_key_is_abbreviated_in_every_output(tmp_path, capsys) -> None:
@@ -300,8 +325,10 @@ def test_a_diagnostic_naming_a_huge_key_is_abbreviated_in_every_output(tmp_path,
     assert len(out) < 10 * 3 * MAX_TEXT + 1_000 and out.count("characters not shown") >= 10
     assert main(["check", "--format", "json", str(path)]) == 1
     (entry,) = json.loads(capsys.readouterr().out)
-    assert all(len(d["message"]) <= MAX_TEXT + 50 and len(d["path"]) <= MAX_TEXT + 50
-               for d in entry["diagnostics"])
+    assert all(
+        len(d["message"]) <= MAX_TEXT + 50 and len(d["path"]) <= MAX_TEXT + 50
+        for d in entry["diagnostics"]
+    )
 
     page = render_page(st)
     assert len(page) < 500_000
@@ -329,7 +356,9 @@ def test_the_whole_page_stays_within_max_chars() -> None:
         for i in range(200)
     )
     nodes = "".join(f"    n{i}: {{type: T{i}, properties: {{bogus: 1}}}}\n" for i in range(200))
-    st = toskit.loads(V2 + "node_types:\n" + types + "service_template:\n  node_templates:\n" + nodes)
+    st = toskit.loads(
+        V2 + "node_types:\n" + types + "service_template:\n  node_templates:\n" + nodes
+    )
     full = render_page(st)
     small = render_page(st, max_chars=200_000)
     assert len(small) < 200_000 + 120_000 < len(full)  # the stylesheet comes on top
@@ -392,7 +421,9 @@ def test_toskit_show_of_twenty_thousand_mistakes_end_to_end(run_case, tmp_path) 
     """)
     code, child_cpu, child_mb = out.returned
     assert code == 0
-    assert child_mb < 300 and child_cpu < 40  # memory counted; CPU only a hang guard (10x a quiet 4 s)
+    assert (
+        child_mb < 300 and child_cpu < 40
+    )  # memory counted; CPU only a hang guard (10x a quiet 4 s)
     assert len(page.read_bytes()) < 1_500_000
 
 
@@ -401,7 +432,8 @@ def test_a_schema_with_ten_thousand_mistakes_is_located_in_linear_time(run_case)
     text = "types:\n" + "".join(
         f"  - name: T{i}\n    fields:\n      - {{name: a, type: string}}\n" for i in range(10_000)
     )
-    out = run_case(f"""
+    out = run_case(
+        f"""
         def case():
             from toskit import schema
             from toskit.errors import SchemaError
@@ -410,7 +442,9 @@ def test_a_schema_with_ten_thousand_mistakes_is_located_in_linear_time(run_case)
             except SchemaError as exc:
                 last = exc.diagnostics[-1]
                 return [len(exc.diagnostics), last.path, last.line]
-    """, max_calls=11_000_000)  # ~5.3 M counted: linear in the 20,000 diagnostics
+    """,
+        max_calls=11_000_000,
+    )  # ~5.3 M counted: linear in the 20,000 diagnostics
     assert out.returned == [20_000, '.types[name="T9999"]', 2 + 3 * 9_999]
 
 
@@ -419,12 +453,13 @@ def test_check_of_ten_thousand_bad_conditions_is_linear(run_case, tmp_path) -> N
     running over the checker's many small objects, 0.7 s with it paused."""
     roles = "".join(
         f"  r{i}:\n    name: R{i}\n    restrictions:\n"
-        "      - condition: \"settings:a.b.value ==\"\n        message: m\n"
+        '      - condition: "settings:a.b.value =="\n        message: m\n'
         for i in range(10_000)
     )
     path = tmp_path / "roles.yaml"
     path.write_text("roles_metadata:\n" + roles)
-    out = run_case(f"""
+    out = run_case(
+        f"""
         def case():
             import contextlib, io
             from toskit.cli import main
@@ -432,5 +467,8 @@ def test_check_of_ten_thousand_bad_conditions_is_linear(run_case, tmp_path) -> N
             with contextlib.redirect_stdout(buffer), contextlib.redirect_stderr(io.StringIO()):
                 status = main(["check", "-j", "1", {str(path)!r}])
             return [status, buffer.getvalue().splitlines()[0]]
-    """, cpu=1.8, max_calls=13_000_000)  # ~6.4 M counted
+    """,
+        cpu=1.8,
+        max_calls=13_000_000,
+    )  # ~6.4 M counted
     assert out.returned == [1, f"checked {path} as roles document: 10000 errors, 0 warnings"]

@@ -29,8 +29,10 @@ CASES = {
         "class A(tosca.DataEntity):\n    x: int = 1\n",
         None,  # fine or a diagnostic; the caller's limit is untouched
     ),
-    "sys-path-deleted": ("import sys\ndel sys.path[:]\nimport tosca\n"
-                         "class A(tosca.DataEntity):\n    x: int = 1\n", None),
+    "sys-path-deleted": (
+        "import sys\ndel sys.path[:]\nimport tosca\nclass A(tosca.DataEntity):\n    x: int = 1\n",
+        None,
+    ),
     "deep-default": (
         "import tosca\nv = 0\nfor _ in range(600):\n    v = [v]\n"
         "class A(tosca.DataEntity):\n    x: list = v\n",
@@ -43,7 +45,8 @@ CASES = {
 def test_hostile_module_is_a_diagnostic(run_case, tmp_path, source, fragment) -> None:
     path = tmp_path / "mod.py"
     path.write_text(source)
-    out = run_case(f"""
+    out = run_case(
+        f"""
         def case():
             import os, sys
             from toskit import dsl
@@ -51,13 +54,17 @@ def test_hostile_module_is_a_diagnostic(run_case, tmp_path, source, fragment) ->
             st = dsl.load_module({str(path)!r}, timeout=1)
             return [[[d.code, d.message] for d in st.diagnostics],
                     os.getcwd() == cwd, sys.path == path, sys.getrecursionlimit() == limit]
-    """, cpu=3)
+    """,
+        cpu=3,
+    )
     diags, same_cwd, same_path, same_limit = out.returned
     assert same_cwd and same_path and same_limit
     if fragment is not None:
         assert any(code == "python-error" and fragment in message for code, message in diags), diags
     else:
-        assert all(code in ("python-error", "type-mismatch", "limit-exceeded") for code, _ in diags), diags
+        assert all(
+            code in ("python-error", "type-mismatch", "limit-exceeded") for code, _ in diags
+        ), diags
 
 
 def test_a_slow_module_does_not_block_other_loads(run_case, tmp_path) -> None:
@@ -65,7 +72,8 @@ def test_a_slow_module_does_not_block_other_loads(run_case, tmp_path) -> None:
     slow.write_text("import time\ntime.sleep(3)\n")
     quick = tmp_path / "quick.py"
     quick.write_text("import tosca\nclass A(tosca.DataEntity):\n    x: int = 1\n")
-    out = run_case(f"""
+    out = run_case(
+        f"""
         def case():
             import threading, time
             from toskit import dsl
@@ -79,21 +87,25 @@ def test_a_slow_module_does_not_block_other_loads(run_case, tmp_path) -> None:
             took = time.monotonic() - start
             slow.join()
             return [st.ok, took]
-    """, cpu=3)
+    """,
+        cpu=3,
+    )
     ok, took = out.returned
     assert ok and took < 2.5
 
 
 def test_a_module_that_changes_directory_leaves_the_caller_alone(run_case, tmp_path) -> None:
     path = tmp_path / "mod.py"
-    path.write_text(textwrap.dedent(f"""\
+    path.write_text(
+        textwrap.dedent(f"""\
         import os, sys
         os.chdir({str(tmp_path)!r})
         sys.path.insert(0, "/nowhere")
         import tosca
         class A(tosca.DataEntity):
             x: int = 1
-        """))
+        """)
+    )
     out = run_case(f"""
         def case():
             import os, sys
@@ -136,9 +148,12 @@ def dead(pid):
 @pytest.mark.parametrize("ending", ["returns", "times-out", "os-exit"])
 def test_processes_the_module_starts_do_not_outlive_it(run_case, tmp_path, ending) -> None:
     marker = tmp_path / "pids"
-    tail = {"returns": "", "times-out": "while True:\n    pass\n", "os-exit": "os._exit(0)\n"}[ending]
+    tail = {"returns": "", "times-out": "while True:\n    pass\n", "os-exit": "os._exit(0)\n"}[
+        ending
+    ]
     module = tmp_path / "mod.py"
-    module.write_text(textwrap.dedent(f"""\
+    module.write_text(
+        textwrap.dedent(f"""\
         import os, time
         pids = []
         for _ in range(2):
@@ -152,8 +167,12 @@ def test_processes_the_module_starts_do_not_outlive_it(run_case, tmp_path, endin
             pids.append(pid)
         with open({str(marker)!r}, "w") as out:
             out.write(" ".join(map(str, pids)))
-        """) + tail)
-    out = run_case(_DEAD + f"""
+        """)
+        + tail
+    )
+    out = run_case(
+        _DEAD
+        + f"""
 def case():
     import time
     from toskit import dsl
@@ -161,7 +180,9 @@ def case():
     pids = [int(p) for p in open({str(marker)!r}).read().split()]
     time.sleep(0.2)
     return [[d.code for d in st.diagnostics], [dead(pid) for pid in pids]]
-""", cpu=3)
+""",
+        cpu=3,
+    )
     codes, dead = out.returned
     assert dead == [True, True], out
     assert codes == ([] if ending == "returns" else ["python-error"])
@@ -173,25 +194,31 @@ FORGERIES = {
     "wrong-fields": b'{"text": "x"}',
     "text-not-a-string": b'{"text": 1, "locations": {}, "run": [], "emitted": [], "default_file": null}',
     "bad-diagnostic": b'{"text": "x", "locations": {}, "run": [["bad"]], "emitted": [], "default_file": null}',
-    "bad-severity": (b'{"text": "x", "locations": {}, "run": [["fatal", "c", "m", null, null, null, null,'
-                     b' null, null]], "emitted": [], "default_file": null}'),
+    "bad-severity": (
+        b'{"text": "x", "locations": {}, "run": [["fatal", "c", "m", null, null, null, null,'
+        b' null, null]], "emitted": [], "default_file": null}'
+    ),
     "bad-location": b'{"text": "x", "locations": {"a": [1, 2]}, "run": [], "emitted": [], "default_file": null}',
     "crash-not-text": b'{"crash": 5}',
-    "invalid-utf8": b'\xff\xfe',
+    "invalid-utf8": b"\xff\xfe",
 }
 
 
 @pytest.mark.parametrize("payload", list(FORGERIES.values()), ids=list(FORGERIES))
-def test_a_module_that_forges_its_reply_gets_a_clear_toskit_error(run_case, tmp_path, payload) -> None:
+def test_a_module_that_forges_its_reply_gets_a_clear_toskit_error(
+    run_case, tmp_path, payload
+) -> None:
     module = tmp_path / "mod.py"
-    module.write_text(textwrap.dedent(f"""\
+    module.write_text(
+        textwrap.dedent(f"""\
         import gc, os
         from multiprocessing.connection import Connection
         for obj in gc.get_objects():
             if isinstance(obj, Connection) and obj.writable:
                 obj.send_bytes({payload!r})
                 os._exit(0)
-        """))
+        """)
+    )
     out = run_case(f"""
 def case():
     from toskit import dsl
@@ -204,7 +231,8 @@ def case():
 def test_a_well_formed_forgery_is_only_data(run_case, tmp_path) -> None:
     # A module runs its own code anyway: a reply it forges well is a document, nothing more.
     module = tmp_path / "mod.py"
-    module.write_text(textwrap.dedent("""\
+    module.write_text(
+        textwrap.dedent("""\
         import gc, json, os
         from multiprocessing.connection import Connection
         reply = {"text": "tosca_definitions_version: tosca_simple_yaml_1_3\\ndescription: forged\\n",
@@ -213,7 +241,8 @@ def test_a_well_formed_forgery_is_only_data(run_case, tmp_path) -> None:
             if isinstance(obj, Connection) and obj.writable:
                 obj.send_bytes(json.dumps(reply).encode())
                 os._exit(0)
-        """))
+        """)
+    )
     out = run_case(f"""
 def case():
     from toskit import dsl
@@ -226,11 +255,14 @@ def case():
 @pytest.mark.parametrize("stream", ["stdout", "stderr"])
 def test_what_a_module_prints_is_relayed_bounded(run_case, tmp_path, stream) -> None:
     flood = tmp_path / "flood.py"
-    flood.write_text(f"import sys\nprint('first line', file=sys.{stream})\n"
-                     f"while True:\n    sys.{stream}.write('x' * 65536)\n")
+    flood.write_text(
+        f"import sys\nprint('first line', file=sys.{stream})\n"
+        f"while True:\n    sys.{stream}.write('x' * 65536)\n"
+    )
     polite = tmp_path / "polite.py"
     polite.write_text(f"import sys\nprint('hello from the module', file=sys.{stream})\n")
-    out = run_case(f"""
+    out = run_case(
+        f"""
 def case():
     import subprocess, sys
     run = lambda path: subprocess.run(
@@ -240,7 +272,9 @@ def case():
     flood, polite = run({str(flood)!r}), run({str(polite)!r})
     return [len(flood.stdout), len(flood.stderr), flood.stdout[:11].decode(),
             flood.stdout[-400:].decode(errors="replace"), polite.stdout.decode()]
-""", cpu=3)
+""",
+        cpu=3,
+    )
     size, err_size, head, tail, polite_out = out.returned
     from toskit.dsl.loader import MAX_RELAYED_OUTPUT
 

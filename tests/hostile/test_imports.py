@@ -185,13 +185,18 @@ def test_an_import_chain_of_5000_files_does_not_recurse(run_case, tmp_path) -> N
     n = 5000
     for i in range(n):
         nxt = f"imports: [f{i + 1}.yaml]\n" if i + 1 < n else ""
-        (tmp_path / f"f{i}.yaml").write_text(V2 + nxt + f"data_types: {{D{i}: {{derived_from: string}}}}\n")
-    out = run_case(f"""
+        (tmp_path / f"f{i}.yaml").write_text(
+            V2 + nxt + f"data_types: {{D{i}: {{derived_from: string}}}}\n"
+        )
+    out = run_case(
+        f"""
         def case():
             import toskit
             st = toskit.load({str(tmp_path / "f0.yaml")!r})
             return [[d.code for d in st.diagnostics], len(st.types)]
-    """, cpu=10)
+    """,
+        cpu=10,
+    )
     codes, count = out.returned
     # The chain is cut at max_import_depth (1,000) with one diagnostic, not a RecursionError.
     assert codes == ["limit-exceeded"]
@@ -202,7 +207,9 @@ def test_an_import_chain_within_the_depth_bound_loads(run_case, tmp_path) -> Non
     n = 900
     for i in range(n):
         nxt = f"imports: [f{i + 1}.yaml]\n" if i + 1 < n else ""
-        (tmp_path / f"f{i}.yaml").write_text(V2 + nxt + f"data_types: {{D{i}: {{derived_from: string}}}}\n")
+        (tmp_path / f"f{i}.yaml").write_text(
+            V2 + nxt + f"data_types: {{D{i}: {{derived_from: string}}}}\n"
+        )
     out = run_case(f"""
         def case():
             import toskit
@@ -262,7 +269,8 @@ def test_remote_documents_import_only_through_the_resolver(run_case, tmp_path) -
 
 
 def test_stdin_is_read_with_a_bound(run_case) -> None:
-    out = run_case("""
+    out = run_case(
+        """
         def case():
             import io
             from toskit.source.document import read_text_stream, SizeExceeded
@@ -275,7 +283,9 @@ def test_stdin_is_read_with_a_bound(run_case) -> None:
                 read_text_stream(io.BufferedReader(Endless()), max_size=50_000_000)
             except SizeExceeded as exc:
                 return str(exc)
-    """, peak_mb=250)
+    """,
+        peak_mb=250,
+    )
     assert "larger than 50000000 bytes" in out.returned
 
 
@@ -299,7 +309,9 @@ def test_check_dash_on_a_big_stdin_is_bounded(tmp_path) -> None:
         print(check.returncode, round(peak), (check.stdout + check.stderr)[:300].replace("\\n", " | "))
     """)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     code, peak, text = proc.stdout.split(" ", 2)
     assert int(peak) < 500, proc.stdout
@@ -360,7 +372,9 @@ def test_fuzz_import_references(run_case, tmp_path) -> None:
     os.mkfifo(project / "fifo.yaml")
     out = run_case(FUZZ_IMPORTS.format(project=str(project), secret=str(secret)), cpu=30)
     assert out.raised is None, out.message
-    assert out.returned < 20.0  # the slowest single load, CPU seconds: a hang guard (10x a quiet 2 s)
+    assert (
+        out.returned < 20.0
+    )  # the slowest single load, CPU seconds: a hang guard (10x a quiet 2 s)
 
 
 def test_loading_a_special_file_directly_is_a_toskit_error(run_case) -> None:

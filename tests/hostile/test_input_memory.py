@@ -37,7 +37,10 @@ def setup():
 
 
 def _bytes_case(raw: int, bad: bool) -> str:
-    return MEASURE + BYTES_FILE.format(raw=raw, bad=bad) + """
+    return (
+        MEASURE
+        + BYTES_FILE.format(raw=raw, bad=bad)
+        + """
 def case(path):
     import io, os
     from toskit import cli
@@ -45,6 +48,7 @@ def case(path):
     status, peak = measured(cli.main, ["check", "-q", path])
     return {"status": status, "peak": peak, "size": os.path.getsize(path)}
 """
+    )
 
 
 def test_check_of_a_5_mb_one_line_bytes_value(run_case) -> None:
@@ -65,21 +69,27 @@ def test_check_of_a_20_mb_bad_bytes_value_quotes_a_window(run_case) -> None:
 
 
 def test_an_open_quote_scan_of_one_long_line_keeps_no_backtracking_state(run_case) -> None:
-    out = run_case(MEASURE + """
+    out = run_case(
+        MEASURE
+        + """
 def case():
     from toskit.source import fast
     line = "      - \\"" + " or ".join(f"cluster:mode == 'ha{i}'" for i in range(100_000)) + "\\"\\n"
     text = "roles_metadata:\\n  c:\\n    conditions:\\n" + line
     found, peak = measured(fast._lenient_spots, text)
     return {"found": found, "peak": peak, "size": len(text)}
-""", cpu=3.0)
+""",
+        cpu=3.0,
+    )
     assert out.raised is None, out
     # 374 MB for this 3 MB line with the old pattern
     assert out.returned["peak"] < 2 * out.returned["size"], out.returned
 
 
 def test_a_long_role_condition_is_limit_exceeded_before_it_is_tokenized(run_case) -> None:
-    out = run_case(MEASURE + """
+    out = run_case(
+        MEASURE
+        + """
 def setup():
     return " or ".join(f"cluster:mode == 'ha{i}'" for i in range(300_000))  # 8.9 MB
 
@@ -92,7 +102,10 @@ def case(text):
         return {"kind": err.kind, "code": err.diagnostic.code, "message": err.message,
                 "hint": err.diagnostic.hint, "size": len(text)}
     return None
-""", cpu=2.0, max_calls=100_000)  # imports included; tokenizing would be millions
+""",
+        cpu=2.0,
+        max_calls=100_000,
+    )  # imports included; tokenizing would be millions
     assert out.raised is None and out.returned is not None, out
     got = out.returned
     assert got["kind"] == "LimitExceeded" and got["code"] == "limit-exceeded"
@@ -101,7 +114,8 @@ def case(text):
 
 
 def test_check_of_a_roles_file_with_a_long_condition_reports_limit_exceeded(run_case) -> None:
-    out = run_case("""
+    out = run_case(
+        """
 import os, tempfile
 
 def setup():
@@ -115,9 +129,11 @@ def case(path):
     from toskit.cli import check_file
     _, diagnostics = check_file(path)
     return [(d.code, d.line, len(str(d))) for d in diagnostics]
-""", cpu=3.0)
+""",
+        cpu=3.0,
+    )
     assert out.raised is None, out
-    (code, line, shown), = out.returned
+    ((code, line, shown),) = out.returned
     assert code == "limit-exceeded" and line == 5
     assert shown < 2_000  # the source line is shown as a window
 
@@ -131,7 +147,9 @@ def test_a_condition_under_the_bound_still_compiles() -> None:
 
 
 def test_show_of_a_call_over_3000_aliases_within_the_process_bound(run_case) -> None:
-    out = run_case(MEASURE + """
+    out = run_case(
+        MEASURE
+        + """
 import os, tempfile
 
 def setup():
@@ -152,7 +170,10 @@ def case(path):
     from toskit import cli
     status, peak = measured(cli.main, ["show", path, "-o", path[:-5] + ".html"])
     return {"status": status, "peak": peak}
-""", cpu=6.0, peak_mb=300)
+""",
+        cpu=6.0,
+        peak_mb=300,
+    )
     assert out.raised is None, out
     assert out.returned["status"] == 0
     assert out.returned["peak"] < 100_000_000, out.returned  # 4.9 GB before #37

@@ -108,8 +108,10 @@ def test_thousands_of_tag_errors_are_capped_per_kind(run_case) -> None:
     """)
     diags = out.returned
     assert len(diags) == 101
-    assert diags[-1] == ["yaml-syntax", "and 19900 more yaml-syntax problem(s) in this document "
-                                        "(only the first 100 are listed)"]
+    assert diags[-1] == [
+        "yaml-syntax",
+        "and 19900 more yaml-syntax problem(s) in this document (only the first 100 are listed)",
+    ]
 
 
 def test_hash_colliding_integer_keys_are_limit_exceeded(run_case) -> None:
@@ -139,7 +141,8 @@ def test_a_few_huge_integer_keys_still_load(run_case) -> None:
 
 
 def test_a_500_mb_scalar_text_is_refused_before_parsing(run_case) -> None:
-    out = run_case("""
+    out = run_case(
+        """
         def setup():
             return "key: ".ljust(500 << 20, "x")  # one allocation
 
@@ -147,7 +150,9 @@ def test_a_500_mb_scalar_text_is_refused_before_parsing(run_case) -> None:
             from toskit.source import load_yaml
             doc = load_yaml(text)
             return [d.code for d in doc.diagnostics]
-    """, peak_mb=700)  # the 500 MB text itself, and no copy of it
+    """,
+        peak_mb=700,
+    )  # the 500 MB text itself, and no copy of it
     assert out.returned == ["limit-exceeded"]
 
 
@@ -166,7 +171,9 @@ def test_check_prints_100_of_a_kind_then_a_count(run_case, tmp_path) -> None:
     """)
     code, size, last, child_cpu, child_mb, stdout = out.returned
     # the CLI process itself: interpreter start, 5,000 diagnostics found, 101 printed
-    assert child_mb < 500 and child_cpu < 40  # memory counted; CPU only a hang guard (10x a quiet 4 s)
+    assert (
+        child_mb < 500 and child_cpu < 40
+    )  # memory counted; CPU only a hang guard (10x a quiet 4 s)
     assert code == 1
     assert size < 100 * 600  # 100 windowed diagnostics, not 20,000 whole lines
     assert last == "  hint: " + SEE_ALL_HINT  # the summary closes the list

@@ -44,21 +44,28 @@ def _y(text: str) -> str:
 
 
 def _constraint_template(pattern: str, text: str) -> str:
-    return (V13 + "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
-            f"      s: {{type: string, constraints: [{{pattern: {_y(pattern)}}}]}}\n"
-            "topology_template:\n  node_templates:\n"
-            f"    a: {{type: N, properties: {{s: {_y(text)}}}}}\n")
+    return (
+        V13 + "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
+        f"      s: {{type: string, constraints: [{{pattern: {_y(pattern)}}}]}}\n"
+        "topology_template:\n  node_templates:\n"
+        f"    a: {{type: N, properties: {{s: {_y(text)}}}}}\n"
+    )
 
 
 def _validation_template(pattern: str, text: str) -> str:
-    return (V2 + "node_types:\n  N:\n    properties:\n"
-            f"      s: {{type: string, validation: {{$matches: [$value, {_y(pattern)}]}}}}\n"
-            "service_template:\n  node_templates:\n"
-            f"    a: {{type: N, properties: {{s: {_y(text)}}}}}\n")
+    return (
+        V2 + "node_types:\n  N:\n    properties:\n"
+        f"      s: {{type: string, validation: {{$matches: [$value, {_y(pattern)}]}}}}\n"
+        "service_template:\n  node_templates:\n"
+        f"    a: {{type: N, properties: {{s: {_y(text)}}}}}\n"
+    )
 
 
-@pytest.mark.parametrize("build", [_constraint_template, _validation_template],
-                         ids=["pattern-constraint", "validation-clause"])
+@pytest.mark.parametrize(
+    "build",
+    [_constraint_template, _validation_template],
+    ids=["pattern-constraint", "validation-clause"],
+)
 @pytest.mark.parametrize(("pattern", "text"), HOSTILE[:4])
 def test_templates_with_hostile_patterns_load_in_bounds(run_case, build, pattern, text) -> None:
     out = run_case(f"""
@@ -78,8 +85,11 @@ def test_templates_with_hostile_patterns_load_in_bounds(run_case, build, pattern
         pytest.param(r"(?<!a)b", "negative lookbehind", id="lookbehind"),
     ],
 )
-@pytest.mark.parametrize("build", [_constraint_template, _validation_template],
-                         ids=["pattern-constraint", "validation-clause"])
+@pytest.mark.parametrize(
+    "build",
+    [_constraint_template, _validation_template],
+    ids=["pattern-constraint", "validation-clause"],
+)
 def test_patterns_re2_cannot_express_are_diagnostics(run_case, build, pattern, construct) -> None:
     out = run_case(f"""
         def case():
@@ -130,4 +140,6 @@ FUZZ_REGEX = """
 def test_fuzz_regex_patterns_and_long_subjects(run_case) -> None:
     out = run_case(FUZZ_REGEX, cpu=30)
     assert out.raised is None, out.message
-    assert out.returned < 5.0  # the slowest single match, CPU seconds: a hang guard (10x a quiet 0.5 s)
+    assert (
+        out.returned < 5.0
+    )  # the slowest single match, CPU seconds: a hang guard (10x a quiet 0.5 s)

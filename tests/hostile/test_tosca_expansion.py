@@ -14,27 +14,35 @@ V2 = "tosca_definitions_version: tosca_2_0\n"
 
 
 def _copy_chain(n: int) -> str:
-    lines = [V2, "node_types:\n  N:\n    properties:\n      p: {type: integer, default: 1}\n",
-             "service_template:\n  node_templates:\n    t0:\n      type: N\n      properties: {p: 7}\n"]
+    lines = [
+        V2,
+        "node_types:\n  N:\n    properties:\n      p: {type: integer, default: 1}\n",
+        "service_template:\n  node_templates:\n    t0:\n      type: N\n      properties: {p: 7}\n",
+    ]
     lines += [f"    t{i}:\n      copy: t{i - 1}\n" for i in range(1, n)]
     return "".join(lines)
 
 
 def test_a_chain_of_3000_copies_resolves_in_linear_time(run_case) -> None:
-    out = run_case(f"""
+    out = run_case(
+        f"""
         def case():
             import toskit
             st = toskit.loads({_copy_chain(3000)!r})
             last = st.node_templates["t2999"]
             return [last.type.name, last.properties, [d.code for d in st.diagnostics]]
-    """, max_calls=1_200_000)  # ~570,000 counted: linear in the 3,000 copies
+    """,
+        max_calls=1_200_000,
+    )  # ~570,000 counted: linear in the 3,000 copies
     assert out.raised is None, out.message
     assert out.returned == ["N", {"p": 7}, []]
 
 
 def test_a_copy_cycle_is_copy_cycle_naming_the_templates(run_case) -> None:
-    text = (V2 + "node_types:\n  N: {}\nservice_template:\n  node_templates:\n"
-            "    a: {copy: b}\n    b: {copy: a, type: N}\n    c: {copy: a}\n")
+    text = (
+        V2 + "node_types:\n  N: {}\nservice_template:\n  node_templates:\n"
+        "    a: {copy: b}\n    b: {copy: a, type: N}\n    c: {copy: a}\n"
+    )
     out = run_case(f"""
         def case():
             import toskit
@@ -61,16 +69,23 @@ def test_a_long_copy_cycle_is_reported_with_bounded_messages(run_case) -> None:
     """)
     count, longest, first = out.returned
     assert count == 3000 and longest < 300
-    assert first.startswith("node template 't0': copy loops: 't0' -> 't1' -> ") and "(2992 more)" in first
+    assert (
+        first.startswith("node template 't0': copy loops: 't0' -> 't1' -> ")
+        and "(2992 more)" in first
+    )
 
 
 def test_copy_of_a_missing_template_is_invalid_copy_where_it_is_written() -> None:
     import toskit
 
-    st = toskit.loads(V2 + "node_types:\n  N: {}\nservice_template:\n  node_templates:\n"
-                      "    one: {type: N}\n    two: {copy: onee}\n    three: {copy: two}\n")
+    st = toskit.loads(
+        V2 + "node_types:\n  N: {}\nservice_template:\n  node_templates:\n"
+        "    one: {type: N}\n    two: {copy: onee}\n    three: {copy: two}\n"
+    )
     found = [(d.code, d.message) for d in st.diagnostics if "copy" in d.code]
-    assert found == [("invalid-copy", "node template 'two': copy names 'onee', which does not exist")]
+    assert found == [
+        ("invalid-copy", "node template 'two': copy names 'onee', which does not exist")
+    ]
 
 
 def _fanout(depth: int, mode: str, leaf: str = "{type: string, default: x}") -> str:
@@ -78,7 +93,9 @@ def _fanout(depth: int, mode: str, leaf: str = "{type: string, default: x}") -> 
     field = "{type: D%d, default: {}}" if mode == "default" else "{type: D%d, required: true}"
     lines = [V2, f"data_types:\n  D0:\n    properties:\n      v: {leaf}\n"]
     for i in range(1, depth + 1):
-        lines.append(f"  D{i}:\n    properties:\n      a: {field % (i - 1)}\n      b: {field % (i - 1)}\n")
+        lines.append(
+            f"  D{i}:\n    properties:\n      a: {field % (i - 1)}\n      b: {field % (i - 1)}\n"
+        )
     lines.append(f"node_types:\n  N:\n    properties:\n      p: {field % depth}\n")
     lines.append("service_template:\n  node_templates:\n    n:\n      type: N\n")
     return "".join(lines)
@@ -98,11 +115,13 @@ def test_data_type_fan_out_of_2_to_the_30_is_limit_exceeded_naming_the_type(run_
     assert out.raised is None, out.message
     diags, props, _ = out.returned
     limits = [d for d in diags if d[0] == "limit-exceeded"]
-    assert limits == [[
-        "limit-exceeded",
-        "data type 'D16': a value made of its defaults would hold more than 100,000 values",
-        "data_types.D16",
-    ]]
+    assert limits == [
+        [
+            "limit-exceeded",
+            "data type 'D16': a value made of its defaults would hold more than 100,000 values",
+            "data_types.D16",
+        ]
+    ]
     # The default is kept as written (not filled in), or left absent when required.
     assert props == ({"p": {}} if mode == "default" else {})
 
@@ -126,10 +145,14 @@ def test_list_defaults_that_multiply_entries_are_limit_exceeded_on_the_property(
     entries = ", ".join(["{}"] * 40)
     lines = [V2, "data_types:\n  E0:\n    properties:\n      v: {type: string, default: x}\n"]
     for i in range(1, 5):
-        lines.append(f"  E{i}:\n    properties:\n      l: {{type: list, entry_schema: E{i - 1}, "
-                     f"default: [{entries}]}}\n")
-    lines.append("node_types:\n  N:\n    properties:\n      p: {type: E4, default: {}}\n"
-                 "service_template:\n  node_templates:\n    n: {type: N}\n")
+        lines.append(
+            f"  E{i}:\n    properties:\n      l: {{type: list, entry_schema: E{i - 1}, "
+            f"default: [{entries}]}}\n"
+        )
+    lines.append(
+        "node_types:\n  N:\n    properties:\n      p: {type: E4, default: {}}\n"
+        "service_template:\n  node_templates:\n    n: {type: N}\n"
+    )
     text = "".join(lines)
     out = run_case(f"""
         def case():
@@ -137,10 +160,12 @@ def test_list_defaults_that_multiply_entries_are_limit_exceeded_on_the_property(
             st = toskit.loads({text!r})
             return [[d.code, d.message] for d in st.diagnostics]
     """)
-    assert out.returned == [[
-        "limit-exceeded",
-        "data type 'E4': the default of property 'l' fills in more than 100,000 values",
-    ]]
+    assert out.returned == [
+        [
+            "limit-exceeded",
+            "data type 'E4': the default of property 'l' fills in more than 100,000 values",
+        ]
+    ]
 
 
 def test_fan_out_within_the_bound_is_filled_in_as_before() -> None:
@@ -158,10 +183,15 @@ def test_fan_out_within_the_bound_is_filled_in_as_before() -> None:
 
 def _type_chain(n: int) -> str:
     lines = [V2, "data_types:\n  T0:\n    properties:\n      p0: {type: string, default: v0}\n"]
-    lines += [f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n"
-              f"      p{i}: {{type: string, default: v{i}}}\n" for i in range(1, n)]
-    lines.append(f"node_types:\n  N:\n    properties:\n      d: {{type: T{n - 1}, default: {{}}}}\n"
-                 "service_template:\n  node_templates:\n    n: {type: N}\n")
+    lines += [
+        f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n"
+        f"      p{i}: {{type: string, default: v{i}}}\n"
+        for i in range(1, n)
+    ]
+    lines.append(
+        f"node_types:\n  N:\n    properties:\n      d: {{type: T{n - 1}, default: {{}}}}\n"
+        "service_template:\n  node_templates:\n    n: {type: N}\n"
+    )
     return "".join(lines)
 
 
@@ -169,7 +199,8 @@ def test_a_derivation_chain_of_10000_data_types_takes_linear_memory(run_case) ->
     # Each type used to copy its ancestors' table: 1.35 GB here (the child's
     # address space is capped at 1 GB); now about 100 MB with either YAML
     # parser (bound 300 MB). bench/bench_type_memory.py: 20,000.
-    out = run_case(f"""
+    out = run_case(
+        f"""
         def setup():
             return {_type_chain(10_000)!r}
 
@@ -180,7 +211,9 @@ def test_a_derivation_chain_of_10000_data_types_takes_linear_memory(run_case) ->
             last = st.types["T9999"]
             return [len(value), value["p9999"], list(last.properties)[:3], len(last.properties),
                     list(last.own_properties), [d.code for d in st.diagnostics]]
-    """, peak_mb=300)
+    """,
+        peak_mb=300,
+    )
     assert out.raised is None, out.message
     assert out.returned == [10_000, "v9999", ["p0", "p1", "p2"], 10_000, ["p9999"], []]
 
@@ -190,10 +223,15 @@ def test_shared_tables_keep_inheritance_order_and_overrides() -> None:
 
     n = 200  # past the size up to which each type keeps its own table
     lines = [V2, "data_types:\n  T0:\n    properties:\n      p0: {type: string, default: v0}\n"]
-    lines += [f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n"
-              f"      p{i}: {{type: string, default: v{i}}}\n" for i in range(1, n)]
-    lines.append(f"  T{n}:\n    derived_from: T{n - 1}\n    properties:\n"
-                 "      p5: {type: string, default: over}\n      q: {type: integer, required: false}\n")
+    lines += [
+        f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n"
+        f"      p{i}: {{type: string, default: v{i}}}\n"
+        for i in range(1, n)
+    ]
+    lines.append(
+        f"  T{n}:\n    derived_from: T{n - 1}\n    properties:\n"
+        "      p5: {type: string, default: over}\n      q: {type: integer, required: false}\n"
+    )
     st = toskit.loads("".join(lines))
     top = st.types[f"T{n}"]
     assert list(top.properties) == [f"p{i}" for i in range(n)] + ["q"]
@@ -207,14 +245,20 @@ def _nesting(depth: int, mode: str) -> str:
     """Data types D1..Dn each with one field of the previous type (a deep, thin fill-in)."""
     field = "{type: D%d, default: {}}" if mode == "default" else "{type: D%d, required: true}"
     lines = [V2, "data_types:\n  D0:\n    properties:\n      v: {type: string, default: x}\n"]
-    lines += [f"  D{i}:\n    properties:\n      a: {field % (i - 1)}\n" for i in range(1, depth + 1)]
-    lines.append(f"node_types:\n  N:\n    properties:\n      p: {field % depth}\n"
-                 "service_template:\n  node_templates:\n    n: {type: N}\n")
+    lines += [
+        f"  D{i}:\n    properties:\n      a: {field % (i - 1)}\n" for i in range(1, depth + 1)
+    ]
+    lines.append(
+        f"node_types:\n  N:\n    properties:\n      p: {field % depth}\n"
+        "service_template:\n  node_templates:\n    n: {type: N}\n"
+    )
     return "".join(lines)
 
 
 @pytest.mark.parametrize("mode", ["default", "required"])
-def test_defaults_nested_3000_types_deep_are_limit_exceeded_not_recursion_error(run_case, mode) -> None:
+def test_defaults_nested_3000_types_deep_are_limit_exceeded_not_recursion_error(
+    run_case, mode
+) -> None:
     out = run_case(f"""
         def case():
             import toskit
@@ -243,17 +287,25 @@ def test_defaults_nested_within_the_depth_bound_are_filled_in() -> None:
 
 
 def _node_type_chain(n: int) -> str:
-    lines = [V2, "capability_types:\n  C: {}\nnode_types:\n  T0:\n    properties:\n"
-             "      p0: {type: string, default: v0}\n"]
-    lines += [f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n      p{i}: {{type: string, default: v{i}}}\n"
-              f"    capabilities:\n      c{i}: {{type: C}}\n"
-              f"    requirements:\n      - r{i}: {{capability: C, count_range: [0, 1]}}\n"
-              for i in range(1, n)]
+    lines = [
+        V2,
+        "capability_types:\n  C: {}\nnode_types:\n  T0:\n    properties:\n"
+        "      p0: {type: string, default: v0}\n",
+    ]
+    lines += [
+        f"  T{i}:\n    derived_from: T{i - 1}\n    properties:\n      p{i}: {{type: string, default: v{i}}}\n"
+        f"    capabilities:\n      c{i}: {{type: C}}\n"
+        f"    requirements:\n      - r{i}: {{capability: C, count_range: [0, 1]}}\n"
+        for i in range(1, n)
+    ]
     return "".join(lines)
 
 
-def test_a_derivation_chain_of_10000_node_types_shares_requirements_and_capabilities(run_case) -> None:
-    out = run_case(f"""
+def test_a_derivation_chain_of_10000_node_types_shares_requirements_and_capabilities(
+    run_case,
+) -> None:
+    out = run_case(
+        f"""
         def setup():
             return {_node_type_chain(10_000)!r}
 
@@ -264,7 +316,9 @@ def test_a_derivation_chain_of_10000_node_types_shares_requirements_and_capabili
             return [len(last.properties), len(last.capabilities), len(last.requirements),
                     last.requirements[-1][0], list(last.capabilities)[:2],
                     [d.code for d in st.diagnostics]]
-    """, peak_mb=300)
+    """,
+        peak_mb=300,
+    )
     assert out.raised is None, out.message
     assert out.returned == [10_000, 9_999, 9_999, "r9999", ["c1", "c2"], []]
 
@@ -272,12 +326,14 @@ def test_a_derivation_chain_of_10000_node_types_shares_requirements_and_capabili
 def test_a_redefined_requirement_moves_to_the_end_and_capabilities_override() -> None:
     import toskit
 
-    st = toskit.loads(V2 + "capability_types:\n  C: {}\n  D: {derived_from: C}\nnode_types:\n"
-                      "  A:\n    capabilities: {x: C, y: C}\n"
-                      "    requirements:\n      - r: {capability: C}\n      - s: {capability: C}\n"
-                      "  B:\n    derived_from: A\n    capabilities: {x: D}\n"
-                      "    requirements:\n      - r: {capability: D}\n"
-                      "  E:\n    derived_from: B\n")
+    st = toskit.loads(
+        V2 + "capability_types:\n  C: {}\n  D: {derived_from: C}\nnode_types:\n"
+        "  A:\n    capabilities: {x: C, y: C}\n"
+        "    requirements:\n      - r: {capability: C}\n      - s: {capability: C}\n"
+        "  B:\n    derived_from: A\n    capabilities: {x: D}\n"
+        "    requirements:\n      - r: {capability: D}\n"
+        "  E:\n    derived_from: B\n"
+    )
     e = st.types["E"]
     assert [name for name, _ in e.requirements] == ["s", "r"]
     assert dict(e.requirements)["r"] == {"capability": "D"}
@@ -339,7 +395,10 @@ def test_the_fill_bounds_are_load_options(tmp_path) -> None:
 
     text = _fanout(4, "default")  # D3: 22 values, D4: 46
     [diag] = toskit.loads(text, max_expanded=20).diagnostics
-    assert diag.message == "data type 'D3': a value made of its defaults would hold more than 20 values"
+    assert (
+        diag.message
+        == "data type 'D3': a value made of its defaults would hold more than 20 values"
+    )
     assert "max_expanded=" in (diag.hint or "")
     assert toskit.loads(text, max_expanded=20).node_templates["n"].properties == {"p": {}}
     [diag] = toskit.loads(text, max_fill_depth=3).diagnostics

@@ -18,9 +18,13 @@ def _doubling(n: int) -> str:
         f"{{$get_property: [SELF, p{i - 1}]}}]}}"
         for i in range(1, n + 1)
     )
-    return (V2 + "node_types:\n  N:\n    properties:\n" + props
-            + "\nservice_template:\n  node_templates:\n    n:\n      type: N\n"
-            "      properties:\n        p0: abcdefgh\n" + vals + "\n")
+    return (
+        V2
+        + "node_types:\n  N:\n    properties:\n"
+        + props
+        + "\nservice_template:\n  node_templates:\n    n:\n      type: N\n"
+        "      properties:\n        p0: abcdefgh\n" + vals + "\n"
+    )
 
 
 def test_concat_doubling_through_get_property_is_limit_exceeded(run_case) -> None:
@@ -36,10 +40,15 @@ def test_concat_doubling_through_get_property_is_limit_exceeded(run_case) -> Non
 
 
 def _aliases(count: int, size: int) -> str:
-    return (V2 + f"big: &b '{'x' * size}'\n"
-            + "node_types:\n  N:\n    properties:\n      p: {type: string}\n"
-            + "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
-            + "        p: {$join: [[" + ", ".join(["*b"] * count) + "], '-']}\n")
+    return (
+        V2
+        + f"big: &b '{'x' * size}'\n"
+        + "node_types:\n  N:\n    properties:\n      p: {type: string}\n"
+        + "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
+        + "        p: {$join: [["
+        + ", ".join(["*b"] * count)
+        + "], '-']}\n"
+    )
 
 
 def test_join_over_a_list_of_aliases_is_limit_exceeded(run_case) -> None:
@@ -49,7 +58,9 @@ def test_join_over_a_list_of_aliases_is_limit_exceeded(run_case) -> None:
             st = toskit.loads({_aliases(5000, 100_000)!r})
             return [[d.code, d.message] for d in st.diagnostics]
     """)
-    assert [d[0] for d in out.returned if d[0] != "unknown-keyname"] == ["limit-exceeded"], out.returned
+    assert [d[0] for d in out.returned if d[0] != "unknown-keyname"] == ["limit-exceeded"], (
+        out.returned
+    )
 
 
 @pytest.mark.parametrize(
@@ -104,9 +115,11 @@ HUGE = "0x" + "f" * 5000  # a YAML integer of ~6,000 decimal digits (hex escapes
     ],
 )
 def test_arithmetic_on_huge_numbers_is_a_function_error(run_case, call, fragment) -> None:
-    text = (V2 + "node_types:\n  N:\n    properties:\n      p: {type: float}\n"
-            "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
-            f"        p: {{{call}}}\n")
+    text = (
+        V2 + "node_types:\n  N:\n    properties:\n      p: {type: float}\n"
+        "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
+        f"        p: {{{call}}}\n"
+    )
     out = run_case(f"""
         def case():
             import toskit
@@ -129,12 +142,14 @@ def test_a_5000_digit_condition_literal_is_a_condition_error(run_case) -> None:
 
 @pytest.mark.parametrize("text", ["１２ GB", "١٢ MB", "12 ＧB", "1２ s", "1.5\u00a0GB"])
 def test_scalar_units_with_non_ascii_digits_are_refused(run_case, text) -> None:
-    template = ("tosca_definitions_version: tosca_simple_yaml_1_3\n"
-                "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
-                "      s: {type: scalar-unit.size, required: false}\n"
-                "      t: {type: scalar-unit.time, required: false}\n"
-                "topology_template:\n  node_templates:\n"
-                f"    n: {{type: N, properties: {{{'t' if text.endswith(' s') else 's'}: '{text}'}}}}\n")
+    template = (
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    properties:\n"
+        "      s: {type: scalar-unit.size, required: false}\n"
+        "      t: {type: scalar-unit.time, required: false}\n"
+        "topology_template:\n  node_templates:\n"
+        f"    n: {{type: N, properties: {{{'t' if text.endswith(' s') else 's'}: '{text}'}}}}\n"
+    )
     out = run_case(f"""
         def case():
             import toskit
@@ -154,18 +169,25 @@ def _nested_join(levels: int) -> str:
     value = "{$concat: [x]}"
     for _ in range(levels - 1):
         value = "{$join: [[" + value + ", '.']]}"
-    return (V2 + "node_types:\n  N:\n    properties:\n      p: {type: string}\n"
-            "service_template:\n  node_templates:\n    n:\n      type: N\n"
-            "      properties:\n        p: " + value + "\n")
+    return (
+        V2 + "node_types:\n  N:\n    properties:\n      p: {type: string}\n"
+        "service_template:\n  node_templates:\n    n:\n      type: N\n"
+        "      properties:\n        p: " + value + "\n"
+    )
 
 
 def _chain(length: int) -> str:
     """Properties p0 .. p<length>, each a $get_property of the next: calls nested through evaluation."""
     props = "".join(f"      p{i}: {{type: string}}\n" for i in range(length + 1))
     vals = "".join(f"        p{i}: {{$get_property: [SELF, p{i + 1}]}}\n" for i in range(length))
-    return (V2 + "node_types:\n  N:\n    properties:\n" + props
-            + "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
-            + vals + f"        p{length}: end\n")
+    return (
+        V2
+        + "node_types:\n  N:\n    properties:\n"
+        + props
+        + "service_template:\n  node_templates:\n    n:\n      type: N\n      properties:\n"
+        + vals
+        + f"        p{length}: end\n"
+    )
 
 
 def test_calls_nested_to_the_bound_load_at_the_default_recursion_limit(run_case) -> None:
@@ -205,9 +227,14 @@ def test_calls_nested_to_the_bound_load_at_the_default_recursion_limit(run_case)
     assert got["bound"] == ["x" + "." * 49, []]
     # Refused while parsing, at the property's line (the unparsed map then
     # also fails the property's type check).
-    assert ["limit-exceeded", 11, "function calls nested more than 50 deep ('$concat' is call 51)"] in got["past"][1]
+    assert [
+        "limit-exceeded",
+        11,
+        "function calls nested more than 50 deep ('$concat' is call 51)",
+    ] in got["past"][1]
     assert got["chain"] == ["end", []]
     value, diagnostics = got["long chain"]
     assert value.startswith("$get_property")  # left unevaluated
     assert diagnostics and {(code, message) for code, _, message in diagnostics} == {
-        ("limit-exceeded", "get_property: LimitExceeded: calls nested deeper than 50")}
+        ("limit-exceeded", "get_property: LimitExceeded: calls nested deeper than 50")
+    }

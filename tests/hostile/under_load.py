@@ -56,8 +56,16 @@ def main(argv: list[str] | None = None) -> int:
     loads: list[float] = []
     try:
         time.sleep(1.0)  # let the burners reach the CPU before the suite starts
-        command = [sys.executable, "-m", "pytest", "tests/hostile", "-q", "-p", "no:cacheprovider",
-                   *pytest_args]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests/hostile",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *pytest_args,
+        ]
         suite = subprocess.Popen(command, cwd=ROOT)  # noqa: S603
         while suite.poll() is None:
             loads.append(os.getloadavg()[0])
@@ -71,9 +79,11 @@ def main(argv: list[str] | None = None) -> int:
     alive = sum(burner.poll() is None for burner in burners)
     peak = max(loads, default=0.0)
     mean = sum(loads) / len(loads) if loads else 0.0
-    print(f"hostile-under-load: pytest exit {status} beside {args.burners} CPU burners, "
-          f"{time.monotonic() - start:.0f} s wall, load average {mean:.1f} mean / {peak:.1f} peak "
-          f"on {os.cpu_count()} CPUs; burners left running: {alive}")
+    print(
+        f"hostile-under-load: pytest exit {status} beside {args.burners} CPU burners, "
+        f"{time.monotonic() - start:.0f} s wall, load average {mean:.1f} mean / {peak:.1f} peak "
+        f"on {os.cpu_count()} CPUs; burners left running: {alive}"
+    )
     return status
 
 

@@ -55,7 +55,7 @@ async def test_diagnostics_for_the_other_kinds_check_detects(
         "dup.yaml": ("a: 1\na: 2\n", "duplicate-key"),
         "roles.yaml": ("roles_metadata:\n  controller:\n    conflicts: [compute\n", "yaml-syntax"),
         "roles2.yaml": (
-            'roles_metadata:\n  controller:\n    name: C\n    restrictions:\n'
+            "roles_metadata:\n  controller:\n    name: C\n    restrictions:\n"
             '      - condition: "settings:x.y == true and"\n',
             "expression-syntax",
         ),

@@ -203,4 +203,8 @@ def test_hover_on_a_call_that_stays_unevaluated_and_requirement_names():
     # A new item under requirements: the type's requirement names.
     assert {c.label for c in features.completions(analysis, 12, 10)} == {"dependency", "host"}
     # Under attributes: the type chain's attribute names (tosca.nodes.Root's).
-    assert {c.label for c in features.completions(analysis, 6, 8)} >= {"state", "tosca_id", "tosca_name"}
+    assert {c.label for c in features.completions(analysis, 6, 8)} >= {
+        "state",
+        "tosca_id",
+        "tosca_name",
+    }

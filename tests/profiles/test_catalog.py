@@ -39,7 +39,9 @@ def codes(st: toskit.ServiceTemplate) -> list[str]:
     return [d.code for d in st.diagnostics]
 
 
-def test_a_profile_import_resolves_through_the_catalog_and_its_types_are_checked(tmp_path: Path) -> None:
+def test_a_profile_import_resolves_through_the_catalog_and_its_types_are_checked(
+    tmp_path: Path,
+) -> None:
     write(tmp_path / "lib" / "base.yaml", base("v1"))
     text = V20 + (
         "imports: [{profile: 'org.base:v1', namespace: b}]\n"
@@ -80,7 +82,9 @@ def test_versions_are_exact_and_two_versions_are_two_namespaces(tmp_path: Path) 
 
     # ``org.base`` (no version) is not ``org.base:v1``; the hint lists the versions.
     st = toskit.loads(
-        V20 + "imports: [{profile: org.base}]\n", name=str(tmp_path / "u.yaml"), profiles=[tmp_path / "lib"]
+        V20 + "imports: [{profile: org.base}]\n",
+        name=str(tmp_path / "u.yaml"),
+        profiles=[tmp_path / "lib"],
     )
     (d,) = st.diagnostics
     assert d.code == "unknown-profile" and d.severity == "warning"
@@ -91,7 +95,9 @@ def test_an_absent_profile_names_the_folders_searched(tmp_path: Path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     text = V20 + "imports: [{profile: 'org.nope:1', namespace: n}]\n"
-    st = toskit.loads(text, name=str(tmp_path / "t.yaml"), profiles=[tmp_path / "a", tmp_path / "b"])
+    st = toskit.loads(
+        text, name=str(tmp_path / "t.yaml"), profiles=[tmp_path / "a", tmp_path / "b"]
+    )
     (d,) = st.diagnostics
     assert d.code == "unknown-profile"
     assert os.path.relpath(tmp_path / "a") in d.hint and os.path.relpath(tmp_path / "b") in d.hint
@@ -165,7 +171,9 @@ def test_thousands_of_files_are_indexed_lazily_by_their_head(tmp_path: Path) -> 
     lib = tmp_path / "lib"
     lib.mkdir()
     for i in range(3000):
-        (lib / f"f{i:04}.yaml").write_text(V20 + f"profile: org.many:{i}\nnode_types: {{T{i}: {{}}}}\n")
+        (lib / f"f{i:04}.yaml").write_text(
+            V20 + f"profile: org.many:{i}\nnode_types: {{T{i}: {{}}}}\n"
+        )
     # A profile line past the head is not seen (only the head is read).
     (lib / "late.yaml").write_text(V20 + "#" * HEAD_BYTES + "\nprofile: org.late:1\n")
     catalog = ProfileCatalog([lib])
@@ -180,7 +188,9 @@ def test_thousands_of_files_are_indexed_lazily_by_their_head(tmp_path: Path) -> 
     assert codes(st) == []
     assert catalog.heads_read == 3001 and catalog.documents_parsed == 1
     toskit.loads(
-        V20 + "imports: [{profile: 'org.many:7'}]\n", name=str(tmp_path / "u.yaml"), profiles=catalog
+        V20 + "imports: [{profile: 'org.many:7'}]\n",
+        name=str(tmp_path / "u.yaml"),
+        profiles=catalog,
     )
     assert catalog.heads_read == 3001 and catalog.documents_parsed == 2  # indexed once
     assert catalog.lookup("org.late:1") is None
@@ -284,7 +294,9 @@ def test_profile_files_may_import_files_of_the_catalog_folder(tmp_path: Path) ->
     assert codes(st) == []
     # The template itself still may not leave its root.
     st = toskit.loads(
-        V20 + "imports: [../lib/common/more.yaml]\n", name=str(project / "t.yaml"), profiles=[tmp_path / "lib"]
+        V20 + "imports: [../lib/common/more.yaml]\n",
+        name=str(project / "t.yaml"),
+        profiles=[tmp_path / "lib"],
     )
     assert codes(st) == ["import-error"]
 
@@ -311,7 +323,10 @@ def test_toskit_check_profiles(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "type-mismatch" in capsys.readouterr().out
     # Forked workers (-j 2) see the catalog too.
     other = write(tmp_path / "u.yaml", template.read_text().replace("size: x", "size: 3"))
-    assert main(["check", "-j", "2", "--profiles", str(tmp_path / "lib"), str(template), str(other)]) == 1
+    assert (
+        main(["check", "-j", "2", "--profiles", str(tmp_path / "lib"), str(template), str(other)])
+        == 1
+    )
     assert "1 error" in capsys.readouterr().out
     assert main(["check", "--profiles", str(tmp_path / "missing"), str(template)]) == 2
     assert "does not exist" in capsys.readouterr().err

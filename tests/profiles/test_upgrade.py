@@ -74,7 +74,9 @@ def test_a_hostile_value_is_escaped_in_html(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("command", [["upgrade-check"], ["diff", "--types"]])
-def test_command_line_fail_on_breaking(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+def test_command_line_fail_on_breaking(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = [*command, str(OLD), str(NEW), str(APP)]
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -93,7 +95,9 @@ def test_diff_without_types_still_needs_two_templates(capsys: pytest.CaptureFixt
     assert main(["diff", str(APP), str(APP), "--fail-on", "breaking"]) == 2
 
 
-def test_git_revisions_of_one_library(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_git_revisions_of_one_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     if shutil.which("git") is None:
         pytest.fail("git is needed for toskit diff's git sides")
     repo = tmp_path / "repo"
@@ -104,7 +108,9 @@ def test_git_revisions_of_one_library(tmp_path: Path, capsys: pytest.CaptureFixt
     def git(*args: str) -> None:
         subprocess.run(
             ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-            cwd=repo, check=True, capture_output=True,
+            cwd=repo,
+            check=True,
+            capture_output=True,
         )
 
     git("init", "-q")
@@ -113,11 +119,15 @@ def test_git_revisions_of_one_library(tmp_path: Path, capsys: pytest.CaptureFixt
     shutil.copy(NEW / "acme.yaml", repo / "lib" / "acme.yaml")
     git("commit", "-q", "-am", "v2")
     monkeypatch.chdir(repo)
-    status = main(["upgrade-check", "git:HEAD~1:lib", "git:HEAD:lib", "app.yaml", "--format", "json"])
+    status = main(
+        ["upgrade-check", "git:HEAD~1:lib", "git:HEAD:lib", "app.yaml", "--format", "json"]
+    )
     data = json.loads(capsys.readouterr().out)
     assert status == 0 and data["old"] == ["git:HEAD~1:lib"]
     (t,) = data["templates"]
-    assert len(t["breaking"]) == 6 and t["defaults"][0]["new_location"].startswith("git:HEAD:lib/acme.yaml")
+    assert len(t["breaking"]) == 6 and t["defaults"][0]["new_location"].startswith(
+        "git:HEAD:lib/acme.yaml"
+    )
     assert main(["upgrade-check", "git:nope:lib", "git:HEAD:lib", "app.yaml"]) == 2
     assert "git:nope:lib" in capsys.readouterr().err
 
@@ -126,7 +136,10 @@ def test_an_old_version_is_read_as_the_newest_of_its_name(tmp_path: Path) -> Non
     from toskit.tosca.catalog import ProfileCatalog
 
     head = "tosca_definitions_version: tosca_2_0\nprofile: "
-    for folder, versions in (("old", ["org.acme:1.0", "org.other:1"]), ("new", ["org.acme:2.9", "org.acme:2.10", "org.other:1"])):
+    for folder, versions in (
+        ("old", ["org.acme:1.0", "org.other:1"]),
+        ("new", ["org.acme:2.9", "org.acme:2.10", "org.other:1"]),
+    ):
         for i, version in enumerate(versions):
             (tmp_path / folder).mkdir(exist_ok=True)
             (tmp_path / folder / f"p{i}.yaml").write_text(head + version + "\n")

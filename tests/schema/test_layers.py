@@ -121,7 +121,9 @@ def test_invalid_layer_names_its_label(schemas):
 
 
 def test_rows_and_repr(schemas):
-    result = schemas["S1"].merge_layers([({"num": 1}, "a"), ({"num": 2, "items": [{"name": "n"}]}, "b")], "root")
+    result = schemas["S1"].merge_layers(
+        [({"num": 1}, "a"), ({"num": 2, "items": [{"name": "n"}]}, "b")], "root"
+    )
     rows = result.rows()
     assert {"path": "num", "value": 2, "source": "b", "overridden": [("a", 1)]} in rows
     assert {"path": "items[0].name", "value": "n", "source": "b", "overridden": []} in rows
@@ -141,8 +143,14 @@ def test_linear_time(schemas):
     s = schemas["S1"]
 
     def run(n: int) -> float:
-        lo = {"items": [{"name": f"i{i}", "value": "x"} for i in range(n)], "labels": {f"k{i}": "v" for i in range(n)}}
-        hi = {"items": [{"name": f"i{i}", "port": i} for i in range(0, n, 2)], "labels": {f"k{i}": "w" for i in range(0, n, 3)}}
+        lo = {
+            "items": [{"name": f"i{i}", "value": "x"} for i in range(n)],
+            "labels": {f"k{i}": "v" for i in range(n)},
+        }
+        hi = {
+            "items": [{"name": f"i{i}", "port": i} for i in range(0, n, 2)],
+            "labels": {f"k{i}": "w" for i in range(0, n, 3)},
+        }
         best = float("inf")
         for _ in range(3):
             t = time.process_time()

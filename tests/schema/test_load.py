@@ -76,51 +76,117 @@ def _errors(source) -> list[tuple[str, str]]:
 
 
 def test_typo_in_field_type():
-    text = SCHEMA_YAML["S1"].replace("{name: num, type: {scalar: numeric}}", "{name: num, type: {sclar: numeric}}")
+    text = SCHEMA_YAML["S1"].replace(
+        "{name: num, type: {scalar: numeric}}", "{name: num, type: {sclar: numeric}}"
+    )
     errors = _errors(text)
-    assert ('.types[name="root"].map.fields[name="num"].type.sclar', "field not declared in schema") in errors
+    assert (
+        '.types[name="root"].map.fields[name="num"].type.sclar',
+        "field not declared in schema",
+    ) in errors
 
 
 def test_bad_scalar_name():
-    text = SCHEMA_YAML["S1"].replace("{name: num, type: {scalar: numeric}}", "{name: num, type: {scalar: int}}")
+    text = SCHEMA_YAML["S1"].replace(
+        "{name: num, type: {scalar: numeric}}", "{name: num, type: {scalar: int}}"
+    )
     errors = _errors(text)
     assert errors == [
-        ('.types[name="root"].map.fields[name="num"].type.scalar', "unexpected scalar type in schema: int")
+        (
+            '.types[name="root"].map.fields[name="num"].type.scalar',
+            "unexpected scalar type in schema: int",
+        )
     ]
 
 
 LOAD_ERRORS = [
-    ("keys-not-list", "types: [{name: t, list: {keys: name, elementRelationship: associative}}]",
-     '.types[name="t"].list.keys', "expected list, got"),
-    ("fields-not-list", "types: [{name: t, map: {fields: {}}}]", '.types[name="t"].map.fields', "expected list, got"),
-    ("name-not-string", "types: [{name: 5, scalar: string}]", ".types[name=5].name", "expected string, got"),
-    ("list-relationship", "types: [{name: t, list: {elementRelationship: separable}}]",
-     '.types[name="t"].list.elementRelationship', "unexpected element relationship in schema: separable"),
-    ("map-relationship", "types: [{name: t, map: {elementRelationship: associative}}]",
-     '.types[name="t"].map.elementRelationship', "unexpected element relationship in schema: associative"),
-    ("ref-relationship", "types: [{name: t, map: {elementType: {scalar: string, elementRelationship: x}}}]",
-     '.types[name="t"].map.elementType.elementRelationship', "unexpected element relationship in schema: x"),
-    ("duplicate-type", "types: [{name: t, scalar: string}, {name: t, scalar: numeric}]",
-     ".types", 'duplicate entries for key [name="t"]'),
-    ("dangling-ref", "types: [{name: t, map: {fields: [{name: f, type: {namedType: nope}}]}}]",
-     '.types[name="t"].map.fields[name="f"].type.namedType', "no type found matching: nope"),
+    (
+        "keys-not-list",
+        "types: [{name: t, list: {keys: name, elementRelationship: associative}}]",
+        '.types[name="t"].list.keys',
+        "expected list, got",
+    ),
+    (
+        "fields-not-list",
+        "types: [{name: t, map: {fields: {}}}]",
+        '.types[name="t"].map.fields',
+        "expected list, got",
+    ),
+    (
+        "name-not-string",
+        "types: [{name: 5, scalar: string}]",
+        ".types[name=5].name",
+        "expected string, got",
+    ),
+    (
+        "list-relationship",
+        "types: [{name: t, list: {elementRelationship: separable}}]",
+        '.types[name="t"].list.elementRelationship',
+        "unexpected element relationship in schema: separable",
+    ),
+    (
+        "map-relationship",
+        "types: [{name: t, map: {elementRelationship: associative}}]",
+        '.types[name="t"].map.elementRelationship',
+        "unexpected element relationship in schema: associative",
+    ),
+    (
+        "ref-relationship",
+        "types: [{name: t, map: {elementType: {scalar: string, elementRelationship: x}}}]",
+        '.types[name="t"].map.elementType.elementRelationship',
+        "unexpected element relationship in schema: x",
+    ),
+    (
+        "duplicate-type",
+        "types: [{name: t, scalar: string}, {name: t, scalar: numeric}]",
+        ".types",
+        'duplicate entries for key [name="t"]',
+    ),
+    (
+        "dangling-ref",
+        "types: [{name: t, map: {fields: [{name: f, type: {namedType: nope}}]}}]",
+        '.types[name="t"].map.fields[name="f"].type.namedType',
+        "no type found matching: nope",
+    ),
     ("empty-typedef", "types: [{name: t}]", '.types[name="t"]', "invalid atom"),
-    ("ref-both", "types: [{name: t, map: {elementType: {namedType: t, scalar: string}}}]",
-     '.types[name="t"].map.elementType', "invalid atom"),
-    ("ref-neither", "types: [{name: t, map: {elementType: {elementRelationship: atomic}}}]",
-     '.types[name="t"].map.elementType', "invalid atom"),
-    ("override-on-scalar", "types: [{name: s, scalar: string}, {name: t, map: {elementType: {namedType: s, elementRelationship: atomic}}}]",
-     '.types[name="t"].map.elementType', "invalid atom"),
+    (
+        "ref-both",
+        "types: [{name: t, map: {elementType: {namedType: t, scalar: string}}}]",
+        '.types[name="t"].map.elementType',
+        "invalid atom",
+    ),
+    (
+        "ref-neither",
+        "types: [{name: t, map: {elementType: {elementRelationship: atomic}}}]",
+        '.types[name="t"].map.elementType',
+        "invalid atom",
+    ),
+    (
+        "override-on-scalar",
+        "types: [{name: s, scalar: string}, {name: t, map: {elementType: {namedType: s, elementRelationship: atomic}}}]",
+        '.types[name="t"].map.elementType',
+        "invalid atom",
+    ),
     ("unknown-top-key", "typs: []", ".typs", "field not declared in schema"),
     ("types-not-list", "types: {a: 1}", ".types", "expected list, got"),
-    ("deduce-not-bool", "types: [{name: t, map: {unions: [{deduceInvalidDiscriminator: yes please}]}}]",
-     '.types[name="t"].map.unions[0].deduceInvalidDiscriminator', "expected boolean, got"),
-    ("duplicate-field", "types: [{name: t, map: {fields: [{name: a, type: {scalar: string}}, {name: a, type: {scalar: string}}]}}]",
-     '.types[name="t"].map.fields', 'duplicate entries for key [name="a"]'),
+    (
+        "deduce-not-bool",
+        "types: [{name: t, map: {unions: [{deduceInvalidDiscriminator: yes please}]}}]",
+        '.types[name="t"].map.unions[0].deduceInvalidDiscriminator',
+        "expected boolean, got",
+    ),
+    (
+        "duplicate-field",
+        "types: [{name: t, map: {fields: [{name: a, type: {scalar: string}}, {name: a, type: {scalar: string}}]}}]",
+        '.types[name="t"].map.fields',
+        'duplicate entries for key [name="a"]',
+    ),
 ]
 
 
-@pytest.mark.parametrize(("text", "path", "message"), [r[1:] for r in LOAD_ERRORS], ids=[r[0] for r in LOAD_ERRORS])
+@pytest.mark.parametrize(
+    ("text", "path", "message"), [r[1:] for r in LOAD_ERRORS], ids=[r[0] for r in LOAD_ERRORS]
+)
 def test_load_errors(text, path, message):
     errors = _errors(text)
     assert any(p == path and m.startswith(message) for p, m in errors), errors
@@ -149,7 +215,9 @@ def test_error_str_lists_path_and_message():
 
 
 def test_empty_element_type_is_absent():
-    s = schema.load("types: [{name: t, map: {elementType: {}, fields: [{name: a, type: {scalar: string}}]}}]")
+    s = schema.load(
+        "types: [{name: t, map: {elementType: {}, fields: [{name: a, type: {scalar: string}}]}}]"
+    )
     assert s.find("t").map.element_type is None
     assert [d.message for d in s.validate({"b": 1}, "t")] == ["field not declared in schema"]
 
@@ -164,7 +232,9 @@ def test_yaml_syntax_error_is_schema_error():
         schema.load("types: [unclosed")
 
 
-@pytest.mark.parametrize("source", [5, None, ["types"], b"types: []"], ids=["int", "none", "list", "bytes"])
+@pytest.mark.parametrize(
+    "source", [5, None, ["types"], b"types: []"], ids=["int", "none", "list", "bytes"]
+)
 def test_bad_source(source):
     with pytest.raises(SchemaError):
         schema.load(source)
@@ -196,20 +266,45 @@ def test_direct_construction_equals_loaded():
 @pytest.mark.parametrize(
     ("types", "path", "message"),
     [
-        ([TypeDef("t", Atom(scalar="int"))], '.types[name="t"].scalar', "unexpected scalar type in schema: int"),
+        (
+            [TypeDef("t", Atom(scalar="int"))],
+            '.types[name="t"].scalar',
+            "unexpected scalar type in schema: int",
+        ),
         ([TypeDef("t", Atom())], '.types[name="t"]', "invalid atom"),
-        ([TypeDef("t", Atom(scalar="string")), TypeDef("t", Atom(scalar="string"))], ".types",
-         'duplicate entries for key [name="t"]'),
-        ([TypeDef("t", Atom(map=Map(element_type=TypeRef(named_type="q"))))],
-         '.types[name="t"].map.elementType.namedType', "no type found matching: q"),
+        (
+            [TypeDef("t", Atom(scalar="string")), TypeDef("t", Atom(scalar="string"))],
+            ".types",
+            'duplicate entries for key [name="t"]',
+        ),
+        (
+            [TypeDef("t", Atom(map=Map(element_type=TypeRef(named_type="q"))))],
+            '.types[name="t"].map.elementType.namedType',
+            "no type found matching: q",
+        ),
         ([TypeDef(5, Atom(scalar="string"))], ".types[0].name", "expected string, got"),
         (["not a typedef"], ".types[0]", "expected TypeDef, got"),
-        ([TypeDef("t", Atom(list=List(element_relationship="separable")))],
-         '.types[name="t"].list.elementRelationship', "unexpected element relationship in schema: separable"),
-        ([TypeDef("t", Atom(map=Map(fields=[StructField("a", "string")])))],
-         '.types[name="t"].map.fields[name="a"].type', "expected TypeRef, got"),
+        (
+            [TypeDef("t", Atom(list=List(element_relationship="separable")))],
+            '.types[name="t"].list.elementRelationship',
+            "unexpected element relationship in schema: separable",
+        ),
+        (
+            [TypeDef("t", Atom(map=Map(fields=[StructField("a", "string")])))],
+            '.types[name="t"].map.fields[name="a"].type',
+            "expected TypeRef, got",
+        ),
     ],
-    ids=["scalar", "empty-atom", "duplicate", "dangling", "name-type", "not-typedef", "relationship", "bad-ref"],
+    ids=[
+        "scalar",
+        "empty-atom",
+        "duplicate",
+        "dangling",
+        "name-type",
+        "not-typedef",
+        "relationship",
+        "bad-ref",
+    ],
 )
 def test_direct_construction_is_checked(types, path, message):
     with pytest.raises(SchemaError) as err:
@@ -228,7 +323,9 @@ def test_reprs(schemas):
         "<TypeDef root: map{num: numeric, str: string, bool: boolean, any: untyped, "
         "atomicList: atomic list<string>, plainList: list<string>, … 9 more}"
     )
-    assert repr(schemas["S2"].find("strOrList")) == "<TypeDef strOrList: string | atomic list<string>>"
+    assert (
+        repr(schemas["S2"].find("strOrList")) == "<TypeDef strOrList: string | atomic list<string>>"
+    )
     assert repr(s.find("__untyped_deduced_")) == (
         "<TypeDef __untyped_deduced_: untyped | atomic list<__untyped_atomic_> | "
         "map{*: __untyped_deduced_}>"
@@ -238,9 +335,11 @@ def test_reprs(schemas):
 
 
 def test_load_errors_point_at_the_yaml_source():
-    text = SCHEMA_YAML["S1"].replace(
-        "{name: num, type: {scalar: numeric}}", "{name: num, type: {sclar: numeric}}"
-    ).replace("{name: b, type: {scalar: numeric}}", "{name: b, type: {scalar: int}}")
+    text = (
+        SCHEMA_YAML["S1"]
+        .replace("{name: num, type: {scalar: numeric}}", "{name: num, type: {sclar: numeric}}")
+        .replace("{name: b, type: {scalar: numeric}}", "{name: b, type: {scalar: int}}")
+    )
     with pytest.raises(SchemaError) as err:
         schema.load(text, name="s1.yaml")
     by_message = {d.message: d for d in err.value.diagnostics}
@@ -253,9 +352,10 @@ def test_load_errors_point_at_the_yaml_source():
         bad = by_message["unexpected scalar type in schema: int"]
         assert lines[bad.line - 1][bad.column - 1 :].startswith("int")
     # str() stays "<path>: <message>" per line, whatever the location.
-    assert '.types[name="root"].map.fields[name="num"].type.sclar: field not declared in schema' in str(
-        err.value
-    ).splitlines()
+    assert (
+        '.types[name="root"].map.fields[name="num"].type.sclar: field not declared in schema'
+        in str(err.value).splitlines()
+    )
 
 
 @pytest.mark.parametrize(
@@ -265,7 +365,10 @@ def test_load_errors_point_at_the_yaml_source():
         ({}, "invalid atom"),
         ({"scalar": "int"}, "unexpected scalar type in schema: int"),
         ({"namedType": "inner", "scalar": "string"}, "invalid atom"),
-        ({"namedType": "inner", "elementRelationship": "bogus"}, "unexpected element relationship in schema: bogus"),
+        (
+            {"namedType": "inner", "elementRelationship": "bogus"},
+            "unexpected element relationship in schema: bogus",
+        ),
         ({"scalar": "string", "elementRelationship": "atomic"}, "invalid atom"),
         (5, "expected a TypeRef, a dict or a type name"),
     ],
@@ -309,10 +412,25 @@ def test_typeref_shortcuts_build_what_tosca_compiles_to():
                     map=Map(
                         fields=[
                             StructField("port", TypeRef.scalar("numeric")),
-                            StructField("tags", TypeRef.of(Atom(list=List(TypeRef.scalar("string"), "atomic")))),
-                            StructField("meta", TypeRef.of(Atom(map=Map(element_type=TypeRef.scalar("string"), element_relationship="atomic")))),
+                            StructField(
+                                "tags",
+                                TypeRef.of(Atom(list=List(TypeRef.scalar("string"), "atomic"))),
+                            ),
+                            StructField(
+                                "meta",
+                                TypeRef.of(
+                                    Atom(
+                                        map=Map(
+                                            element_type=TypeRef.scalar("string"),
+                                            element_relationship="atomic",
+                                        )
+                                    )
+                                ),
+                            ),
                             StructField("extra", TypeRef.named("__untyped_atomic_")),
-                            StructField("inner", TypeRef.named("tosca.datatypes.Endpoint", "atomic")),
+                            StructField(
+                                "inner", TypeRef.named("tosca.datatypes.Endpoint", "atomic")
+                            ),
                         ]
                     )
                 ),
@@ -320,8 +438,12 @@ def test_typeref_shortcuts_build_what_tosca_compiles_to():
         ]
     )
     name = "tosca.datatypes.Endpoint"
-    assert s.validate({"port": 80, "tags": ["a"], "meta": {"k": "v"}, "extra": {"x": [1]}}, name) == []
-    merged = s.merge({"port": 80, "tags": ["a"], "meta": {"k": "v"}}, {"tags": ["b"], "meta": {"j": "w"}}, name)
+    assert (
+        s.validate({"port": 80, "tags": ["a"], "meta": {"k": "v"}, "extra": {"x": [1]}}, name) == []
+    )
+    merged = s.merge(
+        {"port": 80, "tags": ["a"], "meta": {"k": "v"}}, {"tags": ["b"], "meta": {"j": "w"}}, name
+    )
     assert merged == {"port": 80, "tags": ["b"], "meta": {"j": "w"}}
     assert s.resolve(TypeRef.named(name, "atomic")).map.element_relationship == "atomic"
 
@@ -390,8 +512,7 @@ def test_depth_limit_path_is_abbreviated():
     [
         ("", ""),
         (".a.b", ".a.b"),
-        (".a[0].b[=\"x.y\"].c[k=\"[.]\"].d.e.f.g",
-         ".a[0].b[=\"x.y\"]…(3 more)….e.f.g"),
+        ('.a[0].b[="x.y"].c[k="[.]"].d.e.f.g', '.a[0].b[="x.y"]…(3 more)….e.f.g'),
     ],
     ids=["root", "short", "brackets-and-strings"],
 )

@@ -11,9 +11,7 @@ from hypothesis import strategies as st
 from toskit import SchemaError, schema
 from toskit.schema.values import canonical
 
-SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SCALARS = ["numeric", "string", "boolean", "untyped"]
 _NUMBERS = st.one_of(st.integers(-3, 3), st.sampled_from([0.5, 1.0, 2.0, -1.5]))
 _STRINGS = st.sampled_from(["a", "b", "c", "x"])
@@ -62,7 +60,9 @@ def typedef(draw, name: str, later: list[str], containers: set[str]) -> dict:
         }
     if kind == "map":
         names = draw(st.lists(st.sampled_from("abcd"), unique=True, max_size=3))
-        mp: dict = {"fields": [{"name": n, "type": typeref(draw, later, containers)} for n in names]}
+        mp: dict = {
+            "fields": [{"name": n, "type": typeref(draw, later, containers)} for n in names]
+        }
         rel = draw(st.sampled_from([None, "separable", "atomic"]))
         if rel:
             mp["elementRelationship"] = rel
@@ -86,7 +86,11 @@ def typedef(draw, name: str, later: list[str], containers: set[str]) -> dict:
                 "keys": keys,
             },
         }
-    lst = {"elementType": typeref(draw, later, containers) if flavour != "set" else {"scalar": draw(st.sampled_from(SCALARS))}}
+    lst = {
+        "elementType": typeref(draw, later, containers)
+        if flavour != "set"
+        else {"scalar": draw(st.sampled_from(SCALARS))}
+    }
     if flavour == "set":
         lst["elementRelationship"] = "associative"
     elif flavour == "atomic":
@@ -130,7 +134,9 @@ def value_for_atom(atom: dict, types: dict, top: bool = False) -> st.SearchStrat
         fields = {f["name"]: value_for_ref(f.get("type"), types) for f in mp.get("fields", [])}
         struct = st.fixed_dictionaries({}, optional=fields)
         if "elementType" in mp:
-            extra = st.dictionaries(st.sampled_from(["x1", "x2"]), value_for_ref(mp["elementType"], types), max_size=2)
+            extra = st.dictionaries(
+                st.sampled_from(["x1", "x2"]), value_for_ref(mp["elementType"], types), max_size=2
+            )
             struct = st.builds(lambda a, b: {**a, **b}, struct, extra)
         options.append(struct)
     if "list" in atom:
@@ -144,7 +150,11 @@ def value_for_atom(atom: dict, types: dict, top: bool = False) -> st.SearchStrat
             }
             if "j" in lst["keys"]:
                 fields["j"] = st.sampled_from([0, 1, 0.0])
-            item = st.builds(lambda k, rest: {"k": k, **rest}, _STRINGS, st.fixed_dictionaries({}, optional=fields))
+            item = st.builds(
+                lambda k, rest: {"k": k, **rest},
+                _STRINGS,
+                st.fixed_dictionaries({}, optional=fields),
+            )
             options.append(st.lists(item, max_size=4, unique_by=lambda d: (d["k"], d.get("j", 0))))
         elif lst.get("elementRelationship") == "associative":
             options.append(st.lists(SCALAR_VALUES[elem["scalar"]], max_size=4, unique_by=canonical))
@@ -296,12 +306,39 @@ def test_hostile_layer_lists_never_crash(schemas, layers):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.one_of(st.text(max_size=30), st.recursive(
-    st.one_of(st.none(), st.text(max_size=4), st.integers(), st.booleans()),
-    lambda c: st.one_of(st.lists(c, max_size=3), st.dictionaries(st.sampled_from(
-        ["types", "name", "scalar", "map", "list", "fields", "type", "keys", "elementType",
-         "elementRelationship", "namedType", "unions", "default"]), c, max_size=4)),
-    max_leaves=15)))
+@given(
+    st.one_of(
+        st.text(max_size=30),
+        st.recursive(
+            st.one_of(st.none(), st.text(max_size=4), st.integers(), st.booleans()),
+            lambda c: st.one_of(
+                st.lists(c, max_size=3),
+                st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "types",
+                            "name",
+                            "scalar",
+                            "map",
+                            "list",
+                            "fields",
+                            "type",
+                            "keys",
+                            "elementType",
+                            "elementRelationship",
+                            "namedType",
+                            "unions",
+                            "default",
+                        ]
+                    ),
+                    c,
+                    max_size=4,
+                ),
+            ),
+            max_leaves=15,
+        ),
+    )
+)
 def test_hostile_schema_documents(doc):
     try:
         s = schema.load(doc)

@@ -105,7 +105,12 @@ def test_foreign_values(schemas, value, path, prefix):
 
 def test_odd_but_valid_values(schemas):
     s = schemas["S1"]
-    value = {"num": math.nan, "any": 10**400, "atomicList": ("a", "b"), "numSet": [math.inf, -math.inf]}
+    value = {
+        "num": math.nan,
+        "any": 10**400,
+        "atomicList": ("a", "b"),
+        "numSet": [math.inf, -math.inf],
+    }
     assert s.validate(value, "root") == []
     merged = s.merge(value, {"num": 1}, "root")
     assert merged["atomicList"] == ["a", "b"]  # tuples come back as lists

@@ -12,23 +12,69 @@ C = [
     ("C01", "{num: 1, str: x}", "{num: 2, bool: true}", {".bool"}, {".str"}, {".num"}),
     ("C03", "{atomicList: [a, b]}", "{atomicList: [b, a]}", set(), set(), {".atomicList"}),
     ("C05", "{set: [a, b]}", "{set: [b, a]}", set(), set(), set()),
-    ("C08", "{struct: {deep: {a: x}}}", "{}", set(), {".struct", ".struct.deep", ".struct.deep.a"}, set()),
+    (
+        "C08",
+        "{struct: {deep: {a: x}}}",
+        "{}",
+        set(),
+        {".struct", ".struct.deep", ".struct.deep.a"},
+        set(),
+    ),
     ("int-float-same", "{num: 1, numSet: [2]}", "{num: 1.0, numSet: [2.0]}", set(), set(), set()),
     ("set-items-leaves", "{set: [a, b]}", "{set: [b, c]}", {'.set[="c"]'}, {'.set[="a"]'}, set()),
-    ("keyed-item-added", "{items: [{name: a}]}", "{items: [{name: a}, {name: b, value: x}]}",
-     {'.items[name="b"]', '.items[name="b"].name', '.items[name="b"].value'}, set(), set()),
-    ("keyed-item-field", "{items: [{name: a, value: x}]}", "{items: [{name: a, value: y}]}",
-     set(), set(), {'.items[name="a"].value'}),
-    ("keyed-order-only", "{items: [{name: a}, {name: b}]}", "{items: [{name: b}, {name: a}]}", set(), set(), set()),
+    (
+        "keyed-item-added",
+        "{items: [{name: a}]}",
+        "{items: [{name: a}, {name: b, value: x}]}",
+        {'.items[name="b"]', '.items[name="b"].name', '.items[name="b"].value'},
+        set(),
+        set(),
+    ),
+    (
+        "keyed-item-field",
+        "{items: [{name: a, value: x}]}",
+        "{items: [{name: a, value: y}]}",
+        set(),
+        set(),
+        {'.items[name="a"].value'},
+    ),
+    (
+        "keyed-order-only",
+        "{items: [{name: a}, {name: b}]}",
+        "{items: [{name: b}, {name: a}]}",
+        set(),
+        set(),
+        set(),
+    ),
     ("map-to-null", "{struct: {a: x}}", "{struct: null}", set(), {".struct", ".struct.a"}, set()),
     ("null-to-map", "{labels: null}", "{labels: {k: v}}", {".labels", ".labels.k"}, set(), set()),
     ("null-vs-empty", "{labels: null}", "{labels: {}}", set(), set(), {".labels"}),
     ("atomic-map", "{atomicMap: {a: x}}", "{atomicMap: {a: y}}", set(), set(), {".atomicMap"}),
-    ("atomic-map-same", "{atomicMap: {a: x, b: y}}", "{atomicMap: {b: y, a: x}}", set(), set(), set()),
+    (
+        "atomic-map-same",
+        "{atomicMap: {a: x, b: y}}",
+        "{atomicMap: {b: y, a: x}}",
+        set(),
+        set(),
+        set(),
+    ),
     ("scalar-to-null", "{num: 1}", "{num: null}", set(), set(), {".num"}),
-    ("plain-list-order", "{plainList: [a, b]}", "{plainList: [b, a]}", set(), set(), {".plainList"}),
-    ("default-key", "{ports: [{containerPort: 80}]}", "{ports: [{containerPort: 80, protocol: TCP}]}",
-     {'.ports[containerPort=80,protocol="TCP"].protocol'}, set(), set()),
+    (
+        "plain-list-order",
+        "{plainList: [a, b]}",
+        "{plainList: [b, a]}",
+        set(),
+        set(),
+        {".plainList"},
+    ),
+    (
+        "default-key",
+        "{ports: [{containerPort: 80}]}",
+        "{ports: [{containerPort: 80, protocol: TCP}]}",
+        {'.ports[containerPort=80,protocol="TCP"].protocol'},
+        set(),
+        set(),
+    ),
 ]
 
 
@@ -72,17 +118,32 @@ def test_comparison_repr(schemas):
 
 
 T = [
-    ("T01", "{num: 1, struct: {a: x, deep: {b: 2}}, labels: {k: v}}",
-     {".labels.k", ".num", ".struct.a", ".struct.deep.b"}),
-    ("T03", "{struct: {}, labels: null, atomicMap: {a: b}, atomicStruct: {a: x}}",
-     {".atomicMap", ".atomicStruct", ".labels", ".struct"}),
-    ("T04", "{ports: [{containerPort: 80}]}",
-     {'.ports[containerPort=80,protocol="TCP"]', '.ports[containerPort=80,protocol="TCP"].containerPort'}),
+    (
+        "T01",
+        "{num: 1, struct: {a: x, deep: {b: 2}}, labels: {k: v}}",
+        {".labels.k", ".num", ".struct.a", ".struct.deep.b"},
+    ),
+    (
+        "T03",
+        "{struct: {}, labels: null, atomicMap: {a: b}, atomicStruct: {a: x}}",
+        {".atomicMap", ".atomicStruct", ".labels", ".struct"},
+    ),
+    (
+        "T04",
+        "{ports: [{containerPort: 80}]}",
+        {
+            '.ports[containerPort=80,protocol="TCP"]',
+            '.ports[containerPort=80,protocol="TCP"].containerPort',
+        },
+    ),
     ("null-scalar", "{num: null}", {".num"}),
     ("empty-assoc", "{items: [], set: []}", set()),
     ("set-items", "{set: [a, b]}", {'.set[="a"]', '.set[="b"]'}),
-    ("keyed-items", "{items: [{name: a, tags: [t]}]}",
-     {'.items[name="a"]', '.items[name="a"].name', '.items[name="a"].tags[="t"]'}),
+    (
+        "keyed-items",
+        "{items: [{name: a, tags: [t]}]}",
+        {'.items[name="a"]', '.items[name="a"].name', '.items[name="a"].tags[="t"]'},
+    ),
     ("atomic-list", "{atomicList: [a, b], plainList: []}", {".atomicList", ".plainList"}),
     ("root-null", "null", set()),
     ("root-empty", "{}", set()),
@@ -106,20 +167,41 @@ def test_fieldset_of_deduced_maps(schemas):
 
 
 R = [
-    ("R01", "{num: 1, str: x, struct: {a: x, b: 1}}", [".str", ".struct.a"], "{num: 1, struct: {b: 1}}"),
-    ("R02", "{items: [{name: a, value: x}, {name: b, value: p}]}", ['.items[name="a"]'],
-     "{items: [{name: b, value: p}]}"),
+    (
+        "R01",
+        "{num: 1, str: x, struct: {a: x, b: 1}}",
+        [".str", ".struct.a"],
+        "{num: 1, struct: {b: 1}}",
+    ),
+    (
+        "R02",
+        "{items: [{name: a, value: x}, {name: b, value: p}]}",
+        ['.items[name="a"]'],
+        "{items: [{name: b, value: p}]}",
+    ),
     ("R05", "{struct: {a: x}}", [".struct.a"], "{struct: null}"),
     ("root-becomes-null", "{num: 1}", [".num"], "null"),
     ("set-item", "{set: [a, b]}", ['.set[="a"]'], "{set: [b]}"),
     ("set-emptied", "{set: [a]}", ['.set[="a"]'], "{set: null}"),
-    ("inside-atomic", "{atomicStruct: {a: x}, atomicList: [a]}", [".atomicStruct.a", ".atomicList[0]"],
-     "{atomicStruct: {a: x}, atomicList: [a]}"),
-    ("default-key", "{ports: [{containerPort: 80}, {containerPort: 81}]}",
-     ['.ports[containerPort=80,protocol="TCP"]'], "{ports: [{containerPort: 81}]}"),
+    (
+        "inside-atomic",
+        "{atomicStruct: {a: x}, atomicList: [a]}",
+        [".atomicStruct.a", ".atomicList[0]"],
+        "{atomicStruct: {a: x}, atomicList: [a]}",
+    ),
+    (
+        "default-key",
+        "{ports: [{containerPort: 80}, {containerPort: 81}]}",
+        ['.ports[containerPort=80,protocol="TCP"]'],
+        "{ports: [{containerPort: 81}]}",
+    ),
     ("float-spelling", "{numSet: [1.0, 2]}", ["[=1]", ".numSet[=1]"], "{numSet: [2]}"),
-    ("inside-keyed-item", "{items: [{name: a, value: x, port: 1}]}", ['.items[name="a"].value'],
-     "{items: [{name: a, port: 1}]}"),
+    (
+        "inside-keyed-item",
+        "{items: [{name: a, value: x, port: 1}]}",
+        ['.items[name="a"].value'],
+        "{items: [{name: a, port: 1}]}",
+    ),
     ("no-match", "{num: 1}", [".zzz", ".num.x"], "{num: 1}"),
     ("root-path", "{num: 1}", [""], "null"),
 ]
@@ -141,16 +223,36 @@ def test_remove_fieldset_roundtrip(schemas):
 
 
 X = [
-    ("X01", "{num: 1, str: x, items: [{name: a, value: x, port: 1}, {name: b}]}",
-     [".str", '.items[name="a"].port'], False, "{str: x, items: [{port: 1}]}"),
-    ("X01-keys", "{num: 1, str: x, items: [{name: a, value: x, port: 1}, {name: b}]}",
-     [".str", '.items[name="a"].port'], True, "{str: x, items: [{name: a, port: 1}]}"),
-    ("whole-node", "{struct: {a: x, deep: {b: 1}}, num: 2}", [".struct"], False,
-     "{struct: {a: x, deep: {b: 1}}}"),
+    (
+        "X01",
+        "{num: 1, str: x, items: [{name: a, value: x, port: 1}, {name: b}]}",
+        [".str", '.items[name="a"].port'],
+        False,
+        "{str: x, items: [{port: 1}]}",
+    ),
+    (
+        "X01-keys",
+        "{num: 1, str: x, items: [{name: a, value: x, port: 1}, {name: b}]}",
+        [".str", '.items[name="a"].port'],
+        True,
+        "{str: x, items: [{name: a, port: 1}]}",
+    ),
+    (
+        "whole-node",
+        "{struct: {a: x, deep: {b: 1}}, num: 2}",
+        [".struct"],
+        False,
+        "{struct: {a: x, deep: {b: 1}}}",
+    ),
     ("nothing", "{num: 1}", [".zzz"], False, "null"),
     ("set-item", "{set: [a, b]}", ['.set[="b"]'], False, "{set: [b]}"),
-    ("inside-atomic", "{atomicStruct: {a: x, b: 1}}", [".atomicStruct.a"], False,
-     "{atomicStruct: {a: x, b: 1}}"),
+    (
+        "inside-atomic",
+        "{atomicStruct: {a: x, b: 1}}",
+        [".atomicStruct.a"],
+        False,
+        "{atomicStruct: {a: x, b: 1}}",
+    ),
 ]
 
 
@@ -169,7 +271,8 @@ def test_extract_fieldset_is_identity(schemas):
 
 
 @pytest.mark.parametrize(
-    "bad", ["num", ".items[name=]", ".items[name=\"a\"", "[=x]", ".a[k=1,]", 5],
+    "bad",
+    ["num", ".items[name=]", '.items[name="a"', "[=x]", ".a[k=1,]", 5],
     ids=["no-dot", "no-value", "unclosed", "bad-json", "trailing-comma", "not-a-string"],
 )
 def test_bad_paths(schemas, bad):
@@ -223,48 +326,133 @@ B1 = '.list[id=1,key="b"]'
 
 SMD = [
     # (id, type, lhs, rhs, added, removed, modified)
-    ("assoc-add-list", "myRoot", "{}", '{list: [{key: a, id: 1, value: {a: a}}]}',
-     {".list", A1, A1 + ".key", A1 + ".id", A1 + ".value", A1 + ".value.a"}, set(), set()),
-    ("assoc-same", "myRoot", '{list: [{key: a, id: 1, value: {a: a}}]}',
-     '{list: [{key: a, id: 1, value: {a: a}}]}', set(), set(), set()),
-    ("assoc-deep-modified", "myRoot", '{list: [{key: a, id: 1, value: {a: a}}]}',
-     '{list: [{key: a, id: 1, value: {a: b}}]}', set(), set(), {A1 + ".value.a"}),
-    ("assoc-key-changed", "myRoot", "{list: [{key: a, id: 1}, {key: b, id: 1}]}",
-     "{list: [{key: a, id: 1}, {key: a, id: 2}]}",
-     {A2, A2 + ".key", A2 + ".id"}, {B1, B1 + ".key", B1 + ".id"}, set()),
-    ("atomic-list-to-null", "myRoot", "{atomicList: [a, a, a]}", "{atomicList: null}",
-     set(), set(), {".atomicList"}),
-    ("atomic-list-shorter", "myRoot", "{atomicList: [a, a, a]}", "{atomicList: [a, a]}",
-     set(), set(), {".atomicList"}),
+    (
+        "assoc-add-list",
+        "myRoot",
+        "{}",
+        "{list: [{key: a, id: 1, value: {a: a}}]}",
+        {".list", A1, A1 + ".key", A1 + ".id", A1 + ".value", A1 + ".value.a"},
+        set(),
+        set(),
+    ),
+    (
+        "assoc-same",
+        "myRoot",
+        "{list: [{key: a, id: 1, value: {a: a}}]}",
+        "{list: [{key: a, id: 1, value: {a: a}}]}",
+        set(),
+        set(),
+        set(),
+    ),
+    (
+        "assoc-deep-modified",
+        "myRoot",
+        "{list: [{key: a, id: 1, value: {a: a}}]}",
+        "{list: [{key: a, id: 1, value: {a: b}}]}",
+        set(),
+        set(),
+        {A1 + ".value.a"},
+    ),
+    (
+        "assoc-key-changed",
+        "myRoot",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}]}",
+        "{list: [{key: a, id: 1}, {key: a, id: 2}]}",
+        {A2, A2 + ".key", A2 + ".id"},
+        {B1, B1 + ".key", B1 + ".id"},
+        set(),
+    ),
+    (
+        "atomic-list-to-null",
+        "myRoot",
+        "{atomicList: [a, a, a]}",
+        "{atomicList: null}",
+        set(),
+        set(),
+        {".atomicList"},
+    ),
+    (
+        "atomic-list-shorter",
+        "myRoot",
+        "{atomicList: [a, a, a]}",
+        "{atomicList: [a, a]}",
+        set(),
+        set(),
+        {".atomicList"},
+    ),
     # Repeated items (AllowDuplicates): a repeated item is one atomic entry.
-    ("dup-becomes-single", "myRoot",
-     "{list: [{key: a, id: 1, nv: 2}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
-     "{list: [{key: a, id: 1}, {key: a, id: 2}]}",
-     {A1, A1 + ".key", A1 + ".id", A2, A2 + ".key", A2 + ".id"},
-     {B1, B1 + ".key", B1 + ".id", A1}, set()),
-    ("dup-content-changed", "myRoot",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true, nv: 1}]}",
-     set(), set(), {A1}),
-    ("dup-unchanged", "myRoot",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
-     set(), set(), set()),
-    ("dup-beside-changed-single", "myRoot",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
-     "{list: [{key: a, id: 1}, {key: b, id: 1, bv: true}, {key: a, id: 1, bv: true}]}",
-     {B1 + ".bv"}, set(), set()),
-    ("dup-unrelated-field", "myRoot",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
-     "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}], atomicList: [unrelated]}",
-     {".atomicList"}, set(), set()),
-    ("dup-set-emptied", "setRoot", "{setStr: [a, b, b, c, a]}", "{setStr: []}",
-     set(), {'.setStr[="a"]', '.setStr[="b"]', '.setStr[="c"]'}, set()),
-    ("dup-set-bool", "setRoot", "{setBool: [true, true]}", "{setBool: [false]}",
-     {".setBool[=false]"}, {".setBool[=true]"}, set()),
-    ("dup-set-numeric", "setRoot", "{setNumeric: [1, 2, 2, 3.14159, 1]}", "{setNumeric: [1, 2, 3]}",
-     {".setNumeric[=1]", ".setNumeric[=2]", ".setNumeric[=3]"},
-     {".setNumeric[=1]", ".setNumeric[=2]", ".setNumeric[=3.14159]"}, set()),
+    (
+        "dup-becomes-single",
+        "myRoot",
+        "{list: [{key: a, id: 1, nv: 2}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+        "{list: [{key: a, id: 1}, {key: a, id: 2}]}",
+        {A1, A1 + ".key", A1 + ".id", A2, A2 + ".key", A2 + ".id"},
+        {B1, B1 + ".key", B1 + ".id", A1},
+        set(),
+    ),
+    (
+        "dup-content-changed",
+        "myRoot",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true, nv: 1}]}",
+        set(),
+        set(),
+        {A1},
+    ),
+    (
+        "dup-unchanged",
+        "myRoot",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+        set(),
+        set(),
+        set(),
+    ),
+    (
+        "dup-beside-changed-single",
+        "myRoot",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+        "{list: [{key: a, id: 1}, {key: b, id: 1, bv: true}, {key: a, id: 1, bv: true}]}",
+        {B1 + ".bv"},
+        set(),
+        set(),
+    ),
+    (
+        "dup-unrelated-field",
+        "myRoot",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}]}",
+        "{list: [{key: a, id: 1}, {key: b, id: 1}, {key: a, id: 1, bv: true}], atomicList: [unrelated]}",
+        {".atomicList"},
+        set(),
+        set(),
+    ),
+    (
+        "dup-set-emptied",
+        "setRoot",
+        "{setStr: [a, b, b, c, a]}",
+        "{setStr: []}",
+        set(),
+        {'.setStr[="a"]', '.setStr[="b"]', '.setStr[="c"]'},
+        set(),
+    ),
+    (
+        "dup-set-bool",
+        "setRoot",
+        "{setBool: [true, true]}",
+        "{setBool: [false]}",
+        {".setBool[=false]"},
+        {".setBool[=true]"},
+        set(),
+    ),
+    (
+        "dup-set-numeric",
+        "setRoot",
+        "{setNumeric: [1, 2, 2, 3.14159, 1]}",
+        "{setNumeric: [1, 2, 3]}",
+        {".setNumeric[=1]", ".setNumeric[=2]", ".setNumeric[=3]"},
+        {".setNumeric[=1]", ".setNumeric[=2]", ".setNumeric[=3.14159]"},
+        set(),
+    ),
 ]
 
 
@@ -276,7 +464,9 @@ def smd_schema():
 
 
 @pytest.mark.parametrize(
-    ("name", "lhs", "rhs", "added", "removed", "modified"), [r[1:] for r in SMD], ids=[r[0] for r in SMD]
+    ("name", "lhs", "rhs", "added", "removed", "modified"),
+    [r[1:] for r in SMD],
+    ids=[r[0] for r in SMD],
 )
 def test_smd_symdiff_table(smd_schema, name, lhs, rhs, added, removed, modified):
     got = smd_schema.compare(v(lhs), v(rhs), name, allow_duplicates=True)
@@ -348,11 +538,18 @@ def test_remove_and_extract_refuse_duplicates_by_default(schemas):
 
 
 RD = [
-    ("other-field", [".num"], "{items: [{name: a, value: x}, {name: a, value: y}, {name: b, value: p}]}"),
+    (
+        "other-field",
+        [".num"],
+        "{items: [{name: a, value: x}, {name: a, value: y}, {name: b, value: p}]}",
+    ),
     ("repeated-item", ['.items[name="a"]'], "{items: [{name: b, value: p}], num: 1}"),
     ("inside-repeated-item", ['.items[name="a"].value'], DUPS),
-    ("inside-single-item", ['.items[name="b"].value'],
-     "{items: [{name: a, value: x}, {name: a, value: y}, {name: b}], num: 1}"),
+    (
+        "inside-single-item",
+        ['.items[name="b"].value'],
+        "{items: [{name: a, value: x}, {name: a, value: y}, {name: b}], num: 1}",
+    ),
 ]
 
 
@@ -364,8 +561,11 @@ def test_remove_allow_duplicates(schemas, paths, result):
 
 XD = [
     ("repeated-item", ['.items[name="a"]'], "{items: [{name: a, value: x}, {name: a, value: y}]}"),
-    ("inside-repeated-item", ['.items[name="a"].value'],
-     "{items: [{name: a, value: x}, {name: a, value: y}]}"),
+    (
+        "inside-repeated-item",
+        ['.items[name="a"].value'],
+        "{items: [{name: a, value: x}, {name: a, value: y}]}",
+    ),
     ("single-item-field", ['.items[name="b"].value'], "{items: [{value: p}]}"),
 ]
 
@@ -426,8 +626,8 @@ def test_comparison_view_shows_old_to_new(schemas):
 
     c = schemas["S1"].compare(v("{num: 1, str: '<x>'}"), v("{num: 2, bool: true}"), "root")
     html = comparison_html(c)
-    view = html[html.index('<div class="toskit-wrap'):]
-    assert "~ .num</span>" in view and ": <span class=\"toskit-value-old\">1</span> → " in view
+    view = html[html.index('<div class="toskit-wrap') :]
+    assert "~ .num</span>" in view and ': <span class="toskit-value-old">1</span> → ' in view
     assert '<span class="toskit-value-new">2</span>' in view
     assert "&lt;x&gt;" in view and "<x>" not in view  # escaped
     assert '<span class="toskit-value-new">true</span>' in view
@@ -445,7 +645,9 @@ _ITEMS = hst.lists(
     ),
     max_size=4,
 )
-_SIDE = hst.one_of(hst.none(), hst.fixed_dictionaries({}, optional={"list": hst.one_of(hst.none(), _ITEMS)}))
+_SIDE = hst.one_of(
+    hst.none(), hst.fixed_dictionaries({}, optional={"list": hst.one_of(hst.none(), _ITEMS)})
+)
 
 
 @settings(max_examples=200, deadline=None)

@@ -11,7 +11,12 @@ U = [
     ("U01", "{one: 1}", "{one: 1}", "{discriminator: One, one: 1}"),
     ("U03", "{one: 1}", "{two: 1}", "{discriminator: TWO, two: 1}"),
     ("U05", "{one: 1, discriminator: One}", "{}", "{}"),
-    ("U07", "{discriminator: One, one: 1}", "{discriminator: random, one: 1}", "{discriminator: random}"),
+    (
+        "U07",
+        "{discriminator: One, one: 1}",
+        "{discriminator: random, one: 1}",
+        "{discriminator: random}",
+    ),
     ("U09", "{discriminator: One, one: 1}", "{one: 1}", "{discriminator: One, one: 1}"),
     ("U11", "{one: 1, two: 1}", "{one: 1}", "{discriminator: One, one: 1}"),
     ("U19", "{}", "{discriminator: TWO}", "{discriminator: TWO}"),
@@ -29,14 +34,34 @@ def test_normalize_union(schemas, old, new, result):
 
 
 UE = [
-    ("U13", "{one: 1}", "{one: 2, two: 1}", "multiple fields set without discriminator change: ",
-     {"one", "two"}),
-    ("U15", "{}", "{one: 1, discriminator: Two}", "discriminator (Two) and field changed (one) don't match",
-     None),
-    ("U17", "{one: 1, two: 2}", "{one: 2, two: 1}", "multiple fields set without discriminator change: ",
-     {"one", "two"}),
-    ("multiple-added", "{}", "{one: 1, two: 2, discriminator: One}", "multiple new fields added: ",
-     {"one", "two"}),
+    (
+        "U13",
+        "{one: 1}",
+        "{one: 2, two: 1}",
+        "multiple fields set without discriminator change: ",
+        {"one", "two"},
+    ),
+    (
+        "U15",
+        "{}",
+        "{one: 1, discriminator: Two}",
+        "discriminator (Two) and field changed (one) don't match",
+        None,
+    ),
+    (
+        "U17",
+        "{one: 1, two: 2}",
+        "{one: 2, two: 1}",
+        "multiple fields set without discriminator change: ",
+        {"one", "two"},
+    ),
+    (
+        "multiple-added",
+        "{}",
+        "{one: 1, two: 2, discriminator: One}",
+        "multiple new fields added: ",
+        {"one", "two"},
+    ),
 ]
 
 
@@ -50,7 +75,7 @@ def test_normalize_union_conflicts(schemas, old, new, message, names):
     assert str(err.value).startswith(message)
     assert text.startswith(message)
     if names is not None:
-        assert set(text[len(message):].split(", ")) == names
+        assert set(text[len(message) :].split(", ")) == names
 
 
 A = [
@@ -68,7 +93,10 @@ def test_normalize_union_apply(schemas, applied, merged, result):
 @pytest.mark.parametrize(
     ("applied", "message"),
     [
-        ("{type: Numeric, string: s}", "applied discriminator (Numeric) doesn't match applied field (string)"),
+        (
+            "{type: Numeric, string: s}",
+            "applied discriminator (Numeric) doesn't match applied field (string)",
+        ),
         ("{fieldA: a, fieldB: b}", "more than one field of union applied: "),
     ],
     ids=["A03", "two-applied"],
@@ -105,7 +133,9 @@ types:
     old = v("{inner: {x: 1}, list: [{id: a, x: 1}, {id: b, y: 1}]}")
     new = v("{inner: {x: 1}, list: [{id: b, y: 2}, {id: a, x: 1, y: 1, kind: Y}]}")
     got = s.normalize_union(old, new, "outer")
-    assert got == v("{inner: {x: 1, kind: X}, list: [{id: b, y: 2, kind: Y}, {id: a, y: 1, kind: Y}]}")
+    assert got == v(
+        "{inner: {x: 1, kind: X}, list: [{id: b, y: 2, kind: Y}, {id: a, y: 1, kind: Y}]}"
+    )
     with pytest.raises(SchemaError) as err:
         s.normalize_union(v("{inner: {x: 1}}"), v("{inner: {x: 1, y: 2}}"), "outer")
     assert err.value.diagnostics[0].path == ".inner"

@@ -6,36 +6,90 @@ import pytest
 from schema_fixtures import v
 
 V = [
-    ("V01", "S1", "root",
-     "{num: 1, str: x, bool: true, any: 2.5, atomicList: [a, a], set: [a, b], items: [{name: a, value: v}], labels: {k: v}, struct: {a: x, deep: {b: 2}}}",
-     []),
+    (
+        "V01",
+        "S1",
+        "root",
+        "{num: 1, str: x, bool: true, any: 2.5, atomicList: [a, a], set: [a, b], items: [{name: a, value: v}], labels: {k: v}, struct: {a: x, deep: {b: 2}}}",
+        [],
+    ),
     ("V02", "S1", "root", '{num: "1"}', [(".num", "expected numeric (int or float), got")]),
     ("V04", "S1", "root", "{str: 1}", [(".str", "expected string, got")]),
     ("V06", "S1", "root", "{num: null, str: null, bool: null, items: null, labels: null}", []),
     ("V09", "S1", "root", "{foo: 1}", [(".foo", "field not declared in schema")]),
-    ("V12", "S1", "root", "{items: [{name: a}, {name: a}]}",
-     [(".items", 'duplicate entries for key [name="a"]')]),
-    ("V13", "S1", "root", "{items: [{value: x}]}",
-     [(".items", 'element 0: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)')]),
-    ("V14", "S1", "root", "{items: [null]}",
-     [(".items", "element 0: associative list with keys may not have a null element")]),
+    (
+        "V12",
+        "S1",
+        "root",
+        "{items: [{name: a}, {name: a}]}",
+        [(".items", 'duplicate entries for key [name="a"]')],
+    ),
+    (
+        "V13",
+        "S1",
+        "root",
+        "{items: [{value: x}]}",
+        [
+            (
+                ".items",
+                'element 0: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)',
+            )
+        ],
+    ),
+    (
+        "V14",
+        "S1",
+        "root",
+        "{items: [null]}",
+        [(".items", "element 0: associative list with keys may not have a null element")],
+    ),
     ("V16", "S1", "root", "{set: [a, a]}", [(".set", 'duplicate entries for key [="a"]')]),
-    ("V17", "S1", "root", "{set: [{a: 1}]}",
-     [(".set", "element 0: associative list without keys has an element that's a map type")]),
+    (
+        "V17",
+        "S1",
+        "root",
+        "{set: [{a: 1}]}",
+        [(".set", "element 0: associative list without keys has an element that's a map type")],
+    ),
     ("V20", "S1", "root", "{atomicList: x}", [(".atomicList", "expected list, got")]),
-    ("V22", "S1", "root", "{items: [{name: a, port: x}]}",
-     [('.items[name="a"].port', "expected numeric (int or float), got")]),
-    ("V23", "S1", "root", "{multi: [{key: a, id: 1, v: 2}]}",
-     [('.multi[id=1,key="a"].v', "expected string, got")]),
-    ("V26", "S1", "root", "{ports: [{containerPort: 80}, {containerPort: 80, protocol: TCP}]}",
-     [(".ports", 'duplicate entries for key [containerPort=80,protocol="TCP"]')]),
+    (
+        "V22",
+        "S1",
+        "root",
+        "{items: [{name: a, port: x}]}",
+        [('.items[name="a"].port', "expected numeric (int or float), got")],
+    ),
+    (
+        "V23",
+        "S1",
+        "root",
+        "{multi: [{key: a, id: 1, v: 2}]}",
+        [('.multi[id=1,key="a"].v', "expected string, got")],
+    ),
+    (
+        "V26",
+        "S1",
+        "root",
+        "{ports: [{containerPort: 80}, {containerPort: 80, protocol: TCP}]}",
+        [(".ports", 'duplicate entries for key [containerPort=80,protocol="TCP"]')],
+    ),
     ("V28", "S1", "root", "{plainList: [a, a]}", []),
     ("V29", "S1", "root", "null", []),
     ("V32", "S1", "root", "{set: [a, 1]}", [(".set[=1]", "expected string, got")]),
     ("V37", "S2", "strOrList", "{a: b}", [("", "expected string, got")]),
-    ("V39", "S1", "root", "{items: [{name: a}, {name: a}, {value: q}]}",
-     [(".items", 'duplicate entries for key [name="a"]'),
-      (".items", 'element 2: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)')]),
+    (
+        "V39",
+        "S1",
+        "root",
+        "{items: [{name: a}, {name: a}, {value: q}]}",
+        [
+            (".items", 'duplicate entries for key [name="a"]'),
+            (
+                ".items",
+                'element 2: associative list with keys has an element that omits all key fields ["name"] (and doesn\'t have default values for any key fields)',
+            ),
+        ],
+    ),
 ]
 
 
@@ -84,28 +138,68 @@ MORE = [
     ("map-expected", "{labels: [a]}", [(".labels", "expected map, got")]),
     ("labels-value", "{labels: {k: 1}}", [(".labels.k", "expected string, got")]),
     ("struct-unknown", "{struct: {zzz: 1}}", [(".struct.zzz", "field not declared in schema")]),
-    ("deep-struct", "{struct: {deep: {deep: {b: x}}}}", [(".struct.deep.deep.b", "expected numeric")]),
+    (
+        "deep-struct",
+        "{struct: {deep: {deep: {b: x}}}}",
+        [(".struct.deep.deep.b", "expected numeric")],
+    ),
     ("atomic-index", "{atomicList: [a, 1]}", [(".atomicList[1]", "expected string, got")]),
     ("plain-index", "{plainList: [1]}", [(".plainList[0]", "expected string, got")]),
-    ("keyed-non-map", "{items: [a]}",
-     [(".items", "element 0: associative list with keys may not have non-map elements")]),
-    ("set-of-lists", "{set: [[a]]}",
-     [(".set", "element 0: not supported: associative list with lists as elements")]),
-    ("set-null", "{set: [a, null]}",
-     [(".set", "element 1: associative list without keys has an element that's an explicit null")]),
-    ("set-stops", "{set: [null, 1]}",
-     [(".set", "element 0: associative list without keys has an element that's an explicit null")]),
+    (
+        "keyed-non-map",
+        "{items: [a]}",
+        [(".items", "element 0: associative list with keys may not have non-map elements")],
+    ),
+    (
+        "set-of-lists",
+        "{set: [[a]]}",
+        [(".set", "element 0: not supported: associative list with lists as elements")],
+    ),
+    (
+        "set-null",
+        "{set: [a, null]}",
+        [
+            (
+                ".set",
+                "element 1: associative list without keys has an element that's an explicit null",
+            )
+        ],
+    ),
+    (
+        "set-stops",
+        "{set: [null, 1]}",
+        [
+            (
+                ".set",
+                "element 0: associative list without keys has an element that's an explicit null",
+            )
+        ],
+    ),
     ("numset-dup-float", "{numSet: [1, 1.0]}", [(".numSet", "duplicate entries for key [=1]")]),
     ("numset-bool", "{numSet: [1, true]}", [(".numSet[=true]", "expected numeric")]),
-    ("set-str-num", "{set: [\"1\", 1]}", [(".set[=1]", "expected string")]),
+    ("set-str-num", '{set: ["1", 1]}', [(".set[=1]", "expected string")]),
     ("keyed-partial", "{multi: [{key: a}, {id: 2}]}", []),
-    ("keyed-float-key", "{multi: [{key: a, id: 1}, {key: a, id: 1.0}]}",
-     [(".multi", 'duplicate entries for key [id=1,key="a"]')]),
-    ("float-key-render", "{multi: [{key: a, id: 2.5, v: 1}]}", [('.multi[id=2.5,key="a"].v', "expected string")]),
+    (
+        "keyed-float-key",
+        "{multi: [{key: a, id: 1}, {key: a, id: 1.0}]}",
+        [(".multi", 'duplicate entries for key [id=1,key="a"]')],
+    ),
+    (
+        "float-key-render",
+        "{multi: [{key: a, id: 2.5, v: 1}]}",
+        [('.multi[id=2.5,key="a"].v', "expected string")],
+    ),
     ("key-type-as-data", "{items: [{name: 1}]}", [(".items[name=1].name", "expected string")]),
-    ("key-escapes", '{items: [{name: "a\\"b", port: x}]}', [('.items[name="a\\"b"].port', "expected numeric")]),
-    ("all-errors", "{num: x, str: 1, foo: 2}",
-     [(".num", "expected numeric"), (".str", "expected string"), (".foo", "field not declared")]),
+    (
+        "key-escapes",
+        '{items: [{name: "a\\"b", port: x}]}',
+        [('.items[name="a\\"b"].port', "expected numeric")],
+    ),
+    (
+        "all-errors",
+        "{num: x, str: 1, foo: 2}",
+        [(".num", "expected numeric"), (".str", "expected string"), (".foo", "field not declared")],
+    ),
 ]
 
 
@@ -116,7 +210,10 @@ def test_more_validation(schemas, value, expected):
 
 def test_allow_duplicates(schemas):
     s = schemas["S1"]
-    assert s.validate(v("{items: [{name: a}, {name: a}], set: [x, x]}"), "root", allow_duplicates=True) == []
+    assert (
+        s.validate(v("{items: [{name: a}, {name: a}], set: [x, x]}"), "root", allow_duplicates=True)
+        == []
+    )
     assert len(s.validate(v("{items: [{name: a}, {name: a}], set: [x, x]}"), "root")) == 2
 
 

@@ -228,7 +228,11 @@ class Doc:
         pad = " " * (indent + self.integer(0, 2))
         out = prefix + opener
         for i, item in enumerate(items):
-            lead = self.pick(["\n" + pad, " ", "\n" + pad + ", "]) if i else self.pick(["\n" + pad, ""])
+            lead = (
+                self.pick(["\n" + pad, " ", "\n" + pad + ", "])
+                if i
+                else self.pick(["\n" + pad, ""])
+            )
             out += lead + item + self.comment()
             if i < len(items) - 1 and self.chance(0.8):
                 out += self.pick([",", " ,"])
@@ -303,7 +307,9 @@ class Doc:
             body = "\n".join(self.block(self.pick([0, 0, 0, 1, 2]), 0))
         head = ""
         if self.chance(0.15):
-            head += self.pick(["%YAML 1.2\n", "%YAML 1.1\n", "%TAG ! tag:x.org,2000:\n", "%FOO x\n"])
+            head += self.pick(
+                ["%YAML 1.2\n", "%YAML 1.1\n", "%TAG ! tag:x.org,2000:\n", "%FOO x\n"]
+            )
             head += "---" + self.pick(["\n", " # c\n", " "])
         elif self.chance(0.15):
             head += self.pick(["---\n", "--- # c\n", "--- ", "# top\n", "\n"])

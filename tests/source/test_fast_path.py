@@ -471,4 +471,8 @@ def test_the_walk_falls_back_to_the_tree_methods():
     assert fast._accessors(without_low, tree)[0] is None  # the fallback is taken
     limits = dict(LIMIT_DEFAULTS)
     value = fast._walk(without_low, tree, limits)
-    assert canon(value) == canon(fast._walk(ryml, tree, limits)) == canon(load_yaml(text, parser="c").value)
+    assert (
+        canon(value)
+        == canon(fast._walk(ryml, tree, limits))
+        == canon(load_yaml(text, parser="c").value)
+    )

@@ -85,7 +85,9 @@ def test_different_locations_fail_loudly(shadowed, monkeypatch):
 
     monkeypatch.setattr(document.YamlDocument, "locate", locate)
     monkeypatch.setattr(shadow, "_same", same)
-    with pytest.raises(shadow.ShadowMismatch, match=r"locate the node at \[\] differently: fast <string>:2:1"):
+    with pytest.raises(
+        shadow.ShadowMismatch, match=r"locate the node at \[\] differently: fast <string>:2:1"
+    ):
         load_yaml(TEXT, parser="fast")
 
 

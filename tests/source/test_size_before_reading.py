@@ -60,7 +60,9 @@ def _peak(action, warm: bool = True) -> tuple[object, int]:
 def test_check_of_a_big_file_is_a_limit_exceeded_finding_not_read(tmp_path, capsys):
     big = _sparse(tmp_path / "big.yaml", head=b"tosca_definitions_version: tosca_2_0\n")
     _warm_check(tmp_path, capsys)
-    status, peak = _peak(lambda: cli.main(["check", "-j", "1", "--format", "json", str(big)]), False)
+    status, peak = _peak(
+        lambda: cli.main(["check", "-j", "1", "--format", "json", str(big)]), False
+    )
     (result,) = json.loads(capsys.readouterr().out)
     assert status == 1
     assert [d["code"] for d in result["diagnostics"]] == ["limit-exceeded"]
@@ -113,7 +115,9 @@ def test_an_import_over_the_bound_is_measured_not_read(tmp_path):
     doc = load_yaml(main.read_text(), name=str(main))
     result, peak = _peak(lambda: Importer(root=str(tmp_path)).load_import("big.yaml", doc))
     assert peak < 2 * MB
-    codes = [d.code for d in result.diagnostics] if hasattr(result, "diagnostics") else [result.code]
+    codes = (
+        [d.code for d in result.diagnostics] if hasattr(result, "diagnostics") else [result.code]
+    )
     assert codes == ["limit-exceeded"]
 
 

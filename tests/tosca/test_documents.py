@@ -185,7 +185,9 @@ def test_service_template_repr_counts_in_singular_and_plural() -> None:
         "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Compute, properties: {x: 1}}\n",
         name="one.yaml",
     )
-    assert repr(one) == "<ServiceTemplate one.yaml (tosca_simple_yaml_1_3): 1 node template, 1 error>"
+    assert (
+        repr(one) == "<ServiceTemplate one.yaml (tosca_simple_yaml_1_3): 1 node template, 1 error>"
+    )
     two = toskit.loads(
         "tosca_definitions_version: tosca_simple_yaml_1_3\n"
         "topology_template:\n  node_templates:\n"
@@ -302,7 +304,10 @@ def test_1x_is_lenient_where_real_templates_are() -> None:
 
 def test_loader_bounds_are_keyword_arguments() -> None:
     deep = (
-        "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: &a " + "[" * 40 + "]" * 40 + "}\n"
+        "tosca_definitions_version: tosca_2_0\ndsl_definitions: {a: &a "
+        + "[" * 40
+        + "]" * 40
+        + "}\n"
     )
     assert toskit.loads(deep).diagnostics == []
     st = toskit.loads(deep, max_depth=10)
@@ -382,7 +387,12 @@ def test_valid_limits_are_still_accepted():
 @pytest.mark.parametrize(
     ("written", "message", "line", "column"),
     [
-        ("", "'substitution_mappings' has no value: a substitution mappings needs 'node_type'", 4, 3),
+        (
+            "",
+            "'substitution_mappings' has no value: a substitution mappings needs 'node_type'",
+            4,
+            3,
+        ),
         # On the key that lacks it (issue #28), as the null case.
         ("{}", "a substitution mappings needs 'node_type'", 4, 3),
     ],

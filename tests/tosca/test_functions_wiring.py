@@ -28,8 +28,6 @@ def line_of(st: toskit.ServiceTemplate, needle: str) -> int:
     return text.count("\n", 0, text.index(needle)) + 1
 
 
-
-
 SERVER = """
 node_types:
   Server:

@@ -93,12 +93,10 @@ def test_a_namespaced_cycle_sees_the_other_files_names(tmp_path: Path) -> None:
         "node_types:\n  X:\n    derived_from: Root\n  X2:\n    derived_from: y:Y\n"
     )
     (tmp_path / "y.yaml").write_text(
-        V2 + "imports:\n  - {url: x.yaml, namespace: x}\n"
-        "node_types:\n  Y:\n    derived_from: x:X\n"
+        V2 + "imports:\n  - {url: x.yaml, namespace: x}\nnode_types:\n  Y:\n    derived_from: x:X\n"
     )
     (tmp_path / "main.yaml").write_text(
-        V2 + "imports:\n  - x.yaml\n"
-        "service_template:\n  node_templates:\n    n: {type: X2}\n"
+        V2 + "imports:\n  - x.yaml\nservice_template:\n  node_templates:\n    n: {type: X2}\n"
     )
     st = toskit.load(tmp_path / "main.yaml")
     assert st.ok, [str(d) for d in st.diagnostics]
@@ -109,12 +107,21 @@ def test_a_namespaced_cycle_sees_the_other_files_names(tmp_path: Path) -> None:
 def test_a_cycle_inside_a_csar_loads(tmp_path: Path) -> None:
     archive = tmp_path / "app.csar"
     with zipfile.ZipFile(archive, "w") as z:
-        z.writestr("TOSCA-Metadata/TOSCA.meta", "TOSCA-Meta-File-Version: 1.0\nEntry-Definitions: t.yaml\n")
-        z.writestr("t.yaml", V13 + "imports:\n  - lib/a.yaml\n"
-                   "topology_template:\n  node_templates:\n    n: {type: A}\n")
-        z.writestr("lib/a.yaml", V13 + "imports:\n  - b.yaml\nnode_types:\n  A: {derived_from: B}\n")
-        z.writestr("lib/b.yaml", V13 + "imports:\n  - a.yaml\n"
-                   "node_types:\n  B: {derived_from: tosca.nodes.Root}\n")
+        z.writestr(
+            "TOSCA-Metadata/TOSCA.meta", "TOSCA-Meta-File-Version: 1.0\nEntry-Definitions: t.yaml\n"
+        )
+        z.writestr(
+            "t.yaml",
+            V13 + "imports:\n  - lib/a.yaml\n"
+            "topology_template:\n  node_templates:\n    n: {type: A}\n",
+        )
+        z.writestr(
+            "lib/a.yaml", V13 + "imports:\n  - b.yaml\nnode_types:\n  A: {derived_from: B}\n"
+        )
+        z.writestr(
+            "lib/b.yaml",
+            V13 + "imports:\n  - a.yaml\nnode_types:\n  B: {derived_from: tosca.nodes.Root}\n",
+        )
     st = toskit.load(archive)
     assert st.ok, [str(d) for d in st.diagnostics]
     assert [(d.code, d.severity) for d in st.diagnostics] == [("import-cycle", "info")]

@@ -91,7 +91,9 @@ def test_root_narrows_inside_a_project(tmp_path: Path) -> None:
     assert "(the root given)" in st.diagnostics[0].message
 
 
-def test_no_diagnostic_shows_an_absolute_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_diagnostic_shows_an_absolute_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     template = _layout(tmp_path / "loose", V2, None)
     monkeypatch.chdir(tmp_path)
     st = toskit.load(os.path.relpath(template))
@@ -156,7 +158,9 @@ def test_project_root_is_the_nearest_marker(tmp_path: Path) -> None:
     assert project_root(str(tmp_path)) is None
 
 
-def test_loads_text_uses_the_current_directorys_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_loads_text_uses_the_current_directorys_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     template = _layout(tmp_path / "proj", V2, ".git")
     monkeypatch.chdir(template.parent)
     st = toskit.loads(template.read_text())

@@ -25,8 +25,17 @@ TYPES = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Imported: {}\n"
         ("https://example.com/t.yaml", "https://example.com/t.yaml"),
         ("types/t.yaml", "types/t.yaml"),
     ],
-    ids=["relative", "parent", "absolute", "localhost", "escaped", "upper-scheme",
-         "other-host-stays-a-url", "https-unchanged", "plain-path-unchanged"],
+    ids=[
+        "relative",
+        "parent",
+        "absolute",
+        "localhost",
+        "escaped",
+        "upper-scheme",
+        "other-host-stays-a-url",
+        "https-unchanged",
+        "plain-path-unchanged",
+    ],
 )
 def test_local_file_url(url: str, path: str) -> None:
     assert local_file_url(url) == path
@@ -63,11 +72,15 @@ def test_local_imports_resolve(tmp_path: Path, imports: str) -> None:
 def test_a_remote_repository_is_never_fetched(tmp_path: Path) -> None:
     # The file exists beside the template, but the import names the repository's copy.
     (tmp_path / "t.yaml").write_text(TYPES, encoding="utf-8")
-    st = toskit.load(str(write(
-        tmp_path,
-        "repositories:\n  remote: {url: 'https://example.com/base/'}\n"
-        "imports:\n- url: t.yaml\n  repository: remote\n",
-    )))
+    st = toskit.load(
+        str(
+            write(
+                tmp_path,
+                "repositories:\n  remote: {url: 'https://example.com/base/'}\n"
+                "imports:\n- url: t.yaml\n  repository: remote\n",
+            )
+        )
+    )
     (diag,) = import_errors(st)
     assert diag.code == "import-error"
     assert diag.message.startswith(
@@ -85,11 +98,15 @@ def test_a_missing_file_url_names_the_import_as_written(tmp_path: Path) -> None:
 
 
 def test_an_undefined_repository_is_an_import_error(tmp_path: Path) -> None:
-    st = toskit.load(str(write(
-        tmp_path,
-        "repositories:\n  local: {url: 'file:types/'}\n"
-        "imports:\n- url: t.yaml\n  repository: locl\n",
-    )))
+    st = toskit.load(
+        str(
+            write(
+                tmp_path,
+                "repositories:\n  local: {url: 'file:types/'}\n"
+                "imports:\n- url: t.yaml\n  repository: locl\n",
+            )
+        )
+    )
     (diag,) = import_errors(st)
     assert diag.code == "import-error"
     assert diag.message == "cannot import 't.yaml': no repository 'locl' is defined"
@@ -107,7 +124,9 @@ def test_a_long_import_chain_loads_iteratively(tmp_path: Path, monkeypatch) -> N
     for i in range(n):
         nxt = f"imports: [f{i + 1}.yaml]\n" if i + 1 < n else ""
         (tmp_path / f"f{i}.yaml").write_text(
-            "tosca_definitions_version: tosca_2_0\n" + nxt + f"data_types: {{D{i}: {{derived_from: string}}}}\n"
+            "tosca_definitions_version: tosca_2_0\n"
+            + nxt
+            + f"data_types: {{D{i}: {{derived_from: string}}}}\n"
         )
     raised: list[int] = []
     monkeypatch.setattr(sys, "setrecursionlimit", raised.append)

@@ -56,10 +56,19 @@ def _at(text: str, diag: toskit.Diagnostic) -> str:
 @pytest.mark.parametrize("version", [V10, V13, V2], ids=["1.0", "1.3", "2.0"])
 @pytest.mark.parametrize(
     ("written", "hint"),
-    [("no", "write false"), ("0", "write false"), ('"no"', "write false"), ("off", "write false"),
-     ("N", "write false"), ("maybe", None), ("[false]", None)],
+    [
+        ("no", "write false"),
+        ("0", "write false"),
+        ('"no"', "write false"),
+        ("off", "write false"),
+        ("N", "write false"),
+        ("maybe", None),
+        ("[false]", None),
+    ],
 )
-def test_required_must_be_a_boolean_and_a_bad_one_is_not_true(version: str, written: str, hint) -> None:
+def test_required_must_be_a_boolean_and_a_bad_one_is_not_true(
+    version: str, written: str, hint
+) -> None:
     """INDIGO's ``required: no``: one finding at the value, no missing-property anywhere."""
     text = _node_type(
         version,
@@ -113,10 +122,14 @@ def test_every_boolean_keyname_of_the_grammar(version: str) -> None:
             "      requirements:\n        - dep: {node: b, optional: no}\n"
         )
         [diag] = _findings(text2)
-        assert "'optional' must be a boolean" in diag.message and diag.hint.startswith("write false")
-    assert {k for k, v in (VALUE_KINDS_2 if version == V2 else VALUE_KINDS_1).items()
-            if isinstance(v, Value) and v.kind == "boolean"} == (
-        {"required", "optional"} if version == V2 else {"required"})
+        assert "'optional' must be a boolean" in diag.message and diag.hint.startswith(
+            "write false"
+        )
+    assert {
+        k
+        for k, v in (VALUE_KINDS_2 if version == V2 else VALUE_KINDS_1).items()
+        if isinstance(v, Value) and v.kind == "boolean"
+    } == ({"required", "optional"} if version == V2 else {"required"})
 
 
 # ---- item 2: enumerated keynames --------------------------------------------
@@ -148,28 +161,60 @@ def test_status_must_be_one_of_its_values(version: str, where: str) -> None:
 @GRAMMARS
 def test_status_values_are_accepted_and_misspellings_hinted(version: str) -> None:
     for status in ("supported", "unsupported", "experimental", "deprecated", "SUPPORTED"):
-        assert _findings(_node_type(version, f"      p: {{type: string, status: {status}, required: false}}\n")) == []
-    [diag] = _findings(_node_type(version, "      p: {type: string, status: deprecate, required: false}\n"))
+        assert (
+            _findings(
+                _node_type(
+                    version, f"      p: {{type: string, status: {status}, required: false}}\n"
+                )
+            )
+            == []
+        )
+    [diag] = _findings(
+        _node_type(version, "      p: {type: string, status: deprecate, required: false}\n")
+    )
     assert diag.hint == "did you mean 'deprecated'?"
 
 
 # ---- item 3: keynames whose value is a string (and other kinds) ----------------
 
 CASES_1 = [
-    ("imports:\n  - {file: t.yaml, namespace_prefix: {ns: test}}\n", "namespace_prefix", "a string"),
+    (
+        "imports:\n  - {file: t.yaml, namespace_prefix: {ns: test}}\n",
+        "namespace_prefix",
+        "a string",
+    ),
     ("imports:\n  - {file: t.yaml, namespace_uri: [a, b]}\n", "namespace_uri", "a string"),
     ("imports:\n  - {file: {a: b}}\n", "file", "a string"),
     ("namespace: {name: x}\n", "namespace", "a string"),
     ("template_author: [me]\n", "template_author", "a string"),
     ("node_types:\n  N: {derived_from: 5}\n", "derived_from", "a type name"),
-    ("node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    artifacts:\n"
-     "      a: {type: tosca.artifacts.File, file: a.txt, deploy_path: [x]}\n", "deploy_path", "a string"),
-    ("artifact_types:\n  A: {derived_from: tosca.artifacts.Root, mime_type: 5}\n", "mime_type", "a string"),
-    ("artifact_types:\n  A: {derived_from: tosca.artifacts.Root, file_ext: txt}\n", "file_ext", "a list of names"),
-    ("group_types:\n  G: {derived_from: tosca.groups.Root, members: tosca.nodes.Root}\n", "members",
-     "a list of names"),
-    ("interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    op:\n"
-     "      implementation: {primary: a.sh, timeout: '10'}\n", "timeout", "an integer"),
+    (
+        "node_types:\n  N:\n    derived_from: tosca.nodes.Root\n    artifacts:\n"
+        "      a: {type: tosca.artifacts.File, file: a.txt, deploy_path: [x]}\n",
+        "deploy_path",
+        "a string",
+    ),
+    (
+        "artifact_types:\n  A: {derived_from: tosca.artifacts.Root, mime_type: 5}\n",
+        "mime_type",
+        "a string",
+    ),
+    (
+        "artifact_types:\n  A: {derived_from: tosca.artifacts.Root, file_ext: txt}\n",
+        "file_ext",
+        "a list of names",
+    ),
+    (
+        "group_types:\n  G: {derived_from: tosca.groups.Root, members: tosca.nodes.Root}\n",
+        "members",
+        "a list of names",
+    ),
+    (
+        "interface_types:\n  I:\n    derived_from: tosca.interfaces.Root\n    op:\n"
+        "      implementation: {primary: a.sh, timeout: '10'}\n",
+        "timeout",
+        "an integer",
+    ),
 ]
 CASES_2 = [
     ("imports:\n  - {url: t.yaml, namespace: {ns: test}}\n", "namespace", "a string"),
@@ -178,8 +223,11 @@ CASES_2 = [
     ("profile: 5\n", "profile", "a string"),
     ("node_types:\n  N: {derived_from: [Root]}\n", "derived_from", "a type name"),
     ("repositories:\n  r: {url: 5}\n", "url", "a string"),
-    ("data_types:\n  Mass: {derived_from: scalar, data_type: 5, units: {kg: 1}}\n", "data_type",
-     "a type name"),
+    (
+        "data_types:\n  Mass: {derived_from: scalar, data_type: 5, units: {kg: 1}}\n",
+        "data_type",
+        "a type name",
+    ),
     ("policy_types:\n  P: {derived_from: Root, targets: Root}\n", "targets", "a list of names"),
 ]
 
@@ -211,8 +259,10 @@ def test_one_table_per_grammar() -> None:
 @GRAMMARS
 def test_description_of_a_map_is_caught_at_the_same_places(version: str) -> None:
     """The gap the issue names: ``description: {a: b}`` was caught, string keynames were not."""
-    for body in ("repositories:\n  r: {url: http://x, description: {a: b}}\n",
-                 "repositories:\n  r: {url: http://x, metadata: x}\n"):
+    for body in (
+        "repositories:\n  r: {url: http://x, description: {a: b}}\n",
+        "repositories:\n  r: {url: http://x, metadata: x}\n",
+    ):
         found = _findings(version + body)
         assert len(found) == 1 and " must be a" in found[0].message, found
 
@@ -224,10 +274,14 @@ def test_description_of_a_map_is_caught_at_the_same_places(version: str) -> None
 @pytest.mark.parametrize("kind", ["node", "data", "capability", "relationship"])
 def test_a_new_property_without_type_is_an_error(version: str, kind: str) -> None:
     parent = {
-        ("node", V13): "tosca.nodes.Root", ("node", V2): "Root",
-        ("data", V13): "tosca.datatypes.Root", ("data", V2): "Root",
-        ("capability", V13): "tosca.capabilities.Root", ("capability", V2): "Root",
-        ("relationship", V13): "tosca.relationships.Root", ("relationship", V2): "Root",
+        ("node", V13): "tosca.nodes.Root",
+        ("node", V2): "Root",
+        ("data", V13): "tosca.datatypes.Root",
+        ("data", V2): "Root",
+        ("capability", V13): "tosca.capabilities.Root",
+        ("capability", V2): "Root",
+        ("relationship", V13): "tosca.relationships.Root",
+        ("relationship", V2): "Root",
     }[(kind, version)]
     text = (
         version + f"{kind}_types:\n  T:\n    derived_from: {parent}\n    properties:\n"
@@ -256,7 +310,12 @@ def test_a_refinement_may_leave_out_the_type(version: str) -> None:
 
 def test_unfurls_dialect_and_an_unknown_parent_may_leave_out_the_type() -> None:
     unfurl = "tosca_definitions_version: tosca_simple_unfurl_1_0_0\n"
-    assert toskit.loads(unfurl + "node_types:\n  N:\n    properties:\n      p: {default: 1}\n").diagnostics == []
+    assert (
+        toskit.loads(
+            unfurl + "node_types:\n  N:\n    properties:\n      p: {default: 1}\n"
+        ).diagnostics
+        == []
+    )
     opaque = (
         V2 + "imports:\n  - {profile: com.example.missing:1.0, namespace: x}\n"
         "node_types:\n  N:\n    derived_from: x:Base\n    properties:\n      p: {default: 1}\n"
@@ -343,15 +402,27 @@ def test_no_message_shows_a_python_repr(fixture: str) -> None:
         "      properties: {x: {$get_property: [true, p]}}\n",
         V13 + "node_types:\n  N:\n    derived_from: true\n",
         V2 + "data_types:\n  M: {derived_from: scalar, canonical_unit: {a: 1}, units: {a: 1}}\n",
-        V2 + "repositories:\n  r: {url: http://x}\nimports:\n  - {url: a.yaml, repository: {a: b}}\n",
+        V2
+        + "repositories:\n  r: {url: http://x}\nimports:\n  - {url: a.yaml, repository: {a: b}}\n",
         V13 + "imports:\n  - {file: a.yaml, repository: [r]}\n",
         V2 + "node_types:\n  5: {derived_from: Root}\n  ~: {derived_from: Root}\n",
         V13 + "topology_template:\n  inputs:\n    i: {type: {a: b}}\n  node_templates:\n"
         "    a: {type: tosca.nodes.Root}\n",
     ],
-    ids=["1x-empty-import", "2.0-empty-import", "copy-null", "copy-true", "validation-map",
-         "path-true", "derived-from-true", "canonical-unit-map", "repository-map",
-         "repository-list", "type-names", "input-type-map"],
+    ids=[
+        "1x-empty-import",
+        "2.0-empty-import",
+        "copy-null",
+        "copy-true",
+        "validation-map",
+        "path-true",
+        "derived-from-true",
+        "canonical-unit-map",
+        "repository-map",
+        "repository-list",
+        "type-names",
+        "input-type-map",
+    ],
 )
 def test_bad_templates_give_yaml_words_not_python_reprs(text: str) -> None:
     st = toskit.loads(text)
@@ -400,7 +471,9 @@ def test_an_empty_description_is_a_warning(version: str, where: str) -> None:
     }[where]
     st = toskit.loads(version + body)
     found = [d for d in st.diagnostics if "description" in d.message]
-    assert [(d.severity, d.message) for d in found] == [("warning", "'description' is empty (null)")]
+    assert [(d.severity, d.message) for d in found] == [
+        ("warning", "'description' is empty (null)")
+    ]
     if where != "import":
         assert st.ok
 
@@ -409,9 +482,9 @@ def test_the_value_kinds_cover_the_issue_keynames() -> None:
     for table in (VALUE_KINDS_1, VALUE_KINDS_2):
         assert all(isinstance(v, Value) for v in table.values())
     kinds = {k: v.kind for k, v in VALUE_KINDS_1.items() if isinstance(v, Value)}
-    assert {kinds[k] for k in ("namespace_prefix", "namespace_uri", "namespace", "file", "url")} == {
-        "string"
-    }
+    assert {
+        kinds[k] for k in ("namespace_prefix", "namespace_uri", "namespace", "file", "url")
+    } == {"string"}
     assert kinds["status"] == "choice" and kinds["required"] == "boolean"
     assert list(itertools.islice(VALUE_KINDS_2, 1)) == ["description"]
 
@@ -427,5 +500,8 @@ def test_2_0_directives_are_enumerated() -> None:
     found = _findings(text)
     assert [(d.line, d.hint) for d in found] == [(4, "did you mean 'select'?"), (9, None)]
     assert found[1].message.startswith("'directives' must be a list of 'internal', 'external'")
-    v1 = V13 + "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Root, directives: [dependent]}\n"
+    v1 = (
+        V13
+        + "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Root, directives: [dependent]}\n"
+    )
     assert _findings(v1) == []

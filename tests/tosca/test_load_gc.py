@@ -10,8 +10,9 @@ from toskit.tosca import loader
 
 # ~1,000 node templates: more young objects than the loader's mark, fewer
 # than deep_walk's own (a 1,000-node B1 load sits right at it).
-_MID = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n" + "".join(
-    f"    n{i}:\n      type: tosca.nodes.Root\n" for i in range(1000)
+_MID = (
+    "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n"
+    + "".join(f"    n{i}:\n      type: tosca.nodes.Root\n" for i in range(1000))
 )
 
 

@@ -49,7 +49,11 @@ def _nested(depth: int) -> str:
         ("string", "{$concat: [a], $join: [b]}", ["malformed-function", "malformed-function"]),
         ("map, entry_schema: {type: string}", "{k: {$concat: [a], x: 1}}", ["malformed-function"]),
         ("list, entry_schema: {type: string}", "[a, {$concat: [a], x: 1}]", ["malformed-function"]),
-        ("Endpoint", "{$concat: [a], x: 1}", ["malformed-function"]),  # no unknown '$concat'/'x' field
+        (
+            "Endpoint",
+            "{$concat: [a], x: 1}",
+            ["malformed-function"],
+        ),  # no unknown '$concat'/'x' field
         ("string", _nested(51), ["limit-exceeded"]),
     ],
 )

@@ -42,7 +42,9 @@ def _bounded():
 
 def diamond(folder: Path, n: int) -> Path:
     """bench/bench_namespaces.py's namespace diamond of ``n`` files (the benchmark's case)."""
-    return _module("bench_namespaces", ROOT / "bench" / "bench_namespaces.py").write_diamond(folder, n)
+    return _module("bench_namespaces", ROOT / "bench" / "bench_namespaces.py").write_diamond(
+        folder, n
+    )
 
 
 def write(path: Path, text: str) -> Path:
@@ -221,7 +223,10 @@ def test_a_namespace_with_nothing_close_lists_the_namespaces(tmp_path: Path) -> 
 
 def test_unnamespaced_imports_join_the_importers_namespace(tmp_path: Path) -> None:
     """§6.8.4: without ``namespace`` an import's types go into the importer's (root) namespace."""
-    v2(tmp_path / "base.yaml", "node_types:\n  Base: {properties: {b: {type: integer, default: 1}}}\n")
+    v2(
+        tmp_path / "base.yaml",
+        "node_types:\n  Base: {properties: {b: {type: integer, default: 1}}}\n",
+    )
     v2(
         tmp_path / "lib.yaml",
         "imports: [base.yaml]\nnode_types:\n  Server: {derived_from: Base}\n",
@@ -374,7 +379,9 @@ def _wide(folder: Path, files: int, same_namespace: bool) -> Path:
 
 
 @pytest.mark.parametrize("same_namespace", [True, False], ids=["one-namespace", "a-namespace-each"])
-def test_a_wide_profile_with_unknown_parents_stays_linear(tmp_path: Path, same_namespace: bool) -> None:
+def test_a_wide_profile_with_unknown_parents_stays_linear(
+    tmp_path: Path, same_namespace: bool
+) -> None:
     """A vendor profile's shape (#20: the 7,000-file Redfish profile hung): an index of
     1,000 files sharing one imported file, 2,000 unknown parents. Misses walk only the
     imports of the document they are written in (211 s for 3,000 files before)."""

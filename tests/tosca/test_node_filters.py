@@ -236,8 +236,22 @@ def test_is_condition() -> None:
 # Any filter data, however odd, gives a verdict: never an exception.
 _scalars = st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8))
 _keys = st.sampled_from(
-    ["properties", "capabilities", "$and", "$or", "$not", "$equal", "$get_property", "host",
-     "num_cpus", "in_range", "equal", "$greater_or_equal", "SELF", "$nope"]
+    [
+        "properties",
+        "capabilities",
+        "$and",
+        "$or",
+        "$not",
+        "$equal",
+        "$get_property",
+        "host",
+        "num_cpus",
+        "in_range",
+        "equal",
+        "$greater_or_equal",
+        "SELF",
+        "$nope",
+    ]
 )
 _data = st.recursive(
     _scalars,
@@ -262,17 +276,20 @@ _LOADED = toskit.loads(TOSCA_13)
 
 
 def test_a_filter_on_the_requirement_definition_applies_to_every_assignment() -> None:
-    text = TOSCA_20.replace(
-        "      - server: { capability: ProviderCapability, relationship: ServedBy }",
-        """      - server:
+    text = (
+        TOSCA_20.replace(
+            "      - server: { capability: ProviderCapability, relationship: ServedBy }",
+            """      - server:
           capability: ProviderCapability
           relationship: ServedBy
           node_filter:
             $greater_or_equal: [ { $get_property: [ SELF, TARGET, cpus ] }, 4 ]""",
-    ) + """    plain:
+        )
+        + """    plain:
       type: Client
       requirements: [ { server: { node: Server } } ]
 """
+    )
     st = toskit.loads(text)
     assert st.ok, st.diagnostics
     assert _target(st, "plain") == "mid"  # low (2 cpus) excluded by the type's filter

@@ -31,14 +31,18 @@ def test_nfv_block_storage_needs_no_name() -> None:
     # 1.0's BlockStorage requires ``size`` (1.3's does not): the 1.0 rule applies
     assert _codes(text.replace("{size: 10 GB}", "{}")) == ["missing-property"]
     v13 = text.replace(NFV_VERSION, "tosca_simple_yaml_1_3").replace(
-        "    VDU1:\n      type: tosca.nodes.nfv.VDU\n", "")
+        "    VDU1:\n      type: tosca.nodes.nfv.VDU\n", ""
+    )
     assert _codes(v13) == ["missing-property"]  # 1.3 requires ``name``
 
 
 @pytest.mark.parametrize(
     ("kind", "name"),
-    [("node", "tosca.nodes.Abstract.Compute"), ("data", "tosca.datatypes.json"),
-     ("capability", "tosca.capabilities.Compute")],
+    [
+        ("node", "tosca.nodes.Abstract.Compute"),
+        ("data", "tosca.datatypes.json"),
+        ("capability", "tosca.capabilities.Compute"),
+    ],
 )
 def test_nfv_sees_no_type_its_version_lacks(kind: str, name: str) -> None:
     assert registry_for(NFV_VERSION, 1).lookup(kind, name) is None

@@ -23,9 +23,21 @@ SECTIONS = {
     "policy_types": "policy",
 }
 PRIMITIVES = {
-    "string", "integer", "float", "boolean", "null", "timestamp", "version", "range",
-    "list", "map", "scalar-unit.size", "scalar-unit.time", "scalar-unit.frequency",
-    "scalar-unit.bitrate", "bytes",
+    "string",
+    "integer",
+    "float",
+    "boolean",
+    "null",
+    "timestamp",
+    "version",
+    "range",
+    "list",
+    "map",
+    "scalar-unit.size",
+    "scalar-unit.time",
+    "scalar-unit.frequency",
+    "scalar-unit.bitrate",
+    "bytes",
 }
 ROOTS_13 = {
     "data": "tosca.datatypes.Root",
@@ -202,49 +214,86 @@ def test_1_3_uses_constraints_and_2_0_uses_validation() -> None:
 
 NORMATIVE_13 = {
     "data": [
-        "tosca.datatypes.Root", "tosca.datatypes.json", "tosca.datatypes.xml",
-        "tosca.datatypes.Credential", "tosca.datatypes.TimeInterval",
-        "tosca.datatypes.network.NetworkInfo", "tosca.datatypes.network.PortInfo",
-        "tosca.datatypes.network.PortDef", "tosca.datatypes.network.PortSpec",
+        "tosca.datatypes.Root",
+        "tosca.datatypes.json",
+        "tosca.datatypes.xml",
+        "tosca.datatypes.Credential",
+        "tosca.datatypes.TimeInterval",
+        "tosca.datatypes.network.NetworkInfo",
+        "tosca.datatypes.network.PortInfo",
+        "tosca.datatypes.network.PortDef",
+        "tosca.datatypes.network.PortSpec",
     ],
     "artifact": [
-        "tosca.artifacts.Root", "tosca.artifacts.File", "tosca.artifacts.Deployment",
-        "tosca.artifacts.Deployment.Image", "tosca.artifacts.Deployment.Image.VM",
-        "tosca.artifacts.Implementation", "tosca.artifacts.Implementation.Bash",
-        "tosca.artifacts.Implementation.Python", "tosca.artifacts.template",
+        "tosca.artifacts.Root",
+        "tosca.artifacts.File",
+        "tosca.artifacts.Deployment",
+        "tosca.artifacts.Deployment.Image",
+        "tosca.artifacts.Deployment.Image.VM",
+        "tosca.artifacts.Implementation",
+        "tosca.artifacts.Implementation.Bash",
+        "tosca.artifacts.Implementation.Python",
+        "tosca.artifacts.template",
     ],
     "capability": [
-        "tosca.capabilities.Root", "tosca.capabilities.Node", "tosca.capabilities.Compute",
-        "tosca.capabilities.Network", "tosca.capabilities.Storage",
-        "tosca.capabilities.Container", "tosca.capabilities.Endpoint",
-        "tosca.capabilities.Endpoint.Public", "tosca.capabilities.Endpoint.Admin",
-        "tosca.capabilities.Endpoint.Database", "tosca.capabilities.Attachment",
-        "tosca.capabilities.OperatingSystem", "tosca.capabilities.Scalable",
-        "tosca.capabilities.network.Bindable", "tosca.capabilities.network.Linkable",
+        "tosca.capabilities.Root",
+        "tosca.capabilities.Node",
+        "tosca.capabilities.Compute",
+        "tosca.capabilities.Network",
+        "tosca.capabilities.Storage",
+        "tosca.capabilities.Container",
+        "tosca.capabilities.Endpoint",
+        "tosca.capabilities.Endpoint.Public",
+        "tosca.capabilities.Endpoint.Admin",
+        "tosca.capabilities.Endpoint.Database",
+        "tosca.capabilities.Attachment",
+        "tosca.capabilities.OperatingSystem",
+        "tosca.capabilities.Scalable",
+        "tosca.capabilities.network.Bindable",
+        "tosca.capabilities.network.Linkable",
     ],
     "interface": [
-        "tosca.interfaces.Root", "tosca.interfaces.node.lifecycle.Standard",
+        "tosca.interfaces.Root",
+        "tosca.interfaces.node.lifecycle.Standard",
         "tosca.interfaces.relationship.Configure",
     ],
     "relationship": [
-        "tosca.relationships.Root", "tosca.relationships.DependsOn",
-        "tosca.relationships.HostedOn", "tosca.relationships.ConnectsTo",
-        "tosca.relationships.AttachesTo", "tosca.relationships.RoutesTo",
-        "tosca.relationships.network.LinksTo", "tosca.relationships.network.BindsTo",
+        "tosca.relationships.Root",
+        "tosca.relationships.DependsOn",
+        "tosca.relationships.HostedOn",
+        "tosca.relationships.ConnectsTo",
+        "tosca.relationships.AttachesTo",
+        "tosca.relationships.RoutesTo",
+        "tosca.relationships.network.LinksTo",
+        "tosca.relationships.network.BindsTo",
     ],
     "node": [
-        "tosca.nodes.Root", "tosca.nodes.Abstract.Compute", "tosca.nodes.Compute",
-        "tosca.nodes.SoftwareComponent", "tosca.nodes.WebServer", "tosca.nodes.WebApplication",
-        "tosca.nodes.DBMS", "tosca.nodes.Database", "tosca.nodes.Abstract.Storage",
-        "tosca.nodes.Storage.ObjectStorage", "tosca.nodes.Storage.BlockStorage",
-        "tosca.nodes.ObjectStorage", "tosca.nodes.BlockStorage",
-        "tosca.nodes.Container.Runtime", "tosca.nodes.Container.Application",
-        "tosca.nodes.LoadBalancer", "tosca.nodes.network.Network", "tosca.nodes.network.Port",
+        "tosca.nodes.Root",
+        "tosca.nodes.Abstract.Compute",
+        "tosca.nodes.Compute",
+        "tosca.nodes.SoftwareComponent",
+        "tosca.nodes.WebServer",
+        "tosca.nodes.WebApplication",
+        "tosca.nodes.DBMS",
+        "tosca.nodes.Database",
+        "tosca.nodes.Abstract.Storage",
+        "tosca.nodes.Storage.ObjectStorage",
+        "tosca.nodes.Storage.BlockStorage",
+        "tosca.nodes.ObjectStorage",
+        "tosca.nodes.BlockStorage",
+        "tosca.nodes.Container.Runtime",
+        "tosca.nodes.Container.Application",
+        "tosca.nodes.LoadBalancer",
+        "tosca.nodes.network.Network",
+        "tosca.nodes.network.Port",
     ],
     "group": ["tosca.groups.Root"],
     "policy": [
-        "tosca.policies.Root", "tosca.policies.Placement", "tosca.policies.Scaling",
-        "tosca.policies.Update", "tosca.policies.Performance",
+        "tosca.policies.Root",
+        "tosca.policies.Placement",
+        "tosca.policies.Scaling",
+        "tosca.policies.Update",
+        "tosca.policies.Performance",
     ],
 }
 
@@ -268,7 +317,9 @@ def test_1_3_compute_capabilities_and_requirements() -> None:
         "scalable": "tosca.capabilities.Scalable",
         "binding": "tosca.capabilities.network.Bindable",
     }
-    assert compute["capabilities"]["host"]["valid_source_types"] == ["tosca.nodes.SoftwareComponent"]
+    assert compute["capabilities"]["host"]["valid_source_types"] == [
+        "tosca.nodes.SoftwareComponent"
+    ]
     ((name, req),) = compute["requirements"][0].items()
     assert name == "local_storage"
     assert req["capability"] == "tosca.capabilities.Attachment"
@@ -343,7 +394,9 @@ def test_1_3_lifecycle_operations() -> None:
     standard = ifaces["tosca.interfaces.node.lifecycle.Standard"]["operations"]
     assert list(standard) == ["create", "configure", "start", "stop", "delete"]
     configure = ifaces["tosca.interfaces.relationship.Configure"]["operations"]
-    assert {"pre_configure_source", "post_configure_target", "add_target", "remove_source"} <= set(configure)
+    assert {"pre_configure_source", "post_configure_target", "add_target", "remove_source"} <= set(
+        configure
+    )
 
 
 def test_1_3_root_node_type() -> None:
@@ -380,9 +433,20 @@ def test_2_0_portdef_validation_clause() -> None:
 def test_2_0_has_the_same_node_types_as_1_3_modulo_renames() -> None:
     nodes_20 = set(_load("2.0")["node_types"])
     assert {
-        "Root", "Compute", "SoftwareComponent", "WebServer", "WebApplication", "DBMS",
-        "Database", "ObjectStorage", "BlockStorage", "Container.Runtime",
-        "Container.Application", "LoadBalancer", "Network", "Port",
+        "Root",
+        "Compute",
+        "SoftwareComponent",
+        "WebServer",
+        "WebApplication",
+        "DBMS",
+        "Database",
+        "ObjectStorage",
+        "BlockStorage",
+        "Container.Runtime",
+        "Container.Application",
+        "LoadBalancer",
+        "Network",
+        "Port",
     } <= nodes_20
 
 
@@ -553,19 +617,27 @@ def test_deltas_name_their_sources_and_licence(delta: str) -> None:
 # that, in the registry and through toskit.load, for every version.
 SAME_IN_EVERY_VERSION = {
     "relationship": (
-        "tosca.relationships.Root", "tosca.relationships.DependsOn",
-        "tosca.relationships.HostedOn", "tosca.relationships.ConnectsTo",
-        "tosca.relationships.AttachesTo", "tosca.relationships.RoutesTo",
-        "tosca.relationships.network.LinksTo", "tosca.relationships.network.BindsTo",
+        "tosca.relationships.Root",
+        "tosca.relationships.DependsOn",
+        "tosca.relationships.HostedOn",
+        "tosca.relationships.ConnectsTo",
+        "tosca.relationships.AttachesTo",
+        "tosca.relationships.RoutesTo",
+        "tosca.relationships.network.LinksTo",
+        "tosca.relationships.network.BindsTo",
     ),
     "interface": (
-        "tosca.interfaces.Root", "tosca.interfaces.node.lifecycle.Standard",
+        "tosca.interfaces.Root",
+        "tosca.interfaces.node.lifecycle.Standard",
         "tosca.interfaces.relationship.Configure",
     ),
     "group": ("tosca.groups.Root",),
     "policy": (
-        "tosca.policies.Root", "tosca.policies.Placement", "tosca.policies.Scaling",
-        "tosca.policies.Update", "tosca.policies.Performance",
+        "tosca.policies.Root",
+        "tosca.policies.Placement",
+        "tosca.policies.Scaling",
+        "tosca.policies.Update",
+        "tosca.policies.Performance",
     ),
 }
 
@@ -593,7 +665,9 @@ def test_the_fields_tosca_parsers_1_0_file_lacks_are_there_in_1_0() -> None:
     registry = registry_for("tosca_simple_yaml_1_0", 1)
     rel = registry.all_of("relationship")
     assert set(rel["tosca.relationships.Root"].definition["attributes"]) == {
-        "tosca_id", "tosca_name", "state",
+        "tosca_id",
+        "tosca_name",
+        "state",
     }
     assert rel["tosca.relationships.DependsOn"].definition["valid_target_types"] == [
         "tosca.capabilities.Node"
@@ -602,7 +676,9 @@ def test_the_fields_tosca_parsers_1_0_file_lacks_are_there_in_1_0() -> None:
     configure = registry.all_of("interface")["tosca.interfaces.relationship.Configure"]
     assert "remove_source" in configure.definition["operations"]
     group_root = registry.all_of("group")["tosca.groups.Root"].definition
-    assert group_root["interfaces"]["Standard"]["type"] == "tosca.interfaces.node.lifecycle.Standard"
+    assert (
+        group_root["interfaces"]["Standard"]["type"] == "tosca.interfaces.node.lifecycle.Standard"
+    )
 
 
 RELATIONSHIP_PROPERTIES = """
@@ -661,7 +737,8 @@ def test_standard_and_configure_operations_are_the_same_in_every_version(
     """The five Standard and nine Configure operations (remove_source too) in 1.0-1.3 alike."""
     found = _check(tmp_path, minor, INTERFACE_OPERATIONS)
     assert sorted(m.split("operation ")[-1] for c, m in found if c == "unknown-operation") == [
-        "'reboot'", "'teardown'",
+        "'reboot'",
+        "'teardown'",
     ]
     assert len(found) == 2
 

@@ -214,7 +214,13 @@ ATTRIBUTES_1_3 = """
         ("SELF, rax", "ra", 21, "has no attribute 'rax'", "did you mean 'ra'?"),
         ("SOURCE, stat", "ra", 21, "node 'b' has no attribute 'stat'", "did you mean 'state'?"),
         ("TARGET, stat", "ra", 21, "node 'a' has no attribute 'stat'", "did you mean 'state'?"),
-        ("SELF, ra", "rax", 26, "relationship template 'r' has no attribute 'rax'", "did you mean 'ra'?"),
+        (
+            "SELF, ra",
+            "rax",
+            26,
+            "relationship template 'r' has no attribute 'rax'",
+            "did you mean 'ra'?",
+        ),
     ],
 )
 def test_get_attribute_in_a_relationship_context_in_tosca_1(
@@ -229,7 +235,12 @@ def test_get_attribute_in_a_relationship_context_in_tosca_1(
 @pytest.mark.parametrize(
     ("inline", "rel"),
     # Declared attributes, inherited ones, and properties (attributes too) stay calls.
-    [("SELF, ra", "tosca_id"), ("SELF, q", "q"), ("SOURCE, state", "state"), ("TARGET, tosca_name", "ra")],
+    [
+        ("SELF, ra", "tosca_id"),
+        ("SELF, q", "q"),
+        ("SOURCE, state", "state"),
+        ("TARGET, tosca_name", "ra"),
+    ],
 )
 def test_declared_attributes_in_a_relationship_context_stay_calls(
     tmp_path: Path, inline: str, rel: str
@@ -330,8 +341,9 @@ def test_relationship_target_types_in_tosca_2(tmp_path: Path) -> None:
         ("invalid-relationship-target", 14),
     ]
     assert "valid_capability_types [Endpoint]" in st.diagnostics[0].message
-    assert "node 'a': its type Root is not among the relationship's valid_target_node_types [Compute]" in (
-        st.diagnostics[1].message
+    assert (
+        "node 'a': its type Root is not among the relationship's valid_target_node_types [Compute]"
+        in (st.diagnostics[1].message)
     )
 
 

@@ -182,8 +182,14 @@ service_template:
 
 @pytest.mark.parametrize(
     ("weight", "valid"),
-    [("500 g", True), ("9 kg", True), ("10 kg", True), ("10000 g", True),
-     ("10001 g", False), ("11 kg", False)],
+    [
+        ("500 g", True),
+        ("9 kg", True),
+        ("10 kg", True),
+        ("10000 g", True),
+        ("10001 g", False),
+        ("11 kg", False),
+    ],
 )
 def test_derived_scalar_validation_compares_in_the_declared_units(weight: str, valid: bool) -> None:
     st = toskit.loads(MASS_LIMITED % weight)
@@ -195,7 +201,8 @@ def test_derived_scalar_validation_compares_in_the_declared_units(weight: str, v
 def test_scalar_comparison_in_a_clause_reads_both_sides_in_the_type() -> None:
     # 9 g < 1 kg: both literals of a declared scalar type compare by amount.
     text = MASS_LIMITED.replace(
-        "$less_or_equal: [$value, 10 kg]", "$and: [{$less_than: [$value, 1 kg]}, {$greater_than: [$value, 1 g]}]"
+        "$less_or_equal: [$value, 10 kg]",
+        "$and: [{$less_than: [$value, 1 kg]}, {$greater_than: [$value, 1 g]}]",
     )
     assert toskit.loads(text % "9 g").ok
     assert [d.code for d in toskit.loads(text % "2 kg").diagnostics] == ["validation-failed"]

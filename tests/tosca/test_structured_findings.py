@@ -71,7 +71,11 @@ def test_a_single_best_requirement_target_has_one_fix_on_the_name():
     assert d.hint == "did you mean 'web_host'?"
     (fix,) = d.fixes
     assert (fix.replacement, fix.line, fix.column, fix.end_line, fix.end_column) == (
-        "web_host", d.line, d.column, d.end_line, d.end_column
+        "web_host",
+        d.line,
+        d.column,
+        d.end_line,
+        d.end_column,
     )
     assert fix.title == "rename 'web_hots' to 'web_host'"
 
@@ -124,7 +128,9 @@ def test_unknown_keyname_and_type_get_their_rename():
     )
     by_code = {d.code: d for d in st.diagnostics}
     keyname, type_ = by_code["unknown-keyname"], by_code["unknown-type"]
-    assert [f.replacement for f in keyname.fixes] == ["properties"] and underlined(keyname) == "propertys"
+    assert [f.replacement for f in keyname.fixes] == ["properties"] and underlined(
+        keyname
+    ) == "propertys"
     assert [f.replacement for f in type_.fixes] == ["tosca.nodes.Compute"]
     assert underlined(type_) == "tosca.nodes.Compte"
 
@@ -170,9 +176,14 @@ def test_the_property_table_shows_both_rows():
     assert states["relase"].suggestion == "release"
     assert states["release"].row is None and states["release"].type == "string"
     frame = table.to_frame().set_index("path")
-    assert frame.loc["relase", "status"] == "unknown" and frame.loc["release", "status"] == "missing"
+    assert (
+        frame.loc["relase", "status"] == "unknown" and frame.loc["release", "status"] == "missing"
+    )
     # The rows carry their status and tuple path as declared fields.
-    assert [(r.parts, r.status) for r in table.rows] == [(("name",), "valid"), (("relase",), "unknown")]
+    assert [(r.parts, r.status) for r in table.rows] == [
+        (("name",), "valid"),
+        (("relase",), "unknown"),
+    ]
 
 
 # -- a missing property sits on the key that lacks it --------------------------------
@@ -210,7 +221,9 @@ def test_a_missing_field_has_its_caret_on_the_parent_key():
 
 
 def test_a_missing_property_without_properties_sits_on_the_template_key():
-    st = loads(CONFIG.replace("      properties:\n        config:\n          max_connections: 10\n", ""))
+    st = loads(
+        CONFIG.replace("      properties:\n        config:\n          max_connections: 10\n", "")
+    )
     (d,) = st.diagnostics
     assert underlined(d) == "db"
 
@@ -221,19 +234,53 @@ def test_a_missing_property_without_properties_sits_on_the_template_key():
 @pytest.mark.parametrize(
     ("parts", "subject"),
     [
-        (("topology_template", "node_templates", "db", "properties", "connection", "port"),
-         Subject("node_template", "db", ("connection", "port"))),
-        (("service_template", "node_templates", "db", "requirements", 0, "host"),
-         Subject("node_template", "db", (0, "host"), section="requirements")),
-        (("topology_template", "node_templates", "db", "capabilities", "host", "properties", "num_cpus"),
-         Subject("node_template", "db", ("host", "properties", "num_cpus"), section="capabilities")),
-        (("node_types", "my.T", "properties", "port", "default"), Subject("node_type", "my.T", ("port", "default"))),
+        (
+            ("topology_template", "node_templates", "db", "properties", "connection", "port"),
+            Subject("node_template", "db", ("connection", "port")),
+        ),
+        (
+            ("service_template", "node_templates", "db", "requirements", 0, "host"),
+            Subject("node_template", "db", (0, "host"), section="requirements"),
+        ),
+        (
+            (
+                "topology_template",
+                "node_templates",
+                "db",
+                "capabilities",
+                "host",
+                "properties",
+                "num_cpus",
+            ),
+            Subject(
+                "node_template", "db", ("host", "properties", "num_cpus"), section="capabilities"
+            ),
+        ),
+        (
+            ("node_types", "my.T", "properties", "port", "default"),
+            Subject("node_type", "my.T", ("port", "default")),
+        ),
         (("data_types", "D"), Subject("data_type", "D")),
-        (("topology_template", "inputs", "x", "default"), Subject("input", "x", (), section="default")),
-        (("topology_template", "outputs", "o", "value"), Subject("output", "o", (), section="value")),
-        (("topology_template", "policies", 0, "p", "targets"), Subject("policy", "p", (), section="targets")),
-        (("topology_template", "groups", "g", "members"), Subject("group", "g", (), section="members")),
-        (("topology_template", "workflows", "w", "steps"), Subject("workflow", "w", (), section="steps")),
+        (
+            ("topology_template", "inputs", "x", "default"),
+            Subject("input", "x", (), section="default"),
+        ),
+        (
+            ("topology_template", "outputs", "o", "value"),
+            Subject("output", "o", (), section="value"),
+        ),
+        (
+            ("topology_template", "policies", 0, "p", "targets"),
+            Subject("policy", "p", (), section="targets"),
+        ),
+        (
+            ("topology_template", "groups", "g", "members"),
+            Subject("group", "g", (), section="members"),
+        ),
+        (
+            ("topology_template", "workflows", "w", "steps"),
+            Subject("workflow", "w", (), section="steps"),
+        ),
         (("imports", 1, "file"), Subject("import", None, (1, "file"))),
         (("description",), Subject("document", None, ("description",))),
         ((), Subject("document")),
@@ -267,7 +314,12 @@ def test_block_spans_end_with_their_last_line():
     text = "a:\n  b: 1\n  c:\n    - x\n    - y  # note\nd: |\n  text\n  more\ne: 1\n"
     doc = load_yaml(text, name="s.yaml")
     block = doc.diagnostic("error", "type-mismatch", "x", ("a",))
-    assert (block.line, block.column, block.end_line, block.end_column) == (2, 3, 5, 8)  # not the comment
+    assert (block.line, block.column, block.end_line, block.end_column) == (
+        2,
+        3,
+        5,
+        8,
+    )  # not the comment
     scalar = doc.diagnostic("error", "type-mismatch", "x", ("d",))
     assert (scalar.line, scalar.end_line, scalar.end_column) == (6, 8, 7)
     # str() underlines the first line to its end when the span goes on.
@@ -281,8 +333,10 @@ def test_a_duplicate_key_names_the_first_one():
     (first,) = d.related
     assert (first.line, first.column, first.end_column) == (2, 3, 4)
     assert d.subject == Subject("document", None, ("a", "x")) and d.parts == ("a", "x")
-    st = loads("topology_template:\n  node_templates:\n    n:\n      type: tosca.nodes.Compute\n"
-               "      type: tosca.nodes.Root\n")
+    st = loads(
+        "topology_template:\n  node_templates:\n    n:\n      type: tosca.nodes.Compute\n"
+        "      type: tosca.nodes.Root\n"
+    )
     (dup,) = [d for d in st.diagnostics if d.code == "duplicate-key"]
     assert dup.subject == Subject("node_template", "n", (), section="type")
 
@@ -293,10 +347,18 @@ def test_json_record_and_to_dict_carry_the_structure():
     st = loads(RELEASE)
     unknown = next(d for d in st.diagnostics if d.code == "unknown-property")
     record = diagnostic_record(unknown)
-    assert record["subject"] == {"kind": "node_template", "name": "app", "path": ["relase"], "section": None}
+    assert record["subject"] == {
+        "kind": "node_template",
+        "name": "app",
+        "path": ["relase"],
+        "section": None,
+    }
     assert record["fixes"][0]["replacement"] == "release"
     assert (record["end_line"], record["end_column"]) == (unknown.end_line, unknown.end_column)
-    assert record["related"][0]["line"] == next(d for d in st.diagnostics if d.code == "missing-property").line
+    assert (
+        record["related"][0]["line"]
+        == next(d for d in st.diagnostics if d.code == "missing-property").line
+    )
 
 
 def test_a_missing_property_names_where_it_is_declared():
@@ -322,8 +384,14 @@ def test_an_ambiguous_requirement_names_its_candidates():
         """
     )
     (problem,) = st.topology().ambiguous
-    assert [r.label for r in problem.diagnostic.related] == ["candidate 'vm1' (taken)", "candidate 'vm2'"]
-    assert [(r.line, r.column, r.end_column) for r in problem.diagnostic.related] == [(9, 5, 8), (10, 5, 8)]
+    assert [r.label for r in problem.diagnostic.related] == [
+        "candidate 'vm1' (taken)",
+        "candidate 'vm2'",
+    ]
+    assert [(r.line, r.column, r.end_column) for r in problem.diagnostic.related] == [
+        (9, 5, 8),
+        (10, 5, 8),
+    ]
 
 
 def test_a_load_without_findings_computes_no_range_or_subject(monkeypatch):
@@ -346,7 +414,9 @@ def test_a_load_without_findings_computes_no_range_or_subject(monkeypatch):
     nodes = "".join(
         f"    n{i}:\n      type: App\n      properties: {{release: r{i}}}\n" for i in range(200)
     )
-    st = loads(RELEASE.split("topology_template:")[0] + "topology_template:\n  node_templates:\n" + nodes)
+    st = loads(
+        RELEASE.split("topology_template:")[0] + "topology_template:\n  node_templates:\n" + nodes
+    )
     assert st.diagnostics == [] and len(st.node_templates) == 200
     for node in st.node_templates.values():
         node.property_table()

@@ -753,8 +753,9 @@ def test_requirement_count_ranges_are_integer_ranges(bounds: str, ok: bool, majo
 
 # -- the collector after a large load (toskit.runtime._promote_young) ---------
 
-_MANY = "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n" + "".join(
-    f"    n{i}:\n      type: tosca.nodes.Root\n" for i in range(2000)
+_MANY = (
+    "tosca_definitions_version: tosca_simple_yaml_1_3\ntopology_template:\n  node_templates:\n"
+    + "".join(f"    n{i}:\n      type: tosca.nodes.Root\n" for i in range(2000))
 )
 
 

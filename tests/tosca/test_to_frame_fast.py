@@ -123,8 +123,15 @@ def test_a_table_with_a_missing_property_still_gets_its_row() -> None:
 def test_an_empty_table_and_a_table_of_lists_frame_as_the_general_build() -> None:
     from toskit.tosca.template import PropertyRow, PropertyTable
 
-    lists = [PropertyRow("a", [1, 2], "list", "template"), PropertyRow("b", [3, 4], "list", "template")]
-    for table in (PropertyTable("x", []), PropertyTable("x", lists), PropertyTable("x", lists, True)):
+    lists = [
+        PropertyRow("a", [1, 2], "list", "template"),
+        PropertyRow("b", [3, 4], "list", "template"),
+    ]
+    for table in (
+        PropertyTable("x", []),
+        PropertyTable("x", lists),
+        PropertyTable("x", lists, True),
+    ):
         pd.testing.assert_frame_equal(table.to_frame(), _general(table))
 
 

@@ -132,7 +132,9 @@ service_template:
 """
     st = toskit.loads(text)
     topo = st.topology()
-    counted = [p for p in topo.problems if p.diagnostic and p.diagnostic.code == "requirement-count"]
+    counted = [
+        p for p in topo.problems if p.diagnostic and p.diagnostic.code == "requirement-count"
+    ]
     assert [(p.kind, p.source, p.requirement) for p in counted] == [("too-many", "app", "host")]
     assert len([e for e in topo.edges if e.source == "app"]) == 2
     assert topo.unresolved == []  # both arrows are drawn; nothing points to nowhere
@@ -267,19 +269,23 @@ def test_substitution_mappings_are_the_boundary() -> None:
 
 
 def test_grouped_by_type_merges_nodes_and_counts_edges() -> None:
-    text = """
+    text = (
+        """
 tosca_definitions_version: tosca_simple_yaml_1_3
 topology_template:
   node_templates:
-""" + "".join(
-        f"""    app{i}:
+"""
+        + "".join(
+            f"""    app{i}:
       type: tosca.nodes.SoftwareComponent
       requirements: [ {{ host: vm{i % 2} }} ]
 """
-        for i in range(6)
-    ) + """    vm0: { type: tosca.nodes.Compute }
+            for i in range(6)
+        )
+        + """    vm0: { type: tosca.nodes.Compute }
     vm1: { type: tosca.nodes.Compute }
 """
+    )
     topo = toskit.loads(text).topology()
     grouped = topo.grouped()
     assert set(grouped.nodes) == {"tosca.nodes.SoftwareComponent", "tosca.nodes.Compute"}
@@ -359,7 +365,9 @@ def test_dsl_built_template_has_a_topology(tmp_path) -> None:
 
 
 def test_collapse_hosting_takes_attached_storage_into_the_machine_box() -> None:
-    text = (WEB_STACK + """    disk:
+    text = (
+        WEB_STACK
+        + """    disk:
       type: tosca.nodes.Storage.BlockStorage
       properties: { name: d }
     shared:
@@ -369,7 +377,8 @@ def test_collapse_hosting_takes_attached_storage_into_the_machine_box() -> None:
       type: tosca.nodes.Compute
       requirements:
         - local_storage: { node: shared, relationship: tosca.relationships.AttachesTo }
-""").replace(
+"""
+    ).replace(
         """    server:
       type: tosca.nodes.Compute
 """,
@@ -386,7 +395,10 @@ def test_collapse_hosting_takes_attached_storage_into_the_machine_box() -> None:
     assert "disk" in collapsed.nodes["server"].members
     # attached to two machines: stays a box of its own, with both arrows
     assert "shared" in collapsed.nodes
-    assert {(e.source, e.target) for e in collapsed.edges} == {("server", "shared"), ("vm2", "shared")}
+    assert {(e.source, e.target) for e in collapsed.edges} == {
+        ("server", "shared"),
+        ("vm2", "shared"),
+    }
 
 
 def test_a_500_node_template_draws_in_under_two_seconds() -> None:
@@ -413,14 +425,23 @@ def test_a_dense_graph_falls_back_to_its_hosting_backbone_in_bounded_time() -> N
 
     rng = random.Random(1)
     n = 500
-    lines = ["tosca_definitions_version: tosca_simple_yaml_1_3", "topology_template:", "  node_templates:"]
+    lines = [
+        "tosca_definitions_version: tosca_simple_yaml_1_3",
+        "topology_template:",
+        "  node_templates:",
+    ]
     for i in range(n):
         deps = [d for d in rng.sample(range(n), 4) if d != i]
         host = "" if i % 10 == 0 else f"{{ host: n{i - i % 10} }}, "
         lines += [
             f"    n{i}:",
-            "      type: tosca.nodes.SoftwareComponent" if i % 10 else "      type: tosca.nodes.Compute",
-            "      requirements: [ " + host + ", ".join(f"{{ dependency: n{d} }}" for d in deps) + " ]",
+            "      type: tosca.nodes.SoftwareComponent"
+            if i % 10
+            else "      type: tosca.nodes.Compute",
+            "      requirements: [ "
+            + host
+            + ", ".join(f"{{ dependency: n{d} }}" for d in deps)
+            + " ]",
         ]
     topo = toskit.loads("\n".join(lines) + "\n").topology()
     start = time.perf_counter()
@@ -438,9 +459,15 @@ def test_a_chain_of_thousands_of_requirements_lays_out_without_deep_recursion() 
     import time
 
     n = 3000
-    lines = ["tosca_definitions_version: tosca_simple_yaml_1_3", "topology_template:", "  node_templates:"]
+    lines = [
+        "tosca_definitions_version: tosca_simple_yaml_1_3",
+        "topology_template:",
+        "  node_templates:",
+    ]
     for i in range(n - 1):
-        lines.append(f"    n{i}: {{ type: tosca.nodes.Root, requirements: [ {{ dependency: n{i + 1} }} ] }}")
+        lines.append(
+            f"    n{i}: {{ type: tosca.nodes.Root, requirements: [ {{ dependency: n{i + 1} }} ] }}"
+        )
     lines.append(f"    n{n - 1}: {{ type: tosca.nodes.Root }}")
     topo = toskit.loads("\n".join(lines) + "\n").topology()
     limit = sys.getrecursionlimit()
@@ -475,4 +502,6 @@ service_template:
 """
     topo = toskit.loads(text).topology()
     assert [p.source for p in topo.ambiguous] == ["one"]
-    assert "could be fulfilled by 's1', 's2' or 's3'; the first was taken" in topo.ambiguous[0].message
+    assert (
+        "could be fulfilled by 's1', 's2' or 's3'; the first was taken" in topo.ambiguous[0].message
+    )

@@ -508,8 +508,9 @@ _TYPE_NAMES = st_.sampled_from(["D0", "D1", "D2"])
     ),
     st_.recursive(
         st_.integers(0, 3),
-        lambda c: st_.dictionaries(st_.sampled_from(["a", "b"]), c, max_size=2)
-        | st_.lists(c, max_size=2),
+        lambda c: (
+            st_.dictionaries(st_.sampled_from(["a", "b"]), c, max_size=2) | st_.lists(c, max_size=2)
+        ),
         max_leaves=6,
     ),
 )

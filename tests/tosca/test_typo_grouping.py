@@ -46,10 +46,14 @@ def _load(version: str, **props: str):
     lines = "\n".join(f"        {k}: {v}" for k, v in values.items() if v is not None)
     topology = "service_template" if version == "tosca_2_0" else "topology_template"
     # 2.0 has no normative types without an imported profile: root types.
-    roots = {"data_root": "", "node_root": ""} if version == "tosca_2_0" else {
-        "data_root": "    derived_from: tosca.datatypes.Root\n",
-        "node_root": "    derived_from: tosca.nodes.Root\n",
-    }
+    roots = (
+        {"data_root": "", "node_root": ""}
+        if version == "tosca_2_0"
+        else {
+            "data_root": "    derived_from: tosca.datatypes.Root\n",
+            "node_root": "    derived_from: tosca.nodes.Root\n",
+        }
+    )
     text = TEMPLATE.format(version=version, topology=topology, properties=lines, **roots)
     return toskit.loads(text, name="typo.yaml")
 
@@ -64,13 +68,22 @@ def test_a_typo_of_a_missing_required_property_is_two_findings_naming_each_other
     assert _codes(st) == ["missing-property", "unknown-property"], [str(d) for d in st.diagnostics]
     unknown = next(d for d in st.diagnostics if d.code == "unknown-property")
     missing = next(d for d in st.diagnostics if d.code == "missing-property")
-    assert unknown.message == "node template 'db': unknown property 'pasword' (not declared by acme.nodes.Web)"
+    assert (
+        unknown.message
+        == "node template 'db': unknown property 'pasword' (not declared by acme.nodes.Web)"
+    )
     assert unknown.hint == "did you mean 'password'? ('password' is required and has no value)"
     assert unknown.parts[-4:] == ("node_templates", "db", "properties", "pasword")
-    assert unknown.source_line is not None and unknown.source_line[unknown.column - 1 :].startswith("pasword")
+    assert unknown.source_line is not None and unknown.source_line[unknown.column - 1 :].startswith(
+        "pasword"
+    )
     (fix,) = unknown.fixes
     assert (fix.replacement, fix.line, fix.column, fix.end_column) == (
-        "password", unknown.line, unknown.column, unknown.column + len("pasword"))
+        "password",
+        unknown.line,
+        unknown.column,
+        unknown.column + len("pasword"),
+    )
     assert missing.message == "node template 'db': required property 'password' has no value"
     assert missing.subject.path == ("password",) and unknown.subject.path == ("pasword",)
     # The missing one sits on the key that lacks it: ``properties:``.
@@ -79,7 +92,9 @@ def test_a_typo_of_a_missing_required_property_is_two_findings_naming_each_other
     assert [(r.line, r.column) for r in unknown.related] == [(missing.line, missing.column)]
     assert [(r.line, r.column) for r in missing.related][:1] == [(unknown.line, unknown.column)]
     # and where 'password' is declared (its name in acme.nodes.Web)
-    assert [r.label for r in missing.related][1:] == ["'password' is declared here in acme.nodes.Web"]
+    assert [r.label for r in missing.related][1:] == [
+        "'password' is declared here in acme.nodes.Web"
+    ]
 
 
 @pytest.mark.parametrize("version", VERSIONS)
@@ -97,10 +112,20 @@ def test_a_typo_inside_a_data_type_value_is_two_findings(version):
 
 @pytest.mark.parametrize("version", VERSIONS)
 def test_each_list_entry_names_its_own_typo(version):
-    st = _load(version, endpoints="\n          - {host: a, secret_ref: s}\n          - {host: b, secert_ref: t}")
+    st = _load(
+        version,
+        endpoints="\n          - {host: a, secret_ref: s}\n          - {host: b, secert_ref: t}",
+    )
     assert _codes(st) == ["missing-property", "unknown-property"], [str(d) for d in st.diagnostics]
     unknown = next(d for d in st.diagnostics if d.code == "unknown-property")
-    assert unknown.parts[-6:] == ("node_templates", "db", "properties", "endpoints", 1, "secert_ref")
+    assert unknown.parts[-6:] == (
+        "node_templates",
+        "db",
+        "properties",
+        "endpoints",
+        1,
+        "secert_ref",
+    )
     missing = next(d for d in st.diagnostics if d.code == "missing-property")
     assert missing.subject.path == ("endpoints", 1, "secret_ref")
 
@@ -127,7 +152,10 @@ def test_a_typo_of_a_property_that_has_a_value_keeps_its_hint():
     st = _load("tosca_simple_yaml_1_3", passwrd="x")
     (d,) = st.diagnostics
     assert d.code == "unknown-property"
-    assert d.message == "node template 'db': unknown property 'passwrd' (not declared by acme.nodes.Web)"
+    assert (
+        d.message
+        == "node template 'db': unknown property 'passwrd' (not declared by acme.nodes.Web)"
+    )
     assert d.hint == "did you mean 'password'?"
 
 

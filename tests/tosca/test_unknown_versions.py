@@ -95,10 +95,13 @@ def test_imported_files_with_an_unknown_version_are_read_as_it_and_reported_once
     """ONAP: every file writes tosca_simple_yaml_1_1_0; one report per spelling and load."""
     for name in ("a", "b"):
         (tmp_path / f"{name}.yaml").write_text(
-            LIBRARY_1X.format(version="tosca_simple_yaml_1_1_0").replace("onap.Service", f"onap.{name}")
+            LIBRARY_1X.format(version="tosca_simple_yaml_1_1_0").replace(
+                "onap.Service", f"onap.{name}"
+            )
         )
-    (tmp_path / "c.yaml").write_text(LIBRARY_1X.format(version="tosca_simple_yaml_1_0_0").replace(
-        "onap.Service", "onap.c"))
+    (tmp_path / "c.yaml").write_text(
+        LIBRARY_1X.format(version="tosca_simple_yaml_1_0_0").replace("onap.Service", "onap.c")
+    )
     (tmp_path / "t.yaml").write_text(
         "tosca_definitions_version: tosca_simple_yaml_1_1_0\n"
         "imports: [a.yaml, b.yaml, c.yaml]\n"
@@ -109,7 +112,9 @@ def test_imported_files_with_an_unknown_version_are_read_as_it_and_reported_once
     assert found == [("c.yaml", "unknown-version"), ("t.yaml", "unknown-version")], found
 
 
-def test_a_1x_file_imported_by_a_2_0_one_with_an_unknown_version_is_read_as_1x(tmp_path: Path) -> None:
+def test_a_1x_file_imported_by_a_2_0_one_with_an_unknown_version_is_read_as_1x(
+    tmp_path: Path,
+) -> None:
     (tmp_path / "lib.yaml").write_text(LIBRARY_1X.format(version="tosca_simple_yaml_1_3_0"))
     (tmp_path / "t.yaml").write_text("tosca_definitions_version: tosca_2_0\nimports: [lib.yaml]\n")
     st = toskit.load(tmp_path / "t.yaml")

@@ -40,8 +40,6 @@ def where(text: str, needle: str, occurrence: int = 1) -> tuple[int, int]:
     return line, index - (text.rfind("\n", 0, index) + 1) + 1
 
 
-
-
 def one_error(st: toskit.ServiceTemplate, code: str) -> toskit.Diagnostic:
     found = [d for d in errors(st)]
     assert [d.code for d in found] == [code], [str(d) for d in found]
@@ -647,16 +645,17 @@ def test_shared_defaults_keep_each_templates_provenance():
     )
     assert not st.errors
     a, b, c = (st.node_templates[n] for n in "abc")
-    assert [a.properties, b.properties] == [{"port": 80, "mode": "slow"}, {"port": 81, "mode": "own"}]
+    assert [a.properties, b.properties] == [
+        {"port": 80, "mode": "slow"},
+        {"port": 81, "mode": "own"},
+    ]
     assert a.source_of("mode") == "default: Tuned" and b.source_of("mode") == "template"
     assert a.property_table(show_overridden=True)["mode"].overridden == (("fast", "default: Svc"),)
     assert b.property_table(show_overridden=True)["mode"].overridden == (
         ("fast", "default: Svc"),
         ("slow", "default: Tuned"),
     )
-    assert c.property_table(show_overridden=True)["port"].overridden == (
-        (8080, "default: Svc"),
-    )
+    assert c.property_table(show_overridden=True)["port"].overridden == ((8080, "default: Svc"),)
     # Each template's values are its own.
     a.properties["mode"] = "changed"
     assert c.properties["mode"] == "slow"
@@ -713,4 +712,8 @@ node_types:
     node = st.node_templates["a"]
     assert node.source_of("ep.port") == "template"
     row = node.property_table(show_overridden=True)["ep.port"]
-    assert (row.value, row.source, row.overridden) == (70000, "template", ((5432, "default: Endpoint"),))
+    assert (row.value, row.source, row.overridden) == (
+        70000,
+        "template",
+        ((5432, "default: Endpoint"),),
+    )

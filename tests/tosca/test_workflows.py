@@ -69,15 +69,23 @@ CASES = [
         "operation-input-missing",
         [LOCATION],
         "",
-        [("missing-operation-input",
-          f"{ON}: the required input 'name' of operation 'backup.backup' has no value")],
+        [
+            (
+                "missing-operation-input",
+                f"{ON}: the required input 'name' of operation 'backup.backup' has no value",
+            )
+        ],
     ),
     (
         "interface-input-missing",
         [NAME],
         "",
-        [("missing-operation-input",
-          f"{ON}: the required input 'location' of operation 'backup.backup' has no value")],
+        [
+            (
+                "missing-operation-input",
+                f"{ON}: the required input 'location' of operation 'backup.backup' has no value",
+            )
+        ],
     ),
     (
         "undeclared-input",
@@ -89,8 +97,12 @@ CASES = [
         "type-mismatch",
         [LOCATION, "                  name: {$get_input: id}"],
         "",
-        [("type-mismatch",
-          f"{ON}: input 'name' expects string, but workflow input 'id' is integer")],
+        [
+            (
+                "type-mismatch",
+                f"{ON}: input 'name' expects string, but workflow input 'id' is integer",
+            )
+        ],
     ),
     (
         "integer-feeds-float",
@@ -102,8 +114,12 @@ CASES = [
         "optional-workflow-input-feeds-required",
         [LOCATION, NAME],
         ", required: false",
-        [("missing-operation-input",
-          f"{ON}: input 'name' is required, but workflow input 'name' that feeds it is optional")],
+        [
+            (
+                "missing-operation-input",
+                f"{ON}: input 'name' is required, but workflow input 'name' that feeds it is optional",
+            )
+        ],
     ),
     ("optional-with-default-is-fine", [LOCATION, NAME], ", required: false, default: x", []),
     ("plain-values", ["                  location: /tmp", "                  name: n"], "", []),

@@ -64,8 +64,20 @@ def test_the_selection_box_drives_the_same_logic(roles):
     ("mode", "nodes", "selected", "allowed", "warnings"),
     [
         ("multinode", [], [11], True, []),
-        ("multinode", [{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}], [11], False, []),
-        ("multinode", [{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}], [1], True, []),
+        (
+            "multinode",
+            [{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}],
+            [11],
+            False,
+            [],
+        ),
+        (
+            "multinode",
+            [{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}],
+            [1],
+            True,
+            [],
+        ),
         ("ha_compact", [], [11], True, [WHA]),
         ("ha_compact", [{"id": i, "roles": ["controller"]} for i in (1, 2, 3)], [11], True, []),
     ],
@@ -112,7 +124,11 @@ def test_roles_to_assign_show_symmetric_conflicts(roles):
     sim.select([11])
     sim.set_selected_roles(["compute"])
     controller = sim.outcome("controller")
-    assert (controller.allowed, controller.warnings, controller.conflicts) == (False, [CONF], ["compute"])
+    assert (controller.allowed, controller.warnings, controller.conflicts) == (
+        False,
+        [CONF],
+        ["compute"],
+    )
     assert sim.outcome("zabbix-server").conflicts == ["compute"]
     assert sim.outcome("cinder").allowed is True
     view = body(sim.html)
@@ -140,7 +156,15 @@ def test_the_view_lists_every_role_and_the_cluster(roles):
         (lambda s: s.add_node(node_id=12), "already used"),
         (lambda s: s.set_mode(""), "non-empty string"),
     ],
-    ids=["unknown-selection", "remove-pool-node", "edit-unknown", "unknown-role", "unknown-outcome", "duplicate-id", "empty-mode"],
+    ids=[
+        "unknown-selection",
+        "remove-pool-node",
+        "edit-unknown",
+        "unknown-role",
+        "unknown-outcome",
+        "duplicate-id",
+        "empty-mode",
+    ],
 )
 def test_bad_edits_are_clear_errors(roles, action, message):
     sim = _simulator(roles)
@@ -182,7 +206,9 @@ def test_outcomes_as_a_data_frame(roles):
 
 
 def test_choice_labels_show_roles_on_small_clusters_only(roles):
-    small = _simulator(roles, nodes=[{"id": 1, "roles": ["controller"], "pending_roles": ["cinder"]}])
+    small = _simulator(
+        roles, nodes=[{"id": 1, "roles": ["controller"], "pending_roles": ["cinder"]}]
+    )
     assert small._select_box.options[0] == ("1 · controller, cinder*", 1)
     small.set_roles(1, ["compute"])
     assert small._select_box.options[0] == ("1 · compute, cinder*", 1)
@@ -292,7 +318,10 @@ def test_reasons_show_in_the_outcome_table(roles):
     sim = _twenty(roles)
     sim.select([101])
     view = body(sim.html)
-    assert "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)" in view
+    assert (
+        "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)"
+        in view
+    )
 
 
 def test_a_stored_notebook_shows_a_static_snapshot(roles):
@@ -303,5 +332,8 @@ def test_a_stored_notebook_shows_a_static_snapshot(roles):
     html = data["text/html"]
     assert_safe(html)  # static: no checkbox, no key
     assert "a snapshot of the widget" in html
-    assert "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)" in html
+    assert (
+        "blocked: rule 1 (cluster:mode == &#x27;multinode&#x27;): node 1 (node-1; roles: controller)"
+        in html
+    )
     assert "node-20" in html

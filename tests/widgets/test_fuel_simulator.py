@@ -36,12 +36,16 @@ RELEASE_FILE = Path(__file__).resolve().parents[2] / "conformance" / "fuel" / "o
 NEWTON = "Newton on Ubuntu 16.04"
 CEPH_MESSAGE = "Ceph should be enabled in the environment settings."
 
-_ROW = re.compile(r'<tr class="toskit-role-(allowed|blocked)"><td class="toskit-path">(.*?)</td>(.*?)</tr>', re.S)
+_ROW = re.compile(
+    r'<tr class="toskit-role-(allowed|blocked)"><td class="toskit-path">(.*?)</td>(.*?)</tr>', re.S
+)
 
 
 def shown_rows(page: str) -> dict[str, tuple[str, str]]:
     """Role name → (allowed|blocked, the rest of its row) as the widget shows them."""
-    return {html_lib.unescape(name): (status, rest) for status, name, rest in _ROW.findall(body(page))}
+    return {
+        html_lib.unescape(name): (status, rest) for status, name, rest in _ROW.findall(body(page))
+    }
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +55,9 @@ def release():
 
 def simulator(release, **overrides):
     """§4's setting: ha_compact, an empty cluster, one selected node."""
-    cluster = release.cluster(mode="ha_compact", pool=[{"id": 1}], settings_overrides=overrides or None)
+    cluster = release.cluster(
+        mode="ha_compact", pool=[{"id": 1}], settings_overrides=overrides or None
+    )
     return ClusterSimulator(release, cluster, selected=[1])
 
 
@@ -59,15 +65,27 @@ def simulator(release, **overrides):
 
 SECTION_4 = [
     # role, allowed, hidden, first warning (None: no warning)
-    ("controller", True, False, "It is recommended to have at least 3 Controller nodes (1 selected currently)."),
+    (
+        "controller",
+        True,
+        False,
+        "It is recommended to have at least 3 Controller nodes (1 selected currently).",
+    ),
     ("compute", True, False, None),
     ("cinder", True, False, None),
-    ("cinder-block-device", False, False, "Cinder Block Device driver should be enabled in the environment settings."),
+    (
+        "cinder-block-device",
+        False,
+        False,
+        "Cinder Block Device driver should be enabled in the environment settings.",
+    ),
     ("mongo", False, True, "Ceilometer should be enabled in the environment settings."),
 ]
 
 
-@pytest.mark.parametrize(("role", "allowed", "hidden", "warning"), SECTION_4, ids=[row[0] for row in SECTION_4])
+@pytest.mark.parametrize(
+    ("role", "allowed", "hidden", "warning"), SECTION_4, ids=[row[0] for row in SECTION_4]
+)
 def test_section_4_outcomes_show_in_the_simulator(release, role, allowed, hidden, warning):
     sim = simulator(release)
     out = sim.outcome(role)
@@ -90,7 +108,9 @@ def test_section_4_outcomes_show_in_the_simulator(release, role, allowed, hidden
 
 def test_hidden_roles_are_counted_in_a_note(release):
     sim = simulator(release)
-    hidden = [name for name, out in release.check_all(sim.cluster, selected=[1]).items() if out.hidden]
+    hidden = [
+        name for name, out in release.check_all(sim.cluster, selected=[1]).items() if out.hidden
+    ]
     assert hidden and sim.hidden_roles == hidden
     view = body(sim.html)
     assert f"{len(hidden)} hidden" in view
@@ -143,7 +163,9 @@ def test_the_checkbox_drives_the_same_logic(release):
     assert box.value is False  # the control follows a change made from Python
 
 
-@pytest.mark.parametrize("setting", ["storage.images_ceph", "storage.ephemeral_ceph", "storage.objects_ceph"])
+@pytest.mark.parametrize(
+    "setting", ["storage.images_ceph", "storage.ephemeral_ceph", "storage.objects_ceph"]
+)
 def test_any_ceph_backend_unblocks_ceph_osd(release, setting):
     sim = simulator(release)
     sim.set_setting(setting, True)
@@ -156,13 +178,19 @@ def test_simulator_agrees_with_release_cluster_overrides(release):
     sim.set_setting("storage.osd_pool_size", 2)  # a text setting: kept as text, like Fuel
     assert sim.setting("storage.osd_pool_size") == "2"
     expected = release.check_all(
-        release.cluster(mode="ha_compact", pool=[{"id": 1}], settings_overrides=sim.settings_overrides), selected=[1]
+        release.cluster(
+            mode="ha_compact", pool=[{"id": 1}], settings_overrides=sim.settings_overrides
+        ),
+        selected=[1],
     )
     assert {n: (o.allowed, o.hidden, o.warnings) for n, o in sim.outcomes.items()} == {
         n: (o.allowed, o.hidden, o.warnings) for n, o in expected.items()
     }
     assert sim.outcome("ceph-osd").limits.min == 2
-    assert "Ceilometer should be enabled in the environment settings." not in sim.outcome("mongo").warnings
+    assert (
+        "Ceilometer should be enabled in the environment settings."
+        not in sim.outcome("mongo").warnings
+    )
 
 
 def _regex_settings(release) -> set[str]:
@@ -294,11 +322,20 @@ def radio():
 
 
 def test_choice_number_and_undefined_settings(radio):
-    sim = ClusterSimulator(radio, radio.cluster(pool=[{"id": 1}, {"id": 2}, {"id": 3}]), selected=[1, 2, 3])
+    sim = ClusterSimulator(
+        radio, radio.cluster(pool=[{"id": 1}, {"id": 2}, {"id": 3}]), selected=[1, 2, 3]
+    )
     kinds = {f.name: f.kind for f in sim.setting_fields}
-    assert kinds == {"common.libvirt_type": "choice", "common.max_storage": "int", "nowhere.flag": "other"}
+    assert kinds == {
+        "common.libvirt_type": "choice",
+        "common.max_storage": "int",
+        "nowhere.flag": "other",
+    }
     dropdown = sim._setting_boxes["common.libvirt_type.value"]
-    assert isinstance(dropdown, ipywidgets.Dropdown) and [v for _, v in dropdown.options] == ["kvm", "qemu"]
+    assert isinstance(dropdown, ipywidgets.Dropdown) and [v for _, v in dropdown.options] == [
+        "kvm",
+        "qemu",
+    ]
     assert sim.outcome("compute").allowed is True
     dropdown.value = "kvm"
     assert sim.outcome("compute").allowed is False
@@ -330,7 +367,9 @@ def test_hostile_strings_are_escaped():
     fields["attributes_metadata"]["editable"]["common"]["text"] = {"value": "x", "label": PAYLOAD}
     roles["storage"]["restrictions"] = ["settings:common.text.value == 'y'"]
     release = conditions.load_release(data)
-    sim = ClusterSimulator(release, release.cluster(pool=[{"id": 1}, {"id": PAYLOAD}]), selected=[1, PAYLOAD])
+    sim = ClusterSimulator(
+        release, release.cluster(pool=[{"id": 1}, {"id": PAYLOAD}]), selected=[1, PAYLOAD]
+    )
     sim.set_setting("common.libvirt_type", "kvm")
     sim.set_setting("common.text", PAYLOAD)
     sim.open_trace("compute")
@@ -392,7 +431,9 @@ def test_any_settings_edits_agree_with_a_fresh_cluster(edits, selected, groups):
     """After any edits, the simulator's outcomes are the engine's on
     ``release.cluster(settings_overrides=<the edits>)``, and the widget lists
     every role that is not hidden."""
-    sim = ClusterSimulator(_NEWTON, _NEWTON.cluster(mode="ha_compact", pool=[{"id": i} for i in (1, 2, 3)]))
+    sim = ClusterSimulator(
+        _NEWTON, _NEWTON.cluster(mode="ha_compact", pool=[{"id": i} for i in (1, 2, 3)])
+    )
     sim.select(selected)
     for name, value in edits:
         sim.set_setting(name, value)

@@ -36,17 +36,30 @@ def releases(draw):
         for attr in draw(st.lists(KEYS, unique=True, max_size=3)):
             field = {"value": draw(SCALARS), "label": draw(st.text(max_size=6))}
             if draw(st.booleans()):
-                field["values"] = [{"data": d} for d in draw(st.lists(st.text(max_size=3), max_size=3))]
+                field["values"] = [
+                    {"data": d} for d in draw(st.lists(st.text(max_size=3), max_size=3))
+                ]
             attrs[attr] = field
         editable[group] = attrs
     roles = {}
-    for i, (group, attr) in enumerate(draw(st.lists(st.tuples(KEYS, KEYS), min_size=1, max_size=4))):
-        restriction = {"condition": f"settings:{group}.{attr}.value == true", "action": draw(st.sampled_from(["disable", "hide", "none"])), "message": f"m{i}"}
+    for i, (group, attr) in enumerate(
+        draw(st.lists(st.tuples(KEYS, KEYS), min_size=1, max_size=4))
+    ):
+        restriction = {
+            "condition": f"settings:{group}.{attr}.value == true",
+            "action": draw(st.sampled_from(["disable", "hide", "none"])),
+            "message": f"m{i}",
+        }
         role = {"restrictions": [restriction]}
         if draw(st.booleans()):
             role["limits"] = {"max": f"settings:{group}.{attr}.value"}
         roles[f"r{i}"] = role
-    fields = {"name": "R", "modes": ["ha_compact"], "roles_metadata": roles, "attributes_metadata": {"editable": editable}}
+    fields = {
+        "name": "R",
+        "modes": ["ha_compact"],
+        "roles_metadata": roles,
+        "attributes_metadata": {"editable": editable},
+    }
     return [{"pk": 1, "model": "nailgun.release", "fields": fields}]
 
 

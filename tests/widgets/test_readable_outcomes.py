@@ -47,13 +47,19 @@ def release():
 
 
 def mongo_simulator(release, **overrides):
-    cluster = release.cluster(mode="ha_compact", pool=[{"id": 1}], settings_overrides=overrides or None)
+    cluster = release.cluster(
+        mode="ha_compact", pool=[{"id": 1}], settings_overrides=overrides or None
+    )
     sim = ClusterSimulator(release, cluster, selected=[1])
     return sim
 
 
 def row_of(page: str, role: str) -> str:
-    found = re.search(rf'<tr class="toskit-role-\w+"><td class="toskit-path">{re.escape(role)}</td>(.*?)</tr>', page, re.S)
+    found = re.search(
+        rf'<tr class="toskit-role-\w+"><td class="toskit-path">{re.escape(role)}</td>(.*?)</tr>',
+        page,
+        re.S,
+    )
     assert found, f"no row for {role}"
     return found.group(1)
 
@@ -64,7 +70,10 @@ def test_the_why_shares_the_status_cell(release):
     assert "<th>role</th><th>outcome and why</th></tr>" in page
     row = row_of(page, "ceph-osd")
     assert row.count("<td") == 1, "status and why in one cell, not columns the output area may hide"
-    assert "toskit-badge-blocked" in row and 'class="toskit-reason">blocked: Ceph should be enabled' in row
+    assert (
+        "toskit-badge-blocked" in row
+        and 'class="toskit-reason">blocked: Ceph should be enabled' in row
+    )
 
 
 def test_every_cause_on_its_own_line_and_advice_muted_while_blocked(release):
@@ -75,7 +84,9 @@ def test_every_cause_on_its_own_line_and_advice_muted_while_blocked(release):
     row = row_of(body(sim.html), "mongo")
     reason = re.search(r'<div class="toskit-reason">(.*?)</div>', row, re.S).group(1)
     # Two blocking restrictions: the first after "blocked: ", the second on a line of its own.
-    assert reason.startswith("blocked: Ceilometer should be enabled in the environment settings.<span")
+    assert reason.startswith(
+        "blocked: Ceilometer should be enabled in the environment settings.<span"
+    )
     causes = re.findall(r'<span class="toskit-cause">(.*?)</span>', reason)
     assert len(causes) == 1 and "MongoDB" in causes[0]
     assert ".; " not in reason and "settings.;" not in reason
@@ -141,18 +152,31 @@ def test_the_panels_wrap_instead_of_squeezing_the_outcomes(release):
 
 def test_buttons_are_as_wide_as_their_words(release):
     sim = mongo_simulator(release)
-    for button in (sim._assign_button, sim._unassign_button, sim._add_button, sim._remove_button, sim._reset_button):
+    for button in (
+        sim._assign_button,
+        sim._unassign_button,
+        sim._add_button,
+        sim._remove_button,
+        sim._reset_button,
+    ):
         assert button.layout.width == "auto", button.description
 
 
 def test_each_limit_message_is_a_line_of_its_own(release):
-    cluster = release.cluster(mode="ha_compact", nodes=[{"id": i} for i in range(1, 4)], pool=[{"id": 11}])
+    cluster = release.cluster(
+        mode="ha_compact", nodes=[{"id": i} for i in range(1, 4)], pool=[{"id": 11}]
+    )
     sim = ClusterSimulator(release, cluster)
     messages = sim.outcome("controller").recorded_decision.limits.messages
     assert len(messages) == 2
-    reason = re.search(r'<div class="toskit-reason">(.*?)</div>', row_of(body(sim.html), "controller"), re.S).group(1)
+    reason = re.search(
+        r'<div class="toskit-reason">(.*?)</div>', row_of(body(sim.html), "controller"), re.S
+    ).group(1)
     assert ".; " not in reason
-    assert reason == f'allowed with advice: {messages[0]}<span class="toskit-cause">{messages[1]}</span>'
+    assert (
+        reason
+        == f'allowed with advice: {messages[0]}<span class="toskit-cause">{messages[1]}</span>'
+    )
 
 
 def test_a_long_path_in_a_trace_breaks_between_its_names_only():

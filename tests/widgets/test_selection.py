@@ -41,7 +41,10 @@ def st():
 def test_type_usage_walks_nested_data_types_and_entries(st):
     usage = type_usage(st)
     assert usage["acme.datatypes.Connection"] == [("db", "connection")]
-    assert usage["acme.datatypes.Endpoint"] == [("db", "connection.endpoint"), ("db", "connection.backups")]
+    assert usage["acme.datatypes.Endpoint"] == [
+        ("db", "connection.endpoint"),
+        ("db", "connection.backups"),
+    ]
     assert "acme.nodes.Worker" not in usage
 
 
@@ -51,8 +54,14 @@ def test_a_data_type_says_who_uses_it_and_the_dropdown_goes_blank(st):
     assert properties._dropdown.value == "db"
     explorer.tree.select("acme.datatypes.Endpoint")
     html = properties.html
-    assert "type <b class=\"toskit-mono\">acme.datatypes.Endpoint</b>: 0 node templates of this type" in html
-    assert 'used by <b class="toskit-mono">db</b> <span class="toskit-mono">(connection.endpoint)</span>' in html
+    assert (
+        'type <b class="toskit-mono">acme.datatypes.Endpoint</b>: 0 node templates of this type'
+        in html
+    )
+    assert (
+        'used by <b class="toskit-mono">db</b> <span class="toskit-mono">(connection.endpoint)</span>'
+        in html
+    )
     assert properties._dropdown.value is None  # a type's view: no node is on screen
     # Picking a node again shows it, and the tree selects its type.
     properties._dropdown.value = "worker"

@@ -52,9 +52,15 @@ def test_random_edits_keep_the_simulator_consistent(roles, ops):
         cluster = sim.cluster
         assert [n["id"] for n in cluster.pool] == [11, 12]
         for role in ROLE_NAMES:
-            expected = roles.check(role, cluster, selected=sim.selected, selected_roles=sim.selected_roles)
+            expected = roles.check(
+                role, cluster, selected=sim.selected, selected_roles=sim.selected_roles
+            )
             got = sim.outcome(role)
-            assert (got.allowed, got.warnings, got.conflicts) == (expected.allowed, expected.warnings, expected.conflicts)
+            assert (got.allowed, got.warnings, got.conflicts) == (
+                expected.allowed,
+                expected.warnings,
+                expected.conflicts,
+            )
         view = body(sim.html)
         blocked = sum(1 for role in ROLE_NAMES if not sim.outcome(role).allowed)
         assert f"{blocked} blocked" in view

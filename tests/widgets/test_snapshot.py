@@ -60,9 +60,15 @@ def test_build_stores_the_snapshot_instead_of_a_dead_widget_reference():
     cell.outputs = [
         nbformat.v4.new_output(
             "display_data",
-            data={"text/plain": "x", "text/html": "<div>snap</div>", build.WIDGET_VIEW: {"model_id": "1"}},
+            data={
+                "text/plain": "x",
+                "text/html": "<div>snap</div>",
+                build.WIDGET_VIEW: {"model_id": "1"},
+            },
         ),
-        nbformat.v4.new_output("display_data", data={"text/plain": "y", build.WIDGET_VIEW: {"model_id": "2"}}),
+        nbformat.v4.new_output(
+            "display_data", data={"text/plain": "y", build.WIDGET_VIEW: {"model_id": "2"}}
+        ),
     ]
     nb.cells = [cell]
     nb.metadata["widgets"] = {"state": {}}
@@ -132,7 +138,10 @@ def test_the_stored_snapshot_follows_the_selection(shown):
     # Picking a node in the explorer: the snapshot shows that node's table.
     widget.properties.select("db")
     assert "connection.endpoint.port" in _html(sent[-1])
-    assert 'class="toskit-user toskit-selected"><div class="toskit-leaf"><span class="toskit-node-name">DatabaseService' in _html(sent[-1])
+    assert (
+        'class="toskit-user toskit-selected"><div class="toskit-leaf"><span class="toskit-node-name">DatabaseService'
+        in _html(sent[-1])
+    )
 
 
 def test_a_change_that_leaves_the_view_as_it_was_sends_nothing(shown):
@@ -165,7 +174,11 @@ def test_a_burst_of_changes_gives_one_update_after_the_delay(shown, monkeypatch)
     live = [t for t in scheduled if not t.cancelled]
     assert len(live) == 1 and live[0].delay == TypeTree.snapshot_delay
     live[0].callback()
-    assert len(sent) == 2 and "DatabaseService" not in _html(sent[-1]) and "Endpoint" in _html(sent[-1])
+    assert (
+        len(sent) == 2
+        and "DatabaseService" not in _html(sent[-1])
+        and "Endpoint" in _html(sent[-1])
+    )
 
 
 def test_the_simulator_snapshot_follows_the_cluster(shown):
@@ -204,5 +217,7 @@ def test_snapshot_type_names_are_not_dead_controls():
     assert 'role="link" tabindex="0" data-toskit-type="Endpoint"' in live
     for stored in (_data(widget)["text/html"], _data(widget.properties)["text/html"]):
         html = body(stored)
-        assert "toskit-type-link" not in html and 'role="link"' not in html and "tabindex" not in html
+        assert (
+            "toskit-type-link" not in html and 'role="link"' not in html and "tabindex" not in html
+        )
         assert '<span class="toskit-type-name">Endpoint</span>' in html

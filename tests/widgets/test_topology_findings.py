@@ -31,7 +31,13 @@ topology_template:
 
 
 def boxes(svg: str) -> dict[str, str]:
-    return dict(re.findall(r'<g class="toskit-t-node[^"]*" data-node="([^"]+)"[^>]*>(.*?)</g>\s*(?=<g class="toskit-t-node|</g>)', svg, re.S))
+    return dict(
+        re.findall(
+            r'<g class="toskit-t-node[^"]*" data-node="([^"]+)"[^>]*>(.*?)</g>\s*(?=<g class="toskit-t-node|</g>)',
+            svg,
+            re.S,
+        )
+    )
 
 
 def test_findings_are_counted_per_node_from_the_subjects():
@@ -40,12 +46,20 @@ def test_findings_are_counted_per_node_from_the_subjects():
     found = topology.findings()
     assert set(found) == {"broken", "missing"}
     for name, (errors, warnings) in found.items():
-        mine = [d for d in st.diagnostics if d.subject is not None and d.subject.kind == "node_template" and d.subject.name == name]
+        mine = [
+            d
+            for d in st.diagnostics
+            if d.subject is not None
+            and d.subject.kind == "node_template"
+            and d.subject.name == name
+        ]
         assert errors == sum(d.severity == "error" for d in mine) and errors >= 1
         assert warnings == sum(d.severity == "warning" for d in mine)
     # A grouped box adds up its members.
     grouped = topology.grouped().findings()
-    assert list(grouped.values()) == [(sum(e for e, _ in found.values()), sum(w for _, w in found.values()))]
+    assert list(grouped.values()) == [
+        (sum(e for e, _ in found.values()), sum(w for _, w in found.values()))
+    ]
 
 
 def test_every_node_with_findings_has_a_badge_and_an_edge_in_the_error_colour():
@@ -57,7 +71,7 @@ def test_every_node_with_findings_has_a_badge_and_an_edge_in_the_error_colour():
     fine = svg.split('data-node="fine"')[1].split("</g>")[0]
     assert "toskit-t-badge" not in fine and "toskit-t-has-errors" not in fine
     broken = svg.split('data-node="broken"')[1].split("</g></g>")[0]
-    assert f'>{found["broken"][0]}</text>' in broken
+    assert f">{found['broken'][0]}</text>" in broken
     assert re.search(r"<title>broken: [^<]*\n\d+ errors? \(see its properties\)", broken)
 
 
@@ -83,7 +97,10 @@ def test_a_long_type_name_fits_its_grouped_box():
 def test_the_details_sit_beside_the_drawing():
     explorer = TopologyExplorer(toskit.loads(TEXT))
     row = explorer.children[1]
-    assert isinstance(row, ipywidgets.HBox) and row.children == (explorer.graph, explorer.properties)
+    assert isinstance(row, ipywidgets.HBox) and row.children == (
+        explorer.graph,
+        explorer.properties,
+    )
     assert row.layout.flex_flow == "row wrap"
     assert explorer.properties.node == "broken"  # opens on the first node with problems
 

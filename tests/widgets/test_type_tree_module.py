@@ -14,6 +14,8 @@ def test_type_tree_module_is_valid_javascript(tmp_path):
     assert node, "node (Node.js) is needed to check the widget's ES module"
     module = tmp_path / "type_tree.mjs"
     module.write_text(_esm(), encoding="utf-8")
-    result = subprocess.run([node, "--check", str(module)], capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [node, "--check", str(module)], capture_output=True, text=True, timeout=60
+    )
     assert result.returncode == 0, result.stderr
     assert "innerHTML" not in _esm()  # user text only through textContent

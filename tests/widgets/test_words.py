@@ -25,7 +25,12 @@ def text(html: str) -> str:
 
 
 def test_count_agrees_with_its_noun():
-    assert [count(n, "node") for n in (0, 1, 2, 1000)] == ["0 nodes", "1 node", "2 nodes", "1,000 nodes"]
+    assert [count(n, "node") for n in (0, 1, 2, 1000)] == [
+        "0 nodes",
+        "1 node",
+        "2 nodes",
+        "1,000 nodes",
+    ]
     assert count(1, "leaf", "leaves") == "1 leaf" and count(3, "leaf", "leaves") == "3 leaves"
     assert count(2, "property") == "2 properties"
 
@@ -62,7 +67,9 @@ def test_a_property_description_sits_under_its_name_not_in_a_column():
     html = to_html(st.types_of("data")["my.D"])
     assert "<th>description</th>" not in html
     cell = re.search(r'<td class="toskit-path">(.*?)</td>', html, re.S).group(1)
-    assert cell.endswith('<div class="toskit-prop-desc">the port &lt;b&gt;to&lt;/b&gt; listen on</div>')
+    assert cell.endswith(
+        '<div class="toskit-prop-desc">the port &lt;b&gt;to&lt;/b&gt; listen on</div>'
+    )
 
 
 def test_a_diagnostics_long_path_wraps_between_its_names_in_the_compare_view():
@@ -78,6 +85,9 @@ def test_a_diagnostics_long_path_wraps_between_its_names_in_the_compare_view():
     (row,) = _diagnostic_rows([d])
     where, path = row[1], row[3]
     assert where[0] == path[0] == "toskit-path toskit-wrap-path"
-    assert path[1] == "topology_template.<wbr>node_templates.<wbr>worker.<wbr>properties.<wbr>listener.<wbr>port"
+    assert (
+        path[1]
+        == "topology_template.<wbr>node_templates.<wbr>worker.<wbr>properties.<wbr>listener.<wbr>port"
+    )
     assert where[1].replace("<wbr>", "") == "reviews/service-after-the-change.yaml:12:5"
     assert "<wbr>" in where[1] and "type-<wbr>" not in row[2][1]

@@ -120,7 +120,9 @@ def parse_git_spec(spec: str) -> tuple[str, str]:
     if rev.startswith("-"):
         raise ToskitError(f"{spec[:200]!r}: a revision cannot start with '-'")
     if len(path) > _MAX_PATH or "\0" in path or "\n" in path:
-        raise ToskitError(f"{spec[:200]!r}…: not a usable path (longer than {_MAX_PATH} characters, or a NUL or line feed)")
+        raise ToskitError(
+            f"{spec[:200]!r}…: not a usable path (longer than {_MAX_PATH} characters, or a NUL or line feed)"
+        )
     return rev, path
 
 
@@ -131,11 +133,15 @@ class _GitTree:
         self.spec = spec
         self.rev = rev
         self.max_size = max_size
-        out = _git(["rev-parse", "--show-toplevel", "--show-prefix"], spec).decode("utf-8", "replace")
+        out = _git(["rev-parse", "--show-toplevel", "--show-prefix"], spec).decode(
+            "utf-8", "replace"
+        )
         self.top, _, prefix = out.rstrip("\n").partition("\n")
         self.prefix = prefix
         try:
-            found = _git(["-C", self.top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], spec)
+            found = _git(
+                ["-C", self.top, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}"], spec
+            )
         except ToskitError:
             raise ToskitError(f"{spec}: unknown revision {rev!r} in this repository") from None
         self.commit = found.decode("ascii", "replace").strip()
@@ -152,7 +158,18 @@ class _GitTree:
     def read(self, full: str) -> str:
         """The text of the blob at ``full`` (a path from the root)."""
         listing = _git(
-            ["-C", self.top, "--literal-pathspecs", "ls-tree", "-l", "-z", "--full-tree", self.commit, "--", full],
+            [
+                "-C",
+                self.top,
+                "--literal-pathspecs",
+                "ls-tree",
+                "-l",
+                "-z",
+                "--full-tree",
+                self.commit,
+                "--",
+                full,
+            ],
             self.spec,
         )
         entry = next((e for e in listing.split(b"\0") if e), None)
@@ -167,7 +184,9 @@ class _GitTree:
         if kind == "tree":
             raise ToskitError(f"{full} is a folder in {self.rev}, not a file")
         if mode == "120000":
-            raise ToskitError(f"{full} is a symbolic link in {self.rev}; toskit does not follow links")
+            raise ToskitError(
+                f"{full} is a symbolic link in {self.rev}; toskit does not follow links"
+            )
         if kind != "blob":
             raise ToskitError(f"{full} is not a file in {self.rev} ({kind})")
         size = int(fields[3]) if len(fields) > 3 and fields[3].isdigit() else 0
@@ -177,11 +196,15 @@ class _GitTree:
             )
         data = _git(["-C", self.top, "cat-file", "blob", oid], self.spec)
         if len(data) > self.max_size:  # the object cannot have grown, but never trust a size
-            raise ToskitError(f"{full} in {self.rev} is over the loader's max_size of {self.max_size:,}")
+            raise ToskitError(
+                f"{full} in {self.rev} is over the loader's max_size of {self.max_size:,}"
+            )
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ToskitError(f"{full} in {self.rev}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise ToskitError(
+                f"{full} in {self.rev}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
 
 
 def _load_from_git(spec: str) -> Any:
@@ -246,7 +269,16 @@ def _load_from_git(spec: str) -> Any:
 def _documents(template: Any) -> list[Any]:
     """The template's document and those its own types were read from."""
     docs = [template.document] if getattr(template, "document", None) is not None else []
-    for kind in ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy"):
+    for kind in (
+        "data",
+        "node",
+        "capability",
+        "relationship",
+        "interface",
+        "artifact",
+        "group",
+        "policy",
+    ):
         try:
             namespace = template.types_of(kind)
         except (ToskitError, AttributeError):
@@ -311,10 +343,14 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return fail("--types writes text, json or html to stdout (no -o, github or sarif)")
         templates = [t for t in (args.old, args.new, *args.more) if t]
         old_dir, new_dir = args.types
-        return run_upgrade(old_dir, new_dir, templates, args.format, args.fail_on, out, err, "toskit diff")
+        return run_upgrade(
+            old_dir, new_dir, templates, args.format, args.fail_on, out, err, "toskit diff"
+        )
     if args.new is None or getattr(args, "more", None):
-        return fail("expected two versions of a template: toskit diff OLD NEW "
-                    "(or --types OLD_DIR NEW_DIR TEMPLATE…)")
+        return fail(
+            "expected two versions of a template: toskit diff OLD NEW "
+            "(or --types OLD_DIR NEW_DIR TEMPLATE…)"
+        )
     if "breaking" in args.fail_on:
         return fail("--fail-on breaking goes with --types OLD_DIR NEW_DIR")
     inputs = [side for side in (args.old, args.new) if not side.startswith(GIT_PREFIX)]

@@ -90,10 +90,19 @@ _TOPOLOGY_KEYS = ("topology_template", "service_template")
 # Sections of the topology whose entries are named entities (a map of
 # name -> body, or 1.x's list of one-key maps for policies).
 _ENTITY_SECTIONS = (
-    "node_templates", "relationship_templates", "groups", "policies", "workflows", "inputs", "outputs",
+    "node_templates",
+    "relationship_templates",
+    "groups",
+    "policies",
+    "workflows",
+    "inputs",
+    "outputs",
 )
 _TEMPLATE_KINDS = {
-    "node_templates": "node", "relationship_templates": "relationship", "groups": "group", "policies": "policy",
+    "node_templates": "node",
+    "relationship_templates": "relationship",
+    "groups": "group",
+    "policies": "policy",
 }
 _SECTION_OF_KIND = {kind: section for section, kind in _TEMPLATE_KINDS.items()}
 _LEAF_CAP = 2_000  # leaves read per template for the similarity of a changed rename
@@ -193,7 +202,9 @@ def _units(st: Any, notes: list[str], side: str) -> dict[UnitKey, _Unit]:
                     rest[tkey] = tvalue
                     continue
                 for name, (body, part) in entries.items():
-                    parts = (key, tkey, part) if not isinstance(part, int) else (key, tkey, part, name)
+                    parts = (
+                        (key, tkey, part) if not isinstance(part, int) else (key, tkey, part, name)
+                    )
                     units[(str(tkey), name)] = _Unit(body, parts, doc)
             if rest:
                 units[(skey, None)] = _Unit(rest, (key,), doc)
@@ -212,7 +223,10 @@ def _units(st: Any, notes: list[str], side: str) -> dict[UnitKey, _Unit]:
             key2 = (f"{kind}_types", str(name))
             if key2 not in units:
                 units[key2] = _Unit(
-                    getattr(t, "definition", {}), tuple(getattr(t, "parts", ())), t.doc, _origin(t.doc, doc)
+                    getattr(t, "definition", {}),
+                    tuple(getattr(t, "parts", ())),
+                    t.doc,
+                    _origin(t.doc, doc),
                 )
     return units
 
@@ -247,7 +261,7 @@ class _Comparison:
         self._settled = self._settled_templates(old_units, new_units)
         covered, unchanged = self._effective(pairs, old_units, new_units)
         changed_templates: set[tuple[str, str | None]] = set()
-        for (section, old_name, new_name) in pairs:
+        for section, old_name, new_name in pairs:
             ou, nu = old_units[(section, old_name)], new_units[(section, new_name)]
             raw: list[RawChange] = []
             try:
@@ -262,18 +276,31 @@ class _Comparison:
             before = len(self.fields)
             if ou.origin != nu.origin:
                 self.fields.append(
-                    FieldChange(section, new_name, "", "moved", ou.origin or "(this template)",
-                                nu.origin or "(this template)", _location(ou.doc, ou.parts),
-                                _location(nu.doc, nu.parts), None, old_name if old_name != new_name else None)
+                    FieldChange(
+                        section,
+                        new_name,
+                        "",
+                        "moved",
+                        ou.origin or "(this template)",
+                        nu.origin or "(this template)",
+                        _location(ou.doc, ou.parts),
+                        _location(nu.doc, nu.parts),
+                        None,
+                        old_name if old_name != new_name else None,
+                    )
                 )
             self._add_fields(section, old_name, new_name, ou, nu, raw, cover)
             if len(self.fields) > before:
                 changed_templates.add((section, new_name))
         unchanged -= sum(
-            1 for key in changed_templates if key[0] in _TEMPLATE_KINDS and key not in self._effective_changed
+            1
+            for key in changed_templates
+            if key[0] in _TEMPLATE_KINDS and key not in self._effective_changed
         )
         diagnostics = compare_diagnostics(
-            self.old_st.diagnostics, self.new_st.diagnostics, self._renamed_paths(old_units, new_units)
+            self.old_st.diagnostics,
+            self.new_st.diagnostics,
+            self._renamed_paths(old_units, new_units),
         )
         return TemplateDiff(
             old_name=str(getattr(self.old_st, "name", "old")),
@@ -354,8 +381,11 @@ class _Comparison:
         rest_came = [n for n in came if n not in {m[1] for m in matches}]
         # A body that moved and changed: only for templates and types, and
         # only while the candidates are few (each pair costs two leaf sets).
-        if rest_gone and rest_came and len(rest_gone) * len(rest_came) <= 400 and (
-            section in _TEMPLATE_KINDS or section in _TYPE_SECTIONS
+        if (
+            rest_gone
+            and rest_came
+            and len(rest_gone) * len(rest_came) <= 400
+            and (section in _TEMPLATE_KINDS or section in _TYPE_SECTIONS)
         ):
             leaves_new = {n: _leaves(new_units[(section, n)].body) for n in rest_came}
             scored = []
@@ -379,7 +409,12 @@ class _Comparison:
         return matches
 
     def _renamed(
-        self, section: str, old_name: Any, new_name: Any, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]
+        self,
+        section: str,
+        old_name: Any,
+        new_name: Any,
+        old_units: dict[UnitKey, _Unit],
+        new_units: dict[UnitKey, _Unit],
     ) -> None:
         ou, nu = old_units[(section, old_name)], new_units[(section, new_name)]
         if section in _TEMPLATE_KINDS:
@@ -387,15 +422,30 @@ class _Comparison:
             old_e = _entity(self.old_st, kind, old_name)
             new_e = _entity(self.new_st, kind, new_name)
             self.templates.append(
-                TemplateChange(str(new_name), kind, "renamed", _type_name(old_e), _type_name(new_e), str(old_name))
+                TemplateChange(
+                    str(new_name),
+                    kind,
+                    "renamed",
+                    _type_name(old_e),
+                    _type_name(new_e),
+                    str(old_name),
+                )
             )
         elif section in _TYPE_SECTIONS:
             self.type_renames[(_TYPE_SECTIONS[section], str(new_name))] = str(old_name)
         else:
             self.fields.append(
                 FieldChange(
-                    section, str(new_name), "", "renamed", old_name, new_name,
-                    _location(ou.doc, ou.parts), _location(nu.doc, nu.parts), None, str(old_name),
+                    section,
+                    str(new_name),
+                    "",
+                    "renamed",
+                    old_name,
+                    new_name,
+                    _location(ou.doc, ou.parts),
+                    _location(nu.doc, nu.parts),
+                    None,
+                    str(old_name),
                 )
             )
 
@@ -407,8 +457,13 @@ class _Comparison:
             entity = _entity(st, kind, name)
             type_name = _type_name(entity) or _type_of(unit.body)
             self.templates.append(
-                TemplateChange(name, kind, change, None if change == "added" else type_name,
-                               type_name if change == "added" else None)
+                TemplateChange(
+                    name,
+                    kind,
+                    change,
+                    None if change == "added" else type_name,
+                    type_name if change == "added" else None,
+                )
             )
             if entity is not None:
                 self.values.extend(_rows_as_changes(name, kind, entity, change, st))
@@ -419,7 +474,9 @@ class _Comparison:
         if change == "added":
             self.fields.append(FieldChange(section, name, "", "added", None, unit.body, None, loc))
         else:
-            self.fields.append(FieldChange(section, name, "", "removed", unit.body, None, loc, None))
+            self.fields.append(
+                FieldChange(section, name, "", "removed", unit.body, None, loc, None)
+            )
 
     # -- fields as written -----------------------------------------------------------
 
@@ -458,7 +515,9 @@ class _Comparison:
 
     # -- effective values ------------------------------------------------------------
 
-    def _settled_templates(self, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]) -> set[UnitKey]:
+    def _settled_templates(
+        self, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]
+    ) -> set[UnitKey]:
         """Template units whose effective values cannot differ, so that their
         resolved properties need not be compared (the cost of comparing two
         large templates that differ in a few places).
@@ -476,7 +535,12 @@ class _Comparison:
             if key[0] in _TEMPLATE_KINDS:
                 continue
             ou, nu = old_units.get(key), new_units.get(key)
-            if ou is None or nu is None or ou.origin != nu.origin or not quick_equal(ou.body, nu.body):
+            if (
+                ou is None
+                or nu is None
+                or ou.origin != nu.origin
+                or not quick_equal(ou.body, nu.body)
+            ):
                 return set()
         if any(True for _ in _compare_inputs(self.old_st, self.new_st)):
             return set()
@@ -508,12 +572,22 @@ class _Comparison:
             new_map = _entities(self.new_st, kind)
             todo: list[tuple[str, str]] = []
             for s, o, n in pairs:
-                if s == section and o is not None and n is not None and o in old_map and n in new_map:
+                if (
+                    s == section
+                    and o is not None
+                    and n is not None
+                    and o in old_map
+                    and n in new_map
+                ):
                     todo.append((o, n))
             # Templates the loader has but no unit names (e.g. a section the
             # document did not hold as a map): compared by name.
             for name in new_map:
-                if name in old_map and (section, name) not in new_units and (section, name) not in old_units:
+                if (
+                    name in old_map
+                    and (section, name) not in new_units
+                    and (section, name) not in old_units
+                ):
                     todo.append((name, name))
             for o, n in todo:
                 old_e, new_e = old_map[o], new_map[n]
@@ -528,7 +602,9 @@ class _Comparison:
                     continue
                 before_v, before_r = len(self.values), len(self.requirements)
                 renamed_from = o if o != n else None
-                self.values.extend(_value_changes(n, kind, old_e, new_e, self.old_st, self.new_st, renamed_from))
+                self.values.extend(
+                    _value_changes(n, kind, old_e, new_e, self.old_st, self.new_st, renamed_from)
+                )
                 if kind == "node":
                     self.values.extend(
                         _capability_changes(n, old_e, new_e, self.old_st, self.new_st, renamed_from)
@@ -538,7 +614,12 @@ class _Comparison:
                 if old_type != new_type and o == n:
                     self.templates.append(TemplateChange(n, kind, "retyped", old_type, new_type))
                 new_values = self.values[before_v:]
-                if new_values or len(self.requirements) > before_r or old_type != new_type or o != n:
+                if (
+                    new_values
+                    or len(self.requirements) > before_r
+                    or old_type != new_type
+                    or o != n
+                ):
                     self._effective_changed.add((section, n))
                 else:
                     unchanged += 1
@@ -572,15 +653,20 @@ class _Comparison:
             elif derived or props or self._has_fields(f"{key[0]}_types", key[1]):
                 yield TypeChange(new_t.name, new_t.kind, "changed", derived, props)
 
-    def _renamed_paths(self, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]) -> dict[str, str]:
+    def _renamed_paths(
+        self, old_units: dict[UnitKey, _Unit], new_units: dict[UnitKey, _Unit]
+    ) -> dict[str, str]:
         """Old diagnostic path prefix -> new one, for every renamed entry of
         the template's own document (diagnostic paths are document paths)."""
         renames: list[tuple[str, str, str]] = [
-            (_SECTION_OF_KIND[t.kind], t.old_name, t.name) for t in self.templates if t.change == "renamed" and t.old_name
+            (_SECTION_OF_KIND[t.kind], t.old_name, t.name)
+            for t in self.templates
+            if t.change == "renamed" and t.old_name
         ]
         renames += [(f"{kind}_types", old, new) for (kind, new), old in self.type_renames.items()]
         renames += [
-            (f.section, f.old_entity, f.entity) for f in self.fields
+            (f.section, f.old_entity, f.entity)
+            for f in self.fields
             if f.change == "renamed" and not f.path and f.old_entity and f.entity
         ]
         out: dict[str, str] = {}
@@ -606,7 +692,9 @@ def _dependency_pattern() -> re.Pattern[str]:
     registered ones) and ``copy``, as they appear in a body's ``repr``."""
     from toskit.functions import registry
 
-    names = set(registry.INTRINSICS_1_X) | set(registry.BUILTINS_2_0) | set(registry.registered_names())
+    names = (
+        set(registry.INTRINSICS_1_X) | set(registry.BUILTINS_2_0) | set(registry.registered_names())
+    )
     names |= {"copy", "substitute"}
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.compile(rf"""['"](?:\$|(?:{alternatives})['"])""")
@@ -647,7 +735,9 @@ def _similar(a: Counter[Hashable], b: Counter[Hashable]) -> float:
     return sum((a & b).values()) / total if total else 1.0
 
 
-def _relative(parts: tuple[Hashable, ...] | None, base: tuple[Hashable, ...]) -> tuple[Hashable, ...] | None:
+def _relative(
+    parts: tuple[Hashable, ...] | None, base: tuple[Hashable, ...]
+) -> tuple[Hashable, ...] | None:
     if parts is None:
         return None
     return parts[len(base) :]
@@ -660,7 +750,11 @@ def _field_path_of(value_path: str) -> str:
     """The field path (inside the template body) of a value change's path."""
     if value_path.startswith("capabilities."):
         return value_path
-    return f"{_PROPERTIES_PREFIX}.{value_path}" if not value_path.startswith("[") else _PROPERTIES_PREFIX + value_path
+    return (
+        f"{_PROPERTIES_PREFIX}.{value_path}"
+        if not value_path.startswith("[")
+        else _PROPERTIES_PREFIX + value_path
+    )
 
 
 def _covered(path: str, cover: tuple[str, ...]) -> bool:
@@ -678,8 +772,12 @@ def _covered(path: str, cover: tuple[str, ...]) -> bool:
 
 
 def _entities(st: Any, kind: str) -> Mapping[str, Any]:
-    attr = {"node": "node_templates", "relationship": "relationship_templates", "group": "groups",
-            "policy": "policies"}[kind]
+    attr = {
+        "node": "node_templates",
+        "relationship": "relationship_templates",
+        "group": "groups",
+        "policy": "policies",
+    }[kind]
     value = getattr(st, attr, None)
     return value if isinstance(value, Mapping) else {}
 
@@ -700,7 +798,9 @@ def _value_parts(path: str) -> tuple[Hashable, ...]:
     return tuple(int(i) if i else k for k, i in _PATH_PART.findall(path))
 
 
-def _source_location(st: Any, entity: Any, row_path: str, source: str | None, prefix: tuple[Hashable, ...]) -> Any:
+def _source_location(
+    st: Any, entity: Any, row_path: str, source: str | None, prefix: tuple[Hashable, ...]
+) -> Any:
     """``file:line:column`` of the layer that set a value (see the module doc)."""
     if not source:
         return None
@@ -712,7 +812,7 @@ def _source_location(st: Any, entity: Any, row_path: str, source: str | None, pr
             return None
         return _location(doc, (*parts, *prefix, "properties", *rel))
     if source.startswith("default: "):
-        type_name = source[len("default: "):]
+        type_name = source[len("default: ") :]
         for kind in ("data", "node", "capability", "relationship", "group", "policy"):
             try:
                 t = st.types_of(kind).get(type_name)
@@ -728,12 +828,16 @@ def _source_location(st: Any, entity: Any, row_path: str, source: str | None, pr
                 return _location(t.doc, base)
         return None
     if source.startswith("input: "):
-        name = source[len("input: "):]
+        name = source[len("input: ") :]
         root = getattr(doc, "value", None)
         if isinstance(root, Mapping):
             for key in _TOPOLOGY_KEYS:
                 topo = root.get(key)
-                if isinstance(topo, Mapping) and isinstance(topo.get("inputs"), Mapping) and name in topo["inputs"]:
+                if (
+                    isinstance(topo, Mapping)
+                    and isinstance(topo.get("inputs"), Mapping)
+                    and name in topo["inputs"]
+                ):
                     return _location(doc, (key, "inputs", name))
         return None
     return None
@@ -746,23 +850,39 @@ def _rows(entity: Any) -> dict[str, Any]:
     try:
         from toskit.tosca.template import build_rows
 
-        rows = build_rows(entity._resolution, entity._definitions, entity._value_type, entity.type, False)
+        rows = build_rows(
+            entity._resolution, entity._definitions, entity._value_type, entity.type, False
+        )
     except (AttributeError, TypeError):
         rows = list(entity.property_table())
     return {row.path: row for row in rows}
 
 
 def _rows_as_changes(
-    name: str, kind: str, entity: Any, change: str, st: Any, prefix: tuple[Hashable, ...] = (), label: str = ""
+    name: str,
+    kind: str,
+    entity: Any,
+    change: str,
+    st: Any,
+    prefix: tuple[Hashable, ...] = (),
+    label: str = "",
 ) -> list[ValueChange]:
     out = []
     for row in _rows(entity).values():
         loc = _source_location(st, entity, row.path, row.source, prefix)
         path = label + row.path
         if change == "added":
-            out.append(ValueChange(name, kind, path, change, None, row.value, None, row.source, row.type, None, loc))
+            out.append(
+                ValueChange(
+                    name, kind, path, change, None, row.value, None, row.source, row.type, None, loc
+                )
+            )
         else:
-            out.append(ValueChange(name, kind, path, change, row.value, None, row.source, None, row.type, loc, None))
+            out.append(
+                ValueChange(
+                    name, kind, path, change, row.value, None, row.source, None, row.type, loc, None
+                )
+            )
     return out
 
 
@@ -798,15 +918,57 @@ def _value_changes(
     for path, n in new_rows.items():
         o = old_rows.get(path)
         if o is None:
-            out.append(ValueChange(name, kind, label + path, "added", None, n.value, None, n.source, n.type,
-                                   None, where(new_st, owner_new, n), renamed_from))
+            out.append(
+                ValueChange(
+                    name,
+                    kind,
+                    label + path,
+                    "added",
+                    None,
+                    n.value,
+                    None,
+                    n.source,
+                    n.type,
+                    None,
+                    where(new_st, owner_new, n),
+                    renamed_from,
+                )
+            )
         elif not values_equal(o.value, n.value) and not _both_nan(o.value, n.value):
-            out.append(ValueChange(name, kind, label + path, "changed", o.value, n.value, o.source, n.source,
-                                   n.type, where(old_st, owner_old, o), where(new_st, owner_new, n), renamed_from))
+            out.append(
+                ValueChange(
+                    name,
+                    kind,
+                    label + path,
+                    "changed",
+                    o.value,
+                    n.value,
+                    o.source,
+                    n.source,
+                    n.type,
+                    where(old_st, owner_old, o),
+                    where(new_st, owner_new, n),
+                    renamed_from,
+                )
+            )
     for path, o in old_rows.items():
         if path not in new_rows:
-            out.append(ValueChange(name, kind, label + path, "removed", o.value, None, o.source, None, o.type,
-                                   where(old_st, owner_old, o), None, renamed_from))
+            out.append(
+                ValueChange(
+                    name,
+                    kind,
+                    label + path,
+                    "removed",
+                    o.value,
+                    None,
+                    o.source,
+                    None,
+                    o.type,
+                    where(old_st, owner_old, o),
+                    None,
+                    renamed_from,
+                )
+            )
     return _value_renames(out)
 
 
@@ -841,9 +1003,23 @@ def _value_renames(changes: list[ValueChange]) -> list[ValueChange]:
         if moved is None:
             out.append(v)
             continue
-        out.append(ValueChange(v.entity, v.kind, v.path, "renamed", v.old, moved.new, v.old_source,
-                               moved.new_source, moved.type, v.old_location, moved.new_location, v.old_entity,
-                               moved.path))
+        out.append(
+            ValueChange(
+                v.entity,
+                v.kind,
+                v.path,
+                "renamed",
+                v.old,
+                moved.new,
+                v.old_source,
+                moved.new_source,
+                moved.type,
+                v.old_location,
+                moved.new_location,
+                v.old_entity,
+                moved.path,
+            )
+        )
     return out
 
 
@@ -864,8 +1040,11 @@ def _capability_changes(
         prefix = ("capabilities", cap)
         oc, nc = old_caps.get(cap), new_caps.get(cap)
         if oc is not None and nc is not None:
-            out.extend(_value_changes(name, "node", oc, nc, old_st, new_st, renamed_from, prefix, label,
-                                      old_e, new_e))
+            out.extend(
+                _value_changes(
+                    name, "node", oc, nc, old_st, new_st, renamed_from, prefix, label, old_e, new_e
+                )
+            )
         elif nc is not None:
             for v in _rows_as_changes(name, "node", nc, "added", new_st, prefix, label):
                 out.append(_with_owner_location(v, new_st, new_e, prefix, renamed_from))
@@ -875,20 +1054,32 @@ def _capability_changes(
     return out
 
 
-def _with_owner_location(v: ValueChange, st: Any, owner: Any, prefix: tuple[Hashable, ...], renamed_from: str | None) -> ValueChange:
+def _with_owner_location(
+    v: ValueChange, st: Any, owner: Any, prefix: tuple[Hashable, ...], renamed_from: str | None
+) -> ValueChange:
     from dataclasses import replace
 
     path = v.path.split(".properties.", 1)[1]
     if v.change == "added":
-        return replace(v, new_location=_source_location(st, owner, path, v.new_source, prefix), old_entity=renamed_from)
-    return replace(v, old_location=_source_location(st, owner, path, v.old_source, prefix), old_entity=renamed_from)
+        return replace(
+            v,
+            new_location=_source_location(st, owner, path, v.new_source, prefix),
+            old_entity=renamed_from,
+        )
+    return replace(
+        v,
+        old_location=_source_location(st, owner, path, v.old_source, prefix),
+        old_entity=renamed_from,
+    )
 
 
 def _targets(entity: Any) -> dict[str, list[str | None]]:
     out: dict[str, list[str | None]] = {}
     for req in getattr(entity, "requirements", None) or ():
         target = getattr(req, "target", None)
-        out.setdefault(req.name, []).append(getattr(target, "name", None) if target is not None else None)
+        out.setdefault(req.name, []).append(
+            getattr(target, "name", None) if target is not None else None
+        )
     return out
 
 
@@ -979,7 +1170,9 @@ def _compare_inputs(old_st: Any, new_st: Any) -> Iterable[tuple[str, Any, Any]]:
             yield (name, o, n)
 
 
-def diagnostic_key(d: Diagnostic, renames: Mapping[str, str] | None = None) -> tuple[str, str, str, str]:
+def diagnostic_key(
+    d: Diagnostic, renames: Mapping[str, str] | None = None
+) -> tuple[str, str, str, str]:
     """What identifies a diagnostic across versions: severity, code and path
     (the message too when there is no path), never file, line or column.
 
@@ -991,7 +1184,7 @@ def diagnostic_key(d: Diagnostic, renames: Mapping[str, str] | None = None) -> t
     if renames and path:
         for old, new in renames.items():
             if path == old or (path.startswith(old) and path[len(old)] in ".["):
-                path = new + path[len(old):]
+                path = new + path[len(old) :]
                 break
     return (d.severity, d.code, path, "" if d.path else d.message)
 

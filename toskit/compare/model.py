@@ -72,8 +72,20 @@ def _resolved(record: Any) -> Any:
 
 
 FRAME_COLUMNS = [
-    "entity", "kind", "path", "change", "old", "new", "old_source", "new_source", "type",
-    "section", "old_entity", "new_path", "old_location", "new_location",
+    "entity",
+    "kind",
+    "path",
+    "change",
+    "old",
+    "new",
+    "old_source",
+    "new_source",
+    "type",
+    "section",
+    "old_entity",
+    "new_path",
+    "old_location",
+    "new_location",
 ]
 
 
@@ -343,21 +355,83 @@ class TemplateDiff:
         import pandas as pd
 
         rows = [
-            [v.entity, v.kind, v.path, v.change, v.old, v.new, v.old_source, v.new_source, v.type,
-             "values", v.old_entity, v.new_path, v.old_location, v.new_location]
+            [
+                v.entity,
+                v.kind,
+                v.path,
+                v.change,
+                v.old,
+                v.new,
+                v.old_source,
+                v.new_source,
+                v.type,
+                "values",
+                v.old_entity,
+                v.new_path,
+                v.old_location,
+                v.new_location,
+            ]
             for v in self.values
         ]
         for t in self.templates:
             if t.change == "renamed":
-                rows.append([t.name, t.kind, "", "renamed", t.old_name, t.name, None, None, t.new_type,
-                             "templates", t.old_name, None, None, None])
+                rows.append(
+                    [
+                        t.name,
+                        t.kind,
+                        "",
+                        "renamed",
+                        t.old_name,
+                        t.name,
+                        None,
+                        None,
+                        t.new_type,
+                        "templates",
+                        t.old_name,
+                        None,
+                        None,
+                        None,
+                    ]
+                )
         for ty in self.types:
             if ty.change == "renamed":
-                rows.append([ty.name, ty.kind, "", "renamed", ty.old_name, ty.name, None, None, None,
-                             "types", ty.old_name, None, None, None])
+                rows.append(
+                    [
+                        ty.name,
+                        ty.kind,
+                        "",
+                        "renamed",
+                        ty.old_name,
+                        ty.name,
+                        None,
+                        None,
+                        None,
+                        "types",
+                        ty.old_name,
+                        None,
+                        None,
+                        None,
+                    ]
+                )
         for f in self.fields:
-            rows.append([f.entity, f.section, f.path, f.change, f.old, f.new, None, None, None,
-                         f.section, f.old_entity, f.new_path, f.old_location, f.new_location])
+            rows.append(
+                [
+                    f.entity,
+                    f.section,
+                    f.path,
+                    f.change,
+                    f.old,
+                    f.new,
+                    None,
+                    None,
+                    None,
+                    f.section,
+                    f.old_entity,
+                    f.new_path,
+                    f.old_location,
+                    f.new_location,
+                ]
+            )
         return pd.DataFrame(rows, columns=FRAME_COLUMNS)
 
     def to_dict(self) -> dict[str, Any]:

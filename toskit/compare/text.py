@@ -91,7 +91,9 @@ def _value_line(v: ValueChange) -> str:
     if v.old_source == v.new_source and v.old_location == v.new_location:
         sources = _source(v.new_source, v.new_location)
     else:
-        sources = f"{_source(v.old_source, v.old_location)} → {_source(v.new_source, v.new_location)}"
+        sources = (
+            f"{_source(v.old_source, v.old_location)} → {_source(v.new_source, v.new_location)}"
+        )
     return f"    ~ {name(v.path)}: {short(v.old)} → {short(v.new)}  ({sources})"
 
 
@@ -145,7 +147,9 @@ def render_text(diff: TemplateDiff) -> str:
             else:
                 lines.append(f"  {mark} {t.kind} type {name(t.name)} ({t.change})")
             if t.derived_from:
-                lines.append(f"      derived_from: {name(t.derived_from[0])} → {name(t.derived_from[1])}")
+                lines.append(
+                    f"      derived_from: {name(t.derived_from[0])} → {name(t.derived_from[1])}"
+                )
             for f in type_fields.pop((f"{t.kind}_types", t.name), []):
                 lines.append("  " + _field_line(f))
             for p in t.properties:
@@ -153,14 +157,20 @@ def render_text(diff: TemplateDiff) -> str:
                     kind = p.new if p.aspect == "added" else p.old
                     lines.append(f"      effective {name(p.property)}: {p.aspect} ({name(kind)})")
                 else:
-                    lines.append(f"      effective {name(p.property)}.{p.aspect}: {short(p.old)} → {short(p.new)}")
+                    lines.append(
+                        f"      effective {name(p.property)}.{p.aspect}: {short(p.old)} → {short(p.new)}"
+                    )
     if diff.templates:
         lines.append("templates:")
         for c in diff.templates:
             if c.change == "retyped":
-                lines.append(f"  ~ {c.kind} {name(c.name)}: type {name(c.old_type)} → {name(c.new_type)}")
+                lines.append(
+                    f"  ~ {c.kind} {name(c.name)}: type {name(c.old_type)} → {name(c.new_type)}"
+                )
             elif c.change == "renamed":
-                lines.append(f"  > {c.kind} renamed {name(c.old_name)} → {name(c.name)} ({name(c.new_type)})")
+                lines.append(
+                    f"  > {c.kind} renamed {name(c.old_name)} → {name(c.name)} ({name(c.new_type)})"
+                )
             else:
                 mark = "+" if c.change == "added" else "-"
                 lines.append(f"  {mark} {c.kind} {name(c.name)} ({name(c.new_type or c.old_type)})")

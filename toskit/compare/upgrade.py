@@ -269,9 +269,7 @@ def _impact(name: str, diff: TemplateDiff) -> TemplateImpact:
 
 def render_text(impact: UpgradeImpact) -> str:
     """The report as plain text (what ``toskit upgrade-check`` prints)."""
-    lines = [
-        f"upgrade impact: {', '.join(impact.old) or '-'} -> {', '.join(impact.new) or '-'}"
-    ]
+    lines = [f"upgrade impact: {', '.join(impact.old) or '-'} -> {', '.join(impact.new) or '-'}"]
     for old, new in sorted(impact.retargeted.items()):
         lines.append(f"  profile {old} read as {new}")
     for t in impact.templates:
@@ -331,11 +329,14 @@ def render_html(impact: UpgradeImpact) -> str:
                     f"{_value(v.new)} {_layer(v.new_source, v.new_location)}",
                 )
             )
-    body = "".join(
-        f'<tr class="toskit-upgrade-{e(kind)}"><td>{e(kind)}</td><td>{e(tpl)}</td>'
-        f"<td><code>{e(where)}</code></td><td>{e(what)}</td></tr>"
-        for kind, tpl, where, what in rows
-    ) or '<tr><td colspan="4">no impact</td></tr>'
+    body = (
+        "".join(
+            f'<tr class="toskit-upgrade-{e(kind)}"><td>{e(kind)}</td><td>{e(tpl)}</td>'
+            f"<td><code>{e(where)}</code></td><td>{e(what)}</td></tr>"
+            for kind, tpl, where, what in rows
+        )
+        or '<tr><td colspan="4">no impact</td></tr>'
+    )
     retarget = "".join(
         f"<li>profile <code>{e(a)}</code> read as <code>{e(b)}</code></li>"
         for a, b in sorted(impact.retargeted.items())
@@ -382,7 +383,8 @@ def library_side(spec: str, into: str) -> str:
     # Measured before anything is unpacked (or held in memory): the blobs' sizes.
     listed = _git(["ls-tree", "-r", "-l", f"{rev}:{path}"], spec).decode("utf-8", "replace")
     size = sum(
-        int(fields[3]) for line in listed.splitlines()
+        int(fields[3])
+        for line in listed.splitlines()
         if len(fields := line.split(None, 4)) == 5 and fields[3].isdigit()
     )
     if size > MAX_GIT_LIBRARY:
@@ -398,7 +400,9 @@ def library_side(spec: str, into: str) -> str:
                 continue  # links and devices are not part of a type library
             total += member.size
             if total > MAX_GIT_LIBRARY:
-                raise ToskitError(f"{spec}: the folder unpacks to more than {MAX_GIT_LIBRARY} bytes")
+                raise ToskitError(
+                    f"{spec}: the folder unpacks to more than {MAX_GIT_LIBRARY} bytes"
+                )
             members.append(member)
         tar.extractall(target, members=members, filter="data")
     return target
@@ -406,8 +410,12 @@ def library_side(spec: str, into: str) -> str:
 
 def add_upgrade_arguments(parser: Any) -> None:
     """The arguments of ``toskit upgrade-check``."""
-    parser.add_argument("old", metavar="OLD", help="the old type library: a folder or git:REV:FOLDER")
-    parser.add_argument("new", metavar="NEW", help="the new type library: a folder or git:REV:FOLDER")
+    parser.add_argument(
+        "old", metavar="OLD", help="the old type library: a folder or git:REV:FOLDER"
+    )
+    parser.add_argument(
+        "new", metavar="NEW", help="the new type library: a folder or git:REV:FOLDER"
+    )
     parser.add_argument("templates", metavar="TEMPLATE", nargs="+", help="templates to check")
     parser.add_argument("--format", choices=("text", "json", "html"), default="text")
     parser.add_argument(
@@ -420,7 +428,13 @@ def add_upgrade_arguments(parser: Any) -> None:
 
 
 def run_upgrade(
-    old: str, new: str, templates: Sequence[str], fmt: str, fail_on: Sequence[str], out: Any, err: Any,
+    old: str,
+    new: str,
+    templates: Sequence[str],
+    fmt: str,
+    fail_on: Sequence[str],
+    out: Any,
+    err: Any,
     command: str = "toskit upgrade-check",
 ) -> int:
     """Run the upgrade check and print its report; the exit status (0, 1, 2)."""
@@ -449,7 +463,10 @@ def run_upgrade(
                 if folder != side:
                     text = text.replace(folder, side.rstrip("/"))
     except ToskitError as exc:
-        print(f"{command}: {terminal_safe(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)}", file=err)
+        print(
+            f"{command}: {terminal_safe(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)}",
+            file=err,
+        )
         return 2
     if fmt == "text":  # control characters of template text shown, line by line
         text = "".join(terminal_safe(line) + "\n" for line in text.splitlines())

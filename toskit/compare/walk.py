@@ -242,7 +242,12 @@ def _pair_keys(
 
 
 def _list_children(
-    o: Any, n: Any, op: Parts, np_: Parts, children: list[tuple[Any, Any, Parts, Parts]], out: list[RawChange]
+    o: Any,
+    n: Any,
+    op: Parts,
+    np_: Parts,
+    children: list[tuple[Any, Any, Parts, Parts]],
+    out: list[RawChange],
 ) -> None:
     """Pair the items of two lists: by position when the lengths match,
     else aligned on equal items."""

@@ -466,7 +466,6 @@ class _Names:
                             known.setdefault(attr, (*here, attr))
 
 
-
 def _related(
     doc: Any, names: tuple[str, ...], table: dict[str, tuple], what: str = "role"
 ) -> tuple[Related, ...]:
@@ -478,7 +477,9 @@ def _related(
         span = _key_span(doc, where) if where is not None else None
         if span is not None:
             line, column, end = span
-            out.append(Related(f"{what} '{name}' is defined here", doc.name, line, column, line, end))
+            out.append(
+                Related(f"{what} '{name}' is defined here", doc.name, line, column, line, end)
+            )
     return tuple(out)
 
 

@@ -77,6 +77,8 @@ def _dedent_first_rule(text: str) -> str:
 SEED_ROLES_FIXED = _dedent_first_rule(SEED_ROLES_AS_WRITTEN)
 """The seed's roles document with the indentation fixed: only ``controller``."""
 
-SEED_ROLES_YAML = SEED_ROLES_FIXED + "  compute: {}\n  cinder: {}\n  zabbix-server: {conflicts: '*'}\n"
+SEED_ROLES_YAML = (
+    SEED_ROLES_FIXED + "  compute: {}\n  cinder: {}\n  zabbix-server: {conflicts: '*'}\n"
+)
 """The tests' roles document: the fixed seed plus
 ``compute: {}``, ``cinder: {}`` and ``zabbix-server: {conflicts: '*'}``."""

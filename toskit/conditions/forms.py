@@ -907,7 +907,9 @@ class ConditionCompiler:
             if key not in body:
                 # A missing key beside its misspelling is one mistake: say
                 # both, at the misspelt key, with the rename.
-                typo = next((k for k, f in unknown.items() if f is not None and f.best == key), None)
+                typo = next(
+                    (k for k, f in unknown.items() if f is not None and f.best == key), None
+                )
                 if typo is not None:
                     found = unknown[typo]
                     assert found is not None

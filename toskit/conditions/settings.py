@@ -258,7 +258,11 @@ def _lookup(model: Any, keys: list[str]) -> Any:
 def _kind(value: Any, choices: tuple[Any, ...]) -> str:
     if isinstance(value, bool):
         return "bool"
-    if choices and all(isinstance(c, str) for c in choices) and (value is None or isinstance(value, str)):
+    if (
+        choices
+        and all(isinstance(c, str) for c in choices)
+        and (value is None or isinstance(value, str))
+    ):
         return "choice"
     if isinstance(value, int):
         return "int"
@@ -312,6 +316,8 @@ def setting_fields(roles: Mapping[str, Any], settings: Any) -> list[SettingField
         defined = value is not _MISSING
         default = value if defined else None
         fields.append(
-            SettingField(path, name, label, default, _kind(default, choices), choices, defined, **extra)
+            SettingField(
+                path, name, label, default, _kind(default, choices), choices, defined, **extra
+            )
         )
     return fields

@@ -345,9 +345,7 @@ class Simulation:
         ``add=True`` adds them to the current selection. Returns the selection."""
         (name,) = self._known_roles([role])
         ids = [
-            i
-            for i, n in self._nodes.items()
-            if name in n["roles"] or name in n["pending_roles"]
+            i for i, n in self._nodes.items() if name in n["roles"] or name in n["pending_roles"]
         ]
         self.select([*self._selected, *ids] if add else ids)
         return self.selected
@@ -421,14 +419,18 @@ class Simulation:
         hidden = set(self.hidden_roles)
         return [n for n in self._role_names if n not in hidden]
 
-    def assign(self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None) -> list[Any]:
+    def assign(
+        self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None
+    ) -> list[Any]:
         """Add ``roles`` to the pending roles of ``node_ids`` (default: the
         selection), all at once; a pool node joins the cluster as pending
         addition. Hidden roles cannot be assigned. Returns the ids changed."""
         names = self._known_roles(roles)
         hidden = [n for n in names if n in self.hidden_roles]
         if hidden:
-            raise ToskitError(f"role {hidden[0]!r} is hidden by a restriction and cannot be assigned")
+            raise ToskitError(
+                f"role {hidden[0]!r} is hidden by a restriction and cannot be assigned"
+            )
         ids = self._targets(node_ids)
         for node_id in ids:
             if node_id in self._pool:
@@ -443,7 +445,9 @@ class Simulation:
             self._changed()
         return ids
 
-    def unassign(self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None) -> list[Any]:
+    def unassign(
+        self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None
+    ) -> list[Any]:
         """Remove ``roles`` (deployed and pending) from ``node_ids`` (default:
         the selection). Returns the ids changed."""
         names = set(self._known_roles(roles))

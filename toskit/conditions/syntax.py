@@ -599,7 +599,11 @@ def token_span(text: str, position: int) -> tuple[int, int]:
         return n, n
     for tok in tokenize(text):
         if tok.pos <= position < tok.end:
-            return (position, tok.end) if tok.kind == "ERROR" and tok.pos < position else (tok.pos, tok.end)
+            return (
+                (position, tok.end)
+                if tok.kind == "ERROR" and tok.pos < position
+                else (tok.pos, tok.end)
+            )
         if tok.pos > position:
             break
     return position, position + 1

@@ -55,7 +55,11 @@ def _shown(value: Any) -> str:
 
 
 def _needs_quotes(text: str) -> bool:
-    if text == "" or text.strip() != text or text.lower() in ("true", "false", "null", "~", "yes", "no"):
+    if (
+        text == ""
+        or text.strip() != text
+        or text.lower() in ("true", "false", "null", "~", "yes", "no")
+    ):
         return True
     try:
         float(text)
@@ -89,9 +93,9 @@ def _why(v: Any) -> str:
     if v.old_source != v.new_source:
         reason = f"now set by {src}"
     elif src.startswith("input:"):
-        reason = f"the value of {src[len('input:'):].strip()} changed"
+        reason = f"the value of {src[len('input:') :].strip()} changed"
     elif src.startswith("default:"):
-        reason = f"the default on {src[len('default:'):].strip()} changed"
+        reason = f"the default on {src[len('default:') :].strip()} changed"
     else:
         reason = f"{src} changed"
     return f'<div class="toskit-diff-why">not in the template: {esc(reason)}</div>'
@@ -149,7 +153,7 @@ def _where(old: Any, new: Any) -> str:
     if not old and not new:
         return ""
     if old and new and old != new:
-        text = f"{esc(old)}<span class=\"toskit-diff-arrow\">→</span>{esc(new)}"
+        text = f'{esc(old)}<span class="toskit-diff-arrow">→</span>{esc(new)}'
     else:
         text = esc(old or new)
     # the muted style of the "why" notes: a location is a reference, not a value
@@ -206,12 +210,17 @@ def _types_section(diff: Any) -> str:
                     f'<span class="toskit-diff-arrow">→</span>{_shown(p.new)}'
                 )
         if t.change == "renamed":
-            what.insert(0, f"renamed {code(t.old_name)}<span class=\"toskit-diff-arrow\">→</span>{code(t.name)}")
+            what.insert(
+                0,
+                f'renamed {code(t.old_name)}<span class="toskit-diff-arrow">→</span>{code(t.name)}',
+            )
         for f in getattr(diff, "fields", ()):
             if f.section == f"{t.kind}_types" and f.entity == t.name:
                 what.append(_field_html(f))
         lines = "".join(f"<div>{w}</div>" for w in what) or esc(t.change)
-        rows.append([(cls, esc(sign)), ("", esc(t.kind)), ("toskit-path", esc(t.name)), ("", lines)])
+        rows.append(
+            [(cls, esc(sign)), ("", esc(t.kind)), ("toskit-path", esc(t.name)), ("", lines)]
+        )
     body = table(["", "kind", "type", "what changed"], rows, total=len(diff.types))
     return details("Types", body, open_=True, count=len(diff.types))
 
@@ -228,7 +237,15 @@ def _templates_section(diff: Any) -> str:
             types = f'<span class="toskit-diff-old">{esc(c.old_type)}</span><span class="toskit-diff-arrow">→</span>{esc(c.new_type)}'
         else:
             types = esc(c.new_type or c.old_type)
-        rows.append([(cls, esc(sign)), ("", esc(c.kind)), ("toskit-path", esc(c.name)), ("", esc(c.change)), ("", types)])
+        rows.append(
+            [
+                (cls, esc(sign)),
+                ("", esc(c.kind)),
+                ("toskit-path", esc(c.name)),
+                ("", esc(c.change)),
+                ("", types),
+            ]
+        )
     body = table(["", "kind", "name", "change", "type"], rows, total=len(diff.templates))
     return details("Templates", body, open_=True, count=len(diff.templates))
 
@@ -274,9 +291,9 @@ def _field_html(f: Any) -> str:
     path = code(f.path) if f.path else code(f.entity if f.entity is not None else f.section)
     if f.change == "renamed":
         if not f.path:
-            what = f"renamed {code(f.old_entity)}<span class=\"toskit-diff-arrow\">→</span>{code(f.entity)}"
+            what = f'renamed {code(f.old_entity)}<span class="toskit-diff-arrow">→</span>{code(f.entity)}'
         else:
-            what = f"renamed {path}<span class=\"toskit-diff-arrow\">→</span>{code(f.new_path)}: {_shown(f.new)}"
+            what = f'renamed {path}<span class="toskit-diff-arrow">→</span>{code(f.new_path)}: {_shown(f.new)}'
     elif f.change == "moved":
         what = f'moved from {code(f.old)}<span class="toskit-diff-arrow">→</span>{code(f.new)}'
     elif f.change == "added":
@@ -305,11 +322,15 @@ def _fields_section(diff: Any) -> str:
     for (section, entity), changes in shown:
         rows, more = bounded(changes, option("display_max_rows"))
         count += len(changes)
-        inner = "".join(f"<div>{_field_html(f)}</div>" for f in rows) + more_note(more, "more changes")
+        inner = "".join(f"<div>{_field_html(f)}</div>" for f in rows) + more_note(
+            more, "more changes"
+        )
         summary = esc(section) + (f" {code(entity)}" if entity is not None else "")
         blocks.append(details(summary, inner, open_=len(groups) <= 8, count=len(changes)))
     total = sum(len(c) for c in groups.values())
-    return details("As written", "".join(blocks) + more_note(hidden, "more entries"), open_=True, count=total)
+    return details(
+        "As written", "".join(blocks) + more_note(hidden, "more entries"), open_=True, count=total
+    )
 
 
 def _not_compared_section(diff: Any) -> str:
@@ -332,7 +353,14 @@ def _diagnostic_location(d: Any) -> str:
 def _diagnostic_rows(diags: list[Any]) -> list[list[tuple[str, str]]]:
     return [
         [
-            ("", badge(d.severity, d.severity if d.severity in ("error", "warning", "info") else "info", small=True)),
+            (
+                "",
+                badge(
+                    d.severity,
+                    d.severity if d.severity in ("error", "warning", "info") else "info",
+                    small=True,
+                ),
+            ),
             # Long locations and paths wrap between their names (not as one
             # nowrap token that pushed the message out of a 900 px output area).
             ("toskit-path toskit-wrap-path", breakable(_diagnostic_location(d))),
@@ -347,7 +375,9 @@ def _diagnostic_rows(diags: list[Any]) -> list[list[tuple[str, str]]]:
 def _diagnostics_section(title: str, diags: list[Any], open_: bool) -> str:
     if not diags:
         return ""
-    body = table(["severity", "where", "code", "path", "message"], _diagnostic_rows(diags), total=len(diags))
+    body = table(
+        ["severity", "where", "code", "path", "message"], _diagnostic_rows(diags), total=len(diags)
+    )
     return details(esc(title), body, open_=open_, count=len(diags))
 
 
@@ -360,7 +390,9 @@ def template_diff_body(diff: Any) -> str:
     new_errors = list(diff.new_errors)
     flags = []
     if new_errors:
-        flags.append(badge(f"{len(new_errors)} new error{'s' if len(new_errors) != 1 else ''}", "error"))
+        flags.append(
+            badge(f"{len(new_errors)} new error{'s' if len(new_errors) != 1 else ''}", "error")
+        )
     if diff.fixed:
         flags.append(badge(f"{len(diff.fixed)} fixed", "ok"))
     if diff.old_version != diff.new_version:

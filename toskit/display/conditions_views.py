@@ -77,7 +77,8 @@ def _reads_html(entry: Any) -> str:
     if not shown:
         return ""
     items = "".join(
-        f'<span class="toskit-read">{expr_code(f"{t} = {describe_value(v)}")}</span>' for t, v in shown
+        f'<span class="toskit-read">{expr_code(f"{t} = {describe_value(v)}")}</span>'
+        for t, v in shown
     )
     return f'<span class="toskit-reads">{items}</span>'
 
@@ -120,7 +121,9 @@ def _trace_label(entry: Any, number: int | None = None) -> str:
     detail = getattr(entry, "detail", "") or ""
     parts = []
     if getattr(entry, "decisive", False):
-        parts.append('<span class="toskit-decisive" title="this entry decided the outcome">▶</span>')
+        parts.append(
+            '<span class="toskit-decisive" title="this entry decided the outcome">▶</span>'
+        )
     if number is not None:
         # Every rule of the role numbered, as the reason names them ("rule 2").
         parts.append(f'<span class="toskit-rule-number">rule {number}</span>')
@@ -134,12 +137,18 @@ def _trace_label(entry: Any, number: int | None = None) -> str:
     parts.append(_reads_html(entry))
     # Each warning is shown where it is raised: a warning that a child
     # already carries (and this entry merely passes up) is not repeated.
-    passed_up = {w for child in getattr(entry, "children", []) or [] for w in getattr(child, "warnings", []) or []}
+    passed_up = {
+        w
+        for child in getattr(entry, "children", []) or []
+        for w in getattr(child, "warnings", []) or []
+    }
     for w in getattr(entry, "warnings", []) or []:
         if w not in passed_up:
             parts.append(f'<span class="toskit-trace-warning">{esc(w)}</span>')
     path = getattr(entry, "path", None)
-    cls = "toskit-trace-label" + (" toskit-trace-decisive" if getattr(entry, "decisive", False) else "")
+    cls = "toskit-trace-label" + (
+        " toskit-trace-decisive" if getattr(entry, "decisive", False) else ""
+    )
     title = f' title="{esc(path)}"' if path else ""
     # Where the condition sits in its document, on hover.
     return f'<span class="{cls}"{title}>{"".join(parts)}</span>'
@@ -181,9 +190,16 @@ def _trace_items(
             state = " open" if is_open else ""
             attr = f' data-toskit-key="{esc(here)}"' if here is not None else ""
             inner = _trace_items(
-                children, depth + 1, budget, here, open_keys, rules=getattr(entry, "form", "") == "rules"
+                children,
+                depth + 1,
+                budget,
+                here,
+                open_keys,
+                rules=getattr(entry, "form", "") == "rules",
             )
-            items.append(f"<li><details{attr}{state}><summary>{label}</summary><ul>{inner}</ul></details></li>")
+            items.append(
+                f"<li><details{attr}{state}><summary>{label}</summary><ul>{inner}</ul></details></li>"
+            )
     return "".join(items)
 
 
@@ -256,7 +272,9 @@ def hidden_reason_html(outcome: Any) -> str:
     facts = [f for f in getattr(decision, "restrictions", ()) if f.hides]
     if not facts:
         return '<span class="toskit-faint">hidden (no hiding restriction recorded)</span>'
-    said = [esc(f.message) if f.message else f"restriction {expr_code(f.source)} holds" for f in facts]
+    said = [
+        esc(f.message) if f.message else f"restriction {expr_code(f.source)} holds" for f in facts
+    ]
     return '<span class="toskit-muted">— ' + "; ".join(said) + "</span>"
 
 
@@ -286,7 +304,9 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     conflicts = list(getattr(outcome, "conflicts", []) or [])
     role = title or getattr(outcome, "role", None)
     kind = "role check" if is_role else "condition"
-    head_badge = outcome_badge(value, warnings) if is_role else badge(str(value).lower(), str(value).lower())
+    head_badge = (
+        outcome_badge(value, warnings) if is_role else badge(str(value).lower(), str(value).lower())
+    )
     parts = [header(kind, role or ("outcome" if is_role else "evaluation"), head_badge)]
     reason = _reason_html(outcome)
     parts.append(reason)
@@ -294,13 +314,17 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
         # One outcome's page lists the warnings the reason quotes too; the
         # rest, while the role is blocked, is muted advice for later.
         quoted = set(getattr(outcome, "reason_quotes", ()) or ())
-        parts.append(_warnings_list([w for w in warnings if w in quoted]) + _advice_html(outcome, value))
+        parts.append(
+            _warnings_list([w for w in warnings if w in quoted]) + _advice_html(outcome, value)
+        )
     else:
         parts.append(_warnings_list(warnings))
     parts.append(_fuel_extras(outcome, restrictions=not reason))
     if conflicts:
         names = "".join(chip(c) for c in conflicts)
-        parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>{names}</div>')
+        parts.append(
+            f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>{names}</div>'
+        )
     trace = getattr(outcome, "trace", None)
     if trace is not None:
         parts.append(details("Why: evaluation trace", trace_html(trace), open_=True))
@@ -318,12 +342,16 @@ def limits_gauge(limits: Any) -> str:
     for name, bound in (("min", lo), ("max", hi), ("rec", rec)):
         if isinstance(bound, (int, float)) and not isinstance(bound, bool):
             words.append(f"{name} {text_value(bound)}")
-    numbers = [b for b in (lo, hi, rec, count) if isinstance(b, (int, float)) and not isinstance(b, bool)]
+    numbers = [
+        b for b in (lo, hi, rec, count) if isinstance(b, (int, float)) and not isinstance(b, bool)
+    ]
     scale = max([*numbers, 1])
     state = "ok"
     if isinstance(hi, (int, float)) and count > hi:
         state = "over"
-    elif (isinstance(lo, (int, float)) and count < lo) or (isinstance(rec, (int, float)) and count < rec):
+    elif (isinstance(lo, (int, float)) and count < lo) or (
+        isinstance(rec, (int, float)) and count < rec
+    ):
         state = "under"
     # Positions in tenths, as classes: views carry no inline style.
     width = min(10, round(10 * count / scale))
@@ -403,9 +431,8 @@ def outcomes_table(
             # the why beside the role, never in a column scrolled away.
             status = outcome_badge(allowed, warnings)
             if conflicts:
-                status += (
-                    '<span class="toskit-muted"> conflicts with </span>'
-                    + "".join(chip(c) for c in conflicts)
+                status += '<span class="toskit-muted"> conflicts with </span>' + "".join(
+                    chip(c) for c in conflicts
                 )
             yield (
                 "toskit-role-allowed" if allowed else "toskit-role-blocked",
@@ -423,7 +450,10 @@ def outcomes_table(
 
 def _role_conflicts(role: Any) -> list[str]:
     # `'*'` (every other role) reads as words in a table.
-    return ["* (every other role)" if str(c) == "*" else str(c) for c in (getattr(role, "conflicts", ()) or ())]
+    return [
+        "* (every other role)" if str(c) == "*" else str(c)
+        for c in (getattr(role, "conflicts", ()) or ())
+    ]
 
 
 def _role_description(role: Any) -> str:
@@ -556,7 +586,9 @@ def release_html(release: Any) -> str:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
     if modes:
         names = "".join(chip(m) for m in modes)
-        parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">modes</span>{names}</div>')
+        parts.append(
+            f'<div class="toskit-summary-line"><span class="toskit-muted">modes</span>{names}</div>'
+        )
     roles = getattr(release, "roles", None)
     if roles is not None:
         count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
@@ -578,7 +610,10 @@ def limits_outcome_html(limits: Any) -> str:
     body = header("limits", f"count {getattr(limits, 'count', '?')}") + table(
         ("bound", "value"),
         (
-            [("toskit-muted", esc(name)), ("toskit-value", esc(text_value(getattr(limits, name, None))))]
+            [
+                ("toskit-muted", esc(name)),
+                ("toskit-value", esc(text_value(getattr(limits, name, None)))),
+            ]
             for name in ("min", "max", "recommended")
             if getattr(limits, name, None) is not None
         ),
@@ -596,17 +631,26 @@ def role_html(role: Any) -> str:
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
     names = "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">none</span>'
-    parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts</span>{names}</div>')
+    parts.append(
+        f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts</span>{names}</div>'
+    )
     if rules:
         items = "".join(f"<li>{_rule_html(r)}</li>" for r in rules[: option("display_max_rows")])
-        parts.append(details("Rules", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(rules)))
+        parts.append(
+            details("Rules", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(rules))
+        )
     restrictions = list(getattr(role, "restrictions", ()) or ())
     if restrictions:
         items = "".join(
             f"<li>{_restriction_html(r)}</li>" for r in restrictions[: option("display_max_rows")]
         )
         parts.append(
-            details("Restrictions", f'<ol class="toskit-rules">{items}</ol>', open_=True, count=len(restrictions))
+            details(
+                "Restrictions",
+                f'<ol class="toskit-rules">{items}</ol>',
+                open_=True,
+                count=len(restrictions),
+            )
         )
     limits = getattr(role, "limits", None)
     if getattr(limits, "bounds", None):
@@ -633,7 +677,11 @@ def _rule_html(rule: Any) -> str:
     """A compiled top-level rule: its form, guard expression and warning."""
     form = getattr(rule, "form", None)
     text = next(
-        (v for a in ("guard_text", "source", "text") if isinstance(v := getattr(rule, a, None), str)),
+        (
+            v
+            for a in ("guard_text", "source", "text")
+            if isinstance(v := getattr(rule, a, None), str)
+        ),
         None,
     )
     parts = []

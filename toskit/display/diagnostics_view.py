@@ -15,7 +15,14 @@ from toskit.diagnostics import Diagnostic, abbreviate, cap_per_code, source_wind
 from toskit.display.html import badge, esc, fragment, header, more_note
 from toskit.display.options import get as option
 
-__all__ = ["VIEW_HINT", "diagnostic_html", "diagnostics_block", "diagnostics_html", "ordered", "severity_counts"]
+__all__ = [
+    "VIEW_HINT",
+    "diagnostic_html",
+    "diagnostics_block",
+    "diagnostics_html",
+    "ordered",
+    "severity_counts",
+]
 
 _RANK = {"error": 0, "warning": 1, "info": 2}
 
@@ -83,7 +90,9 @@ def document_lines(*documents: Any) -> LineLookup | None:
     located in that text still shows its line with a caret.
     """
     by_name = {
-        getattr(doc, "name", None): doc for doc in documents if callable(getattr(doc, "line_text", None))
+        getattr(doc, "name", None): doc
+        for doc in documents
+        if callable(getattr(doc, "line_text", None))
     }
     if not by_name:
         return None
@@ -109,7 +118,9 @@ def _snippet(d: Any, lines: LineLookup | None = None) -> str:
         return ""
     column = getattr(d, "column", None)
     # a window around the column, not a whole 100 kB line (#19)
-    text, column = source_window(str(source_line).rstrip("\n"), column if isinstance(column, int) else None)
+    text, column = source_window(
+        str(source_line).rstrip("\n"), column if isinstance(column, int) else None
+    )
     gutter = f"{line:>5} │ "
     out = f'<span class="toskit-gutter">{esc(gutter)}</span>{esc(text)}'
     if isinstance(column, int) and column >= 1:
@@ -139,7 +150,9 @@ def diagnostic_html(d: Any, lines: LineLookup | None = None) -> str:
         head.append(f'<span class="toskit-diag-loc">{esc(location)}</span>')
     if path:
         head.append(f'<span class="toskit-diag-path">{esc(path)}</span>')
-    head.append(f'<div class="toskit-diag-msg">{esc(abbreviate(str(getattr(d, "message", d))))}</div>')
+    head.append(
+        f'<div class="toskit-diag-msg">{esc(abbreviate(str(getattr(d, "message", d))))}</div>'
+    )
     hint_html = f'<div class="toskit-diag-hint">{esc(hint)}</div>' if hint else ""
     cls = f"toskit-diag toskit-diag-{esc(severity)}"
     return (
@@ -188,7 +201,7 @@ def diagnostics_block(
             break
         rows.append(row)
         size += len(row)
-    hidden = sum(_stands_for(d) for d in ordered_items[len(rows):])
+    hidden = sum(_stands_for(d) for d in ordered_items[len(rows) :])
     body = "".join(rows)
     return f'<div class="toskit-diags">{body}</div>{more_note(hidden, "more diagnostics")}'
 
@@ -196,10 +209,9 @@ def diagnostics_block(
 def diagnostics_html(diagnostics: Sequence[Any]) -> str:
     """The full view of a list of diagnostics."""
     diags = list(diagnostics)
-    body = (
-        header("diagnostics", f"{sum(map(_stands_for, diags)):,} found", summary_badges(diags))
-        + diagnostics_block(diags)
-    )
+    body = header(
+        "diagnostics", f"{sum(map(_stands_for, diags)):,} found", summary_badges(diags)
+    ) + diagnostics_block(diags)
     # The plain-text fallback is cut at display_max_fallback_chars: stop
     # rendering diagnostics once past it (20,000 of them are not all joined).
     room = option("display_max_fallback_chars")

@@ -159,7 +159,9 @@ def header(kind: str, title: Any, *extras_html: str) -> str:
     )
 
 
-def details(summary_html: str, body_html: str, *, open_: bool = False, count: int | None = None) -> str:
+def details(
+    summary_html: str, body_html: str, *, open_: bool = False, count: int | None = None
+) -> str:
     """A collapsible section."""
     badge_html = chip(count) if count is not None else ""
     state = " open" if open_ else ""
@@ -215,7 +217,7 @@ def table(
     hidden = (total - shown) if total is not None else 0
     return (
         f'<table class="toskit-table"><thead><tr>{head}</tr></thead>'
-        f'<tbody>{"".join(body)}</tbody></table>{rows_note(hidden, shown)}'
+        f"<tbody>{''.join(body)}</tbody></table>{rows_note(hidden, shown)}"
     )
 
 
@@ -224,7 +226,10 @@ def rows_note(hidden: int, shown: int) -> str:
     many are shown, and the option that sets the bound."""
     if hidden <= 0:
         return ""
-    return more_note(hidden, f"more rows ({shown:,} of {shown + hidden:,} shown; toskit.options.display_max_rows)")
+    return more_note(
+        hidden,
+        f"more rows ({shown:,} of {shown + hidden:,} shown; toskit.options.display_max_rows)",
+    )
 
 
 def _cell(cell: Sequence[str]) -> str:

@@ -257,7 +257,9 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
     topology = topology_section(st)  # the drawn graph of node templates and requirements
     parts.append(bounds.fit("Topology", topology) if topology else "")
     if inputs:
-        parts.append(bounds.fit("Inputs", details("Inputs", inputs_block(st), open_=True, count=len(inputs))))
+        parts.append(
+            bounds.fit("Inputs", details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
+        )
     per_node = node_diagnostics(st)
     lines = template_lines(st)
     palette = SourcePalette()  # one colour per source across the page
@@ -270,7 +272,12 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
             break
         diags_here = _node_diagnostics(node, per_node.get(str(name), []), bounds.per_code)
         body = node_template_body(
-            node, diagnostics=diags_here, lines=lines, palette=palette, show_header=False, type_link=links
+            node,
+            diagnostics=diags_here,
+            lines=lines,
+            palette=palette,
+            show_header=False,
+            type_link=links,
         )
         if len(body) > bounds.budget:  # one node larger than all of them may be
             body = _too_large(len(body))
@@ -280,7 +287,9 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
         sections.append(section)
         size += len(section)
     hidden = len(nodes) - len(sections)
-    more = "more node templates" + (" not shown (the page is bounded)" if len(sections) < limit else "")
+    more = "more node templates" + (
+        " not shown (the page is bounded)" if len(sections) < limit else ""
+    )
     node_part = details(
         "Node templates",
         "".join(sections) + more_note(hidden, more)

@@ -99,14 +99,18 @@ def _atom(atom: Any, depth: int, name: Any, lit: Any) -> str:
         if fields:
             parts.append(lit(f"struct of {count(len(fields), 'field')} ({words})"))
         else:
-            parts.append(lit("map<") + _typeref(element_type, depth + 1, name, lit) + lit(f"> ({words})"))
+            parts.append(
+                lit("map<") + _typeref(element_type, depth + 1, name, lit) + lit(f"> ({words})")
+            )
     return lit(" | ").join(parts) or lit("—")
 
 
 def schema_type_anchor(name: Any) -> str:
     """The ``id`` of a schema type's section in a schema's view
     (``toskit-schema-type-<name>``, characters outside ``[A-Za-z0-9._-]`` as ``_``)."""
-    return "toskit-schema-type-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in str(name))
+    return "toskit-schema-type-" + "".join(
+        c if c.isalnum() or c in "-_." else "_" for c in str(name)
+    )
 
 
 def _escaped(name: str) -> str:
@@ -173,7 +177,9 @@ def schema_html(schema: Any) -> str:
     def link(name: str) -> str:
         if name not in names:
             return esc(name)
-        return f'<a class="toskit-type-link" href="#{esc(schema_type_anchor(name))}">{esc(name)}</a>'
+        return (
+            f'<a class="toskit-type-link" href="#{esc(schema_type_anchor(name))}">{esc(name)}</a>'
+        )
 
     sections = [
         details(
@@ -183,7 +189,11 @@ def schema_html(schema: Any) -> str:
         )
         for td in shown
     ]
-    body = header("schema", count(len(types), "type")) + "".join(sections) + more_note(hidden, "more types")
+    body = (
+        header("schema", count(len(types), "type"))
+        + "".join(sections)
+        + more_note(hidden, "more types")
+    )
     return fragment(body, _fallback(schema), "schema")
 
 
@@ -268,7 +278,9 @@ class _MergeRows:
                 "type": "",
                 "source": row.get("source", ""),
                 # MergeResult lists (label, value), lowest first.
-                "overridden": [{"value": v, "source": label} for label, v in row.get("overridden", [])],
+                "overridden": [
+                    {"value": v, "source": label} for label, v in row.get("overridden", [])
+                ],
             }
             for row in rows
         ]
@@ -281,6 +293,8 @@ def merge_result_html(result: Any) -> str:
 
     adapter = _MergeRows(result)
     overridden = sum(1 for r in adapter.rows if r["overridden"])
-    body = header("merge result", count(len(adapter.rows), "leaf", "leaves"), chip(f"{overridden} overridden"))
+    body = header(
+        "merge result", count(len(adapter.rows), "leaf", "leaves"), chip(f"{overridden} overridden")
+    )
     body += property_table_body(adapter)
     return fragment(body, _fallback(result), "merge-result")

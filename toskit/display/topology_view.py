@@ -35,9 +35,7 @@ def topology_svg_block(topology: Any) -> str:
         svg = topology.to_svg(standalone=False)
     except Exception as exc:  # noqa: BLE001 - a layout failure must not break the view
         return f'<div class="toskit-view-error">topology could not be drawn: {esc(exc)}</div>'
-    return (
-        f'<div class="toskit-topology-drawing">{svg}</div>'
-    )
+    return f'<div class="toskit-topology-drawing">{svg}</div>'
 
 
 def _legend() -> str:
@@ -54,8 +52,12 @@ def _legend() -> str:
 def _candidates_html(candidates: Iterable[Any]) -> str:
     items = []
     for c in candidates:
-        variant = {"chosen": "ok", "passed": "info", "excluded": "blocked"}.get(c.outcome, "warning")
-        items.append(f"<div>{badge(c.outcome, variant, small=True)} {esc(c.candidate)}: {esc(c.reason)}</div>")
+        variant = {"chosen": "ok", "passed": "info", "excluded": "blocked"}.get(
+            c.outcome, "warning"
+        )
+        items.append(
+            f"<div>{badge(c.outcome, variant, small=True)} {esc(c.candidate)}: {esc(c.reason)}</div>"
+        )
     return "".join(items)
 
 
@@ -88,7 +90,11 @@ def _edges_table(topology: Any) -> str:
                 ("", esc(e.target)),
                 ("", esc(e.relationship or "")),
                 ("", esc(e.capability or "")),
-                ("", esc(e.reason) + (f"<div>{esc('filter: ' + e.node_filter)}</div>" if e.node_filter else "")),
+                (
+                    "",
+                    esc(e.reason)
+                    + (f"<div>{esc('filter: ' + e.node_filter)}</div>" if e.node_filter else ""),
+                ),
             ]
 
     return table(
@@ -100,7 +106,10 @@ def _edges_table(topology: Any) -> str:
 
 def _boundary_html(boundary: Any) -> str:
     def rows() -> Iterable[Any]:
-        for kind, section in (("capability", boundary.capabilities), ("requirement", boundary.requirements)):
+        for kind, section in (
+            ("capability", boundary.capabilities),
+            ("requirement", boundary.requirements),
+        ):
             for outer, node, inner in section:
                 yield [
                     ("", esc(kind)),
@@ -110,9 +119,8 @@ def _boundary_html(boundary: Any) -> str:
         for name in boundary.properties:
             yield [("", "property"), ("", esc(name)), ("", "")]
 
-    return (
-        f"<div>substitutes for node type {chip(boundary.node_type or '?')}</div>"
-        + table(["mapped", "outer name", "inner"], rows(), empty="no mappings")
+    return f"<div>substitutes for node type {chip(boundary.node_type or '?')}</div>" + table(
+        ["mapped", "outer name", "inner"], rows(), empty="no mappings"
     )
 
 
@@ -164,10 +172,23 @@ def topology_body(topology: Any, *, open_tables: bool = False, draw_limit: int =
     parts.append(topology_svg_block(drawn))
     parts.append(_legend())
     if problems:
-        parts.append(details("Unresolved and ambiguous requirements", _problems_table(topology), open_=True, count=len(problems)))
-    parts.append(details("Requirements", _edges_table(topology), open_=open_tables, count=len(topology.edges)))
+        parts.append(
+            details(
+                "Unresolved and ambiguous requirements",
+                _problems_table(topology),
+                open_=True,
+                count=len(problems),
+            )
+        )
+    parts.append(
+        details(
+            "Requirements", _edges_table(topology), open_=open_tables, count=len(topology.edges)
+        )
+    )
     if topology.boundary is not None:
-        parts.append(details("Substitution mappings", _boundary_html(topology.boundary), open_=True))
+        parts.append(
+            details("Substitution mappings", _boundary_html(topology.boundary), open_=True)
+        )
     return "".join(parts)
 
 

@@ -131,7 +131,11 @@ class SourcePalette:
 
     def legend(self, sources: Iterable[Any] | None = None) -> str:
         """Swatches for ``sources`` (default: every source seen so far)."""
-        names = list(dict.fromkeys(str(s) for s in sources)) if sources is not None else list(self._classes)
+        names = (
+            list(dict.fromkeys(str(s) for s in sources))
+            if sources is not None
+            else list(self._classes)
+        )
         if not names:
             return ""
         pills = "".join(self.pill(text) for text in names)
@@ -258,7 +262,11 @@ def property_table_body(
     rows = _table_rows(prop_table)
     states = _row_states(prop_table, rows)
     checked = any(s.status != "unchecked" for s in states)
-    columns = ("path", "value", "type", "source", "status") if checked else ("path", "value", "type", "source")
+    columns = (
+        ("path", "value", "type", "source", "status")
+        if checked
+        else ("path", "value", "type", "source")
+    )
     link = type_link or (lambda name: esc(name))
     palette = palette if palette is not None else SourcePalette()
     used: list[Any] = []
@@ -275,7 +283,9 @@ def property_table_body(
         status_cls = f" toskit-row-{state.status}" if checked and state.status != "valid" else ""
         path_html = esc(state.path)
         if state.status == "unknown" and state.suggestion:
-            path_html += f' <span class="toskit-suggest">did you mean <b>{esc(state.suggestion)}</b>?</span>'
+            path_html += (
+                f' <span class="toskit-suggest">did you mean <b>{esc(state.suggestion)}</b>?</span>'
+            )
         if row is None:
             type_name = state.type or ""
             cells = [
@@ -301,7 +311,9 @@ def property_table_body(
         ]
         if checked:
             cells.append(("toskit-status", _status_cell(state)))
-        shown.append(((("toskit-overridden" if row_is_overridden else "") + status_cls).strip(), cells))
+        shown.append(
+            ((("toskit-overridden" if row_is_overridden else "") + status_cls).strip(), cells)
+        )
         if checked and state.status != "valid":
             shown.append(_problem_row(state, lines, len(columns)))
         if stacks:
@@ -445,9 +457,11 @@ def _flow(value: Any, depth: int = 0) -> str:
         elif isinstance(value, str):
             # Plain where YAML would read it back the same; else quoted.
             head = value[: limit + 1]
-            if depth == 0 or (value and all(c in _PLAIN_SCALAR for c in head) and (
-                len(value) == len(head) or all(c in _PLAIN_SCALAR for c in value)
-            )):
+            if depth == 0 or (
+                value
+                and all(c in _PLAIN_SCALAR for c in head)
+                and (len(value) == len(head) or all(c in _PLAIN_SCALAR for c in value))
+            ):
                 emit(head)
             else:
                 emit(json.dumps(head, ensure_ascii=False))
@@ -473,7 +487,7 @@ def constraint_texts(defn: Any) -> list[str]:
             return
         for constraint in getattr(schema, "constraints", ()) or ():
             if isinstance(constraint, Mapping) and len(constraint) == 1:
-                (op, arg), = constraint.items()
+                ((op, arg),) = constraint.items()
                 out.append(f"{prefix}{op} {_flow(arg, 1)}")
             else:
                 out.append(prefix + _flow(constraint))
@@ -569,7 +583,9 @@ def type_anchor(t: Any) -> str:
     with every character outside ``[A-Za-z0-9._-]`` replaced by ``_``
     (deterministic: the same type gets the same anchor in every view)."""
     kind, name = str(getattr(t, "kind", "") or ""), _type_name(t)
-    return "toskit-type-" + "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{kind}-{name}")
+    return "toskit-type-" + "".join(
+        c if c.isalnum() or c in "-_." else "_" for c in f"{kind}-{name}"
+    )
 
 
 class TypeLinks:
@@ -740,7 +756,9 @@ def _tree_items(
         count = f'<span class="toskit-node-note">{below} derived</span>'
         if level_depth + 1 >= max_depth:
             more = more_note(below, "more below")
-            items.append(f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>')
+            items.append(
+                f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>{more}</li>'
+            )
             continue
         opening = f'<li class="{cls}"><div class="toskit-leaf">{name_html}{count}</div>'
         stack.append([node.children, 0, level_depth + 1, [], (opening, items)])
@@ -887,7 +905,9 @@ def node_template_body(
         names = getattr(node, attribute, None)
         if names:
             listed = "".join(chip(n) for n in names)
-            parts.append(f'<div class="toskit-summary-line"><span class="toskit-muted">{label}</span>{listed}</div>')
+            parts.append(
+                f'<div class="toskit-summary-line"><span class="toskit-muted">{label}</span>{listed}</div>'
+            )
     prop_table = _property_table(node, show_overridden)
     if prop_table is not None:
         parts.append(
@@ -905,7 +925,10 @@ def node_template_body(
         parts.append(
             table(
                 ("property", "value"),
-                ([("toskit-path", esc(k)), ("toskit-value", esc(text_value(v)))] for k, v in props.items()),
+                (
+                    [("toskit-path", esc(k)), ("toskit-value", esc(text_value(v)))]
+                    for k, v in props.items()
+                ),
                 total=len(props),
                 empty="no properties",
             )
@@ -919,7 +942,8 @@ def node_template_body(
             details(
                 f"diagnostics {summary_badges(diags)}",
                 diagnostics_block(diags, lines=lines),
-                open_=prop_table is None or any(".properties." not in str(getattr(d, "path", "")) for d in diags),
+                open_=prop_table is None
+                or any(".properties." not in str(getattr(d, "path", "")) for d in diags),
             )
         )
     return "".join(parts)
@@ -939,21 +963,35 @@ def _requirements_block(node: Any) -> str:
             relationship_name = getattr(relationship, "name", relationship)
             yield [
                 ("toskit-path", esc(getattr(req, "name", ""))),
-                ("toskit-mono", esc(target_name) if target_name else '<span class="toskit-faint">unresolved</span>'),
+                (
+                    "toskit-mono",
+                    esc(target_name)
+                    if target_name
+                    else '<span class="toskit-faint">unresolved</span>',
+                ),
                 ("toskit-type", esc(getattr(req, "capability", None) or "")),
-                ("toskit-type", esc(text_value(relationship_name)) if relationship_name is not None else ""),
+                (
+                    "toskit-type",
+                    esc(text_value(relationship_name)) if relationship_name is not None else "",
+                ),
             ]
 
-    body = table(("requirement", "target", "capability", "relationship"), rows(), total=len(requirements))
+    body = table(
+        ("requirement", "target", "capability", "relationship"), rows(), total=len(requirements)
+    )
     return details("Requirements", body, open_=True, count=len(requirements))
 
 
-def _capabilities_block(node: Any, palette: SourcePalette | None, lines: Any = None, type_link: Any = None) -> str:
+def _capabilities_block(
+    node: Any, palette: SourcePalette | None, lines: Any = None, type_link: Any = None
+) -> str:
     """Capabilities that have properties, each with its merged table."""
     capabilities = getattr(node, "capabilities", None)
     if not isinstance(capabilities, Mapping):
         return ""
-    with_props = [(name, cap) for name, cap in capabilities.items() if getattr(cap, "properties", None)]
+    with_props = [
+        (name, cap) for name, cap in capabilities.items() if getattr(cap, "properties", None)
+    ]
     if not with_props:
         return ""
     sections = []
@@ -970,7 +1008,11 @@ def _capabilities_block(node: Any, palette: SourcePalette | None, lines: Any = N
         )
         sections.append(details(summary, inner))
     hidden = len(with_props) - len(sections)
-    return details("Capabilities", "".join(sections) + more_note(hidden, "more capabilities"), count=len(with_props))
+    return details(
+        "Capabilities",
+        "".join(sections) + more_note(hidden, "more capabilities"),
+        count=len(with_props),
+    )
 
 
 def node_template_html(node: Any) -> str:
@@ -991,7 +1033,7 @@ def node_diagnostics(st: Any) -> dict[str, list[Any]]:
         path = str(getattr(d, "path", "") or "")
         for prefix in ("topology_template.node_templates.", "service_template.node_templates."):
             if path.startswith(prefix):
-                name = _node_name_in(path[len(prefix):], names)
+                name = _node_name_in(path[len(prefix) :], names)
                 if name is not None:
                     out.setdefault(name, []).append(d)
                 break
@@ -1024,7 +1066,12 @@ def node_templates_block(st: Any, *, limit: int | None = None, type_link: Any = 
             details(
                 summary,
                 node_template_body(
-                    node, diagnostics=diags, lines=lines, palette=palette, show_header=False, type_link=type_link
+                    node,
+                    diagnostics=diags,
+                    lines=lines,
+                    palette=palette,
+                    show_header=False,
+                    type_link=type_link,
                 ),
             )
         )
@@ -1111,7 +1158,11 @@ def service_template_body(st: Any) -> str:
     user_types = [t for t in types if not is_normative(t)]
     head = _template_header(st, diags, nodes, inputs, user_types, *_other_templates_chips(st))
     description = getattr(st, "description", None)
-    desc_html = f'<div class="toskit-desc">{esc(description)}</div>' if isinstance(description, str) and description else ""
+    desc_html = (
+        f'<div class="toskit-desc">{esc(description)}</div>'
+        if isinstance(description, str) and description
+        else ""
+    )
     sections = [head, desc_html]
     if diags:
         sections.append(
@@ -1122,14 +1173,30 @@ def service_template_body(st: Any) -> str:
             )
         )
     links, definitions = fragment_type_links(st)
-    sections.append(details("Types", type_tree_html(types, link=links), open_=bool(user_types), count=len(user_types)))
+    sections.append(
+        details(
+            "Types",
+            type_tree_html(types, link=links),
+            open_=bool(user_types),
+            count=len(user_types),
+        )
+    )
     if inputs:
         sections.append(details("Inputs", inputs_block(st), open_=True, count=len(inputs)))
-    sections.append(details("Node templates", node_templates_block(st, type_link=links), open_=True, count=len(nodes)))
+    sections.append(
+        details(
+            "Node templates",
+            node_templates_block(st, type_link=links),
+            open_=True,
+            count=len(nodes),
+        )
+    )
     sections.append(definitions)
     outputs = getattr(st, "outputs", None)
     if isinstance(outputs, Mapping) and outputs:
-        sections.append(details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs)))
+        sections.append(
+            details("Outputs", inputs_block(st, "outputs"), open_=True, count=len(outputs))
+        )
     return "".join(sections)
 
 
@@ -1165,7 +1232,8 @@ def fragment_type_links(st: Any) -> tuple[TypeLinks, str]:
     left_out = len(TypeLinks(candidates).types) - len(links.types)
     section = details(
         "Type definitions",
-        links.sections() + more_note(left_out, "more types not shown (see toskit show, or display a type)"),
+        links.sections()
+        + more_note(left_out, "more types not shown (see toskit show, or display a type)"),
         count=len(links.types) + left_out,
     )
     return links, section

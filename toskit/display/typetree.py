@@ -25,7 +25,16 @@ __all__ = [
 ]
 
 # Kinds in the order a reader expects them.
-_KIND_ORDER = ("node", "data", "capability", "relationship", "interface", "artifact", "group", "policy")
+_KIND_ORDER = (
+    "node",
+    "data",
+    "capability",
+    "relationship",
+    "interface",
+    "artifact",
+    "group",
+    "policy",
+)
 
 
 @dataclass
@@ -164,7 +173,9 @@ def build_forest(types: Iterable[Any]) -> list[TypeNode]:
     for key in order:
         node = nodes[key]
         if id(node) not in reached:
-            cycle_root = TypeNode(node.name, node.kind, node.normative, [], cycle=True, type=node.type)
+            cycle_root = TypeNode(
+                node.name, node.kind, node.normative, [], cycle=True, type=node.type
+            )
             roots.append(cycle_root)
             reached.add(id(node))
     return roots
@@ -188,7 +199,9 @@ def _matches(node: TypeNode, needle: str) -> bool:
 MAX_FOREST_DEPTH = 400
 
 
-def _pruned(roots: list[TypeNode], wanted: Callable[[TypeNode], bool], *, mark: bool) -> list[TypeNode]:
+def _pruned(
+    roots: list[TypeNode], wanted: Callable[[TypeNode], bool], *, mark: bool
+) -> list[TypeNode]:
     """A new forest of the nodes ``wanted`` and their ancestors.
 
     Walked post-order with an explicit stack (a 10,000-deep chain needs no
@@ -213,7 +226,9 @@ def _pruned(roots: list[TypeNode], wanted: Callable[[TypeNode], bool], *, mark: 
         wanted_here = wanted(node)
         if wanted_here or kids:
             match = wanted_here if mark else node.match
-            into.append(TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, match))
+            into.append(
+                TypeNode(node.name, node.kind, node.normative, kids, node.cycle, node.type, match)
+            )
     return out
 
 
@@ -244,7 +259,11 @@ def type_usage(st: Any, *, max_depth: int = 12) -> dict[str, list[tuple[str, str
     map entries): ``Endpoint`` used by ``db`` through
     ``connection.endpoint``. Walked once per node *type* (templates of one
     type share the result), bounded in depth, cycles cut."""
-    data_types = {str(getattr(t, "name", "")): t for t in template_types(st) if str(getattr(t, "kind", "")) == "data"}
+    data_types = {
+        str(getattr(t, "name", "")): t
+        for t in template_types(st)
+        if str(getattr(t, "kind", "")) == "data"
+    }
     per_type: dict[str, list[tuple[str, str]]] = {}
 
     def uses(node_type: Any) -> list[tuple[str, str]]:
@@ -265,13 +284,19 @@ def type_usage(st: Any, *, max_depth: int = 12) -> dict[str, list[tuple[str, str
                 if sub is not None:
                     names.append(getattr(sub, "type", None))
             for name in names:
-                if not isinstance(name, str) or name not in data_types or name in seen or len(seen) >= max_depth:
+                if (
+                    not isinstance(name, str)
+                    or name not in data_types
+                    or name in seen
+                    or len(seen) >= max_depth
+                ):
                     continue
                 found.append((name, path))
                 fields = getattr(data_types[name], "properties", None)
                 if isinstance(fields, Mapping):
                     stack.extend(
-                        (fdef, f"{path}.{fname}", (*seen, name)) for fname, fdef in reversed(list(fields.items()))
+                        (fdef, f"{path}.{fname}", (*seen, name))
+                        for fname, fdef in reversed(list(fields.items()))
                     )
         per_type[key] = found
         return found

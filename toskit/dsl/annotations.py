@@ -63,7 +63,14 @@ class FieldSchema:
     target: type | None = None
 
 
-_LIST_ORIGINS = {list, tuple, collections.abc.Sequence, collections.abc.MutableSequence, set, frozenset}
+_LIST_ORIGINS = {
+    list,
+    tuple,
+    collections.abc.Sequence,
+    collections.abc.MutableSequence,
+    set,
+    frozenset,
+}
 _MAP_ORIGINS = {dict, collections.abc.Mapping, collections.abc.MutableMapping}
 _PRIMITIVES = {str: "string", int: "integer", float: "float", bool: "boolean", type(None): "null"}
 _BARE = {list: "list", dict: "map", tuple: "list"}
@@ -95,11 +102,17 @@ def _from_object(obj: Any, namespace: Mapping[str, Any], depth: int = 0) -> tupl
         if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
             args = args[:1]
         if len(args) > 1:
-            raise AnnotationError(f"{obj!r}: a list annotation takes one element type", hint=_SUPPORTED_HINT)
+            raise AnnotationError(
+                f"{obj!r}: a list annotation takes one element type", hint=_SUPPORTED_HINT
+            )
         return ("list", _from_object(args[0], namespace, depth + 1) if args else ("type", Any))
     if origin in _MAP_ORIGINS:
         if len(args) == 2:
-            return ("map", _from_object(args[0], namespace, depth + 1), _from_object(args[1], namespace, depth + 1))
+            return (
+                "map",
+                _from_object(args[0], namespace, depth + 1),
+                _from_object(args[1], namespace, depth + 1),
+            )
         return ("map", ("type", str), ("type", Any))
     return ("type", obj)
 
@@ -130,7 +143,9 @@ def _lookup(node: ast.AST, namespace: Mapping[str, Any]) -> Any:
         try:
             return getattr(base, node.attr)
         except AttributeError:
-            raise AnnotationError(f"{ast.unparse(node.value)!r} has no attribute {node.attr!r}") from None
+            raise AnnotationError(
+                f"{ast.unparse(node.value)!r} has no attribute {node.attr!r}"
+            ) from None
     raise AnnotationError(f"annotation part {ast.unparse(node)!r} is not a name")
 
 
@@ -146,7 +161,13 @@ def _from_node(node: ast.AST, namespace: Mapping[str, Any], depth: int) -> tuple
     if isinstance(node, (ast.Name, ast.Attribute)):
         return _from_object(_lookup(node, namespace), namespace, depth + 1)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return ("union", [_from_node(node.left, namespace, depth + 1), _from_node(node.right, namespace, depth + 1)])
+        return (
+            "union",
+            [
+                _from_node(node.left, namespace, depth + 1),
+                _from_node(node.right, namespace, depth + 1),
+            ],
+        )
     if isinstance(node, ast.Subscript):
         base = _lookup(node.value, namespace)
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -158,16 +179,32 @@ def _from_node(node: ast.AST, namespace: Mapping[str, Any], depth: int) -> tuple
         if base is typing.Annotated:
             return _from_node(items[0], namespace, depth + 1)
         if origin in _LIST_ORIGINS:
-            if origin is tuple and len(items) == 2 and isinstance(items[1], ast.Constant) and items[1].value is Ellipsis:
+            if (
+                origin is tuple
+                and len(items) == 2
+                and isinstance(items[1], ast.Constant)
+                and items[1].value is Ellipsis
+            ):
                 items = items[:1]
             if len(items) != 1:
-                raise AnnotationError(f"{ast.unparse(node)!r}: a list annotation takes one element type", hint=_SUPPORTED_HINT)
+                raise AnnotationError(
+                    f"{ast.unparse(node)!r}: a list annotation takes one element type",
+                    hint=_SUPPORTED_HINT,
+                )
             return ("list", _from_node(items[0], namespace, depth + 1))
         if origin in _MAP_ORIGINS:
             if len(items) != 2:
-                raise AnnotationError(f"{ast.unparse(node)!r}: a mapping annotation needs a key and a value type")
-            return ("map", _from_node(items[0], namespace, depth + 1), _from_node(items[1], namespace, depth + 1))
-        raise AnnotationError(f"unsupported generic annotation {ast.unparse(node)!r}", hint=_SUPPORTED_HINT)
+                raise AnnotationError(
+                    f"{ast.unparse(node)!r}: a mapping annotation needs a key and a value type"
+                )
+            return (
+                "map",
+                _from_node(items[0], namespace, depth + 1),
+                _from_node(items[1], namespace, depth + 1),
+            )
+        raise AnnotationError(
+            f"unsupported generic annotation {ast.unparse(node)!r}", hint=_SUPPORTED_HINT
+        )
     raise AnnotationError(f"unsupported annotation {ast.unparse(node)!r}", hint=_SUPPORTED_HINT)
 
 
@@ -231,10 +268,14 @@ def _schema(rep: tuple, out: FieldSchema, owner_kind: str, top: bool) -> dict[st
                 f"{'field' if owner_kind == 'data' else 'property'}",
                 hint="a property's type is a primitive or a DataEntity subclass",
             )
-    raise AnnotationError(f"cannot map the annotation {_describe(obj)} to a TOSCA type", hint=_SUPPORTED_HINT)
+    raise AnnotationError(
+        f"cannot map the annotation {_describe(obj)} to a TOSCA type", hint=_SUPPORTED_HINT
+    )
 
 
-def interpret(annotation: Any, namespace: Mapping[str, Any], owner_kind: str = "data") -> FieldSchema:
+def interpret(
+    annotation: Any, namespace: Mapping[str, Any], owner_kind: str = "data"
+) -> FieldSchema:
     """What ``annotation`` (written on a class of ``owner_kind``) means in TOSCA.
 
     ``namespace`` resolves names in string annotations (the defining

@@ -50,7 +50,9 @@ def _rebuilt(template: Any) -> dict[str, Any]:
             if getattr(type_, "normative", False) or type_.name.startswith("tosca."):
                 continue
             definition = getattr(type_, "definition", None)
-            data.setdefault(section, {})[type_.name] = _plain(definition) if isinstance(definition, Mapping) else {}
+            data.setdefault(section, {})[type_.name] = (
+                _plain(definition) if isinstance(definition, Mapping) else {}
+            )
     templates: dict[str, Any] = {}
     for name, node in (getattr(template, "node_templates", None) or {}).items():
         definition = getattr(node, "definition", None)
@@ -77,7 +79,11 @@ def template_to_yaml_data(template: Any) -> dict[str, Any]:
         # a 1.x one is written in the DSL's own dialect, which (like the
         # unversioned document) lets a property leave out its type -- an
         # error in a declared tosca_simple_yaml_1_3 document (issue 38).
-        written = "tosca_simple_unfurl_1_0_0" if template.version.startswith("tosca_simple") else template.version
+        written = (
+            "tosca_simple_unfurl_1_0_0"
+            if template.version.startswith("tosca_simple")
+            else template.version
+        )
         data = {"tosca_definitions_version": written, **data}
     return data
 

@@ -141,7 +141,11 @@ class ToscaTypeRef(str):
 
 
 def _special(tosca_name: str, python_name: str) -> type[ToscaTypeRef]:
-    return type(python_name, (ToscaTypeRef,), {"tosca_name": tosca_name, "python_name": python_name, "__module__": "toskit.dsl"})
+    return type(
+        python_name,
+        (ToscaTypeRef,),
+        {"tosca_name": tosca_name, "python_name": python_name, "__module__": "toskit.dsl"},
+    )
 
 
 Size = _special("scalar-unit.size", "Size")
@@ -152,6 +156,7 @@ tosca_timestamp = _special("timestamp", "tosca_timestamp")
 tosca_version = _special("version", "tosca_version")
 tosca_range = _special("range", "tosca_range")
 tosca_bytes = _special("bytes", "tosca_bytes")
+
 
 class Unit:
     """A scalar unit: ``2 * GB`` is ``Size("2 GB")`` (Unfurl's notation)."""
@@ -183,7 +188,16 @@ UNITS: dict[str, Unit] = {
 #: TOSCA special type name -> the marker that annotates it.
 SPECIAL_TYPES: dict[str, type[ToscaTypeRef]] = {
     ref.tosca_name: ref
-    for ref in (Size, Time, Frequency, Bitrate, tosca_timestamp, tosca_version, tosca_range, tosca_bytes)
+    for ref in (
+        Size,
+        Time,
+        Frequency,
+        Bitrate,
+        tosca_timestamp,
+        tosca_version,
+        tosca_range,
+        tosca_bytes,
+    )
 }
 
 
@@ -390,7 +404,9 @@ class ToscaTemplate(ToscaType):
     _values: dict[str, Any]
     _extra: dict[str, Any]
 
-    def __init__(self, _name: str | None = None, /, *, _extra: Mapping | None = None, **properties: Any) -> None:
+    def __init__(
+        self, _name: str | None = None, /, *, _extra: Mapping | None = None, **properties: Any
+    ) -> None:
         object.__setattr__(self, "_name", _name)
         object.__setattr__(self, "_values", dict(properties))
         object.__setattr__(self, "_extra", dict(_extra or {}))

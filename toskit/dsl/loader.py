@@ -72,7 +72,13 @@ _ALIASES = ("tosca", "unfurl")
 class _ModuleRun:
     """The outcome of executing a module: its namespace, templates and problems."""
 
-    def __init__(self, filename: str, namespace: dict[str, Any], templates: list, diagnostics: list[Diagnostic]):
+    def __init__(
+        self,
+        filename: str,
+        namespace: dict[str, Any],
+        templates: list,
+        diagnostics: list[Diagnostic],
+    ):
         self.filename = filename
         self.namespace = namespace
         self.templates = templates
@@ -104,7 +110,7 @@ def _python_error(filename: str, exc: BaseException) -> Diagnostic:
     if isinstance(exc, NameError):
         hint = (
             "a name must be defined before it is used; an annotation may name a class "
-            "defined later if it is quoted (\"Name\") or the module starts with "
+            'defined later if it is quoted ("Name") or the module starts with '
             "'from __future__ import annotations'"
         )
     source_line = None
@@ -199,8 +205,17 @@ def _forget_modules_from(folder: str, names: set[str]) -> None:
             sys.modules.pop(name, None)
 
 
-_DIAGNOSTIC_FIELDS = ("severity", "code", "message", "path", "file", "line", "column", "hint",
-                      "source_line")
+_DIAGNOSTIC_FIELDS = (
+    "severity",
+    "code",
+    "message",
+    "path",
+    "file",
+    "line",
+    "column",
+    "hint",
+    "source_line",
+)
 
 
 def _diagnostic_data(d: Diagnostic) -> list:
@@ -220,13 +235,23 @@ def _emit_in_child(path: str) -> dict[str, Any]:
         emitted = to_yaml_data(run.namespace, templates=run.templates, filename=run.filename)
         text = dump_yaml(emitted.data)
     except BaseException as exc:  # noqa: BLE001 - a hostile module's objects may do anything
-        diagnostics.append(Diagnostic(
-            "error", "python-error",
-            f"the module's classes could not be converted to TOSCA: {type(exc).__name__}: "
-            f"{_safe_str(exc)}", file=run.filename,
-            hint="a value nested too deeply, or an object that breaks when read"))
-        return {"text": _EMPTY, "locations": {}, "run": [_diagnostic_data(d) for d in diagnostics],
-                "emitted": [], "default_file": run.filename}
+        diagnostics.append(
+            Diagnostic(
+                "error",
+                "python-error",
+                f"the module's classes could not be converted to TOSCA: {type(exc).__name__}: "
+                f"{_safe_str(exc)}",
+                file=run.filename,
+                hint="a value nested too deeply, or an object that breaks when read",
+            )
+        )
+        return {
+            "text": _EMPTY,
+            "locations": {},
+            "run": [_diagnostic_data(d) for d in diagnostics],
+            "emitted": [],
+            "default_file": run.filename,
+        }
     return {
         "text": text,
         "locations": {k: [v.file, v.line, v.column] for k, v in emitted.locations.items()},
@@ -321,7 +346,7 @@ class _Relay(threading.Thread):
             if not chunk:
                 return
             room = MAX_RELAYED_OUTPUT - len(self.kept)
-            self.kept += chunk[:max(room, 0)]
+            self.kept += chunk[: max(room, 0)]
             self.dropped += max(len(chunk) - max(room, 0), 0)
 
     def finish(self) -> None:
@@ -334,8 +359,10 @@ class _Relay(threading.Thread):
             return
         text = self.kept.decode("utf-8", "replace")
         if self.dropped:
-            text += (f"\n[toskit: the module wrote {self.dropped:,} more bytes of output, "
-                     f"not shown (the first {MAX_RELAYED_OUTPUT:,} are)]\n")
+            text += (
+                f"\n[toskit: the module wrote {self.dropped:,} more bytes of output, "
+                f"not shown (the first {MAX_RELAYED_OUTPUT:,} are)]\n"
+            )
         try:
             sys.stdout.write(text)
             sys.stdout.flush()
@@ -372,7 +399,8 @@ def _reply(raw: bytes) -> dict[str, Any]:
     def forged(why: str) -> ForgedReply:
         return ForgedReply(
             f"load_module: the module's process sent a reply toskit cannot read ({why}); "
-            "a module must not write to toskit's result pipe, or it is not loaded")
+            "a module must not write to toskit's result pipe, or it is not loaded"
+        )
 
     try:
         data = json.loads(raw.decode("utf-8", "surrogatepass"))
@@ -393,7 +421,8 @@ def _reply(raw: bytes) -> dict[str, Any]:
         raise forged("'default_file' is not a string")
     locations = data["locations"]
     if not isinstance(locations, dict) or not all(
-        isinstance(v, list) and len(v) == 3
+        isinstance(v, list)
+        and len(v) == 3
         and (v[0] is None or isinstance(v[0], str))
         and all(x is None or (type(x) is int) for x in v[1:])
         for v in locations.values()
@@ -407,13 +436,18 @@ def _reply(raw: bytes) -> dict[str, Any]:
             if not isinstance(item, list) or len(item) != len(_DIAGNOSTIC_FIELDS):
                 raise forged(f"an entry of {key!r} is not a diagnostic")
             fields = dict(zip(_DIAGNOSTIC_FIELDS, item))
-            if fields["severity"] not in SEVERITIES or not isinstance(fields["code"], str) \
-                    or not isinstance(fields["message"], str):
+            if (
+                fields["severity"] not in SEVERITIES
+                or not isinstance(fields["code"], str)
+                or not isinstance(fields["message"], str)
+            ):
                 raise forged(f"an entry of {key!r} has no valid severity, code and message")
             if not all(fields[n] is None or type(fields[n]) is int for n in ("line", "column")):
                 raise forged(f"an entry of {key!r} has a line or column that is not a number")
-            if not all(fields[n] is None or isinstance(fields[n], str)
-                       for n in ("path", "file", "hint", "source_line")):
+            if not all(
+                fields[n] is None or isinstance(fields[n], str)
+                for n in ("path", "file", "hint", "source_line")
+            ):
                 raise forged(f"an entry of {key!r} has a field that is not text")
     return data
 
@@ -426,7 +460,9 @@ def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnos
     output_read, output_write = os.pipe()
     relay = _Relay(output_read)
     try:
-        process = context.Process(target=_child_main, args=(sender, filename, output_write), daemon=True)
+        process = context.Process(
+            target=_child_main, args=(sender, filename, output_write), daemon=True
+        )
         process.start()
     finally:
         sender.close()
@@ -441,8 +477,10 @@ def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnos
             except (EOFError, OSError):
                 raw = None
         else:
-            problem = (f"the module did not finish within {timeout:g} s (it runs in a separate "
-                       "process, which was stopped with every process it started)")
+            problem = (
+                f"the module did not finish within {timeout:g} s (it runs in a separate "
+                "process, which was stopped with every process it started)"
+            )
     finally:
         receiver.close()
         # Whether it replied, ended or timed out: nothing the module started outlives it.
@@ -452,17 +490,34 @@ def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnos
     empty = Emitted({}, default_file=filename)
     if raw is None:
         if problem is None:
-            problem = ("the module ended its Python process before toskit could read its "
-                       f"classes (exit code {process.exitcode}; os._exit or a crash?)")
-        hint = ("raise timeout=... if the module is slow but trusted"
-                if "did not finish" in problem else "a module must not end the process")
-        return _EMPTY, empty, [Diagnostic("error", "python-error", problem, file=filename,
-                                          hint=hint)]
+            problem = (
+                "the module ended its Python process before toskit could read its "
+                f"classes (exit code {process.exitcode}; os._exit or a crash?)"
+            )
+        hint = (
+            "raise timeout=... if the module is slow but trusted"
+            if "did not finish" in problem
+            else "a module must not end the process"
+        )
+        return (
+            _EMPTY,
+            empty,
+            [Diagnostic("error", "python-error", problem, file=filename, hint=hint)],
+        )
     data = _reply(raw)
     if "crash" in data:
-        return _EMPTY, empty, [Diagnostic(
-            "error", "python-error", f"loading the module failed: {data['crash']}",
-            file=filename)]
+        return (
+            _EMPTY,
+            empty,
+            [
+                Diagnostic(
+                    "error",
+                    "python-error",
+                    f"loading the module failed: {data['crash']}",
+                    file=filename,
+                )
+            ],
+        )
     emitted = Emitted(
         {},
         locations={k: SourcePosition(*v) for k, v in data["locations"].items()},
@@ -479,7 +534,10 @@ def relocate(diagnostic: Diagnostic, emitted: Emitted) -> Diagnostic:
         return diagnostic.with_location(emitted.default_file, None, None)
     index = index_for(position.file)
     return diagnostic.with_location(
-        position.file, position.line, position.column, index.line_text(position.line) if index else None
+        position.file,
+        position.line,
+        position.column,
+        index.line_text(position.line) if index else None,
     )
 
 
@@ -528,8 +586,9 @@ def load_module(
         filename_shown = filename
     else:
         if isinstance(module_or_path, types.ModuleType):
-            filename_shown = (getattr(module_or_path, "__file__", None)
-                              or f"<module {module_or_path.__name__}>")
+            filename_shown = (
+                getattr(module_or_path, "__file__", None) or f"<module {module_or_path.__name__}>"
+            )
             run = _ModuleRun(filename_shown, vars(module_or_path), [], [])
         else:
             # A namespace such as a notebook's ``globals()``.

@@ -54,19 +54,38 @@ KIND_PREFIXES: dict[str, str] = {kind: f"tosca.{ns}." for kind, ns in KIND_NAMES
 
 NORMATIVE_PRIMITIVES = frozenset(
     {
-        "string", "integer", "float", "boolean", "null", "timestamp", "version", "range",
-        "list", "map", "scalar-unit.size", "scalar-unit.time", "scalar-unit.frequency",
-        "scalar-unit.bitrate", "bytes",
+        "string",
+        "integer",
+        "float",
+        "boolean",
+        "null",
+        "timestamp",
+        "version",
+        "range",
+        "list",
+        "map",
+        "scalar-unit.size",
+        "scalar-unit.time",
+        "scalar-unit.frequency",
+        "scalar-unit.bitrate",
+        "bytes",
     }
 )
 
-_PYTHON_OF_PRIMITIVE: dict[Any, type] = {"string": str, "integer": int, "float": float, "boolean": bool, "list": list, "map": dict}
+_PYTHON_OF_PRIMITIVE: dict[Any, type] = {
+    "string": str,
+    "integer": int,
+    "float": float,
+    "boolean": bool,
+    "list": list,
+    "map": dict,
+}
 
 
 def python_name_for(kind: str, tosca_name: str) -> str:
     """The Unfurl-style class name of a normative type within its namespace."""
     prefix = KIND_PREFIXES[kind]
-    rest = tosca_name[len(prefix):] if tosca_name.startswith(prefix) else tosca_name
+    rest = tosca_name[len(prefix) :] if tosca_name.startswith(prefix) else tosca_name
     return "".join(part[:1].upper() + part[1:] for part in rest.split(".") if part)
 
 
@@ -147,7 +166,11 @@ def build_namespaces() -> dict[str, Namespace]:
                 DataEntity._tosca_definition = definition
             else:
                 derived_from = definition.get("derived_from")
-                parent = by_name.get(derived_from, KIND_BASES[kind]) if isinstance(derived_from, str) else KIND_BASES[kind]
+                parent = (
+                    by_name.get(derived_from, KIND_BASES[kind])
+                    if isinstance(derived_from, str)
+                    else KIND_BASES[kind]
+                )
                 if kind == "data" and parent is KIND_BASES[kind]:
                     parent = DataEntity
                 cls = _make_class(kind, name, definition, parent)

@@ -185,7 +185,9 @@ class _Writer:
 
     # -- values ------------------------------------------------------------
 
-    def plain(self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple = ()) -> Any:
+    def plain(
+        self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple = ()
+    ) -> Any:
         """``value`` as plain YAML data; records positions; reports what cannot be written.
 
         Walked with :func:`toskit.plain.drive` (an explicit stack): a default
@@ -196,16 +198,27 @@ class _Writer:
             return drive(self._plain_step, value, parts, position, stack)
         except TooDeep:
             self.diag(
-                "error", "limit-exceeded",
+                "error",
+                "limit-exceeded",
                 f"{format_path(parts)}: the value is nested deeper than {MAX_DEPTH} levels",
-                parts, position, hint="TOSCA documents nest at most that deep (the loader's max_depth)",
+                parts,
+                position,
+                hint="TOSCA documents nest at most that deep (the loader's max_depth)",
             )
             return None
 
-    def _plain_step(self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple) -> Any:
+    def _plain_step(
+        self, value: Any, parts: tuple, position: SourcePosition | None, stack: tuple
+    ) -> Any:
         """One level of :meth:`plain`: a result, or a generator for a container."""
         if id(value) in stack:
-            self.diag("error", "value-cycle", f"{format_path(parts)}: the value contains itself", parts, position)
+            self.diag(
+                "error",
+                "value-cycle",
+                f"{format_path(parts)}: the value contains itself",
+                parts,
+                position,
+            )
             return None
         if value is None or type(value) in (str, bool, int, float):
             return value
@@ -254,7 +267,9 @@ class _Writer:
         )
         return None
 
-    def _fill_entity(self, value: Any, parts: tuple, own: Any, stack: tuple) -> Generator[Any, Any, Any]:
+    def _fill_entity(
+        self, value: Any, parts: tuple, own: Any, stack: tuple
+    ) -> Generator[Any, Any, Any]:
         out: dict[str, Any] = {}
         names = getattr(type(value), "_tosca_names", {}) or {}
         for key, item in value._values.items():
@@ -264,16 +279,26 @@ class _Writer:
             out[tosca_key] = yield (item, (*parts, tosca_key), where, stack)
         return out
 
-    def _fill_map(self, value: Mapping, parts: tuple, position: Any, stack: tuple) -> Generator[Any, Any, Any]:
+    def _fill_map(
+        self, value: Mapping, parts: tuple, position: Any, stack: tuple
+    ) -> Generator[Any, Any, Any]:
         plain_map: dict[Any, Any] = {}  # keys are any YAML scalar or complex key, not only strings
         for key, item in value.items():
             if not _is_yaml_key(key):
-                self.diag("error", "type-mismatch", f"{format_path(parts)}: map key {key!r} is not a scalar", parts, position)
+                self.diag(
+                    "error",
+                    "type-mismatch",
+                    f"{format_path(parts)}: map key {key!r} is not a scalar",
+                    parts,
+                    position,
+                )
                 continue
             plain_map[key] = yield (item, (*parts, key), position, stack)
         return plain_map
 
-    def _fill_list(self, value: Any, parts: tuple, position: Any, stack: tuple) -> Generator[Any, Any, Any]:
+    def _fill_list(
+        self, value: Any, parts: tuple, position: Any, stack: tuple
+    ) -> Generator[Any, Any, Any]:
         out = []
         for i, item in enumerate(value):
             out.append((yield (item, (*parts, i), position, stack)))
@@ -326,7 +351,13 @@ class _Writer:
         position = self.class_position(cls)
         self.locate(parts, position)
         if not isinstance(name, str) or not name:
-            self.diag("error", "invalid-type-name", f"class {cls.__qualname__}: _type_name must be a non-empty string", parts, position)
+            self.diag(
+                "error",
+                "invalid-type-name",
+                f"class {cls.__qualname__}: _type_name must be a non-empty string",
+                parts,
+                position,
+            )
             return
         other = self.names.get((kind, name))
         if other is not None and other is not cls:
@@ -366,7 +397,10 @@ class _Writer:
                 value = self.plain(value, (*parts, key), position)
                 if isinstance(value, dict) and isinstance(definition.get(key), dict):
                     # e.g. properties the annotations wrote plus verbatim ones
-                    definition[key] = {**definition[key], **{k: v for k, v in value.items() if k not in definition[key]}}
+                    definition[key] = {
+                        **definition[key],
+                        **{k: v for k, v in value.items() if k not in definition[key]},
+                    }
                 else:
                     definition.setdefault(key, value)
         self.data.setdefault(section, {})[name] = definition
@@ -421,11 +455,20 @@ class _Writer:
                 try:
                     meaning = interpret(annotations[attr], namespace, kind)
                 except AnnotationError as exc:
-                    code = "unknown-type" if exc.message.startswith("unknown name") else "invalid-annotation"
+                    code = (
+                        "unknown-type"
+                        if exc.message.startswith("unknown name")
+                        else "invalid-annotation"
+                    )
                     hint = exc.hint
                     if code == "unknown-type":
                         word = exc.message.split("'")[1]
-                        hint = did_you_mean(word, [k for k, v in namespace.items() if _tosca_classes(v)]) or hint
+                        hint = (
+                            did_you_mean(
+                                word, [k for k, v in namespace.items() if _tosca_classes(v)]
+                            )
+                            or hint
+                        )
                     self.diag(
                         "error",
                         code,
@@ -455,13 +498,22 @@ class _Writer:
                     schema_type = spec.type
                 if spec.required is not None:
                     required = spec.required
-                for key in ("constraints", "validation", "status", "metadata", "entry_schema", "key_schema"):
+                for key in (
+                    "constraints",
+                    "validation",
+                    "status",
+                    "metadata",
+                    "entry_schema",
+                    "key_schema",
+                ):
                     item = getattr(spec, key)
                     if item is not None:
                         prop[key] = self.plain(item, (*field_parts, key), position)
                 for key, item in spec.extra.items():
                     prop[key] = self.plain(item, (*field_parts, key), position)
-            description = (spec.description if spec else None) or self.attribute_docstring(cls, attr)
+            description = (spec.description if spec else None) or self.attribute_docstring(
+                cls, attr
+            )
             if description:
                 prop["description"] = description
             if default is None and spec is None and attr in annotations:
@@ -473,11 +525,15 @@ class _Writer:
             if default is not MISSING:
                 default_parts = (*field_parts, "default")
                 self.locate(default_parts, position)
-                self.check_default(cls, tosca_name, default, schema_type, expected_class, field_parts, position)
+                self.check_default(
+                    cls, tosca_name, default, schema_type, expected_class, field_parts, position
+                )
                 prop["default"] = self.plain(default, default_parts, position)
             definition.setdefault(section, {})[tosca_name] = prop
 
-    def write_relation(self, definition: dict, name: str, meaning: Any, parts: tuple, position: Any) -> None:
+    def write_relation(
+        self, definition: dict, name: str, meaning: Any, parts: tuple, position: Any
+    ) -> None:
         target = meaning.target
         if target._tosca_kind == "capability":
             definition.setdefault("capabilities", {})[name] = {"type": target._type_name}
@@ -508,14 +564,20 @@ class _Writer:
         if primitive:
             # A data type derived from a primitive holds that primitive's values.
             schema_type, expected_class = primitive, None
-        if schema_type in _PYTHON_TYPES and isinstance(default, (str, int, float, bool, list, dict, _ValueEntity)):
+        if schema_type in _PYTHON_TYPES and isinstance(
+            default, (str, int, float, bool, list, dict, _ValueEntity)
+        ):
             allowed = _PYTHON_TYPES[schema_type]
-            ok = isinstance(default, allowed) and not (isinstance(default, bool) and bool not in allowed)
+            ok = isinstance(default, allowed) and not (
+                isinstance(default, bool) and bool not in allowed
+            )
             if not ok:
                 problem = f"expected {schema_type}, got {_describe_value(default)}"
         elif expected_class is not None and isinstance(default, _ValueEntity):
             if not isinstance(default, expected_class):
-                problem = f"expected {expected_class._type_name}, got {type(default)._type_name} value"
+                problem = (
+                    f"expected {expected_class._type_name}, got {type(default)._type_name} value"
+                )
         elif expected_class is not None and isinstance(default, (str, int, float, bool, list)):
             problem = f"expected {expected_class._type_name}, got {_describe_value(default)}"
         if problem:
@@ -547,7 +609,7 @@ class _Writer:
                     f"a {cls.__name__} template has no name",
                     ("topology_template",),
                     position,
-                    hint=f"pass the name first: {cls.__name__}(\"my_name\", ...), or bind it to a module variable",
+                    hint=f'pass the name first: {cls.__name__}("my_name", ...), or bind it to a module variable',
                 )
                 continue
             section = _TEMPLATE_SECTIONS[kind]
@@ -555,7 +617,13 @@ class _Writer:
             parts = ("topology_template", section, name)
             existing = topology.get(section, {})
             if name in existing:
-                self.diag("error", "duplicate-template", f"{kind} template '{name}' is defined twice", parts, position)
+                self.diag(
+                    "error",
+                    "duplicate-template",
+                    f"{kind} template '{name}' is defined twice",
+                    parts,
+                    position,
+                )
                 continue
             self.enqueue(cls)
             self.locate(parts, position)

@@ -48,13 +48,16 @@ _COMPARISONS = {
 }
 _LENGTHS = {"length": "$equal", "min_length": "$greater_or_equal", "max_length": "$less_or_equal"}
 
+
 def retarget(data: Mapping[str, Any], version: str) -> dict[str, Any]:
     """``data`` (a TOSCA document as plain data) written for ``version``
     (``"1.3"``, ``"2.0"``, ``"unfurl"`` or a full version string)."""
     target = VERSIONS.get(str(version))
     if target is None:
         choices = ", ".join(repr(v) for v in ("1.3", "2.0", "unfurl"))
-        raise ToskitError(f"unknown TOSCA version {version!r} for template_to_yaml: use one of {choices}")
+        raise ToskitError(
+            f"unknown TOSCA version {version!r} for template_to_yaml: use one of {choices}"
+        )
     out = dict(data)
     out["tosca_definitions_version"] = target
     if target != "tosca_2_0":
@@ -108,7 +111,13 @@ def _to_2_0(value: Any, names: Mapping[str, str], key: str, depth: int) -> Any:
         return out
     if isinstance(value, list):
         return [_to_2_0(v, names, key, depth + 1) for v in value]
-    if isinstance(value, str) and key in ("type", "derived_from", "node", "capability", "relationship"):
+    if isinstance(value, str) and key in (
+        "type",
+        "derived_from",
+        "node",
+        "capability",
+        "relationship",
+    ):
         return names.get(value, value)
     return value
 

@@ -81,7 +81,9 @@ class SourceIndex:
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 keywords = {
-                    kw.arg: (kw.lineno, kw.col_offset + 1) for kw in node.keywords if kw.arg is not None
+                    kw.arg: (kw.lineno, kw.col_offset + 1)
+                    for kw in node.keywords
+                    if kw.arg is not None
                 }
                 positional = tuple((a.lineno, a.col_offset + 1) for a in node.args)
                 self.calls[(node.lineno, node.col_offset + 1)] = CallInfo(
@@ -98,7 +100,11 @@ class SourceIndex:
                     name = None
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                         name = stmt.target.id
-                    elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    elif (
+                        isinstance(stmt, ast.Assign)
+                        and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name)
+                    ):
                         name = stmt.targets[0].id
                     if name is None:
                         continue

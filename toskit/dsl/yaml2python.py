@@ -49,11 +49,24 @@ from toskit.errors import ToskitError
 __all__ = ["to_python_source"]
 
 _LINE = 88
-_ANNOTATION_OF = {"string": "str", "integer": "int", "float": "float", "boolean": "bool", "null": "None"}
+_ANNOTATION_OF = {
+    "string": "str",
+    "integer": "int",
+    "float": "float",
+    "boolean": "bool",
+    "null": "None",
+}
 _PROPERTY_KEYS = {"type", "description", "required", "default", "entry_schema", "key_schema"}
 _PROPERTY_EXTRAS = ("constraints", "validation", "status", "metadata")
 _TYPE_KEYS_MODELLED = {
-    "derived_from", "description", "properties", "attributes", "version", "metadata", "constraints", "validation",
+    "derived_from",
+    "description",
+    "properties",
+    "attributes",
+    "version",
+    "metadata",
+    "constraints",
+    "validation",
 }
 _RESERVED = {"dsl", "Any", "FrozenMap", "__all__", "_tosca_document"}
 _CLASS_ATTRS_TAKEN = {"mro"}
@@ -80,7 +93,11 @@ def _unprintable_ranges() -> str:
             start = code
         elif not bad and start is not None:
             end = code - 1
-            ranges.append(re.escape(chr(start)) if start == end else f"{re.escape(chr(start))}-{re.escape(chr(end))}")
+            ranges.append(
+                re.escape(chr(start))
+                if start == end
+                else f"{re.escape(chr(start))}-{re.escape(chr(end))}"
+            )
             start = None
     return "".join(ranges)
 
@@ -89,6 +106,8 @@ def _unprintable_ranges() -> str:
 def _unprintable() -> re.Pattern[str]:
     """The character class, built on first use (~0.1 s: every code point is asked)."""
     return re.compile(f"[{_unprintable_ranges()}]")
+
+
 # Values nested deeper than this are written on one line by an explicit-stack
 # writer (no pretty block form): a 480-deep list default is valid TOSCA (the
 # loader accepts 500 levels) and must not cost a Python frame per level.
@@ -131,7 +150,13 @@ def _scalar(value: Any) -> str | None:
 class _Code:
     """A rendered expression: its one-line form and, when long, its block form."""
 
-    def __init__(self, head: str, items: Sequence[tuple[str | None, _Code]] | None = None, tail: str = "", flat: str | None = None):
+    def __init__(
+        self,
+        head: str,
+        items: Sequence[tuple[str | None, _Code]] | None = None,
+        tail: str = "",
+        flat: str | None = None,
+    ):
         self.head, self.items, self.tail, self._flat = head, items, tail, flat
 
     def flat(self) -> str:
@@ -303,7 +328,7 @@ class _Types:
             table: dict[str, str] = {}
             prefix = KIND_PREFIXES[kind]
             for full in types:
-                short = full[len(prefix):]
+                short = full[len(prefix) :]
                 table[full] = full
                 table.setdefault(short, full)
                 table.setdefault(f"tosca:{short}", full)
@@ -425,7 +450,15 @@ class _Generator:
                 forward = forward or key_forward
                 if key_explicit:
                     return "dict", False, None
-            return (f"dict[{key_text}, {inner}]" if inner else ("dict" if key_text == "str" else f"dict[{key_text}, Any]")), forward, None
+            return (
+                (
+                    f"dict[{key_text}, {inner}]"
+                    if inner
+                    else ("dict" if key_text == "str" else f"dict[{key_text}, Any]")
+                ),
+                forward,
+                None,
+            )
         ref = self.class_ref("data", type_name, forward_ok=True)
         if ref is not None:
             forward = (("data", type_name) not in self.defined) and not ref.startswith("dsl.")
@@ -449,7 +482,7 @@ class _Generator:
                 out.append((kind, parent))
             # Data classes used in defaults should exist before the default is built.
             properties = body.get("properties")
-            for prop in (properties.values() if isinstance(properties, Mapping) else ()):
+            for prop in properties.values() if isinstance(properties, Mapping) else ():
                 if (
                     isinstance(prop, Mapping)
                     and "default" in prop
@@ -468,7 +501,9 @@ class _Generator:
                 root = (kind, name)
                 if root in seen:
                     continue
-                stack: list[tuple[tuple[str, str], Iterator[tuple[str, str]]]] = [(root, iter(needs(*root)))]
+                stack: list[tuple[tuple[str, str], Iterator[tuple[str, str]]]] = [
+                    (root, iter(needs(*root)))
+                ]
                 on_path.add(root)
                 while stack:
                     key, pending = stack[-1]
@@ -537,7 +572,9 @@ class _Generator:
         self.exported.append(python)
         return "\n".join(lines)
 
-    def render_fields(self, kind: str, type_name: str, body: Mapping[str, Any]) -> tuple[list[str], dict, Any, Any]:
+    def render_fields(
+        self, kind: str, type_name: str, body: Mapping[str, Any]
+    ) -> tuple[list[str], dict, Any, Any]:
         lines: list[str] = []
         renames: dict[str, str] = {}
         taken: set[str] = set()
@@ -557,21 +594,33 @@ class _Generator:
                 extra_props[prop_name] = prop
                 continue
             prop = prop or {}
-            attr = prop_name if _is_field_name(prop_name) and prop_name not in taken else _identifier(prop_name, set(taken) | {"mro"})
+            attr = (
+                prop_name
+                if _is_field_name(prop_name) and prop_name not in taken
+                else _identifier(prop_name, set(taken) | {"mro"})
+            )
             taken.add(attr)
             if attr != prop_name:
                 renames[attr] = prop_name
-            lines.extend(self.render_field(kind, attr, prop, prop_name in inherited, attribute=False))
+            lines.extend(
+                self.render_field(kind, attr, prop, prop_name in inherited, attribute=False)
+            )
         extra_attrs: Any = extra_attrs_raw if extra_attrs_raw is not None else {}
         for attr_name, definition in attributes.items():
-            if not _is_field_name(attr_name) or attr_name in taken or not isinstance(definition, Mapping):
+            if (
+                not _is_field_name(attr_name)
+                or attr_name in taken
+                or not isinstance(definition, Mapping)
+            ):
                 extra_attrs[attr_name] = definition
                 continue
             taken.add(attr_name)
             lines.extend(self.render_field(kind, attr_name, definition, False, attribute=True))
         return lines, renames, extra_attrs, extra_props
 
-    def render_field(self, kind: str, attr: str, prop: Mapping[str, Any], inherited: bool, *, attribute: bool) -> list[str]:
+    def render_field(
+        self, kind: str, attr: str, prop: Mapping[str, Any], inherited: bool, *, attribute: bool
+    ) -> list[str]:
         schema_keys = {"type": prop.get("type")}
         for key in ("entry_schema", "key_schema"):
             if key in prop:
@@ -579,7 +628,9 @@ class _Generator:
         annotation, forward, explicit_type = self.annotation(schema_keys)
         required = prop.get("required", True) is not False
         extras: dict[str, Any] = {k: prop[k] for k in _PROPERTY_EXTRAS if k in prop}
-        extras.update({k: v for k, v in prop.items() if k not in _PROPERTY_KEYS and k not in _PROPERTY_EXTRAS})
+        extras.update(
+            {k: v for k, v in prop.items() if k not in _PROPERTY_KEYS and k not in _PROPERTY_EXTRAS}
+        )
         if explicit_type:
             extras["type"] = explicit_type
         # entry/key schemas that say more than the annotation can go verbatim.
@@ -587,8 +638,16 @@ class _Generator:
             item = prop.get(key)
             if item is None:
                 continue
-            simple = isinstance(item, str) or (isinstance(item, Mapping) and set(item) == {"type"} and isinstance(item["type"], str))
-            if not simple or annotation.split("[")[0] in ("list", "dict", "Any") and "[" not in annotation:
+            simple = isinstance(item, str) or (
+                isinstance(item, Mapping)
+                and set(item) == {"type"}
+                and isinstance(item["type"], str)
+            )
+            if (
+                not simple
+                or annotation.split("[")[0] in ("list", "dict", "Any")
+                and "[" not in annotation
+            ):
                 extras[key] = item
         has_default = "default" in prop
         default = prop.get("default")
@@ -597,12 +656,21 @@ class _Generator:
         uses_any = re.search(r"\bAny\b", annotation) is not None
         if attribute:
             self.needs_any = self.needs_any or uses_any
-            args: list[tuple[str | None, _Code]] = [("default=", default_code)] if default_code is not None else []
+            args: list[tuple[str | None, _Code]] = (
+                [("default=", default_code)] if default_code is not None else []
+            )
             args += self.property_args(extras)
             lead = f"{attr}: {self.optional(annotation, forward, True)} = "
             text = lead + _Code("dsl.Attribute(", args, ")").render(4, len(lead))
             return [*self.wrap(text), *self.spaced(doc)]
-        if "type" not in prop and inherited and not extras and required and default_code is not None and default is not None:
+        if (
+            "type" not in prop
+            and inherited
+            and not extras
+            and required
+            and default_code is not None
+            and default is not None
+        ):
             # A refinement of an inherited property: only its default changes.
             lead = f"{attr} = "
             return [*self.wrap(lead + default_code.render(4, len(lead))), *self.spaced(doc)]
@@ -626,7 +694,15 @@ class _Generator:
     @staticmethod
     def property_args(extras: Mapping[str, Any]) -> list[tuple[str, _Code]]:
         """Keyword arguments of ``dsl.Property``: known keys by name, the rest in one ``extra``."""
-        known = ("type", "constraints", "validation", "status", "metadata", "entry_schema", "key_schema")
+        known = (
+            "type",
+            "constraints",
+            "validation",
+            "status",
+            "metadata",
+            "entry_schema",
+            "key_schema",
+        )
         args = [(f"{key}=", _literal(extras[key])) for key in known if key in extras]
         rest = {key: value for key, value in extras.items() if key not in known}
         if rest:
@@ -672,7 +748,14 @@ class _Generator:
                 entry = schema.get("entry_schema")
                 entry = {"type": entry} if isinstance(entry, str) else entry
                 if isinstance(entry, Mapping) and all(isinstance(k, str) for k in value):
-                    return _Code("{", [(f"{_key(k)}: ", self.value_code(v, entry, depth + 1)) for k, v in value.items()], "}")
+                    return _Code(
+                        "{",
+                        [
+                            (f"{_key(k)}: ", self.value_code(v, entry, depth + 1))
+                            for k, v in value.items()
+                        ],
+                        "}",
+                    )
             else:
                 ref = self.class_ref("data", type_name)
                 if ref is not None and self.is_data_value(type_name, value):
@@ -689,7 +772,9 @@ class _Generator:
             return False
         chain = self.types.chain("data", type_name)
         # Data types derived from a primitive hold primitive values, not maps.
-        return bool(chain) and not any(body.get("derived_from") in NORMATIVE_PRIMITIVES for body in chain)
+        return bool(chain) and not any(
+            body.get("derived_from") in NORMATIVE_PRIMITIVES for body in chain
+        )
 
     def data_call(self, ref: str, type_name: str, value: Mapping, depth: int = 0) -> _Code:
         items: list[tuple[str | None, _Code]] = []
@@ -825,9 +910,21 @@ class _Generator:
 
 
 _SECTION_ORDER = [
-    "tosca_definitions_version", "description", "metadata", "dsl_definitions", "repositories", "imports",
-    "functions", "inputs", "node_templates", "relationship_templates", "groups", "policies", "outputs",
-    "substitution_mappings", "workflows",
+    "tosca_definitions_version",
+    "description",
+    "metadata",
+    "dsl_definitions",
+    "repositories",
+    "imports",
+    "functions",
+    "inputs",
+    "node_templates",
+    "relationship_templates",
+    "groups",
+    "policies",
+    "outputs",
+    "substitution_mappings",
+    "workflows",
 ]
 
 
@@ -835,7 +932,10 @@ def _canonical(extra: dict[str, Any]) -> dict[str, Any]:
     """Document sections in TOSCA's usual order, so Python -> YAML -> Python is a fixpoint."""
 
     def rank(key: Any) -> tuple[int, str]:
-        return (_SECTION_ORDER.index(key) if key in _SECTION_ORDER else len(_SECTION_ORDER), str(key))
+        return (
+            _SECTION_ORDER.index(key) if key in _SECTION_ORDER else len(_SECTION_ORDER),
+            str(key),
+        )
 
     out = {key: extra[key] for key in sorted(extra, key=rank)}
     topology = out.get("topology_template")
@@ -850,7 +950,9 @@ def _docstring(text: str, indent: int) -> str:
     # early (a description ending in '"""' or a backslash, #24).
     cleaned = text.strip().replace("\\", "\\\\").replace('"', '\\"').replace("\r", "\\r")
     # Newlines and tabs stay as they are (the docstring's own layout).
-    cleaned = _unprintable().sub(lambda m: m.group() if m.group() in "\n\t" else _escape(m), cleaned)
+    cleaned = _unprintable().sub(
+        lambda m: m.group() if m.group() in "\n\t" else _escape(m), cleaned
+    )
     pad = " " * indent
     if "\n" not in cleaned:
         return f'{pad}"""{cleaned}"""'
@@ -866,5 +968,7 @@ def to_python_source(data: Mapping[str, Any]) -> str:
     with the same types and the same resolved properties.
     """
     if not isinstance(data, Mapping):
-        raise ToskitError(f"to_python_source needs a TOSCA document (a mapping), not {type(data).__name__}")
+        raise ToskitError(
+            f"to_python_source needs a TOSCA document (a mapping), not {type(data).__name__}"
+        )
     return _Generator(data).render()

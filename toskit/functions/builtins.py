@@ -95,7 +95,9 @@ def _abbreviated(value: int) -> str:
 
 def _boolean(value: Any, position: int) -> bool:
     if not isinstance(value, bool):
-        raise Failure("ArgType", f"argument {position + 1} must be a boolean, got {describe(value)}")
+        raise Failure(
+            "ArgType", f"argument {position + 1} must be a boolean, got {describe(value)}"
+        )
     return value
 
 
@@ -168,9 +170,7 @@ def _available_allocation(ev: Evaluation, call: Call) -> Any:
 def _value(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     if ev.value is ABSENT:
-        raise Failure(
-            "ContextError", "$value is only defined inside a validation clause"
-        )
+        raise Failure("ContextError", "$value is only defined inside a validation clause")
     result = paths.index_value(ev.value, args, "$value")
     return Typed(result, None if args else ev.value_type)
 
@@ -189,9 +189,7 @@ def _relationship_index(ev: Evaluation, call: Call) -> Any:
     args, _ = ev.args(call)
     _count(args, 0, 0)
     if ev.self_entity is None or not paths.is_relationship(ev.self_entity):
-        raise Failure(
-            "ContextError", "$relationship_index is only defined inside a relationship"
-        )
+        raise Failure("ContextError", "$relationship_index is only defined inside a relationship")
     raise Unevaluated
 
 
@@ -258,9 +256,7 @@ def _comparison(op: Callable[[Any, Any], bool]) -> Builtin:
     def compare(ev: Evaluation, call: Call) -> Any:
         args, types = ev.args(call)
         _count(args, 2, 2)
-        a, b = ordered_pair(
-            args[0], args[1], _primitive(ev, types, 0), _primitive(ev, types, 1)
-        )
+        a, b = ordered_pair(args[0], args[1], _primitive(ev, types, 0), _primitive(ev, types, 1))
         try:
             return op(a, b)
         except TypeError:
@@ -312,9 +308,7 @@ def _same_sequences(args: list, what: str) -> tuple[Any, Any]:
 
 
 def _list_starts_with(items: list, prefix: list) -> bool:
-    return len(prefix) <= len(items) and all(
-        deep_equal(x, y) for x, y in zip(items, prefix)
-    )
+    return len(prefix) <= len(items) and all(deep_equal(x, y) for x, y in zip(items, prefix))
 
 
 @_builtin("has_prefix")
@@ -332,7 +326,7 @@ def _has_suffix(ev: Evaluation, call: Call) -> Any:
     a, b = _same_sequences(args, "$has_suffix")
     if isinstance(a, str):
         return a.endswith(b)
-    return len(b) <= len(a) and _list_starts_with(a[len(a) - len(b):], b)
+    return len(b) <= len(a) and _list_starts_with(a[len(a) - len(b) :], b)
 
 
 @_builtin("contains")
@@ -466,8 +460,9 @@ def _join(ev: Evaluation, call: Call) -> Any:
     delimiter = _string(args[1], "the delimiter") if len(args) == 2 else ""
     ev.check_size(len(items) * len(delimiter), "the joined string")
     texts = [_lenient_text(ev, item, f"item {i}") for i, item in enumerate(items)]
-    ev.check_size(sum(map(len, texts)) + len(delimiter) * max(len(texts) - 1, 0),
-                  "the joined string")
+    ev.check_size(
+        sum(map(len, texts)) + len(delimiter) * max(len(texts) - 1, 0), "the joined string"
+    )
     return delimiter.join(texts)
 
 
@@ -613,7 +608,8 @@ def _product(ev: Evaluation, call: Call) -> Any:
     if first is not None:
         if len(args) != 2:
             raise Failure(
-                "ArgCount", f"a scalar-unit is multiplied by exactly one number, got {len(args) - 1}"
+                "ArgCount",
+                f"a scalar-unit is multiplied by exactly one number, got {len(args) - 1}",
             )
         if not is_number(args[1]):
             raise Failure("ArgType", f"the factor must be a number, got {describe(args[1])}")
@@ -636,7 +632,9 @@ def _quotient(ev: Evaluation, call: Call) -> Any:
     reader = _ScalarReader(ev, types)
     scalar = reader.read(dividend)
     if scalar is None and not is_number(dividend):
-        raise Failure("ArgType", f"the dividend must be a number or scalar-unit, got {describe(dividend)}")
+        raise Failure(
+            "ArgType", f"the dividend must be a number or scalar-unit, got {describe(dividend)}"
+        )
     if not is_number(divisor):
         raise Failure("ArgType", f"the divisor must be a number, got {describe(divisor)}")
     if divisor == 0:
@@ -658,7 +656,8 @@ def _remainder(ev: Evaluation, call: Call) -> Any:
     number = scalar.number if scalar is not None else dividend
     if isinstance(number, bool) or not isinstance(number, int):
         raise Failure(
-            "ArgType", f"the dividend must be an integer or integral scalar-unit, got {describe(dividend)}"
+            "ArgType",
+            f"the dividend must be an integer or integral scalar-unit, got {describe(dividend)}",
         )
     if isinstance(divisor, bool) or not isinstance(divisor, int):
         raise Failure("ArgType", f"the divisor must be an integer, got {describe(divisor)}")

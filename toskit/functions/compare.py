@@ -60,9 +60,7 @@ def _reader(primitive: Any) -> tuple[str, Callable[[Any], Any]] | None:
     return None
 
 
-def typed_pair(
-    a: Any, b: Any, primitive_a: Any, primitive_b: Any
-) -> tuple[Any, Any] | None:
+def typed_pair(a: Any, b: Any, primitive_a: Any, primitive_b: Any) -> tuple[Any, Any] | None:
     """Read both operands in a declared special type; ``None`` when neither is typed.
 
     ``primitive_a``/``primitive_b`` are primitive type names, or
@@ -131,9 +129,7 @@ def ordered_pair(
     raise Failure("ArgType", f"cannot order {describe(a)}")
 
 
-def equal_operands(
-    a: Any, b: Any, primitive_a: Any = None, primitive_b: Any = None
-) -> bool:
+def equal_operands(a: Any, b: Any, primitive_a: Any = None, primitive_b: Any = None) -> bool:
     """``$equal``: deep equality; ``TypeMismatch`` for two non-null values of different kinds."""
     if a is None or b is None:
         return a is None and b is None

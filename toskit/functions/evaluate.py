@@ -124,6 +124,7 @@ class Typed:
 
 _LOCAL = threading.local()
 
+
 def _depth() -> int:
     return getattr(_LOCAL, "depth", 0)
 
@@ -337,16 +338,19 @@ class Evaluation:
         except OverflowError:
             # int → float conversions of huge integers ($sum of 10**400 and 1.5)
             raise function_error(
-                "ArgType", "a number is beyond the float range (an integer too large "
-                "to mix with floating-point numbers)", call
+                "ArgType",
+                "a number is beyond the float range (an integer too large "
+                "to mix with floating-point numbers)",
+                call,
             ) from None
         except ValueError as exc:
             if "digits" not in str(exc):
                 raise
             # Python's int/str conversion bound (4300 digits), hit while describing a value
             raise function_error(
-                "ArgType", "an integer has too many digits to be shown or converted "
-                "(over 4300)", call
+                "ArgType",
+                "an integer has too many digits to be shown or converted (over 4300)",
+                call,
             ) from None
         finally:
             _LOCAL.depth = depth
@@ -492,7 +496,9 @@ def evaluate_calls(
             extra: dict[str, Any] = (
                 {"misspelt": exc.misspelt, "candidates": exc.candidates} if exc.misspelt else {}
             )
-            diag = make_diagnostic(diag.severity, diag.code, diag.message, parts, hint=diag.hint, **extra)
+            diag = make_diagnostic(
+                diag.severity, diag.code, diag.message, parts, hint=diag.hint, **extra
+            )
         diagnostics.append(diag)
 
     def one(call: Call) -> Any:
@@ -515,16 +521,25 @@ def evaluate_calls(
                 if isinstance(new_key, Call):
                     pass
                 elif not (new_key is None or isinstance(new_key, (str, int, float, bool))):
-                    report(function_error(
-                        "ArgType",
-                        "a map key must evaluate to a string, number, boolean or null, "
-                        f"not {_kind(new_key)}", key), key)
+                    report(
+                        function_error(
+                            "ArgType",
+                            "a map key must evaluate to a string, number, boolean or null, "
+                            f"not {_kind(new_key)}",
+                            key,
+                        ),
+                        key,
+                    )
                     new_key = key
                 elif new_key in literal or new_key in taken:
-                    report(function_error(
-                        "DuplicateKey",
-                        f"the key {new_key!r} appears twice in one map after evaluation",
-                        key), key)
+                    report(
+                        function_error(
+                            "DuplicateKey",
+                            f"the key {new_key!r} appears twice in one map after evaluation",
+                            key,
+                        ),
+                        key,
+                    )
                     new_key = key
                 else:
                     taken.append(new_key)

@@ -32,7 +32,9 @@ class _Holder:
     name: str
     template: MemoryTemplate
 
-    def _init_properties(self, properties: Mapping[str, Any] | None, types: Mapping[str, str] | None) -> None:
+    def _init_properties(
+        self, properties: Mapping[str, Any] | None, types: Mapping[str, str] | None
+    ) -> None:
         self.properties: dict[str, Any] = dict(properties or {})
         self.types: dict[str, str] = dict(types or {})
         self._cache: dict[str, Any] = {}
@@ -70,8 +72,13 @@ class _Holder:
 class MemoryCapability(_Holder):
     """A capability of a :class:`MemoryNode`."""
 
-    def __init__(self, node: MemoryNode, name: str, properties: Mapping[str, Any] | None = None,
-                 types: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        node: MemoryNode,
+        name: str,
+        properties: Mapping[str, Any] | None = None,
+        types: Mapping[str, str] | None = None,
+    ) -> None:
         self.node = node
         self.name = name
         self.template = node.template
@@ -136,8 +143,12 @@ class MemoryNode(_Holder):
         self._requirements: list[MemoryRelationship] = []
         self._init_properties(properties, types)
 
-    def add_capability(self, name: str, properties: Mapping[str, Any] | None = None,
-                       types: Mapping[str, str] | None = None) -> MemoryCapability:
+    def add_capability(
+        self,
+        name: str,
+        properties: Mapping[str, Any] | None = None,
+        types: Mapping[str, str] | None = None,
+    ) -> MemoryCapability:
         cap = MemoryCapability(self, name, properties, types)
         self.capabilities[name] = cap
         return cap
@@ -203,22 +214,40 @@ class MemoryTemplate:
         self.nodes: dict[str, MemoryNode] = {}
         self.relationships: dict[str, MemoryRelationship] = {}
 
-    def add_node(self, name: str, properties: Mapping[str, Any] | None = None,
-                 types: Mapping[str, str] | None = None, **options: Any) -> MemoryNode:
+    def add_node(
+        self,
+        name: str,
+        properties: Mapping[str, Any] | None = None,
+        types: Mapping[str, str] | None = None,
+        **options: Any,
+    ) -> MemoryNode:
         node = MemoryNode(self, name, properties, types, **options)
         self.nodes[name] = node
         return node
 
-    def connect(self, source: MemoryNode, requirement: str, target: MemoryNode | None, *,
-                capability: str | None = None, properties: Mapping[str, Any] | None = None,
-                types: Mapping[str, str] | None = None) -> MemoryRelationship:
+    def connect(
+        self,
+        source: MemoryNode,
+        requirement: str,
+        target: MemoryNode | None,
+        *,
+        capability: str | None = None,
+        properties: Mapping[str, Any] | None = None,
+        types: Mapping[str, str] | None = None,
+    ) -> MemoryRelationship:
         rel = MemoryRelationship(self, requirement, source, target, capability, properties, types)
         source._requirements.append(rel)
         return rel
 
-    def add_relationship_template(self, name: str, source: MemoryNode | None, target: MemoryNode | None,
-                                  *, capability: str | None = None,
-                                  properties: Mapping[str, Any] | None = None) -> MemoryRelationship:
+    def add_relationship_template(
+        self,
+        name: str,
+        source: MemoryNode | None,
+        target: MemoryNode | None,
+        *,
+        capability: str | None = None,
+        properties: Mapping[str, Any] | None = None,
+    ) -> MemoryRelationship:
         rel = MemoryRelationship(self, name, source, target, capability, properties)
         self.relationships[name] = rel
         return rel

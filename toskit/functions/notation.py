@@ -99,7 +99,9 @@ class Call:
         if not isinstance(name, str) or not name:
             raise ToskitError(f"a Call's name must be a non-empty string, not {name!r}")
         if namespace is not None and (not isinstance(namespace, str) or not namespace):
-            raise ToskitError(f"a Call's namespace must be None or a non-empty string, not {namespace!r}")
+            raise ToskitError(
+                f"a Call's namespace must be None or a non-empty string, not {namespace!r}"
+            )
         if key_variant is not None and not isinstance(key_variant, str):
             raise ToskitError(f"a Call's key_variant must be None or a string, not {key_variant!r}")
         if form not in ("map", "bare"):
@@ -330,7 +332,12 @@ class _Parser:
             return self.make_diagnostic(severity, code, message, parts, hint=hint, at_key=at_key)
         # No document: the subject is the value at ``parts`` (no range to give).
         return Diagnostic(
-            severity, code, message, path=format_path(parts), hint=hint, subject=Subject("value", None, parts)
+            severity,
+            code,
+            message,
+            path=format_path(parts),
+            hint=hint,
+            subject=Subject("value", None, parts),
         )
 
     def is_known(self, qualified: str) -> bool:
@@ -351,7 +358,11 @@ class _Parser:
         if isinstance(value, str):
             return self.parse_string(value, parts)
         if isinstance(value, Mapping):
-            return self.parse_map(value, parts) if self.dialect == "2.0" else self.parse_map_1x(value, parts)
+            return (
+                self.parse_map(value, parts)
+                if self.dialect == "2.0"
+                else self.parse_map_1x(value, parts)
+            )
         if isinstance(value, (list, tuple)):
             return self.parse_list(value, parts)
         return value
@@ -383,8 +394,7 @@ class _Parser:
                 self.diagnostic(
                     "warning",
                     "dollar-literal",
-                    f"'{text}' is kept as literal text: no function "
-                    f"'{text[1:]}' is known",
+                    f"'{text}' is kept as literal text: no function '{text[1:]}' is known",
                     parts,
                     hint=f"write '${text}' for a literal '{text}'",
                 )
@@ -466,8 +476,11 @@ class _Parser:
                 "error",
                 "malformed-function",
                 f"malformed function: '{key}' is beside other keys in one map "
-                + ("(a function call is a map with one key)" if others else
-                   "(a function call must be the only key of its map)"),
+                + (
+                    "(a function call is a map with one key)"
+                    if others
+                    else "(a function call must be the only key of its map)"
+                ),
                 (*parts, key),
                 hint=f"write '${key}' for a literal key '{key}'",
                 at_key=True,
@@ -509,7 +522,11 @@ class _Parser:
                 return Call(name, args, namespace, path=parts)
         out: dict[Any, Any] = {}
         for key, item in value.items():
-            new_key = _hashable(self.parse(key, parts)) if isinstance(key, (Mapping, list, tuple)) else key
+            new_key = (
+                _hashable(self.parse(key, parts))
+                if isinstance(key, (Mapping, list, tuple))
+                else key
+            )
             tree = self.step(item, (*parts, key))
             if type(tree) is GeneratorType:  # only containers wait on the driver
                 tree = yield tree

@@ -66,11 +66,14 @@ def index_value(value: Any, steps: Sequence[Any], what: str) -> Any:
     """Follow ``steps`` (map keys and list indices) into ``value``; ``PathError`` if missing."""
     for i, step in enumerate(steps):
         where = f"{what}" + "".join(f"[{s!r}]" for s in steps[:i])
-        if isinstance(step, bool) or not isinstance(step, (str, int)) or (
-            isinstance(step, int) and step < 0
+        if (
+            isinstance(step, bool)
+            or not isinstance(step, (str, int))
+            or (isinstance(step, int) and step < 0)
         ):
             raise Failure(
-                "ArgType", f"a step must be a string or a non-negative integer, got {describe(step)}"
+                "ArgType",
+                f"a step must be a string or a non-negative integer, got {describe(step)}",
             )
         if isinstance(step, str):
             if not isinstance(value, Mapping):
@@ -85,9 +88,7 @@ def index_value(value: Any, steps: Sequence[Any], what: str) -> Any:
             value = value[step]
         else:
             if not isinstance(value, (list, tuple)):
-                raise Failure(
-                    "PathError", f"cannot read index {step} of {where}: it is not a list"
-                )
+                raise Failure("PathError", f"cannot read index {step} of {where}: it is not a list")
             if step >= len(value):
                 raise Failure(
                     "PathError", f"index {step} is out of range for {where} ({len(value)} items)"
@@ -148,7 +149,9 @@ class _Walk:
                 return self.rel_ctx([entity])
             return self.node_ctx([entity])
         if not isinstance(token, str):
-            raise Failure("ArgType", f"a path starts with SELF or a template name, got {describe(token)}")
+            raise Failure(
+                "ArgType", f"a path starts with SELF or a template name, got {describe(token)}"
+            )
         context = self.context()
         node = context.node(token)
         if node is not None:
@@ -231,14 +234,17 @@ class _Walk:
             i = 0 if index is None else index
             if i >= len(items):
                 raise Failure(
-                    "PathError", f"{what} has {len(items)} relationship(s); index {i} is out of range"
+                    "PathError",
+                    f"{what} has {len(items)} relationship(s); index {i} is out of range",
                 )
             out.append(items[i])
         return out
 
     def require_node(self, entity: Any, keyword: str) -> None:
         if not is_node(entity):
-            raise Failure("PathError", f"{keyword} needs a node, but the path is at {describe_entity(entity)}")
+            raise Failure(
+                "PathError", f"{keyword} needs a node, but the path is at {describe_entity(entity)}"
+            )
 
     def capability_of(self, node: Any, cap: str) -> Any:
         found = node.capability(cap)
@@ -273,7 +279,9 @@ class _Walk:
                 for rel in rels:
                     target, cap = rel.target, _cap_name(rel)
                     if target is None or cap is None:
-                        raise Failure("PathError", f"{describe_entity(rel)} has no target capability")
+                        raise Failure(
+                            "PathError", f"{describe_entity(rel)} has no target capability"
+                        )
                     groups.append([r for r in target.incoming() if _cap_name(r) == cap])
                 return self.rel_ctx(self.pick_each(groups, "the target capability"))
             caps = []
@@ -435,7 +443,7 @@ def get_property(ev: Any, args: Sequence[Any], *, attribute: bool) -> Any:
     name = "$get_attribute" if attribute else "$get_property"
     walk, entities = _walk(ev, args, name)
     prop = walk.take_name("a property name")
-    steps = walk.args[walk.pos:]
+    steps = walk.args[walk.pos :]
     results = []
     for entity in entities:
         value = read_property(entity, prop, attribute=attribute)
@@ -454,11 +462,15 @@ def get_artifact(ev: Any, args: Sequence[Any]) -> Any:
     walk, entities = _walk(ev, args, "$get_artifact")
     artifact = walk.take_name("an artifact name")
     if walk.pos < len(walk.args):
-        raise Failure("ArgCount", f"unexpected arguments after the artifact name: {walk.args[walk.pos:]!r}")
+        raise Failure(
+            "ArgCount", f"unexpected arguments after the artifact name: {walk.args[walk.pos :]!r}"
+        )
     results = []
     for entity in entities:
         if not is_node(entity):
-            raise Failure("PathError", f"artifacts belong to nodes, not to {describe_entity(entity)}")
+            raise Failure(
+                "PathError", f"artifacts belong to nodes, not to {describe_entity(entity)}"
+            )
         found = entity.artifact(artifact)
         if found is None:
             raise Failure(

@@ -27,8 +27,13 @@ from typing import Any, Protocol
 
 import re2
 
-__all__ = ["MAX_PATTERN_LENGTH", "MAX_PROGRAM_BYTES", "BoundedPattern", "RegexRejected",
-           "compile_bounded"]
+__all__ = [
+    "MAX_PATTERN_LENGTH",
+    "MAX_PROGRAM_BYTES",
+    "BoundedPattern",
+    "RegexRejected",
+    "compile_bounded",
+]
 
 #: Longest pattern text accepted (characters). Template patterns are short;
 #: the bound keeps a hostile one from costing more than its compile budget.
@@ -107,8 +112,9 @@ def compile_bounded(pattern: str) -> BoundedPattern:
     except re2.error as exc:
         raise RegexRejected(_explain(pattern, exc), hint=_SYNTAX_HINT) from None
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:
-        raise RegexRejected(f"'{_short(pattern)}' cannot be compiled: {exc}",
-                            hint=_SYNTAX_HINT) from None
+        raise RegexRejected(
+            f"'{_short(pattern)}' cannot be compiled: {exc}", hint=_SYNTAX_HINT
+        ) from None
 
 
 def _translate(pattern: str) -> str:
@@ -174,6 +180,8 @@ def _explain(pattern: str, exc: Exception) -> str:
         reason = reason.decode("utf-8", "replace")
     construct = _construct(pattern)
     if construct is not None:
-        return (f"'{_short(pattern)}' uses {construct}, which RE2 (the linear-time engine "
-                "toskit runs template patterns with) does not support")
+        return (
+            f"'{_short(pattern)}' uses {construct}, which RE2 (the linear-time engine "
+            "toskit runs template patterns with) does not support"
+        )
     return f"'{_short(pattern)}' is not a valid regular expression: {_short(str(reason), 120)}"

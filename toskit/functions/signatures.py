@@ -59,8 +59,15 @@ __all__ = [
 ]
 
 _DEFINITION_KEYS = ("description", "metadata", "signatures")
-_SIGNATURE_KEYS = ("arguments", "optional_arguments", "variadic", "result", "implementation",
-                   "description", "metadata")
+_SIGNATURE_KEYS = (
+    "arguments",
+    "optional_arguments",
+    "variadic",
+    "result",
+    "implementation",
+    "description",
+    "metadata",
+)
 _SCHEMA_KEYS = ("type", "description", "validation", "entry_schema", "key_schema", "metadata")
 
 
@@ -129,7 +136,9 @@ def refine(base: FunctionDefinition, refinement: FunctionDefinition) -> Function
     return replace(
         base,
         signatures=base.signatures + refinement.signatures,
-        description=refinement.description if refinement.description is not None else base.description,
+        description=refinement.description
+        if refinement.description is not None
+        else base.description,
         metadata=refinement.metadata or base.metadata,
     )
 
@@ -138,8 +147,9 @@ def refine(base: FunctionDefinition, refinement: FunctionDefinition) -> Function
 
 
 class _Loader:
-    def __init__(self, version: str, path: tuple, make: DiagnosticFactory | None,
-                 known: Sequence[str]) -> None:
+    def __init__(
+        self, version: str, path: tuple, make: DiagnosticFactory | None, known: Sequence[str]
+    ) -> None:
         self.version = version
         self.path = path
         self.make = make
@@ -158,9 +168,17 @@ class _Loader:
         full = (*self.path, *parts)
         if self.make is not None:
             # A did-you-mean (misspelt, candidates) is made with its fix where it is located.
-            extra: dict[str, Any] = {"misspelt": misspelt, "candidates": tuple(candidates)} if misspelt else {}
+            extra: dict[str, Any] = (
+                {"misspelt": misspelt, "candidates": tuple(candidates)} if misspelt else {}
+            )
             diag = self.make(
-                "error", "invalid-function-definition", message, full, hint=hint, at_key=at_key, **extra
+                "error",
+                "invalid-function-definition",
+                message,
+                full,
+                hint=hint,
+                at_key=at_key,
+                **extra,
             )
         else:
             if hint is None and misspelt:
@@ -183,8 +201,13 @@ class _Loader:
             return None
         for key in raw:
             if key not in _SCHEMA_KEYS:
-                self.error(f"unknown schema keyname '{key}'", (*parts, key),
-                           at_key=True, misspelt=str(key), candidates=_SCHEMA_KEYS)
+                self.error(
+                    f"unknown schema keyname '{key}'",
+                    (*parts, key),
+                    at_key=True,
+                    misspelt=str(key),
+                    candidates=_SCHEMA_KEYS,
+                )
         type_name = raw.get("type")
         if not isinstance(type_name, str) or not type_name:
             self.error("a schema needs a 'type' (a type name)", parts)
@@ -192,12 +215,23 @@ class _Loader:
         validation = None
         if "validation" in raw:
             try:
-                validation = parse(raw["validation"], self.version, known=self.known,
-                                   path=(*self.path, *parts, "validation"), make_diagnostic=self.make)
+                validation = parse(
+                    raw["validation"],
+                    self.version,
+                    known=self.known,
+                    path=(*self.path, *parts, "validation"),
+                    make_diagnostic=self.make,
+                )
             except FunctionSyntaxError as exc:
                 self.diagnostics.extend(exc.diagnostics)
-        entry = self.schema(raw["entry_schema"], (*parts, "entry_schema")) if "entry_schema" in raw else None
-        key = self.schema(raw["key_schema"], (*parts, "key_schema")) if "key_schema" in raw else None
+        entry = (
+            self.schema(raw["entry_schema"], (*parts, "entry_schema"))
+            if "entry_schema" in raw
+            else None
+        )
+        key = (
+            self.schema(raw["key_schema"], (*parts, "key_schema")) if "key_schema" in raw else None
+        )
         return Schema(type_name, validation, entry, key)
 
     def schemas(self, raw: Any, parts: tuple) -> tuple[Schema, ...]:
@@ -214,14 +248,26 @@ class _Loader:
         before = len(self.diagnostics)
         for key in raw:
             if key not in _SIGNATURE_KEYS:
-                self.error(f"unknown signature keyname '{key}'", (*parts, key),
-                           at_key=True, misspelt=str(key), candidates=_SIGNATURE_KEYS)
-        arguments = self.schemas(raw["arguments"], (*parts, "arguments")) if "arguments" in raw else ()
-        optional = (self.schemas(raw["optional_arguments"], (*parts, "optional_arguments"))
-                    if "optional_arguments" in raw else ())
+                self.error(
+                    f"unknown signature keyname '{key}'",
+                    (*parts, key),
+                    at_key=True,
+                    misspelt=str(key),
+                    candidates=_SIGNATURE_KEYS,
+                )
+        arguments = (
+            self.schemas(raw["arguments"], (*parts, "arguments")) if "arguments" in raw else ()
+        )
+        optional = (
+            self.schemas(raw["optional_arguments"], (*parts, "optional_arguments"))
+            if "optional_arguments" in raw
+            else ()
+        )
         variadic = raw.get("variadic", False)
         if not isinstance(variadic, bool):
-            self.error(f"'variadic' must be true or false, not {describe(variadic)}", (*parts, "variadic"))
+            self.error(
+                f"'variadic' must be true or false, not {describe(variadic)}", (*parts, "variadic")
+            )
             variadic = False
         result = self.schema(raw["result"], (*parts, "result")) if "result" in raw else None
         if len(self.diagnostics) > before:
@@ -234,8 +280,13 @@ class _Loader:
             return None
         for key in raw:
             if key not in _DEFINITION_KEYS:
-                self.error(f"function '{name}': unknown keyname '{key}'", (*parts, key),
-                           at_key=True, misspelt=str(key), candidates=_DEFINITION_KEYS)
+                self.error(
+                    f"function '{name}': unknown keyname '{key}'",
+                    (*parts, key),
+                    at_key=True,
+                    misspelt=str(key),
+                    candidates=_DEFINITION_KEYS,
+                )
         raw_sigs = raw.get("signatures")
         if not isinstance(raw_sigs, list) or not raw_sigs:
             self.error(f"function '{name}' needs a non-empty 'signatures' list", parts)
@@ -269,16 +320,23 @@ def load_function_definitions(
     names (``ns:fn``); ``known`` lists function names known while parsing
     validation clauses (the section's own names are added).
     """
-    loader = _Loader(version, tuple(path), make_diagnostic,
-                     [*known, *(section if isinstance(section, Mapping) else ())])
+    loader = _Loader(
+        version,
+        tuple(path),
+        make_diagnostic,
+        [*known, *(section if isinstance(section, Mapping) else ())],
+    )
     out: dict[str, FunctionDefinition] = {}
     if not isinstance(section, Mapping) or not section:
         loader.error("'functions' must be a non-empty map of function definitions", ())
         return out, loader.diagnostics
     for name, raw in section.items():
         if not isinstance(name, str) or not name or "$" in name or ":" in name:
-            loader.error(f"bad function name {name!r}: a non-empty name without '$' or ':'",
-                         (name,), at_key=True)
+            loader.error(
+                f"bad function name {name!r}: a non-empty name without '$' or ':'",
+                (name,),
+                at_key=True,
+            )
             continue
         definition = loader.definition(name, raw, (name,))
         if definition is not None:
@@ -429,7 +487,9 @@ class SignatureIndex:
             mask = 0
             for bit, signature in enumerate(self.signatures):
                 schema = self._schema_at(signature, position)
-                accepted = _KINDS_ACCEPTED.get(schema.type) if schema is not None and schema.type else None
+                accepted = (
+                    _KINDS_ACCEPTED.get(schema.type) if schema is not None and schema.type else None
+                )
                 if accepted is None or kind in accepted:
                     mask |= 1 << bit
             self._kinds[key] = mask
@@ -460,7 +520,7 @@ def match_signature(ev: Any, signature: Signature, args: Sequence[Any]) -> bool:
     for arg, schema in zip(args, required):
         if not value_matches(ev, arg, schema):
             return False
-    rest = list(args[len(required):])
+    rest = list(args[len(required) :])
     declared = [*required, *optional]
     for i, arg in enumerate(rest):
         if i < len(optional):

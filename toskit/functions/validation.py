@@ -84,7 +84,9 @@ def _decide(result: Any, clause: Any, value: Any) -> None:
         "ValidationNotBoolean",
         f"the clause {_show(clause)} gave {_show(result)}, not a boolean",
         function,
-        hint=None if contains_call(clause) else (
+        hint=None
+        if contains_call(clause)
+        else (
             "the clause holds no function call: validate() takes a parsed clause "
             "(functions.parse(...)), or pass raw=True for YAML data"
         ),
@@ -163,8 +165,11 @@ def constraint_clause(constraint: Any, version: str = "1.3") -> Call:
             raise ToskitError(f"valid_values takes a list, not {_flow(raw)}")
         return Call("valid_values", [value, arg])
     if operator in ("length", "min_length", "max_length"):
-        compare = {"length": "equal", "min_length": "greater_or_equal",
-                   "max_length": "less_or_equal"}[operator]
+        compare = {
+            "length": "equal",
+            "min_length": "greater_or_equal",
+            "max_length": "less_or_equal",
+        }[operator]
         return Call(compare, [Call("length", [value]), arg])
     # pattern: the whole string must match
     if not isinstance(arg, str):
@@ -208,19 +213,36 @@ def check_value(
         if make_diagnostic is not None:
             out.append(make_diagnostic("error", code, prefix + message, parts, hint=hint))
         else:
-            out.append(Diagnostic("error", code, prefix + message, path=format_path(parts), hint=hint,
-                                  subject=Subject("value", None, parts)))
+            out.append(
+                Diagnostic(
+                    "error",
+                    code,
+                    prefix + message,
+                    path=format_path(parts),
+                    hint=hint,
+                    subject=Subject("value", None, parts),
+                )
+            )
 
-    ev = Evaluation(inputs=inputs, value=value, value_type=value_type, version=version,
-                    context=context, self_entity=self_entity,
-                    defer_missing_inputs=defer_missing_inputs)
+    ev = Evaluation(
+        inputs=inputs,
+        value=value,
+        value_type=value_type,
+        version=version,
+        context=context,
+        self_entity=self_entity,
+        defer_missing_inputs=defer_missing_inputs,
+    )
     shown = _show(value)
     for clause in validations:
         try:
             _decide(run_clause(ev, clause), clause, value)
         except FunctionError as exc:
             if exc.kind == "ValidationFailed":
-                report("validation-failed", f"value {shown} fails the validation clause {_show(clause)}")
+                report(
+                    "validation-failed",
+                    f"value {shown} fails the validation clause {_show(clause)}",
+                )
             else:
                 report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
     for constraint in constraints:
@@ -228,12 +250,24 @@ def check_value(
             # TOSCA 1.3's `schema` constraint validates a string against an
             # external schema language; toskit does not interpret it.
             if make_diagnostic is not None:
-                out.append(make_diagnostic("info", "unchecked-constraint",
-                                           prefix + "the 'schema' constraint is not checked", parts))
+                out.append(
+                    make_diagnostic(
+                        "info",
+                        "unchecked-constraint",
+                        prefix + "the 'schema' constraint is not checked",
+                        parts,
+                    )
+                )
             else:
-                out.append(Diagnostic("info", "unchecked-constraint",
-                                      prefix + "the 'schema' constraint is not checked",
-                                      path=format_path(parts), subject=Subject("value", None, parts)))
+                out.append(
+                    Diagnostic(
+                        "info",
+                        "unchecked-constraint",
+                        prefix + "the 'schema' constraint is not checked",
+                        path=format_path(parts),
+                        subject=Subject("value", None, parts),
+                    )
+                )
             continue
         try:
             clause = constraint_clause(constraint, version if version != "2.0" else "1.3")
@@ -244,9 +278,10 @@ def check_value(
             _decide(run_clause(ev, clause), clause, value)
         except FunctionError as exc:
             if exc.kind == "ValidationFailed":
-                report("constraint-violation",
-                       f"value {shown} violates the constraint {_flow(constraint)}")
+                report(
+                    "constraint-violation",
+                    f"value {shown} violates the constraint {_flow(constraint)}",
+                )
             else:
                 report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
     return out
-

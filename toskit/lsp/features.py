@@ -961,13 +961,17 @@ def _attribute_names(t: Any, present: set[str]) -> list[Completion]:
     """The attributes a node type declares down its chain (nearest first), with their types."""
     seen: dict[str, Completion] = {}
     for each in (t, *t.ancestors):
-        section = each.definition.get("attributes") if isinstance(each.definition, Mapping) else None
+        section = (
+            each.definition.get("attributes") if isinstance(each.definition, Mapping) else None
+        )
         if not isinstance(section, Mapping):
             continue
         for name, body in section.items():
             if isinstance(name, str) and name not in seen and name not in present:
                 kind = body.get("type", "any") if isinstance(body, Mapping) else "any"
-                seen[name] = Completion(name, _PROPERTY, f"{kind} (attribute of {each.name})", "0" + name)
+                seen[name] = Completion(
+                    name, _PROPERTY, f"{kind} (attribute of {each.name})", "0" + name
+                )
     return list(seen.values())
 
 

@@ -56,6 +56,7 @@ REPOSITORY = "https://github.com/toskit/toskit"
 #: The documentation page that explains the codes (rules' help links point into it).
 DOCS_URL = f"{REPOSITORY}/blob/main/docs/ci.md"
 
+
 class CheckedFile(Protocol):
     """What a report needs of one checked file (``toskit.cli.FileResult`` is one)."""
 

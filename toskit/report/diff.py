@@ -75,12 +75,19 @@ def _value_finding(change: Any, new_name: str) -> Diagnostic | None:
     elif change.change == "renamed":
         message = f"{where}: {change.path} is now {change.new_path} ({_shown(change.new)})"
     else:
-        message = f"{where}: {change.path} changed from {_shown(change.old)} to {_shown(change.new)}"
+        message = (
+            f"{where}: {change.path} changed from {_shown(change.old)} to {_shown(change.new)}"
+        )
     if change.new_source and change.new_source != "template":
         message += f" (set by {change.new_source})"
     return Diagnostic(
-        "warning", CHANGED_VALUE, message, change.new_path or change.path,
-        file=file or new_name, line=line, column=column,
+        "warning",
+        CHANGED_VALUE,
+        message,
+        change.new_path or change.path,
+        file=file or new_name,
+        line=line,
+        column=column,
     )
 
 
@@ -104,7 +111,9 @@ def _with_file(diag: Diagnostic, file: str) -> Diagnostic:
 def render(diff: Any, fmt: str, fail_on: Sequence[str] = ()) -> str:
     """The findings of :func:`diff_findings` as ``github`` or ``sarif`` text."""
     if fmt not in FORMATS:
-        raise ValueError(f"toskit diff reports {', '.join(FORMATS)} through toskit.report, not {fmt!r}")
+        raise ValueError(
+            f"toskit diff reports {', '.join(FORMATS)} through toskit.report, not {fmt!r}"
+        )
     files: dict[str, _DiffFile] = {diff.new_name: _DiffFile(diff.new_name)}
     for finding in diff_findings(diff, fail_on):
         path = finding.file or diff.new_name

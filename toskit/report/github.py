@@ -59,7 +59,9 @@ def annotation(diag: Diagnostic, fallback_file: str) -> str:
     props = [f"file={escape_property(abbreviate(diag.file or fallback_file))}"]
     if diag.line is not None:
         props.append(f"line={diag.line}")
-        end_line = diag.end_line if diag.end_line is not None and diag.end_line >= diag.line else None
+        end_line = (
+            diag.end_line if diag.end_line is not None and diag.end_line >= diag.line else None
+        )
         if end_line is not None:
             props.append(f"endLine={end_line}")
         if diag.column is not None:

@@ -89,7 +89,9 @@ def render(results: Iterable[CheckedFile]) -> str:
     tests = failures = errors = 0
     for result in results:
         tests += 1
-        case = ET.SubElement(suite, "testcase", {"name": _attr(result.path), "classname": CLASSNAME})
+        case = ET.SubElement(
+            suite, "testcase", {"name": _attr(result.path), "classname": CLASSNAME}
+        )
         case.set("file", _attr(result.path))
         case.set("time", "0")
         found = findings(result)
@@ -98,18 +100,34 @@ def render(results: Iterable[CheckedFile]) -> str:
         others = [d for d in found if d.severity != "error"]
         # Children in the order junit-10.xsd requires: error*, failure*, system-out.
         for diag in broken:
-            element = ET.SubElement(case, "error", {"type": _attr(diag.code), "message": _attr(abbreviate(diag.message))})
+            element = ET.SubElement(
+                case,
+                "error",
+                {"type": _attr(diag.code), "message": _attr(abbreviate(diag.message))},
+            )
             element.text = _text(_body(diag, result.path))
             errors += 1
         for diag in failed:
-            message = f"{_position(diag)}: {abbreviate(diag.message)}" if diag.line is not None else abbreviate(diag.message)
-            element = ET.SubElement(case, "failure", {"type": _attr(diag.code), "message": _attr(message)})
+            message = (
+                f"{_position(diag)}: {abbreviate(diag.message)}"
+                if diag.line is not None
+                else abbreviate(diag.message)
+            )
+            element = ET.SubElement(
+                case, "failure", {"type": _attr(diag.code), "message": _attr(message)}
+            )
             element.text = _text(_body(diag, result.path))
             failures += 1
         if others:
             out = ET.SubElement(case, "system-out")
             out.text = _text("\n".join(_body(d, result.path) for d in others) + "\n")
-    counts = {"tests": str(tests), "failures": str(failures), "errors": str(errors), "skipped": "0", "time": "0"}
+    counts = {
+        "tests": str(tests),
+        "failures": str(failures),
+        "errors": str(errors),
+        "skipped": "0",
+        "time": "0",
+    }
     suite.attrib = {"name": SUITE, **counts, **suite.attrib}
     root = ET.Element("testsuites", {"name": SUITE, **counts})
     root.append(suite)

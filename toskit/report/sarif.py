@@ -59,7 +59,9 @@ from toskit.report import (
 __all__ = ["SCHEMA_URI", "VERSION", "render", "sarif_log"]
 
 VERSION = "2.1.0"
-SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
 LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
@@ -78,7 +80,9 @@ def message_text(diag: Diagnostic) -> str:
     return text
 
 
-def _region(line: int | None, column: int | None, end_line: int | None, end_column: int | None) -> dict | None:
+def _region(
+    line: int | None, column: int | None, end_line: int | None, end_column: int | None
+) -> dict | None:
     if line is None or line < 1:
         return None
     region: dict[str, int] = {"startLine": line}
@@ -87,7 +91,11 @@ def _region(line: int | None, column: int | None, end_line: int | None, end_colu
     if end_line is not None and end_line >= line:
         region["endLine"] = end_line
         start = region.get("startColumn")
-        if start is not None and end_column is not None and (end_line > line or end_column >= start):
+        if (
+            start is not None
+            and end_column is not None
+            and (end_line > line or end_column >= start)
+        ):
             region["endColumn"] = end_column
     return region
 
@@ -120,7 +128,9 @@ def _fix(fix: Fix, fallback: str) -> dict:
         "artifactChanges": [
             {
                 "artifactLocation": {"uri": artifact_uri(fix.file or fallback)},
-                "replacements": [{"deletedRegion": region, "insertedContent": {"text": fix.replacement}}],
+                "replacements": [
+                    {"deletedRegion": region, "insertedContent": {"text": fix.replacement}}
+                ],
             }
         ],
     }

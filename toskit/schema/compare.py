@@ -86,7 +86,9 @@ class Comparison:
         ):
             if paths:
                 shown = sorted(paths)
-                text = ", ".join(shown[:5]) + (f", … {len(shown) - 5} more" if len(shown) > 5 else "")
+                text = ", ".join(shown[:5]) + (
+                    f", … {len(shown) - 5} more" if len(shown) > 5 else ""
+                )
                 parts.append(f"{label}: {text}")
         return "<Comparison " + "; ".join(parts) + ">"
 
@@ -124,8 +126,10 @@ def compare(
     walker = _Comparer()
     with guarded_walk("value nested too deeply to compare"):
         walker.run(node, lhs, rhs)
-    if container_kind(lhs) is not None or container_kind(rhs) is not None or (
-        lhs is None and rhs is None
+    if (
+        container_kind(lhs) is not None
+        or container_kind(rhs) is not None
+        or (lhs is None and rhs is None)
     ):
         # The root of a map or list value is never a path of its own, as in
         # structured-merge-diff (`compare(None, {"a": "x"})` adds only `.a`,
@@ -134,9 +138,7 @@ def compare(
         for paths in (walker.added, walker.removed, walker.modified):
             paths.discard("")
     changed = walker.added | walker.removed | walker.modified
-    values = {
-        p: (walker.old.get(p, ABSENT), walker.new.get(p, ABSENT)) for p in changed
-    }
+    values = {p: (walker.old.get(p, ABSENT), walker.new.get(p, ABSENT)) for p in changed}
     return Comparison(
         frozenset(walker.added), frozenset(walker.removed), frozenset(walker.modified), values
     )
@@ -188,8 +190,10 @@ class _Comparer:
             if canonical(lhs) != canonical(rhs):
                 self.modify(path, lhs, rhs)
             return
-        if (lk is None and lhs is not None) or (rk is None and rhs is not None) or (
-            lk is not None and rk is not None and lk != rk
+        if (
+            (lk is None and lhs is not None)
+            or (rk is None and rhs is not None)
+            or (lk is not None and rk is not None and lk != rk)
         ):
             # A kind change: the node is modified; what hung below it is gone or new.
             self.modify(path, lhs, rhs)

@@ -105,7 +105,9 @@ class Node:
         if node is None:
             node = self.map_elem
             if node is None:
-                raise schema_error_message(f"no type for the undeclared key {key!r} (value not validated?)")
+                raise schema_error_message(
+                    f"no type for the undeclared key {key!r} (value not validated?)"
+                )
         return node
 
     def item_node(self) -> Node:
@@ -141,9 +143,7 @@ class Compiler:
         if isinstance(ref, str):
             ref = TypeRef(named_type=ref)
         elif not isinstance(ref, TypeRef) or ref.is_empty:
-            raise schema_error_message(
-                f"a type name must be a string, got {type(ref).__name__}"
-            )
+            raise schema_error_message(f"a type name must be a string, got {type(ref).__name__}")
         return self._ref(ref, UNTYPED_ATOMIC)
 
     def _ref(self, ref: TypeRef | None, default: str) -> Node:

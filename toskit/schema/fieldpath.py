@@ -185,9 +185,7 @@ def _decode(text: str, i: int) -> tuple[Any, int]:
         with unlimited_int_digits():  # a path may name an int of any size
             return _DECODER.raw_decode(text, i)
     except json.JSONDecodeError:
-        raise PathSyntaxError(
-            f"bad path {text!r}: expected a JSON value at offset {i}"
-        ) from None
+        raise PathSyntaxError(f"bad path {text!r}: expected a JSON value at offset {i}") from None
     except RecursionError:
         raise PathSyntaxError(f"bad path {text!r}: value nested too deeply") from None
 

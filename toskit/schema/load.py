@@ -376,7 +376,13 @@ class _Checker:
     def error(self, path: str, message: str) -> None:
         # The subject (issue #28): the schema at the path of the offending part.
         self.out.append(
-            Diagnostic("error", CODE, message, path=path, subject=Subject("schema", None, subject_path(path)))
+            Diagnostic(
+                "error",
+                CODE,
+                message,
+                path=path,
+                subject=Subject("schema", None, subject_path(path)),
+            )
         )
 
     def shape(self, path: str, expected: str, value: Any) -> None:
@@ -470,7 +476,8 @@ class _Checker:
                 if f.name in names:
                     if self.shapes:
                         self.error(
-                            path + ".fields", f"duplicate entries for key {_name_key('name', f.name)}"
+                            path + ".fields",
+                            f"duplicate entries for key {_name_key('name', f.name)}",
                         )
                     continue
                 names.add(f.name)
@@ -535,7 +542,12 @@ class _Checker:
         else:
             self.atom(ref.inlined, path)
             target = ref.inlined
-        if rel is not None and isinstance(target, Atom) and target.map is None and target.list is None:
+        if (
+            rel is not None
+            and isinstance(target, Atom)
+            and target.map is None
+            and target.list is None
+        ):
             self.error(path, "invalid atom")
 
 

@@ -131,7 +131,9 @@ def _keys_of(
             if kind == SET:
                 keys.setdefault(canonical(item), i)
             elif isinstance(item, Mapping):
-                keys.setdefault(tuple(sorted((n, canonical(item[n])) for n in names if n in item)), i)
+                keys.setdefault(
+                    tuple(sorted((n, canonical(item[n])) for n in names if n in item)), i
+                )
     except Exception:  # noqa: BLE001 - the scan decides (and reports) as without an index
         index[shape] = None
         return None

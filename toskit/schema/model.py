@@ -95,7 +95,9 @@ class TypeRef:
     @property
     def is_empty(self) -> bool:
         """True for ``{}`` (treated as no reference at all)."""
-        return self.named_type is None and self.inlined is None and self.element_relationship is None
+        return (
+            self.named_type is None and self.inlined is None and self.element_relationship is None
+        )
 
     @classmethod
     def named(cls, name: str, element_relationship: str | None = None) -> TypeRef:
@@ -266,7 +268,11 @@ def _union_to_data(u: Union) -> dict[str, Any]:
     if u.fields:
         out["fields"] = [
             {"fieldName": uf.field_name}
-            | ({"discriminatorValue": uf.discriminator_value} if uf.discriminator_value is not None else {})
+            | (
+                {"discriminatorValue": uf.discriminator_value}
+                if uf.discriminator_value is not None
+                else {}
+            )
             for uf in u.fields
         ]
     return out
@@ -451,7 +457,9 @@ class Schema:
 
     # -- operations (implemented in sibling modules) -----------------------
 
-    def validate(self, value: Any, name: str, *, allow_duplicates: bool = False) -> list[Diagnostic]:
+    def validate(
+        self, value: Any, name: str, *, allow_duplicates: bool = False
+    ) -> list[Diagnostic]:
         """Diagnostics for ``value`` against type ``name`` (empty when valid).
 
         The list is a :class:`toskit.diagnostics.DiagnosticList` (a ``list``
@@ -520,8 +528,12 @@ class Schema:
         from toskit.schema.compare import extract
 
         return extract(
-            self, value, paths, name,
-            append_key_fields=append_key_fields, allow_duplicates=allow_duplicates,
+            self,
+            value,
+            paths,
+            name,
+            append_key_fields=append_key_fields,
+            allow_duplicates=allow_duplicates,
         )
 
     def normalize_union(self, old: Any, new: Any, name: str) -> Any:
@@ -541,7 +553,9 @@ class Schema:
     def __repr__(self) -> str:
         if not isinstance(self.types, tuple):
             return f"<Schema types={self.types!r}>"
-        names = ", ".join(str(t.name) if isinstance(t, TypeDef) else repr(t) for t in self.types[:8])
+        names = ", ".join(
+            str(t.name) if isinstance(t, TypeDef) else repr(t) for t in self.types[:8]
+        )
         more = f", … {len(self.types) - 8} more" if len(self.types) > 8 else ""
         return f"<Schema {len(self.types)} types: {names}{more}>"
 

@@ -39,9 +39,7 @@ def normalize_union(schema: Schema, old: Any, new: Any, name: str) -> Any:
 def normalize_union_apply(schema: Schema, applied: Any, merged: Any, name: str) -> Any:
     """The apply rules: a copy of ``merged`` with unions normalized
     after ``applied`` was merged into it."""
-    node = validated_node(
-        schema, name, [("applied", applied, False), ("merged", merged, False)]
-    )
+    node = validated_node(schema, name, [("applied", applied, False), ("merged", merged, False)])
     return _run(node, applied, merged, _apply)
 
 
@@ -123,7 +121,9 @@ def _keep_only(union: Union, out: dict, keep: str | None) -> None:
 
 
 def _update(union: Union, old: dict, new: dict, out: dict, path: str) -> None:
-    added = [f for f in union.fields if _is_set(new, f.field_name) and not _is_set(old, f.field_name)]
+    added = [
+        f for f in union.fields if _is_set(new, f.field_name) and not _is_set(old, f.field_name)
+    ]
     d_new = _discriminator_of(union, new)
     if d_new and d_new != _discriminator_of(union, old):
         if len(added) == 1 and _disc(added[0]) != d_new:

@@ -61,9 +61,7 @@ def check_value(node: Node, value: Any, *, allow_duplicates: bool = False) -> li
     return out
 
 
-def validated_node(
-    schema: Schema, name: str, values: list[tuple[str, Any, bool]]
-) -> Node:
+def validated_node(schema: Schema, name: str, values: list[tuple[str, Any, bool]]) -> Node:
     """The node of ``name`` after checking each ``(label, value, allow_dups)``.
 
     Raises :class:`toskit.SchemaError` listing the diagnostics of every invalid
@@ -103,7 +101,9 @@ def item_key(node: Node, element: dict) -> list[tuple[str, Any]]:
 
 def _error(code: str, message: str, path: str) -> Diagnostic:
     # The subject (issue #28): the value at the field path, as a tuple.
-    return Diagnostic("error", code, message, path=path, subject=Subject("value", None, subject_path(path)))
+    return Diagnostic(
+        "error", code, message, path=path, subject=Subject("value", None, subject_path(path))
+    )
 
 
 def _too_deep(path: str) -> Diagnostic:
@@ -150,7 +150,7 @@ def abbreviate_path(path: str, head: int = 4, tail: int = 3) -> str:
     if len(starts) <= head + tail:
         return path
     hidden = len(starts) - head - tail
-    return f"{path[: starts[head]]}…({hidden} more)…{path[starts[-tail]:]}"
+    return f"{path[: starts[head]]}…({hidden} more)…{path[starts[-tail] :]}"
 
 
 # The careful walk runs without Python recursion: a container's check is a

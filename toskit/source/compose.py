@@ -145,7 +145,9 @@ class _PyParser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):
                     before = source[: match.start() + 2]  # libyaml marks the hex digits
                     breaks = list(_LINE_BREAK.finditer(before))
                     line = start.line + len(breaks)
-                    column = len(before) - breaks[-1].end() if breaks else start.column + len(before)
+                    column = (
+                        len(before) - breaks[-1].end() if breaks else start.column + len(before)
+                    )
                     mark = yaml.error.Mark(
                         start.name, start.index + len(before), line, column, None, None
                     )

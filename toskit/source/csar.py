@@ -97,7 +97,9 @@ def _directory(f: Any) -> tuple[int, int, int | None]:
     """
     find = getattr(zipfile, "_EndRecData", None)  # zipfile's own reading (CPython 3.x)
     if find is None:  # a zipfile without it: the directory cannot be bounded, so refuse
-        raise CsarError("csar-error", "this Python's zipfile cannot be checked for hostile archives")
+        raise CsarError(
+            "csar-error", "this Python's zipfile cannot be checked for hostile archives"
+        )
     try:
         endrec = find(f)
     except OSError:
@@ -111,7 +113,9 @@ def _directory(f: Any) -> tuple[int, int, int | None]:
     if zip64:
         start -= zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator  # type: ignore[attr-defined]
     if start < 0 or offset < 0:
-        raise CsarError("csar-error", "not a readable ZIP archive: bad offset for central directory")
+        raise CsarError(
+            "csar-error", "not a readable ZIP archive: bad offset for central directory"
+        )
     declared = None if zip64 else endrec[zipfile._ECD_ENTRIES_TOTAL]  # type: ignore[attr-defined]
     return start, size, declared
 

@@ -303,7 +303,15 @@ class YamlDocument:
             return ()
         number, start, stop, original = hits[0]
         return (
-            Fix(f"rename '{word}' to '{new}'", yaml_text(new, like=original), self.name, number, start, number, stop),
+            Fix(
+                f"rename '{word}' to '{new}'",
+                yaml_text(new, like=original),
+                self.name,
+                number,
+                start,
+                number,
+                stop,
+            ),
         )
 
     def _report(
@@ -326,8 +334,14 @@ class YamlDocument:
             if first is not None:
                 f_end = span_end(lines, first[0], first[1], "key")
                 related = (
-                    Related("the first occurrence (its value is kept)", self.name,
-                            first[0] + 1, first[1] + 1, f_end[0] + 1, f_end[1] + 1),
+                    Related(
+                        "the first occurrence (its value is kept)",
+                        self.name,
+                        first[0] + 1,
+                        first[1] + 1,
+                        f_end[0] + 1,
+                        f_end[1] + 1,
+                    ),
                 )
         else:
             end_line0, end_col0 = span_of_token(lines, line0, column0)
@@ -369,7 +383,9 @@ def _with_subjects(diagnostics: list[Diagnostic], shadow: Any) -> list[Diagnosti
     out = []
     for d in diagnostics:
         first = d.related[0] if d.code == "duplicate-key" and d.related else None
-        where = (first.line - 1, first.column - 1) if first and first.line and first.column else None
+        where = (
+            (first.line - 1, first.column - 1) if first and first.line and first.column else None
+        )
         parts = found.get(where) if where is not None else None
         out.append(d if parts is None else replace(d, subject=subject_of(parts), parts=parts))
     return out
@@ -531,7 +547,9 @@ def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
     except IsADirectoryError:
         raise ToskitError(f"{name}: is a directory, not a file") from None
     except (OSError, ValueError) as exc:
-        raise ToskitError(f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+        raise ToskitError(
+            f"{name}: cannot read ({getattr(exc, 'strerror', None) or exc})"
+        ) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
@@ -560,8 +578,9 @@ def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
     return _decode(data, name)
 
 
-def read_text_stream(stream: Any, max_size: int = LIMIT_DEFAULTS["max_size"],
-                     name: str = "<stdin>") -> str:
+def read_text_stream(
+    stream: Any, max_size: int = LIMIT_DEFAULTS["max_size"], name: str = "<stdin>"
+) -> str:
     """Read a UTF-8 stream (``sys.stdin``) holding at most ``max_size + 1`` bytes.
 
     Reads in chunks from the binary buffer when there is one; a longer

@@ -160,7 +160,9 @@ _DOTS, _DASHES = re.compile(r"\.\.\."), re.compile("---")
 #   Written as unrolled loops (a run of plain characters, then escapes each
 #   followed by a run): `(?:[^'\n]|'')*` kept one backtracking entry per
 #   character, 374 MB for one 3 MB line (#37); the same matches, none kept.
-_OPEN_QUOTE = re.compile(r"""'[^'\n]*(?:''[^'\n]*)*$|"[^"\\\n]*(?:\\.[^"\\\n]*)*\\?$""", re.MULTILINE)
+_OPEN_QUOTE = re.compile(
+    r"""'[^'\n]*(?:''[^'\n]*)*$|"[^"\\\n]*(?:\\.[^"\\\n]*)*\\?$""", re.MULTILINE
+)
 # * a block scalar header with junk after its indicators (`key: | -`,
 #   `key: >1"`), which rapidyaml ignores and PyYAML reports.
 _BLOCK_INDICATOR = re.compile(r"[|>]([^\n]*)")

@@ -72,9 +72,9 @@ class Importer:
         **limits: Any,
     ) -> None:
         # fail early on a bad limit; max_import_depth is the chain bound below
-        self.max_import_depth = resolve_limits(
-            {k: v for k, v in limits.items() if k != "parser"}
-        )["max_import_depth"]
+        self.max_import_depth = resolve_limits({k: v for k, v in limits.items() if k != "parser"})[
+            "max_import_depth"
+        ]
         if root is not None and not isinstance(root, str | os.PathLike):
             raise ToskitError(f"root must be a folder path, not {type(root).__name__}")
         if root is not None and "\0" in os.fspath(root):
@@ -194,7 +194,9 @@ class Importer:
                     "info",
                     "import-cycle",
                     "import cycle (each file is read once): "
-                    + " → ".join(n if is_url(n) or not os.path.isabs(n) else shown_path(n) for n in loop),
+                    + " → ".join(
+                        n if is_url(n) or not os.path.isabs(n) else shown_path(n) for n in loop
+                    ),
                     where,
                 )
 

@@ -13,7 +13,16 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Location", "MapShadow", "SeqShadow", "AliasShadow", "find", "key_paths", "walk", "position_of"]
+__all__ = [
+    "Location",
+    "MapShadow",
+    "SeqShadow",
+    "AliasShadow",
+    "find",
+    "key_paths",
+    "walk",
+    "position_of",
+]
 
 
 @dataclass(frozen=True)

@@ -136,7 +136,12 @@ def _skip_properties(lines: Sequence[str], line0: int, col0: int) -> tuple[int, 
             # The node starts on a later line.
             for next_line in range(line0 + 1, min(len(lines), line0 + MAX_SCAN_LINES)):
                 if not _blank(lines[next_line]):
-                    line0, text, col0, moved = next_line, lines[next_line], _indent(lines[next_line]), True
+                    line0, text, col0, moved = (
+                        next_line,
+                        lines[next_line],
+                        _indent(lines[next_line]),
+                        True,
+                    )
                     break
             else:
                 return line0, len(text), moved
@@ -159,7 +164,9 @@ def _scalar_end(
     n = len(text)
     while end < n:
         c = text[end]
-        if c == ":" and (end + 1 >= n or text[end + 1] in " \t" or (flow and text[end + 1] in ",]}")):
+        if c == ":" and (
+            end + 1 >= n or text[end + 1] in " \t" or (flow and text[end + 1] in ",]}")
+        ):
             break
         if c == "#" and end > col0 and text[end - 1] in " \t":
             break

@@ -83,7 +83,11 @@ def _unanchored_keys(text: str) -> list[str]:
             continue
         if isinstance(event, _START):
             depth += 1
-            if depth == 2 and key == "dsl_definitions" and isinstance(event, yaml.MappingStartEvent):
+            if (
+                depth == 2
+                and key == "dsl_definitions"
+                and isinstance(event, yaml.MappingStartEvent)
+            ):
                 in_section = True
                 section_expect_key = True
                 key = None

@@ -257,7 +257,9 @@ class ProfileCatalog:
         profile = self.aliases.get(profile, profile)
         found = list(self._ensure().by_profile.get(profile, ()))
         if profile in BUILTIN_PROFILES and found:
-            found.insert(0, ProfileEntry(profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True))
+            found.insert(
+                0, ProfileEntry(profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True)
+            )
         return found if len(found) > 1 else []
 
     def _ensure(self) -> _Index:
@@ -294,11 +296,17 @@ class ProfileCatalog:
             break
         for path, why in unreadable:
             index.diagnostics.append(
-                _finding("profile-catalog", path, f"profile catalog: cannot list '{shown_path(path)}': {why}")
+                _finding(
+                    "profile-catalog",
+                    path,
+                    f"profile catalog: cannot list '{shown_path(path)}': {why}",
+                )
             )
         for profile, entries in index.by_profile.items():
             if profile in BUILTIN_PROFILES:
-                builtin = ProfileEntry(profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True)
+                builtin = ProfileEntry(
+                    profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True
+                )
                 entries.insert(0, builtin)
             if len(entries) > 1:
                 index.diagnostics.append(duplicate_finding(profile, entries))
@@ -313,7 +321,11 @@ class ProfileCatalog:
                 head = f.read(HEAD_BYTES)
         except OSError as exc:
             index.diagnostics.append(
-                _finding("profile-catalog", path, f"profile catalog: cannot read '{shown_path(path)}': {exc.strerror or exc}")
+                _finding(
+                    "profile-catalog",
+                    path,
+                    f"profile catalog: cannot read '{shown_path(path)}': {exc.strerror or exc}",
+                )
             )
             return
         found = _profile_in(head)
@@ -342,7 +354,11 @@ class ProfileCatalog:
                 text = archive.read_text(entry)
             except CsarError as exc:
                 index.diagnostics.append(
-                    _finding("profile-catalog", path, f"profile catalog: '{shown_path(path)}!/{entry}': {exc.message}")
+                    _finding(
+                        "profile-catalog",
+                        path,
+                        f"profile catalog: '{shown_path(path)}!/{entry}': {exc.message}",
+                    )
                 )
                 continue
             found = _profile_in(text[:HEAD_BYTES].encode("utf-8"))
@@ -366,7 +382,11 @@ class ProfileCatalog:
                 if index is not None:
                     message = exc.message if isinstance(exc, CsarError) else str(exc)
                     index.diagnostics.append(
-                        _finding("profile-catalog", path, f"profile catalog: archive '{shown_path(path)}' cannot be read: {message}")
+                        _finding(
+                            "profile-catalog",
+                            path,
+                            f"profile catalog: archive '{shown_path(path)}' cannot be read: {message}",
+                        )
                     )
         return self._archives[path]
 
@@ -387,14 +407,18 @@ class ProfileCatalog:
                     raise CsarError("csar-error", "the archive cannot be read")
                 text = archive.read_text(entry.entry)
             except CsarError as exc:
-                doc = _finding("profile-catalog", entry.archive, f"profile '{entry.profile}': {exc.message}")
+                doc = _finding(
+                    "profile-catalog", entry.archive, f"profile '{entry.profile}': {exc.message}"
+                )
             else:
                 doc = load_yaml(text, name=entry.location, **loader_limits)
         else:
             try:
                 doc = load_yaml_file(entry.location, **loader_limits)
             except ToskitError as exc:
-                doc = _finding("profile-catalog", entry.location, f"profile '{entry.profile}': {exc}")
+                doc = _finding(
+                    "profile-catalog", entry.location, f"profile '{entry.profile}': {exc}"
+                )
         self._docs[entry.location] = doc
         return doc
 
@@ -515,4 +539,3 @@ def as_catalog(profiles: Any, limits: dict[str, Any] | None = None) -> ProfileCa
             f"profiles must be a list of folders or a ProfileCatalog, not {type(profiles).__name__}"
         )
     return ProfileCatalog(list(profiles), **(limits or {}))
-

@@ -164,12 +164,20 @@ class CheckContext:
         if self.doc is None or (doc is self.doc and parts[: len(self.anchor)] == self.anchor):
             return ()
         source = next(
-            (o.source for i in range(len(rel), -1, -1) if (o := self.origins.get(rel[:i])) is not None),
+            (
+                o.source
+                for i in range(len(rel), -1, -1)
+                if (o := self.origins.get(rel[:i])) is not None
+            ),
             None,
         )
         if source is None or source == "template":
             return ()
-        return (self.doc.related(f"{self.label} takes this value from {source}", self.anchor, at_key=True),)
+        return (
+            self.doc.related(
+                f"{self.label} takes this value from {source}", self.anchor, at_key=True
+            ),
+        )
 
     def related_at(self, label: str, rel: tuple, *, at_key: bool = False) -> Related:
         """A :class:`~toskit.diagnostics.Related` location: where ``rel`` is written."""
@@ -493,7 +501,9 @@ def declared_here(pdef: PropertyDefinition) -> tuple[Related, ...]:
     if schema.doc is None or not schema.parts:
         return ()
     where = f" in {pdef.defined_in}" if pdef.defined_in else ""
-    return (schema.doc.related(f"'{pdef.name}' is declared here{where}", schema.parts, at_key=True),)
+    return (
+        schema.doc.related(f"'{pdef.name}' is declared here{where}", schema.parts, at_key=True),
+    )
 
 
 def report_unknown(
@@ -520,7 +530,9 @@ def report_unknown(
         # the rename as its fix, and the required property that has no value,
         # at the key that lacks it. A property table shows both rows.
         twin = (*rel[:-1], suggestion)
-        unknown_at = ctx.related_at(f"'{key}', not declared: '{suggestion}' misspelt?", rel, at_key=True)
+        unknown_at = ctx.related_at(
+            f"'{key}', not declared: '{suggestion}' misspelt?", rel, at_key=True
+        )
         missing_at = ctx.related_at(
             f"where the required '{suggestion}' is missing", rel[:-1], at_key=True
         )
@@ -542,7 +554,10 @@ def report_unknown(
             hint=f"'{key}' is written instead (not declared: '{suggestion}' misspelt?)",
             at=rel[:-1],
             at_key=True,
-            related=(unknown_at, *(declared_here(pdef) if isinstance(pdef, PropertyDefinition) else ())),
+            related=(
+                unknown_at,
+                *(declared_here(pdef) if isinstance(pdef, PropertyDefinition) else ()),
+            ),
         )
         return suggestion
     ctx.report(

@@ -63,7 +63,7 @@ def resolve_copies(
                 _report_missing(ctx, names, path[-1], other, parts_of[path[-1]], label)
                 break
             if other in position:
-                _report_cycle(ctx, path[position[other]:], parts_of, label)
+                _report_cycle(ctx, path[position[other] :], parts_of, label)
                 break
             if other in done:
                 base = done[other]
@@ -139,7 +139,8 @@ def _report_cycle(
                 # The other side (issue #28): the copy it names, which goes on round the loop.
                 related=(
                     ctx.doc.related(
-                        f"'{loop[(at + 1) % size]}' copies on", (*parts_of[loop[(at + 1) % size]], "copy")
+                        f"'{loop[(at + 1) % size]}' copies on",
+                        (*parts_of[loop[(at + 1) % size]], "copy"),
                     ),
                 ),
             )

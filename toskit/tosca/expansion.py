@@ -132,6 +132,7 @@ def fill_budget(
     finally:
         _BUDGET.reset(token)
 
+
 ValueTypeFn = Callable[[str | None, Type | None], Type | str | None]
 
 # Sizes of types and definitions once their registry is complete (the merge's
@@ -145,7 +146,9 @@ def _data(vt: Any) -> Type | None:
     return vt if isinstance(vt, Type) and vt.base_primitive is None else None
 
 
-def _nested(fdef: PropertyDefinition, owner: Type, value_type: ValueTypeFn) -> tuple[Type | None, int]:
+def _nested(
+    fdef: PropertyDefinition, owner: Type, value_type: ValueTypeFn
+) -> tuple[Type | None, int]:
     """The data type a field's fill-in recurses into, and how many times (0: none)."""
     fvt = value_type(fdef.type, owner)
     data = _data(fvt)

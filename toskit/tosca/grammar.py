@@ -474,7 +474,9 @@ def _build(v2: bool) -> dict[str, Shape]:
     capability_assign = _keys(
         "capability assignment",
         {"properties": prop_assign, "attributes": prop_assign},
-        {"directives": ANY, "description": ANY, "metadata": ANY} if v2 else {"occurrences": COUNT_RANGE},
+        {"directives": ANY, "description": ANY, "metadata": ANY}
+        if v2
+        else {"occurrences": COUNT_RANGE},
     )
     node_template = _keys(
         "node template",

@@ -237,7 +237,10 @@ def _enter(
         # Read, checked and collected already: only its names are linked here.
         current.scope.link(namespace, known)
         if profile is not None and key in {Importer.identity(n) for n in current.chain}:
-            loop = [*current.chain[[Importer.identity(n) for n in current.chain].index(key) :], loaded.name]
+            loop = [
+                *current.chain[[Importer.identity(n) for n in current.chain].index(key) :],
+                loaded.name,
+            ]
             walk.diags.append(
                 current.doc.diagnostic(
                     "info",

@@ -241,9 +241,11 @@ def _check_value(
         and all(isinstance(item, str) and item.lower() in shape.choices for item in value)
     ):
         problem = "must be a list of " + ", ".join(f"'{c}'" for c in shape.choices)
-        bad = next(
-            (i for i in value if isinstance(i, str) and i.lower() not in shape.choices), None
-        ) if isinstance(value, list) else None
+        bad = (
+            next((i for i in value if isinstance(i, str) and i.lower() not in shape.choices), None)
+            if isinstance(value, list)
+            else None
+        )
         hint = did_you_mean(bad, shape.choices) if bad is not None else None
     elif kind == "choice" and not (isinstance(value, str) and value.lower() in shape.choices):
         # any case: the OASIS suite's all_elements.yaml writes 'SUPPORTED'
@@ -316,5 +318,3 @@ def _not_a(doc: YamlDocument, parts: list[Hashable], what: str, value: Any) -> D
         f"{what}, got {describe(value, 40)}",
         parts,
     )
-
-

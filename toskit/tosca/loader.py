@@ -109,8 +109,13 @@ def loads(
     with _LOADING, fill_budget(**fill):
         doc = load_yaml(text, name=name, parser=None, **limits)
         return build(
-            doc, inputs=inputs, resolver=resolver, limits=limits, root=root,
-            max_per_code=max_per_code, profiles=catalog,
+            doc,
+            inputs=inputs,
+            resolver=resolver,
+            limits=limits,
+            root=root,
+            max_per_code=max_per_code,
+            profiles=catalog,
         )
 
 
@@ -156,8 +161,13 @@ def load(
     with _LOADING, fill_budget(**fill):
         doc = load_yaml_file(path, **limits)
         return build(
-            doc, inputs=inputs, resolver=resolver, limits=limits, root=root,
-            max_per_code=max_per_code, profiles=catalog,
+            doc,
+            inputs=inputs,
+            resolver=resolver,
+            limits=limits,
+            root=root,
+            max_per_code=max_per_code,
+            profiles=catalog,
         )
 
 
@@ -358,9 +368,7 @@ def run(
     check_pending(ctx.pending)
 
     if grammar.major == 2:
-        diags.extend(
-            check_workflows(doc, registry, ctx.value_type, topology, tparts, nodes)
-        )
+        diags.extend(check_workflows(doc, registry, ctx.value_type, topology, tparts, nodes))
     _substitution_type(ctx, topology, tparts)
     outputs = evaluate_outputs(ctx, topology, tparts)
 

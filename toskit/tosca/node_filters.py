@@ -270,13 +270,13 @@ def _check_condition(
         except ToskitError as exc:  # retried node-style, see the module docstring
             error = exc
     if error is not None:
-        return FilterResult(
-            UNDETERMINED, f"cannot be decided before deployment: {error}", clause
-        )
+        return FilterResult(UNDETERMINED, f"cannot be decided before deployment: {error}", clause)
     if outcome is True:
         return FilterResult(PASSED, "the node filter condition holds", clause)
     if outcome is False:
-        return FilterResult(EXCLUDED, f"the node filter condition is false for '{candidate.name}'", clause)
+        return FilterResult(
+            EXCLUDED, f"the node filter condition is false for '{candidate.name}'", clause
+        )
     return FilterResult(
         UNDETERMINED, "the condition depends on values known only at deployment", clause
     )
@@ -291,9 +291,7 @@ def _target_capability(
             return cap
         capability = registry.lookup("capability", capability)
     if isinstance(capability, Type):
-        return next(
-            (c for c in candidate.capabilities.values() if c.type.is_a(capability)), None
-        )
+        return next((c for c in candidate.capabilities.values() if c.type.is_a(capability)), None)
     return None
 
 
@@ -473,12 +471,18 @@ def explain(
                 if ctype is not None and req.target_name is None
                 else ""
             )
-            reason = f"the first candidate {fits} that the filter admits" if node_filter is not None else f"the first candidate {fits}"
+            reason = (
+                f"the first candidate {fits} that the filter admits"
+                if node_filter is not None
+                else f"the first candidate {fits}"
+            )
             if verdict.outcome == UNDETERMINED:
                 reason += f" (filter undetermined: {verdict.reason})"
             out.append(CandidateVerdict(other.name, "chosen", reason, verdict.clause))
         else:
-            out.append(CandidateVerdict(other.name, verdict.outcome, verdict.reason, verdict.clause))
+            out.append(
+                CandidateVerdict(other.name, verdict.outcome, verdict.reason, verdict.clause)
+            )
     return out
 
 
@@ -528,7 +532,8 @@ class CandidateIndex:
         found = self._typed.get(key)
         if found is None:
             found = [
-                i for i, other in enumerate(self.nodes)
+                i
+                for i, other in enumerate(self.nodes)
                 if (ntype is None or other.type.is_a(ntype))
                 and (ctype is None or any(c.type.is_a(ctype) for c in other.capabilities.values()))
             ]
@@ -570,8 +575,9 @@ class CandidateIndex:
 
     # -- equality narrowing ----------------------------------------------------
 
-    def _narrowed(self, positions: list[int], ntype: Type | None, ctype: Type | None,
-                  node_filter: Any) -> list[int] | None:
+    def _narrowed(
+        self, positions: list[int], ntype: Type | None, ctype: Type | None, node_filter: Any
+    ) -> list[int] | None:
         if is_condition(node_filter):
             found = _condition_equality(node_filter)
             if found is None:
@@ -606,8 +612,9 @@ class CandidateIndex:
             keep.extend(members)
         return sorted(keep)
 
-    def _grouped(self, ntype: Type | None, ctype: Type | None, positions: list[int], style: str,
-                 name: str) -> tuple[dict[Any, dict[Any, list[int]]], list[int]]:
+    def _grouped(
+        self, ntype: Type | None, ctype: Type | None, positions: list[int], style: str, name: str
+    ) -> tuple[dict[Any, dict[Any, list[int]]], list[int]]:
         """The templates at ``positions`` grouped by their value of property ``name``.
 
         ``(groups, others)``: 1.x groups are keyed by the property's primitive
@@ -646,8 +653,15 @@ class CandidateIndex:
         self._values[key] = (groups, others)
         return groups, others
 
-    def _range_start(self, ntype: Type | None, ctype: Type | None, positions: list[int],
-                     name: str, op: str, literal: Any) -> float:
+    def _range_start(
+        self,
+        ntype: Type | None,
+        ctype: Type | None,
+        positions: list[int],
+        name: str,
+        op: str,
+        literal: Any,
+    ) -> float:
         """The lowest position of a template that may pass ``name op literal`` (1.x).
 
         The templates with a number for the property (as ``compare_constraint``
@@ -672,11 +686,15 @@ class CandidateIndex:
                 start = min(start, group_min)
                 continue
             if op in ("greater_or_equal", "greater_than"):
-                at = (bisect.bisect_left if op == "greater_or_equal" else bisect.bisect_right)(values, bound)
+                at = (bisect.bisect_left if op == "greater_or_equal" else bisect.bisect_right)(
+                    values, bound
+                )
                 if at < len(values):
                     start = min(start, suffix_min[at])
             else:
-                at = (bisect.bisect_right if op == "less_or_equal" else bisect.bisect_left)(values, bound)
+                at = (bisect.bisect_right if op == "less_or_equal" else bisect.bisect_left)(
+                    values, bound
+                )
                 if at > 0:
                     start = min(start, prefix_min[at - 1])
         return start
@@ -759,7 +777,11 @@ def _condition_equality(condition: Any) -> tuple[str, Any] | None:
     """A 2.0 ``$equal`` of ``$get_property: [SELF, TARGET, name]`` and a scalar, if the
     condition is one or an ``$and`` holding one."""
     terms = [condition]
-    if isinstance(condition, Mapping) and set(condition) == {"$and"} and isinstance(condition["$and"], list):
+    if (
+        isinstance(condition, Mapping)
+        and set(condition) == {"$and"}
+        and isinstance(condition["$and"], list)
+    ):
         terms = condition["$and"]
     for term in terms:
         if not (isinstance(term, Mapping) and set(term) == {"$equal"}):
@@ -768,10 +790,15 @@ def _condition_equality(condition: Any) -> tuple[str, Any] | None:
         if not (isinstance(operands, list) and len(operands) == 2):
             continue
         for read, literal in (operands, operands[::-1]):
-            path = read.get("$get_property") if isinstance(read, Mapping) and len(read) == 1 else None
+            path = (
+                read.get("$get_property") if isinstance(read, Mapping) and len(read) == 1 else None
+            )
             if (
-                isinstance(path, list) and len(path) == 3 and path[:2] == ["SELF", "TARGET"]
-                and isinstance(path[2], str) and _family(literal) is not None
+                isinstance(path, list)
+                and len(path) == 3
+                and path[:2] == ["SELF", "TARGET"]
+                and isinstance(path[2], str)
+                and _family(literal) is not None
             ):
                 return path[2], literal
     return None

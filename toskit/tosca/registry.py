@@ -691,8 +691,10 @@ class Registry:
                             (*t.parts, "derived_from"),
                             # The other side (issue #28): each other type of the loop.
                             related=tuple(
-                                x.doc.related(f"{x.name} derives from {x.parent.name if x.parent else '?'}",
-                                              (*x.parts, "derived_from"))
+                                x.doc.related(
+                                    f"{x.name} derives from {x.parent.name if x.parent else '?'}",
+                                    (*x.parts, "derived_from"),
+                                )
                                 for x in seen[1:]
                                 if x.doc is not None
                             ),
@@ -823,9 +825,7 @@ class Registry:
             t._capabilities = None
         return applied
 
-    def _untyped_property(
-        self, t: Type, name: str, raw: Any, diags: list[Diagnostic]
-    ) -> None:
+    def _untyped_property(self, t: Type, name: str, raw: Any, diags: list[Diagnostic]) -> None:
         """A new property (no ancestor declares it) must name its type (``missing-type``).
 
         TOSCA 1.3 (property definition) and 2.0 (§9.3) make ``type``
@@ -937,9 +937,7 @@ class Registry:
             # A type deriving from an unknown profile may refine a property
             # toskit cannot see: its bare value is a default too.
             refines = parent is not None or self.derives_from_opaque(owner)
-            if refines and not (
-                isinstance(raw, str) and self.value_type(raw, owner.prefix)
-            ):
+            if refines and not (isinstance(raw, str) and self.value_type(raw, owner.prefix)):
                 raw = {"default": raw}
             else:
                 raw = {"type": raw} if isinstance(raw, str) else {}

@@ -108,7 +108,13 @@ def resolve_requirements(
             req.capability = capability if isinstance(capability, str) else None
             req.target_name = target_name if isinstance(target_name, str) else None
             req.target = _find_target(
-                node, req.target_name, req.capability, definition, nodes, registry, req.node_filter,
+                node,
+                req.target_name,
+                req.capability,
+                definition,
+                nodes,
+                registry,
+                req.node_filter,
                 candidates,
             )
             if req.target is None and req.target_name is not None:
@@ -430,7 +436,11 @@ def _check_target(
     if problem is None:
         return None
     value = req.raw
-    at = (*parts, "relationship") if isinstance(value, Mapping) and "relationship" in value else parts
+    at = (
+        (*parts, "relationship")
+        if isinstance(value, Mapping) and "relationship" in value
+        else parts
+    )
     return ctx.doc.diagnostic(
         "error",
         "invalid-relationship-target",

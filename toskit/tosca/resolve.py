@@ -206,7 +206,10 @@ def copy_data(value: Any, _depth: int = 0) -> Any:
             for k, v in value.items()
         }
     if cls is list:
-        return [copy_data(v, _depth + 1) if v.__class__ is dict or v.__class__ is list else v for v in value]
+        return [
+            copy_data(v, _depth + 1) if v.__class__ is dict or v.__class__ is list else v
+            for v in value
+        ]
     return value
 
 
@@ -421,9 +424,7 @@ def merge_layers(
                 and id(fvt) not in expanding
                 and not too_large(fdef, vt, value_type)
             ):
-                built = build_from_defaults(
-                    fvt, (*path, name), out, hooks, expanding | {id(vt)}
-                )
+                built = build_from_defaults(fvt, (*path, name), out, hooks, expanding | {id(vt)})
                 if built is not ABSENT:
                     result[name] = built
         for value, origin in reversed(layers):

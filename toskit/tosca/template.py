@@ -131,7 +131,9 @@ class PropertyTable:
             columns.append("overridden")
             for row, r in zip(data, self.rows):
                 row.append([value for value, _ in r.overridden])
-        return with_status(self, pd.DataFrame(data, columns=columns))  # status, problem (validity.py)
+        return with_status(
+            self, pd.DataFrame(data, columns=columns)
+        )  # status, problem (validity.py)
 
     def __repr__(self) -> str:
         if not self.rows:
@@ -150,7 +152,9 @@ class PropertyTable:
         return to_html(self)
 
 
-def _frame_of(rows: list[PropertyRow], states: list[RowState], show_overridden: bool) -> pandas.DataFrame:
+def _frame_of(
+    rows: list[PropertyRow], states: list[RowState], show_overridden: bool
+) -> pandas.DataFrame:
     """The frame of a table whose every state has a row: what ``with_status``
     makes of it (tests/tosca/test_to_frame_fast.py compares the two)."""
     import pandas as pd
@@ -239,9 +243,7 @@ _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 def _parse_path(path: str) -> tuple:
     """``"eps[0].port"`` -> ``("eps", 0, "port")``: the inverse of ``format_path``."""
-    return tuple(
-        int(index) if index else key for key, index in _PATH_PART.findall(path)
-    )
+    return tuple(int(index) if index else key for key, index in _PATH_PART.findall(path))
 
 
 _NO_ORIGIN = Origin("template", None, ())
@@ -256,7 +258,11 @@ def origin_at(resolution: Resolution, rel: tuple) -> Origin:
     for i in range(len(rel), -1, -1):
         origin = origins.get(rel[:i])
         if origin is not None:
-            return origin if i == len(rel) else Origin(origin.source, origin.doc, (*origin.parts, *rel[i:]))
+            return (
+                origin
+                if i == len(rel)
+                else Origin(origin.source, origin.doc, (*origin.parts, *rel[i:]))
+            )
     return _NO_ORIGIN
 
 

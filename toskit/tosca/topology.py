@@ -54,6 +54,7 @@ KEY_PROPERTIES = 3
 DRAWN_TO_NOWHERE = ("unresolved", "missing")
 """Problem kinds drawn as a dashed arrow to nowhere."""
 
+
 @dataclass(frozen=True)
 class TopologyNode:
     """A box of the drawing: a node template, or a group of them.
@@ -259,11 +260,17 @@ class Topology:
 
     def to_dot(self) -> str:
         """Graphviz DOT text (hosting edges bold; unresolved dashed to a point)."""
-        lines = [f"digraph {_dot_id(self.name)} {{", "  rankdir=TB;", "  node [shape=box, style=rounded];"]
+        lines = [
+            f"digraph {_dot_id(self.name)} {{",
+            "  rankdir=TB;",
+            "  node [shape=box, style=rounded];",
+        ]
         indent = "  "
         if self.boundary is not None:
             lines.append("  subgraph cluster_boundary {")
-            lines.append(f"    label={_dot_id('substitutes for ' + (self.boundary.node_type or '?'))};")
+            lines.append(
+                f"    label={_dot_id('substitutes for ' + (self.boundary.node_type or '?'))};"
+            )
             lines.append("    style=dashed;")
             indent = "    "
         for node in self.nodes.values():
@@ -378,7 +385,11 @@ def _dot_id(text: str) -> str:
 
 def _short(value: Any, limit: int = 32) -> str:
     # repr built within the limit (#37: a value aliasing a huge string)
-    text = value[: limit + 1] if isinstance(value, str) else bounded_text(value, limit + 1, style="repr")
+    text = (
+        value[: limit + 1]
+        if isinstance(value, str)
+        else bounded_text(value, limit + 1, style="repr")
+    )
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -507,7 +518,11 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
                         requirement=req.name,
                         message=message,
                         diagnostic=_diagnostic(
-                            doc, "warning", "ambiguous-requirement", message, parts,
+                            doc,
+                            "warning",
+                            "ambiguous-requirement",
+                            message,
+                            parts,
                             hint="name the node template, or narrow the choice with a node_filter",
                             # The candidates (issue #28): the one taken, then the others.
                             related=_candidates(
@@ -570,7 +585,9 @@ def _diagnostic(
 ) -> Diagnostic:
     if doc is not None and hasattr(doc, "diagnostic"):
         try:
-            return doc.diagnostic(severity, code, message, parts, hint=hint, at_key=True, related=related)
+            return doc.diagnostic(
+                severity, code, message, parts, hint=hint, at_key=True, related=related
+            )
         except (KeyError, IndexError, TypeError, ValueError):
             pass  # the template was not built from this document (DSL)
     return Diagnostic(severity, code, message, path=format_path(parts), hint=hint)

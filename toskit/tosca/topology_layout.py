@@ -409,10 +409,7 @@ def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
 
 
 def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> str:
-    return (
-        f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}">'
-        f"{_esc(text)}</text>"
-    )
+    return f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}">{_esc(text)}</text>'
 
 
 def render_svg(
@@ -514,11 +511,17 @@ def render_svg(
         # The box's state is a class of its rect (the group's classes name what it is).
         rect_class = ""
         if errors or warnings:
-            rect_class = ' class="toskit-t-has-errors"' if errors else ' class="toskit-t-has-warnings"'
+            rect_class = (
+                ' class="toskit-t-has-errors"' if errors else ' class="toskit-t-has-warnings"'
+            )
         left, ytop = box.x - box.w / 2, box.y - box.h / 2
         tip = [f"{node.name}: {node.type}"]
         if errors or warnings:
-            said = [f"{n} {w}{'' if n == 1 else 's'}" for n, w in ((errors, "error"), (warnings, "warning")) if n]
+            said = [
+                f"{n} {w}{'' if n == 1 else 's'}"
+                for n, w in ((errors, "error"), (warnings, "warning"))
+                if n
+            ]
             tip.append(", ".join(said) + " (see its properties)")
         if node.description:
             tip.append(node.description)
@@ -541,7 +544,12 @@ def render_svg(
             parts.append(
                 f'<g class="toskit-t-badge toskit-t-badge-{kind}">'
                 f'<circle cx="{_f(left + box.w)}" cy="{_f(ytop)}" r="{_f(BADGE_R)}"/>'
-                + _text(left + box.w, ytop + 4, str(shown) if shown < 100 else "99+", "toskit-t-badge-text")
+                + _text(
+                    left + box.w,
+                    ytop + 4,
+                    str(shown) if shown < 100 else "99+",
+                    "toskit-t-badge-text",
+                )
                 + "</g>"
             )
         parts.append("</g>")
@@ -575,11 +583,15 @@ def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, 
     boundary = topology.boundary
     assert boundary is not None
     out = ['<g class="toskit-t-boundary">']
+    out.append(f'<rect x="4" y="4" width="{_f(width - 8)}" height="{_f(height - 8)}" rx="10"/>')
     out.append(
-        f'<rect x="4" y="4" width="{_f(width - 8)}" height="{_f(height - 8)}" rx="10"/>'
-    )
-    out.append(
-        _text(14, 20, _clip(f"substitutes for {boundary.node_type or '?'}", 80), "toskit-t-boundary-label", "start")
+        _text(
+            14,
+            20,
+            _clip(f"substitutes for {boundary.node_type or '?'}", 80),
+            "toskit-t-boundary-label",
+            "start",
+        )
     )
     out.append("</g>")
     x = 14 + _label_width(boundary)

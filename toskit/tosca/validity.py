@@ -324,7 +324,10 @@ def row_states(
             orphans.setdefault(rel, []).append(d)
     for rel, diags in orphans.items():
         status = "invalid" if any(d.severity == "error" for d in diags) else "warning"
-        states.insert(_insert_at(states, rel), RowState(format_path(rel), status, tuple(diags), None, parts=rel))
+        states.insert(
+            _insert_at(states, rel),
+            RowState(format_path(rel), status, tuple(diags), None, parts=rel),
+        )
     return states
 
 

@@ -33,7 +33,9 @@ class TemplateExplorer(StaticSnapshot, ipywidgets.HBox):
         self.properties = PropertyExplorer(st).link(self.tree)
         # A fixed width: the tree scrolls inside its own box (toskit-tree-scroll),
         # so filtering or opening branches never moves the explorer beside it.
-        self.tree.layout = ipywidgets.Layout(flex="0 0 340px", width="340px", min_width="0", overflow="hidden")
+        self.tree.layout = ipywidgets.Layout(
+            flex="0 0 340px", width="340px", min_width="0", overflow="hidden"
+        )
         self.properties.layout = ipywidgets.Layout(flex="1 1 0", min_width="0", overflow="auto")
         super().__init__(children=[self.tree, self.properties], **kwargs)
 
@@ -43,7 +45,9 @@ class TemplateExplorer(StaticSnapshot, ipywidgets.HBox):
         from toskit.display.html import fragment
         from toskit.display.tosca_views import type_tree_html
 
-        tree = type_tree_html(self.tree._types, selected=self.tree.selected, filter_text=self.tree.filter)
+        tree = type_tree_html(
+            self.tree._types, selected=self.tree.selected, filter_text=self.tree.filter
+        )
         body = (
             snapshot_note()
             + '<div class="toskit-snapshot-row"><div class="toskit-snapshot-tree">'

@@ -40,7 +40,11 @@ NODE_ROWS = 200
 
 @lru_cache(maxsize=1)
 def _esm() -> str:
-    return resources.files("toskit.widgets").joinpath("cluster_simulator.js").read_text(encoding="utf-8")
+    return (
+        resources.files("toskit.widgets")
+        .joinpath("cluster_simulator.js")
+        .read_text(encoding="utf-8")
+    )
 
 
 class SimulatorView(anywidget.AnyWidget):
@@ -76,7 +80,11 @@ def _setting_box(field: SettingField) -> Any:
     if field.kind == "bool":
         # The label only (the setting's path is the tooltip): it fits the column.
         box = ipywidgets.Checkbox(
-            value=field.default, indent=False, description=field.label, tooltip=description, layout=layout
+            value=field.default,
+            indent=False,
+            description=field.label,
+            tooltip=description,
+            layout=layout,
         )
     elif field.kind == "int":
         box = ipywidgets.IntText(value=field.default, layout=layout)
@@ -84,7 +92,9 @@ def _setting_box(field: SettingField) -> Any:
         box = ipywidgets.FloatText(value=field.default, layout=layout)
     elif field.kind == "choice":
         options = list(dict.fromkeys([*field.choices, field.default]))
-        box = ipywidgets.Dropdown(options=[(_setting_text(o), o) for o in options], value=field.default, layout=layout)
+        box = ipywidgets.Dropdown(
+            options=[(_setting_text(o), o) for o in options], value=field.default, layout=layout
+        )
     elif field.kind == "text":
         box = ipywidgets.Text(value=field.default, continuous_update=False, layout=layout)
     else:
@@ -130,7 +140,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
     # a thousand labels would cost more than re-checking every role).
     DETAILED_LABELS_UP_TO = 200
 
-    def __init__(self, roles: Any, cluster: Any = None, *, selected: Iterable[Any] = (), **kwargs: Any) -> None:
+    def __init__(
+        self, roles: Any, cluster: Any = None, *, selected: Iterable[Any] = (), **kwargs: Any
+    ) -> None:
         self.model = Simulation(roles, cluster)
         self._syncing = False
         self._labelled: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
@@ -284,7 +296,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self.model.set_feature_groups(groups)
         self._changed(structure=False)
 
-    def add_node(self, roles: Iterable[str] = (), pending_roles: Iterable[str] = (), **kwargs: Any) -> Any:
+    def add_node(
+        self, roles: Iterable[str] = (), pending_roles: Iterable[str] = (), **kwargs: Any
+    ) -> Any:
         """Add a node to the cluster and return its id (see ``Simulation.add_node``)."""
         node_id = self.model.add_node(roles, pending_roles, **kwargs)
         self._changed(structure=True)
@@ -311,13 +325,17 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self.model.set_pending_deletion(node_id, flag)
         self._changed(structure=True)
 
-    def assign(self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None) -> list[Any]:
+    def assign(
+        self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None
+    ) -> list[Any]:
         """Give ``roles`` (as pending roles) to every selected node at once."""
         changed = self.model.assign(roles, node_ids)
         self._changed(structure=True)
         return changed
 
-    def unassign(self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None) -> list[Any]:
+    def unassign(
+        self, roles: Iterable[str] | str, node_ids: Iterable[Any] | None = None
+    ) -> list[Any]:
         """Take ``roles`` from every selected node at once."""
         changed = self.model.unassign(roles, node_ids)
         self._changed(structure=True)
@@ -373,7 +391,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             limit=NODE_ROWS,
         )
         table = outcomes_table(model.shown_outcomes)  # unkeyed: static, nothing to keep open
-        return fragment(snapshot_note() + self._outcomes_head + table + cluster, repr(model), "simulator")
+        return fragment(
+            snapshot_note() + self._outcomes_head + table + cluster, repr(model), "simulator"
+        )
 
     # -- rendering -------------------------------------------------------------
 
@@ -404,7 +424,10 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         model = self.model
         outcomes = model.outcomes
         chosen = ", ".join(str(i) for i in model.selected) or "none"
-        assign = "".join(chip(r) for r in model.selected_roles) or '<span class="toskit-faint">none</span>'
+        assign = (
+            "".join(chip(r) for r in model.selected_roles)
+            or '<span class="toskit-faint">none</span>'
+        )
         summary = (
             f'<div class="toskit-summary-line"><span class="toskit-muted">selected nodes</span>'
             f'<span class="toskit-mono">{esc(chosen)}</span>'
@@ -435,11 +458,10 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         overrides = model.settings_overrides
         if overrides:
             changed = "".join(
-                chip(f"{short_path(path)}: {_setting_text(value)}") for path, value in overrides.items()
+                chip(f"{short_path(path)}: {_setting_text(value)}")
+                for path, value in overrides.items()
             )
-            summary += (
-                f'<div class="toskit-summary-line"><span class="toskit-muted">changed settings</span>{changed}</div>'
-            )
+            summary += f'<div class="toskit-summary-line"><span class="toskit-muted">changed settings</span>{changed}</div>'
         table = outcomes_table(shown, keyed=True, open_keys=self._view.open_keys)
         self._outcomes_head = head + summary
         self._view.html = fragment(head + summary + table, repr(model), "simulator")
@@ -454,7 +476,6 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         # The stylesheet comes with the widget (``_css``): no second <style>.
         self._nodes_view.html = f'<div class="toskit-root"><div class="toskit-wrap toskit-simulator-nodes">{cluster}</div></div>'
 
-
     # -- controls --------------------------------------------------------------
 
     def _build_controls(self) -> None:
@@ -465,40 +486,70 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         # less): with less room beside the controls, the row wraps and the
         # outcomes go below them, full width (see _layout).
         self._view = SimulatorView(
-            layout=ipywidgets.Layout(flex="1 1 420px", min_width="min(100%, 420px)", overflow="auto")
+            layout=ipywidgets.Layout(
+                flex="1 1 420px", min_width="min(100%, 420px)", overflow="auto"
+            )
         )
         self._view.observe(lambda c: self._render(), "open_keys")
-        self._nodes_view = SimulatorView(part="nodes", layout=ipywidgets.Layout(width="100%", overflow="auto"))
+        self._nodes_view = SimulatorView(
+            part="nodes", layout=ipywidgets.Layout(width="100%", overflow="auto")
+        )
         self._nodes_view.observe(lambda c: self._from_ui(self.select, c["new"]), "selected")
-        self._mode_box = ipywidgets.Dropdown(options=list(self.model.modes), description="mode", style=wide, layout=full)
+        self._mode_box = ipywidgets.Dropdown(
+            options=list(self.model.modes), description="mode", style=wide, layout=full
+        )
         self._attribute_boxes: dict[str, Any] = {}
         for name, values in self.model.editable_attributes.items():
             box = ipywidgets.Dropdown(
-                options=list(values), value=self.model.attributes[name], description=name, style=wide, layout=full
+                options=list(values),
+                value=self.model.attributes[name],
+                description=name,
+                style=wide,
+                layout=full,
             )
-            box.observe(lambda c, n=name: self._from_ui(lambda v: self.set_attribute(n, v), c["new"]), "value")
+            box.observe(
+                lambda c, n=name: self._from_ui(lambda v: self.set_attribute(n, v), c["new"]),
+                "value",
+            )
             self._attribute_boxes[name] = box
-        self._select_box = ipywidgets.SelectMultiple(description="selected nodes", rows=6, style=wide, layout=full)
+        self._select_box = ipywidgets.SelectMultiple(
+            description="selected nodes", rows=6, style=wide, layout=full
+        )
         self._by_role = ipywidgets.Dropdown(
-            options=names, description="select by role", style=wide, layout=ipywidgets.Layout(width="220px")
+            options=names,
+            description="select by role",
+            style=wide,
+            layout=ipywidgets.Layout(width="220px"),
         )
         self._by_role_button = ipywidgets.Button(
             description="select", icon="check-square", layout=ipywidgets.Layout(width="76px")
         )
         self._roles_box = ipywidgets.SelectMultiple(
-            options=names, description="roles to assign", rows=min(6, max(2, len(names))), style=wide, layout=full
+            options=names,
+            description="roles to assign",
+            rows=min(6, max(2, len(names))),
+            style=wide,
+            layout=full,
         )
         # Buttons as wide as their words ("assign to selec…" was cut at 148 px).
         fit = {"layout": ipywidgets.Layout(width="auto")}
-        self._assign_button = ipywidgets.Button(description="assign to selected", icon="plus-circle", **fit)
-        self._unassign_button = ipywidgets.Button(description="unassign", icon="minus-circle", **fit)
+        self._assign_button = ipywidgets.Button(
+            description="assign to selected", icon="plus-circle", **fit
+        )
+        self._unassign_button = ipywidgets.Button(
+            description="unassign", icon="minus-circle", **fit
+        )
         self._edit_node = ipywidgets.Dropdown(description="edit node", style=wide, layout=full)
-        self._edit_roles = ipywidgets.SelectMultiple(options=names, description="roles", rows=4, style=wide, layout=full)
+        self._edit_roles = ipywidgets.SelectMultiple(
+            options=names, description="roles", rows=4, style=wide, layout=full
+        )
         self._edit_pending = ipywidgets.SelectMultiple(
             options=names, description="pending roles", rows=4, style=wide, layout=full
         )
         self._edit_deletion = ipywidgets.Checkbox(description="pending deletion", indent=False)
-        self._add_button = ipywidgets.Button(description="add node", icon="plus", layout=ipywidgets.Layout(width="auto"))
+        self._add_button = ipywidgets.Button(
+            description="add node", icon="plus", layout=ipywidgets.Layout(width="auto")
+        )
         self._remove_button = ipywidgets.Button(
             description="remove node", icon="trash", layout=ipywidgets.Layout(width="auto")
         )
@@ -515,7 +566,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self._edit_node.observe(lambda c: self._load_editor(), "value")
         self._edit_roles.observe(lambda c: self._edit(self.set_roles, c["new"]), "value")
         self._edit_pending.observe(lambda c: self._edit(self.set_pending_roles, c["new"]), "value")
-        self._edit_deletion.observe(lambda c: self._edit(self.set_pending_deletion, c["new"]), "value")
+        self._edit_deletion.observe(
+            lambda c: self._edit(self.set_pending_deletion, c["new"]), "value"
+        )
         self._add_button.on_click(lambda _b: self._add_from_ui())
         self._remove_button.on_click(lambda _b: self._remove_from_ui())
         self._reset_button.on_click(lambda _b: self.reset_settings())
@@ -529,11 +582,16 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             note = ipywidgets.HTML("")
             self._setting_notes[field.path] = note
             label = [] if field.kind == "bool" else [ipywidgets.Label(box.toskit_label)]
-            self._setting_rows.append(ipywidgets.VBox([*label, box, note], layout=ipywidgets.Layout(width="100%")))
+            self._setting_rows.append(
+                ipywidgets.VBox([*label, box, note], layout=ipywidgets.Layout(width="100%"))
+            )
         self._feature_boxes: dict[str, Any] = {}
         for group in self.model.feature_group_names:
             box = ipywidgets.Checkbox(description=f"feature group: {group}", indent=False)
-            box.observe(lambda c, g=group: self._from_ui(lambda v: self._toggle_feature(g, v), c["new"]), "value")
+            box.observe(
+                lambda c, g=group: self._from_ui(lambda v: self._toggle_feature(g, v), c["new"]),
+                "value",
+            )
             self._feature_boxes[group] = box
 
     def _layout(self) -> list[Any]:
@@ -576,7 +634,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             self._settings_panel = ipywidgets.Accordion(
                 children=[panel],
                 selected_index=0,
-                layout=ipywidgets.Layout(flex="1 1 300px", max_width="100%", min_width="min(100%, 300px)"),
+                layout=ipywidgets.Layout(
+                    flex="1 1 300px", max_width="100%", min_width="min(100%, 300px)"
+                ),
             )
             self._settings_panel.set_title(0, "settings")
             columns.append(self._settings_panel)
@@ -584,7 +644,8 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         # sidebar open (an output area of ~900 px) or at 900 px, the
         # outcomes keep 420 px or more and the settings go below them.
         row = ipywidgets.HBox(
-            columns, layout=ipywidgets.Layout(width="100%", align_items="flex-start", flex_flow="row wrap")
+            columns,
+            layout=ipywidgets.Layout(width="100%", align_items="flex-start", flex_flow="row wrap"),
         )
         return [row, self._nodes_view]
 
@@ -685,14 +746,18 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             if structure and (detailed or membership != self._labelled):
                 self._labelled = membership
                 node_options = tuple((self._label(n), i) for i, n in nodes.items())
-                options = node_options + tuple((self._label(n, " · pool"), i) for i, n in pool.items())
+                options = node_options + tuple(
+                    (self._label(n, " · pool"), i) for i, n in pool.items()
+                )
                 # Only replace lists whose labels changed.
                 if tuple(self._select_box.options) != options:
                     self._select_box.options = options
                 if tuple(self._edit_node.options) != node_options:
                     edit_value = self._edit_node.value
                     self._edit_node.options = node_options
-                    self._edit_node.value = edit_value if edit_value in nodes else next(iter(nodes), None)
+                    self._edit_node.value = (
+                        edit_value if edit_value in nodes else next(iter(nodes), None)
+                    )
             self._select_box.value = tuple(model.selected)
             if list(self._nodes_view.selected) != model.selected:
                 self._nodes_view.selected = model.selected
@@ -705,8 +770,15 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             self._roles_box.value = tuple(r for r in model.selected_roles if r in offered)
             # Controls that would do nothing are disabled.
             empty = not nodes
-            for control in (self._edit_node, self._edit_roles, self._edit_pending, self._edit_deletion,
-                            self._remove_button, self._by_role_button, self._by_role):
+            for control in (
+                self._edit_node,
+                self._edit_roles,
+                self._edit_pending,
+                self._edit_deletion,
+                self._remove_button,
+                self._by_role_button,
+                self._by_role,
+            ):
                 control.disabled = empty
             idle = not model.selected or not model.selected_roles
             self._assign_button.disabled = idle

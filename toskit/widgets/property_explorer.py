@@ -59,7 +59,9 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
             style={"description_width": "initial"},
             layout=ipywidgets.Layout(width="auto", max_width="100%"),
         )
-        self._toggle = ipywidgets.Checkbox(value=False, description="show overridden values", indent=False)
+        self._toggle = ipywidgets.Checkbox(
+            value=False, description="show overridden values", indent=False
+        )
         self._problems = ipywidgets.Checkbox(
             value=False, description=f"problems only ({len(self.problem_nodes)})", indent=False
         )
@@ -116,6 +118,7 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
 
     def link(self, tree: Any) -> PropertyExplorer:
         """Follow ``tree.selected`` (a :class:`TypeTree`); returns ``self``."""
+
         def follow(change: dict[str, Any]) -> None:
             if self._following_tree:
                 return  # the tree follows us (a node was picked), not the reverse
@@ -239,9 +242,15 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
     def _select_node_type(self) -> None:
         """One selection: the linked trees select the type of the node shown."""
         node = self._nodes.get(self.node) if self.node is not None else None
-        type_name = str(getattr(getattr(node, "type", None), "name", "")) if node is not None else ""
+        type_name = (
+            str(getattr(getattr(node, "type", None), "name", "")) if node is not None else ""
+        )
         for tree, _ in self._linked:
-            if type_name and type_name in getattr(tree, "type_names", ()) and tree.selected != type_name:
+            if (
+                type_name
+                and type_name in getattr(tree, "type_names", ())
+                and tree.selected != type_name
+            ):
                 self._following_tree = True
                 try:
                     tree.selected = type_name
@@ -283,7 +292,9 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
         if showing_type:
             t = _find_type(self._template, type_name)
             parts.append(
-                type_body(t, type_link=self._type_link) if t is not None else '<div class="toskit-empty">unknown type</div>'
+                type_body(t, type_link=self._type_link)
+                if t is not None
+                else '<div class="toskit-empty">unknown type</div>'
             )
         elif self.node is not None:
             parts.append(self._node_html(self.node))
@@ -291,7 +302,9 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
             parts.append('<div class="toskit-empty">no node templates</div>')
         self._body = "".join(parts)
         self._output.value = fragment(self._body, self._plain(), "property-explorer")
-        self._export.value = "" if showing_type or self.node is None else self._export_link(self.node)
+        self._export.value = (
+            "" if showing_type or self.node is None else self._export_link(self.node)
+        )
         # The dropdown shows the node on screen, and is blank over a type's view.
         shown = None if showing_type else self.node
         if self._dropdown.value != shown:
@@ -324,7 +337,8 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
             return ""
         shown = uses[:10]
         listed = ", ".join(
-            f'<b class="toskit-mono">{esc(node)}</b> <span class="toskit-mono">({esc(path)})</span>' for node, path in shown
+            f'<b class="toskit-mono">{esc(node)}</b> <span class="toskit-mono">({esc(path)})</span>'
+            for node, path in shown
         )
         more = f" and {len(uses) - len(shown):,} more" if len(uses) > len(shown) else ""
         return f"; used by {listed}{esc(more)}"
@@ -336,7 +350,9 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
 
     def snapshot_html(self) -> str:
         """The view on screen, marked as a snapshot (the notebook's stored view)."""
-        return fragment(snapshot_note() + inert_links(self._body), self._plain(), "property-explorer")
+        return fragment(
+            snapshot_note() + inert_links(self._body), self._plain(), "property-explorer"
+        )
 
     def _plain(self) -> str:
         return f"PropertyExplorer(node={self.node!r}, followed_type={self.followed_type!r})"

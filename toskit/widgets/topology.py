@@ -136,7 +136,9 @@ class TopologyView(anywidget.AnyWidget):
         return edge.tooltip if edge is not None else None
 
     def __repr__(self) -> str:
-        return f"TopologyView({self.topology.name!r}, view={self.view!r}, selected={self.selected!r})"
+        return (
+            f"TopologyView({self.topology.name!r}, view={self.view!r}, selected={self.selected!r})"
+        )
 
 
 class TopologyExplorer(ipywidgets.VBox):
@@ -146,7 +148,9 @@ class TopologyExplorer(ipywidgets.VBox):
         self.graph = TopologyView(obj)
         template = self.graph._template
         if template is None:
-            raise ToskitError("this Topology was not built from a ServiceTemplate: no properties to show")
+            raise ToskitError(
+                "this Topology was not built from a ServiceTemplate: no properties to show"
+            )
         self.properties = PropertyExplorer(template)
         self._views = ipywidgets.ToggleButtons(
             options=list(VIEWS), value=self.graph.view, description="show",
@@ -159,7 +163,9 @@ class TopologyExplorer(ipywidgets.VBox):
         # most of the width empty); the details need ~600 px for their tables
         # (requirement, target, capability, relationship) without hiding a
         # column, so below ~1,080 px they wrap under the drawing, full width.
-        self.graph.layout = ipywidgets.Layout(flex="1 1 480px", min_width="min(100%, 360px)", overflow="auto")
+        self.graph.layout = ipywidgets.Layout(
+            flex="1 1 480px", min_width="min(100%, 360px)", overflow="auto"
+        )
         self.properties.layout = ipywidgets.Layout(flex="1 1 600px", min_width="min(100%, 600px)")
         row = ipywidgets.HBox(
             [self.graph, self.properties],
@@ -169,7 +175,10 @@ class TopologyExplorer(ipywidgets.VBox):
         self._export = ipywidgets.HTML("")
         self.graph.observe(lambda _change: self._export_link(), "view")
         self._export_link()
-        bar = ipywidgets.HBox([self._views, self._export], layout=ipywidgets.Layout(flex_flow="row wrap", align_items="center"))
+        bar = ipywidgets.HBox(
+            [self._views, self._export],
+            layout=ipywidgets.Layout(flex_flow="row wrap", align_items="center"),
+        )
         super().__init__(children=[bar, row], **kwargs)
 
     def to_svg(self) -> str:

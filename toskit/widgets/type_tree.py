@@ -91,7 +91,9 @@ class TypeTree(StaticSnapshot, anywidget.AnyWidget):
         self.set_trait("kind", kind)
 
     @staticmethod
-    def _tree_data(types: list[Any], filter_text: str = "", show_normative: bool = False) -> list[dict[str, Any]]:
+    def _tree_data(
+        types: list[Any], filter_text: str = "", show_normative: bool = False
+    ) -> list[dict[str, Any]]:
         """The groups the module draws. User types first: unless
         ``show_normative``, a group holds only the branches that lead to user
         types (normative ancestors as context); a filter searches everything."""
