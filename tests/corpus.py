@@ -42,9 +42,9 @@ def files(expect: str) -> list[str]:
 
 
 @functools.cache
-def catalog(folder: str) -> toskit.tosca.catalog.ProfileCatalog:
+def catalog(folder: str) -> toskit.tosca.load.catalog.ProfileCatalog:
     """The profile catalog of one corpus folder (indexed once per run)."""
-    from toskit.tosca.catalog import ProfileCatalog
+    from toskit.tosca.load.catalog import ProfileCatalog
 
     return ProfileCatalog([CORPUS / folder])
 

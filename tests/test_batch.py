@@ -183,7 +183,9 @@ def test_workers_fork_from_a_warmed_parent(tmp_path, capsys, monkeypatch) -> Non
                 "warm",
                 json.dumps(
                     sorted(
-                        m for m in ("toskit.conditions", "toskit.tosca.loader") if m in sys.modules
+                        m
+                        for m in ("toskit.conditions", "toskit.tosca.load.loader")
+                        if m in sys.modules
                     )
                 ),
                 file=name,
@@ -195,7 +197,7 @@ def test_workers_fork_from_a_warmed_parent(tmp_path, capsys, monkeypatch) -> Non
     status, out, _ = _run(["check", "-j", "2", "--format", "json", *paths], capsys)
     assert status == 0
     seen = {entry["diagnostics"][0]["message"] for entry in json.loads(out)}
-    assert seen == {json.dumps(["toskit.conditions", "toskit.tosca.loader"])}
+    assert seen == {json.dumps(["toskit.conditions", "toskit.tosca.load.loader"])}
 
 
 def test_the_warm_up_never_runs_a_registered_checker_in_this_process(

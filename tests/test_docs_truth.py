@@ -161,7 +161,9 @@ def _limit_claims() -> list[tuple[str, str, object, object]]:
     from toskit.source import compose
     from toskit.source.csar import CSAR_LIMITS
     from toskit.source.document import LIMIT_DEFAULTS as LOAD
-    from toskit.tosca import copies, expansion, explain, resolve, topology_layout
+    from toskit.tosca.model import copies
+    from toskit.tosca.topology import layout as topology_layout
+    from toskit.tosca.values import expansion, explain, resolve
 
     mib = 1024 * 1024
     return [
@@ -183,7 +185,7 @@ def _limit_claims() -> list[tuple[str, str, object, object]]:
         ("limits.md", "| 300,000 | `max_fill_total=` |", expansion.MAX_FILL_TOTAL, 300_000),
         (
             "limits.md",
-            "| 100 dotted paths | `toskit.tosca.resolve.MAX_MISSING` |",
+            "| 100 dotted paths | `toskit.tosca.values.resolve.MAX_MISSING` |",
             resolve.MAX_MISSING,
             100,
         ),

@@ -42,7 +42,7 @@ MODULES = {_module_name(p): p for p in sorted(TOSKIT.rglob("*.py"))}
 
 
 def package_of(module: str) -> str:
-    """``toskit.tosca.check`` → ``toskit.tosca``; the modules at the top
+    """``toskit.tosca.values.check`` → ``toskit.tosca``; the modules at the top
     (``toskit.cli``, ``toskit.terminal``, ``toskit`` itself) → ``toskit``."""
     parts = module.split(".")
     if len(parts) > 1 and (TOSKIT / parts[1]).is_dir():

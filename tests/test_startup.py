@@ -80,7 +80,7 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
     status, out, modules = _modules_of(["check", "t.yaml"], tmp_path)
     assert (status, out) == (0, "checked t.yaml as TOSCA 1.3 template: 0 errors, 0 warnings\n")
     # It did run the TOSCA checks...
-    assert "toskit.tosca.loader" in modules
+    assert "toskit.tosca.load.loader" in modules
     # ...and nothing else.
     for prefix in (*NEVER_FOR_CHECK, "toskit.conditions", "toskit.schema"):
         assert _loaded(modules, prefix) == [], prefix

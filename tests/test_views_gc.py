@@ -10,9 +10,9 @@ import pytest
 
 import toskit
 from toskit import display, runtime
-from toskit.tosca import template as template_module
-from toskit.tosca import topology as topology_module
-from toskit.tosca import topology_layout
+from toskit.tosca.model import template as template_module
+from toskit.tosca.topology import layout as topology_layout
+from toskit.tosca.topology import model as topology_module
 
 TEXT = """\
 tosca_definitions_version: tosca_simple_yaml_1_3

@@ -18,7 +18,7 @@ import sys
 
 import toskit
 from toskit.compare.upgrade import upgrade_check
-from toskit.tosca.catalog import ProfileCatalog
+from toskit.tosca.load.catalog import ProfileCatalog
 
 # %% [markdown]
 # ## 1. A profile catalog

@@ -149,7 +149,7 @@ def test_property_table_text_and_topology_labels_are_bounded(tmp_path):
     table = st.node_templates["n"].property_table()
     text, peak = _peak(str, table)
     assert "$concat" in text and peak < 10 * MB
-    from toskit.tosca.topology import _short
+    from toskit.tosca.topology.model import _short
 
     text, peak = _peak(_short, [BIG] * 3000)
     assert len(text) <= 32 and peak < MB

@@ -21,7 +21,7 @@ from toskit.display.typetree import (
     template_types,
     user_forest,
 )
-from toskit.tosca.definitions import Type
+from toskit.tosca.types.definitions import Type
 
 
 def _chain(depth: int, *, reverse: bool = False) -> str:

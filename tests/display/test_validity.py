@@ -17,8 +17,8 @@ from htmlcheck import assert_safe, body, parse
 import toskit
 from toskit.diagnostics import Diagnostic, Fix, Subject
 from toskit.display import render_page, to_html
-from toskit.tosca.template import PropertyRow, PropertyTable
-from toskit.tosca.validity import STATUSES, Scope, row_states, table_states
+from toskit.tosca.model.template import PropertyRow, PropertyTable
+from toskit.tosca.model.validity import STATUSES, Scope, row_states, table_states
 
 MISTAKES = """\
 tosca_definitions_version: tosca_simple_yaml_1_3

@@ -13,7 +13,7 @@ import pytest
 
 import toskit
 from toskit.cli import main
-from toskit.tosca.catalog import HEAD_BYTES, ProfileCatalog
+from toskit.tosca.load.catalog import HEAD_BYTES, ProfileCatalog
 
 V20 = "tosca_definitions_version: tosca_2_0\n"
 

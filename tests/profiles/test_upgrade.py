@@ -133,7 +133,7 @@ def test_git_revisions_of_one_library(
 
 
 def test_an_old_version_is_read_as_the_newest_of_its_name(tmp_path: Path) -> None:
-    from toskit.tosca.catalog import ProfileCatalog
+    from toskit.tosca.load.catalog import ProfileCatalog
 
     head = "tosca_definitions_version: tosca_2_0\nprofile: "
     for folder, versions in (

@@ -8,7 +8,7 @@ import pytest
 from tosca_fixtures import FIXTURES
 
 import toskit
-from toskit.tosca.compile import schema_name
+from toskit.tosca.types.compile import schema_name
 
 SEED = [
     "basic.yaml",

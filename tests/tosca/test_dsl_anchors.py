@@ -1,4 +1,4 @@
-"""``dsl_definitions`` entries need a YAML anchor (toskit.tosca.anchors)."""
+"""``dsl_definitions`` entries need a YAML anchor (toskit.tosca.load.anchors)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toskit
-from toskit.tosca.anchors import _unanchored_keys
+from toskit.tosca.load.anchors import _unanchored_keys
 
 V2 = "tosca_definitions_version: tosca_2_0\n"
 

@@ -1,4 +1,4 @@
-"""``file:`` URLs and repository-relative imports (toskit.tosca.imports)."""
+"""``file:`` URLs and repository-relative imports (toskit.tosca.load.imports)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import toskit
-from toskit.tosca.imports import local_file_url
+from toskit.tosca.load.imports import local_file_url
 
 TYPES = "tosca_definitions_version: tosca_2_0\nnode_types:\n  Imported: {}\n"
 

@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 import toskit
-from toskit.tosca.grammar import VALUE_KINDS_1, VALUE_KINDS_2, Value
+from toskit.tosca.load.grammar import VALUE_KINDS_1, VALUE_KINDS_2, Value
 
 V13 = "tosca_definitions_version: tosca_simple_yaml_1_3\n"
 V10 = "tosca_definitions_version: tosca_simple_yaml_1_0\n"

@@ -1,4 +1,4 @@
-"""The collector after a mid-sized load (toskit.tosca.loader.PROMOTE_LOAD_AFTER)."""
+"""The collector after a mid-sized load (toskit.tosca.load.loader.PROMOTE_LOAD_AFTER)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import gc
 
 import toskit
 from toskit import runtime
-from toskit.tosca import loader
+from toskit.tosca.load import loader
 
 # ~1,000 node templates: more young objects than the loader's mark, fewer
 # than deep_walk's own (a 1,000-node B1 load sits right at it).

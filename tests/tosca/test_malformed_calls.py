@@ -4,7 +4,7 @@ The raw map a call that did not parse leaves behind (``{$concat: [a], x: 1}``,
 calls nested past :data:`toskit.functions._limits.MAX_CALL_DEPTH`) is not the
 data its author meant: the value checks' findings at or under it ("expected
 string, got map", unknown ``$concat`` fields) are cascades and are dropped
-(``toskit.tosca.evaluation.without_cascades``); everything else stays.
+(``toskit.tosca.values.evaluation.without_cascades``); everything else stays.
 """
 
 from __future__ import annotations

@@ -341,7 +341,7 @@ def test_4000_unknown_parents_each_get_a_hint_within_the_bounds() -> None:
 
 def test_type_names_are_built_once_per_kind_and_rebuilt_when_types_are_added() -> None:
     """Every did-you-mean hint asks for them (#20 item 21): one tuple until types are added."""
-    from toskit.tosca.registry import Registry, TypeSource
+    from toskit.tosca.types.registry import Registry, TypeSource
 
     st = toskit.loads(V2 + "node_types:\n  A: {}\n")
     registry = st.registry

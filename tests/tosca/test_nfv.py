@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tosca_fixtures import codes, errors, loads
 
-from toskit.tosca.profile import profile_diagnostics
+from toskit.tosca.load.profile import profile_diagnostics
 from toskit.tosca.profiles import profile_path
 
 NFV = """

@@ -15,7 +15,7 @@ import random
 import pytest
 
 import toskit
-from toskit.tosca import node_filters
+from toskit.tosca.model import node_filters
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toskit
-from toskit.tosca import node_filters
-from toskit.tosca.node_filters import check, explain, is_condition
+from toskit.tosca.model import node_filters
+from toskit.tosca.model.node_filters import check, explain, is_condition
 
 TOSCA_13 = """
 tosca_definitions_version: tosca_simple_yaml_1_3

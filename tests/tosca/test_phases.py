@@ -1,6 +1,6 @@
 """Each loader phase declares what it reads (issue 15, item 1).
 
-``toskit.tosca.context`` defines one ``typing.Protocol`` per phase (or per
+``toskit.tosca.load.context`` defines one ``typing.Protocol`` per phase (or per
 group of phases reading the same fields); each phase function annotates its
 context parameter with its Protocol, so a phase that starts reading a field
 it does not declare is a mypy error (``mypy toskit/`` is part of ``make
@@ -20,19 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from toskit.tosca import (
-    context,
-    copies,
-    defchecks,
-    entities,
-    evaluation,
-    graph,
-    inputs,
-    requirements,
-)
-from toskit.tosca.context import LoadContext
+from toskit.tosca.load import context
+from toskit.tosca.load.context import LoadContext
+from toskit.tosca.model import copies, entities, inputs, requirements
+from toskit.tosca.types import defchecks
+from toskit.tosca.values import evaluation, graph
 
-TOSCA = Path(context.__file__).resolve().parent
+TOSCA = Path(context.__file__).resolve().parent.parent
 
 PROTOCOLS = {
     name: obj
@@ -162,7 +156,7 @@ def _names_load_context(annotation: ast.expr) -> bool:
 
 def test_only_the_loader_annotates_with_load_context():
     offenders = []
-    for path in sorted(TOSCA.glob("*.py")):
+    for path in sorted(TOSCA.rglob("*.py")):
         if path.name in {"context.py", "loader.py"}:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import toskit
-from toskit.tosca.profile import NFV_VERSION, normative_registry, registry_for
+from toskit.tosca.load.profile import NFV_VERSION, normative_registry, registry_for
 
 NFV = f"tosca_definitions_version: {NFV_VERSION}\n"
 

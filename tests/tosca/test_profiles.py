@@ -452,8 +452,8 @@ def test_2_0_has_the_same_node_types_as_1_3_modulo_renames() -> None:
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_profile_keynames_match_the_tosca_grammar(family: str) -> None:
-    from toskit.tosca.grammar import grammar_for
-    from toskit.tosca.keynames import check_keynames
+    from toskit.tosca.load.grammar import grammar_for
+    from toskit.tosca.load.keynames import check_keynames
 
     path = profile_path(family)
     doc = load_yaml(path.read_text(encoding="utf-8"), name=str(path))
@@ -592,7 +592,7 @@ def test_types_added_later_are_unknown_to_older_documents(
 
 
 def test_older_profiles_are_clean_and_cached() -> None:
-    from toskit.tosca.profile import normative_registry, profile_diagnostics, registry_for
+    from toskit.tosca.load.profile import normative_registry, profile_diagnostics, registry_for
 
     for version in ("tosca_simple_yaml_1_0", "tosca_simple_yaml_1_1", "tosca_simple_yaml_1_2"):
         registry = registry_for(version, 1)
@@ -647,7 +647,7 @@ SAME_IN_EVERY_VERSION = {
 def test_older_versions_share_the_1_3_relationship_interface_group_policy_types(
     kind: str, minor: str
 ) -> None:
-    from toskit.tosca.profile import normative_registry, registry_for
+    from toskit.tosca.load.profile import normative_registry, registry_for
 
     older = registry_for(f"tosca_simple_yaml_{minor.replace('.', '_')}", 1).all_of(kind)
     newest = normative_registry(1).all_of(kind)
@@ -660,7 +660,7 @@ def test_older_versions_share_the_1_3_relationship_interface_group_policy_types(
 
 def test_the_fields_tosca_parsers_1_0_file_lacks_are_there_in_1_0() -> None:
     """Puccini's 1.0 profile has them (tosca-parser's 1.0 file leaves them out): kept."""
-    from toskit.tosca.profile import registry_for
+    from toskit.tosca.load.profile import registry_for
 
     registry = registry_for("tosca_simple_yaml_1_0", 1)
     rel = registry.all_of("relationship")

@@ -397,7 +397,7 @@ def test_an_ambiguous_requirement_names_its_candidates():
 def test_a_load_without_findings_computes_no_range_or_subject(monkeypatch):
     """Ranges and subjects cost nothing on the hot path: only a finding asks for them."""
     import toskit.source.document as document
-    import toskit.tosca.check as check
+    import toskit.tosca.values.check as check
 
     asked: list[str] = []
 

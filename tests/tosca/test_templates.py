@@ -690,7 +690,7 @@ def test_editing_one_templates_values_changes_nothing_else():
 
 
 def test_copy_data_copies_containers_and_keeps_leaves():
-    from toskit.tosca.resolve import copy_data
+    from toskit.tosca.values.resolve import copy_data
 
     leaf = ("t",)
     value = {"a": [{"b": 1}, leaf], "c": "s"}

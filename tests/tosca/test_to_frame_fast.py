@@ -10,8 +10,8 @@ import pytest
 from tosca_fixtures import FIXTURES
 
 import toskit
-from toskit.tosca import template as template_module
-from toskit.tosca.validity import with_status
+from toskit.tosca.model import template as template_module
+from toskit.tosca.model.validity import with_status
 
 pd = pytest.importorskip("pandas")
 
@@ -121,7 +121,7 @@ def test_a_table_with_a_missing_property_still_gets_its_row() -> None:
 
 
 def test_an_empty_table_and_a_table_of_lists_frame_as_the_general_build() -> None:
-    from toskit.tosca.template import PropertyRow, PropertyTable
+    from toskit.tosca.model.template import PropertyRow, PropertyTable
 
     lists = [
         PropertyRow("a", [1, 2], "list", "template"),

@@ -7,7 +7,7 @@ import re
 import pytest
 
 import toskit
-from toskit.tosca.topology import Topology
+from toskit.tosca.topology.model import Topology
 
 WEB_STACK = """
 tosca_definitions_version: tosca_simple_yaml_1_3

@@ -12,7 +12,7 @@ from hypothesis import strategies as st_
 from tosca_fixtures import errors, loads, text_1_3
 
 import toskit
-from toskit.tosca.profile import normative_registry, profile_diagnostics
+from toskit.tosca.load.profile import normative_registry, profile_diagnostics
 
 
 @pytest.mark.parametrize("major", [1, 2], ids=["1.3", "2.0"])

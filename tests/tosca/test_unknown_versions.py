@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import toskit
-from toskit.tosca.versions import reading_of
+from toskit.tosca.load.versions import reading_of
 
 LIBRARY_1X = """\
 tosca_definitions_version: {version}

@@ -1,4 +1,4 @@
-"""``call_operation`` inputs in TOSCA 2.0 workflows (toskit.tosca.workflows)."""
+"""``call_operation`` inputs in TOSCA 2.0 workflows (toskit.tosca.model.workflows)."""
 
 from __future__ import annotations
 

@@ -84,7 +84,7 @@ def test_the_header_counts_the_errors():
 
 
 def test_a_long_type_name_fits_its_grouped_box():
-    from toskit.tosca.topology_layout import BOLD, CHAR_WIDTH, PAD, _lines
+    from toskit.tosca.topology.layout import BOLD, CHAR_WIDTH, PAD, _lines
 
     grouped = toskit.loads(TEXT).topology().grouped()
     lay = grouped.layout()

@@ -23,10 +23,9 @@ How the loader is built and the choices it makes: docs/tosca.md.
 
 from __future__ import annotations
 
-from toskit.tosca.definitions import PropertyDefinition, Type
-from toskit.tosca.loader import check_text, load, loads
-from toskit.tosca.service import ServiceTemplate
-from toskit.tosca.template import (
+from toskit.tosca.load.loader import check_text, load, loads
+from toskit.tosca.model.service import ServiceTemplate
+from toskit.tosca.model.template import (
     CapabilityTemplate,
     GroupTemplate,
     NodeTemplate,
@@ -36,6 +35,7 @@ from toskit.tosca.template import (
     RelationshipTemplate,
     Requirement,
 )
+from toskit.tosca.types.definitions import PropertyDefinition, Type
 
 __all__ = [
     "CapabilityTemplate",

@@ -1,0 +1,320 @@
+"""Check a document's keynames against the grammar tables of :mod:`.grammar`.
+
+Reports ``unknown-keyname`` (with a did-you-mean hint) for a key TOSCA does
+not define at its place, and ``invalid-definition`` where a section that
+must be a map (or a list) is something else. Values TOSCA leaves to the
+user (property values, metadata, filters) are not looked into here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from toskit import values as special
+from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.plain import describe
+from toskit.source import YamlDocument
+from toskit.tosca.load.grammar import ANY, Keys, ListOf, NamedList, NamedMap, Shape, Short, Value
+
+__all__ = ["article", "check_keynames", "yaml11_boolean"]
+
+# YAML 1.1 spellings of booleans: strings in YAML 1.2, which TOSCA uses
+# (``required: no`` is the string 'no'); a hint names the boolean meant.
+_YAML11_TRUE = frozenset({"y", "yes", "on", "true"})
+_YAML11_FALSE = frozenset({"n", "no", "off", "false"})
+
+
+def yaml11_boolean(value: Any) -> bool | None:
+    """What a non-boolean meant as a boolean (``'no'``, ``0``, ``'Yes'``), or ``None``."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _YAML11_TRUE or word == "1":
+            return True
+        if word in _YAML11_FALSE or word == "0":
+            return False
+    elif isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return bool(value)
+    return None
+
+
+def article(noun: str) -> str:
+    """``noun`` with its indefinite article: ``an operation definition``, ``a map``."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def check_keynames(doc: YamlDocument, value: Any, shape: Shape) -> list[Diagnostic]:
+    """Every keyname problem of ``value`` (the whole document) against ``shape``."""
+    out: list[Diagnostic] = []
+    _walk(doc, value, shape, [], out)
+    return out
+
+
+def _walk(
+    doc: YamlDocument, value: Any, shape: Shape, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    if shape is ANY:
+        return
+    if isinstance(shape, Value):
+        _check_value(doc, value, shape, parts, out)
+        return
+    if value is None:
+        # ``section:`` with nothing after it (``{}`` is an explicit empty map, fine).
+        if getattr(shape, "nonempty", False) and parts:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"'{parts[-1]}' has no value: write {{}} or leave the section out",
+                    parts,
+                    at_key=True,
+                )
+            )
+        elif isinstance(shape, Keys) and shape.required and parts:
+            # Nothing written where keynames are required (``substitution_mappings:``).
+            needed = ", ".join(f"'{k}'" for k in shape.required)
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "missing-keyname",
+                    f"'{parts[-1]}' has no value: {article(shape.name)} needs {needed}",
+                    parts,
+                    at_key=True,
+                )
+            )
+        return
+    if isinstance(shape, Short):
+        if isinstance(value, shape.short) and not isinstance(value, dict):
+            return
+        _walk(doc, value, shape.full, parts, out)
+        return
+    if isinstance(shape, Keys):
+        if not isinstance(value, dict):
+            out.append(_not_a(doc, parts, f"{article(shape.name)} must be a map", value))
+            return
+        for key in shape.required:
+            if key not in value:
+                out.append(
+                    doc.diagnostic(
+                        "error",
+                        "missing-keyname",
+                        f"{article(shape.name)} needs '{key}'",
+                        parts,
+                        at_key=True,  # on the key that lacks it (issue #28), not its first child
+                    )
+                )
+        for key, item in value.items():
+            sub = shape.keys.get(key) if isinstance(key, str) else None
+            if sub is None and key in shape.forbidden:
+                out.append(
+                    doc.diagnostic(
+                        "error",
+                        "invalid-definition",
+                        f"'{key}' is not allowed here: {shape.forbidden[key]}",
+                        (*parts, key),
+                        at_key=True,
+                    )
+                )
+                continue
+            if sub is None and (not shape.extra_alone or len(value) == 1):
+                sub = shape.extra
+            if sub is None:
+                out.append(
+                    doc.diagnostic(
+                        "error",
+                        "unknown-keyname",
+                        f"unknown keyname '{key}' in {shape.name}",
+                        (*parts, key),
+                        hint=_hint(key, shape),
+                        at_key=True,
+                        # The fix (issue #28): the renamed keyname, else the one closest.
+                        replacement=_renamed(key, shape),
+                        misspelt=str(key),
+                        candidates=shape.keys,
+                    )
+                )
+                continue
+            _walk(doc, item, sub, [*parts, key], out)
+        return
+    if isinstance(shape, NamedMap):
+        if not isinstance(value, dict):
+            out.append(_not_a(doc, parts, "expected a map of names", value))
+            return
+        for key, item in value.items():
+            if not isinstance(key, str) or not key:
+                out.append(_bad_name(doc, [*parts, key], key))
+            _walk(doc, item, shape.item, [*parts, key], out)
+        return
+    if isinstance(shape, NamedList):
+        if isinstance(value, dict) and shape.also_map:
+            for key, item in value.items():
+                _walk(doc, item, shape.item, [*parts, key], out)
+            return
+        if not isinstance(value, list):
+            out.append(_not_a(doc, parts, "expected a list of single-key maps", value))
+            return
+        for index, entry in enumerate(value):
+            if not isinstance(entry, dict) or len(entry) != 1:
+                out.append(
+                    _not_a(
+                        doc, [*parts, index], "expected a single-key map (name: definition)", entry
+                    )
+                )
+                continue
+            ((key, item),) = entry.items()
+            _walk(doc, item, shape.item, [*parts, index, key], out)
+        return
+    if isinstance(shape, ListOf):
+        if not isinstance(value, list):
+            out.append(_not_a(doc, parts, "expected a list", value))
+            return
+        for index, item in enumerate(value):
+            _walk(doc, item, shape.item, [*parts, index], out)
+
+
+def _renamed(key: Hashable, shape: Keys) -> str | None:
+    return shape.renamed.get(key) if isinstance(key, str) else None
+
+
+def _hint(key: Hashable, shape: Keys) -> str | None:
+    other = shape.renamed.get(key) if isinstance(key, str) else None
+    if other is not None:
+        return f"did you mean '{other}'? ('{key}' belongs to the other TOSCA version)"
+    return did_you_mean(str(key), shape.keys)
+
+
+def _bad_name(doc: YamlDocument, parts: list[Hashable], key: Any) -> Diagnostic:
+    return doc.diagnostic(
+        "error",
+        "invalid-definition",
+        f"a name must be a non-empty string, got {describe(key)}",
+        parts,
+        at_key=True,
+    )
+
+
+def _check_value(
+    doc: YamlDocument, value: Any, shape: Value, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    """Keynames whose value kind TOSCA fixes (grammar.VALUE_KINDS_1 / _2).
+
+    The finding is located at the value; a YAML 1.1 boolean written for a
+    boolean keyname gets the hint ``write false`` (or ``true``).
+    """
+    kind = shape.kind
+    name = parts[-1] if parts else "value"
+    if value is None and shape.soft_null:
+        # ``description:`` with nothing after it: harmless, worth a warning
+        out.append(
+            doc.diagnostic(
+                "warning",
+                "invalid-definition",
+                f"'{name}' is empty (null)",
+                parts,
+                hint="write some text or leave the keyname out",
+            )
+        )
+        return
+    problem = None
+    hint = None
+    text_like = isinstance(value, str) or (
+        kind == "text" and isinstance(value, int | float) and not isinstance(value, bool)
+    )
+    if kind in ("string", "text") and not text_like:
+        problem = "must be a string"
+    elif kind == "type-name" and not isinstance(value, str):
+        problem = "must be a type name"
+    elif kind == "boolean" and not isinstance(value, bool):
+        problem = "must be a boolean (true or false)"
+        meant = yaml11_boolean(value)
+        if meant is not None:
+            word = "true" if meant else "false"
+            hint = f"write {word}: TOSCA reads YAML 1.2, where only true and false are booleans"
+    elif kind == "integer" and (not isinstance(value, int) or isinstance(value, bool)):
+        problem = "must be an integer"
+    elif kind == "names" and not (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    ):
+        problem = "must be a list of names"
+    elif kind == "choices" and not (
+        isinstance(value, list)
+        and all(isinstance(item, str) and item.lower() in shape.choices for item in value)
+    ):
+        problem = "must be a list of " + ", ".join(f"'{c}'" for c in shape.choices)
+        bad = (
+            next((i for i in value if isinstance(i, str) and i.lower() not in shape.choices), None)
+            if isinstance(value, list)
+            else None
+        )
+        hint = did_you_mean(bad, shape.choices) if bad is not None else None
+    elif kind == "choice" and not (isinstance(value, str) and value.lower() in shape.choices):
+        # any case: the OASIS suite's all_elements.yaml writes 'SUPPORTED'
+        problem = "must be one of " + ", ".join(f"'{c}'" for c in shape.choices)
+        hint = did_you_mean(value, shape.choices) if isinstance(value, str) else None
+    elif kind == "version" and (isinstance(value, bool) or special.parse_version(value) is None):
+        problem = "must be a version (major.minor[.fix[.qualifier[-build]]])"
+    elif kind == "map" and not isinstance(value, dict):
+        problem = "must be a map"
+    elif kind == "type-names" and not (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    ):
+        problem = "must be a list of type names"
+    elif kind == "count-range" and not _is_count_range(value):
+        problem = (
+            "must be a range [lower, upper] of non-negative integers "
+            "(upper may be UNBOUNDED, lower <= upper)"
+        )
+    elif kind == "metadata":
+        if not isinstance(value, dict):
+            problem = "must be a map"
+        else:
+            for key, item in value.items():
+                # Every entry needs a value; the template's name and author are
+                # text (or structured text), never a bare number or boolean.
+                bare = isinstance(item, (int, float, bool))
+                if item is None or (key in _TEXT_METADATA and bare):
+                    what = "a string" if key in _TEXT_METADATA else "a value"
+                    out.append(
+                        doc.diagnostic(
+                            "error",
+                            "invalid-definition",
+                            f"metadata '{key}' must be {what}, got {describe(item)}",
+                            [*parts, key],
+                        )
+                    )
+    if problem is not None:
+        out.append(
+            doc.diagnostic(
+                "error",
+                "invalid-definition",
+                f"'{name}' {problem}, got {describe(value)}",
+                parts,
+                hint=hint,
+            )
+        )
+
+
+def _is_count_range(value: Any) -> bool:
+    """``[lower, upper]``: integers ``0 <= lower <= upper``, or ``upper`` ``UNBOUNDED``."""
+    if not (isinstance(value, list) and len(value) == 2):
+        return False
+    lower, upper = value
+
+    def count(x: Any) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
+
+    if not count(lower):
+        return False
+    return upper == "UNBOUNDED" or (count(upper) and lower <= upper)
+
+
+_TEXT_METADATA = frozenset({"template_name", "template_author"})
+
+
+def _not_a(doc: YamlDocument, parts: list[Hashable], what: str, value: Any) -> Diagnostic:
+    return doc.diagnostic(
+        "error",
+        "invalid-definition",
+        f"{what}, got {describe(value, 40)}",
+        parts,
+    )

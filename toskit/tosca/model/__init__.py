@@ -1,0 +1,1 @@
+"""The templates of a topology: entities, requirements and node filters, interfaces, workflows, inputs, and the result objects."""

@@ -1,0 +1,748 @@
+"""Templates of a topology: node templates, capabilities, relationship
+templates, groups and policies, with merged and checked properties.
+
+The entities phase of the loading pipeline (:mod:`toskit.tosca.load.loader`),
+functions over a :class:`~toskit.tosca.load.context.EntitiesContext`:
+:func:`build_entities` resolves each template's type (``unknown-type``
+recovers against the kind's root), applies ``copy``, merges its properties
+through the layers (:mod:`toskit.tosca.values.resolve`) and queues the checks
+(:mod:`toskit.tosca.values.check`) that :func:`check_pending` runs once calls are
+evaluated; :func:`build_capabilities` does the same for a node's
+capabilities.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Hashable, Mapping
+from typing import Any, TypeGuard, TypeVar
+
+from toskit import functions
+from toskit.functions import Call
+from toskit.source import YamlDocument
+from toskit.tosca.load.context import EntitiesContext
+from toskit.tosca.model.copies import resolve_copies
+from toskit.tosca.model.template import (
+    CapabilityTemplate,
+    EntityTemplate,
+    GroupTemplate,
+    NodeTemplate,
+    PolicyTemplate,
+)
+from toskit.tosca.types.definitions import PropertyDefinition, Type
+from toskit.tosca.values.check import (
+    NULL_TYPES,
+    CheckContext,
+    check_value,
+    declared_here,
+    describe,
+    report_unknown,
+)
+from toskit.tosca.values.evaluation import may_hold_calls, parse_value, validate_clauses
+from toskit.tosca.values.resolve import (
+    ABSENT,
+    FieldPlan,
+    Layer,
+    Origin,
+    Resolution,
+    ValueType,
+    copy_data,
+    entry_data_type,
+    field_plan,
+    merge_layers,
+    merge_property,
+    missing_default_fields,
+)
+
+E = TypeVar("E", bound=EntityTemplate)
+
+__all__ = [
+    "build_capabilities",
+    "build_entities",
+    "capability_definitions",
+    "check_pending",
+    "is_abstract",
+    "resolve_properties",
+]
+
+
+def build_entities(
+    ctx: EntitiesContext,
+    topology: Mapping,
+    tparts: tuple[Hashable, ...],
+    section: str,
+    kind: str,
+    cls: type[E],
+    label: str,
+) -> dict[str, E]:
+    """The templates of one topology section (``node_templates``…), by name."""
+    raw = topology.get(section)
+    out: dict[str, E] = {}
+    items: list[tuple[Any, Any, tuple[Hashable, ...]]] = []
+    if isinstance(raw, Mapping):
+        items = [(name, value, (*tparts, section, name)) for name, value in raw.items()]
+    elif isinstance(raw, list):  # 1.x policies: a list of single-key maps
+        for index, entry in enumerate(raw):
+            if isinstance(entry, Mapping) and len(entry) == 1:
+                ((name, value),) = entry.items()
+                items.append((name, value, (*tparts, section, index, name)))
+    copied = resolve_copies(ctx, [(str(name), value, parts) for name, value, parts in items], label)
+    for name, value, parts in items:
+        if not _is_map(value):
+            continue  # reported by the keyname check
+        value = copied.get(str(name), value)
+        out[str(name)] = _entity(ctx, str(name), value, parts, kind, cls, f"{label} '{name}'")
+    return out
+
+
+def _resolve_type(
+    ctx: EntitiesContext, kind: str, raw: Mapping, parts: tuple[Hashable, ...], label: str
+) -> tuple[Type, bool]:
+    type_name = raw.get("type")
+    found = ctx.registry.lookup(kind, type_name) if type_name is not None else None
+    if found is not None:
+        return found, True
+    if ctx.registry.is_opaque(type_name):
+        pass  # a type from a profile toskit does not have: no error, nothing to check
+    elif type_name is None and "type" not in raw:
+        ctx.diags.append(
+            ctx.doc.diagnostic("error", "missing-type", f"{label} has no type", parts, at_key=True)
+        )
+    elif not isinstance(type_name, str):
+        pass  # ``type:`` empty or not a name: reported by the keyname checks
+    else:
+        ctx.diags.append(
+            ctx.doc.diagnostic(
+                "error",
+                "unknown-type",
+                f"{label}: unknown {kind} type '{type_name}'",
+                (*parts, "type"),
+                hint=ctx.registry.unknown_hint(kind, type_name),
+                misspelt=str(type_name),
+                candidates=ctx.registry.fix_candidates(kind, type_name),
+            )
+        )
+    root = ctx.registry.roots.get(kind)
+    return (root if root is not None else Type(str(type_name), kind)), False
+
+
+def _entity(
+    ctx: EntitiesContext,
+    name: str,
+    raw: Mapping,
+    parts: tuple[Hashable, ...],
+    kind: str,
+    cls: type[E],
+    label: str,
+) -> E:
+    etype, known = _resolve_type(ctx, kind, raw, parts, label)
+    definitions = etype.properties if known else {}
+    # Inherited from a profile toskit does not have: not "unknown".
+    checked = known and not ctx.registry.derives_from_opaque(etype)
+    resolution = resolve_properties(
+        ctx,
+        label,
+        etype,
+        definitions,
+        raw.get("properties"),
+        parts,
+        check_unknown=checked,
+        require_values=not is_abstract(raw),
+    )
+    kwargs: dict[str, Any] = {}
+    if cls is GroupTemplate:
+        members = raw.get("members")
+        kwargs["members"] = (
+            [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+        )
+    if cls is PolicyTemplate:
+        targets = raw.get("targets")
+        kwargs["targets"] = (
+            [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
+        )
+    if checked:
+        _check_attributes(ctx, label, etype, raw.get("attributes"), (*parts, "attributes"))
+    desc = raw.get("description")
+    entity = cls(
+        name,
+        etype,
+        definitions=definitions,
+        resolution=resolution,
+        value_type=ctx.value_type,
+        description=desc if isinstance(desc, str) else None,
+        metadata=raw.get("metadata"),
+        parts=parts,
+        type_known=known,
+        **kwargs,
+    )
+    if isinstance(entity, NodeTemplate):
+        directives = raw.get("directives")
+        entity.directives = (
+            [d for d in directives if isinstance(d, str)] if isinstance(directives, list) else []
+        )
+        count = raw.get("count", 1)
+        entity.count = (
+            count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 1
+        )
+        entity.raw = raw
+    return entity
+
+
+def _check_attributes(
+    ctx: EntitiesContext, label: str, etype: Type, raw: Any, parts: tuple[Hashable, ...]
+) -> None:
+    """Attribute assignments: declared names, and values of the declared type.
+
+    Properties count as attributes too (TOSCA reflects every property as
+    an attribute). A value that is a function call is not checked.
+    """
+    if not _is_map(raw):
+        return
+    declared: dict[str, Any] = {}
+    for t in etype.chain:
+        section = t.definition.get("attributes")
+        if isinstance(section, Mapping):
+            for aname, adef in section.items():
+                declared[str(aname)] = (t, adef)
+    for key, value in raw.items():
+        if key in declared:
+            t, adef = declared[key]
+            if not isinstance(adef, Mapping) or adef.get("type") is None:
+                continue
+            at: tuple[Hashable, ...] = (*parts, key)
+            if _extended(ctx, value):
+                # TOSCA 1.3 extended notation: {description: ..., value: ...}.
+                value, at = value["value"], (*at, "value")
+            tree = parse_value(ctx, value, ctx.doc, at)
+            if functions.contains_call(tree):
+                continue
+            schema = ctx.registry.schema_def(
+                adef, t.doc, (*t.parts, "attributes", key), t.prefix, []
+            )
+            check = CheckContext(
+                label=label,
+                path_prefix=parts,
+                doc=ctx.doc,
+                anchor=parts,
+                origins={(key,): Origin("template", ctx.doc, at)},
+                value_type=ctx.value_type,
+                diagnostics=ctx.diags,
+                reported=ctx.reported,
+                scalars=ctx.scalars,
+                rfc3339_timestamps=ctx.grammar.major == 2,
+                noun="attribute",
+            )
+            check_value(check, tree, schema, ctx.value_type(schema.type, t), (key,), False)
+        elif key not in etype.properties:
+            ctx.diags.append(
+                ctx.doc.diagnostic(
+                    "error",
+                    "unknown-attribute",
+                    f"{label}: unknown attribute '{key}' (not declared by {etype.name})",
+                    (*parts, key),
+                    misspelt=str(key),
+                    candidates=[*declared, *etype.properties],
+                    at_key=True,
+                )
+            )
+
+
+def _extended(ctx: EntitiesContext, value: Any) -> bool:
+    """A TOSCA 1.x attribute assignment in extended notation (``{description, value}``)."""
+    return (
+        ctx.grammar.major == 1
+        and isinstance(value, Mapping)
+        and "value" in value
+        and set(value) <= {"description", "value"}
+    )
+
+
+def resolve_properties(
+    ctx: EntitiesContext,
+    label: str,
+    owner: Type | None,
+    definitions: Mapping[str, PropertyDefinition],
+    raw_props: Any,
+    entity_parts: tuple[Hashable, ...],
+    *,
+    check_unknown: bool = True,
+    doc: YamlDocument | None = None,
+    props_parts: tuple[Hashable, ...] | None = None,
+    require_values: bool = True,
+) -> Resolution:
+    """Merge and check one entity's properties (see :mod:`.resolve`, :mod:`.check`).
+
+    ``entity_parts`` locate the entity (where a missing property is
+    reported when nothing else fits); ``props_parts`` is the document
+    path of its properties (default: ``entity_parts`` + ``properties``).
+    """
+    doc = doc or ctx.doc
+    res = Resolution()
+    if raw_props is None and not definitions:
+        # Nothing declared, nothing written (a capability without
+        # properties): nothing to merge, check or report.
+        res.origins[()] = Origin("template", doc, entity_parts)
+        return res
+    if props_parts is None:
+        props_parts = (*entity_parts, "properties")
+    has_props = _is_map(raw_props)
+    anchor = props_parts if raw_props is not None else entity_parts
+    res.origins[()] = Origin("template", doc, anchor)
+    check = CheckContext(
+        label=label,
+        path_prefix=props_parts,
+        doc=doc,
+        anchor=anchor,
+        origins=res.origins,
+        value_type=ctx.value_type,
+        diagnostics=ctx.diags,
+        reported=ctx.reported,
+        validator=functools.partial(validate_clauses, ctx) if ctx.grammar.major == 2 else None,
+        owner=res,
+        require_values=require_values,
+        scalars=ctx.scalars,
+        rfc3339_timestamps=ctx.grammar.major == 2,
+        field_types=ctx.field_types,
+        clean_constraints=ctx.clean_constraints,
+    )
+    template_values: Mapping = raw_props if has_props else {}
+    if raw_props is not None and not has_props:
+        check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
+    v2, names_1x = ctx.grammar.major == 2, ctx.call_names_1x
+    parsed = {
+        # parse_value scans the same way first: plain data skips the call.
+        key: parse_value(ctx, item, doc, (*props_parts, key))
+        if may_hold_calls(item, v2, names_1x)
+        else item
+        for key, item in template_values.items()
+    }
+    cached_hooks = ctx.property_plans.get(_HOOKS)
+    hooks = cached_hooks if cached_hooks is not None else _hooks(ctx)
+    inputs_have_calls = ctx.inputs.has_calls
+    entry = ctx.property_plans.get((id(definitions), id(owner)))
+    plans = entry[2] if entry is not None else _plans(ctx, definitions, owner, hooks)
+    origins, overridden, values, calls = res.origins, res.overridden, res.values, res.calls
+    pending = ctx.pending
+    # Reported after the unknown names, which may be their typos.
+    missing: dict[str, tuple[PropertyDefinition, ValueType]] = {}
+    for pname, plan in plans:
+        pdef, vt = plan.pdef, plan.vt
+        item = parsed.get(pname, _NO_LEAF)
+        written = item is not _NO_LEAF
+        if written:
+            layer = (item, Origin("template", doc, (*props_parts, pname)))
+            cls = item.__class__
+            if not plan.fixed_defaults or cls is Call:
+                value = merge_property(pdef, layer, vt, res, hooks, owner)
+            elif (
+                not isinstance(item, (dict, list))
+                or plan.entry is None
+                and (cls is list or (cls is dict and not plan.data))
+            ):
+                # A scalar, or a list or map replaced whole, written over
+                # call-free defaults: what merge_property gives (the template's
+                # value, copied; the defaults overridden).
+                value = copy_data(item)
+                origins[plan.key] = layer[1]
+                if plan.all_defaults:
+                    overridden[plan.key] = plan.all_defaults
+            else:
+                # merge_property's own path for a written value, its lookups done.
+                value = merge_layers(
+                    [*plan.defaults, layer], vt, plan.key, res, hooks, entry=plan.entry
+                )
+            if (
+                (item is not template_values[pname] and functions.contains_call(item))
+                or plan.defaults_call
+                or inputs_have_calls
+            ):
+                calls.add(pname)
+        else:
+            if plan.leaf is not _NO_LEAF:
+                # Defaults alone with a scalar on top: the same for every template.
+                value = plan.leaf
+                origins[plan.key] = plan.leaf_origin
+                if plan.below:
+                    overridden[plan.key] = plan.below
+            else:
+                value = merge_property(pdef, None, vt, res, hooks, owner)
+            if plan.defaults_call or inputs_have_calls:
+                calls.add(pname)
+        if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
+            if value is None:
+                values[pname] = None
+            if pdef.required and require_values:
+                missing[pname] = (pdef, vt)
+            continue
+        values[pname] = value
+        if (
+            not written
+            and plan.leaf is not _NO_LEAF
+            and pname not in calls
+            and plan.leaf_is_clean(check)
+        ):
+            # A default nobody overrides, checked once for its type (it is
+            # the same value, definition and type for every template).
+            continue
+        # Checked after evaluation (calls first become values): see _check_all.
+        pending.append((check, res, pdef, vt))
+    for key, item in parsed.items() if not parsed.keys() <= definitions.keys() else ():
+        if key in definitions:
+            continue
+        if check_unknown:
+            # A typo of a missing required name is one diagnostic, not two.
+            typo_of = report_unknown(
+                check,
+                (key,),
+                f"unknown property '{key}' (not declared by {owner.name if owner else 'its type'})",
+                definitions,
+                missing,
+            )
+            if typo_of is not None:
+                del missing[typo_of]
+        value, origin = ctx.inputs.resolve(item, Origin("template", doc, (*props_parts, key)))
+        if functions.contains_call(value):
+            res.calls.add(str(key))
+        res.values[key] = copy_data(value)
+        res.origins[(key,)] = origin
+    for pdef, vt in missing.values():
+        _report_missing(ctx, check, pdef, vt)
+    return res
+
+
+def _report_missing(
+    ctx: EntitiesContext, check: CheckContext, pdef: PropertyDefinition, vt: ValueType
+) -> None:
+    detail = ""
+    if isinstance(vt, Type) and vt.base_primitive is None:
+        missing = missing_default_fields(vt, ctx.value_type)
+        if missing:
+            detail = f" (no default for {', '.join(repr(m) for m in missing)} in {vt.name})"
+    check.report(
+        "missing-property",
+        (pdef.name,),
+        f"required property '{pdef.name}' has no value{detail}",
+        at=(),
+        at_key=True,  # the caret on the key that lacks it (issue #28)
+        related=declared_here(pdef),  # and where the property is declared
+    )
+
+
+_NO_LEAF: Any = object()  # a plan's defaults do not give a plain leaf
+
+
+class _Probe:
+    """A validator stand-in that records whether it was asked to run."""
+
+    __slots__ = ("called",)
+
+    def __init__(self) -> None:
+        self.called = False
+
+    def __call__(self, *args: Any) -> None:
+        self.called = True
+
+
+class _Plan:
+    """What every template with one property definition (and owner type) shares.
+
+    Built once per load for each (definitions, owner) pair (bench B1: 5,000
+    templates of one type): the value type, whether the defaults hold a
+    call, and, when the defaults alone give a plain leaf (no map, list or
+    call), that leaf with its origin and the defaults it overrides, so that
+    a template leaving the property out costs a few dictionary stores. The
+    leaf is checked once (:meth:`leaf_is_clean`); only a default that draws
+    a diagnostic (or a 2.0 validation clause) is checked per template.
+    """
+
+    __slots__ = (
+        "name",
+        "key",
+        "pdef",
+        "vt",
+        "defaults_call",
+        "defaults",
+        "data",
+        "entry",
+        "fixed_defaults",
+        "all_defaults",
+        "leaf",
+        "leaf_origin",
+        "below",
+        "clean",
+    )
+
+    def __init__(
+        self,
+        ctx: EntitiesContext,
+        name: str,
+        pdef: PropertyDefinition,
+        vt: ValueType,
+        owner: Type | None,
+        hooks: _MergeHooks,
+    ) -> None:
+        self.name = name
+        self.key = (pdef.name,)  # the merge's path of the property (merge_property's)
+        self.pdef = pdef
+        self.vt = vt
+        self.leaf: Any = _NO_LEAF
+        self.leaf_origin = Origin("", None, ())  # set with ``leaf``
+        # ``(value, Origin)`` layers (resolve.Resolution.overridden).
+        self.below: tuple[Layer, ...] = ()
+        self.all_defaults: tuple[Layer, ...] = ()
+        self.clean: bool | None = None
+        defaults = hooks.default_layers(pdef) if pdef.default_layers else []
+        self.defaults = defaults
+        # Whether a written map merges field by field, and the data type of
+        # a list's or map's entries (resolve.entry_data_type).
+        self.data = vt.__class__ is Type and vt.base_primitive is None
+        self.entry = entry_data_type(pdef.schema, vt, owner, hooks)
+        self.defaults_call = bool(defaults) and defaults_have_calls(ctx, pdef)
+        # No default is itself a call (merge_layers would substitute it first).
+        self.fixed_defaults = not any(v.__class__ is Call for v, _ in defaults)
+        if not self.fixed_defaults:
+            return
+        self.all_defaults = tuple(defaults)
+        if defaults:
+            top, origin = defaults[-1]
+            cls = top.__class__
+            if cls is not dict and cls is not list:
+                self.leaf, self.leaf_origin = top, origin
+                self.below = self.all_defaults[:-1]
+
+    def leaf_is_clean(self, check: CheckContext) -> bool:
+        """Whether the default leaf passes its checks with no diagnostic (checked once)."""
+        if self.clean is None:
+            probe = CheckContext(
+                label="",
+                path_prefix=(),
+                doc=None,
+                anchor=(),
+                origins={},
+                value_type=check.value_type,
+                diagnostics=[],
+                reported=set(),
+                validator=_Probe() if check.validator is not None else None,
+                scalars=check.scalars,
+                rfc3339_timestamps=check.rfc3339_timestamps,
+            )
+            check_value(probe, self.leaf, self.pdef.schema, self.vt, self.key, False)
+            # A 2.0 validation clause may read the template ($get_property: SELF).
+            asked = isinstance(probe.validator, _Probe) and probe.validator.called
+            self.clean = not probe.diagnostics and not asked
+        return self.clean
+
+
+_HOOKS = (-1, -1)  # the load's _MergeHooks, in ctx.property_plans
+
+
+def _hooks(ctx: EntitiesContext) -> _MergeHooks:
+    """The load's one :class:`_MergeHooks` (it holds only load-wide state)."""
+    hooks = ctx.property_plans[_HOOKS] = _MergeHooks(ctx)
+    return hooks
+
+
+def _plans(
+    ctx: EntitiesContext,
+    definitions: Mapping[str, PropertyDefinition],
+    owner: Type | None,
+    hooks: _MergeHooks,
+) -> list[tuple[str, _Plan]]:
+    """The plans of ``definitions`` as seen from ``owner``, by name (once per load)."""
+    value_type = ctx.value_type
+    plans = [
+        (pname, _Plan(ctx, pname, pdef, value_type(pdef.type, owner), owner, hooks))
+        for pname, pdef in definitions.items()
+    ]
+    # The definitions and owner are kept with their entry, so the ids stay unique.
+    ctx.property_plans[(id(definitions), id(owner))] = (definitions, owner, plans)
+    return plans
+
+
+# -- capabilities ----------------------------------------------------------
+
+
+def capability_definitions(
+    ctx: EntitiesContext, node_type: Type, cap_name: str
+) -> tuple[Type | None, dict[str, PropertyDefinition]]:
+    """The capability type and effective property definitions of one capability of a node type."""
+    key = (node_type.name, cap_name)
+    cached = ctx.cap_defs.get(key)
+    if cached is not None:
+        return cached
+    cap_type: Type | None = None
+    written: list[tuple[Type, Mapping]] = []  # (node type, capability definition), root first
+    for t in node_type.chain:
+        caps = t.definition.get("capabilities")
+        cdef = caps.get(cap_name) if isinstance(caps, Mapping) else None
+        if isinstance(cdef, str):
+            cdef = {"type": cdef}
+        if not isinstance(cdef, Mapping):
+            continue
+        written.append((t, cdef))
+        if cdef.get("type") is not None:
+            # The nearest written type is the one in effect (a refinement narrows it).
+            cap_type = ctx.registry.lookup("capability", cdef["type"], t.prefix) or cap_type
+    defs: dict[str, PropertyDefinition] = dict(cap_type.properties) if cap_type else {}
+    for t, cdef in written:
+        refinements = cdef.get("properties")
+        if not isinstance(refinements, Mapping):
+            continue
+        for pname, praw in refinements.items():
+            if isinstance(pname, str):
+                parts = (*t.parts, "capabilities", cap_name, "properties", pname)
+                defs[pname] = ctx.registry.property_definition(
+                    t, pname, praw, defs.get(pname), parts, []
+                )
+    result = (cap_type, defs)
+    ctx.cap_defs[key] = result
+    return result
+
+
+def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
+    raw = node.raw
+    assigned = raw.get("capabilities") if _is_map(raw) else None
+    if not _is_map(assigned):
+        assigned = {}
+    known = node.type_known
+    node_type, node_parts, cap_defs = node.type, node.parts, ctx.cap_defs
+    capabilities, value_type = node.capabilities, ctx.value_type
+    for cap_name in node_type.capabilities:
+        # capability_definitions' cache read here (bench B1: every node).
+        cached = cap_defs.get((node_type.name, cap_name))
+        cap_type, defs = (
+            cached if cached is not None else capability_definitions(ctx, node_type, cap_name)
+        )
+        araw = assigned.get(cap_name)
+        cparts = (*node_parts, "capabilities", cap_name)
+        if araw is None and not defs:
+            # Nothing declared, nothing written (tosca.capabilities.Node on
+            # every node): what resolve_properties returns for it, directly.
+            res = Resolution()
+            res.origins[()] = Origin("template", ctx.doc, node_parts)
+        else:
+            abstract = is_abstract(raw)
+            label = f"node template '{node.name}' capability '{cap_name}'"
+            # Assigned or not, a capability's required properties need values
+            # (TOSCA 2.0 conformance: an unassigned required property is an error).
+            written = _is_map(araw)
+            props = araw.get("properties") if _is_map(araw) else None
+            anchor = cparts if written else node.parts
+            res = resolve_properties(
+                ctx,
+                label,
+                cap_type,
+                defs,
+                props,
+                anchor,
+                props_parts=(*cparts, "properties"),
+                require_values=not abstract,
+                # A capability type deriving from an unknown profile may declare more.
+                check_unknown=cap_type is None or not ctx.registry.derives_from_opaque(cap_type),
+            )
+        capabilities[cap_name] = CapabilityTemplate(
+            cap_name,
+            cap_type or Type(cap_name, "capability"),
+            definitions=defs,
+            resolution=res,
+            value_type=value_type,
+            parts=cparts,
+            node=node,
+        )
+    if not assigned:
+        return
+    # A type deriving from a profile toskit does not have may inherit the
+    # capability: not "unknown" (the import's ``unknown-profile`` says so).
+    opaque = known and ctx.registry.derives_from_opaque(node.type)
+    for cap_name in assigned:
+        if cap_name not in node.type.capabilities and known and not opaque:
+            ctx.diags.append(
+                ctx.doc.diagnostic(
+                    "error",
+                    "unknown-capability",
+                    f"node template '{node.name}': unknown capability '{cap_name}' "
+                    f"(not declared by {node.type.name})",
+                    (*node.parts, "capabilities", cap_name),
+                    misspelt=str(cap_name),
+                    candidates=node.type.capabilities,
+                    at_key=True,
+                )
+            )
+
+
+def check_pending(
+    pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]],
+) -> None:
+    """Type checks and validation of every merged, evaluated property (``ctx.pending``,
+    emptied once run)."""
+    for check, res, pdef, vt in pending:
+        name = pdef.name
+        check_value(check, res.values[name], pdef.schema, vt, (name,), name in res.calls)
+    pending.clear()
+
+
+class _MergeHooks:
+    """``toskit.tosca.values.resolve.Hooks`` over one load (inputs and parsed defaults)."""
+
+    __slots__ = ("ctx", "value_type", "_resolve", "_parsed", "_plans")
+
+    def __init__(self, ctx: EntitiesContext) -> None:
+        self.ctx = ctx
+        self.value_type = ctx.value_type
+        self._resolve = ctx.inputs.resolve
+        self._parsed = ctx.default_layers
+        self._plans = ctx.property_plans
+
+    def substitute(self, value: Any, origin: Origin) -> Layer:
+        return self._resolve(value, origin)
+
+    def default_layers(self, pdef: PropertyDefinition) -> list[Layer]:
+        # The cache is read here directly: this runs once per property of
+        # every template (a call less matters at 5,000 templates, bench B1).
+        cached = self._parsed.get(id(pdef))
+        return cached[1] if cached is not None else default_layers(self.ctx, pdef)
+
+    def field_plan(self, vt: Type) -> list[FieldPlan]:
+        # Once per data type and load (the type is kept with its entry).
+        key = (id(vt), -1)
+        entry = self._plans.get(key)
+        if entry is None:
+            entry = self._plans[key] = (vt, field_plan(vt, self))
+        return entry[1]
+
+
+def default_layers(ctx: EntitiesContext, pdef: PropertyDefinition) -> list[Layer]:
+    """``pdef``'s defaults down its type chain, parsed, with origins (once per load)."""
+    key = id(pdef)
+    cached = ctx.default_layers.get(key)
+    if cached is None:
+        layers = []
+        for layer in pdef.default_layers:
+            doc = layer.doc or ctx.doc
+            value = parse_value(ctx, layer.value, doc, layer.parts)
+            layers.append((value, Origin(f"default: {layer.type_name}", layer.doc, layer.parts)))
+        has_call = any(functions.contains_call(v) for v, _ in layers)
+        # Keep pdef alive with its entry, so the id stays unique during this load.
+        cached = ctx.default_layers[key] = (pdef, layers, has_call)
+    return cached[1]
+
+
+def defaults_have_calls(ctx: EntitiesContext, pdef: PropertyDefinition) -> bool:
+    """Whether a default of ``pdef`` (down its type chain) holds a function call."""
+    cached = ctx.default_layers.get(id(pdef))
+    if cached is None:
+        default_layers(ctx, pdef)
+        cached = ctx.default_layers[id(pdef)]
+    return cached[2]
+
+
+def _is_map(value: Any) -> TypeGuard[Mapping]:
+    """``isinstance(value, Mapping)``, without the ABC check for the common ``dict`` and ``None``
+    (a few per template: bench B1)."""
+    return value.__class__ is dict or (value is not None and isinstance(value, Mapping))
+
+
+def is_abstract(raw: Any) -> bool:
+    """A template the orchestrator selects or substitutes (its values may be incomplete)."""
+    directives = raw.get("directives") if _is_map(raw) else None
+    return isinstance(directives, list) and any(d in ("select", "substitute") for d in directives)

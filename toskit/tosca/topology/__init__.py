@@ -1,0 +1,1 @@
+"""The topology of a loaded template as a graph, and its layout geometry."""
