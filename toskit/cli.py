@@ -586,7 +586,7 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     status = 0
     _PROFILES.clear()
     if args.profiles:
-        from toskit.tosca.catalog import ProfileCatalog
+        from toskit.tosca.load.catalog import ProfileCatalog
 
         try:
             _PROFILES["catalog"] = ProfileCatalog(args.profiles)
@@ -1028,8 +1028,8 @@ def _add_lsp(commands: Any) -> None:
 
 
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # toskit.tosca.explain is imported here, on use: `toskit check` never loads it.
-    from toskit.tosca.explain import run_explain
+    # toskit.tosca.values.explain is imported here, on use: `toskit check` never loads it.
+    from toskit.tosca.values.explain import run_explain
 
     return run_explain(args, out, err)
 
@@ -1052,7 +1052,7 @@ def _add_explain(commands: Any) -> None:
 
 
 def _cmd_blame(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from toskit.tosca.explain import run_blame
+    from toskit.tosca.values.explain import run_blame
 
     return run_blame(args, out, err)
 

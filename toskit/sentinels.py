@@ -5,7 +5,7 @@
 * :data:`ABSENT`: "no value at all here", different from ``None`` (an
   explicit null): one side of a merge or comparison that provides nothing
   (``toskit.schema``), an optional TOSCA property with neither value nor
-  default (``toskit.tosca.resolve``), no ``value=`` given to an evaluation
+  default (``toskit.tosca.values.resolve``), no ``value=`` given to an evaluation
   (``toskit.functions``). One object for the one meaning; ``toskit.schema.ABSENT``
   and ``toskit.functions.ABSENT`` are this object.
 """

@@ -848,7 +848,7 @@ def _rows(entity: Any) -> dict[str, Any]:
     (path, value, type, source), built without the table's row states
     (validity, which a diff does not show and which cost more than the rows)."""
     try:
-        from toskit.tosca.template import build_rows
+        from toskit.tosca.model.template import build_rows
 
         rows = build_rows(
             entity._resolution, entity._definitions, entity._value_type, entity.type, False

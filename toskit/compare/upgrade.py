@@ -211,13 +211,13 @@ def upgrade_check(
 ) -> UpgradeImpact:
     """Load each of ``templates`` against the ``old`` and the ``new`` profile
     folders (a folder, a list of folders or a
-    :class:`~toskit.tosca.catalog.ProfileCatalog`) and sort what differs.
+    :class:`~toskit.tosca.load.catalog.ProfileCatalog`) and sort what differs.
     A catalog passed as ``new`` keeps the retargeting in its ``aliases``.
 
     ``ToskitError`` when a folder or a template cannot be read.
     """
     from toskit.tosca import load
-    from toskit.tosca.catalog import as_catalog
+    from toskit.tosca.load.catalog import as_catalog
 
     old_catalog = as_catalog(old)
     new_catalog = as_catalog(new)

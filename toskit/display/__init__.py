@@ -28,7 +28,7 @@ from toskit.runtime import gc_paused
 __all__ = ["HTML", "register", "render_page", "to_html"]
 
 # (package under toskit, class name) -> (module, function). The package is the
-# second part of the defining module's name ("toskit.tosca.template" → tosca).
+# second part of the defining module's name ("toskit.tosca.model.template" → tosca).
 _VIEWS: dict[tuple[str, str], tuple[str, str]] = {
     ("tosca", "ServiceTemplate"): ("toskit.display.tosca_views", "service_template_html"),
     ("tosca", "Type"): ("toskit.display.tosca_views", "type_html"),

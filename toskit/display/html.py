@@ -46,7 +46,7 @@ def css() -> str:
     """The one stylesheet, read once from the package, with the topology
     drawing's rules (their one home is ``topology_layout.SVG_STYLE``, which a
     standalone SVG file embeds)."""
-    from toskit.tosca.topology_layout import SVG_STYLE
+    from toskit.tosca.topology.layout import SVG_STYLE
 
     text = resources.files("toskit.display").joinpath("style.css").read_text(encoding="utf-8")
     text += SVG_STYLE

@@ -212,7 +212,7 @@ def _node_diagnostics(node: Any, listed: list[Any], per_code: int | None) -> lis
     node's validity index, so the node's badges count every one; then at
     most ``per_code`` of each code are shown, the rest one summary row.
     """
-    from toskit.tosca.validity import entity_diagnostics
+    from toskit.tosca.model.validity import entity_diagnostics
 
     every = list(listed)
     known = {id(d) for d in every}

@@ -185,7 +185,7 @@ _STATUS_BADGE = {"invalid": "error", "missing": "error", "unknown": "error", "wa
 def _row_states(prop_table: Any, rows: list[Any]) -> list[Any]:
     """Each row's state (valid, invalid, missing, unknown …): the table's
     ``states``, computed from the findings' subjects when the table was
-    built (:mod:`toskit.tosca.validity`); a table that did not come from a
+    built (:mod:`toskit.tosca.model.validity`); a table that did not come from a
     loaded template gets ``unchecked`` rows."""
     states = getattr(prop_table, "states", None)
     if isinstance(states, list):
@@ -245,7 +245,7 @@ def property_table_body(
     ``file:line`` (issue #32; the property explorer turns it on).
 
     Every row carries its state (``ok``, ``invalid``, ``warning``,
-    ``missing``, ``unknown``; :mod:`toskit.tosca.validity`): a row with a
+    ``missing``, ``unknown``; :mod:`toskit.tosca.model.validity`): a row with a
     problem has the message on hover and, under it, an expandable line with
     the diagnostics (``file:line`` and the source line, read through
     ``lines``); a required property without value gets a row of its own and

@@ -76,7 +76,7 @@ def _names_2_0() -> dict[str, str]:
     """1.x normative name -> the 2.0 simple profile's name, by kind-free
     suffix (``tosca.nodes.Compute`` -> ``Compute``)."""
     from toskit.tosca import loads
-    from toskit.tosca.registry import KINDS
+    from toskit.tosca.types.registry import KINDS
 
     st = loads("tosca_definitions_version: tosca_2_0\n", name="<profile 2.0>")
     st1 = loads("tosca_definitions_version: tosca_simple_yaml_1_3\n", name="<profile 1.3>")

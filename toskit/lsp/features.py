@@ -825,7 +825,7 @@ _PROPERTY, _CLASS, _KEYWORD, _REFERENCE, _VARIABLE = 10, 7, 14, 18, 6
 
 def _grammar_keys(analysis: Analysis, path: tuple[Hashable, ...]) -> list[str]:
     """The keynames the grammar of the document's version allows at ``path``."""
-    from toskit.tosca.grammar import GRAMMARS, Keys, ListOf, NamedList, NamedMap, Short
+    from toskit.tosca.load.grammar import GRAMMARS, Keys, ListOf, NamedList, NamedMap, Short
 
     template = analysis.template
     major = 2 if template is not None and str(template.version).startswith("tosca_2") else 1

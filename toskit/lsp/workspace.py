@@ -357,7 +357,7 @@ class Workspace:
         )
 
     def _load_tosca(self, opened: OpenDocument, doc: YamlDocument) -> tuple[Any, set[str]]:
-        from toskit.tosca.loader import run
+        from toskit.tosca.load.loader import run
 
         importer: Importer
         if opened.uri.startswith(ZIP_SCHEME):

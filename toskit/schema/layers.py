@@ -6,7 +6,7 @@ it replaced: what a compiled TOSCA schema (``ServiceTemplate.schema``) or
 any user schema offers for "defaults ← type chain ← template".
 
 The TOSCA loader does not call this function: its own merge
-(:func:`toskit.tosca.resolve.merge_layers`) applies the same rules on
+(:func:`toskit.tosca.values.resolve.merge_layers`) applies the same rules on
 parsed value trees that may still hold function calls, and records a
 document location per node (an ``Origin``), not a label per leaf path.
 ``tests/tosca/test_compile.py`` checks that both give the same values and
