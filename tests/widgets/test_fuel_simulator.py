@@ -24,13 +24,13 @@ from simulator_html import assert_view_safe  # noqa: E402
 
 import toskit
 from toskit import conditions
-from toskit.errors import ToskitError
-from toskit.widgets import ClusterSimulator, explore
-from toskit.widgets.fuel_settings import (
+from toskit.conditions.settings import (
     expression_feature_groups,
     expression_settings,
     referenced_settings,
 )
+from toskit.errors import ToskitError
+from toskit.widgets import ClusterSimulator, explore
 
 RELEASE_FILE = Path(__file__).resolve().parents[2] / "conformance" / "fuel" / "openstack.yaml"
 NEWTON = "Newton on Ubuntu 16.04"

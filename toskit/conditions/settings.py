@@ -1,5 +1,5 @@
 """The settings a Fuel release's roles depend on (the model behind the
-simulator's settings panel; ``toskit.widgets.fuel_settings`` re-exports it).
+simulator's settings panel).
 
 A role's ``restrictions`` and ``limits`` read settings with member chains
 such as ``settings:storage.volumes_ceph.value``. :func:`referenced_settings`
