@@ -62,7 +62,8 @@ class Subject:
     ``kind`` is the entity kind (``"node_template"``, ``"node_type"``,
     ``"data_type"``, ``"input"``, ``"output"``, ``"relationship_template"``,
     ``"group"``, ``"policy"``, ``"workflow"``, ``"import"``, ``"document"``,
-    ``"role"``, ``"schema_type"``, ``"release"`` …), ``name`` the entity's
+    ``"role"``, ``"schema_type"``, ``"release"``, ``"condition"`` (the
+    one :func:`toskit.conditions.evaluate` was given) …), ``name`` the entity's
     name (``None`` for the document itself), and ``path`` the property,
     attribute, requirement or field path *inside* the entity as a tuple
     (``("connection", "auth", "pasword")``; ``()`` for the entity itself).

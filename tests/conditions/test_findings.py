@@ -402,3 +402,122 @@ def test_any_expression_gives_structured_findings_inside_its_line(text):
         if d.code.startswith("expression") and d.end_line == d.line == 4:
             line = d.source_line or ""
             assert d.end_column - 1 <= len(line)
+
+
+# --------------------------------------------------------------------------- raised errors
+
+from toskit.conditions import evaluate, load_roles  # noqa: E402
+from toskit.errors import ConditionError  # noqa: E402
+
+RAISED = {
+    name: case
+    for name, case in CASES.items()
+    if case.text.startswith("roles_metadata:")
+    and case.code in ("condition-schema", "expression-syntax", "expression-error")
+}
+
+
+def test_the_raised_table_covers_every_static_error_code():
+    assert {case.code for case in RAISED.values()} == {
+        "condition-schema",
+        "expression-syntax",
+        "expression-error",
+    }
+
+
+@pytest.mark.parametrize("case", list(RAISED.values()), ids=list(RAISED))
+def test_load_roles_raises_the_finding_check_text_gives(case: Case):
+    """The error ``load_roles`` raises carries the range, subject and fix
+    ``toskit check`` gives the same document (the gap left by #28)."""
+    with pytest.raises(ConditionError) as info:
+        load_roles(case.text)
+    d = info.value.diagnostic
+    assert d.code == case.code
+    assert d.subject == case.subject
+    assert d.file == "<string>" and d.end_line is not None
+    assert _underlined(d) == case.underlined
+    assert [f.replacement for f in d.fixes] == ([case.fix] if case.fix else [])
+    checked = _findings(case, case.code)[0]
+    assert (d.line, d.column, d.end_line, d.end_column) == (
+        checked.line,
+        checked.column,
+        checked.end_line,
+        checked.end_column,
+    )
+    # the path stays the one the message names (without roles_metadata)
+    assert d.path == info.value.path
+
+
+def test_load_roles_from_a_file_names_the_file(tmp_path):
+    path = tmp_path / "roles.yaml"
+    path.write_text("roles_metadata:\n  compute:\n    conditions:\n      - 'cluster:mode =='\n")
+    with pytest.raises(ConditionError) as info:
+        load_roles(path)
+    d = info.value.diagnostic
+    assert d.file is not None and d.file.endswith("roles.yaml")
+    assert (d.line, d.column, d.end_line, d.end_column) == (4, 25, 4, 25)
+    assert d.subject == Subject("role", "compute", ("conditions", 0))
+
+
+@pytest.mark.parametrize(
+    "source, subject",
+    [
+        # a bare role map (no roles_metadata key) is read as one
+        ("compute:\n  conditions: ['a ==']\n", Subject("role", "compute", ("conditions", 0))),
+        ("- 1\n", Subject("document", None, ())),
+    ],
+)
+def test_load_roles_text_without_roles_metadata(source, subject):
+    with pytest.raises(ConditionError) as info:
+        load_roles(source)
+    d = info.value.diagnostic
+    assert d.subject == subject and d.line is not None and d.end_column is not None
+
+
+def test_load_roles_from_data_has_a_subject_and_no_made_up_range():
+    with pytest.raises(ConditionError) as info:
+        load_roles({"roles_metadata": {"mongo": {"restrictions": ["a =="]}}})
+    d = info.value.diagnostic
+    assert d.subject == Subject("role", "mongo", ("restrictions", 0))
+    assert (d.file, d.line, d.end_line) == (None, None, None)
+
+
+@pytest.mark.parametrize(
+    "condition, subject, where, underlined",
+    [
+        # one expression: the range is in the text as given (blanks kept)
+        ("cluster:mode ==", (), (1, 16, 1, 16), ""),
+        ("   cluster:mode = 'x'", (), (1, 17, 1, 18), "="),
+        # YAML text: located in its lines, subject the path in the condition
+        ("all:\n  - true\n  - 'a = 1'\n", ("all", 1), (3, 8, 3, 9), "="),
+        ("any: [true, 'cluster:nodes._size']", ("any", 1), (1, 28, 1, 33), "_size"),
+        # raised while evaluating (strict): located where it is written
+        ("all:\n  - true\n  - 'cluster:nope == 1'\n", ("all", 1), (3, 6, 3, 14), "cluster:"),
+        ("cluster:nope.x == 1", (), (1, 1, 1, 9), "cluster:"),
+    ],
+)
+def test_evaluate_errors_carry_range_and_subject(condition, subject, where, underlined):
+    with pytest.raises(ConditionError) as info:
+        evaluate(condition)
+    d = info.value.diagnostic
+    assert d.subject == Subject("condition", None, subject)
+    assert d.file == "<condition>"
+    assert (d.line, d.column, d.end_line, d.end_column) == where
+    assert _underlined(d) == underlined
+    assert d.path  # the place is named, also for an error raised while evaluating
+
+
+def test_evaluate_misspelt_form_key_in_text_gets_the_rename():
+    with pytest.raises(ConditionError) as info:
+        evaluate("al: [true]\n")
+    d = info.value.diagnostic
+    assert d.subject == Subject("condition", None, ())
+    assert [(f.replacement, f.line, f.column, f.end_column) for f in d.fixes] == [("all", 1, 1, 3)]
+
+
+def test_evaluate_data_has_a_subject_and_no_range():
+    with pytest.raises(ConditionError) as info:
+        evaluate({"not": {"all": [True, "a =="]}})
+    d = info.value.diagnostic
+    assert d.subject == Subject("condition", None, ("not", "all", 1))
+    assert (d.file, d.line) == (None, None)

@@ -72,7 +72,7 @@ from toskit.diagnostics import (
 )
 from toskit.errors import ConditionError, ToskitError
 
-__all__ = ["CODES", "check_text", "document_kind", "subject_of"]
+__all__ = ["CODES", "check_text", "document_kind", "locate", "subject_of"]
 
 #: Every code this module emits itself (the YAML loader adds its own).
 CODES = (
@@ -142,7 +142,7 @@ def check_text(text: str, name: str = "<string>") -> list[Diagnostic]:
         )
     seen: set = set()
     for index, (err, parts) in enumerate(compiler.errors):
-        diag = _diagnostic(doc, err, parts, compiler.renames.get(index), names)
+        diag = locate(doc, err, parts, compiler.renames.get(index))
         key = (diag.line, diag.column, diag.message)
         if key not in seen:
             seen.add(key)
@@ -223,19 +223,24 @@ def _restriction_lists(value: Any, parts: tuple, depth: int):
             yield from _restriction_lists(child, (*parts, i), depth + 1)
 
 
-def _diagnostic(
+def locate(
     doc: Any,
     err: ConditionError,
     parts: tuple,
-    rename: tuple[tuple, Suggestion] | None,
-    names: _Names,
+    rename: tuple[tuple, Suggestion] | None = None,
+    subject: Subject | None = None,
 ) -> Diagnostic:
-    """``err`` placed in the document: at the YAML node of ``parts`` and, for
-    an expression written on one line, at its offending token (the range).
-    A short-form restriction (``- "<condition>": "<message>"``) has its
-    condition as the mapping key, so its errors are placed at the key, not
-    at the message. ``rename``: a misspelt key and what it most likely
-    meant (a fix when one candidate is closest)."""
+    """``err`` placed in the document ``doc`` (a loaded YAML document): at
+    the YAML node of ``parts`` and, for an expression written on one line,
+    at its offending token (the range). A short-form restriction
+    (``- "<condition>": "<message>"``) has its condition as the mapping key,
+    so its errors are placed at the key, not at the message. ``rename``: a
+    misspelt key and what it most likely meant (a fix when one candidate is
+    closest). ``subject`` defaults to :func:`subject_of` ``parts``.
+
+    ``toskit check`` places every error it collects with this, and
+    :func:`~toskit.conditions.load_roles` the one it raises (its
+    ``ConditionError.diagnostic``)."""
     base = err.diagnostic
     at_key = (
         err.kind != "SchemaError"
@@ -252,7 +257,8 @@ def _diagnostic(
         path=format_path(parts),
         at_key=at_key,
     )
-    subject = subject_of(parts, doc.value)
+    if subject is None:
+        subject = subject_of(parts, doc.value)
     if err.kind != "SchemaError" and err.expression is not None and err.position is not None:
         start, end = token_span(err.expression, err.position)
         placed = _expression_at(doc, diag.line, diag.column, err.expression)

@@ -688,13 +688,20 @@ class ConditionCompiler:
         self.renames: dict[int, tuple[tuple, Suggestion]] = {}
         #: ``(parts, Expression)`` of every expression compiled (collect mode)
         self.expressions: list[tuple[tuple, Expression]] = []
+        #: where the error raised last sits (its ``parts``) and its rename,
+        #: if any (not collecting): :func:`~toskit.conditions.check.locate`
+        #: places that error in its document with them
+        self.failed_at: tuple | None = None
+        self.failed_rename: tuple[tuple, Suggestion] | None = None
 
     # -- errors
     def label(self, parts: tuple) -> str:
         """The place named in messages: ``parts`` without the first ``skip``."""
         return format_path(parts[self.skip :])
 
-    def fail(self, err: ConditionError, parts: tuple) -> None:
+    def fail(
+        self, err: ConditionError, parts: tuple, rename: tuple[tuple, Suggestion] | None = None
+    ) -> None:
         """Raise ``err`` (or, collecting, record it and skip this subtree)."""
         if err.path is None:
             err.path = self.label(parts)
@@ -703,6 +710,7 @@ class ConditionCompiler:
         if self.collect:
             self.errors.append((err, parts))
             raise _Skip
+        self.failed_at, self.failed_rename = parts, rename
         raise err
 
     def schema(
@@ -714,7 +722,7 @@ class ConditionCompiler:
         text = f"{where}: {message}" if where else message
         if rename is not None and self.collect:
             self.renames[len(self.errors)] = rename
-        self.fail(ConditionError("SchemaError", text, path=where), parts)
+        self.fail(ConditionError("SchemaError", text, path=where), parts, rename)
 
     def unknown_key(self, parts: tuple, allowed: Any, message: str) -> None:
         """Fail at the unknown key that ends ``parts``; when it is a near miss

@@ -351,11 +351,18 @@ def build_roleset(
 def read_source(source: Any, what: str = "document") -> tuple[Any, str]:
     """The plain data of ``source`` (a path, YAML text or loaded data) and its
     name. YAML errors raise ``TemplateError``; a missing file ``ToskitError``."""
+    value, name, _doc = read_document(source, what)
+    return value, name
+
+
+def read_document(source: Any, what: str = "document") -> tuple[Any, str, Any]:
+    """:func:`read_source` and the loaded YAML document (``None`` for data
+    given as a mapping or list: it has no text to locate findings in)."""
     from toskit.source import load_yaml, load_yaml_file
     from toskit.source.text_or_path import is_yaml_text
 
     if isinstance(source, (Mapping, list)):
-        return source, "<data>"
+        return source, "<data>", None
     if isinstance(source, (Path, os.PathLike)):
         doc = load_yaml_file(source)
     elif isinstance(source, str):
@@ -371,23 +378,62 @@ def read_source(source: Any, what: str = "document") -> tuple[Any, str]:
         raise TemplateError.from_diagnostics(
             errors, header=f"{doc.name}: the {what} is not valid YAML"
         )
-    return doc.value, doc.name
+    return doc.value, doc.name, doc
 
 
 def load_roles(source: Any) -> RoleSet:
     """Load a roles document (``roles_metadata``) from a path, YAML text or
     an already loaded mapping; every condition is checked and compiled here,
-    so static errors raise now (``ConditionError``)."""
-    value, name = read_source(source, "roles document")
+    so static errors raise now (``ConditionError``).
+
+    The error's ``diagnostic`` is located as ``toskit check`` locates it:
+    a range (the offending token of a one-line expression, else the YAML
+    token the finding sits at: text and files only, data has no positions)
+    and a subject (the role, ``Subject("role", "controller",
+    ("conditions", 0))``, or the document)."""
+    value, name, doc = read_document(source, "roles document")
     if not isinstance(value, Mapping):
         hint = ""
         if isinstance(value, list) and any(isinstance(r, Mapping) and "model" in r for r in value):
             hint = " (this looks like a Fuel release file: use conditions.load_release)"
-        raise ConditionError(
+        err = ConditionError(
             "SchemaError", f"a roles document must be a mapping, got {type_name(value)}{hint}"
         )
+        raise _located(err, doc, value, ())
+    parts: tuple[str, ...]
     if "roles_metadata" in value:
-        return build_roleset(
-            value["roles_metadata"], ("roles_metadata",), ConditionCompiler(skip=1), name
-        )
-    return build_roleset(value, (), ConditionCompiler(), name)
+        compiler = ConditionCompiler(skip=1)
+        roles, parts = value["roles_metadata"], ("roles_metadata",)
+    else:
+        compiler, roles, parts = ConditionCompiler(), value, ()
+    try:
+        return build_roleset(roles, parts, compiler, name)
+    except ConditionError as err:
+        if compiler.failed_at is None:
+            raise
+        raise _located(err, doc, value, compiler.failed_at, compiler.failed_rename) from None
+
+
+def _located(
+    err: ConditionError,
+    doc: Any,
+    value: Any,
+    parts: tuple,
+    rename: Any = None,
+) -> ConditionError:
+    """``err`` with its diagnostic located at ``parts`` of the document
+    (``doc``; with data and no text, only its subject is set)."""
+    from dataclasses import replace
+
+    from toskit.conditions.check import locate, subject_of
+
+    # A bare role map (no roles_metadata key) is read as if under it.
+    bare = isinstance(value, Mapping) and "roles_metadata" not in value and bool(parts)
+    subject = subject_of(("roles_metadata", *parts) if bare else parts, value)
+    base = err.diagnostic
+    if doc is not None:
+        # The path stays the one the message names (without roles_metadata).
+        err.diagnostic = replace(locate(doc, err, parts, rename, subject), path=base.path)
+    else:
+        err.diagnostic = replace(base, subject=subject)
+    return err
