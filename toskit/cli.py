@@ -1028,10 +1028,11 @@ def _add_lsp(commands: Any) -> None:
 
 
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    # toskit.tosca.values.explain is imported here, on use: `toskit check` never loads it.
-    from toskit.tosca.values.explain import run_explain
+    # `toskit explain` and `toskit blame` (args.command says which). The explain package
+    # is imported here, on use: `toskit check` never loads it.
+    from toskit.tosca.values.explain.command import run
 
-    return run_explain(args, out, err)
+    return run(args, out, err)
 
 
 def _add_explain(commands: Any) -> None:
@@ -1049,15 +1050,6 @@ def _add_explain(commands: Any) -> None:
     )
     explain.add_argument("--format", choices=["text", "json"], default="text")
     explain.set_defaults(run=_cmd_explain)
-
-
-def _cmd_blame(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from toskit.tosca.values.explain import run_blame
-
-    return run_blame(args, out, err)
-
-
-def _add_blame(commands: Any) -> None:
     blame = commands.add_parser(
         "blame",
         help="each node's effective properties as YAML, every leaf commented with its layer and file:line",
@@ -1068,7 +1060,7 @@ def _add_blame(commands: Any) -> None:
     )
     blame.add_argument("file", metavar="FILE")
     blame.add_argument("--node", metavar="NAME", help="only this node template")
-    blame.set_defaults(run=_cmd_blame)
+    blame.set_defaults(run=_cmd_explain)
 
 
 # Each adds one subcommand: its subparser, with `set_defaults(run=...)`.
@@ -1078,8 +1070,7 @@ SUBCOMMANDS: list[Callable[[Any], Any]] = [
     _add_diff,
     _add_upgrade,
     _add_lsp,
-    _add_explain,
-    _add_blame,
+    _add_explain,  # and blame
 ]
 
 

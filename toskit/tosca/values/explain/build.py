@@ -1,0 +1,124 @@
+"""Assembling one :class:`~toskit.tosca.values.explain.Explanation`.
+
+``explain(template, path)`` and ``explain_entity(entity, path)`` put the
+parts together: the value (:mod:`.paths`), its layer stack with each
+layer's :class:`~toskit.tosca.values.explain.Source` (:mod:`.layers`), the
+hops behind a call (:mod:`.hops`), the clauses checked (:mod:`.checks`) and
+the findings filed on the path or below it. Nothing here runs while
+loading; what explanations of one template share is memoised per template.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from toskit.diagnostics import format_path
+from toskit.functions import Call
+from toskit.tosca.model.template import origin_at
+from toskit.tosca.model.validity import entity_findings
+from toskit.tosca.values.explain.checks import _checks, _definition
+from toskit.tosca.values.explain.hops import _hops_of
+from toskit.tosca.values.explain.layers import (
+    _PLAIN_LEAVES,
+    _memo_of,
+    _parsed,
+    _raw_at,
+    _replace_kind,
+    _service_of,
+    _source,
+)
+from toskit.tosca.values.explain.model import Explanation, StackLayer
+from toskit.tosca.values.explain.paths import entity_and_path, value_at
+
+if TYPE_CHECKING:
+    from toskit.tosca.model.service import ServiceTemplate
+    from toskit.tosca.model.template import EntityTemplate
+
+__all__ = ["explain", "explain_entity"]
+
+
+def explain(template: ServiceTemplate, path: str | tuple) -> Explanation:
+    """The :class:`Explanation` of the value at a template-wide ``path``.
+
+    ``path`` starts with a section (``node_templates``, ``relationship_templates``,
+    ``groups``, ``policies``), optionally under ``topology_template.`` /
+    ``service_template.``, then the entity's name, optionally
+    ``capabilities.<name>``, then ``properties.`` and the property path:
+    ``node_templates.db.properties.connection.endpoint.port``.
+    """
+    entity, rel = entity_and_path(template, path)
+    return explain_entity(entity, rel, template)
+
+
+def explain_entity(
+    entity: EntityTemplate,
+    path: str | tuple,
+    template: ServiceTemplate | None = None,
+    _seen: frozenset[tuple[int, tuple]] = frozenset(),
+) -> Explanation:
+    """The :class:`Explanation` of ``entity``'s property at ``path``
+    (``"connection.endpoint.port"`` or a tuple; ``"eps[0].port"`` for a list entry)."""
+    rel, value = value_at(entity, path)
+    resolution = entity._resolution
+    top = origin_at(resolution, rel)
+    service = template if template is not None else _service_of(entity)
+    memo = _memo_of(service if service is not None else entity)
+    below = resolution.overridden.get(rel, ())
+    sources = memo.sources
+    layers = []
+    for v, o in (*below, (value, top)):
+        # The Source of an origin is made once per template (_Memo).
+        src = sources.get(o) if o.parts.__class__ is tuple else None
+        if src is None:
+            src = _source(o, v, entity, service, memo)
+        layers.append(StackLayer(v, src, False))
+    layers[-1].won = True
+    stack = tuple(layers)
+    raw = _raw_at(top)
+    written = raw if raw.__class__ in _PLAIN_LEAVES else _parsed(raw, service)
+    hops = (
+        _hops_of(written, value, entity, service, _seen | {(id(entity), rel)})
+        if written.__class__ is Call or value.__class__ is Call
+        else ()
+    )
+    key = (id(entity._definitions), id(entity.type), rel)
+    cached = memo.definitions.get(key)
+    if cached is None:
+        # Kept with the definitions and type, so their ids stay unique.
+        cached = memo.definitions[key] = (
+            *_definition(entity, rel),
+            format_path(rel),
+            entity.property_definitions,
+            entity.type,
+        )
+    pdef, type_name = cached[0], cached[1]
+    index = entity.findings
+    found: Any = None
+    if index is not None and index.any:
+        # The entity's findings, filed once per template and entity.
+        entry = memo.findings.get(id(entity))
+        if entry is None or entry[0] is not entity:
+            entry = memo.findings[id(entity)] = (entity, entity_findings(entity))
+        found = entry[1]
+    n = len(rel)
+    findings = tuple(d for p, d in found if tuple(p[:n]) == rel) if found else ()
+    checks = _checks(pdef, value, findings, memo) if pdef is not None else ()
+    if hops and stack[-1].source.kind == "template" and isinstance(written, Call):
+        # The written value was a call: the value is what the call gave.
+        last = stack[-1]
+        stack = (
+            *stack[:-1],
+            StackLayer(last.value, _replace_kind(last.source, "function", hops[0].call), True),
+        )
+    return Explanation(  # positional: one per leaf (bench_explain)
+        entity.kind,
+        entity.name,
+        cached[2],
+        rel,
+        str(value) if value.__class__ is Call else value,
+        type_name,
+        stack,
+        hops,
+        checks,
+        findings,
+    )
