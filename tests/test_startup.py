@@ -86,6 +86,33 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
         assert _loaded(modules, prefix) == [], prefix
     # One file: no worker processes, so no multiprocessing either.
     assert _loaded(modules, "multiprocessing") == []
+    # A clean file read by rapidyaml needs no PyYAML (locations, syntax errors
+    # and dsl_definitions' anchors import it).
+    for prefix in ("yaml", "toskit.source.compose", "toskit.source.hints"):
+        assert _loaded(modules, prefix) == [], prefix
+
+
+def test_check_imports_pyyaml_when_a_finding_needs_its_locations(tmp_path: Path) -> None:
+    # The lazy import still happens where it is needed: an error is located
+    # through PyYAML's positions (line 9, column 13), a syntax error through its parser.
+    (tmp_path / "bad.yaml").write_text(TOSCA.replace("tosca.nodes.Compute", "tosca.nodes.Nope"))
+    status, out, modules = _modules_of(["check", "bad.yaml"], tmp_path)
+    assert status == 1 and "bad.yaml:9:13: error[unknown-type]" in out, out
+    assert "yaml" in modules and "toskit.source.compose" in modules
+    (tmp_path / "broken.yaml").write_text("a: [1,\n")
+    status, out, modules = _modules_of(["check", "broken.yaml"], tmp_path)
+    assert status == 1 and "yaml-syntax" in out, out
+    assert "toskit.source.hints" in modules
+
+
+def test_dsl_anchors_still_checked_with_pyyaml_imported_on_demand(tmp_path: Path) -> None:
+    text = TOSCA.replace(
+        "topology_template:", "dsl_definitions:\n  plain: {a: 1}\ntopology_template:"
+    )
+    (tmp_path / "d.yaml").write_text(text)
+    status, out, modules = _modules_of(["check", "d.yaml"], tmp_path)
+    assert "missing-anchor" in out and "plain" in out, out
+    assert "yaml" in modules
 
 
 def test_check_of_a_roles_document_imports_no_tosca(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ from toskit.source.frozen import FrozenMap, freeze
 from toskit.source.locations import AliasShadow, MapShadow, SeqShadow
 from toskit.source.scalars import (
     CORE_TAG_PREFIX,
+    MAX_HUGE_INT_KEYS,
     ScalarError,
     construct_tagged,
     resolve_plain,
@@ -368,10 +369,6 @@ class _Stop(Exception):
 #: Diagnostics of one code listed per document; the rest are counted (#19:
 #: a line of thousands of bad tags must not print thousands of errors).
 MAX_PER_KIND = 100
-#: Integer keys at or beyond Python's hash modulus (2**61 - 1) all may share a
-#: hash, which makes a dict of them quadratic; more than this many per
-#: document is ``limit-exceeded``.
-MAX_HUGE_INT_KEYS = 1_000
 _HASH_MODULUS = (1 << 61) - 1
 
 

@@ -7,17 +7,22 @@ import re
 import stat
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path, suggest
 from toskit.errors import ToskitError
-from toskit.source.compose import Composed, compose, find_non_printable
 from toskit.source.fast import FALLBACK, load_fast
 from toskit.source.fast import select as select_parser
-from toskit.source.hints import end_of_text, syntax_diagnostic
 from toskit.source.locations import Location, find, key_paths, walk
 from toskit.source.spans import first_duplicate, span_end, span_of_line, span_of_token, yaml_text
 from toskit.source.subjects import subject_of
+
+if TYPE_CHECKING:
+    from toskit.source.compose import Composed
+
+# PyYAML (toskit.source.compose, .hints) is imported only where it is used:
+# text the rapidyaml path declines, a syntax error, the first location asked
+# of a document (issue #31: `toskit check` of a clean file never needs it).
 
 __all__ = [
     "LIMIT_DEFAULTS",
@@ -402,6 +407,9 @@ def _compose_text(
     parser: str | None,
     doc: YamlDocument,
 ) -> Composed:
+    from toskit.source.compose import compose
+    from toskit.source.hints import syntax_diagnostic
+
     return compose(
         text,
         limits=limits,
@@ -420,6 +428,12 @@ def _printable_ascii(text: str) -> bool:
     pre-check: the regular expression of ``find_non_printable`` is ~8 ns a
     character)."""
     return text.isascii() and not text.encode("ascii").translate(None, _ASCII_PRINTABLE)
+
+
+def _find_non_printable(text: str) -> int | None:
+    from toskit.source.compose import find_non_printable
+
+    return find_non_printable(text)
 
 
 def _utf8_size_over(text: str, max_size: int) -> bool:
@@ -460,8 +474,10 @@ def load_yaml(
             )
         )
         return doc
-    bad = None if _printable_ascii(text) else find_non_printable(text)
+    bad = None if _printable_ascii(text) else _find_non_printable(text)
     if bad is not None:
+        from toskit.source.hints import end_of_text
+
         where = end_of_text(text[:bad])
         doc.diagnostics.append(
             doc._report(

@@ -53,8 +53,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from toskit.source.compose import MAX_HUGE_INT_KEYS
-from toskit.source.scalars import ScalarError, resolve_plain
+from toskit.source.scalars import MAX_HUGE_INT_KEYS, ScalarError, resolve_plain
 
 __all__ = [
     "ENV_VAR",

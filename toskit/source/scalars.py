@@ -27,6 +27,11 @@ from collections.abc import Callable
 __all__ = ["ScalarError", "resolve_plain", "construct_tagged", "CORE_TAG_PREFIX"]
 
 CORE_TAG_PREFIX = "tag:yaml.org,2002:"
+#: Integer keys at or beyond Python's hash modulus (2**61 - 1) all may share a
+#: hash, which makes a dict of them quadratic; more than this many per
+#: document is ``limit-exceeded`` (both parse paths; here, not in
+#: :mod:`~toskit.source.compose`, so the rapidyaml path needs no PyYAML).
+MAX_HUGE_INT_KEYS = 1_000
 
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _INT_DEC = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")

@@ -18,16 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 from toskit.diagnostics import Diagnostic
 from toskit.source import YamlDocument
 
 __all__ = ["check_dsl_anchors"]
-
-_Parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_START = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-_END = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
 def check_dsl_anchors(doc: YamlDocument, root: Mapping, major: int) -> list[Diagnostic]:
@@ -35,6 +29,10 @@ def check_dsl_anchors(doc: YamlDocument, root: Mapping, major: int) -> list[Diag
     section = root.get("dsl_definitions")
     if not isinstance(section, Mapping) or not section:
         return []
+    # PyYAML only for a document with this section (toskit check of other files
+    # does not import it: issue #31).
+    import yaml
+
     try:
         unanchored = _unanchored_keys(doc.text)
     except yaml.YAMLError:
@@ -56,7 +54,12 @@ def check_dsl_anchors(doc: YamlDocument, root: Mapping, major: int) -> list[Diag
 
 def _unanchored_keys(text: str) -> list[str]:
     """Keys of the top-level ``dsl_definitions`` map whose value has no anchor."""
-    events = yaml.parse(text, Loader=_Parser)
+    import yaml
+
+    parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    start = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    end = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    events = yaml.parse(text, Loader=parser)
     depth = 0
     expect_key = False  # at depth 1: is the next event a key of the root map?
     in_section = False
@@ -76,12 +79,12 @@ def _unanchored_keys(text: str) -> list[str]:
                     if key is not None and not anchor and not isinstance(event, yaml.AliasEvent):
                         found.append(key)
                     section_expect_key = True
-            if isinstance(event, _START):
+            if isinstance(event, start):
                 depth += 1
-            elif isinstance(event, _END):
+            elif isinstance(event, end):
                 depth -= 1
             continue
-        if isinstance(event, _START):
+        if isinstance(event, start):
             depth += 1
             if (
                 depth == 2
@@ -95,7 +98,7 @@ def _unanchored_keys(text: str) -> list[str]:
             if depth == 1:
                 expect_key = True
                 continue
-        elif isinstance(event, _END):
+        elif isinstance(event, end):
             depth -= 1
             if depth == 1:
                 expect_key = True
