@@ -163,7 +163,8 @@ def _limit_claims() -> list[tuple[str, str, object, object]]:
     from toskit.source.document import LIMIT_DEFAULTS as LOAD
     from toskit.tosca.model import copies
     from toskit.tosca.topology import layout as topology_layout
-    from toskit.tosca.values import expansion, explain, resolve
+    from toskit.tosca.types import expansion
+    from toskit.tosca.values import explain, resolve
 
     mib = 1024 * 1024
     return [

@@ -22,9 +22,8 @@ import pytest
 
 from toskit.tosca.load import context
 from toskit.tosca.load.context import LoadContext
-from toskit.tosca.model import copies, entities, inputs, requirements
-from toskit.tosca.types import defchecks
-from toskit.tosca.values import evaluation, graph
+from toskit.tosca.model import copies, entities, graph, inputs, requirements
+from toskit.tosca.values import defchecks, evaluation
 
 TOSCA = Path(context.__file__).resolve().parent.parent
 

@@ -210,7 +210,7 @@ def test_scalar_comparison_in_a_clause_reads_both_sides_in_the_type() -> None:
 
 def test_the_loaded_template_offers_the_scalar_class_hook() -> None:
     from toskit.functions import TemplateContext
-    from toskit.tosca.values.graph import TemplateGraph
+    from toskit.tosca.model.graph import TemplateGraph
 
     # A missing hook is a type error: the protocol declares it, the loader's context has it.
     assert "scalar_class" in TemplateContext.__dict__

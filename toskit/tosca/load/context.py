@@ -20,7 +20,7 @@ types                   :meth:`toskit.tosca.types.registry.Registry.add_sources`
                         (the collected type definitions)
 functions               :func:`toskit.tosca.values.evaluation.load_function_definitions`
                         (:class:`FunctionsContext`)
-definitions             :func:`toskit.tosca.types.defchecks.check_definitions`
+definitions             :func:`toskit.tosca.values.defchecks.check_definitions`
                         (:class:`DefinitionsContext`)
 template references     :func:`~toskit.tosca.types.artifacts.check_template_artifacts`,
                         :func:`~toskit.tosca.model.filter_names.check_filter_names`,
@@ -34,7 +34,7 @@ entities                :func:`toskit.tosca.model.entities.build_entities`,
                         (:class:`EntitiesContext`)
 requirements            :func:`toskit.tosca.model.requirements.resolve_requirements`
                         (:class:`EntitiesContext`: relationship properties are merged)
-evaluation              :class:`toskit.tosca.values.graph.TemplateGraph`,
+evaluation              :class:`toskit.tosca.model.graph.TemplateGraph`,
                         :func:`toskit.tosca.values.evaluation.evaluate_outputs`
                         (:class:`EvaluationContext`)
 pending checks          :func:`toskit.tosca.model.entities.check_pending`
@@ -70,12 +70,12 @@ from toskit.source import YamlDocument
 if TYPE_CHECKING:
     from toskit.functions import FunctionDefinition
     from toskit.tosca.load.grammar import Grammar
+    from toskit.tosca.model.graph import TemplateGraph
     from toskit.tosca.model.inputs import InputResolver
     from toskit.tosca.types.definitions import PropertyDefinition, Type
     from toskit.tosca.types.registry import Registry
     from toskit.tosca.types.scalars import ScalarTypes
     from toskit.tosca.values.check import CheckContext
-    from toskit.tosca.values.graph import TemplateGraph
     from toskit.tosca.values.resolve import Origin, Resolution, ValueType
 
 __all__ = [
@@ -220,7 +220,7 @@ class FunctionsContext(Reporting, Protocol):
 
 class DefinitionsContext(ParseContext, Protocol):
     """Checking the document's own type definitions
-    (:func:`toskit.tosca.types.defchecks.check_definitions`): value checks without clauses."""
+    (:func:`toskit.tosca.values.defchecks.check_definitions`): value checks without clauses."""
 
     registry: Registry
     scalars: ScalarTypes
@@ -257,7 +257,7 @@ class EntitiesContext(DefinitionsContext, ClauseContext, Protocol):
 
 
 class EvaluationContext(ParseContext, Protocol):
-    """Evaluating calls (:class:`toskit.tosca.values.graph.TemplateGraph`,
+    """Evaluating calls (:class:`toskit.tosca.model.graph.TemplateGraph`,
     :func:`toskit.tosca.values.evaluation.evaluate_outputs`): inputs, types, functions."""
 
     registry: Registry

@@ -44,6 +44,7 @@ from toskit.tosca.load.profile import registry_for
 from toskit.tosca.load.versions import detect_version
 from toskit.tosca.model.entities import build_capabilities, build_entities, check_pending
 from toskit.tosca.model.filter_names import check_filter_names
+from toskit.tosca.model.graph import TemplateGraph
 from toskit.tosca.model.inputs import InputResolver
 from toskit.tosca.model.interfaces import check_template_interfaces
 from toskit.tosca.model.requirements import resolve_requirements
@@ -57,17 +58,16 @@ from toskit.tosca.model.template import (
 )
 from toskit.tosca.model.workflows import check_workflows
 from toskit.tosca.types.artifacts import check_template_artifacts
-from toskit.tosca.types.defchecks import check_definitions
+from toskit.tosca.types.expansion import FILL_LIMITS, active_budget, fill_budget
 from toskit.tosca.types.registry import Registry
 from toskit.tosca.types.scalars import ScalarTypes
 from toskit.tosca.values.check import describe
+from toskit.tosca.values.defchecks import check_definitions
 from toskit.tosca.values.evaluation import (
     evaluate_outputs,
     load_function_definitions,
     without_cascades,
 )
-from toskit.tosca.values.expansion import FILL_LIMITS, active_budget, fill_budget
-from toskit.tosca.values.graph import TemplateGraph
 
 __all__ = ["load", "loads", "check_text", "build", "run"]
 
@@ -179,7 +179,7 @@ def _check_options(resolver: Any, limits: dict[str, Any]) -> dict[str, int]:
     """Refuse a resolver that cannot be called and bad loader limits (``ToskitError``).
 
     The fill-in bounds (``max_expanded``, ``max_fill_depth``,
-    ``max_fill_total``: :mod:`toskit.tosca.values.expansion`) are taken out of
+    ``max_fill_total``: :mod:`toskit.tosca.types.expansion`) are taken out of
     ``limits`` and returned; the rest are the document and import limits.
     """
     if resolver is not None and not callable(resolver):

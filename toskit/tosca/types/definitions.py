@@ -14,7 +14,33 @@ from typing import Any
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 
-__all__ = ["DefaultLayer", "PropertyDefinition", "SchemaDef", "Type", "PRIMITIVES"]
+__all__ = [
+    "DefaultLayer",
+    "PropertyDefinition",
+    "SchemaDef",
+    "Type",
+    "PRIMITIVES",
+    "yaml11_boolean",
+]
+
+# YAML 1.1 spellings of booleans: strings in YAML 1.2, which TOSCA uses
+# (``required: no`` is the string 'no'); a hint names the boolean meant.
+_YAML11_TRUE = frozenset({"y", "yes", "on", "true"})
+_YAML11_FALSE = frozenset({"n", "no", "off", "false"})
+
+
+def yaml11_boolean(value: Any) -> bool | None:
+    """What a non-boolean meant as a boolean (``'no'``, ``0``, ``'Yes'``), or ``None``."""
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _YAML11_TRUE or word == "1":
+            return True
+        if word in _YAML11_FALSE or word == "0":
+            return False
+    elif isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return bool(value)
+    return None
+
 
 # TOSCA's primitive and special value types (no Type object: they are
 # kept out of ``ServiceTemplate.types``).

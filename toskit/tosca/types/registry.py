@@ -23,7 +23,6 @@ from typing import Any
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
-from toskit.tosca.load.keynames import yaml11_boolean
 from toskit.tosca.types.artifacts import check_artifact_types
 from toskit.tosca.types.definitions import (
     PRIMITIVES,
@@ -31,8 +30,9 @@ from toskit.tosca.types.definitions import (
     PropertyDefinition,
     SchemaDef,
     Type,
+    yaml11_boolean,
 )
-from toskit.tosca.values.expansion import check_expansion
+from toskit.tosca.types.expansion import check_expansion
 
 __all__ = ["KINDS", "Registry", "Scope", "ScopedPrefix", "TypeSource", "merge_defaults"]
 

@@ -30,7 +30,7 @@ from toskit.functions import Call
 from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.types.definitions import PropertyDefinition, SchemaDef, Type
-from toskit.tosca.values.expansion import MAX_FILL_DEPTH, too_large
+from toskit.tosca.types.expansion import MAX_FILL_DEPTH, too_large
 
 __all__ = [
     "ABSENT",
