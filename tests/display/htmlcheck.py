@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from toskit.display.html import css
+from toskit.display.html import SECTION_LINK_ONCLICK, css, esc
 
 # Every tag a toskit view may emit.
 ALLOWED_TAGS = frozenset(
@@ -115,13 +115,25 @@ def parse(html: str) -> _Collector:
 
 
 def assert_safe(html: str, *, styles: int = 1) -> _Collector:
-    """No script, no event attribute, only known tags, our stylesheet only."""
+    """No script, no event attribute but the in-page links' constant one,
+    no ``javascript:`` link, only known tags, our stylesheet only."""
     assert "<script" not in html.lower()
     doc = parse(html)
     unknown = sorted(set(doc.tags) - ALLOWED_TAGS)
     assert not unknown, f"unexpected tags {unknown}"
     bad = [(t, k, v) for t, k, v in doc.attributes if k not in ALLOWED_ATTRIBUTES]
+    # The one event attribute: the constant handler of a link into the same
+    # view (html.section_link), on an in-page link only, never user text.
+    bad = [
+        (t, k, v)
+        for t, k, v in bad
+        if not (t == "a" and k == "onclick" and v == SECTION_LINK_ONCLICK)
+    ]
     assert not bad, f"unexpected attributes {bad}"
+    for _tag, k, v in doc.attributes:
+        if k == "href":  # an in-page anchor or a relative file link, never a scheme
+            assert v is not None and not v.lower().lstrip().startswith(("javascript:", "data:"))
+
     inline = [v for t, k, v in doc.attributes if k == "style"]
     assert all(v == "display:none" for v in inline), inline
     assert len(doc.styles) == styles
@@ -143,3 +155,9 @@ def body(html: str) -> str:
     marker = '<div class="toskit-wrap'
     assert marker in html
     return html[html.index(marker) :]
+
+
+def plain_links(html: str) -> str:
+    """``html`` without the in-page links' constant handler (what a sanitizer
+    that strips event attributes leaves), so a test can spell a link out."""
+    return html.replace(f' onclick="{esc(SECTION_LINK_ONCLICK)}"', "")

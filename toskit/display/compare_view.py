@@ -33,6 +33,7 @@ from toskit.display.html import (
     table,
     text_value,
 )
+from toskit.display.links import file_link, location_link
 from toskit.display.options import get as option
 
 __all__ = ["diff_page", "template_diff_body", "template_diff_html"]
@@ -149,13 +150,14 @@ def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[
 
 
 def _where(old: Any, new: Any) -> str:
-    """The ``file:line:column`` of each side, escaped."""
+    """The ``file:line:column`` of each side, escaped, each a link to its
+    file (:mod:`toskit.display.links`)."""
     if not old and not new:
         return ""
     if old and new and old != new:
-        text = f'{esc(old)}<span class="toskit-diff-arrow">→</span>{esc(new)}'
+        text = f'{location_link(old)}<span class="toskit-diff-arrow">→</span>{location_link(new)}'
     else:
-        text = esc(old or new)
+        text = location_link(old or new)
     # the muted style of the "why" notes: a location is a reference, not a value
     return f'<div class="toskit-diff-why toskit-diff-where">{text}</div>'
 
@@ -363,7 +365,18 @@ def _diagnostic_rows(diags: list[Any]) -> list[list[tuple[str, str]]]:
             ),
             # Long locations and paths wrap between their names (not as one
             # nowrap token that pushed the message out of a 900 px output area).
-            ("toskit-path toskit-wrap-path", breakable(_diagnostic_location(d))),
+            (
+                "toskit-path toskit-wrap-path",
+                file_link(
+                    d.file,
+                    d.line,
+                    d.column,
+                    text=_diagnostic_location(d),
+                    text_html=breakable(_diagnostic_location(d)),
+                )
+                if _diagnostic_location(d)
+                else "",
+            ),
             ("", code(d.code)),
             ("toskit-path toskit-wrap-path", breakable(d.path or "")),
             ("", esc(d.message)),

@@ -563,8 +563,8 @@ def role_set_html(roles: Any) -> str:
     """The view of a ``RoleSet``: one row per role, then (collapsed) every
     role's outcome on an empty multinode cluster with one node selected,
     with its reason and trace."""
-    count = len(list(roles.keys())) if hasattr(roles, "keys") else 0
-    body = header("roles", f"{count} roles") + role_set_body(roles) + _sample_section(roles)
+    n = len(list(roles.keys())) if hasattr(roles, "keys") else 0
+    body = header("roles", count(n, "role")) + role_set_body(roles) + _sample_section(roles)
     return fragment(body, _fallback(roles), "roles")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from toskit.diagnostics import Diagnostic, abbreviate, cap_per_code, source_window
 from toskit.display.html import badge, esc, fragment, header, more_note
+from toskit.display.links import file_link
 from toskit.display.options import get as option
 
 __all__ = [
@@ -147,7 +148,13 @@ def diagnostic_html(d: Any, lines: LineLookup | None = None) -> str:
         f'<span class="toskit-diag-code">{esc(abbreviate(str(getattr(d, "code", ""))))}</span>',
     ]
     if location:
-        head.append(f'<span class="toskit-diag-loc">{esc(location)}</span>')
+        where = file_link(
+            getattr(d, "file", None),
+            getattr(d, "line", None),
+            getattr(d, "column", None),
+            text=location,
+        )
+        head.append(f'<span class="toskit-diag-loc">{where}</span>')
     if path:
         head.append(f'<span class="toskit-diag-path">{esc(path)}</span>')
     head.append(

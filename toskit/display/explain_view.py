@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from toskit.display.html import badge, chip, code, details, esc, fragment, header, table, text_value
+from toskit.display.links import location_link
 
 __all__ = ["explanation_html", "layers_html", "stack_cell"]
 
@@ -25,7 +26,7 @@ def _where(source: Any) -> str:
     where = getattr(source, "where", None) or "?"
     copied = getattr(source, "copied_from", None)
     note = f" (copied from {copied})" if copied else ""
-    return f'<span class="toskit-muted">{esc(where)}{esc(note)}</span>'
+    return f'<span class="toskit-muted">{location_link(where)}{esc(note)}</span>'
 
 
 def _label(source: Any) -> str:
@@ -145,7 +146,7 @@ def stack_cell(row: Any) -> str:
         items.append(
             f'<li class="{"toskit-stack-won" if won else "toskit-overridden"}">'
             f"{code(text_value(value))} {esc(getattr(layer, 'source', ''))} "
-            f'<span class="toskit-muted">{esc(where or "?")}</span></li>'
+            f'<span class="toskit-muted">{location_link(where or "?")}</span></li>'
         )
     n = len(layers)
     summary = f'<span class="toskit-muted">{n} layer{"s" if n != 1 else ""}: where each value was written</span>'

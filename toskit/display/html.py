@@ -3,7 +3,9 @@
 Every view is built from these. The one rule: text that came from a user
 (names, descriptions, values, messages) goes through :func:`esc` exactly
 once, where it becomes HTML; helpers that take ``*_html`` arguments expect
-already-safe markup. Nothing here emits ``<script>`` or an event attribute.
+already-safe markup. Nothing here emits ``<script>``; the one event
+attribute is :data:`SECTION_LINK_ONCLICK`, a constant (no user text) on
+links to a section of the same view (:func:`section_link`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "header",
     "more_note",
     "rows_note",
+    "section_link",
     "table",
     "text_value",
     "truncate",
@@ -172,8 +175,15 @@ def details(
 
 
 def more_note(hidden: int, what: str = "more") -> str:
-    """The "… N more" line under a bounded list."""
-    return f'<div class="toskit-more">… {hidden:,} {esc(what)}</div>' if hidden > 0 else ""
+    """The "… N more" line under a bounded list; ``what`` is written for many
+    (``more types``) and agrees with a count of one (``… 1 more type``)."""
+    from toskit.display.words import agree
+
+    return (
+        f'<div class="toskit-more">… {hidden:,} {esc(agree(hidden, what))}</div>'
+        if hidden > 0
+        else ""
+    )
 
 
 Cell = tuple[str, str]  # (css class, html) of one cell
@@ -253,6 +263,37 @@ def bounded(items: Iterable[Any], limit: int) -> tuple[list[Any], int]:
         else:
             hidden += 1
     return head, hidden
+
+
+#: The inline handler of a link to a section of the same view (a type's
+#: definition): it opens every ``<details>`` around the target, so a link
+#: into the collapsed "Type definitions" section shows the type, then
+#: scrolls there itself. JupyterLab answers a click on an in-page link with
+#: its own handler (``scrollIntoView`` of the first element of the page with
+#: that id, which does nothing while a ``<details>`` around it is closed);
+#: this one runs first, finds the target in the link's own view (a view
+#: shown twice repeats its ids) and stops JupyterLab's. Where the attribute
+#: is stripped (JupyterLab's sanitizer in an untrusted notebook, which also
+#: strips the stylesheet and so shows the text fallback), the plain
+#: ``href="#id"`` stays: a browser navigating to it opens the ``<details>``
+#: (Chromium, Firefox). A constant, so the output stays deterministic.
+SECTION_LINK_ONCLICK = (
+    "var i=this.getAttribute('href').slice(1),w=this.closest('.toskit-wrap'),t=null;"
+    "if(w){w.querySelectorAll('[id]').forEach(function(e){if(!t&&e.id===i)t=e})}"
+    "t=t||document.getElementById(i);if(!t)return true;"
+    "for(var d=t;d;d=d.parentElement){if(d.tagName==='DETAILS')d.open=true}"
+    "t.scrollIntoView();event.stopImmediatePropagation();return false"
+)
+
+
+def section_link(anchor: str, text_html: str, cls: str = "toskit-type-link") -> str:
+    """A link to the element with id ``anchor`` in the same view, opening the
+    collapsed sections around it (:data:`SECTION_LINK_ONCLICK`);
+    ``text_html`` is already-safe markup."""
+    return (
+        f'<a class="{esc(cls)}" href="#{esc(anchor)}" '
+        f'onclick="{esc(SECTION_LINK_ONCLICK)}">{text_html}</a>'
+    )
 
 
 def code(text: Any) -> str:

@@ -49,6 +49,8 @@ from toskit.display.tosca_views import (
     node_summary,
     node_template_body,
     report_types,
+    requirement_problems,
+    template_description,
     template_lines,
     type_body,
     type_tree_html,
@@ -235,7 +237,7 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
     parts = [
         bounds.fit(
             "Service template",
-            _template_header(st, diags, nodes, inputs, user_types),
+            _template_header(st, diags, nodes, inputs, user_types) + template_description(st),
         )
     ]
     title = f"Diagnostics {summary_badges(diags)}"
@@ -264,6 +266,7 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
     lines = template_lines(st)
     palette = SourcePalette()  # one colour per source across the page
     limit = options.get("display_max_nodes")
+    unresolved = requirement_problems(st, list(nodes)[:limit])
     area = bounds.area()
     sections: list[str] = []
     size = 0
@@ -278,6 +281,7 @@ def _page_body(st: Any, bounds: _Bounds) -> str:
             palette=palette,
             show_header=False,
             type_link=links,
+            requirement_problems=unresolved.get(str(name), ()),
         )
         if len(body) > bounds.budget:  # one node larger than all of them may be
             body = _too_large(len(body))

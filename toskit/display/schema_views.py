@@ -15,6 +15,7 @@ from toskit.display.html import (
     fragment,
     header,
     more_note,
+    section_link,
     table,
     text_value,
 )
@@ -177,9 +178,7 @@ def schema_html(schema: Any) -> str:
     def link(name: str) -> str:
         if name not in names:
             return esc(name)
-        return (
-            f'<a class="toskit-type-link" href="#{esc(schema_type_anchor(name))}">{esc(name)}</a>'
-        )
+        return section_link(schema_type_anchor(name), esc(name))
 
     sections = [
         details(

@@ -11,6 +11,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import Any
 
+from toskit.diagnostics import abbreviate
 from toskit.display.diagnostics_view import (
     diagnostics_block,
     document_lines,
@@ -27,10 +28,12 @@ from toskit.display.html import (
     header,
     more_note,
     rows_note,
+    section_link,
     table,
     text_value,
     truncate,
 )
+from toskit.display.links import file_link
 from toskit.display.options import get as option
 from toskit.display.typetree import (
     TypeNode,
@@ -45,7 +48,10 @@ from toskit.display.words import count
 from toskit.sentinels import NO_DEFAULT
 
 __all__ = [
+    "copyable_path",
     "fragment_type_links",
+    "requirement_problems",
+    "template_description",
     "node_diagnostics",
     "node_template_body",
     "node_template_html",
@@ -281,7 +287,7 @@ def property_table_body(
         rendered += 1
         row = state.row
         status_cls = f" toskit-row-{state.status}" if checked and state.status != "valid" else ""
-        path_html = esc(state.path)
+        path_html = copyable_path(state.path)
         if state.status == "unknown" and state.suggestion:
             path_html += (
                 f' <span class="toskit-suggest">did you mean <b>{esc(state.suggestion)}</b>?</span>'
@@ -342,6 +348,16 @@ def property_table_body(
     body = table(columns, shown, limit=max(len(shown), 1), empty="no properties")
     hidden = len(states) - main_rows
     return body + rows_note(hidden, main_rows) + palette.legend(used)
+
+
+def copyable_path(path: Any) -> str:
+    """A row's dotted path that one click selects whole (``user-select:
+    all``), ready to copy for ``node.explain(path)`` or a search: a copy
+    button needs a script, which a stored or untrusted notebook drops."""
+    return (
+        f'<span class="toskit-copy" title="click to select the whole path, then copy it">'
+        f"{esc(path)}</span>"
+    )
 
 
 def property_table_html(prop_table: Any) -> str:
@@ -571,11 +587,33 @@ def type_body(t: Any, *, type_link: Any = None) -> str:
     kind = str(getattr(t, "kind", "") or "")
     origin = chip("normative") if is_normative(t) else chip("user-defined")
     parts = [header(_kind_title(kind), _type_name(t), origin), _breadcrumb(t, type_link)]
+    parts.append(_type_location(t))
     description = getattr(t, "description", None)
     if description:
         parts.append(f'<div class="toskit-desc">{esc(description)}</div>')
     parts.append(property_definitions_table(t, type_link=type_link))
     return "".join(parts)
+
+
+def _type_location(t: Any) -> str:
+    """Where a user type is written, as a link to that line (normative types,
+    defined by the profiles toskit ships, get none)."""
+    doc, parts = getattr(t, "doc", None), getattr(t, "parts", None)
+    if (
+        is_normative(t)
+        or doc is None
+        or parts is None
+        or not callable(getattr(doc, "locate", None))
+    ):
+        return ""
+    try:
+        found = doc.locate(parts)
+    except Exception:  # noqa: BLE001 - a view never fails on a broken document
+        return ""
+    if found is None:
+        return ""
+    where = file_link(found.file or getattr(doc, "name", None), found.line, found.column)
+    return f'<div class="toskit-summary-line"><span class="toskit-muted">written at</span>{where}</div>'
 
 
 def type_anchor(t: Any) -> str:
@@ -625,7 +663,7 @@ class TypeLinks:
         anchor = anchor or self._by_name.get(text)
         if anchor is None:
             return esc(text)
-        return f'<a class="toskit-type-link" href="#{esc(anchor)}">{esc(text)}</a>'
+        return section_link(anchor, esc(text))
 
     def sections(self) -> str:
         """Every linked type's view, each under its anchor."""
@@ -876,12 +914,16 @@ def node_template_body(
     show_header: bool = True,
     type_link: Any = None,
     stacks: bool = False,
+    requirement_problems: Sequence[Any] = (),
 ) -> str:
     """A node template (or any entity template: capability, relationship,
     group, policy): its type, merged property table, requirements,
     capabilities with properties, group members or policy targets, and
     diagnostics. Inside a section whose summary already names the node,
-    ``show_header=False`` leaves out the heading line."""
+    ``show_header=False`` leaves out the heading line.
+    ``requirement_problems`` are the topology's problems of this node
+    (:func:`requirement_problems`): an unresolved requirement's row shows
+    its finding."""
     kind = str(getattr(node, "kind", "node") or "node")
     chips = [chip(_node_type_name(node))]
     if getattr(node, "type_known", True) is False:
@@ -933,9 +975,9 @@ def node_template_body(
                 empty="no properties",
             )
         )
-    parts.append(_requirements_block(node))
-    parts.append(_capabilities_block(node, palette, lines, type_link))
     diags = list(diagnostics) or list(getattr(node, "diagnostics", []) or [])
+    parts.append(_requirements_block(node, diags, requirement_problems))
+    parts.append(_capabilities_block(node, palette, lines, type_link))
     if diags:
         parts.append(
             # Open when a diagnostic is not already shown in a table row.
@@ -949,25 +991,95 @@ def node_template_body(
     return "".join(parts)
 
 
-def _requirements_block(node: Any) -> str:
-    """Requirement assignments and what each resolved to."""
+def requirement_problems(st: Any, names: Iterable[Any]) -> dict[str, list[Any]]:
+    """The unresolved requirements of the named node templates, by node: the
+    topology's problems of kind ``unresolved`` (each with the loader's
+    finding, or the one the topology makes: ``unresolved-requirement``).
+
+    The topology is built only when one of these nodes has a requirement
+    with no target (a clean template's view pays nothing); ``{}`` when it
+    cannot be built (a view never fails on a broken template).
+    """
+    nodes = getattr(st, "node_templates", None) or {}
+    wanted = [str(n) for n in names]
+    if not any(
+        getattr(r, "target", None) is None
+        for n in wanted
+        for r in (getattr(nodes.get(n), "requirements", None) or ())
+    ):
+        return {}
+    make = getattr(st, "topology", None)
+    try:
+        problems = list(make().problems) if callable(make) else []
+    except Exception:  # noqa: BLE001 - a view never fails on a broken template
+        return {}
+    keep = set(wanted)
+    out: dict[str, list[Any]] = {}
+    for p in problems:
+        if getattr(p, "kind", None) == "unresolved" and getattr(p, "source", None) in keep:
+            out.setdefault(str(p.source), []).append(p)
+    return out
+
+
+def _requirement_finding(
+    index: int, req: Any, diagnostics: Sequence[Any], problems: list[Any]
+) -> Any:
+    """The finding that says why requirement ``index`` has no target: the
+    next topology problem of that name (taken from ``problems``), else a
+    diagnostic of the node filed under that requirement, else ``None``."""
+    name = getattr(req, "name", None)
+    for i, p in enumerate(problems):
+        if getattr(p, "requirement", None) == name:
+            del problems[i]
+            return getattr(p, "diagnostic", None) or p
+    for d in diagnostics:
+        subject = getattr(d, "subject", None)
+        path = getattr(subject, "path", None) or ()
+        if getattr(subject, "section", None) == "requirements" and path[:1] == (index,):
+            return d
+    return None
+
+
+def _requirement_problem_cell(finding: Any) -> str:
+    """Under an unresolved requirement: the finding's message and where it is."""
+    if finding is None:
+        return '<span class="toskit-problem-msg">no node template was found for it</span>'
+    message = esc(abbreviate(str(getattr(finding, "message", finding))))
+    line = getattr(finding, "line", None)
+    where = (
+        f'<span class="toskit-diag-loc">'
+        f"{file_link(getattr(finding, 'file', None), line, getattr(finding, 'column', None))}</span>"
+        if line is not None
+        else ""
+    )
+    return f'<span class="toskit-problem-msg">{message}</span>{where}'
+
+
+def _requirements_block(
+    node: Any, diagnostics: Sequence[Any] = (), problems: Sequence[Any] = ()
+) -> str:
+    """Requirement assignments and what each resolved to; one with no target
+    is a problem row (error styling) followed by its finding's message and
+    location (``problems``: the topology's, :func:`requirement_problems`)."""
     requirements = list(getattr(node, "requirements", []) or [])
     if not requirements:
         return ""
+    left = list(problems)
 
     def rows() -> Iterable[Any]:
-        for req in requirements:
+        for index, req in enumerate(requirements):
             target = getattr(req, "target", None)
             target_name = getattr(target, "name", None) or getattr(req, "target_name", None)
             relationship = getattr(req, "relationship", None)
             relationship_name = getattr(relationship, "name", relationship)
-            yield [
+            cells = [
                 ("toskit-path", esc(getattr(req, "name", ""))),
                 (
                     "toskit-mono",
                     esc(target_name)
-                    if target_name
-                    else '<span class="toskit-faint">unresolved</span>',
+                    if target is not None and target_name
+                    else badge("unresolved", "error", small=True)
+                    + (f" {esc(target_name)}" if target_name else ""),
                 ),
                 ("toskit-type", esc(getattr(req, "capability", None) or "")),
                 (
@@ -975,6 +1087,15 @@ def _requirements_block(node: Any) -> str:
                     esc(text_value(relationship_name)) if relationship_name is not None else "",
                 ),
             ]
+            if target is not None:
+                yield cells
+                continue
+            yield ("toskit-row-invalid", cells)
+            finding = _requirement_finding(index, req, diagnostics, left)
+            yield (
+                "toskit-problem-row toskit-row-invalid",
+                [("", _requirement_problem_cell(finding), 'colspan="4"')],
+            )
 
     body = table(
         ("requirement", "target", "capability", "relationship"), rows(), total=len(requirements)
@@ -1058,6 +1179,7 @@ def node_templates_block(st: Any, *, limit: int | None = None, type_link: Any = 
     per_node = node_diagnostics(st)
     lines = template_lines(st)
     palette = SourcePalette()  # one colour per source across all the tables
+    unresolved = requirement_problems(st, (name for name, _ in shown))
     items = []
     for name, node in shown:
         diags = per_node.get(str(name), [])
@@ -1072,6 +1194,7 @@ def node_templates_block(st: Any, *, limit: int | None = None, type_link: Any = 
                     palette=palette,
                     show_header=False,
                     type_link=type_link,
+                    requirement_problems=unresolved.get(str(name), ()),
                 ),
             )
         )
@@ -1149,6 +1272,15 @@ def _template_title(st: Any) -> str:
     return "service template"
 
 
+def template_description(st: Any) -> str:
+    """The template's ``description`` under its header ("" without one);
+    the notebook view and the ``toskit show`` page both show it."""
+    description = getattr(st, "description", None)
+    if not isinstance(description, str) or not description:
+        return ""
+    return f'<div class="toskit-desc">{esc(description)}</div>'
+
+
 def service_template_body(st: Any) -> str:
     """Version, counts, diagnostics (errors first), type tree, inputs, nodes."""
     diags = list(getattr(st, "diagnostics", []) or [])
@@ -1157,13 +1289,7 @@ def service_template_body(st: Any) -> str:
     types = template_types(st)
     user_types = [t for t in types if not is_normative(t)]
     head = _template_header(st, diags, nodes, inputs, user_types, *_other_templates_chips(st))
-    description = getattr(st, "description", None)
-    desc_html = (
-        f'<div class="toskit-desc">{esc(description)}</div>'
-        if isinstance(description, str) and description
-        else ""
-    )
-    sections = [head, desc_html]
+    sections = [head, template_description(st)]
     if diags:
         sections.append(
             details(

@@ -8,7 +8,7 @@ keyword in the tooltip, where the reader can look it up.
 
 from __future__ import annotations
 
-__all__ = ["count", "relationship_words"]
+__all__ = ["agree", "count", "relationship_words"]
 
 # Nouns whose plural is not the noun and an ``s``.
 _PLURALS = {"entry": "entries", "property": "properties", "child": "children"}
@@ -22,6 +22,42 @@ def count(number: int, noun: str, plural: str | None = None) -> str:
     """
     word = noun if number == 1 else (plural or _PLURALS.get(noun) or noun + "s")
     return f"{number:,} {word}"
+
+
+# Plural nouns of the views' phrases and their singular (for ``agree``).
+_SINGULARS = {
+    "templates": "template",
+    "entries": "entry",
+    "types": "type",
+    "diagnostics": "diagnostic",
+    "paths": "path",
+    "capabilities": "capability",
+    "rows": "row",
+    "changes": "change",
+    "nodes": "node",
+    "roles": "role",
+    "properties": "property",
+    "items": "item",
+    "lines": "line",
+}
+
+
+def agree(number: int, phrase: str) -> str:
+    """``phrase`` (written for many: ``more node templates``) with its first
+    plural noun made singular when ``number`` is 1, so a note built as
+    ``… {n} {phrase}`` never reads ``1 more templates``.
+
+    >>> agree(1, "more node templates not shown"), agree(2, "more types")
+    ('more node template not shown', 'more types')
+    """
+    if number != 1:
+        return phrase
+    words = phrase.split(" ")
+    for i, word in enumerate(words):
+        if word in _SINGULARS:
+            words[i] = _SINGULARS[word]
+            break
+    return " ".join(words)
 
 
 # What each element relationship does to a value when two layers merge.
