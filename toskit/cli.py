@@ -846,7 +846,11 @@ def _cmd_show(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if reason:
         return fail(reason)
     try:
-        page, status = render_document_status(args.file, args.root)
+        from toskit.display.links import links_from
+
+        # file:line links relative to the page's folder (docs/display.md)
+        with links_from(os.path.dirname(os.path.abspath(output))):
+            page, status = render_document_status(args.file, args.root)
     except (ToskitError, _Refused) as exc:
         return fail(_first_line(exc))
     reason = refusal(output, [args.file], force=args.force)  # the world may have moved meanwhile

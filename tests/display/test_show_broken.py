@@ -7,6 +7,7 @@ import pytest
 import toskit
 from toskit import cli
 from toskit.display import render_page
+from toskit.display.links import links_from
 
 BROKEN = {
     # an unclosed flow mapping in a TOSCA template
@@ -37,8 +38,10 @@ def test_show_writes_the_parse_errors_page_and_exits_1(name, tmp_path, capsys):
     assert "wrote" in err and "does not parse" in err
     page = (tmp_path / "r.html").read_text()
     # the same page as the notebook's template view of toskit.load(...) gives
-    expected = render_page(toskit.load(str(path)))
+    with links_from(tmp_path):  # show's links are relative to the page's folder
+        expected = render_page(toskit.load(str(path)))
     assert _body(page) == _body(expected)
+    assert f'href="{name}.yaml#line=' in page  # its location opens the file
     # the parse error is listed, with its code and its location
     assert "yaml-syntax" in page or "yaml-" in page
     assert f"{path}:" in page
