@@ -10,8 +10,8 @@ import pytest
 
 import toskit
 from toskit import display, runtime
+from toskit.display import topology_svg
 from toskit.tosca.model import template as template_module
-from toskit.tosca.topology import layout as topology_layout
 from toskit.tosca.topology import model as topology_module
 
 TEXT = """\
@@ -72,7 +72,7 @@ def test_to_frame_topology_and_svg_build_with_the_collector_paused(st, monkeypat
     monkeypatch.setattr(
         topology_module, "build_topology", _spy(seen, topology_module.build_topology)
     )
-    monkeypatch.setattr(topology_layout, "render_svg", _spy(seen, topology_layout.render_svg))
+    monkeypatch.setattr(topology_svg, "render_svg", _spy(seen, topology_svg.render_svg))
     assert list(st.node_templates["web"].property_table().to_frame()["value"]) == [80]
     topology = st.topology()
     assert "<svg" in topology.to_svg()

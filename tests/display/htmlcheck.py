@@ -56,7 +56,7 @@ ALLOWED_ATTRIBUTES = frozenset(
         "data-toskit-type",
     }
 )
-# The topology view's inline SVG (toskit.tosca.topology.layout): drawing tags and
+# The topology view's inline SVG (toskit.display.topology_svg): drawing tags and
 # their geometry and data attributes; still no script and no event attribute.
 ALLOWED_TAGS |= {"svg", "g", "rect", "path", "text", "defs", "marker", "circle"}
 ALLOWED_ATTRIBUTES |= {

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 import toskit
 from toskit.display import render_page, to_html
 from toskit.display.html import css
+from toskit.display.topology_svg import SVG_STYLE
 from toskit.display.topology_view import LARGE
-from toskit.tosca.topology.layout import SVG_STYLE
 
 SVG_TAGS = {"svg", "g", "rect", "path", "text", "title", "defs", "marker", "circle", "style"}
 HTML_TAGS = {

@@ -158,3 +158,23 @@ def test_exempt_imports_are_few() -> None:
         "toskit.tosca.model.service -> toskit.tosca.values.explain",
         "toskit.tosca.model.template -> toskit.tosca.values.explain",
     ], lazy
+
+
+def test_tosca_never_imports_display_when_it_loads() -> None:
+    """``toskit.display`` sits above ``toskit.tosca``: a tosca object's view or
+    drawing (``Topology.to_svg()`` → ``toskit.display.topology_svg``) is
+    imported inside the method that returns it."""
+    run_time = [
+        f"{path.relative_to(TOSCA)}:{line}"
+        for path in sorted(TOSCA.rglob("*.py"))
+        for target, where, line in imports(ast.parse(path.read_text(encoding="utf-8")))
+        if where == "run" and target.startswith("toskit.display")
+    ]
+    assert run_time == []
+    drawing = [
+        path.name
+        for path in sorted(TOSCA.rglob("*.py"))
+        if "def render_svg" in path.read_text(encoding="utf-8")
+        or "SVG_STYLE =" in path.read_text(encoding="utf-8")
+    ]
+    assert drawing == []

@@ -84,12 +84,12 @@ def test_the_header_counts_the_errors():
 
 
 def test_a_long_type_name_fits_its_grouped_box():
-    from toskit.tosca.topology.layout import BOLD, CHAR_WIDTH, PAD, _lines
+    from toskit.tosca.topology.layout import BOLD, CHAR_WIDTH, PAD, box_lines
 
     grouped = toskit.loads(TEXT).topology().grouped()
     lay = grouped.layout()
     for name, box in lay.boxes.items():
-        for line, cls in _lines(grouped, name):
+        for line, cls in box_lines(grouped, name):
             width = len(line) * CHAR_WIDTH * (BOLD if cls == "toskit-t-name" else 1.0)
             assert width + 2 * PAD <= box.w + 0.01, (line, box.w)
 

@@ -47,9 +47,9 @@ def esc(text: Any) -> str:
 @lru_cache(maxsize=1)
 def css() -> str:
     """The one stylesheet, read once from the package, with the topology
-    drawing's rules (their one home is ``topology_layout.SVG_STYLE``, which a
+    drawing's rules (their one home is ``topology_svg.SVG_STYLE``, which a
     standalone SVG file embeds)."""
-    from toskit.tosca.topology.layout import SVG_STYLE
+    from toskit.display.topology_svg import SVG_STYLE
 
     text = resources.files("toskit.display").joinpath("style.css").read_text(encoding="utf-8")
     text += SVG_STYLE

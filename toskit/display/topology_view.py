@@ -4,7 +4,7 @@
 an inline SVG (no script: it works in stored notebooks, on GitHub and in
 the report), coloured through the ``--toskit-*`` variables that follow the
 notebook theme; the SVG's own texts are escaped where it is drawn
-(:mod:`toskit.tosca.topology.layout`) and everything here goes through
+(:mod:`toskit.display.topology_svg`) and everything here goes through
 :func:`~toskit.display.html.esc`. Hovering a box or an arrow shows its
 ``<title>``: the requirement, the relationship type and why that target.
 """

@@ -109,7 +109,7 @@ class TopologyView(anywidget.AnyWidget):
         self._draw()
 
     def _draw(self) -> None:
-        from toskit.tosca.topology.layout import render_svg
+        from toskit.display.topology_svg import render_svg
 
         topology = self.topology
         self.svg = render_svg(topology, topology.layout(), standalone=False, interactive=True)

@@ -1,4 +1,6 @@
-"""Layout and SVG drawing of a :class:`~toskit.tosca.topology.model.Topology`.
+"""Layout of a :class:`~toskit.tosca.topology.model.Topology`: where each box,
+edge and stub goes (the geometry); the drawing is
+:mod:`toskit.display.topology_svg`.
 
 The layout is grandalf's layered Sugiyama layout (ranking, dummy vertices
 for long edges, crossing reduction), computed in Python: no network and no
@@ -9,27 +11,19 @@ compute), as in the TOSCA specification's figures.
 
 Unresolved requirements get a small stub vertex of their own, so the
 layout leaves room for the dashed arrow "to nowhere" they are drawn as.
-
-The SVG uses class names (``toskit-t-node``, ``toskit-t-edge``, ``toskit-t-hosting``,
-``toskit-t-problem``…) styled through CSS variables (``--jp-*`` with fallbacks),
-so the notebook's theme applies; every text is escaped. Nodes carry
-``data-node`` and edges ``data-source``/``data-requirement`` attributes for
-the explorer widget, and each has a ``<title>`` (the hover text).
+A box's size follows its text lines (:func:`box_lines`), which the drawing
+writes in it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from toskit.tosca.topology.model import Topology
 
-__all__ = ["Box", "Layout", "Path", "layout", "render_svg"]
+__all__ = ["Box", "Layout", "Path", "box_lines", "clip", "layout"]
 
 CHAR_WIDTH = 7.0  # px per character at the 12px font used in boxes
 LINE_HEIGHT = 15.0
@@ -37,7 +31,6 @@ PAD = 8.0
 MIN_WIDTH = 90.0
 MAX_WIDTH = 240.0
 STUB = 14.0  # size of an unresolved requirement's stub vertex
-BADGE_R = 8.0  # radius of a box's findings badge
 BOLD = 1.12  # a bold name's characters are this much wider than CHAR_WIDTH
 ROW_WIDTH = 1400.0  # components are packed in rows up to about this width
 GAP = 40.0
@@ -74,23 +67,24 @@ class Layout:
     height: float = 0.0
 
 
-def _clip(text: str, limit: int = LABEL_CHARS) -> str:
+def clip(text: str, limit: int = LABEL_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _lines(topology: Topology, name: str) -> list[tuple[str, str]]:
+def box_lines(topology: Topology, name: str) -> list[tuple[str, str]]:
     """The text lines of a box, each with its CSS class."""
     node = topology.nodes[name]
     # The name is bold: fewer of its characters fit (a long type name as a
     # grouped box's name overflowed its box).
-    lines = [(_clip(node.name, int(LABEL_CHARS / BOLD)), "toskit-t-name")]
+    lines = [(clip(node.name, int(LABEL_CHARS / BOLD)), "toskit-t-name")]
     if node.type != node.name:  # a type group is named by its type
-        lines.append((_clip(node.type), "toskit-t-type"))
+        lines.append((clip(node.type), "toskit-t-type"))
     if node.is_group:
-        lines.append((_clip(f"{len(node.members)} node templates"), "toskit-t-prop"))
-    lines += [(_clip(f"{k}: {v}"), "toskit-t-prop") for k, v in node.properties]
+        lines.append((clip(f"{len(node.members)} node templates"), "toskit-t-prop"))
+    lines += [(clip(f"{k}: {v}"), "toskit-t-prop") for k, v in node.properties]
     if node.directives:
-        lines.append((_clip("directives: " + ", ".join(node.directives)), "toskit-t-prop"))
+        lines.append((clip("directives: " + ", ".join(node.directives)), "toskit-t-prop"))
     return lines
 
 
@@ -141,7 +135,7 @@ class _Link:
 def layout(topology: Topology) -> Layout:
     """Lay ``topology`` out with grandalf (see the module docstring)."""
     views: dict[Any, _View] = {
-        name: _View(*_size(_lines(topology, name))) for name in topology.nodes
+        name: _View(*_size(box_lines(topology, name))) for name in topology.nodes
     }
     pairs: dict[tuple[str, str], _Link] = {}
     for e in topology.edges:
@@ -343,283 +337,3 @@ def _route(view: _EdgeView, source: Box, target: Box) -> list[tuple[float, float
     first = inner[0] if inner else (target.x, target.y)
     last = inner[-1] if inner else (source.x, source.y)
     return [_border(source, first), *inner, _border(target, last)]
-
-
-# ---------------------------------------------------------------------------- SVG
-
-SVG_STYLE = """
-.toskit-t-svg { font-family: var(--toskit-font, system-ui, sans-serif); font-size: 12px; }
-.toskit-t-svg .toskit-t-node rect { fill: var(--toskit-bg-alt, #f3f4f6); stroke: var(--toskit-fg-faint, #8a8a8a); stroke-width: 1.2; }
-.toskit-t-svg .toskit-t-node.toskit-t-group rect { stroke-dasharray: 5 3; }
-.toskit-t-svg .toskit-t-node.toskit-t-selected rect { stroke: var(--toskit-accent, #1a73e8); stroke-width: 2.5; }
-.toskit-t-svg .toskit-t-node:hover rect, .toskit-t-svg .toskit-t-node:focus rect { stroke: var(--toskit-accent, #1a73e8); }
-.toskit-t-svg .toskit-t-node text { fill: var(--toskit-fg, #1a1a1a); }
-.toskit-t-svg .toskit-t-node text.toskit-t-name { font-weight: 600; }
-.toskit-t-svg .toskit-t-node text.toskit-t-type { fill: var(--toskit-accent, #1a73e8); }
-.toskit-t-svg .toskit-t-node text.toskit-t-prop { fill: var(--toskit-fg-muted, #555); font-size: 11px; }
-.toskit-t-svg .toskit-t-node { cursor: pointer; }
-.toskit-t-svg .toskit-t-edge path { fill: none; stroke: var(--toskit-fg-muted, #666); stroke-width: 1.4; }
-.toskit-t-svg .toskit-t-edge.toskit-t-hosting path.toskit-t-line { stroke: var(--toskit-fg, #333); stroke-width: 2.4; }
-.toskit-t-svg .toskit-t-edge.toskit-t-ambiguous path.toskit-t-line { stroke: var(--toskit-warn, #b45309); stroke-dasharray: 3 3; }
-.toskit-t-svg .toskit-t-edge path.toskit-t-hit { stroke: transparent; stroke-width: 10; }
-.toskit-t-svg .toskit-t-edge:hover path.toskit-t-line { stroke: var(--toskit-accent, #1a73e8); }
-.toskit-t-svg .toskit-t-edge text { fill: var(--toskit-fg-muted, #555); font-size: 11px; }
-.toskit-t-svg .toskit-t-arrow { fill: var(--toskit-fg-muted, #666); }
-.toskit-t-svg .toskit-t-problem path { fill: none; stroke: var(--toskit-error, #c62828); stroke-width: 1.6; stroke-dasharray: 6 4; }
-.toskit-t-svg .toskit-t-problem circle { fill: none; stroke: var(--toskit-error, #c62828); }
-.toskit-t-svg .toskit-t-problem text { fill: var(--toskit-error, #c62828); font-size: 11px; }
-.toskit-t-svg .toskit-t-arrow-error { fill: var(--toskit-error, #c62828); }
-.toskit-t-svg .toskit-t-node rect.toskit-t-has-errors { stroke: var(--toskit-error, #b3261e); stroke-width: 2; }
-.toskit-t-svg .toskit-t-node rect.toskit-t-has-warnings { stroke: var(--toskit-warn, #8a4b00); stroke-width: 2; }
-.toskit-t-svg .toskit-t-badge circle { stroke: var(--toskit-bg, #fff); stroke-width: 1.5; }
-.toskit-t-svg .toskit-t-badge-error circle { fill: var(--toskit-error, #b3261e); }
-.toskit-t-svg .toskit-t-badge-warning circle { fill: var(--toskit-warn, #8a4b00); }
-.toskit-t-svg .toskit-t-node text.toskit-t-badge-text { fill: var(--toskit-bg, #fff); font-size: 10px; font-weight: 700; }
-.toskit-t-svg .toskit-t-edge text, .toskit-t-svg .toskit-t-problem text.toskit-t-label { paint-order: stroke; stroke: var(--toskit-bg, #fff); stroke-width: 3px; stroke-linejoin: round; }
-.toskit-t-svg .toskit-t-boundary rect { fill: none; stroke: var(--toskit-fg-faint, #999); stroke-width: 1.2; stroke-dasharray: 8 4; }
-.toskit-t-svg .toskit-t-boundary text { fill: var(--toskit-fg-muted, #555); font-style: italic; }
-.toskit-t-svg .toskit-t-port path { fill: none; stroke: var(--toskit-fg-faint, #999); stroke-dasharray: 2 3; }
-.toskit-t-svg .toskit-t-port rect { fill: var(--toskit-bg, #fff); stroke: var(--toskit-fg-faint, #999); }
-.toskit-t-svg .toskit-t-port text { fill: var(--toskit-fg, #1a1a1a); font-size: 11px; }
-"""
-
-
-# Characters XML 1.0 forbids even when escaped (YAML's "\x01" can make them).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _esc(text: str) -> str:
-    """``text`` escaped for SVG text and attributes, and valid XML."""
-    return escape(_NOT_XML.sub("\ufffd", text), quote=True)
-
-
-def _f(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
-
-
-def _path_d(points: list[tuple[float, float]]) -> str:
-    return "M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in points)
-
-
-def _midpoint(points: list[tuple[float, float]]) -> tuple[float, float]:
-    if len(points) % 2 == 1:
-        return points[len(points) // 2]
-    a, b = points[len(points) // 2 - 1], points[len(points) // 2]
-    return (a[0] + b[0]) / 2, (a[1] + b[1]) / 2
-
-
-def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> str:
-    return f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}">{_esc(text)}</text>'
-
-
-def render_svg(
-    topology: Topology,
-    lay: Layout,
-    *,
-    standalone: bool = True,
-    interactive: bool = False,
-    findings: Mapping[str, tuple[int, int]] | None = None,
-) -> str:
-    """SVG text of a laid-out topology (see the module docstring).
-
-    ``interactive`` makes the node boxes keyboard-focusable (the explorer
-    widget selects a focused box with Enter); a static view has nothing to
-    focus. ``findings`` (``Topology.findings()``: box name → errors,
-    warnings) draws a badge with the count on each box that has any and
-    edges its box in the error (or warning) colour.
-    """
-    findings = findings or {}
-    boundary = topology.boundary
-    # Marker ids must not clash between drawings on one page; deterministic.
-    uid = hashlib.sha1(
-        f"{topology.name}|{topology.view}|{len(lay.boxes)}|{len(lay.edges)}".encode()
-    ).hexdigest()[:8]
-    top = 34.0 if boundary is not None else 0.0
-    bottom = 34.0 if boundary is not None and boundary.requirements else 0.0
-    width = max(lay.width, 200.0, _boundary_width(topology))
-    height = lay.height + top + bottom
-    ns = ' xmlns="http://www.w3.org/2000/svg"' if standalone else ""
-    out = [
-        f'<svg{ns} class="toskit-t-svg" role="img" width="{_f(width)}" height="{_f(height)}" '
-        f'viewBox="0 0 {_f(width)} {_f(height)}">',
-        f"<title>{_esc(f'Topology of {topology.name}')}</title>",
-    ]
-    # A standalone file carries its style (light fallbacks of the --toskit-*
-    # variables); in a view, toskit's one stylesheet holds the same rules and
-    # sets the variables per theme.
-    if standalone:
-        out.append(f"<style>{SVG_STYLE}</style>")
-    out.append(
-        "<defs>"
-        f'<marker id="toskit-t-arrow-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path class="toskit-t-arrow" d="M0,0 L10,5 L0,10 z"/></marker>'
-        f'<marker id="toskit-t-err-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path class="toskit-t-arrow-error" d="M0,0 L10,5 L0,10 z"/></marker>'
-        "</defs>"
-    )
-    out.append(f'<g transform="translate(0,{_f(top)})">')
-    ambiguous = {(p.source, p.requirement) for p in topology.ambiguous}
-    focus = ' tabindex="0"' if interactive else ""
-    for path in lay.edges:
-        e = topology.edges[path.index]
-        classes = ["toskit-t-edge"]
-        if e.hosting:
-            classes.append("toskit-t-hosting")
-        if (e.source, e.requirement) in ambiguous:
-            classes.append("toskit-t-ambiguous")
-        d = _path_d(path.points)
-        mx, my = _midpoint(path.points)
-        label = e.requirement + (f" ×{e.count}" if e.count > 1 else "")
-        out.append(
-            f'<g class="{" ".join(classes)}" data-source="{_esc(e.source)}" '
-            f'data-target="{_esc(e.target)}" data-requirement="{_esc(e.requirement)}">'
-            f"<title>{_esc(e.tooltip)}</title>"
-            f'<path class="toskit-t-hit" d="{d}"/>'
-            f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
-            + _text(mx + 4, my - 3, _clip(label, 28), "toskit-t-label", "start")
-            + "</g>"
-        )
-    for e in topology.edges:
-        if e.source == e.target and e.source in lay.boxes:
-            b = lay.boxes[e.source]
-            x, y = b.x + b.w / 2, b.y
-            d = f"M{_f(x)},{_f(y - 6)} C{_f(x + 30)},{_f(y - 20)} {_f(x + 30)},{_f(y + 20)} {_f(x)},{_f(y + 6)}"
-            out.append(
-                f'<g class="toskit-t-edge" data-source="{_esc(e.source)}" data-target="{_esc(e.target)}" '
-                f'data-requirement="{_esc(e.requirement)}"><title>{_esc(e.tooltip)}</title>'
-                f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
-                + _text(x + 32, y, _clip(e.requirement, 28), "toskit-t-label", "start")
-                + "</g>"
-            )
-    for stub, path in lay.stubs:
-        p = topology.problems[path.index]
-        mx, my = _midpoint(path.points)
-        out.append(
-            f'<g class="toskit-t-problem toskit-t-{_esc(p.kind)}" data-source="{_esc(p.source)}" '
-            f'data-requirement="{_esc(p.requirement)}"><title>{_esc(p.tooltip)}</title>'
-            f'<path d="{_path_d(path.points)}" marker-end="url(#toskit-t-err-{uid})"/>'
-            f'<circle cx="{_f(stub.x)}" cy="{_f(stub.y)}" r="{_f(STUB / 2)}"/>'
-            + _text(stub.x, stub.y + 4, "?", "toskit-t-q")
-            + _text(mx + 4, my - 3, _clip(p.requirement, 28), "toskit-t-label", "start")
-            + "</g>"
-        )
-    for name, box in lay.boxes.items():
-        node = topology.nodes[name]
-        lines = _lines(topology, name)
-        node_classes = "toskit-t-node toskit-t-group" if node.is_group else "toskit-t-node"
-        errors, warnings = findings.get(name, (0, 0))
-        # The box's state is a class of its rect (the group's classes name what it is).
-        rect_class = ""
-        if errors or warnings:
-            rect_class = (
-                ' class="toskit-t-has-errors"' if errors else ' class="toskit-t-has-warnings"'
-            )
-        left, ytop = box.x - box.w / 2, box.y - box.h / 2
-        tip = [f"{node.name}: {node.type}"]
-        if errors or warnings:
-            said = [
-                f"{n} {w}{'' if n == 1 else 's'}"
-                for n, w in ((errors, "error"), (warnings, "warning"))
-                if n
-            ]
-            tip.append(", ".join(said) + " (see its properties)")
-        if node.description:
-            tip.append(node.description)
-        if node.unchecked:
-            tip.append(node.unchecked)
-        if node.is_group:
-            tip.append(f"{len(node.members)} node templates: " + ", ".join(node.members[:20]))
-        parts = [
-            f'<g class="{node_classes}" data-node="{_esc(name)}"{focus}>',
-            f"<title>{_esc(chr(10).join(tip))}</title>",
-            f'<rect{rect_class} x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
-        ]
-        for i, (line, cls) in enumerate(lines):
-            parts.append(_text(box.x, ytop + PAD + LINE_HEIGHT * (i + 1) - 4, line, cls))
-        if errors or warnings:
-            # The badge sits on the box's top-right corner: the count of errors
-            # (or, with none, of warnings).
-            shown = errors or warnings
-            kind = "error" if errors else "warning"
-            parts.append(
-                f'<g class="toskit-t-badge toskit-t-badge-{kind}">'
-                f'<circle cx="{_f(left + box.w)}" cy="{_f(ytop)}" r="{_f(BADGE_R)}"/>'
-                + _text(
-                    left + box.w,
-                    ytop + 4,
-                    str(shown) if shown < 100 else "99+",
-                    "toskit-t-badge-text",
-                )
-                + "</g>"
-            )
-        parts.append("</g>")
-        out.append("".join(parts))
-    out.append("</g>")
-    if boundary is not None:
-        out.append(_boundary_svg(topology, lay, width, height, top))
-    out.append("</svg>")
-    return "\n".join(out)
-
-
-def _label_width(boundary: Any) -> float:
-    return CHAR_WIDTH * len(_clip(f"substitutes for {boundary.node_type or '?'}", 80)) + 20
-
-
-def _port_width(label: str) -> float:
-    return len(_clip(label, 24)) * CHAR_WIDTH + 12
-
-
-def _boundary_width(topology: Topology) -> float:
-    """How wide the drawing must be for the boundary's label and ports."""
-    boundary = topology.boundary
-    if boundary is None:
-        return 0.0
-    caps = sum(_port_width(outer) + 8 for outer, _, _ in boundary.capabilities)
-    reqs = sum(_port_width(outer) + 8 for outer, _, _ in boundary.requirements)
-    return max(14 + _label_width(boundary) + caps, 14 + reqs) + 8
-
-
-def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, top: float) -> str:
-    boundary = topology.boundary
-    assert boundary is not None
-    out = ['<g class="toskit-t-boundary">']
-    out.append(f'<rect x="4" y="4" width="{_f(width - 8)}" height="{_f(height - 8)}" rx="10"/>')
-    out.append(
-        _text(
-            14,
-            20,
-            _clip(f"substitutes for {boundary.node_type or '?'}", 80),
-            "toskit-t-boundary-label",
-            "start",
-        )
-    )
-    out.append("</g>")
-    x = 14 + _label_width(boundary)
-
-    def port(label: str, node: str, inner: str | None, py: float, at_top: bool, kind: str) -> None:
-        nonlocal x
-        text = _clip(label, 24)
-        w = _port_width(label)
-        if x + w > width - 8:
-            return  # no room: the HTML view lists every mapping
-        parts = [f'<g class="toskit-t-port toskit-t-port-{kind}" data-node="{_esc(node)}">']
-        where = f"{node}.{inner}" if inner else node
-        parts.append(f"<title>{_esc(f'{kind} {label} → {where}')}</title>")
-        box = lay.boxes.get(node)
-        if box is not None:
-            ny = box.y + top + (-box.h / 2 if at_top else box.h / 2)
-            parts.append(
-                f'<path d="M{_f(x + w / 2)},{_f(py + (9 if at_top else -9))} L{_f(box.x)},{_f(ny)}"/>'
-            )
-        parts.append(f'<rect x="{_f(x)}" y="{_f(py - 9)}" width="{_f(w)}" height="18" rx="4"/>')
-        parts.append(_text(x + w / 2, py + 4, text, "toskit-t-port-label"))
-        parts.append("</g>")
-        out.append("".join(parts))
-        x += w + 8
-
-    for outer, node, inner in boundary.capabilities:
-        port(outer, node, inner, 18, True, "capability")
-    x = 14.0
-    for outer, node, inner in boundary.requirements:
-        port(outer, node, inner, height - 18, False, "requirement")
-    return "\n".join(out)

@@ -342,7 +342,9 @@ class Topology:
         """The drawing as SVG text; ``standalone`` adds the XML namespace and styles
         with fallbacks so the file renders alone (the notebook view sets the theme).
         A node with findings carries a badge with their count (:meth:`findings`)."""
-        from toskit.tosca.topology.layout import render_svg
+        # The drawing lives with the views (toskit.display sits above tosca:
+        # imported here, on use, never when tosca is).
+        from toskit.display.topology_svg import render_svg
 
         return render_svg(self, self.layout(), standalone=standalone, findings=self.findings())
 
