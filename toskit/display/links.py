@@ -79,7 +79,7 @@ def file_href(file: Any, line: Any = None) -> str | None:
         return None
     base = _BASE.get() or _Base(os.getcwd(), upward=False)
     try:
-        target = os.path.abspath(os.path.join(base.folder, file))
+        target = os.path.abspath(file)  # a relative name is the process's (as the loader read it)
         relative = os.path.relpath(target, base.folder)
     except ValueError:  # another drive (Windows), a NUL in the name
         return None

@@ -1,7 +1,8 @@
 """A standalone HTML report of a service template (``toskit show -o``).
 
-The page is self-contained (one ``<style>``, no script, no external
-resource) and, unlike a notebook fragment, lists node templates with their
+The page is self-contained (one ``<style>``, no script but the type links'
+constant handler, no external resource; ``file:line`` links are relative to
+the page's folder when ``toskit show`` renders it in ``links_from``) and, unlike a notebook fragment, lists node templates with their
 full merged property tables: a report is read, searched and printed, not
 scrolled past.
 

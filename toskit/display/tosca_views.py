@@ -599,15 +599,11 @@ def _type_location(t: Any) -> str:
     """Where a user type is written, as a link to that line (normative types,
     defined by the profiles toskit ships, get none)."""
     doc, parts = getattr(t, "doc", None), getattr(t, "parts", None)
-    if (
-        is_normative(t)
-        or doc is None
-        or parts is None
-        or not callable(getattr(doc, "locate", None))
-    ):
+    locate = getattr(doc, "locate_key", None)  # the type's name, not its body
+    if is_normative(t) or parts is None or not callable(locate):
         return ""
     try:
-        found = doc.locate(parts)
+        found = locate(parts)
     except Exception:  # noqa: BLE001 - a view never fails on a broken document
         return ""
     if found is None:
