@@ -90,17 +90,58 @@ def test_a_protocol_declares_only_what_the_load_context_has(name):
 
 
 def test_narrow_phases_do_not_declare_the_merge_caches():
-    # What separates the phases: only the entities phase holds the merge's caches
-    # and the pending queue; only the inputs phase reads the call's inputs.
-    caches = {"pending", "default_layers", "cap_defs", "property_plans", "field_types"}
+    # What separates the phases: only the entities phase holds its MergeCaches
+    # (the merge's caches and the pending queue); only the inputs phase reads
+    # the call's inputs.
     for name, proto in PROTOCOLS.items():
         members = _members(proto)
-        if name == "EntitiesContext":
-            assert caches <= members
-        else:
-            assert not caches & members, name
+        assert ("merge" in members) == (name == "EntitiesContext"), name
+        assert "merge_caches" not in members, name  # the Optional field: the loader's
         assert ("passed_inputs" in members) == (name == "InputsContext"), name
     assert _members(PROTOCOLS["Reporting"]) == {"doc", "diags"}
+
+
+def test_the_entities_context_does_not_grow_back():
+    """#28: the merge's caches are one member owned by the phase that fills
+    them, not six fields of the context. The Protocol adds two members to its
+    shared bases (the inputs and the phase's MergeCaches); a seventeenth is a
+    decision to write down here."""
+    entities_ctx = PROTOCOLS["EntitiesContext"]
+    bases = _members(PROTOCOLS["DefinitionsContext"]) | _members(PROTOCOLS["ClauseContext"])
+    assert _members(entities_ctx) - bases == {"inputs", "merge"}
+    assert len(_members(entities_ctx)) == 17
+    assert len(_load_context_members()) == 22
+    caches = set(entities.MergeCaches.__slots__)
+    assert {"pending", "default_layers", "cap_defs", "property_plans", "field_types"} <= caches
+    assert not caches & _load_context_members()
+
+
+def test_the_merge_caches_exist_only_during_the_entities_phase(monkeypatch):
+    seen: list[entities.MergeCaches] = []
+    build = entities.build_entities
+
+    def spy(ctx, *args, **kwargs):
+        seen.append(ctx.merge)
+        return build(ctx, *args, **kwargs)
+
+    import toskit
+    from toskit.tosca.load import loader
+
+    monkeypatch.setattr(loader, "build_entities", spy)
+    contexts: list[LoadContext] = []
+    real = loader.LoadContext
+    monkeypatch.setattr(
+        loader, "LoadContext", lambda **kw: contexts.append(real(**kw)) or contexts[-1]
+    )
+    st = toskit.loads(
+        "tosca_definitions_version: tosca_simple_yaml_1_3\n"
+        "topology_template:\n  node_templates:\n    a: {type: tosca.nodes.Compute}\n"
+    )
+    assert st.ok and len(seen) == 4 and len({id(m) for m in seen}) == 1
+    assert seen[0].cap_defs and seen[0].pending == []  # filled, then run and emptied
+    (ctx,) = contexts
+    with pytest.raises(RuntimeError, match="entities phase"):
+        ctx.merge  # noqa: B018 - dropped when the load ends
 
 
 @pytest.mark.parametrize(

@@ -51,8 +51,9 @@ the value-checking phases keep much of the context: the value checks
 (:class:`toskit.tosca.values.check.CheckContext`), the clauses and the merge read
 the diagnostics, the once-only ``reported`` set, scalar and value types and
 per-load caches; their Protocols still leave out what they do not read
-(only the entities phase sees the merge caches and the pending queue, only
-the inputs phase the call's ``inputs=``).
+(only the entities phase sees its :class:`~toskit.tosca.model.entities.MergeCaches`,
+which hold the merge's caches and the pending queue; only the inputs phase
+the call's ``inputs=``).
 
 Nothing here imports a phase module at run time (only for type hints), so
 every phase can import it.
@@ -70,13 +71,11 @@ from toskit.source import YamlDocument
 if TYPE_CHECKING:
     from toskit.functions import FunctionDefinition
     from toskit.tosca.load.grammar import Grammar
+    from toskit.tosca.model.entities import MergeCaches
     from toskit.tosca.model.graph import TemplateGraph
     from toskit.tosca.model.inputs import InputResolver
-    from toskit.tosca.types.definitions import PropertyDefinition, Type
     from toskit.tosca.types.registry import Registry
     from toskit.tosca.types.scalars import ScalarTypes
-    from toskit.tosca.values.check import CheckContext
-    from toskit.tosca.values.resolve import Origin, Resolution, ValueType
 
 __all__ = [
     "ClauseContext",
@@ -124,26 +123,13 @@ class LoadContext:
     # Values whose function calls did not parse: (file, path). Value checks
     # at or under them are cascades of the one syntax diagnostic, and dropped.
     unparsed_roots: list[tuple[str | None, tuple[Hashable, ...]]] = field(default_factory=list)
-    # Property checks queued until calls are evaluated (entities phase -> check_pending).
-    pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]] = field(
-        default_factory=list
-    )
-    # Per-load caches keyed by object id (the object is kept with its entry,
-    # so the id stays unique during the load).
-    default_layers: dict[int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]] = field(
-        default_factory=dict
-    )
+    # Parsed 2.0 validation clauses by id of their definition (parsing
+    # phases share it: definitions, inputs, entities).
     parsed_clauses: dict[int, tuple[Any, Any]] = field(default_factory=dict)
-    cap_defs: dict[tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]] = field(
-        default_factory=dict
-    )
-    # Per (definitions, owner type): what every template of that type shares
-    # (toskit.tosca.model.entities._plans).
-    property_plans: dict[tuple[int, int], Any] = field(default_factory=dict)
-    # CheckContext.field_types and .clean_constraints of the entities phase.
-    field_types: dict[int, Any] = field(default_factory=dict)
-    clean_constraints: dict[tuple, Any] = field(default_factory=dict)
     input_resolver: InputResolver | None = None
+    # The entities phase's own state: its caches and the queue of pending
+    # checks (toskit.tosca.model.entities.MergeCaches), for that phase only.
+    merge_caches: MergeCaches | None = None
     template_graph: TemplateGraph | None = None
 
     @property
@@ -152,6 +138,13 @@ class LoadContext:
         if self.input_resolver is None:
             raise RuntimeError("the inputs of this load are not resolved yet")
         return self.input_resolver
+
+    @property
+    def merge(self) -> MergeCaches:
+        """The entities phase's caches and pending checks (set when it starts)."""
+        if self.merge_caches is None:
+            raise RuntimeError("the entities phase of this load has not started")
+        return self.merge_caches
 
     @property
     def graph(self) -> TemplateGraph:
@@ -241,18 +234,17 @@ class EntitiesContext(DefinitionsContext, ClauseContext, Protocol):
     :func:`~toskit.tosca.model.entities.build_capabilities`,
     :func:`~toskit.tosca.model.entities.resolve_properties`,
     :func:`toskit.tosca.model.requirements.resolve_requirements`): value checks, the
-    inputs, the queue of pending checks and the merge's per-load caches."""
-
-    pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]]
-    default_layers: dict[int, tuple[PropertyDefinition, list[tuple[Any, Origin]], bool]]
-    cap_defs: dict[tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]]
-    property_plans: dict[tuple[int, int], Any]
-    field_types: dict[int, Any]
-    clean_constraints: dict[tuple, Any]
+    inputs, and the phase's own caches and pending checks, one object
+    (:class:`toskit.tosca.model.entities.MergeCaches`)."""
 
     @property
     def inputs(self) -> InputResolver:
         """The inputs phase's result."""
+        ...
+
+    @property
+    def merge(self) -> MergeCaches:
+        """The entities phase's caches and queue of pending checks."""
         ...
 
 

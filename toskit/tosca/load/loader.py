@@ -42,7 +42,12 @@ from toskit.tosca.load.imports import load_imports
 from toskit.tosca.load.keynames import check_keynames
 from toskit.tosca.load.profile import registry_for
 from toskit.tosca.load.versions import detect_version
-from toskit.tosca.model.entities import build_capabilities, build_entities, check_pending
+from toskit.tosca.model.entities import (
+    MergeCaches,
+    build_capabilities,
+    build_entities,
+    check_pending,
+)
 from toskit.tosca.model.filter_names import check_filter_names
 from toskit.tosca.model.graph import TemplateGraph
 from toskit.tosca.model.inputs import InputResolver
@@ -339,6 +344,8 @@ def run(
         )
     )
 
+    # The entities phase's state (it substitutes inputs: created once they are).
+    ctx.merge_caches = MergeCaches(ctx)
     nodes = build_entities(
         ctx, topology, tparts, "node_templates", "node", NodeTemplate, "node template"
     )
@@ -369,7 +376,7 @@ def run(
     for node in nodes.values():
         everything.extend(node.capabilities.values())
     graph.evaluate_all(everything)
-    check_pending(ctx.pending)
+    check_pending(ctx.merge.pending)
 
     if grammar.major == 2:
         diags.extend(check_workflows(doc, registry, ctx.value_type, topology, tparts, nodes))
@@ -454,5 +461,5 @@ def _release(ctx: LoadContext, entities: list[EntityTemplate]) -> None:
         entity._resolution.entity = None
     ctx.graph.release()
     ctx.template_graph = None
-    ctx.pending = []
+    ctx.merge_caches = None  # the entities phase's caches and its (run) queue
     ctx.inputs.build = None

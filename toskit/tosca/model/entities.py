@@ -8,7 +8,9 @@ recovers against the kind's root), applies ``copy``, merges its properties
 through the layers (:mod:`toskit.tosca.values.resolve`) and queues the checks
 (:mod:`toskit.tosca.values.check`) that :func:`check_pending` runs once calls are
 evaluated; :func:`build_capabilities` does the same for a node's
-capabilities.
+capabilities. The phase's per-load state (parsed defaults, plans, the
+queue of pending checks) is one :class:`MergeCaches`, which the loader
+creates when the phase starts and drops when the load ends.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ __all__ = [
     "build_entities",
     "capability_definitions",
     "check_pending",
+    "MergeCaches",
     "is_abstract",
     "resolve_properties",
 ]
@@ -277,6 +280,7 @@ def resolve_properties(
     path of its properties (default: ``entity_parts`` + ``properties``).
     """
     doc = doc or ctx.doc
+    merge = ctx.merge
     res = Resolution()
     if raw_props is None and not definitions:
         # Nothing declared, nothing written (a capability without
@@ -302,8 +306,8 @@ def resolve_properties(
         require_values=require_values,
         scalars=ctx.scalars,
         rfc3339_timestamps=ctx.grammar.major == 2,
-        field_types=ctx.field_types,
-        clean_constraints=ctx.clean_constraints,
+        field_types=merge.field_types,
+        clean_constraints=merge.clean_constraints,
     )
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
@@ -316,13 +320,12 @@ def resolve_properties(
         else item
         for key, item in template_values.items()
     }
-    cached_hooks = ctx.property_plans.get(_HOOKS)
-    hooks = cached_hooks if cached_hooks is not None else _hooks(ctx)
+    hooks = merge.hooks
     inputs_have_calls = ctx.inputs.has_calls
-    entry = ctx.property_plans.get((id(definitions), id(owner)))
+    entry = merge.property_plans.get((id(definitions), id(owner)))
     plans = entry[2] if entry is not None else _plans(ctx, definitions, owner, hooks)
     origins, overridden, values, calls = res.origins, res.overridden, res.values, res.calls
-    pending = ctx.pending
+    pending = merge.pending
     # Reported after the unknown names, which may be their typos.
     missing: dict[str, tuple[PropertyDefinition, ValueType]] = {}
     for pname, plan in plans:
@@ -533,15 +536,6 @@ class _Plan:
         return self.clean
 
 
-_HOOKS = (-1, -1)  # the load's _MergeHooks, in ctx.property_plans
-
-
-def _hooks(ctx: EntitiesContext) -> _MergeHooks:
-    """The load's one :class:`_MergeHooks` (it holds only load-wide state)."""
-    hooks = ctx.property_plans[_HOOKS] = _MergeHooks(ctx)
-    return hooks
-
-
 def _plans(
     ctx: EntitiesContext,
     definitions: Mapping[str, PropertyDefinition],
@@ -555,7 +549,7 @@ def _plans(
         for pname, pdef in definitions.items()
     ]
     # The definitions and owner are kept with their entry, so the ids stay unique.
-    ctx.property_plans[(id(definitions), id(owner))] = (definitions, owner, plans)
+    ctx.merge.property_plans[(id(definitions), id(owner))] = (definitions, owner, plans)
     return plans
 
 
@@ -567,7 +561,7 @@ def capability_definitions(
 ) -> tuple[Type | None, dict[str, PropertyDefinition]]:
     """The capability type and effective property definitions of one capability of a node type."""
     key = (node_type.name, cap_name)
-    cached = ctx.cap_defs.get(key)
+    cached = ctx.merge.cap_defs.get(key)
     if cached is not None:
         return cached
     cap_type: Type | None = None
@@ -595,7 +589,7 @@ def capability_definitions(
                     t, pname, praw, defs.get(pname), parts, []
                 )
     result = (cap_type, defs)
-    ctx.cap_defs[key] = result
+    ctx.merge.cap_defs[key] = result
     return result
 
 
@@ -605,7 +599,7 @@ def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
     if not _is_map(assigned):
         assigned = {}
     known = node.type_known
-    node_type, node_parts, cap_defs = node.type, node.parts, ctx.cap_defs
+    node_type, node_parts, cap_defs = node.type, node.parts, ctx.merge.cap_defs
     capabilities, value_type = node.capabilities, ctx.value_type
     for cap_name in node_type.capabilities:
         # capability_definitions' cache read here (bench B1: every node).
@@ -673,12 +667,52 @@ def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
 def check_pending(
     pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]],
 ) -> None:
-    """Type checks and validation of every merged, evaluated property (``ctx.pending``,
-    emptied once run)."""
+    """Type checks and validation of every merged, evaluated property
+    (:attr:`MergeCaches.pending`, emptied once run)."""
     for check, res, pdef, vt in pending:
         name = pdef.name
         check_value(check, res.values[name], pdef.schema, vt, (name,), name in res.calls)
     pending.clear()
+
+
+class MergeCaches:
+    """The entities phase's state for one load (``LoadContext.merge``).
+
+    The phase fills it and only the phase reads it (requirements merge a
+    relationship's properties through it too): the parsed defaults of each
+    property definition, the shared plans, the capability definitions of
+    each node type, the value checks' memos, and the checks queued until
+    calls are evaluated (:func:`check_pending`). Caches are keyed by object
+    id; the object is kept with its entry, so the id stays unique during
+    the load. Created once the inputs are resolved (the merge substitutes
+    them), dropped when the load ends.
+    """
+
+    __slots__ = (
+        "default_layers",
+        "property_plans",
+        "field_plans",
+        "cap_defs",
+        "field_types",
+        "clean_constraints",
+        "pending",
+        "hooks",
+    )
+
+    def __init__(self, ctx: EntitiesContext) -> None:
+        # id(pdef) -> (pdef, its parsed default layers, whether one holds a call).
+        self.default_layers: dict[int, tuple[PropertyDefinition, list[Layer], bool]] = {}
+        # (id(definitions), id(owner)) -> (definitions, owner, [(name, _Plan)]).
+        self.property_plans: dict[tuple[int, int], Any] = {}
+        # id(data type) -> (data type, its field plans).
+        self.field_plans: dict[int, tuple[Type, list[FieldPlan]]] = {}
+        # (node type, capability) -> (capability type, effective definitions).
+        self.cap_defs: dict[tuple[str, str], tuple[Type | None, dict[str, PropertyDefinition]]] = {}
+        # CheckContext.field_types and .clean_constraints of this phase's checks.
+        self.field_types: dict[int, Any] = {}
+        self.clean_constraints: dict[tuple, Any] = {}
+        self.pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]] = []
+        self.hooks = _MergeHooks(ctx, self)
 
 
 class _MergeHooks:
@@ -686,12 +720,12 @@ class _MergeHooks:
 
     __slots__ = ("ctx", "value_type", "_resolve", "_parsed", "_plans")
 
-    def __init__(self, ctx: EntitiesContext) -> None:
+    def __init__(self, ctx: EntitiesContext, merge: MergeCaches) -> None:
         self.ctx = ctx
         self.value_type = ctx.value_type
         self._resolve = ctx.inputs.resolve
-        self._parsed = ctx.default_layers
-        self._plans = ctx.property_plans
+        self._parsed = merge.default_layers
+        self._plans = merge.field_plans
 
     def substitute(self, value: Any, origin: Origin) -> Layer:
         return self._resolve(value, origin)
@@ -704,17 +738,17 @@ class _MergeHooks:
 
     def field_plan(self, vt: Type) -> list[FieldPlan]:
         # Once per data type and load (the type is kept with its entry).
-        key = (id(vt), -1)
-        entry = self._plans.get(key)
+        entry = self._plans.get(id(vt))
         if entry is None:
-            entry = self._plans[key] = (vt, field_plan(vt, self))
+            entry = self._plans[id(vt)] = (vt, field_plan(vt, self))
         return entry[1]
 
 
 def default_layers(ctx: EntitiesContext, pdef: PropertyDefinition) -> list[Layer]:
     """``pdef``'s defaults down its type chain, parsed, with origins (once per load)."""
     key = id(pdef)
-    cached = ctx.default_layers.get(key)
+    cache = ctx.merge.default_layers
+    cached = cache.get(key)
     if cached is None:
         layers = []
         for layer in pdef.default_layers:
@@ -723,16 +757,17 @@ def default_layers(ctx: EntitiesContext, pdef: PropertyDefinition) -> list[Layer
             layers.append((value, Origin(f"default: {layer.type_name}", layer.doc, layer.parts)))
         has_call = any(functions.contains_call(v) for v, _ in layers)
         # Keep pdef alive with its entry, so the id stays unique during this load.
-        cached = ctx.default_layers[key] = (pdef, layers, has_call)
+        cached = cache[key] = (pdef, layers, has_call)
     return cached[1]
 
 
 def defaults_have_calls(ctx: EntitiesContext, pdef: PropertyDefinition) -> bool:
     """Whether a default of ``pdef`` (down its type chain) holds a function call."""
-    cached = ctx.default_layers.get(id(pdef))
+    cache = ctx.merge.default_layers
+    cached = cache.get(id(pdef))
     if cached is None:
         default_layers(ctx, pdef)
-        cached = ctx.default_layers[id(pdef)]
+        cached = cache[id(pdef)]
     return cached[2]
 
 
