@@ -162,19 +162,42 @@ def _frame_of(
     by_path = {s.path: s for s in states}
     paths = [r.path for r in rows]
     found = [by_path.get(path) for path in paths]
-    # Plain lists: pandas infers each column's dtype as it does for the rows
-    # of the general path (str, int64, object...); problem stays object.
+    types = [r.type for r in rows]
+    # Columns of text only (path, source, status; type when no row lacks one)
+    # are built in the dtype pandas infers for text, without its inference
+    # per column (~40 % of a frame, #31); the others are plain lists, which
+    # pandas infers as the general path's rows (int64, object...).
+    text = _text_column
     data: dict[str, Any] = {
-        "path": paths,
+        "path": text(paths),
         "value": [r.value for r in rows],
-        "type": [r.type for r in rows],
-        "source": [r.source for r in rows],
+        "type": text(types) if None not in types else types,
+        "source": text([r.source for r in rows]),
     }
     if show_overridden:
         data["overridden"] = [[value for value, _ in r.overridden] for r in rows]
-    data["status"] = [s.status if s is not None else "unchecked" for s in found]
+    data["status"] = text([s.status if s is not None else "unchecked" for s in found])
     data["problem"] = pd.Series([s.problem if s is not None else None for s in found], dtype=object)
     return pd.DataFrame(data)
+
+
+_TEXT_DTYPE: list[Any] = []  # the dtype pandas infers for a column of str (once)
+
+
+def _text_column(values: list[Any]) -> Any:
+    """``values`` (all ``str``) as the column pandas would infer for them:
+    ``str`` (pandas 3) or ``object`` (pandas 2), built without inferring."""
+    import numpy as np
+    import pandas as pd
+
+    if not _TEXT_DTYPE:
+        _TEXT_DTYPE.append(pd.Series(["a"]).dtype)
+    dtype = _TEXT_DTYPE[0]
+    if not isinstance(dtype, pd.StringDtype):  # pandas 2: object
+        column = np.empty(len(values), dtype=object)
+        column[:] = values
+        return column
+    return pd.array(values, dtype=dtype)
 
 
 def _short(value: Any) -> str:
