@@ -75,7 +75,8 @@ def _typeref(ref: Any, depth: int, name: Any, lit: Any) -> str:
         text = name(str(named))
     else:
         text = _atom(getattr(ref, "inlined", None), depth + 1, name, lit)
-    return text + lit(f" ({relationship})") if relationship else text
+    # the relationship in words (the keyword is the schema's, not the reader's)
+    return text + lit(f" ({relationship_words('', str(relationship))})") if relationship else text
 
 
 def _atom(atom: Any, depth: int, name: Any, lit: Any) -> str:

@@ -71,6 +71,14 @@ _RELATIONSHIPS = {
 }
 
 
+# The same, said of a named type's reference (a map or a list: not known there).
+_ANY_KIND = {
+    "atomic": "replaced whole",
+    "separable": "merged part by part",
+    "associative": "merged item by item",
+}
+
+
 def relationship_words(kind: str, relationship: str, keys: tuple[str, ...] = ()) -> str:
     """How a ``map`` or ``list`` merges, in words.
 
@@ -78,7 +86,10 @@ def relationship_words(kind: str, relationship: str, keys: tuple[str, ...] = ())
     'merged key by key'
     >>> relationship_words("list", "associative", ("id",))
     'merged by id'
+    >>> relationship_words("", "atomic")  # a named type's reference
+    'replaced whole'
     """
     if kind == "list" and relationship == "associative" and keys:
         return "merged by " + ", ".join(keys)
-    return _RELATIONSHIPS.get((kind, relationship), relationship)
+    words = _RELATIONSHIPS.get((kind, relationship))
+    return words or _ANY_KIND.get(relationship, relationship)
