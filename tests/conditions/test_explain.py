@@ -70,7 +70,8 @@ def test_reason_of_a_rule_without_warning_names_rule_guard_and_node():
     assert out.allowed is False and out.warnings == []
     assert out.reason == (
         "blocked: rule 1 (cluster:mode == 'multinode'): node 1 (roles: controller) "
-        "matches the exists over cluster:nodes"
+        "is a node of the cluster that is not selected, has role controller and is not being "
+        "deleted"
     )
 
 
@@ -190,7 +191,7 @@ def test_trace_html_states_facts_and_marks_the_deciding_entry():
         in html
     )
     assert "node 1 (roles: controller) matched" in html
-    assert 'class="toskit-reason"' in html and "matches the exists over cluster:nodes" in html
+    assert 'class="toskit-reason"' in html and "is a node of the cluster that" in html
     assert 'class="toskit-decisive"' in html
     assert "cluster:mode = &#x27;multinode&#x27;" in html
 
@@ -220,6 +221,8 @@ def test_fuel_role_blocked_by_a_restriction(release):
         "action": "disable",
         "message": "Cinder Block Device driver should be enabled in the environment settings.",
         "active": True,
+        # the condition in words, the setting by its label in the release
+        "words": "“Cinder Block device driver” is off",
     }
     assert first.detail == "condition TRUE → active (disable): blocks the role" and first.decisive
     assert (second.value, second.facts["active"], second.detail) == (
@@ -247,7 +250,7 @@ def test_fuel_hidden_role_says_which_restriction_hides_it(release):
     assert out.hidden
     assert out.reason == (
         "hidden, allowed with advice: At least 3 MongoDB nodes are recommended for HA deployment.; "
-        "hidden by restriction not ('experimental' in version:feature_groups)"
+        "hidden because feature group 'experimental' is not enabled"
     )
     hide = [e for e in out.trace.children if e.facts.get("action") == "hide"][0]
     assert hide.reads == [("version:feature_groups", [])] and hide.decisive

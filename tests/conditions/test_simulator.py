@@ -38,7 +38,8 @@ def test_selection_and_outcomes_with_reasons():
     assert out.allowed is False
     assert out.reason == (
         "blocked: rule 1 (cluster:mode == 'multinode'): node 1 (node-1; roles: controller) "
-        "matches the exists over cluster:nodes"
+        "is a node of the cluster that is not selected, has role controller and is not being "
+        "deleted"
     )
     sim.select([1])
     assert sim.outcome("controller").allowed and sim.outcome("controller").reason == ""

@@ -40,6 +40,7 @@ from toskit.conditions.expression import Env, Expression
 from toskit.conditions.restrictions import count_for_limits
 from toskit.conditions.results import LimitsOutcome, TraceEntry
 from toskit.conditions.values import value_text
+from toskit.conditions.words import condition_words
 from toskit.errors import ToskitError
 
 if TYPE_CHECKING:
@@ -71,7 +72,10 @@ class RestrictionFact:
     ``action`` is ``disable``, ``hide``, ``none`` or ``enable``;
     ``message`` the release's own text (or ``None``); ``active`` whether its
     condition held; ``reads`` (recorded mode) every reference the
-    expression read with its value.
+    expression read with its value; ``words`` (recorded mode) the
+    condition in the user's words, settings named by their labels
+    (:func:`toskit.conditions.words.condition_words`: “Use vCenter” is
+    on), what a reason shows when the release gives no message.
     """
 
     index: int
@@ -82,6 +86,7 @@ class RestrictionFact:
     message: str | None
     active: bool
     reads: Reads = ()
+    words: str | None = None
 
     @property
     def blocks(self) -> bool:
@@ -214,6 +219,16 @@ def _restriction(index: int, restriction: Any, env: Env, record: bool) -> Restri
     condition = restriction.condition
     active = restriction.active(env)
     text = condition.text if isinstance(condition, Expression) else None
+    if not record:
+        return RestrictionFact(
+            index,
+            restriction.path,
+            text,
+            text if text is not None else value_text(condition),
+            restriction.action,
+            restriction.message,
+            active,
+        )
     return RestrictionFact(
         index,
         restriction.path,
@@ -222,7 +237,8 @@ def _restriction(index: int, restriction: Any, env: Env, record: bool) -> Restri
         restriction.action,
         restriction.message,
         active,
-        tuple(recorded_reads(condition, env)) if record else (),
+        tuple(recorded_reads(condition, env)),
+        condition_words(condition, env.models.get("settings")),
     )
 
 

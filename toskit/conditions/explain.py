@@ -200,7 +200,13 @@ def _restriction_entry(fact: Any) -> TraceEntry:
         fact.path,
         reads=list(fact.reads),
         detail=detail,
-        facts={"action": action, "message": fact.message, "active": fact.active},
+        facts={
+            "action": action,
+            "message": fact.message,
+            "active": fact.active,
+            # the condition in the user's words (settings by their labels)
+            "words": fact.words,
+        },
     )
 
 
@@ -377,9 +383,14 @@ def _fact(entry: TraceEntry) -> str:
     """What one deciding entry says, in words."""
     found = _exists_under(entry)
     if found is not None:
+        words = found.facts.get("words")
+        if isinstance(words, str):  # recorded in the user's words (conditions.words)
+            return words
         if found.item is not None:
-            return f"{describe_node(found.item)} matches the exists over {found.source}"
-        return f"no item of {found.source} matches ({found.detail})"
+            return (
+                f"{describe_node(found.item)} is an item of {found.source} that meets its condition"
+            )
+        return f"no item of {found.source} meets its condition ({found.detail})"
     leaf = _leaves(entry)[0]
     if leaf.form in ("expression", "condition") and leaf.source is not None:
         read = ", ".join(f"{t} = {describe_value(v)}" for t, v in leaf.reads if t != leaf.source)
@@ -389,6 +400,18 @@ def _fact(entry: TraceEntry) -> str:
     if leaf.form == "literal":
         return "the condition is the literal false"
     return leaf.detail or f"{leaf.form} is false"
+
+
+def _restriction_words(fact: Any) -> str:
+    """A restriction that holds, in the user's words (recorded with the
+    fact: :attr:`~toskit.conditions.decision.RestrictionFact.words`); a
+    boolean restriction, or one recorded without words, is named by its
+    place."""
+    if fact.words:
+        return fact.words
+    if fact.text is None:
+        return f"restriction {fact.index + 1} is {fact.source}"
+    return f"`{fact.text}` holds"
 
 
 def _rule_cause(index: int, entry: TraceEntry) -> str:
@@ -480,8 +503,8 @@ def _role_causes(decision: Any, allowed: bool, causes: list[str], quotes: list[s
     # Blocked: the facts that block. Allowed: the facts that gave advice.
     for fact in decision.restrictions:
         if fact.blocks if not allowed else (fact.active and fact.message):
-            # The release's own message says it best; the expression stands in.
-            causes.append(fact.message or f"restriction {fact.source} is active ({fact.action})")
+            # The release's own message says it best; the recorded words stand in.
+            causes.append(fact.message or _restriction_words(fact))
             if fact.message and fact.active:
                 quotes.append(fact.message)
     limits = decision.limits
@@ -495,11 +518,13 @@ def _role_causes(decision: Any, allowed: bool, causes: list[str], quotes: list[s
         many = "s" if len(conflicts.names) > 1 else ""
         causes.append(f"conflicts with the selected role{many} " + ", ".join(conflicts.names))
     if decision.hidden:
-        hiding = [f.source for f in decision.restrictions if f.hides]
+        hiding = [f for f in decision.restrictions if f.hides]
         # A hiding restriction already quoted (its message was a warning) is not repeated.
-        quoted = {f.source for f in decision.restrictions if f.active and f.message and allowed}
-        unquoted = [h for h in hiding if h not in quoted]
+        quoted = {f.index for f in hiding if f.message and allowed}
+        unquoted = [f for f in hiding if f.index not in quoted]
         if unquoted or not hiding:
             causes.append(
-                "hidden by restriction " + ", ".join(map(str, unquoted)) if unquoted else "hidden"
+                "hidden because " + "; ".join(_restriction_words(f) for f in unquoted)
+                if unquoted
+                else "hidden"
             )

@@ -32,6 +32,7 @@ from toskit.conditions.syntax import (
     placeholders_of,
 )
 from toskit.conditions.values import type_name, value_text
+from toskit.conditions.words import exists_words, form_words
 from toskit.diagnostics import Suggestion, format_path, suggest
 from toskit.errors import ConditionError
 
@@ -559,8 +560,23 @@ class ExistsForm(Form):
             self.path,
             item=item,
             detail=detail,
-            facts={"variable": self.variable, "index": index, "count": len(items)},
+            facts={
+                "variable": self.variable,
+                "index": index,
+                "count": len(items),
+                **self._words(env, item if value else None),
+            },
         )
+
+    def _words(self, env: Env, item: Any) -> dict[str, Any]:
+        """The recorded phrases (:mod:`toskit.conditions.words`): ``tests``,
+        the condition said of one item (``None`` when it has no phrase), and
+        ``words``, the sentence a reason shows."""
+        settings = env.models.get("settings")
+        tests = form_words(self.condition, self.variable, settings)
+        shown = describe_node(item) if item is not None else None
+        words = exists_words(self.where.node, self.where_text, tests, shown)
+        return {"tests": tests, "words": words}
 
 
 class RecommendedForm(Form):
