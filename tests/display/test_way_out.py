@@ -186,8 +186,10 @@ def test_compare_view_links_both_sides(shop):
     html = to_html(diff)
     hrefs = {href.split("#")[0] for href, _ in LINK.findall(html)}
     assert {"models/shop.yaml", "models/shop2.yaml"} <= hrefs
-    # the fixed diagnostic row's location is a link too
-    assert "fixed" in html
+    # the fixed finding's row: its location is a link to the old file's line
+    fixed = next(r for r in re.findall(r"<tr>(.*?)</tr>", html) if "type-mismatch" in r)
+    line = _line("        name: 7")
+    assert f'href="models/shop.yaml#line={line - 1}"' in fixed
 
 
 def test_show_links_relative_to_the_page_and_has_the_description(shop, tmp_path, capsys):
