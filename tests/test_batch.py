@@ -218,3 +218,30 @@ def test_the_warm_up_never_runs_a_registered_checker_in_this_process(
     assert status == 0
     pids = log.read_text().split()
     assert len(pids) == 6 and str(os.getpid()) not in pids
+
+
+def test_a_batch_of_tosca_files_warms_only_the_tosca_checker(tmp_path, monkeypatch) -> None:
+    # The parent warms what the first files need (#31): for TOSCA files, not
+    # the schema checker (nor the roles one); any other kind among them, or
+    # nothing to sniff, warms every checker as before.
+    calls: list[str] = []
+    for name in ("check_tosca", "check_schema", "check_yaml"):
+        monkeypatch.setattr(cli, name, lambda text, n, _name=name: calls.append(_name) or [])
+    tosca = []
+    for i in range(3):
+        path = tmp_path / f"t{i}.yaml"
+        path.write_text("tosca_definitions_version: tosca_simple_yaml_1_3\n")
+        tosca.append((str(path), None, None, None))
+    cli._warm(tosca)
+    assert calls == ["check_tosca", "check_tosca"]
+    everything = ["check_tosca", "check_tosca", "check_schema"]
+    roles = ("-", "roles_metadata: {}\n", None, None)  # a text read from stdin is sniffed too
+    for tasks in ([*tosca, roles], [], [(str(tmp_path / "missing.yaml"), None, None, None)]):
+        calls.clear()
+        cli._warm(tasks)
+        assert calls == everything, tasks
+    # Only a regular file is read: a FIFO (no writer: opening it would block) is not.
+    fifo = tmp_path / "fifo.yaml"
+    os.mkfifo(fifo)
+    assert cli._all_tosca([*tosca, (str(fifo), None, None, None)]) is False
+    assert cli._all_tosca(tosca[:1]) is True

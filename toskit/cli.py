@@ -521,14 +521,18 @@ _WARM_DOCUMENTS = (
 )
 
 
-def _warm() -> None:
+def _warm(tasks: Sequence[_Task] = ()) -> None:
     """What every worker needs, loaded once in the parent (``toskit.batch``).
 
     Only toskit's own checkers run here, never a registered one: a checker
-    that misbehaves must do so in a worker, where it costs one file.
+    that misbehaves must do so in a worker, where it costs one file. When
+    the first files of ``tasks`` are all TOSCA, only the TOSCA checker is
+    warmed (the roles and schema checkers cost the parent ~25 ms, #31); a
+    worker that meets another kind later loads its checker itself.
     """
     builtin = {"tosca": check_tosca, "schema": check_schema, "yaml": check_yaml}
-    for text in _WARM_DOCUMENTS:
+    tosca_only = _all_tosca(tasks[:_WARM_SAMPLE])
+    for text in _WARM_DOCUMENTS[:2] if tosca_only else _WARM_DOCUMENTS:
         try:
             from toskit.source import load_yaml
 
@@ -539,6 +543,29 @@ def _warm() -> None:
                 import toskit.conditions  # noqa: F401
         except Exception:  # noqa: BLE001, S112 - warming is an optimisation; the workers report
             continue
+
+
+_WARM_SAMPLE = 8  # files whose first bytes choose what the parent warms
+_SNIFF_BYTES = 4096
+
+
+def _all_tosca(sample: Sequence[_Task]) -> bool:
+    """Whether every file of ``sample`` (and at least one) names a TOSCA version
+    in its first bytes; only regular files are read (never a pipe or device)."""
+    for path, text, _root, _max in sample:
+        if text is not None:
+            head = text[:_SNIFF_BYTES]
+        else:
+            try:
+                if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+                    return False
+                with open(path, "rb") as f:
+                    head = f.read(_SNIFF_BYTES).decode("utf-8", "replace")
+            except (OSError, ValueError):
+                return False
+        if "tosca_definitions_version" not in head:
+            return False
+    return bool(sample)
 
 
 def _crashed(task: _Task, why: str) -> FileResult:
@@ -556,7 +583,7 @@ def _results(tasks: list[_Task], jobs: int) -> Iterator[FileResult]:
     from toskit.batch import run
 
     # Fork: workers inherit the imported modules and any registered checker.
-    yield from run(tasks, jobs, _check_task, _crashed, warm=_warm)
+    yield from run(tasks, jobs, _check_task, _crashed, warm=lambda: _warm(tasks))
 
 
 #: Formats that toskit.report renders from the per-file results (#34).
@@ -1059,11 +1086,14 @@ def _add_explain(commands: Any) -> None:
         help="each node's effective properties as YAML, every leaf commented with its layer and file:line",
         description="Print every node template's effective properties as YAML; each leaf ends "
         "with a comment naming the layer that set it and its file:line, and '# was …' for the "
-        "values it replaced (docs/explain.md). Exit 0, or 2 when the file cannot be read or "
-        "--node names no node template.",
+        "values it replaced; a long value is abbreviated (docs/explain.md). Exit 0, or 2 when "
+        "the file cannot be read or --node names no node template.",
     )
     blame.add_argument("file", metavar="FILE")
     blame.add_argument("--node", metavar="NAME", help="only this node template")
+    blame.add_argument(
+        "--full", action="store_true", help="print long values whole (not abbreviated)"
+    )
     blame.set_defaults(run=_cmd_explain)
 
 
