@@ -228,6 +228,16 @@ def test_an_unresolved_requirement_is_a_problem_row(shop, view):
     assert "tosca.capabilities.Storage" in dependency and 'class="toskit-file-link"' in dependency
 
 
+def test_the_topology_problems_link_their_findings(shop):
+    html = to_html(shop.topology())
+    table = html[html.index("<summary>Unresolved and ambiguous requirements") :]
+    line = _line("- host: nosuch")
+    assert f'href="models/shop.yaml#line={line - 1}"' in table
+    assert (
+        len(re.findall(r'class="toskit-file-link"', table.split("<summary>Requirements")[0])) >= 2
+    )
+
+
 def test_a_resolved_requirement_stays_a_plain_row(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("ok.yaml").write_text(

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from toskit.display.html import badge, chip, details, esc, fragment, header, table
+from toskit.display.links import file_link
 from toskit.display.options import get as option
 from toskit.display.words import count
 
@@ -65,12 +66,18 @@ def _problems_table(topology: Any) -> str:
     def rows() -> Iterable[Any]:
         for p in topology.problems:
             variant = "warning" if p.kind == "ambiguous" else "error"
-            code = p.diagnostic.code if p.diagnostic is not None else ""
+            d = p.diagnostic
+            code = d.code if d is not None else ""
+            where = (
+                f' <span class="toskit-diag-loc">{file_link(d.file, d.line, d.column)}</span>'
+                if d is not None and d.line is not None
+                else ""
+            )
             yield [
                 ("", badge(p.kind, variant, small=True)),
                 ("", esc(p.source)),
                 ("", esc(p.requirement)),
-                ("", esc(p.message) + (f" {chip(code)}" if code else "")),
+                ("", esc(p.message) + (f" {chip(code)}" if code else "") + where),
                 ("", _candidates_html(p.candidates)),
             ]
 
