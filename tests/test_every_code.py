@@ -37,6 +37,10 @@ V20 = "tosca_definitions_version: tosca_2_0\n"
 #: Findings about a whole file that is not read as text: a subject, no range.
 WHOLE_FILE = {"csar-error", "profile-catalog"}
 
+#: Findings that are about two places: each carries a related location
+#: (an import cycle: the file it re-enters).
+MUST_RELATE = {"import-cycle"}
+
 #: Codes produced outside this issue's producers (checked for being produced only).
 NOT_STRUCTURED: dict[str, str] = {
     # toskit.dsl: Python templates, not YAML text; not in issue #28's list of producers.
@@ -466,6 +470,7 @@ def test_every_code_is_produced_with_its_structure(code: str, tmp_path: Path) ->
         return
     for d in found:
         assert d.subject is not None, f"{code}: no subject: {d}"
+        assert d.related or code not in MUST_RELATE, f"{code}: no related location: {d}"
         if code in WHOLE_FILE:
             continue
         assert d.line is not None and d.column is not None, f"{code}: no start: {d}"

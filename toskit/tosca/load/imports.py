@@ -204,6 +204,8 @@ def _import(
             namespace = ns if isinstance(ns, str) and ns else None
             if known_scope is not None:
                 current.scope.link(namespace, known_scope)
+                if not loaded.related and known_scope.doc is not None:
+                    loaded = replace(loaded, related=(_reentered(walk, chain, known_scope.doc),))
         if written != url and isinstance(written, str):
             # Name the import as written, and what it was read as.
             loaded = replace(
@@ -213,6 +215,29 @@ def _import(
         walk.diags.append(loaded)
         return None
     return _enter(walk, current, loaded, ns, seen)
+
+
+def _reentered(walk: _Walk, chain: list[str], again: YamlDocument) -> Related:
+    """Where an import cycle closes on ``again`` (a document open up ``chain``):
+    its import of the next document of the chain, the one that opened the
+    cycle; the document itself when it imports itself (or that import is
+    not found, as for a profile reached through the catalog)."""
+    identities = [Importer.identity(n) for n in chain]
+    key = Importer.identity(again.name)
+    after = identities.index(key) + 1 if key in identities else len(chain)
+    if after < len(chain):
+        imports = again.value.get("imports") if isinstance(again.value, Mapping) else None
+        for index, entry in enumerate(imports if isinstance(imports, list) else ()):
+            entry = _unnamed(entry, walk.grammar)
+            url = entry.get("url", entry.get("file")) if isinstance(entry, Mapping) else entry
+            if not isinstance(url, str):
+                continue
+            name = walk.importer.resolve_name(local_file_url(url), again.name)
+            if Importer.identity(name) == identities[after]:
+                return again.related(
+                    "the cycle starts here: the re-entered file's import", ("imports", index)
+                )
+    return again.related("the file this import re-enters", ())
 
 
 def _enter(
@@ -247,6 +272,7 @@ def _enter(
                     "import-cycle",
                     "import cycle between profiles (each file is read once): " + " → ".join(loop),
                     profile,
+                    related=[_reentered(walk, current.chain, loaded)],
                 )
             )
         return None

@@ -35,7 +35,7 @@ from toskit.source import YamlDocument
 from toskit.source.subjects import subject_of
 from toskit.tosca.types.definitions import PropertyDefinition, SchemaDef, Type
 from toskit.tosca.types.scalars import ScalarTypes
-from toskit.tosca.values.resolve import Origin, ValueType
+from toskit.tosca.values.resolve import Origin, Resolution, ValueType
 
 __all__ = [
     "CheckContext",
@@ -131,6 +131,8 @@ class CheckContext:
         text = f"{self.label}: {message}"
         subject = subject_of(full)
         related = (*related, *self._taken_from_elsewhere(rel if at is None else at, doc, parts))
+        if code in _ABOUT_THE_VALUE:
+            related = (*related, *self.overridden_default(rel))
         if doc is None:
             if hint is None and misspelt:
                 found_hint = suggest(misspelt, candidates)
@@ -179,12 +181,44 @@ class CheckContext:
             ),
         )
 
+    def overridden_default(self, rel: tuple) -> tuple[Related, ...]:
+        """The type default that the template's value at ``rel`` overrides, as
+        a related location of a finding about that value (none otherwise)."""
+        if not isinstance(self.owner, Resolution):
+            return ()
+        return _default_overridden(self.owner, rel)
+
     def related_at(self, label: str, rel: tuple, *, at_key: bool = False) -> Related:
         """A :class:`~toskit.diagnostics.Related` location: where ``rel`` is written."""
         doc, parts = self.where(rel)
         if doc is None:
             return Related(label, None, None, None)
         return doc.related(label, parts, at_key=at_key)
+
+
+# Findings about a value itself (its type, constraints, validation clause):
+# when a template's value overrides a type default, the default is related.
+_ABOUT_THE_VALUE = frozenset({"type-mismatch", "constraint-violation", "validation-failed"})
+
+
+def _default_overridden(res: Resolution, rel: tuple) -> tuple[Related, ...]:
+    """The type default that the template's value at ``rel`` (or the written
+    value holding it) overrides, as a related location; none when the value
+    is not the template's or overrides no default written in a document."""
+    for i in range(len(rel), 0, -1):
+        below = res.overridden.get(rel[:i])
+        if below is None:
+            continue
+        # The value's origin, or the written map or list holding it.
+        origin = next((o for j in range(i, -1, -1) if (o := res.origins.get(rel[:j]))), None)
+        if origin is None or origin.source != "template":
+            return ()
+        for _, layer in reversed(below):
+            if layer.source.startswith("default") and layer.doc is not None:
+                label = f"type default overridden here ({layer.source})"
+                return (layer.doc.related(label, layer.parts),)
+        return ()
+    return ()
 
 
 def _dotted(rel: tuple) -> str:

@@ -153,7 +153,10 @@ def validate_clauses(
     )
     # Reported at the value's path in the entity (structured; the string derived).
     full = (*check.path_prefix, *rel)
-    ctx.diags.extend(replace(d, path="", parts=full) for d in found)
+    overridden = check.overridden_default(rel) if found else ()
+    ctx.diags.extend(
+        replace(d, path="", parts=full, related=(*d.related, *overridden)) for d in found
+    )
 
 
 def evaluate_outputs(
