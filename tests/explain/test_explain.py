@@ -394,13 +394,19 @@ def test_a_default_of_a_profile_type_is_a_profile_layer(st13):
     assert e.source.file.endswith("tosca-simple-1.3.yaml") and e.source.line is not None
 
 
-def test_end_of_range_is_found_on_use():
+def test_end_of_range_is_found_on_use(monkeypatch):
     st = toskit.load(DATA / "service2.yaml")
+    spans = []
+    real = type(st.document).span
+    monkeypatch.setattr(
+        type(st.document), "span", lambda doc, *a, **k: spans.append(a) or real(doc, *a, **k)
+    )
     e = st.explain("node_templates.db.properties.size")
     source = e.source
-    assert source._end == []  # not scanned yet
+    assert source.line == 62 and spans == []  # the start is known, the end not scanned yet
     assert (source.line, source.end_line) == (62, 62)
     assert source.end_column - source.column == 2  # "12"
+    assert len(spans) == 1  # scanned once, then kept
 
 
 @pytest.mark.parametrize("path", [[["a"]], ("endpoint", {"x": 1}), 42])

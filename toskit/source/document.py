@@ -119,6 +119,13 @@ class YamlDocument:
             self._shadow = composed.shadow
         return self._shadow
 
+    def position_tree(self) -> Any:
+        """The root of the document's shadow tree (:mod:`toskit.source.locations`),
+        composed on first use; ``None`` when the document has no value. For a
+        caller that locates many paths under one node: it may keep that node
+        and :func:`~toskit.source.locations.walk` on from it (``explain`` does)."""
+        return self._root_shadow()
+
     def _clamp(self, line0: int, column0: int) -> tuple[int, int]:
         """libyaml places the end of a text without a final line break on a
         line of its own; PyYAML's Python parser (and toskit) at the end of

@@ -47,12 +47,12 @@ One job a module:
 * :mod:`.hops` -- the calls behind a value; :mod:`.checks` -- the clauses;
 * :mod:`.build` -- assembling an explanation from those;
 * :mod:`.text` -- ``str()``, ``to_dict()`` values, one-line YAML;
-* :mod:`.blame` -- ``toskit blame``; :mod:`.command` -- both commands' runs.
+* :mod:`.blame_yaml` -- ``toskit blame``; :mod:`.command` -- both commands' runs.
 """
 
 from __future__ import annotations
 
-from toskit.tosca.values.explain.blame import blame
+from toskit.tosca.values.explain.blame_yaml import blame
 from toskit.tosca.values.explain.build import explain, explain_entity
 from toskit.tosca.values.explain.model import (
     MAX_HOPS,

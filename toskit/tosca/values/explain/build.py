@@ -19,10 +19,7 @@ from toskit.tosca.model.validity import entity_findings
 from toskit.tosca.values.explain.checks import _checks, _definition
 from toskit.tosca.values.explain.hops import _hops_of
 from toskit.tosca.values.explain.layers import (
-    _PLAIN_LEAVES,
     _memo_of,
-    _parsed,
-    _raw_at,
     _replace_kind,
     _service_of,
     _source,
@@ -74,8 +71,7 @@ def explain_entity(
         layers.append(StackLayer(v, src, False))
     layers[-1].won = True
     stack = tuple(layers)
-    raw = _raw_at(top)
-    written = raw if raw.__class__ in _PLAIN_LEAVES else _parsed(raw, service)
+    written = stack[-1].source._wrote_call  # a call, or None: read once per origin
     hops = (
         _hops_of(written, value, entity, service, _seen | {(id(entity), rel)})
         if written.__class__ is Call or value.__class__ is Call

@@ -1,4 +1,4 @@
-"""``toskit explain FILE PATH [--format text|json]`` and ``toskit blame FILE [--node NAME]``.
+"""``toskit explain FILE PATH [--format text|json]`` and ``toskit blame FILE [--node NAME] [--full]``.
 
 ``toskit.cli`` imports this on use (``toskit check`` never loads it). Both
 commands load the file, print, and exit 0, or 2 when the file cannot be read
@@ -11,7 +11,7 @@ from typing import Any
 
 from toskit.errors import ToskitError
 from toskit.tosca import load
-from toskit.tosca.values.explain.blame import blame
+from toskit.tosca.values.explain.blame_yaml import blame
 from toskit.tosca.values.explain.build import explain
 from toskit.tosca.values.explain.model import ExplainError, explanation_json
 
@@ -27,7 +27,8 @@ def run(args: Any, out: Any, err: Any) -> int:
         return 2
     try:  # an ExplainError's message starts with the command's name
         if args.command == "blame":
-            text = blame(template, args.node)
+            limits = {"value_limit": None, "was_limit": None} if args.full else {}
+            text = blame(template, args.node, **limits)
         elif args.format == "json":
             text = explanation_json(explain(template, args.path)) + "\n"
         else:

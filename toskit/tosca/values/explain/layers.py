@@ -25,6 +25,7 @@ from toskit.errors import ToskitError
 from toskit.functions import Call, dialect_of
 from toskit.functions import parse as parse_calls
 from toskit.plain import bounded_text
+from toskit.source.locations import AliasShadow, MapShadow, SeqShadow, walk
 from toskit.tosca.types.definitions import Type
 from toskit.tosca.values.explain.model import Source
 from toskit.tosca.values.explain.text import TEXT
@@ -48,13 +49,22 @@ class _Memo:
     origin (the defaults of a type are the same origin for every template),
     types by name, and the text of each definition's clauses."""
 
-    __slots__ = ("sources", "types", "clauses", "definitions", "findings", "__weakref__")
+    __slots__ = (
+        "sources",
+        "types",
+        "clauses",
+        "definitions",
+        "findings",
+        "parents",
+        "__weakref__",
+    )
 
     def __init__(self) -> None:
+        self.parents: dict[tuple, tuple[Any, Any]] = {}
         self.findings: dict[int, tuple[Any, Any]] = {}
         self.definitions: dict[tuple, tuple] = {}
         self.sources: dict[Origin, Source] = {}
-        self.types: dict[str, Type | None] = {}
+        self.types: dict[str | None, Type | None] = {}
         self.clauses: dict[int, tuple[Any, list[tuple[str, Any, str]]]] = {}
 
 
@@ -76,26 +86,33 @@ def _memo_of(owner: Any) -> _Memo:
     return memo
 
 
-_PLAIN_LEAVES = frozenset({int, float, bool, type(None)})
-
-
 def _source(
     origin: Origin, value: Any, entity: Any, service: Any, memo: _Memo | None = None
 ) -> Source:
-    """The structured form of ``origin`` (its range found now, in the document)."""
-    if memo is not None:
-        try:
-            found = memo.sources.get(origin)
-        except TypeError:  # a path part that cannot be hashed: not memoised
-            return _source(origin, value, entity, service)
-        if found is None:
-            found = memo.sources[origin] = _source(origin, value, entity, service)
-        return found
+    """The structured form of ``origin`` (its start found now, in the document),
+    made once per origin when given the template's ``memo``."""
+    if memo is None:
+        return _make_source(origin, service, None)
+    try:
+        found = memo.sources.get(origin)
+    except TypeError:  # a path part that cannot be hashed: not memoised
+        return _make_source(origin, service, memo)
+    if found is None:
+        found = memo.sources[origin] = _make_source(origin, service, memo)
+    return found
+
+
+def _make_source(origin: Origin, service: Any, memo: _Memo | None) -> Source:
     kind, detail = origin.kind, origin.detail
     type_name = input_name = call = copied = None
     if kind == "default":
         type_name = detail
-        t = _type_named(service, detail)
+        if memo is None:
+            t = _type_named(service, detail)
+        elif detail in memo.types:  # a type's defaults: one lookup per type name
+            t = memo.types[detail]
+        else:
+            t = memo.types[detail] = _type_named(service, detail)
         if t is not None and getattr(t, "normative", False):
             kind = "profile"
         elif t is not None and t.kind == "data":
@@ -106,31 +123,96 @@ def _source(
         input_name = detail
         call = _raw_call_text(origin)
     doc, parts = origin.doc, origin.parts
+    parent = _parent(doc, parts, memo)
+    raw = (
+        _raw_at(origin) if parent is None else _walk_raw(parent[0], parts[-1:])
+    )  # what the layer wrote
+    # Only a one-key map (or a 2.0 "$name" string) can be a call: the rest is not parsed.
+    written = (
+        _parsed(raw, service)
+        if (raw.__class__ is str or (isinstance(raw, Mapping) and len(raw) == 1))
+        else None
+    )
     if (
         kind == "template"
         and _version(service) == "2.0"  # copy: is TOSCA 2.0
         and doc is not None
         and doc.value is not None
-        and not _exists(doc.value, parts)
+        and raw is _MISSING
     ):
         # A TOSCA 2.0 ``copy``: the value was written on the copied template.
         copy = _copy_origin(doc, parts)
         if copy is not None:
             kind, copied, parts = "copy", copy[0], copy[1]
-    where = doc.locate(parts) if doc is not None else None
+    line, column = _where(doc, parts, parent if parts is origin.parts else None)
     return Source(
         kind,
         origin.source,
         type_name,
         input_name,
         doc.name if doc else None,
-        where.line if where is not None else None,
-        where.column if where is not None else None,
+        line,
+        column,
         call=call,
         copied_from=copied,
         _doc=doc,
         _parts=parts,
+        _wrote_call=written if written.__class__ is Call else None,
     )
+
+
+def _parent(doc: Any, parts: tuple, memo: _Memo | None) -> tuple[Any, Any] | None:
+    """The raw value and the position-tree node at ``parts[:-1]``, kept per
+    template (as is every node above it): leaves share their maps, so each is
+    located with one step from a kept node instead of a walk from the
+    document's root. ``None`` when not kept (no memo, no document, an
+    unhashable part)."""
+    if memo is None or doc is None or not parts or doc.value is None:
+        return None
+    try:
+        return _node(doc, parts[:-1], memo.parents)
+    except TypeError:  # a path part that cannot be hashed
+        return None
+
+
+def _node(doc: Any, prefix: tuple, kept: dict[tuple, tuple[Any, Any]]) -> tuple[Any, Any]:
+    """``(raw, shadow)`` at ``prefix``: ``_MISSING`` / ``None`` where it does not
+    exist in full (the caller then asks ``doc.locate``, which knows partial paths)."""
+    key = (doc, prefix)
+    found = kept.get(key)
+    if found is not None:
+        return found
+    if not prefix:
+        found = (doc.value, doc.position_tree())
+    else:
+        raw, node = _node(doc, prefix[:-1], kept)
+        part = prefix[-1]
+        raw = _walk_raw(raw, (part,)) if raw is not _MISSING else _MISSING
+        while node.__class__ is AliasShadow:
+            node = node.target
+        if node.__class__ is MapShadow:
+            entry = node.entries.get(part)
+            node = entry[2] if entry is not None else None
+        elif node.__class__ is SeqShadow and part.__class__ is int and 0 <= part < len(node.items):
+            node = node.items[part]
+        else:
+            node = None
+        found = (raw, node)
+    kept[key] = found
+    return found
+
+
+def _where(doc: Any, parts: tuple, parent: tuple[Any, Any] | None) -> tuple[int | None, int | None]:
+    """1-based ``(line, column)`` of the node at ``parts``, as ``doc.locate`` gives it:
+    one step from the kept parent node when there is one."""
+    if doc is None:
+        return None, None
+    if parent is not None and parent[1] is not None:
+        line0, column0 = walk(parent[1], parts[-1:])  # type: ignore[misc]  # a node: never None
+        if doc.line_text(line0 + 1) is not None:  # else past the end: locate clamps it
+            return line0 + 1, column0 + 1
+    where = doc.locate(parts)
+    return (where.line, where.column) if where is not None else (None, None)
 
 
 def _type_named(service: Any, name: str | None) -> Type | None:
@@ -244,7 +326,3 @@ def _parsed(raw: Any, service: Any) -> Any:
 def _raw_call_text(origin: Origin) -> str | None:
     raw = _raw_at(origin)
     return None if raw is _MISSING else bounded_text(raw, TEXT, style="flow")
-
-
-def _came_from_call(origin: Origin, entity: Any) -> bool:
-    return isinstance(_parsed(_raw_at(origin), _service_of(entity)), Call)

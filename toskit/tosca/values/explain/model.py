@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 MAX_HOPS = 16  # function hops followed, one inside the other (a chain of get_property)
+_NOT_YET = object()  # a Source's span before it is asked for
 
 
 class ExplainError(ToskitError):
@@ -61,17 +62,21 @@ class Source:
     copied_from: str | None = None
     _doc: Any = field(default=None, repr=False)
     _parts: tuple = field(default=(), repr=False)
-    _end: list = field(default_factory=list, repr=False)
+    # The call the layer wrote at its origin (None: a plain value), read once per origin.
+    _wrote_call: Any = field(default=None, repr=False)
+    # The span once found (``_NOT_YET`` before): a plain default, no factory per Source.
+    _span: Any = field(default=_NOT_YET, repr=False)
 
     @property
     def span(self) -> tuple[int, int, int, int] | None:
         """``(line, column, end_line, end_column)``, found on first use."""
-        if not self._end:
+        found = self._span
+        if found is _NOT_YET:
             found = None
             if self._doc is not None and self.line is not None:
                 found = self._doc.span(self._parts)
-            self._end.append(found)
-        return self._end[0]
+            self._span = found
+        return found
 
     @property
     def end_line(self) -> int | None:
