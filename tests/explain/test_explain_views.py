@@ -64,3 +64,21 @@ def test_explanation_view_is_safe_and_complete(st):
     assert "types2.yaml:7" in text and "won" in text
     checks = to_html(st.explain("node_templates.db.properties.size"))
     assert "violated" in "".join(assert_safe(checks).text)
+
+
+def test_explanation_view_locations_are_links(st, monkeypatch):
+    # run from the files' folder (a notebook's working directory): each layer's
+    # and each hop's file:line opens the file at that line (#35 item 4's helper)
+    monkeypatch.chdir(DATA)
+    e = st.explain("node_templates.web.properties.endpoint.port")
+    html = to_html(e)
+    assert_safe(html)
+    links = re.findall(r'<a class="toskit-file-link" href="([^"]+)"[^>]*>([^<]+)</a>', html)
+    texts = {text for _, text in links}
+    for layer in e.stack:  # every layer of the stack
+        assert layer.source.where in texts
+    assert {f"{DATA / 'service2.yaml'}:{n}" for n in (70, 76)} <= texts  # the hops' targets
+    for href, text in links:
+        name, line = text.rsplit(":", 1)
+        # relative to the working directory; JupyterLab counts lines from 0
+        assert href == f"{Path(name).relative_to(DATA)}#line={int(line) - 1}"

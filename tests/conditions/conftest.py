@@ -1,5 +1,0 @@
-import sys
-from pathlib import Path
-
-# The helper module of this folder (conditions_fixtures) imports by name.
-sys.path.insert(0, str(Path(__file__).parent))
