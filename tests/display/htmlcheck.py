@@ -5,6 +5,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 
 from toskit.display.html import SECTION_LINK_ONCLICK, css, esc
+from toskit.display.links import FILE_LINK_ONCLICK
 
 # Every tag a toskit view may emit.
 ALLOWED_TAGS = frozenset(
@@ -54,6 +55,9 @@ ALLOWED_ATTRIBUTES = frozenset(
         "role",
         "tabindex",
         "data-toskit-type",
+        # A stored snapshot hides its plain-text repr with it
+        # (toskit.widgets.snapshot.unhidden_view: read without the stylesheet).
+        "hidden",
     }
 )
 # The topology view's inline SVG (toskit.display.topology_svg): drawing tags and
@@ -127,7 +131,7 @@ def assert_safe(html: str, *, styles: int = 1) -> _Collector:
     bad = [
         (t, k, v)
         for t, k, v in bad
-        if not (t == "a" and k == "onclick" and v == SECTION_LINK_ONCLICK)
+        if not (t == "a" and k == "onclick" and v in (SECTION_LINK_ONCLICK, FILE_LINK_ONCLICK))
     ]
     assert not bad, f"unexpected attributes {bad}"
     for _tag, k, v in doc.attributes:
@@ -160,4 +164,6 @@ def body(html: str) -> str:
 def plain_links(html: str) -> str:
     """``html`` without the in-page links' constant handler (what a sanitizer
     that strips event attributes leaves), so a test can spell a link out."""
-    return html.replace(f' onclick="{esc(SECTION_LINK_ONCLICK)}"', "")
+    for handler in (SECTION_LINK_ONCLICK, FILE_LINK_ONCLICK):
+        html = html.replace(f' onclick="{esc(handler)}"', "")
+    return html

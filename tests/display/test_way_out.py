@@ -18,7 +18,13 @@ from toskit import cli
 from toskit.compare import compare
 from toskit.display import render_page, to_html
 from toskit.display.html import SECTION_LINK_ONCLICK, css, esc, more_note
-from toskit.display.links import file_href, file_link, links_from, location_link
+from toskit.display.links import (
+    FILE_LINK_ONCLICK,
+    file_href,
+    file_link,
+    links_from,
+    location_link,
+)
 from toskit.display.words import agree
 
 TEMPLATE = textwrap.dedent(
@@ -50,7 +56,9 @@ TEMPLATE = textwrap.dedent(
             - dependency: {capability: tosca.capabilities.Storage}
     """
 )
-LINK = re.compile(r'<a class="toskit-file-link" href="([^"]*)" title="[^"]*">([^<]*)</a>')
+LINK = re.compile(
+    r'<a class="toskit-file-link" href="([^"]*)" title="[^"]*" onclick="[^"]*">([^<]*)</a>'
+)
 
 
 @pytest.fixture
@@ -84,6 +92,17 @@ def test_a_file_under_the_working_directory_links_to_its_line(shop):
         "models/shop.yaml#line=4"
     )
     assert LINK.fullmatch(location_link("models/shop.yaml:5")).group(2) == "models/shop.yaml:5"
+
+
+def test_a_file_link_inside_a_live_widget_does_not_reload_jupyterlab(shop):
+    """JupyterLab takes over a rendered output's links (href rewritten to its
+    /files/ URL); a live widget's HTML is not one, and following the relative
+    href there would reload the page: the constant handler stops that."""
+    html = file_link("models/shop.yaml", 3)
+    assert f'onclick="{esc(FILE_LINK_ONCLICK)}"' in html
+    for part in ("document.querySelector('.jp-LabShell')", "indexOf('/files/')<0", "return false"):
+        assert part in FILE_LINK_ONCLICK
+    assert "onclick" not in file_link("models/missing.yaml", 3)  # text, no handler
 
 
 def test_no_link_to_nothing_nor_out_of_the_folder_nor_a_scheme(shop, tmp_path):
@@ -287,7 +306,8 @@ def test_hostile_type_names_keep_the_handler_constant():
     html = to_html(st)
     doc = assert_safe(html)
     handlers = {v for t, k, v in doc.attributes if k == "onclick"}
-    assert handlers == {SECTION_LINK_ONCLICK}
+    assert SECTION_LINK_ONCLICK in handlers
+    assert handlers <= {SECTION_LINK_ONCLICK, FILE_LINK_ONCLICK}
 
 
 # ---------------------------------------------------------------- words and copy

@@ -3,9 +3,10 @@
 Every view is built from these. The one rule: text that came from a user
 (names, descriptions, values, messages) goes through :func:`esc` exactly
 once, where it becomes HTML; helpers that take ``*_html`` arguments expect
-already-safe markup. Nothing here emits ``<script>``; the one event
-attribute is :data:`SECTION_LINK_ONCLICK`, a constant (no user text) on
-links to a section of the same view (:func:`section_link`).
+already-safe markup. Nothing here emits ``<script>``; the event attributes
+are two constants (no user text): :data:`SECTION_LINK_ONCLICK` on links to
+a section of the same view (:func:`section_link`) and
+``toskit.display.links.FILE_LINK_ONCLICK`` on file links.
 """
 
 from __future__ import annotations

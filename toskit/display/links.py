@@ -36,7 +36,20 @@ from urllib.parse import quote
 
 from toskit.display.html import esc
 
-__all__ = ["file_link", "file_href", "links_from", "location_link"]
+__all__ = ["FILE_LINK_ONCLICK", "file_link", "file_href", "links_from", "location_link"]
+
+#: The inline handler of a file link (a constant: no user text). JupyterLab
+#: takes over the links of a rendered output (it rewrites the ``href`` to the
+#: file's ``/files/`` URL and opens the file in its editor on a click); a
+#: view inside a live widget (``ipywidgets.HTML``, the explorers) is not a
+#: rendered output, and there the browser would follow the relative
+#: ``href`` and reload the whole JupyterLab page. So, inside JupyterLab, a
+#: link JupyterLab did not take over does nothing (its ``title`` still says
+#: where); everywhere else (a report, Voila) the link is followed.
+FILE_LINK_ONCLICK = (
+    "if(document.querySelector('.jp-LabShell')"
+    "&&this.getAttribute('href').indexOf('/files/')<0)return false"
+)
 
 
 @dataclass(frozen=True)
@@ -116,7 +129,7 @@ def file_link(
     where = f" at line {line}" if isinstance(line, int) and line >= 1 else ""
     return (
         f'<a class="toskit-file-link" href="{esc(href)}" '
-        f'title="open {esc(file)}{where}">{inner}</a>'
+        f'title="open {esc(file)}{where}" onclick="{esc(FILE_LINK_ONCLICK)}">{inner}</a>'
     )
 
 
