@@ -17,6 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from fixtures.schemas import FULL_YAML
 
 import toskit
 from toskit import NO_DEFAULT, Diagnostic
@@ -976,40 +977,8 @@ def test_functions_call_attributes():
 # Schema
 # --------------------------------------------------------------------------
 
-SCHEMA = textwrap.dedent(
-    """\
-    types:
-    - name: root
-      map:
-        fields:
-        - {name: num, type: {scalar: numeric}}
-        - {name: str, type: {scalar: string}}
-        - {name: set, type: {list: {elementType: {scalar: string}, elementRelationship: associative}}}
-        - {name: items, type: {list: {elementType: {namedType: item}, elementRelationship: associative, keys: [name]}}}
-        - {name: struct, type: {namedType: inner}}
-    - name: inner
-      map:
-        fields:
-        - {name: a, type: {scalar: string}}
-    - name: item
-      map:
-        fields:
-        - {name: name, type: {scalar: string}}
-        - {name: value, type: {scalar: string}}
-    - name: union
-      map:
-        fields:
-        - {name: discriminator, type: {scalar: string}}
-        - {name: one, type: {scalar: numeric}}
-        - {name: two, type: {scalar: numeric}}
-        unions:
-        - discriminator: discriminator
-          deduceInvalidDiscriminator: true
-          fields:
-          - {fieldName: one, discriminatorValue: One}
-          - {fieldName: two, discriminatorValue: TWO}
-    """
-)
+# The example schemas S1–S4 in one document (tests/fixtures/schemas.py).
+SCHEMA = FULL_YAML
 
 
 @pytest.fixture(scope="module")

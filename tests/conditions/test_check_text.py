@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conditions_fixtures import ROLES_TEXT, SEED_AS_WRITTEN
+from fixtures.conditions import ROLES_TEXT, SEED_AS_WRITTEN
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

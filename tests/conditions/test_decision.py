@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conditions_fixtures import CLUSTERS, ROLES_TEXT
+from fixtures.conditions import CLUSTERS, ROLES_TEXT
 
 from toskit.conditions import load_release, load_roles
 from toskit.conditions.decision import RoleDecision

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conditions_fixtures import CLUSTERS, CONF, POOL, ROLES, WHA, WMN
+from fixtures.conditions import CLUSTERS, CONF, POOL, ROLES, WHA, WMN
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conditions_fixtures import CLUSTERS, MODELS
+from fixtures.conditions import CLUSTERS, MODELS
 
 from toskit import ConditionError, ToskitError
 from toskit.conditions import Cluster, Expression, compile_expression

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conditions_fixtures import CLUSTERS, MODELS, WHA
+from fixtures.conditions import CLUSTERS, MODELS, WHA
 
 from toskit import ConditionError, TemplateError
 from toskit.conditions import Outcome, TraceEntry, evaluate

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conditions_fixtures import DATA
+from fixtures.conditions import DATA
 
 from toskit import ConditionError, ToskitError
 from toskit.conditions import (

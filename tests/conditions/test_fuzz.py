@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from conditions_fixtures import CLUSTERS, MODELS
+from fixtures.conditions import CLUSTERS, MODELS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -295,7 +295,7 @@ node_value = st.recursive(
 def test_random_cluster_arguments_raise_only_toskit_errors(mode, nodes, pool, selected):
     """Whatever a notebook passes to Cluster(...) and the selection, the answer
     is a Cluster and an outcome, or a ToskitError naming the problem."""
-    from conditions_fixtures import ROLES
+    from fixtures.conditions import ROLES
 
     from toskit import ToskitError
     from toskit.conditions import Cluster

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import pytest
-from conditions_fixtures import CLUSTERS, MODELS
+from fixtures.conditions import CLUSTERS, MODELS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conditions_fixtures import (
+from fixtures.conditions import (
     CLUSTERS,
     CONF,
     MODELS,

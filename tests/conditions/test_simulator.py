@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conditions_fixtures import POOL, ROLES, WMN
+from fixtures.conditions import POOL, ROLES, WMN
 
 from toskit import ToskitError
 from toskit.conditions import Cluster, load_release

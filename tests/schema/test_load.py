@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from schema_fixtures import SCHEMA_YAML, as_dict
+from fixtures.schemas import SCHEMA_YAML, as_dict
 
 import toskit
 from toskit import SchemaError, schema

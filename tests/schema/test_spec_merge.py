@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 import pytest
-from schema_fixtures import v
+from fixtures.schemas import v
 
 from toskit import SchemaError
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from schema_fixtures import v
+from fixtures.schemas import v
 
 from toskit import SchemaError
 
