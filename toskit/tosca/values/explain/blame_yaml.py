@@ -60,7 +60,10 @@ def blame(
     out: list[str] = []
     for name in names:
         entity = nodes[name]
-        out.append(f"# node template {name} ({entity.type.name})")
+        shown = (
+            name if value_limit is None or len(name) <= value_limit else name[:value_limit] + "…"
+        )
+        out.append(f"# node template {shown} ({entity.type.name})")
         out.append(_key_line(name, value_limit, ""))
         rows = entity.property_table(show_overridden=True).rows
         if not rows:

@@ -10,7 +10,7 @@ loading; what explanations of one template share is memoised per template.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toskit.diagnostics import format_path
 from toskit.functions import Call
@@ -60,51 +60,60 @@ def explain_entity(
     top = origin_at(resolution, rel)
     service = template if template is not None else _service_of(entity)
     memo = _memo_of(service if service is not None else entity)
-    below = resolution.overridden.get(rel, ())
     sources = memo.sources
-    layers = []
-    for v, o in (*below, (value, top)):
-        # The Source of an origin is made once per template (_Memo).
-        src = sources.get(o) if o.parts.__class__ is tuple else None
-        if src is None:
-            src = _source(o, v, entity, service, memo)
-        layers.append(StackLayer(v, src, False))
-    layers[-1].won = True
-    stack = tuple(layers)
-    written = stack[-1].source._wrote_call  # a call, or None: read once per origin
+    # The Source of an origin is made once per template (_Memo); the common
+    # case, one layer, without a loop.
+    src = sources.get(top) if top.parts.__class__ is tuple else None
+    if src is None:
+        src = _source(top, value, entity, service, memo)
+    below = resolution.overridden.get(rel)
+    if below:
+        layers = []
+        for v, o in below:
+            low = sources.get(o) if o.parts.__class__ is tuple else None
+            if low is None:
+                low = _source(o, v, entity, service, memo)
+            layers.append(StackLayer(v, low, False))
+        layers.append(StackLayer(value, src, True))
+        stack = tuple(layers)
+    else:
+        stack = (StackLayer(value, src, True),)
+    written = src._wrote_call  # a call, or None: read once per origin
     hops = (
         _hops_of(written, value, entity, service, _seen | {(id(entity), rel)})
-        if written.__class__ is Call or value.__class__ is Call
+        if written is not None or value.__class__ is Call
         else ()
     )
     key = (id(entity._definitions), id(entity.type), rel)
     cached = memo.definitions.get(key)
     if cached is None:
+        pdef, type_name = _definition(entity, rel)
+        schema = pdef.schema if pdef is not None else None
         # Kept with the definitions and type, so their ids stay unique.
         cached = memo.definitions[key] = (
-            *_definition(entity, rel),
+            pdef if schema is not None and (schema.constraints or schema.validation) else None,
+            type_name,
             format_path(rel),
             entity.property_definitions,
             entity.type,
         )
-    pdef, type_name = cached[0], cached[1]
+    pdef = cached[0]  # only a definition with clauses to report
     index = entity.findings
-    found: Any = None
+    findings: tuple = ()
     if index is not None and index.any:
         # The entity's findings, filed once per template and entity.
         entry = memo.findings.get(id(entity))
         if entry is None or entry[0] is not entity:
             entry = memo.findings[id(entity)] = (entity, entity_findings(entity))
-        found = entry[1]
-    n = len(rel)
-    findings = tuple(d for p, d in found if tuple(p[:n]) == rel) if found else ()
+        if entry[1]:
+            n = len(rel)
+            findings = tuple(d for p, d in entry[1] if tuple(p[:n]) == rel)
     checks = _checks(pdef, value, findings, memo) if pdef is not None else ()
-    if hops and stack[-1].source.kind == "template" and isinstance(written, Call):
+    if hops and written is not None and src.kind == "template":
         # The written value was a call: the value is what the call gave.
-        last = stack[-1]
         stack = (
             *stack[:-1],
-            StackLayer(last.value, _replace_kind(last.source, "function", hops[0].call), True),
+            StackLayer(value, _replace_kind(src, "function", hops[0].call), True),
         )
     return Explanation(  # positional: one per leaf (bench_explain)
         entity.kind,
@@ -112,7 +121,7 @@ def explain_entity(
         cached[2],
         rel,
         str(value) if value.__class__ is Call else value,
-        type_name,
+        cached[1],
         stack,
         hops,
         checks,

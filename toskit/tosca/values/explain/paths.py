@@ -85,9 +85,28 @@ def value_at(entity: Any, path: str | tuple) -> tuple[tuple, Any]:
     Found as the user wrote it; a path that names nothing raises
     :class:`ExplainError` saying what exists there, with a did-you-mean.
     """
-    rel = _parse_path(path) if isinstance(path, str) else _parts_of(path)
+    if path.__class__ is tuple:
+        rel: tuple = path  # checked by the lookups below
+    else:
+        rel = _parse_path(path) if isinstance(path, str) else _parts_of(path)
     values = entity.properties
-    if not rel:
+    if rel:
+        # The common case first (plain dicts and lists): one lookup a part.
+        value: Any = values
+        try:
+            for part in rel:
+                cls = value.__class__
+                if cls is dict or (cls is list and part.__class__ is int and part >= 0):
+                    value = value[part]
+                else:
+                    break
+            else:
+                return rel, value
+        except (LookupError, TypeError):
+            pass
+        if path.__class__ is tuple:
+            rel = _parts_of(path)  # an unhashable part says so
+    else:
         raise ExplainError(
             f"explain: name a property of {entity.kind} {entity.name!r}"
             + (
@@ -96,7 +115,7 @@ def value_at(entity: Any, path: str | tuple) -> tuple[tuple, Any]:
                 else " (it has none)"
             )
         )
-    value: Any = values
+    value = values
     for i, part in enumerate(rel):  # found as the user wrote it, else a ToskitError
         cls = value.__class__
         ok = ((cls is dict or isinstance(value, Mapping)) and part in value) or (
