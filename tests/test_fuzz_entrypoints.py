@@ -20,6 +20,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import BIG_INTEGERS, plain_scalars
 
 import toskit
 from toskit import Diagnostic
@@ -210,10 +211,8 @@ WORDS = [
     "host",
 ]
 
-scalars = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
+scalars = plain_scalars(
+    BIG_INTEGERS,
     st.floats(allow_nan=True, allow_infinity=True),
     st.sampled_from(WORDS + TYPE_NAMES + ["$myid", "$$x", "$", "2 GB", "1.2.3", "yes", ""]),
     st.text(max_size=8),

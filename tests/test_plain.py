@@ -15,6 +15,7 @@ from collections import OrderedDict
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import plain_data, plain_scalars
 
 from toskit.plain import (
     MAX_DEPTH,
@@ -152,17 +153,8 @@ def test_huge_ints_get_spread_hashes():
     assert len(keys) > 40
 
 
-SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=3)
-)
-DATA = st.recursive(
-    SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=3),
-        st.dictionaries(st.text(max_size=2), children, max_size=3),
-    ),
-    max_leaves=10,
-)
+SCALARS = plain_scalars(st.integers(), st.floats(allow_nan=False), st.text(max_size=3))
+DATA = plain_data(SCALARS, st.text(max_size=2), max_leaves=10)
 
 
 @settings(max_examples=300, deadline=None)

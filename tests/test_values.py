@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import plain_data, plain_scalars
 
 from toskit.values import (
     UNBOUNDED,
@@ -364,12 +365,8 @@ def test_scalar_class_problems(definition: dict, words: str) -> None:
     assert any(words in p for p in problems), problems
 
 
-_ANY = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)),
-    lambda c: st.one_of(
-        st.lists(c, max_size=3), st.dictionaries(st.text(max_size=3), c, max_size=3)
-    ),
-    max_leaves=10,
+_ANY = plain_data(
+    plain_scalars(st.integers(), st.floats(), st.text(max_size=5)), st.text(max_size=3)
 )
 
 

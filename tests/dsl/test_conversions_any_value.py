@@ -22,6 +22,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import BIG_INTEGERS, plain_data, plain_scalars
 
 import toskit
 from toskit import dsl
@@ -300,10 +301,8 @@ def test_every_non_printing_character_is_an_escape_in_the_source(tmp_path) -> No
 
 # ------------------------------------------------------------------ hypothesis
 
-_SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
+_SCALARS = plain_scalars(
+    BIG_INTEGERS,
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(st.characters(blacklist_categories=("Cs",)), max_size=12),
     st.sampled_from(
@@ -356,14 +355,7 @@ def _no_nan(value: Any) -> bool:
     return True
 
 
-_VALUES = st.recursive(
-    _SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=3),
-        st.dictionaries(_keys(children), children, max_size=3),
-    ),
-    max_leaves=12,
-)
+_VALUES = plain_data(_SCALARS, _keys, max_leaves=12)
 _DEEP = st.tuples(_VALUES, st.integers(0, 470), st.sampled_from(["list", "map"])).map(
     lambda t: _nested(t[1], t[0], kind=t[2])
 )

@@ -7,25 +7,17 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import plain_data, plain_scalars
 
 from toskit import dsl
 from toskit.dsl.annotations import AnnotationError, interpret
 
-_SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
+_SCALARS = plain_scalars(
     st.integers(-(10**6), 10**6),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=8),
 )
-_JSONISH = st.recursive(
-    _SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=3),
-        st.dictionaries(st.one_of(st.text(max_size=6), st.integers(0, 5)), children, max_size=3),
-    ),
-    max_leaves=12,
-)
+_JSONISH = plain_data(_SCALARS, st.one_of(st.text(max_size=6), st.integers(0, 5)), max_leaves=12)
 _TYPE_NAMES = st.one_of(
     st.sampled_from(
         ["string", "integer", "list", "map", "tosca.nodes.DBMS", "DBMS", "T1", "T2", "D1", "x.y"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import BIG_INTEGERS, plain_data, plain_scalars
 
 from toskit import NO_DEFAULT
 from toskit.errors import FunctionError, FunctionSyntaxError
@@ -37,23 +38,10 @@ STRINGS = st.one_of(
     ),
     st.text(alphabet="$a:b 1.", max_size=6),
 )
-SCALARS = st.one_of(
-    st.none(),
-    st.booleans(),
-    st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(allow_nan=False),
-    STRINGS,
-)
+SCALARS = plain_scalars(BIG_INTEGERS, st.floats(allow_nan=False), STRINGS)
 KEYS = st.one_of(STRINGS, st.integers(min_value=-3, max_value=3), st.none())
 
-DATA = st.recursive(
-    SCALARS,
-    lambda children: st.one_of(
-        st.lists(children, max_size=4),
-        st.dictionaries(KEYS, children, max_size=3),
-    ),
-    max_leaves=20,
-)
+DATA = plain_data(SCALARS, KEYS, max_leaves=20, list_size=4)
 
 FUZZ = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
