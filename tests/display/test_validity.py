@@ -232,9 +232,11 @@ def _check_rows_in(html: str) -> None:
     assert ["pasword did you mean password?", "y", "", "template", "unknown"] in rows
     # Under a problem row: its message and file:line, expandable to the diagnostics.
     at = rows.index(["endpoint.port", "eighty", "integer", "template", "invalid"])
+    # the message (opening to its diagnostics), then its location beside it
     assert rows[at + 1][0].startswith(
-        "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'mistakes.yaml:35"
+        "node template 'db': property 'endpoint.port': expected integer, got string 'eighty'"
     )
+    assert rows[at + 1][0].endswith("mistakes.yaml:35")
     view = body(html)
     assert re.search(
         r'<tr class="toskit-row-invalid">.*?title="node template &#x27;db&#x27;: property &#x27;endpoint.port&#x27;',

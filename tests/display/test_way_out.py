@@ -171,6 +171,21 @@ def test_diagnostics_and_requirement_problems_link_their_lines(shop):
     assert len(LINK.findall(diags)) == len(shop.diagnostics)
 
 
+def test_a_property_rows_problem_links_its_location_beside_the_summary(shop):
+    html = to_html(shop.node_templates["db"])
+    problem = next(
+        r
+        for r in re.findall(r'<tr class="toskit-problem-row[^"]*">(.*?)</tr>', html, flags=re.S)
+        if "expected string" in r
+    )
+    line = _line("        name: 7")
+    link = f'href="models/shop.yaml#line={line - 1}"'
+    # beside the <details>, not in its <summary> (no control inside a control)
+    assert link in problem.split("</details>")[-1]
+    for summary in re.findall(r"<summary>(.*?)</summary>", html, flags=re.S):
+        assert "<a " not in summary
+
+
 def test_explain_layers_link_where_each_value_was_written(shop):
     html = to_html(shop.explain("node_templates.db.properties.endpoint.port"))
     assert_safe(html)

@@ -33,7 +33,7 @@ from toskit.display.html import (
     text_value,
     truncate,
 )
-from toskit.display.links import file_link
+from toskit.display.links import file_link, location_link
 from toskit.display.options import get as option
 from toskit.display.typetree import (
     TypeNode,
@@ -228,10 +228,20 @@ def _problem_row(state: Any, lines: Any, columns: int) -> tuple[str, list[Any]]:
     opened, each diagnostic with ``file:line`` and its source line."""
     from toskit.display.diagnostics_view import diagnostic_html
 
-    where = f'<span class="toskit-diag-loc">{esc(state.location)}</span>' if state.location else ""
-    summary = f'<span class="toskit-problem-msg">{esc(state.problem or "")}</span>{where}'
+    # The location is a link (JupyterLab opens the file at the line), so it
+    # sits beside the <details>, not in its <summary> (no control inside a
+    # control: axe's nested-interactive).
+    where = (
+        f'<span class="toskit-diag-loc">{location_link(state.location)}</span>'
+        if state.location
+        else ""
+    )
+    summary = f'<span class="toskit-problem-msg">{esc(state.problem or "")}</span>'
     inner = "".join(diagnostic_html(d, lines) for d in state.diagnostics)
-    cell = f'<details class="toskit-problem"><summary>{summary}</summary><div class="toskit-diags">{inner}</div></details>'
+    cell = (
+        f'<div class="toskit-problem-line"><details class="toskit-problem"><summary>{summary}'
+        f'</summary><div class="toskit-diags">{inner}</div></details>{where}</div>'
+    )
     return (f"toskit-problem-row toskit-row-{state.status}", [("", cell, f'colspan="{columns}"')])
 
 
