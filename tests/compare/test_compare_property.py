@@ -37,6 +37,7 @@ from toskit.compare import TemplateDiff
 from toskit.compare.cli import run_diff
 from toskit.diagnostics import format_path
 from toskit.plain import copy_value, values_equal
+from toskit.tosca.types.registry import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "conformance" / "oasis-tosca-2.0"
@@ -228,19 +229,7 @@ def apply_edit(
 
 # -- what "names the spot" means ----------------------------------------------------------
 
-_TYPE_SECTIONS = {
-    f"{k}_types"
-    for k in (
-        "data",
-        "node",
-        "capability",
-        "relationship",
-        "interface",
-        "artifact",
-        "group",
-        "policy",
-    )
-}
+_TYPE_SECTIONS = {f"{k}_types" for k in KINDS}
 _ENTITY_SECTIONS = {
     "node_templates",
     "relationship_templates",

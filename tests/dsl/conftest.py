@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from toskit.tosca.types.registry import KINDS
+
 SEED_DIR = Path(__file__).parent / "seed"
 
 
@@ -38,16 +40,7 @@ def own_types(template) -> set[tuple[str, str]]:
     """(kind, name) of the template's non-normative types."""
     return {
         (t.kind, t.name)
-        for kind in (
-            "data",
-            "node",
-            "capability",
-            "relationship",
-            "interface",
-            "artifact",
-            "group",
-            "policy",
-        )
+        for kind in KINDS
         for t in template.types_of(kind).values()
         if not getattr(t, "normative", False)
     }

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import toskit
 from toskit import dsl
+from toskit.tosca.types.registry import KINDS
 
 SEED_YAML = [
     "basic",
@@ -36,16 +37,7 @@ IGNORED_CODES = {"missing-version"}  # the Python side always writes its version
 def _meaning(template) -> tuple:
     types = {
         (t.kind, t.name)
-        for kind in (
-            "data",
-            "node",
-            "capability",
-            "relationship",
-            "interface",
-            "artifact",
-            "group",
-            "policy",
-        )
+        for kind in KINDS
         for t in template.types_of(kind).values()
         if not t.normative
     }
