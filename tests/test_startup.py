@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import toskit
 from toskit import cli
 
 TOSCA = """\
@@ -182,3 +183,29 @@ def test_the_makefiles_installs_compile_toskits_bytecode() -> None:
         installs = [i for i, line in enumerate(recipe) if "pip install" in line]
         compiles = [i for i, line in enumerate(recipe) if "$(COMPILE_BYTECODE)" in line]
         assert installs and compiles and compiles[0] > installs[0], stamp
+
+
+def test_check_parses_a_tosca_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # toskit check reads a file's YAML to find its kind; the TOSCA checker builds
+    # on that document instead of parsing the text again (#31).
+    from toskit.source import document
+
+    path = tmp_path / "t.yaml"
+    path.write_text(TOSCA)
+    assert cli.main(["check", "-q", str(path)]) == 0  # the normative profile, loaded once
+    parsed: list[str] = []
+    real = document.load_fast
+    monkeypatch.setattr(
+        document, "load_fast", lambda text, limits: parsed.append(text) or real(text, limits)
+    )
+    assert cli.main(["check", "-q", str(path)]) == 0
+    assert parsed == [TOSCA]
+    # The same findings as toskit.loads, which parses for itself.
+    bad = TOSCA.replace("tosca.nodes.Compute", "tosca.nodes.Nope") + "      properties: {x: 1}\n"
+    parsed.clear()
+    kind, found = cli.check_text(bad, "bad.yaml")
+    assert kind == "tosca" and parsed == [bad]
+    expected = cli.cap_per_code(
+        cli.sort_diagnostics(toskit.loads(bad, name="bad.yaml").diagnostics), cli.MAX_PER_CODE
+    )
+    assert found == expected and [d.code for d in found] == ["unknown-type"]
