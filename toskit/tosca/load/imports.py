@@ -34,15 +34,6 @@ from toskit.tosca.load.keynames import check_keynames
 from toskit.tosca.load.versions import detect_version, reading_of
 from toskit.tosca.types.registry import Scope, ScopedPrefix, TypeSource
 
-# ``profile:`` imports of the normative types (always loaded anyway; the
-# catalog's built-in entries, toskit.tosca.load.catalog).
-NORMATIVE_PROFILE_PREFIXES = (
-    "org.oasis-open.simple",
-    "org.oasis-open.tosca.simple",
-    "tosca-simple",
-    "tosca.simple",
-)
-
 __all__ = ["Imports", "join_prefix", "load_imports", "local_file_url", "type_sources"]
 
 

@@ -20,6 +20,7 @@ from toskit.functions import contains_call
 from toskit.functions.evaluate import evaluate_calls
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.model.template import (
+    CapabilityTemplate,
     EntityTemplate,
     NodeTemplate,
     RelationshipTemplate,
@@ -348,7 +349,7 @@ class TemplateGraph:
             return self.node(entity.name)
         if isinstance(entity, RelationshipTemplate):
             return self.relationship_template(entity.name)
-        node = getattr(entity, "node", None)
+        node = entity.node if isinstance(entity, CapabilityTemplate) else None
         if node is not None:
             return self.node(node.name)  # SELF in a capability's property is its node
         return None

@@ -18,6 +18,7 @@ from toskit.diagnostics import (
 )
 from toskit.errors import TemplateError
 from toskit.runtime import gc_paused
+from toskit.source import YamlDocument
 from toskit.tosca.model.template import (
     GroupTemplate,
     NodeTemplate,
@@ -64,7 +65,7 @@ class ServiceTemplate:
         outputs: Mapping[str, Any] | None = None,
         description: str | None = None,
         metadata: Mapping | None = None,
-        document: Any = None,
+        document: YamlDocument | None = None,
         max_per_code: int | None = MAX_PER_CODE,
     ) -> None:
         limit = check_max_per_code(max_per_code)

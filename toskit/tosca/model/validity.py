@@ -80,14 +80,11 @@ class RowState:
     row: Any = None
     suggestion: str | None = None
     type: str | None = None
-    message: str | None = None  # kept for callers that set one text for the row
     parts: tuple[Hashable, ...] = ()
 
     @property
     def problem(self) -> str | None:
         """The messages of the row's diagnostics (errors first), or ``None``."""
-        if self.message:
-            return self.message
         if not self.diagnostics:
             return None
         ranked = sorted(self.diagnostics, key=lambda d: d.severity != "error")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic
+from toskit.tosca.types.definitions import Type
 
 if TYPE_CHECKING:
     from toskit.source import YamlDocument
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
 ValueTypeFn = Callable[[Any, Any], Any]
 
 __all__ = ["check_workflows"]
-
-_NUMBER_TYPES = {"integer", "float"}
 
 
 def check_workflows(
@@ -288,5 +287,4 @@ def _primitive(value_type: ValueTypeFn, name: str) -> str | None:
     vt = value_type(name, None)
     if isinstance(vt, str):
         return vt
-    prim = getattr(vt, "base_primitive", None)
-    return prim if isinstance(prim, str) else None
+    return vt.base_primitive if isinstance(vt, Type) else None

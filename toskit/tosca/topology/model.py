@@ -36,8 +36,10 @@ from toskit.runtime import gc_paused
 from toskit.tosca.model.node_filters import CandidateVerdict, effective_filter, explain, filter_text
 
 if TYPE_CHECKING:
+    from toskit.source import YamlDocument
     from toskit.tosca.model.service import ServiceTemplate
     from toskit.tosca.model.template import NodeTemplate, Requirement
+    from toskit.tosca.types.registry import Registry
 
 __all__ = [
     "Boundary",
@@ -177,7 +179,7 @@ class Topology:
     boundary: Boundary | None = None
     view: str = "templates"
     """``"templates"``, ``"grouped by type"`` or ``"hosting chains collapsed"``."""
-    service: Any = field(default=None, repr=False, compare=False)
+    service: ServiceTemplate | None = field(default=None, repr=False, compare=False)
     """The ``ServiceTemplate`` it was built from (the explorer shows its property tables)."""
 
     @property
@@ -317,16 +319,14 @@ class Topology:
         boxes without any left out. A finding counts for the node template
         its subject names (``Subject.kind == "node_template"``); a grouped
         or collapsed box adds up its members'."""
-        diagnostics = getattr(self.service, "diagnostics", None) or ()
+        diagnostics = self.service.diagnostics if self.service is not None else ()
         per_node: dict[str, list[int]] = {}
         for d in diagnostics:
-            subject = getattr(d, "subject", None)
-            name = getattr(subject, "name", None)
-            if getattr(subject, "kind", None) != "node_template" or name is None:
+            subject = d.subject
+            if subject is None or subject.kind != "node_template" or subject.name is None:
                 continue
-            severity = getattr(d, "severity", "")
-            if severity in ("error", "warning"):
-                per_node.setdefault(str(name), [0, 0])[severity == "warning"] += 1
+            if d.severity in ("error", "warning"):
+                per_node.setdefault(str(subject.name), [0, 0])[d.severity == "warning"] += 1
         out: dict[str, tuple[int, int]] = {}
         for name, node in self.nodes.items():
             errors = warnings = 0
@@ -459,11 +459,11 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
     by_path: dict[str, list[Diagnostic]] = {}
     for d in service.diagnostics:
         by_path.setdefault(d.path, []).append(d)
-    doc = getattr(service, "document", None)
+    doc: YamlDocument | None = service.document
     nodes: dict[str, TopologyNode] = {}
     edges: list[TopologyEdge] = []
     problems: list[TopologyProblem] = []
-    registry = getattr(service, "registry", None)
+    registry = service.registry
     for tmpl in service.node_templates.values():
         desc = tmpl.description
         nodes[tmpl.name] = TopologyNode(
@@ -546,9 +546,9 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
     )
 
 
-def _unchecked(registry: Any, tmpl: NodeTemplate) -> str | None:
+def _unchecked(registry: Registry, tmpl: NodeTemplate) -> str | None:
     """Why a node is only partly checked: its type derives from an unknown profile."""
-    if registry is None or not tmpl.type_known or not registry.derives_from_opaque(tmpl.type):
+    if not tmpl.type_known or not registry.derives_from_opaque(tmpl.type):
         return None
     parent = next(
         (
@@ -564,20 +564,22 @@ def _unchecked(registry: Any, tmpl: NodeTemplate) -> str | None:
     )
 
 
-def _candidates(doc: Any, service: Any, names: list[str]) -> tuple[Related, ...]:
+def _candidates(
+    doc: YamlDocument | None, service: ServiceTemplate, names: list[str]
+) -> tuple[Related, ...]:
     """Where each candidate node template is written (its name), for ``related``."""
     out = []
     for i, name in enumerate(dict.fromkeys(names)):
         node = service.node_templates.get(name)
-        parts = getattr(node, "parts", None)
-        if parts and doc is not None and hasattr(doc, "related"):
+        parts = node.parts if node is not None else None
+        if parts and doc is not None:
             label = f"candidate '{name}'" + (" (taken)" if i == 0 else "")
             out.append(doc.related(label, parts, at_key=True))
     return tuple(out)
 
 
 def _diagnostic(
-    doc: Any,
+    doc: YamlDocument | None,
     severity: str,
     code: str,
     message: str,
@@ -585,7 +587,7 @@ def _diagnostic(
     hint: str | None = None,
     related: tuple[Related, ...] = (),
 ) -> Diagnostic:
-    if doc is not None and hasattr(doc, "diagnostic"):
+    if doc is not None:
         try:
             return doc.diagnostic(
                 severity, code, message, parts, hint=hint, at_key=True, related=related
@@ -596,7 +598,7 @@ def _diagnostic(
 
 
 def _unresolved(
-    doc: Any,
+    doc: YamlDocument | None,
     by_path: Mapping[str, list[Diagnostic]],
     tmpl: NodeTemplate,
     req: Requirement,
@@ -673,8 +675,8 @@ def _mapping_target(value: Any) -> tuple[str, str | None] | None:
     return None
 
 
-def _boundary(doc: Any) -> Boundary | None:
-    root = getattr(doc, "value", None)
+def _boundary(doc: YamlDocument | None) -> Boundary | None:
+    root = doc.value if doc is not None else None
     if not isinstance(root, Mapping):
         return None
     topology = root.get("service_template")

@@ -231,9 +231,8 @@ class Registry:
             if found is None and self.top is not None:
                 # Through the imports of the document the name is written in
                 # (those of every document of that prefix when it is not known).
-                scope = getattr(prefix, "scope", None)
-                if scope is not None:
-                    found = self._walk(scope, kind, name)
+                if isinstance(prefix, ScopedPrefix):
+                    found = self._walk(prefix.scope, kind, name)
                 else:
                     found = self._walk_all(kind, name, self.scopes.get(str(prefix), ()))
             if found is not None:
@@ -295,9 +294,8 @@ class Registry:
             starts: list[list[Scope]] = [[Scope(None)]]
         else:
             starts = [[self.top]] if self.top is not None else []
-            scope = getattr(prefix, "scope", None)
-            if scope is not None:
-                starts.insert(0, [scope])  # the document the name is written in
+            if isinstance(prefix, ScopedPrefix):
+                starts.insert(0, [prefix.scope])  # the document the name is written in
             elif prefix and self.scopes.get(prefix):
                 starts.insert(0, self.scopes[prefix])
         *path, _ = name.split(":")
@@ -464,7 +462,7 @@ class Registry:
                 return None  # ``type: {…}``: not a type name (reported by the keyname checks)
             prefix = owner.prefix if owner is not None else None
             # The document too: two documents of one prefix may mean different types.
-            key = (name, prefix, id(getattr(prefix, "scope", None)))
+            key = (name, prefix, id(prefix.scope if isinstance(prefix, ScopedPrefix) else None))
             try:
                 return cache[key]
             except KeyError:

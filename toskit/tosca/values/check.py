@@ -232,14 +232,6 @@ def _subject(ctx: CheckContext, rel: tuple) -> str:
     return f"field '{_dotted(rel[1:])}': " if len(rel) > 1 else ""
 
 
-def check_property(
-    ctx: CheckContext, pdef: PropertyDefinition, value: Any, owner: Type | None
-) -> None:
-    """Check one property's merged value (present) against its definition."""
-    vt = ctx.value_type(pdef.type, owner)
-    check_value(ctx, value, pdef.schema, vt, (pdef.name,))
-
-
 def check_value(
     ctx: CheckContext,
     value: Any,

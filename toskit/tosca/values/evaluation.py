@@ -28,6 +28,7 @@ from toskit.tosca.load.context import (
     ParseContext,
 )
 from toskit.tosca.values.check import CheckContext
+from toskit.tosca.values.resolve import Resolution
 
 __all__ = [
     "calls_in",
@@ -134,7 +135,7 @@ def validate_clauses(
     if not trees:
         return
     doc, parts = check.where(rel)
-    entity = getattr(check.owner, "entity", None)
+    entity = check.owner.entity if isinstance(check.owner, Resolution) else None
     # No graph yet while inputs are checked (their clauses need none).
     graph = ctx.template_graph
     self_view = graph.view_of(entity) if entity is not None and graph is not None else None
