@@ -268,21 +268,25 @@ def bounded(items: Iterable[Any], limit: int) -> tuple[list[Any], int]:
 
 #: The inline handler of a link to a section of the same view (a type's
 #: definition): it opens every ``<details>`` around the target, so a link
-#: into the collapsed "Type definitions" section shows the type, then
-#: scrolls there itself. JupyterLab answers a click on an in-page link with
-#: its own handler (``scrollIntoView`` of the first element of the page with
-#: that id, which does nothing while a ``<details>`` around it is closed);
-#: this one runs first, finds the target in the link's own view (a view
-#: shown twice repeats its ids) and stops JupyterLab's. Where the attribute
-#: is stripped (JupyterLab's sanitizer in an untrusted notebook, which also
-#: strips the stylesheet and so shows the text fallback), the plain
-#: ``href="#id"`` stays: a browser navigating to it opens the ``<details>``
-#: (Chromium, Firefox). A constant, so the output stays deterministic.
+#: into the collapsed "Type definitions" section shows the type. Where
+#: JupyterLab took the link over (it marks such a link ``target="_self"``
+#: and answers the click with ``scrollIntoView`` of the first element of
+#: the page with that id, which does nothing while a ``<details>`` around it
+#: is closed), this handler, which runs first, scrolls to the target found in
+#: the link's own view (a view shown twice repeats its ids) and stops
+#: JupyterLab's. Anywhere else (a report, a saved page) the browser then
+#: follows the link as usual (the address gets the fragment, ``:target``
+#: applies, Back returns). Where the attribute is stripped (JupyterLab's
+#: sanitizer in an untrusted notebook, which also strips the stylesheet and
+#: so shows the text fallback), the plain ``href="#id"`` stays: a browser
+#: navigating to it opens the ``<details>`` (Chromium, Firefox). A constant,
+#: so the output stays deterministic.
 SECTION_LINK_ONCLICK = (
     "var i=this.getAttribute('href').slice(1),w=this.closest('.toskit-wrap'),t=null;"
     "if(w){w.querySelectorAll('[id]').forEach(function(e){if(!t&&e.id===i)t=e})}"
     "t=t||document.getElementById(i);if(!t)return true;"
     "for(var d=t;d;d=d.parentElement){if(d.tagName==='DETAILS')d.open=true}"
+    "if(this.target!=='_self')return true;"
     "t.scrollIntoView();event.stopImmediatePropagation();return false"
 )
 
