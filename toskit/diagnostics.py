@@ -27,7 +27,7 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 __all__ = [
     "Diagnostic",
@@ -124,15 +124,8 @@ class Related:
     end_column: int | None = None
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict."""
-        return {
-            "label": self.label,
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "end_line": self.end_line,
-            "end_column": self.end_column,
-        }
+        """A JSON-ready dict: every field, in order (all are plain scalars)."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -154,16 +147,8 @@ class Fix:
     end_column: int
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict."""
-        return {
-            "title": self.title,
-            "replacement": self.replacement,
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "end_line": self.end_line,
-            "end_column": self.end_column,
-        }
+        """A JSON-ready dict: every field, in order (all are plain scalars)."""
+        return asdict(self)
 
 
 @dataclass(frozen=True)

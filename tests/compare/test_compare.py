@@ -420,3 +420,12 @@ def test_types_of_every_kind_even_sharing_a_name():
     assert [(p.property, p.aspect, p.old, p.new) for p in t.properties] == [
         ("level", "default", 1, 2)
     ]
+
+
+def test_compare_reads_every_kind_of_type_the_registry_has():
+    """compare keeps its own copy of the kinds (importing it must not import
+    the loader); it is the registry's list."""
+    from toskit.compare.compute import KINDS
+    from toskit.tosca.types.registry import KINDS as REGISTRY_KINDS
+
+    assert KINDS == REGISTRY_KINDS

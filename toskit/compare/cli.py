@@ -268,25 +268,12 @@ def _load_from_git(spec: str) -> Any:
 
 def _documents(template: Any) -> list[Any]:
     """The template's document and those its own types were read from."""
-    docs = [template.document] if getattr(template, "document", None) is not None else []
-    for kind in (
-        "data",
-        "node",
-        "capability",
-        "relationship",
-        "interface",
-        "artifact",
-        "group",
-        "policy",
-    ):
-        try:
-            namespace = template.types_of(kind)
-        except (ToskitError, AttributeError):
-            continue
-        for t in namespace.values():
-            doc = getattr(t, "doc", None)
-            if doc is not None and all(doc is not d for d in docs):
-                docs.append(doc)
+    from toskit.compare.compute import own_types
+
+    docs = [template.document] if template.document is not None else []
+    for t in own_types(template).values():
+        if t.doc is not None and all(t.doc is not d for d in docs):
+            docs.append(t.doc)
     return docs
 
 

@@ -83,9 +83,11 @@ def as_template(side: Any, *, inputs: Mapping[str, Any] | None = None) -> Any:
     )
 
 
-# The TOSCA entity kinds with a type namespace (the kinds `ServiceTemplate.types_of(kind)` takes).
-_KINDS = ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
-_TYPE_SECTIONS = {f"{kind}_types": kind for kind in _KINDS}
+# The TOSCA entity kinds with a type namespace (the kinds `ServiceTemplate.types_of(kind)`
+# takes): toskit.tosca.types.registry.KINDS, written again so that importing compare does
+# not import the loader (tests/compare/test_compare.py holds the two equal).
+KINDS = ("data", "node", "capability", "relationship", "interface", "artifact", "group", "policy")
+_TYPE_SECTIONS = {f"{kind}_types": kind for kind in KINDS}
 _TOPOLOGY_KEYS = ("topology_template", "service_template")
 # Sections of the topology whose entries are named entities (a map of
 # name -> body, or 1.x's list of one-key maps for policies).
@@ -212,22 +214,12 @@ def _units(st: Any, notes: list[str], side: str) -> dict[UnitKey, _Unit]:
             units[(skey, None)] = _Unit(value, (key,), doc)
     # The template's own types written in other files (imports): from the
     # registry, each with its own document for locations.
-    for kind in _KINDS:
-        try:
-            namespace = st.types_of(kind)
-        except (ToskitError, AttributeError):
+    for (kind, name), t in own_types(st).items():
+        if t.doc is doc:
             continue
-        for name, t in namespace.items():
-            if getattr(t, "normative", False) or getattr(t, "doc", None) is doc:
-                continue
-            key2 = (f"{kind}_types", str(name))
-            if key2 not in units:
-                units[key2] = _Unit(
-                    getattr(t, "definition", {}),
-                    tuple(getattr(t, "parts", ())),
-                    t.doc,
-                    _origin(t.doc, doc),
-                )
+        key2 = (f"{kind}_types", str(name))
+        if key2 not in units:
+            units[key2] = _Unit(t.definition, tuple(t.parts), t.doc, _origin(t.doc, doc))
     return units
 
 
@@ -631,7 +623,7 @@ class _Comparison:
     # -- types -----------------------------------------------------------------------
 
     def _compare_types(self) -> Iterable[TypeChange]:
-        old_types, new_types = _own_types(self.old_st), _own_types(self.new_st)
+        old_types, new_types = own_types(self.old_st), own_types(self.new_st)
         renamed_old = {(kind, old): new for (kind, new), old in self.type_renames.items()}
         for key, t in new_types.items():
             if key not in old_types and key not in self.type_renames:
@@ -1099,20 +1091,20 @@ def _requirement_changes(name: str, old_e: Any, new_e: Any) -> list[RequirementC
 # -- types: effective property definitions -------------------------------------------
 
 
-def _own_types(st: Any) -> dict[tuple[str, str], Any]:
+def own_types(st: Any) -> dict[tuple[str, str], Any]:
     """The template's own types (not the normative profile), by (kind, name).
 
     Read kind by kind: ``types`` keeps one type per name (the node type when
     two kinds share a name), and a diff must not miss the other one.
     """
     out: dict[tuple[str, str], Any] = {}
-    for kind in _KINDS:
+    for kind in KINDS:
         try:
             namespace = st.types_of(kind)
         except (ToskitError, AttributeError):
             continue
         for name, t in namespace.items():
-            if not getattr(t, "normative", False):
+            if not t.normative:
                 out[(kind, name)] = t
     return out
 

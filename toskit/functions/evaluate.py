@@ -160,8 +160,7 @@ class Evaluation:
         self.self_entity = self_entity
         self.input_types = input_types
         if definitions is None and context is not None:
-            getter = getattr(context, "function_definitions", None)
-            definitions = getter() if callable(getter) else None
+            definitions = context.function_definitions()
         self.definitions: Mapping[str, Any] = definitions or {}
         # Only lowered: deeper calls would not fit in the default recursion limit.
         self.max_depth = min(max_depth, MAX_CALL_DEPTH)
@@ -181,13 +180,12 @@ class Evaluation:
 
         if type_name in PRIMITIVE_TYPES:
             return type_name
-        getter = getattr(self.context, "primitive_type", None)
-        if callable(getter):
-            try:
-                return getter(type_name)
-            except Exception:  # a broken context must not crash evaluation
-                return None
-        return None
+        if self.context is None:
+            return None
+        try:
+            return self.context.primitive_type(type_name)
+        except Exception:  # a broken context must not crash evaluation
+            return None
 
     def type_reader(self, type_name: str | None) -> Any:
         """How a value of a declared type is read in comparisons and arithmetic.
@@ -212,8 +210,7 @@ class Evaluation:
     def input_type(self, name: str) -> str | None:
         if self.input_types and name in self.input_types:
             return self.input_types[name]
-        getter = getattr(self.context, "input_type", None)
-        return getter(name) if callable(getter) else None
+        return self.context.input_type(name) if self.context is not None else None
 
     def with_value(self, value: Any, value_type: str | None = None) -> Evaluation:
         """A copy of this environment with ``$value`` bound (for validation clauses)."""

@@ -156,8 +156,7 @@ class _Walk:
         node = context.node(token)
         if node is not None:
             return self.node_ctx(self.representations(node))
-        rel_getter = getattr(context, "relationship_template", None)
-        rel = rel_getter(token) if callable(rel_getter) else None
+        rel = context.relationship_template(token)
         if rel is not None:
             return self.rel_ctx([rel])
         raise Failure(
@@ -317,8 +316,7 @@ class _Walk:
             context = self.context()
             entity = context.node(token)
             if entity is None:
-                getter = getattr(context, "relationship_template", None)
-                entity = getter(token) if callable(getter) else None
+                entity = context.relationship_template(token)
             if entity is None:
                 raise Failure(
                     "PathError",
@@ -452,8 +450,7 @@ def get_property(ev: Any, args: Sequence[Any], *, attribute: bool) -> Any:
         return results
     type_name = None
     if not steps:
-        getter = getattr(entities[0], "property_type", None)
-        type_name = getter(prop) if callable(getter) else None
+        type_name = entities[0].property_type(prop)
     return Typed(results[0], type_name)
 
 

@@ -291,17 +291,11 @@ def _lookup_type(analysis: Analysis, name: str, kinds: tuple[str, ...] = ()) -> 
     template = analysis.template
     if template is None or not name:
         return None
+    from toskit.tosca.types.registry import KINDS
+
     registry = template.registry
-    for kind in kinds or (
-        "node",
-        "data",
-        "capability",
-        "relationship",
-        "interface",
-        "artifact",
-        "group",
-        "policy",
-    ):
+    # A node type first: a name two kinds share is most often the node type.
+    for kind in kinds or ("node", *(k for k in KINDS if k != "node")):
         try:
             found = registry.lookup(kind, name)
         except Exception:
