@@ -12,8 +12,11 @@ import yaml
 
 import toskit
 from toskit.cli import main
+from toskit.source.document import load_yaml, load_yaml_file
+from toskit.source.locations import MapShadow
 from toskit.tosca.values.explain import blame_yaml as blame_module
 from toskit.tosca.values.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
+from toskit.tosca.values.explain.positions import position_tree
 
 EXAMPLES = Path(__file__).parents[2] / "notebooks" / "examples"
 DATA = Path(__file__).parent / "data"
@@ -215,3 +218,71 @@ def test_blame_limits_are_parameters():
     tiny = blame(st, "db", value_limit=5, was_limit=5)
     assert "(a string of 8 characters, abbreviated)" in tiny  # db.local
     assert blame(st, "db", value_limit=None, was_limit=None) == blame(st, "db")
+
+
+# -- the position tree read without values -------------------------------------
+
+
+def _same_tree(a, b) -> bool:
+    if a.__class__ is not b.__class__:
+        return False
+    if isinstance(a, tuple):
+        return a == b
+    if (a.line, a.column) != (b.line, b.column):
+        return False
+    if isinstance(a, MapShadow):
+        return list(a.entries) == list(b.entries) and all(
+            a.entries[k][:2] == b.entries[k][:2] and _same_tree(a.entries[k][2], b.entries[k][2])
+            for k in a.entries
+        )
+    return len(a.items) == len(b.items) and all(map(_same_tree, a.items, b.items))
+
+
+def _yaml_files() -> list[Path]:
+    """The examples, every YAML file of the tests and the profiles toskit ships."""
+    root = Path(__file__).parents[2]
+    return sorted(
+        {
+            *EXAMPLES.rglob("*.yaml"),
+            *(root / "tests").rglob("*.yaml"),
+            *(root / "toskit").rglob("*.yaml"),
+        }
+    )
+
+
+def test_positions_without_values_equal_the_documents_own():
+    read = declined = 0
+    for path in _yaml_files():
+        doc = load_yaml_file(path)
+        mine = position_tree(doc)
+        if mine is None:
+            declined += 1
+            continue
+        assert _same_tree(mine, doc.position_tree()), path
+        read += 1
+    assert read > 20  # most documents are clean; the others are declined, never guessed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a: &x 1\nb: *x\n",  # an anchor and an alias
+        "base: &b {p: 1}\nuse:\n  <<: *b\n  q: 2\n",  # a merge key
+        "a: !!str 1\n",  # a tag
+        "a: 1\na: 2\n",  # a duplicate key (a diagnostic)
+        "? [x, y]\n: 1\n",  # a collection as a key
+        "a: 1\n---\nb: 2\n",  # two documents
+        "a: [1, 2\n",  # not YAML
+    ],
+)
+def test_positions_decline_what_only_the_full_composer_reads(text):
+    doc = load_yaml(text, name="t.yaml")
+    assert position_tree(doc) is None
+
+
+def test_positions_of_plain_quoted_and_numeric_keys():
+    text = 'a: 1\n"b": [x, {c: d}]\n3: three\n1.5: f\nnull: n\ntrue: t\n"": e\n'
+    doc = load_yaml(text, name="t.yaml")
+    mine = position_tree(doc)
+    assert mine is not None and _same_tree(mine, doc.position_tree())
+    assert list(mine.entries) == list(doc.value)

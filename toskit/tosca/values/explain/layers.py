@@ -28,6 +28,7 @@ from toskit.plain import bounded_text
 from toskit.source.locations import AliasShadow, MapShadow, SeqShadow, walk
 from toskit.tosca.types.definitions import Type
 from toskit.tosca.values.explain.model import Source
+from toskit.tosca.values.explain.positions import position_tree
 from toskit.tosca.values.explain.text import TEXT
 from toskit.tosca.values.resolve import Origin
 
@@ -182,8 +183,8 @@ def _node(doc: Any, prefix: tuple, kept: dict[tuple, tuple[Any, Any]]) -> tuple[
     found = kept.get(key)
     if found is not None:
         return found
-    if not prefix:
-        found = (doc.value, doc.position_tree())
+    if not prefix:  # positions without values when it can, else the document's own
+        found = (doc.value, position_tree(doc) or doc.position_tree())
     else:
         raw, node = _node(doc, prefix[:-1], kept)
         part = prefix[-1]
