@@ -30,7 +30,6 @@ import re
 from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -77,8 +76,9 @@ def links_from(folder: str | os.PathLike[str]) -> Iterator[None]:
         _BASE.reset(token)
 
 
-@lru_cache(maxsize=4096)
 def _is_file(path: str) -> bool:
+    # Not cached: a file written after a first render gets its link on the
+    # next one (a stat costs microseconds; a view shows a bounded number).
     try:
         return os.path.isfile(path)
     except (OSError, ValueError):  # a NUL or an over-long name: no link
