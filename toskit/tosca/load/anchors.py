@@ -15,7 +15,7 @@ skipped here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from toskit.diagnostics import Diagnostic
@@ -57,33 +57,23 @@ def _unanchored_keys(text: str) -> list[str]:
     import yaml
 
     parser: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    events = iter(yaml.parse(text, Loader=parser))
+    if not _to_section(events):
+        return []
+    return _section_unanchored(events)
+
+
+def _to_section(events: Iterator[Any]) -> bool:
+    """Read ``events`` up to the start of the root map's ``dsl_definitions``
+    map (``False``: the document has none)."""
+    import yaml
+
     start = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     end = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
-    events = yaml.parse(text, Loader=parser)
     depth = 0
     expect_key = False  # at depth 1: is the next event a key of the root map?
-    in_section = False
-    section_expect_key = True
     key: str | None = None
-    found: list[str] = []
     for event in events:
-        if in_section:
-            if depth == 2:
-                if isinstance(event, yaml.MappingEndEvent):
-                    return found  # end of the section: stop reading
-                if section_expect_key:
-                    key = event.value if isinstance(event, yaml.ScalarEvent) else None
-                    section_expect_key = False
-                else:
-                    anchor = getattr(event, "anchor", None)
-                    if key is not None and not anchor and not isinstance(event, yaml.AliasEvent):
-                        found.append(key)
-                    section_expect_key = True
-            if isinstance(event, start):
-                depth += 1
-            elif isinstance(event, end):
-                depth -= 1
-            continue
         if isinstance(event, start):
             depth += 1
             if (
@@ -91,10 +81,7 @@ def _unanchored_keys(text: str) -> list[str]:
                 and key == "dsl_definitions"
                 and isinstance(event, yaml.MappingStartEvent)
             ):
-                in_section = True
-                section_expect_key = True
-                key = None
-                continue
+                return True
             if depth == 1:
                 expect_key = True
                 continue
@@ -109,4 +96,34 @@ def _unanchored_keys(text: str) -> list[str]:
                 expect_key = False
             else:
                 expect_key = True
+    return False
+
+
+def _section_unanchored(events: Iterator[Any]) -> list[str]:
+    """The keys whose value has no anchor, reading ``events`` from just inside
+    the ``dsl_definitions`` map to its end."""
+    import yaml
+
+    start = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    end = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
+    depth = 2
+    expect_key = True
+    key: str | None = None
+    found: list[str] = []
+    for event in events:
+        if depth == 2:
+            if isinstance(event, yaml.MappingEndEvent):
+                return found  # end of the section: stop reading
+            if expect_key:
+                key = event.value if isinstance(event, yaml.ScalarEvent) else None
+                expect_key = False
+            else:
+                anchor = getattr(event, "anchor", None)
+                if key is not None and not anchor and not isinstance(event, yaml.AliasEvent):
+                    found.append(key)
+                expect_key = True
+        if isinstance(event, start):
+            depth += 1
+        elif isinstance(event, end):
+            depth -= 1
     return found

@@ -8,7 +8,7 @@ user (property values, metadata, filters) are not looked into here.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from toskit import values as special
@@ -42,29 +42,7 @@ def _walk(
         _check_value(doc, value, shape, parts, out)
         return
     if value is None:
-        # ``section:`` with nothing after it (``{}`` is an explicit empty map, fine).
-        if getattr(shape, "nonempty", False) and parts:
-            out.append(
-                doc.diagnostic(
-                    "error",
-                    "invalid-definition",
-                    f"'{parts[-1]}' has no value: write {{}} or leave the section out",
-                    parts,
-                    at_key=True,
-                )
-            )
-        elif isinstance(shape, Keys) and shape.required and parts:
-            # Nothing written where keynames are required (``substitution_mappings:``).
-            needed = ", ".join(f"'{k}'" for k in shape.required)
-            out.append(
-                doc.diagnostic(
-                    "error",
-                    "missing-keyname",
-                    f"'{parts[-1]}' has no value: {article(shape.name)} needs {needed}",
-                    parts,
-                    at_key=True,
-                )
-            )
+        _no_value(doc, shape, parts, out)
         return
     if isinstance(shape, Short):
         if isinstance(value, shape.short) and not isinstance(value, dict):
@@ -72,87 +50,130 @@ def _walk(
         _walk(doc, value, shape.full, parts, out)
         return
     if isinstance(shape, Keys):
-        if not isinstance(value, dict):
-            out.append(_not_a(doc, parts, f"{article(shape.name)} must be a map", value))
-            return
-        for key in shape.required:
-            if key not in value:
-                out.append(
-                    doc.diagnostic(
-                        "error",
-                        "missing-keyname",
-                        f"{article(shape.name)} needs '{key}'",
-                        parts,
-                        at_key=True,  # on the key that lacks it (issue #28), not its first child
-                    )
-                )
-        for key, item in value.items():
-            sub = shape.keys.get(key) if isinstance(key, str) else None
-            if sub is None and key in shape.forbidden:
-                out.append(
-                    doc.diagnostic(
-                        "error",
-                        "invalid-definition",
-                        f"'{key}' is not allowed here: {shape.forbidden[key]}",
-                        (*parts, key),
-                        at_key=True,
-                    )
-                )
-                continue
-            if sub is None and (not shape.extra_alone or len(value) == 1):
-                sub = shape.extra
-            if sub is None:
-                out.append(
-                    doc.diagnostic(
-                        "error",
-                        "unknown-keyname",
-                        f"unknown keyname '{key}' in {shape.name}",
-                        (*parts, key),
-                        hint=_hint(key, shape),
-                        at_key=True,
-                        # The fix (issue #28): the renamed keyname, else the one closest.
-                        replacement=_renamed(key, shape),
-                        misspelt=str(key),
-                        candidates=shape.keys,
-                    )
-                )
-                continue
-            _walk(doc, item, sub, [*parts, key], out)
-        return
-    if isinstance(shape, NamedMap):
-        if not isinstance(value, dict):
-            out.append(_not_a(doc, parts, "expected a map of names", value))
-            return
-        for key, item in value.items():
-            if not isinstance(key, str) or not key:
-                out.append(_bad_name(doc, [*parts, key], key))
-            _walk(doc, item, shape.item, [*parts, key], out)
-        return
-    if isinstance(shape, NamedList):
-        if isinstance(value, dict) and shape.also_map:
-            for key, item in value.items():
-                _walk(doc, item, shape.item, [*parts, key], out)
-            return
-        if not isinstance(value, list):
-            out.append(_not_a(doc, parts, "expected a list of single-key maps", value))
-            return
-        for index, entry in enumerate(value):
-            if not isinstance(entry, dict) or len(entry) != 1:
-                out.append(
-                    _not_a(
-                        doc, [*parts, index], "expected a single-key map (name: definition)", entry
-                    )
-                )
-                continue
-            ((key, item),) = entry.items()
-            _walk(doc, item, shape.item, [*parts, index, key], out)
-        return
-    if isinstance(shape, ListOf):
+        _walk_keys(doc, value, shape, parts, out)
+    elif isinstance(shape, NamedMap):
+        _walk_named_map(doc, value, shape, parts, out)
+    elif isinstance(shape, NamedList):
+        _walk_named_list(doc, value, shape, parts, out)
+    elif isinstance(shape, ListOf):
         if not isinstance(value, list):
             out.append(_not_a(doc, parts, "expected a list", value))
             return
         for index, item in enumerate(value):
             _walk(doc, item, shape.item, [*parts, index], out)
+
+
+def _no_value(
+    doc: YamlDocument, shape: Shape, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    """``section:`` with nothing after it (``{}`` is an explicit empty map, fine)."""
+    if not parts:
+        return
+    if isinstance(shape, NamedMap | NamedList | ListOf) and shape.nonempty:
+        out.append(
+            doc.diagnostic(
+                "error",
+                "invalid-definition",
+                f"'{parts[-1]}' has no value: write {{}} or leave the section out",
+                parts,
+                at_key=True,
+            )
+        )
+    elif isinstance(shape, Keys) and shape.required:
+        # Nothing written where keynames are required (``substitution_mappings:``).
+        needed = ", ".join(f"'{k}'" for k in shape.required)
+        out.append(
+            doc.diagnostic(
+                "error",
+                "missing-keyname",
+                f"'{parts[-1]}' has no value: {article(shape.name)} needs {needed}",
+                parts,
+                at_key=True,
+            )
+        )
+
+
+def _walk_keys(
+    doc: YamlDocument, value: Any, shape: Keys, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    if not isinstance(value, dict):
+        out.append(_not_a(doc, parts, f"{article(shape.name)} must be a map", value))
+        return
+    for key in shape.required:
+        if key not in value:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "missing-keyname",
+                    f"{article(shape.name)} needs '{key}'",
+                    parts,
+                    at_key=True,  # on the key that lacks it (issue #28), not its first child
+                )
+            )
+    for key, item in value.items():
+        sub = shape.keys.get(key) if isinstance(key, str) else None
+        if sub is None and key in shape.forbidden:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"'{key}' is not allowed here: {shape.forbidden[key]}",
+                    (*parts, key),
+                    at_key=True,
+                )
+            )
+            continue
+        if sub is None and (not shape.extra_alone or len(value) == 1):
+            sub = shape.extra
+        if sub is None:
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "unknown-keyname",
+                    f"unknown keyname '{key}' in {shape.name}",
+                    (*parts, key),
+                    hint=_hint(key, shape),
+                    at_key=True,
+                    # The fix (issue #28): the renamed keyname, else the one closest.
+                    replacement=_renamed(key, shape),
+                    misspelt=str(key),
+                    candidates=shape.keys,
+                )
+            )
+            continue
+        _walk(doc, item, sub, [*parts, key], out)
+
+
+def _walk_named_map(
+    doc: YamlDocument, value: Any, shape: NamedMap, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    if not isinstance(value, dict):
+        out.append(_not_a(doc, parts, "expected a map of names", value))
+        return
+    for key, item in value.items():
+        if not isinstance(key, str) or not key:
+            out.append(_bad_name(doc, [*parts, key], key))
+        _walk(doc, item, shape.item, [*parts, key], out)
+
+
+def _walk_named_list(
+    doc: YamlDocument, value: Any, shape: NamedList, parts: list[Hashable], out: list[Diagnostic]
+) -> None:
+    if isinstance(value, dict) and shape.also_map:
+        for key, item in value.items():
+            _walk(doc, item, shape.item, [*parts, key], out)
+        return
+    if not isinstance(value, list):
+        out.append(_not_a(doc, parts, "expected a list of single-key maps", value))
+        return
+    for index, entry in enumerate(value):
+        if not isinstance(entry, dict) or len(entry) != 1:
+            out.append(
+                _not_a(doc, [*parts, index], "expected a single-key map (name: definition)", entry)
+            )
+            continue
+        ((key, item),) = entry.items()
+        _walk(doc, item, shape.item, [*parts, index, key], out)
 
 
 def _renamed(key: Hashable, shape: Keys) -> str | None:
@@ -198,73 +219,10 @@ def _check_value(
             )
         )
         return
-    problem = None
-    hint = None
-    text_like = isinstance(value, str) or (
-        kind == "text" and isinstance(value, int | float) and not isinstance(value, bool)
-    )
-    if kind in ("string", "text") and not text_like:
-        problem = "must be a string"
-    elif kind == "type-name" and not isinstance(value, str):
-        problem = "must be a type name"
-    elif kind == "boolean" and not isinstance(value, bool):
-        problem = "must be a boolean (true or false)"
-        meant = yaml11_boolean(value)
-        if meant is not None:
-            word = "true" if meant else "false"
-            hint = f"write {word}: TOSCA reads YAML 1.2, where only true and false are booleans"
-    elif kind == "integer" and (not isinstance(value, int) or isinstance(value, bool)):
-        problem = "must be an integer"
-    elif kind == "names" and not (
-        isinstance(value, list) and all(isinstance(item, str) for item in value)
-    ):
-        problem = "must be a list of names"
-    elif kind == "choices" and not (
-        isinstance(value, list)
-        and all(isinstance(item, str) and item.lower() in shape.choices for item in value)
-    ):
-        problem = "must be a list of " + ", ".join(f"'{c}'" for c in shape.choices)
-        bad = (
-            next((i for i in value if isinstance(i, str) and i.lower() not in shape.choices), None)
-            if isinstance(value, list)
-            else None
-        )
-        hint = did_you_mean(bad, shape.choices) if bad is not None else None
-    elif kind == "choice" and not (isinstance(value, str) and value.lower() in shape.choices):
-        # any case: the OASIS suite's all_elements.yaml writes 'SUPPORTED'
-        problem = "must be one of " + ", ".join(f"'{c}'" for c in shape.choices)
-        hint = did_you_mean(value, shape.choices) if isinstance(value, str) else None
-    elif kind == "version" and (isinstance(value, bool) or special.parse_version(value) is None):
-        problem = "must be a version (major.minor[.fix[.qualifier[-build]]])"
-    elif kind == "map" and not isinstance(value, dict):
-        problem = "must be a map"
-    elif kind == "type-names" and not (
-        isinstance(value, list) and all(isinstance(item, str) for item in value)
-    ):
-        problem = "must be a list of type names"
-    elif kind == "count-range" and not _is_count_range(value):
-        problem = (
-            "must be a range [lower, upper] of non-negative integers "
-            "(upper may be UNBOUNDED, lower <= upper)"
-        )
-    elif kind == "metadata":
-        if not isinstance(value, dict):
-            problem = "must be a map"
-        else:
-            for key, item in value.items():
-                # Every entry needs a value; the template's name and author are
-                # text (or structured text), never a bare number or boolean.
-                bare = isinstance(item, (int, float, bool))
-                if item is None or (key in _TEXT_METADATA and bare):
-                    what = "a string" if key in _TEXT_METADATA else "a value"
-                    out.append(
-                        doc.diagnostic(
-                            "error",
-                            "invalid-definition",
-                            f"metadata '{key}' must be {what}, got {describe(item)}",
-                            [*parts, key],
-                        )
-                    )
+    if kind == "metadata":
+        problem, hint = _metadata_problem(doc, value, parts, out), None
+    else:
+        problem, hint = _value_problem(value, shape)
     if problem is not None:
         out.append(
             doc.diagnostic(
@@ -275,6 +233,88 @@ def _check_value(
                 hint=hint,
             )
         )
+
+
+def _is_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+# Kinds checked by one test: (the value is fine, what it must be).
+_SIMPLE_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "type-name": (lambda v: isinstance(v, str), "must be a type name"),
+    "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "must be an integer"),
+    "names": (_is_names, "must be a list of names"),
+    "version": (
+        lambda v: not isinstance(v, bool) and special.parse_version(v) is not None,
+        "must be a version (major.minor[.fix[.qualifier[-build]]])",
+    ),
+    "map": (lambda v: isinstance(v, dict), "must be a map"),
+    "type-names": (_is_names, "must be a list of type names"),
+    "count-range": (
+        lambda v: _is_count_range(v),
+        "must be a range [lower, upper] of non-negative integers "
+        "(upper may be UNBOUNDED, lower <= upper)",
+    ),
+}
+
+
+def _value_problem(value: Any, shape: Value) -> tuple[str | None, str | None]:
+    """What is wrong with ``value`` for its kind (``None``: nothing), and a hint."""
+    kind = shape.kind
+    simple = _SIMPLE_KINDS.get(kind)
+    if simple is not None:
+        return (None if simple[0](value) else simple[1]), None
+    if kind in ("string", "text"):
+        text_like = isinstance(value, str) or (
+            kind == "text" and isinstance(value, int | float) and not isinstance(value, bool)
+        )
+        return (None if text_like else "must be a string"), None
+    if kind == "boolean" and not isinstance(value, bool):
+        meant = yaml11_boolean(value)
+        hint = None
+        if meant is not None:
+            word = "true" if meant else "false"
+            hint = f"write {word}: TOSCA reads YAML 1.2, where only true and false are booleans"
+        return "must be a boolean (true or false)", hint
+    if kind == "choices" and not (
+        isinstance(value, list)
+        and all(isinstance(item, str) and item.lower() in shape.choices for item in value)
+    ):
+        bad = (
+            next((i for i in value if isinstance(i, str) and i.lower() not in shape.choices), None)
+            if isinstance(value, list)
+            else None
+        )
+        hint = did_you_mean(bad, shape.choices) if bad is not None else None
+        return "must be a list of " + ", ".join(f"'{c}'" for c in shape.choices), hint
+    if kind == "choice" and not (isinstance(value, str) and value.lower() in shape.choices):
+        # any case: the OASIS suite's all_elements.yaml writes 'SUPPORTED'
+        hint = did_you_mean(value, shape.choices) if isinstance(value, str) else None
+        return "must be one of " + ", ".join(f"'{c}'" for c in shape.choices), hint
+    return None, None
+
+
+def _metadata_problem(
+    doc: YamlDocument, value: Any, parts: list[Hashable], out: list[Diagnostic]
+) -> str | None:
+    """``metadata`` must be a map; each entry's problem is reported at the entry."""
+    if not isinstance(value, dict):
+        return "must be a map"
+    for key, item in value.items():
+        # Every entry needs a value; the template's name and author are
+        # text (or structured text), never a bare number or boolean.
+        bare = isinstance(item, (int, float, bool))
+        if item is None or (key in _TEXT_METADATA and bare):
+            what = "a string" if key in _TEXT_METADATA else "a value"
+            out.append(
+                doc.diagnostic(
+                    "error",
+                    "invalid-definition",
+                    f"metadata '{key}' must be {what}, got {describe(item)}",
+                    [*parts, key],
+                )
+            )
+    return None
 
 
 def _is_count_range(value: Any) -> bool:

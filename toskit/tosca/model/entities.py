@@ -324,7 +324,7 @@ def resolve_properties(
     inputs_have_calls = ctx.inputs.has_calls
     entry = merge.property_plans.get((id(definitions), id(owner)))
     plans = entry[2] if entry is not None else _plans(ctx, definitions, owner, hooks)
-    origins, overridden, values, calls = res.origins, res.overridden, res.values, res.calls
+    values, calls = res.values, res.calls
     pending = merge.pending
     # Reported after the unknown names, which may be their typos.
     missing: dict[str, tuple[PropertyDefinition, ValueType]] = {}
@@ -333,27 +333,9 @@ def resolve_properties(
         item = parsed.get(pname, _NO_LEAF)
         written = item is not _NO_LEAF
         if written:
-            layer = (item, Origin("template", doc, (*props_parts, pname)))
-            cls = item.__class__
-            if not plan.fixed_defaults or cls is Call:
-                value = merge_property(pdef, layer, vt, res, hooks, owner)
-            elif (
-                not isinstance(item, (dict, list))
-                or plan.entry is None
-                and (cls is list or (cls is dict and not plan.data))
-            ):
-                # A scalar, or a list or map replaced whole, written over
-                # call-free defaults: what merge_property gives (the template's
-                # value, copied; the defaults overridden).
-                value = copy_data(item)
-                origins[plan.key] = layer[1]
-                if plan.all_defaults:
-                    overridden[plan.key] = plan.all_defaults
-            else:
-                # merge_property's own path for a written value, its lookups done.
-                value = merge_layers(
-                    [*plan.defaults, layer], vt, plan.key, res, hooks, entry=plan.entry
-                )
+            value = _merge_written(
+                plan, item, Origin("template", doc, (*props_parts, pname)), res, hooks, owner
+            )
             if (
                 (item is not template_values[pname] and functions.contains_call(item))
                 or plan.defaults_call
@@ -361,14 +343,7 @@ def resolve_properties(
             ):
                 calls.add(pname)
         else:
-            if plan.leaf is not _NO_LEAF:
-                # Defaults alone with a scalar on top: the same for every template.
-                value = plan.leaf
-                origins[plan.key] = plan.leaf_origin
-                if plan.below:
-                    overridden[plan.key] = plan.below
-            else:
-                value = merge_property(pdef, None, vt, res, hooks, owner)
+            value = _merge_defaults(plan, res, hooks, owner)
             if plan.defaults_call or inputs_have_calls:
                 calls.add(pname)
         if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
@@ -389,7 +364,68 @@ def resolve_properties(
             continue
         # Checked after evaluation (calls first become values): see _check_all.
         pending.append((check, res, pdef, vt))
-    for key, item in parsed.items() if not parsed.keys() <= definitions.keys() else ():
+    if not parsed.keys() <= definitions.keys():
+        _undeclared(ctx, check, res, parsed, definitions, missing, owner, check_unknown)
+    for pdef, vt in missing.values():
+        _report_missing(ctx, check, pdef, vt)
+    return res
+
+
+def _merge_defaults(plan: _Plan, res: Resolution, hooks: _MergeHooks, owner: Type | None) -> Any:
+    """The merged value of a property the template leaves out (its defaults)."""
+    if plan.leaf is not _NO_LEAF:
+        # Defaults alone with a scalar on top: the same for every template.
+        res.origins[plan.key] = plan.leaf_origin
+        if plan.below:
+            res.overridden[plan.key] = plan.below
+        return plan.leaf
+    return merge_property(plan.pdef, None, plan.vt, res, hooks, owner)
+
+
+def _merge_written(
+    plan: _Plan,
+    item: Any,
+    origin: Origin,
+    res: Resolution,
+    hooks: _MergeHooks,
+    owner: Type | None,
+) -> Any:
+    """The merged value of a property the template writes (``item``, at ``origin``)."""
+    layer = (item, origin)
+    cls = item.__class__
+    if not plan.fixed_defaults or cls is Call:
+        return merge_property(plan.pdef, layer, plan.vt, res, hooks, owner)
+    if (
+        not isinstance(item, (dict, list))
+        or plan.entry is None
+        and (cls is list or (cls is dict and not plan.data))
+    ):
+        # A scalar, or a list or map replaced whole, written over call-free
+        # defaults: what merge_property gives (the template's value, copied;
+        # the defaults overridden).
+        res.origins[plan.key] = origin
+        if plan.all_defaults:
+            res.overridden[plan.key] = plan.all_defaults
+        return copy_data(item)
+    # merge_property's own path for a written value, its lookups done.
+    return merge_layers([*plan.defaults, layer], plan.vt, plan.key, res, hooks, entry=plan.entry)
+
+
+def _undeclared(
+    ctx: EntitiesContext,
+    check: CheckContext,
+    res: Resolution,
+    parsed: Mapping[str, Any],
+    definitions: Mapping[str, PropertyDefinition],
+    missing: dict[str, tuple[PropertyDefinition, ValueType]],
+    owner: Type | None,
+    check_unknown: bool,
+) -> None:
+    """The written properties no definition declares: reported (``unknown-property``,
+    which takes a missing required name it is a typo of out of ``missing``)
+    and kept as written, inputs substituted."""
+    doc, props_parts = check.doc, check.path_prefix
+    for key, item in parsed.items():
         if key in definitions:
             continue
         if check_unknown:
@@ -408,9 +444,6 @@ def resolve_properties(
             res.calls.add(str(key))
         res.values[key] = copy_data(value)
         res.origins[(key,)] = origin
-    for pdef, vt in missing.values():
-        _report_missing(ctx, check, pdef, vt)
-    return res
 
 
 def _report_missing(

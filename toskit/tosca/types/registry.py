@@ -585,24 +585,7 @@ class Registry:
                     at_key=True,
                 )
             )
-        reqs = raw.get("requirements")
-        if isinstance(reqs, list):
-            for index, entry in enumerate(reqs):
-                if not isinstance(entry, Mapping) or len(entry) != 1:
-                    continue
-                ((rname, rdef),) = entry.items()
-                parts = (*t.parts, "requirements", index, rname)
-                if isinstance(rdef, str):
-                    check("capability", rdef, parts)
-                    continue
-                if not isinstance(rdef, Mapping):
-                    continue
-                if not self._names_capability(rdef.get("node"), rdef.get("capability"), t):
-                    check("capability", rdef.get("capability"), (*parts, "capability"))
-                check("node", rdef.get("node"), (*parts, "node"))
-                rel = rdef.get("relationship")
-                rel_name = rel.get("type") if isinstance(rel, Mapping) else rel
-                check("relationship", rel_name, (*parts, "relationship"))
+        self._check_requirement_references(t, check)
         caps = raw.get("capabilities")
         if isinstance(caps, Mapping):
             for cname, cdef in caps.items():
@@ -611,6 +594,30 @@ class Registry:
         if t.kind in ("node", "relationship"):
             label = f"{t.kind} type '{t.name}'"
             diags.extend(check_artifact_types(self, doc, raw, t.parts, label, t.prefix))
+
+    def _check_requirement_references(
+        self, t: Type, check: Callable[[str, Any, tuple[Hashable, ...]], None]
+    ) -> None:
+        """The capability, node and relationship types a requirement definition names."""
+        reqs = t.definition.get("requirements")
+        if not isinstance(reqs, list):
+            return
+        for index, entry in enumerate(reqs):
+            if not isinstance(entry, Mapping) or len(entry) != 1:
+                continue
+            ((rname, rdef),) = entry.items()
+            parts = (*t.parts, "requirements", index, rname)
+            if isinstance(rdef, str):
+                check("capability", rdef, parts)
+                continue
+            if not isinstance(rdef, Mapping):
+                continue
+            if not self._names_capability(rdef.get("node"), rdef.get("capability"), t):
+                check("capability", rdef.get("capability"), (*parts, "capability"))
+            check("node", rdef.get("node"), (*parts, "node"))
+            rel = rdef.get("relationship")
+            rel_name = rel.get("type") if isinstance(rel, Mapping) else rel
+            check("relationship", rel_name, (*parts, "relationship"))
 
     def _names_capability(self, node: Any, capability: Any, t: Type) -> bool:
         """``capability`` names a capability definition of the node type ``node``.

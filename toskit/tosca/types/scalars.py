@@ -31,7 +31,7 @@ Rules and decisions: docs/tosca.md.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any
 
 from toskit.diagnostics import Diagnostic
@@ -158,7 +158,21 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
             )
         return out
 
-    direct = t.parent is None  # derived_from: scalar itself
+    _check_units(raw, t.parent is None, error)
+    _check_prefixes(t, raw, error)
+    _check_canonical(t, raw, registry, error)
+    _check_data_type(t, raw, registry, error)
+    return out
+
+
+# ``error(message, parts, code=..., hint=..., misspelt=..., candidates=...)``:
+# a finding about the scalar type being checked.
+_Error = Callable[..., None]
+
+
+def _check_units(raw: Mapping, direct: bool, error: _Error) -> None:
+    """``units``: a map of positive multipliers, one of them 1 (``direct``:
+    the type derives from ``scalar`` itself, so it must declare them)."""
     units = raw.get("units")
     if direct and units is None:
         error("a type derived from 'scalar' needs 'units'", ())
@@ -178,6 +192,9 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
                 ("units",),
             )
 
+
+def _check_prefixes(t: Type, raw: Mapping, error: _Error) -> None:
+    """``prefixes``: positive multipliers; with the inherited ones, one of them 1."""
     prefixes = raw.get("prefixes")
     if prefixes is not None:
         if not isinstance(prefixes, Mapping):
@@ -199,6 +216,9 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
                     ("prefixes",),
                 )
 
+
+def _check_canonical(t: Type, raw: Mapping, registry: Registry, error: _Error) -> None:
+    """``canonical_unit``: one of the type's units, with the multiplier 1."""
     canonical = raw.get("canonical_unit")
     if isinstance(canonical, str):  # another value: reported by the keyname checks
         allowed = scalar_class(t, registry).units
@@ -212,6 +232,9 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
         elif allowed[canonical] != 1:
             error(f"canonical unit '{canonical}' must have the multiplier 1", ("canonical_unit",))
 
+
+def _check_data_type(t: Type, raw: Mapping, registry: Registry, error: _Error) -> None:
+    """``data_type``: integer or float or derived from them, no wider than the parent's."""
     if isinstance(raw.get("data_type"), str):  # another value: reported by the keyname checks
         name = raw["data_type"]
         kind, _type = _number_type(registry, name, t.prefix)
@@ -232,7 +255,6 @@ def check_scalar_definition(t: Type, registry: Registry) -> list[Diagnostic]:
                     f"'data_type' {name} is not compatible with the inherited float numbers",
                     ("data_type",),
                 )
-    return out
 
 
 class ScalarTypes:
