@@ -311,6 +311,34 @@ class EntityTemplate:
         parts: tuple[Hashable, ...] = (),
         type_known: bool = True,
     ) -> None:
+        self._set_up(
+            name,
+            type,
+            definitions,
+            resolution,
+            value_type,
+            description,
+            metadata,
+            parts,
+            type_known,
+        )
+
+    def _set_up(
+        self,
+        name: str,
+        type: Type,
+        definitions: Mapping[str, PropertyDefinition],
+        resolution: Resolution,
+        value_type: Any,
+        description: str | None,
+        metadata: Mapping | None,
+        parts: tuple[Hashable, ...],
+        type_known: bool,
+    ) -> None:
+        """The shared fields, taken by position: a subclass's ``__init__``
+        calls this rather than forwarding ``*args, **kwargs`` to
+        ``super().__init__``, which doubled a template's construction (a
+        load makes one per node and capability, bench B1, #31)."""
         self.name = name
         self.type = type
         self.description = description
@@ -398,8 +426,31 @@ class CapabilityTemplate(EntityTemplate):
 
     kind = "capability"
 
-    def __init__(self, *args: Any, node: NodeTemplate | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        name: str,
+        type: Type,
+        *,
+        definitions: Mapping[str, PropertyDefinition],
+        resolution: Resolution,
+        value_type: Any,
+        description: str | None = None,
+        metadata: Mapping | None = None,
+        parts: tuple[Hashable, ...] = (),
+        type_known: bool = True,
+        node: NodeTemplate | None = None,
+    ) -> None:
+        self._set_up(
+            name,
+            type,
+            definitions,
+            resolution,
+            value_type,
+            description,
+            metadata,
+            parts,
+            type_known,
+        )
         # A weak reference: the node holds its capabilities, and a cycle would
         # keep a dropped template alive until the cyclic collector runs.
         self._node = weakref.ref(node) if node is not None else None
@@ -435,8 +486,30 @@ class NodeTemplate(EntityTemplate):
 
     kind = "node"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        name: str,
+        type: Type,
+        *,
+        definitions: Mapping[str, PropertyDefinition],
+        resolution: Resolution,
+        value_type: Any,
+        description: str | None = None,
+        metadata: Mapping | None = None,
+        parts: tuple[Hashable, ...] = (),
+        type_known: bool = True,
+    ) -> None:
+        self._set_up(
+            name,
+            type,
+            definitions,
+            resolution,
+            value_type,
+            description,
+            metadata,
+            parts,
+            type_known,
+        )
         self.requirements: list[Requirement] = []
         self.capabilities: dict[str, CapabilityTemplate] = {}
         self.directives: list[str] = []
@@ -461,8 +534,31 @@ class GroupTemplate(EntityTemplate):
 
     kind = "group"
 
-    def __init__(self, *args: Any, members: list[str] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        name: str,
+        type: Type,
+        *,
+        definitions: Mapping[str, PropertyDefinition],
+        resolution: Resolution,
+        value_type: Any,
+        description: str | None = None,
+        metadata: Mapping | None = None,
+        parts: tuple[Hashable, ...] = (),
+        type_known: bool = True,
+        members: list[str] | None = None,
+    ) -> None:
+        self._set_up(
+            name,
+            type,
+            definitions,
+            resolution,
+            value_type,
+            description,
+            metadata,
+            parts,
+            type_known,
+        )
         self.members = members or []
 
 
@@ -471,8 +567,31 @@ class PolicyTemplate(EntityTemplate):
 
     kind = "policy"
 
-    def __init__(self, *args: Any, targets: list[str] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        name: str,
+        type: Type,
+        *,
+        definitions: Mapping[str, PropertyDefinition],
+        resolution: Resolution,
+        value_type: Any,
+        description: str | None = None,
+        metadata: Mapping | None = None,
+        parts: tuple[Hashable, ...] = (),
+        type_known: bool = True,
+        targets: list[str] | None = None,
+    ) -> None:
+        self._set_up(
+            name,
+            type,
+            definitions,
+            resolution,
+            value_type,
+            description,
+            metadata,
+            parts,
+            type_known,
+        )
         self.targets = targets or []
 
 
