@@ -365,29 +365,34 @@ class TemplateGraph:
             return values[name]
         value = values[name]
         if contains_call(value):
-            ctx = self.load
             self_view = (
                 self.view_of(entity) if view is None or isinstance(view, CapabilityView) else view
             )
-            value = evaluate_calls(
-                value,
-                ctx.inputs.values,
-                diagnostics=ctx.diags,
-                make_diagnostic=ctx.make_diagnostic,
-                version=ctx.grammar.functions_version,
-                context=self,
-                self_entity=self_view,
-                input_types=ctx.inputs.types,
-                definitions=ctx.function_defs,
-                # An input without value is supplied at deployment (missing-input).
-                defer_missing_inputs=True,
-            )
             # A get_property/get_input result may be another value's object.
-            value = values[name] = copy_data(value)
+            value = values[name] = copy_data(self.evaluate(value, self_view))
         # Marked only once done: a re-entry meanwhile is a reference cycle, which
         # the path walker (it marks what it resolves) reports.
         res.evaluated.add(name)
         return value
+
+    def evaluate(self, value: Any, self_entity: Any = None) -> Any:
+        """``value``'s calls evaluated over this load (inputs, function
+        definitions, the graph), with ``self_entity`` as ``SELF``; a failed
+        call stays in place, its diagnostic added to the load's."""
+        ctx = self.load
+        return evaluate_calls(
+            value,
+            ctx.inputs.values,
+            diagnostics=ctx.diags,
+            make_diagnostic=ctx.make_diagnostic,
+            version=ctx.grammar.functions_version,
+            context=self,
+            self_entity=self_entity,
+            input_types=ctx.inputs.types,
+            definitions=ctx.function_defs,
+            # An input without value is supplied at deployment (missing-input).
+            defer_missing_inputs=True,
+        )
 
     def release(self) -> None:
         """Forget the loader and the views once loading is done.
@@ -426,21 +431,7 @@ class TemplateGraph:
         source = self.node(node.name)
         if source is None:
             return
-        ctx = self.load
         view = self.requirement_view(source, req)
         for name, value in list(req.properties.items()):
-            if not contains_call(value):
-                continue
-            value = evaluate_calls(
-                value,
-                ctx.inputs.values,
-                diagnostics=ctx.diags,
-                make_diagnostic=ctx.make_diagnostic,
-                version=ctx.grammar.functions_version,
-                context=self,
-                self_entity=view,
-                input_types=ctx.inputs.types,
-                definitions=ctx.function_defs,
-                defer_missing_inputs=True,
-            )
-            req.properties[name] = copy_data(value)
+            if contains_call(value):
+                req.properties[name] = copy_data(self.evaluate(value, view))

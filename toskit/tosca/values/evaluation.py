@@ -17,7 +17,6 @@ from typing import Any
 from toskit import functions
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError
-from toskit.functions.evaluate import evaluate_calls
 from toskit.functions.signatures import Signature
 from toskit.plain import describe
 from toskit.source import YamlDocument
@@ -174,17 +173,7 @@ def evaluate_outputs(
         parts = (*tparts, "outputs", name, "value")
         tree = parse_value(ctx, definition["value"], ctx.doc, parts)
         if functions.contains_call(tree):
-            tree = evaluate_calls(
-                tree,
-                ctx.inputs.values,
-                diagnostics=ctx.diags,
-                make_diagnostic=ctx.make_diagnostic,
-                version=ctx.grammar.functions_version,
-                context=ctx.graph,
-                input_types=ctx.inputs.types,
-                definitions=ctx.function_defs,
-                defer_missing_inputs=True,
-            )
+            tree = ctx.graph.evaluate(tree)
         out[str(name)] = tree
     return out
 
