@@ -35,6 +35,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+from toskit.widgets.snapshot import unhidden_view
+
 HERE = Path(__file__).resolve().parent
 SOURCES = HERE / "src"
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
@@ -88,7 +90,11 @@ def _markers(body: str) -> tuple[list[str], str]:
     source without them."""
     lines = body.splitlines()
     tags: list[str] = []
-    while lines and lines[0].strip().removeprefix("#").strip() in MARKER_TAGS and lines[0].lstrip().startswith("#"):
+    while (
+        lines
+        and lines[0].strip().removeprefix("#").strip() in MARKER_TAGS
+        and lines[0].lstrip().startswith("#")
+    ):
         tags.append(MARKER_TAGS[lines.pop(0).strip().removeprefix("#").strip()])
     return tags, "\n".join(lines).strip("\n")
 
@@ -133,12 +139,24 @@ def store_snapshots(nb: nbformat.NotebookNode) -> None:
     JupyterLab "model not found"): where an output has a snapshot, the
     reference and the saved widget state are dropped and every viewer
     shows the snapshot. Running the notebook brings the live widgets back.
+
+    A tutorial is opened untrusted until it is run (JupyterLab trusts only
+    notebooks the user signed), and JupyterLab's sanitizer then drops every
+    ``<style>``: each toskit output is stored in the form that reads without
+    its stylesheet (``unhidden_view``: the view shown, the plain-text repr
+    hidden inline), so the rich view, not ``<ServiceTemplate …>``, shows before
+    Run All. ``nbval.cfg`` maps both forms to one for the comparison.
     """
     for cell in nb.cells:
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET_VIEW in data and "text/html" in data:
                 del data[WIDGET_VIEW]
+            html = data.get("text/html")
+            if isinstance(html, list):
+                html = "".join(html)
+            if isinstance(html, str) and "toskit-text-fallback" in html:
+                data["text/html"] = unhidden_view(html)
     nb.metadata.pop("widgets", None)
 
 

@@ -5,12 +5,14 @@
 # controller, an admission webhook — into one object. To do that safely it
 # needs to know, for every list and map, **how its elements relate**:
 #
-# * a list of container *arguments* is one value: replace it whole (**atomic**);
-# * a list of *containers* is really a map keyed by `name`: merge item by item
-#   (**associative**, with **keys**);
-# * a list of *finalizers* is a set of strings (**associative**, no keys);
-# * a map of *labels* has independent keys (**separable**), while a
-#   `resources` block is one unit (**atomic**).
+# * a list of container *arguments* is one value: **replaced whole**
+#   (the schema writes `elementRelationship: atomic`);
+# * a list of *containers* is really a map keyed by `name`: **merged by name**,
+#   item by item (`associative`, with `keys: [name]`);
+# * a list of *finalizers* is **a set** of strings (`associative`, no keys);
+# * a map of *labels* has independent keys, **merged key by key** (`separable`,
+#   a map's default), while a `resources` block is one unit, **replaced
+#   whole** (`atomic`).
 #
 # That model comes from Kubernetes' *structured-merge-diff*. `toskit.schema`
 # implements it in Python: load a schema, then validate values against it,
@@ -139,7 +141,7 @@ pod.validate(bad, "pod")
 #
 # `merge(lhs, rhs, type_name)` lays `rhs` over `lhs`. How each part merges
 # follows from the schema — the same two values give different results for
-# an atomic list and for a keyed one:
+# a list replaced whole and for a keyed one:
 
 # %%
 # NBVAL_CHECK_OUTPUT
@@ -166,13 +168,13 @@ merged
 # %% [markdown]
 # What happened, part by part:
 #
-# | part | relationship | result |
+# | part | how it merges | result |
 # |---|---|---|
-# | `labels` | separable map | both keys kept |
-# | `finalizers` | set | union of both |
-# | `containers` | keyed list | `web` merged field by field, `cache` kept, `metrics` added |
-# | `args` | atomic list | replaced whole by the overlay |
-# | `resources` | atomic map | replaced whole: `memory` is gone |
+# | `labels` | a map merged key by key | both keys kept |
+# | `finalizers` | a set | union of both |
+# | `containers` | a list merged by `name` | `web` merged field by field, `cache` kept, `metrics` added |
+# | `args` | a list replaced whole | the overlay's list |
+# | `resources` | a map replaced whole | the overlay's map: `memory` is gone |
 #
 # Merging never deletes list items, and it never changes its inputs.
 
@@ -181,7 +183,7 @@ merged
 #
 # `compare(old, new, type_name)` reports the field paths that were added,
 # removed and modified. Reordering a keyed list is not a change; reordering
-# an atomic list is.
+# a list replaced whole is.
 
 # %%
 # NBVAL_CHECK_OUTPUT

@@ -35,9 +35,13 @@ _SERVER_CONFIG = {
 
 
 @contextlib.contextmanager
-def serve_lab(folder: Path, home: Path, log: Path) -> Iterator[tuple[str, str]]:
+def serve_lab(
+    folder: Path, home: Path, log: Path, *, app_settings: Path | None = None
+) -> Iterator[tuple[str, str]]:
     """``(base_url, token)`` of JupyterLab serving ``folder``; its user folders
-    live in ``home`` and its output goes to ``log``."""
+    live in ``home`` and its output goes to ``log``. ``app_settings``: the
+    folder JupyterLab reads its installed defaults from (``overrides.d``), in
+    place of the environment's ``share/jupyter/lab/settings``."""
     config = home / "config"
     (config / "labconfig").mkdir(parents=True, exist_ok=True)
     (config / "labconfig" / "page_config.json").write_text(json.dumps(_PAGE_CONFIG))
@@ -55,6 +59,8 @@ def serve_lab(folder: Path, home: Path, log: Path) -> Iterator[tuple[str, str]]:
         "--LabApp.news_url=",
         "--LabApp.expose_app_in_browser=True",
     ]  # fmt: skip
+    if app_settings is not None:
+        command.append(f"--LabApp.app_settings_dir={app_settings}")
     if os.getuid() == 0:  # CI machines and containers run as root
         command.append("--allow-root")
     env = _server_env()

@@ -106,7 +106,7 @@ def test_the_simulator_opens_on_the_6_1_and_9_0_releases(
         expect(page.locator("#rendered_cells")).to_contain_text(release)
         simulator = page.locator(f".fuel-simulator-{i}")
         expect(simulator).to_have_count(1)
-        outcomes = simulator.locator(".widget-html-content")
+        outcomes = simulator.locator(".toskit-sim-view")
         expect(outcomes.first).to_be_visible()
         expect(simulator).to_contain_text(role)
         expect(simulator).not_to_contain_text("check failed")

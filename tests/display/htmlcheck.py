@@ -55,9 +55,6 @@ ALLOWED_ATTRIBUTES = frozenset(
         "role",
         "tabindex",
         "data-toskit-type",
-        # A stored snapshot hides its plain-text repr with it
-        # (toskit.widgets.snapshot.unhidden_view: read without the stylesheet).
-        "hidden",
     }
 )
 # The topology view's inline SVG (toskit.display.topology_svg): drawing tags and

@@ -146,7 +146,9 @@ def test_the_panels_wrap_instead_of_squeezing_the_outcomes(release):
     sim = mongo_simulator(release)
     row = sim.children[0]
     assert row.layout.flex_flow == "row wrap"
-    assert sim._view.layout.min_width == "min(100%, 420px)"
+    outcomes = row.children[1]  # the export link above the outcomes' view
+    assert sim._view in outcomes.children and sim._export in outcomes.children
+    assert outcomes.layout.min_width == "min(100%, 420px)"
     assert sim._settings_panel.layout.max_width == "100%"
 
 

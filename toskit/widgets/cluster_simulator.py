@@ -38,6 +38,28 @@ _names = role_names
 NODE_ROWS = 200
 
 
+def _role_problems(outcome: Any) -> tuple[bool, int]:
+    """``(blocked, warnings and conflicts)`` of a role's outcome (``None``:
+    no outcome, no problem)."""
+    if outcome is None:
+        return False, 0
+    found = len(getattr(outcome, "warnings", ()) or ()) + len(
+        getattr(outcome, "conflicts", ()) or ()
+    )
+    return not getattr(outcome, "allowed", True), found
+
+
+def role_label(name: str, outcome: Any) -> str:
+    """A role's entry in the simulator's pickers: its name with what is wrong
+    (``ceph-osd — blocked, 1 warning``), like the property explorer's node
+    picker; the bare name when the role is allowed without a warning."""
+    blocked, found = _role_problems(outcome)
+    parts = ["blocked"] if blocked else []
+    if found:
+        parts.append(f"{found} warning{'s' if found != 1 else ''}")
+    return f"{name} — {', '.join(parts)}" if parts else name
+
+
 @lru_cache(maxsize=1)
 def _esm() -> str:
     return (
@@ -139,6 +161,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
     # only when nodes come or go, not on every role edit (rebuilding a list of
     # a thousand labels would cost more than re-checking every role).
     DETAILED_LABELS_UP_TO = 200
+
+    # The CSV text behind the "export CSV" link now (None: none built yet).
+    _exported: str | None = None
 
     def __init__(
         self, roles: Any, cluster: Any = None, *, selected: Iterable[Any] = (), **kwargs: Any
@@ -243,6 +268,26 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
     def shown_outcomes(self) -> dict[str, Any]:
         """The outcomes the view lists: every role that is not hidden."""
         return self.model.shown_outcomes
+
+    @property
+    def problem_roles(self) -> list[str]:
+        """The roles offered for assignment that are blocked or carry a
+        warning or conflict, in the roles' order (what "problems only" lists)."""
+        outcomes = self.model.outcomes
+        return [r for r in self.model.assignable_roles if any(_role_problems(outcomes.get(r)))]
+
+    @property
+    def problems_only(self) -> bool:
+        """Whether the role pickers list only :attr:`problem_roles`."""
+        return bool(self._problems.value)
+
+    def set_problems_only(self, on: bool = True) -> None:
+        """List only the roles with a problem in the pickers (roles already
+        chosen for assignment stay listed)."""
+        if self._problems.value != on:
+            self._problems.value = on  # comes back here through its observer
+            return
+        self._sync_controls(structure=False)
 
     @property
     def assignable_roles(self) -> list[str]:
@@ -366,6 +411,34 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         """The outcomes as a pandas DataFrame (see ``Simulation.to_frame``)."""
         return self.model.to_frame()
 
+    def to_csv(self) -> str:
+        """The outcomes as CSV text, what the "export CSV" link downloads:
+        the columns of :meth:`to_frame`, a cell of several warnings or
+        conflicts with one per line (a quoted CSV cell)."""
+        frame = self.to_frame()
+        for column in ("warnings", "conflicts"):
+            frame[column] = frame[column].map(lambda items: "\n".join(str(i) for i in items))
+        return str(frame.to_csv(index=False))
+
+    def _export_html(self) -> str:
+        """A link that downloads :meth:`to_csv` (a data: URL: nothing is sent
+        anywhere and no kernel is needed to follow it); rebuilt only when the
+        outcomes' text changed."""
+        import base64
+
+        try:
+            text = self.to_csv()
+        except Exception:  # noqa: BLE001 - an export must not break the simulator
+            return ""
+        if text == self._exported:
+            return self._export.value
+        self._exported = text
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        return (
+            '<a class="toskit-export" download="role-outcomes.csv" '
+            f'href="data:text/csv;base64,{data}">export CSV</a>'
+        )
+
     @property
     def html(self) -> str:
         """The outcome table and the cluster, as the view shows them."""
@@ -457,14 +530,19 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             summary += f'<div class="toskit-summary-line"><span class="toskit-muted">feature groups</span>{groups}</div>'
         overrides = model.settings_overrides
         if overrides:
+            # The release's label for each changed setting (the words of the
+            # settings panel), its key as the chip's title.
+            labels = {f.path: f.label for f in model.setting_fields}
             changed = "".join(
-                chip(f"{short_path(path)}: {_setting_text(value)}")
+                f'<span class="toskit-chip" title="{esc(short_path(path))}">'
+                f"{esc(labels.get(path) or short_path(path))}: {esc(_setting_text(value))}</span>"
                 for path, value in overrides.items()
             )
             summary += f'<div class="toskit-summary-line"><span class="toskit-muted">changed settings</span>{changed}</div>'
         table = outcomes_table(shown, keyed=True, open_keys=self._view.open_keys)
         self._outcomes_head = head + summary
         self._view.html = fragment(head + summary + table, repr(model), "simulator")
+        self._export.value = self._export_html()
         cluster = cluster_body(
             model.cluster,
             selected=model.selected,
@@ -485,11 +563,10 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         # At least 420 px for the outcomes (or the whole width when there is
         # less): with less room beside the controls, the row wraps and the
         # outcomes go below them, full width (see _layout).
-        self._view = SimulatorView(
-            layout=ipywidgets.Layout(
-                flex="1 1 420px", min_width="min(100%, 420px)", overflow="auto"
-            )
-        )
+        # "export CSV": a download link of the outcomes (to_csv).
+        self._export = ipywidgets.HTML("")
+        self._exported = None
+        self._view = SimulatorView(layout=ipywidgets.Layout(width="100%", overflow="auto"))
         self._view.observe(lambda c: self._render(), "open_keys")
         self._nodes_view = SimulatorView(
             part="nodes", layout=ipywidgets.Layout(width="100%", overflow="auto")
@@ -524,6 +601,12 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self._by_role_button = ipywidgets.Button(
             description="select", icon="check-square", layout=ipywidgets.Layout(width="76px")
         )
+        # "problems only (N)": the role pickers list only the roles that are
+        # blocked or warned about (N of them), as the explorer's node picker.
+        self._problems = ipywidgets.Checkbox(value=False, description="problems only", indent=False)
+        self._problems.observe(lambda c: self.set_problems_only(bool(c["new"])), "value")
+        self._role_options: tuple[tuple[str, str], ...] = ()
+        self._by_role_options: tuple[tuple[str, str], ...] = ()
         self._roles_box = ipywidgets.SelectMultiple(
             options=names,
             description="roles to assign",
@@ -611,6 +694,7 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
                 self._mode_box,
                 *self._attribute_boxes.values(),
                 self._select_box,
+                self._problems,
                 by_role,
                 self._roles_box,
                 assign_row,
@@ -620,7 +704,11 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             ],
             layout=ipywidgets.Layout(flex="0 1 310px", width="310px", max_width="100%"),
         )
-        columns = [controls, self._view]
+        outcomes = ipywidgets.VBox(
+            [self._export, self._view],
+            layout=ipywidgets.Layout(flex="1 1 420px", min_width="min(100%, 420px)"),
+        )
+        columns = [controls, outcomes]
         if self._setting_boxes or self._feature_boxes:
             panel = ipywidgets.VBox(
                 [
@@ -761,13 +849,36 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             self._select_box.value = tuple(model.selected)
             if list(self._nodes_view.selected) != model.selected:
                 self._nodes_view.selected = model.selected
-            # Hidden roles are not offered for assignment.
-            offered = tuple(model.assignable_roles)
-            if tuple(self._roles_box.options) != offered:
-                keep = tuple(r for r in self._roles_box.value if r in offered)
-                self._roles_box.options = offered
-                self._roles_box.value = keep
+            # Hidden roles are not offered for assignment. Each entry says
+            # what is wrong with its role; "problems only" keeps those (and
+            # the roles already chosen, so a choice never vanishes).
+            outcomes = model.outcomes
+            problems = set(self.problem_roles)
+            only = bool(self._problems.value)
+            self._problems.description = f"problems only ({len(problems)})"
+            offered = tuple(
+                r
+                for r in model.assignable_roles
+                if not only or r in problems or r in model.selected_roles
+            )
+            role_options = tuple((role_label(r, outcomes.get(r)), r) for r in offered)
+            if role_options != self._role_options:
+                self._role_options = role_options
+                self._roles_box.options = role_options
             self._roles_box.value = tuple(r for r in model.selected_roles if r in offered)
+            by_role = tuple(
+                (role_label(r, outcomes.get(r)), r)
+                for r in model.role_names
+                if not only or r in problems or r == self._by_role.value
+            )
+            if by_role != self._by_role_options:
+                shown_role = self._by_role.value
+                self._by_role_options = by_role
+                self._by_role.options = by_role
+                values = [v for _, v in by_role]
+                self._by_role.value = (
+                    shown_role if shown_role in values else next(iter(values), None)
+                )
             # Controls that would do nothing are disabled.
             empty = not nodes
             for control in (

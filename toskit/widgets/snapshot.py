@@ -19,6 +19,17 @@ the notebook was saved. Changes in a burst (typing in a filter, several
 clicks) give one update; a change that leaves the view as it was gives
 none. Without a running event loop (plain Python, tests) the refresh runs at
 once. :meth:`StaticSnapshot.refresh_snapshot` forces one.
+
+A snapshot is what a *stored* notebook shows, and a stored notebook is often
+opened untrusted: JupyterLab then sanitizes its HTML, dropping every
+``<style>`` element but keeping ``class`` and the safe inline ``style``
+properties (``display`` among them). A toskit fragment hides its
+view with an inline ``display:none`` that only its stylesheet lifts, so an
+untrusted notebook showed the ``<pre>`` repr (``TemplateExplorer(...)``) in
+place of the view. :func:`unhidden_view` turns a fragment into the form that
+survives the sanitizer: the view shown, the plain-text repr hidden inline.
+Snapshots always carry that form; ``notebooks/build.py`` gives it to every
+toskit output of a stored tutorial too.
 """
 
 from __future__ import annotations
@@ -30,7 +41,7 @@ from typing import Any
 
 from toskit.display.html import esc
 
-__all__ = ["StaticSnapshot", "inert_links", "snapshot_note"]
+__all__ = ["StaticSnapshot", "inert_links", "snapshot_note", "unhidden_view"]
 
 # The explorer's type links (``PropertyExplorer._type_link``): controls that
 # only a live TypeTree follows. Names are escaped, so no ``"`` inside.
@@ -44,6 +55,29 @@ def inert_links(html: str) -> str:
     snapshot nothing follows them, so they must not be announced, focused or
     styled as links."""
     return _WIDGET_LINK.sub('<span class="toskit-type-name">', html)
+
+
+# A fragment's two halves (``toskit.display.html.fragment``): the plain-text
+# repr the stylesheet hides, and the view hidden inline until the stylesheet
+# shows it.
+_FALLBACK_PRE = '<pre class="toskit-text-fallback">'
+_HIDDEN_VIEW = re.compile(r'(<div class="toskit-wrap[^"<>]*") style="display:none">')
+
+
+def unhidden_view(html: str) -> str:
+    """``html`` with every toskit view shown and its plain-text repr hidden
+        by an inline ``display:none``, so that it reads without the stylesheet.
+        (Not the ``hidden`` attribute: JupyterLab's own ``pre`` rule sets
+        ``display`` and wins over it.)
+
+        A viewer that keeps ``<style>`` (a trusted notebook, nbviewer, Voila)
+        renders it exactly as before (the stylesheet hid the repr already); one
+        that drops it (JupyterLab's sanitizer in an untrusted notebook) shows
+        the view, unstyled but whole, instead of the repr; one that drops inline
+    styles too shows both. Idempotent.
+    """
+    html = html.replace(_FALLBACK_PRE, '<pre class="toskit-text-fallback" style="display:none">')
+    return _HIDDEN_VIEW.sub(r"\1>", html)
 
 
 def snapshot_note() -> str:
@@ -96,7 +130,7 @@ class StaticSnapshot:
 
     def _snapshot_or_note(self) -> str:
         try:
-            return self.snapshot_html()
+            return unhidden_view(self.snapshot_html())
         except Exception as exc:  # noqa: BLE001 - a snapshot must never break the display
             return f'<pre class="toskit-fallback">{esc(repr(self))}: no snapshot ({esc(type(exc).__name__)})</pre>'
 
