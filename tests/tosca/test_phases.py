@@ -102,18 +102,23 @@ def test_narrow_phases_do_not_declare_the_merge_caches():
 
 
 def test_the_entities_context_does_not_grow_back():
-    """#28: the merge's caches are one member owned by the phase that fills
-    them, not six fields of the context. The Protocol adds two members to its
-    shared bases (the inputs and the phase's MergeCaches); a seventeenth is a
-    decision to write down here."""
+    """#28: per-load state is one member per phase that fills it, not fields of
+    the context: the merge's caches and pending checks (MergeCaches, six fields
+    before) and what parsing values fills (ParseState, seven). The Protocol
+    adds two members to its shared bases (the inputs and the phase's
+    MergeCaches); a thirteenth is a decision to write down here."""
     entities_ctx = PROTOCOLS["EntitiesContext"]
     bases = _members(PROTOCOLS["DefinitionsContext"]) | _members(PROTOCOLS["ClauseContext"])
     assert _members(entities_ctx) - bases == {"inputs", "merge"}
-    assert len(_members(entities_ctx)) == 17
-    assert len(_load_context_members()) == 22
+    assert len(_members(entities_ctx)) == 12
+    assert len(_load_context_members()) == 17
     caches = set(entities.MergeCaches.__slots__)
     assert {"pending", "default_layers", "cap_defs", "property_plans", "field_types"} <= caches
     assert not caches & _load_context_members()
+    parsing = {f.name for f in dataclasses.fields(evaluation.ParseState)}
+    assert {"function_defs", "parsed_clauses", "unparsed_roots", "foreign_roots"} <= parsing
+    assert not parsing & _load_context_members()
+    assert _members(PROTOCOLS["ParseContext"]) == {"doc", "diags", "grammar", "parsing"}
 
 
 def test_the_merge_caches_exist_only_during_the_entities_phase(monkeypatch):

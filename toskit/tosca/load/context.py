@@ -1,7 +1,10 @@
 """The state of one load, shared by the phases of :mod:`toskit.tosca.load.loader`.
 
 A leaf module: :class:`LoadContext` is plain data (the document, the
-grammar, the registry, the diagnostics list, per-load caches). Each phase
+grammar, the registry, the diagnostics list) plus one object per phase that
+keeps per-load state, owned by that phase
+(:class:`~toskit.tosca.values.evaluation.ParseState`,
+:class:`~toskit.tosca.model.entities.MergeCaches`). Each phase
 of the pipeline is a function in its own module, and its signature says
 what it reads (issue 15): a phase reading one to three things takes them as
 arguments; the others take the context typed as one of the
@@ -61,7 +64,6 @@ every phase can import it.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -69,13 +71,13 @@ from toskit.diagnostics import Diagnostic
 from toskit.source import YamlDocument
 
 if TYPE_CHECKING:
-    from toskit.functions import FunctionDefinition
     from toskit.tosca.load.grammar import Grammar
     from toskit.tosca.model.entities import MergeCaches
     from toskit.tosca.model.graph import TemplateGraph
     from toskit.tosca.model.inputs import InputResolver
     from toskit.tosca.types.registry import Registry
     from toskit.tosca.types.scalars import ScalarTypes
+    from toskit.tosca.values.evaluation import ParseState
 
 __all__ = [
     "ClauseContext",
@@ -106,26 +108,16 @@ class LoadContext:
     # ``registry.value_types()``: a plain function (result objects keep it, not the context).
     value_type: Any
     diags: list[Diagnostic]
+    # What parsing values reads and fills (the document's functions, parsed
+    # clauses, where unparsed and foreign values are): one object,
+    # toskit.tosca.values.evaluation.ParseState.
+    parsing: ParseState
     # The ``inputs=`` of the call; ``inputs_given`` is False for a plain check
     # (a missing input is then ``info``, not an error).
     passed_inputs: dict[str, Any] = field(default_factory=dict)
     inputs_given: bool = False
-    # Names that make a 1.x single-key map a call (built-ins and the registry).
-    call_names_1x: frozenset[str] = frozenset()
     # Diagnostics already reported once (``CheckContext.reported``).
     reported: set[Any] = field(default_factory=set)
-    # ``functions:`` sections (2.0): declared functions by qualified name.
-    function_defs: dict[str, FunctionDefinition] = field(default_factory=dict)
-    known_functions: list[str] = field(default_factory=list)
-    # Value trees parsed from another document (imported defaults): where
-    # their diagnostics belong.
-    foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = field(default_factory=list)
-    # Values whose function calls did not parse: (file, path). Value checks
-    # at or under them are cascades of the one syntax diagnostic, and dropped.
-    unparsed_roots: list[tuple[str | None, tuple[Hashable, ...]]] = field(default_factory=list)
-    # Parsed 2.0 validation clauses by id of their definition (parsing
-    # phases share it: definitions, inputs, entities).
-    parsed_clauses: dict[int, tuple[Any, Any]] = field(default_factory=dict)
     input_resolver: InputResolver | None = None
     # The entities phase's own state: its caches and the queue of pending
     # checks (toskit.tosca.model.entities.MergeCaches), for that phase only.
@@ -158,7 +150,7 @@ class LoadContext:
     ) -> Diagnostic:
         """``YamlDocument.diagnostic`` of the document a value tree came from."""
         parts = tuple(parts)
-        for prefix, doc in self.foreign_roots:
+        for prefix, doc in self.parsing.foreign_roots:
             if parts[: len(prefix)] == prefix:
                 return doc.diagnostic(severity, code, message, parts, **kwargs)
         return self.doc.diagnostic(severity, code, message, parts, **kwargs)
@@ -186,12 +178,7 @@ class ParseContext(Reporting, Protocol):
     (:func:`toskit.tosca.values.evaluation.parse_value`, :func:`~toskit.tosca.values.evaluation.clause_tree`)."""
 
     grammar: Grammar
-    call_names_1x: frozenset[str]
-    known_functions: list[str]
-    function_defs: dict[str, FunctionDefinition]
-    foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]]
-    unparsed_roots: list[tuple[str | None, tuple[Hashable, ...]]]
-    parsed_clauses: dict[int, tuple[Any, Any]]
+    parsing: ParseState
 
 
 class ClauseContext(ParseContext, Protocol):
@@ -204,11 +191,10 @@ class ClauseContext(ParseContext, Protocol):
 
 class FunctionsContext(Reporting, Protocol):
     """The ``functions:`` sections (:func:`toskit.tosca.values.evaluation.load_function_definitions`),
-    which fill ``function_defs`` and ``known_functions``."""
+    which fill ``parsing.function_defs`` and ``parsing.known_functions``."""
 
     registry: Registry
-    function_defs: dict[str, FunctionDefinition]
-    known_functions: list[str]
+    parsing: ParseState
 
 
 class DefinitionsContext(ParseContext, Protocol):

@@ -69,6 +69,7 @@ from toskit.tosca.types.scalars import ScalarTypes
 from toskit.tosca.values.check import describe
 from toskit.tosca.values.defchecks import check_definitions
 from toskit.tosca.values.evaluation import (
+    ParseState,
     evaluate_outputs,
     load_function_definitions,
     without_cascades,
@@ -323,7 +324,7 @@ def run(
         # ``None``: a template check (a missing input is ``info``); a mapping:
         # the caller asked for a resolved template (a missing one is an error).
         inputs_given=inputs is not None,
-        call_names_1x=functions.INTRINSICS_1_X | functions.registered_names(),
+        parsing=ParseState(call_names_1x=functions.INTRINSICS_1_X | functions.registered_names()),
     )
     topology = root.get(grammar.topology_key)
     if not isinstance(topology, Mapping):
@@ -384,7 +385,7 @@ def run(
     outputs = evaluate_outputs(ctx, topology, tparts)
 
     diags.extend(budget.diagnostics())  # the load's total of fill-ins, if crossed
-    diags = without_cascades(diags, ctx.unparsed_roots)  # a malformed call is one mistake
+    diags = without_cascades(diags, ctx.parsing.unparsed_roots)  # a malformed call is one mistake
     _release(ctx, everything)
     desc = root.get("description")
     return ServiceTemplate(

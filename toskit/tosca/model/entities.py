@@ -312,7 +312,7 @@ def resolve_properties(
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
         check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
-    v2, names_1x = ctx.grammar.major == 2, ctx.call_names_1x
+    v2, names_1x = ctx.grammar.major == 2, ctx.parsing.call_names_1x
     parsed = {
         # parse_value scans the same way first: plain data skips the call.
         key: parse_value(ctx, item, doc, (*props_parts, key))

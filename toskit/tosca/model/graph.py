@@ -324,7 +324,7 @@ class TemplateGraph:
         return vt
 
     def function_definitions(self) -> Mapping[str, Any]:
-        return self.load.function_defs
+        return self.load.parsing.function_defs
 
     def scalar_class(self, type_name: str) -> ScalarClass | None:
         return self.load.scalars.by_name(type_name)
@@ -389,7 +389,7 @@ class TemplateGraph:
             context=self,
             self_entity=self_entity,
             input_types=ctx.inputs.types,
-            definitions=ctx.function_defs,
+            definitions=ctx.parsing.function_defs,
             # An input without value is supplied at deployment (missing-input).
             defer_missing_inputs=True,
         )

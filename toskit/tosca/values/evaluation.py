@@ -11,12 +11,13 @@ from, 2.0 ``validation`` clauses run through ``toskit.functions.check_value``,
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toskit import functions
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError
+from toskit.functions import FunctionDefinition
 from toskit.functions.signatures import Signature
 from toskit.plain import describe
 from toskit.source import YamlDocument
@@ -30,6 +31,7 @@ from toskit.tosca.values.check import CheckContext
 from toskit.tosca.values.resolve import Resolution
 
 __all__ = [
+    "ParseState",
     "calls_in",
     "clause_tree",
     "evaluate_outputs",
@@ -41,17 +43,42 @@ __all__ = [
 ]
 
 
+@dataclass(eq=False)
+class ParseState:
+    """What parsing values reads and fills during one load (``LoadContext.parsing``).
+
+    The functions phase fills the document's functions
+    (:func:`load_function_definitions`); :func:`parse_value` and
+    :func:`clause_tree` read them and fill the rest: where a value tree came
+    from another document (its diagnostics belong there), values whose calls
+    did not parse (value checks under them are cascades, dropped), and each
+    validation clause parsed once.
+    """
+
+    # Names that make a 1.x single-key map a call (built-ins and the registry).
+    call_names_1x: frozenset[str] = frozenset()
+    # ``functions:`` sections (2.0): declared functions by qualified name.
+    function_defs: dict[str, FunctionDefinition] = field(default_factory=dict)
+    known_functions: list[str] = field(default_factory=list)
+    foreign_roots: list[tuple[tuple[Hashable, ...], YamlDocument]] = field(default_factory=list)
+    # (file, path) of each value whose calls did not parse.
+    unparsed_roots: list[tuple[str | None, tuple[Hashable, ...]]] = field(default_factory=list)
+    # Parsed 2.0 validation clauses by id of their definition (kept with it).
+    parsed_clauses: dict[int, tuple[Any, Any]] = field(default_factory=dict)
+
+
 def parse_value(
     ctx: ParseContext, value: Any, doc: YamlDocument, parts: tuple[Hashable, ...]
 ) -> Any:
     """``value`` as a tree of calls (the file's function dialect); malformed calls reported."""
-    if not may_hold_calls(value, ctx.grammar.major == 2, ctx.call_names_1x):
+    state = ctx.parsing
+    if not may_hold_calls(value, ctx.grammar.major == 2, state.call_names_1x):
         return value
     try:
         parsed = functions.parse(
             value,
             ctx.grammar.functions_version,
-            known=ctx.known_functions,
+            known=state.known_functions,
             diagnostics=ctx.diags,
             path=parts,
             make_diagnostic=doc.diagnostic,
@@ -60,10 +87,10 @@ def parse_value(
         ctx.diags.extend(exc.diagnostics)
         # The value stays as written, and is not what its author meant: what
         # the value checks would say of it is dropped (without_cascades).
-        ctx.unparsed_roots.append((doc.name, tuple(parts)))
+        state.unparsed_roots.append((doc.name, tuple(parts)))
         return value
     if doc is not ctx.doc and parsed is not value and functions.contains_call(parsed):
-        ctx.foreign_roots.append((tuple(parts), doc))
+        state.foreign_roots.append((tuple(parts), doc))
     return parsed
 
 
@@ -74,14 +101,14 @@ def clause_tree(ctx: ParseContext, raw: Any, schema: Any) -> Any:
     written (``unknown-function``), and then not run for every value.
     """
     key = id(raw)
-    cached = ctx.parsed_clauses.get(key)
+    cached = ctx.parsing.parsed_clauses.get(key)
     if cached is None:
         doc = schema.doc or ctx.doc
         parts = (*schema.parts, "validation")
         tree = parse_value(ctx, raw, doc, parts)
         unknown = [c for c in calls_in(tree) if not _known_function(ctx, c)]
         for call in unknown:
-            known = sorted({*functions.BUILTINS_2_0, *ctx.function_defs})
+            known = sorted({*functions.BUILTINS_2_0, *ctx.parsing.function_defs})
             ctx.diags.append(
                 doc.diagnostic(
                     "error",
@@ -104,7 +131,7 @@ def clause_tree(ctx: ParseContext, raw: Any, schema: Any) -> Any:
                 )
             )
             unknown = [tree]
-        cached = ctx.parsed_clauses[key] = (raw, None if unknown else tree)
+        cached = ctx.parsing.parsed_clauses[key] = (raw, None if unknown else tree)
     return cached[1]
 
 
@@ -112,7 +139,7 @@ def _known_function(ctx: ParseContext, call: Any) -> bool:
     name = call.qualified_name
     return (
         (call.namespace is None and name in functions.BUILTINS_2_0)
-        or name in ctx.function_defs
+        or name in ctx.parsing.function_defs
         or name in functions.registered_names()
     )
 
@@ -187,7 +214,7 @@ def load_function_definitions(
 ) -> None:
     """``functions:`` sections (2.0): ``imported`` (namespaced), top level, then service template.
 
-    Fills ``ctx.function_defs`` and ``ctx.known_functions``.
+    Fills ``ctx.parsing.function_defs`` and ``.known_functions``.
     """
     sections: list[tuple[Any, str | None, YamlDocument, tuple[Hashable, ...]]] = [
         (section, prefix, doc, ("functions",)) for section, prefix, doc in imported
@@ -196,6 +223,7 @@ def load_function_definitions(
         sections.append((root["functions"], None, ctx.doc, ("functions",)))
     if topology.get("functions") is not None:
         sections.append((topology["functions"], None, ctx.doc, (*tparts, "functions")))
+    state = ctx.parsing
     for section, prefix, doc, parts in sections:
         defs, diags = functions.load_function_definitions(
             section,
@@ -203,15 +231,15 @@ def load_function_definitions(
             version="2.0",
             path=parts,
             make_diagnostic=doc.diagnostic,
-            known=list(ctx.function_defs),
+            known=list(state.function_defs),
         )
         ctx.diags.extend(diags)
         for name, definition in defs.items():
-            base = ctx.function_defs.get(name)
-            ctx.function_defs[name] = functions.refine(base, definition) if base else definition
-    ctx.known_functions = list(ctx.function_defs)
+            base = state.function_defs.get(name)
+            state.function_defs[name] = functions.refine(base, definition) if base else definition
+    state.known_functions = list(state.function_defs)
     if ctx.registry.opaque_prefixes:
-        ctx.function_defs = _WithOpaque(ctx.function_defs, ctx.registry.opaque_prefixes)
+        state.function_defs = _WithOpaque(state.function_defs, ctx.registry.opaque_prefixes)
 
 
 class _WithOpaque(dict):
