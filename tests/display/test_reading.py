@@ -164,9 +164,15 @@ def test_the_review_comparison_and_the_fuel_release_read_without_internal_names(
     _check("review", compare(old, new))
     release = conditions.load_release(str(RELEASE), "Newton on Ubuntu 16.04")
     _check("fuel release", release)
-    roles = getattr(release, "roles", None)
-    for key in list(getattr(roles, "keys", list)())[:40]:
+    roles = release.roles
+    assert len(list(roles.keys())) >= 5
+    for key in list(roles.keys())[:40]:
         _check(f"fuel role {key}", roles[key])
+    # every role's outcome on the release's own starting cluster, with its trace
+    outcomes = release.check_all(release.cluster())
+    assert outcomes
+    for key, outcome in list(outcomes.items())[:40]:
+        _check(f"fuel outcome {key}", outcome)
 
 
 def test_the_reading_check_catches_an_internal_name():
