@@ -361,3 +361,17 @@ def test_a_property_path_selects_whole_for_copying(shop):
     # the misspelt property's row too, beside its suggestion
     assert '<span class="toskit-copy"' in html.split("nmae")[0][-200:]
     assert parse(html)
+
+
+@pytest.mark.parametrize("view", ["notebook", "report", "diagnostics"])
+def test_no_file_link_sits_inside_a_summary(shop, view):
+    """A link inside a <summary> is a control inside a control (axe's
+    nested-interactive): every file link of a view sits outside them."""
+    html = {
+        "notebook": lambda: to_html(shop),
+        "report": lambda: render_page(shop),
+        "diagnostics": lambda: to_html(shop.diagnostics),
+    }[view]()
+    assert 'class="toskit-file-link"' in html
+    for summary in re.findall(r"<summary>(.*?)</summary>", html, flags=re.S):
+        assert "<a " not in summary
