@@ -22,7 +22,11 @@ installs compile it; ``--no-bytecode`` measures without it (a copy of the
 package without ``__pycache__``, imported instead of the installed one,
 with ``PYTHONDONTWRITEBYTECODE``; the standard library keeps its bytecode).
 
-    .venv/bin/python bench/bench_startup.py [--runs 20] [--nodes 50] [--no-bytecode]
+``--parts`` also prints where the time goes: the interpreter alone, importing
+the CLI, the TOSCA loader's modules, the check of an empty file (the
+normative profile) and of the template, each a process of its own.
+
+    .venv/bin/python bench/bench_startup.py [--runs 20] [--nodes 50] [--no-bytecode] [--parts]
 """
 
 from __future__ import annotations
@@ -75,6 +79,28 @@ def tosca_parser_cli() -> str | None:
     return str(beside) if beside.exists() else shutil.which("tosca-parser")
 
 
+# --parts: what `toskit check small.yaml` pays, stage by stage (each a whole
+# process, so each includes the ones above it).
+STAGES = (
+    ("the interpreter (python -c pass)", ["-c", "pass"]),
+    ("import toskit.cli", ["-c", "import toskit.cli"]),
+    ("+ the TOSCA loader's modules", ["-c", "import toskit.cli, toskit.tosca.load.loader"]),
+    ("check of an empty TOSCA 1.3 file", ["-m", "toskit", "check", "{empty}"]),
+    ("check of the template", ["-m", "toskit", "check", "{path}"]),
+)
+
+
+def _stages(path: Path, env: dict[str, str], runs: int) -> dict[str, list[float]]:
+    empty = path.with_name("empty.yaml")
+    empty.write_text("tosca_definitions_version: tosca_simple_yaml_1_3\n", encoding="utf-8")
+    found: dict[str, list[float]] = {label: [] for label, _ in STAGES}
+    for _ in range(runs):
+        for label, args in STAGES:
+            argv = [a.format(path=path, empty=empty) for a in args]
+            found[label].append(cpu_of([sys.executable, *argv], env)[0])
+    return found
+
+
 def spread(values: list[float]) -> str:
     return f"{statistics.median(values):.3f} s [{min(values):.3f}-{max(values):.3f}]"
 
@@ -87,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         "--no-bytecode", action="store_true", help="ignore toskit's compiled .pyc files"
     )
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--parts", action="store_true", help="also where the time goes (see STAGES)"
+    )
     args = parser.parse_args(argv)
 
     peer = tosca_parser_cli()
@@ -119,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             if peer is not None:
                 theirs.append(cpu_of([peer, f"--template-file={path}"], env)[0])
 
+        parts = _stages(path, env, args.runs) if args.parts else None
+
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     load = os.getloadavg()[0]
     bytecode = "without toskit's bytecode" if args.no_bytecode else "bytecode compiled"
@@ -134,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  ratio of medians    {ratio:.2f}x   (target >= {TARGET_RATIO}x)")
     else:
         print("  tosca-parser CLI    not installed (pip install tosca-parser)")
+    if parts is not None:
+        print("  where the time goes (each stage a process of its own, interleaved; CPU):")
+        for label, values in parts.items():
+            print(f"    {label:40} {spread(values)}")
     out_path = os.environ.get("TOSKIT_BENCH_JSON")
     if out_path:
         data = {
