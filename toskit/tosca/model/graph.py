@@ -33,14 +33,14 @@ from toskit.values import ScalarClass
 if TYPE_CHECKING:
     from toskit.tosca.load.context import EvaluationContext
 
-__all__ = ["TemplateGraph"]
+__all__ = ["EntityProperties", "TemplateGraph"]
 
 
-class _EntityView:
-    """Properties of one entity, evaluated on demand."""
+class EntityProperties:
+    """An entity's property names and types, as function evaluation reads them
+    (``toskit.functions.context``); subclasses say where the values come from."""
 
-    def __init__(self, graph: TemplateGraph, entity: EntityTemplate) -> None:
-        self.graph = graph
+    def __init__(self, entity: Any) -> None:
         self.entity = entity
         self.name = entity.name
 
@@ -49,7 +49,15 @@ class _EntityView:
 
     def property_type(self, name: str) -> str | None:
         pdef = self.entity.property_definitions.get(name)
-        return pdef.type if pdef else None
+        return pdef.type if pdef is not None else None
+
+
+class _EntityView(EntityProperties):
+    """Properties of one entity during the load, evaluated on demand."""
+
+    def __init__(self, graph: TemplateGraph, entity: EntityTemplate) -> None:
+        super().__init__(entity)
+        self.graph = graph
 
     def property_value(self, name: str) -> Any:
         return self.graph.value(self.entity, name, self)

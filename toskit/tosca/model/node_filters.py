@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toskit.sentinels import NO_DEFAULT
+from toskit.tosca.model.graph import EntityProperties
 from toskit.tosca.types.definitions import Type
 from toskit.tosca.values.check import _comparable, compare_constraint
 
@@ -321,20 +322,12 @@ class _Context:
         return {}
 
 
-class _Holder:
-    """Properties of a loaded entity, as evaluation reads them."""
+class _Holder(EntityProperties):
+    """Properties of a loaded entity (its merged, evaluated values)."""
 
     def __init__(self, context: _Context, entity: Any) -> None:
+        super().__init__(entity)
         self.context = context
-        self.entity = entity
-        self.name = entity.name
-
-    def property_names(self) -> Collection[str]:
-        return list(dict.fromkeys([*self.entity.property_definitions, *self.entity.properties]))
-
-    def property_type(self, name: str) -> str | None:
-        pdef = self.entity.property_definitions.get(name)
-        return pdef.type if pdef is not None else None
 
     def property_value(self, name: str) -> Any:
         return self.entity.properties.get(name, NO_DEFAULT)
