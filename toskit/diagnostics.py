@@ -15,7 +15,8 @@ diagnostic it can and goes on; it raises only when asked
 
 The path is structured (``parts``) and its string derived from it:
 
->>> d = Diagnostic("error", "type-mismatch", "expected integer", ("node_templates", "db", "ports", 1))
+>>> d = Diagnostic("error", "type-mismatch", "expected integer",
+...                ("node_templates", "db", "ports", 1))
 >>> d.path, d.parts
 ('node_templates.db.ports[1]', ('node_templates', 'db', 'ports', 1))
 >>> did_you_mean("prot", ["port", "host"])
@@ -391,7 +392,8 @@ SEE_ALL_HINT = (
 def cap_per_code(
     diagnostics: Iterable[Diagnostic], limit: int | None = MAX_PER_CODE, *, hint: str = SEE_ALL_HINT
 ) -> list[Diagnostic]:
-    """The first ``limit`` diagnostics of each code in each file, in their order, and a summary for the rest.
+    """The first ``limit`` diagnostics of each code in each file, in their
+    order, and a summary for the rest.
 
     The cap is per file (as issue #19 asks: a mistake repeated in one file
     is one story; the same code in another file is another). The rest of one
@@ -650,8 +652,10 @@ class Suggestion:
     rename: :attr:`best` is ``None`` for a tie, and a finding then carries
     no fix; its :meth:`hint` names every tied candidate and says why.
 
-    >>> suggest("cache_host", ["lb_host", "db_host", "web_host"]).hint()
-    "did you mean 'lb_host', 'db_host' or 'web_host'? ('lb_host', 'db_host' and 'web_host' are equally close)"
+    >>> print(suggest("cache_host", ["lb_host", "db_host", "web_host"]).hint())
+    ... # doctest: +NORMALIZE_WHITESPACE
+    did you mean 'lb_host', 'db_host' or 'web_host'?
+    ('lb_host', 'db_host' and 'web_host' are equally close)
     >>> suggest("prot", ["port", "host"]).best
     'port'
     """
@@ -746,7 +750,8 @@ def _suggest(word: str, names: tuple) -> Suggestion | None:
 
 @functools.lru_cache(maxsize=4096)
 def _edits(a: str, b: str, bound: int) -> int:
-    """Optimal-string-alignment distance of ``a`` and ``b``, or ``bound + 1`` once it exceeds ``bound``."""
+    """Optimal-string-alignment distance of ``a`` and ``b`` (``bound + 1``
+    once it exceeds ``bound``)."""
     if a == b:
         return 0
     if abs(len(a) - len(b)) > bound:

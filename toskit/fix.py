@@ -128,7 +128,8 @@ def fixes_to_apply(
     left: list[tuple[Diagnostic, str]] = []
     for diag in diagnostics:
         if diag.omitted:
-            continue  # a summary: its findings were listed (max_per_code=None) or are counted elsewhere
+            # a summary: its findings were listed (max_per_code=None) or are counted elsewhere
+            continue
         if not diag.fixes:
             left.append((diag, "no unambiguous fix"))
         elif len(diag.fixes) > 1:
@@ -232,7 +233,8 @@ def _read(path: str) -> tuple[bytes, str]:
 
 
 def _write(path: str, raw_before: bytes, text: str) -> None:
-    """Replace ``path`` by ``text`` through a temporary file, unless it changed since it was read."""
+    """Replace ``path`` by ``text`` through a temporary file, unless it
+    changed since it was read."""
     info = os.lstat(path)
     folder = os.path.dirname(os.path.abspath(path))
     fd, temporary = tempfile.mkstemp(prefix=".toskit-fix-", suffix=".tmp", dir=folder)
@@ -323,7 +325,8 @@ def fix_files(
             continue
         except Exception as exc:  # a crash in one file's check must not stop the others
             print(
-                f"toskit check --fix: {path}: toskit failed while checking it ({type(exc).__name__}: {exc})",
+                f"toskit check --fix: {path}: toskit failed while checking it "
+                f"({type(exc).__name__}: {exc})",
                 file=err,
             )
             status = 2
@@ -348,7 +351,8 @@ def fix_files(
             more = f"; {len(outcome.left) - 3} more" if len(outcome.left) > 3 else ""
             print(
                 f"toskit check --fix: {path}: left as it is: "
-                f"{_plural(len(outcome.left), 'finding')} without an unambiguous fix ({examples}{more})",
+                f"{_plural(len(outcome.left), 'finding')} without an unambiguous fix "
+                f"({examples}{more})",
                 file=err,
             )
     if status == 0 and dry_run and would_change:

@@ -100,9 +100,10 @@ def drive(step: Callable[..., Any], *args: Any) -> Any:
     needs and is sent that sub-walk's result (``merged = yield (node, l, r)``),
     then returns its own result. It may also yield a generator it got from
     calling a step itself (``r = step(...)``; ``if type(r) is GeneratorType:
-    r = yield r``), so that leaves cost no round trip through the driver. The generators wait on an explicit stack, so
-    a walk as deep as :data:`MAX_DEPTH` takes a few Python frames, not
-    thousands; a deeper one raises :class:`TooDeep`. (A plain result must not
+    r = yield r``), so that leaves cost no round trip through the driver.
+    The generators wait on an explicit stack, so a walk as deep as
+    :data:`MAX_DEPTH` takes a few Python frames, not thousands; a deeper one
+    raises :class:`TooDeep`. (A plain result must not
     itself be a generator; the values walked here never are.)
     """
     result = step(*args)
@@ -505,8 +506,10 @@ def bounded_text(value: Any, limit: int, *, style: str = "flow") -> str:
 
     >>> bounded_text(["x" * 100] * 1000, 20)
     "['xxxxxxxxxxxxxxxxx…"
-    >>> bounded_text({"a": (1, None)}, 40, style="repr"), bounded_text({1: [True]}, 40, style="json")
-    ("{'a': (1, None)}", '{"1": [true]}')
+    >>> bounded_text({"a": (1, None)}, 40, style="repr")
+    "{'a': (1, None)}"
+    >>> bounded_text({1: [True]}, 40, style="json")
+    '{"1": [true]}'
     """
     pieces: list[str] = []
     size = 0

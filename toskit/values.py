@@ -352,11 +352,13 @@ class ScalarClass:
         )
         if primitive not in ("integer", "float"):
             problems.append(
-                f"the data_type of a scalar must be integer or float (or derive from one), not {primitive!r}"
+                "the data_type of a scalar must be integer or float (or derive from one), not "
+                f"{primitive!r}"
             )
         elif parent is not None and data_type is not None and primitive != parent.data_type:
             problems.append(
-                f"the data_type {primitive!r} is incompatible with the parent's {parent.data_type!r}"
+                f"the data_type {primitive!r} is incompatible with the parent's "
+                f"{parent.data_type!r}"
             )
         if not merged_units:
             problems.append("a scalar type needs 'units' (unit to multiplier, one of them 1)")
@@ -389,7 +391,8 @@ class ScalarClass:
             problems.append(f"the canonical_unit {canonical!r} is not one of the units")
         elif expanded[canonical] != 1.0:
             problems.append(
-                f"the canonical_unit '{canonical}' must have the multiplier 1, not {expanded[canonical]:g}"
+                f"the canonical_unit '{canonical}' must have the multiplier 1, not "
+                f"{expanded[canonical]:g}"
             )
         if primitive == "integer" and any(not float(m).is_integer() for m in expanded.values()):
             problems.append("an integer scalar type needs whole-number multipliers")
@@ -498,7 +501,8 @@ _TIMESTAMP_RE = re.compile(
     (?:(?:[Tt]|[ \t]+)
        (?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2}):(?P<second>[0-9]{2})
        (?:\.(?P<fraction>[0-9]*))?
-       (?:[ \t]*(?P<tz>[Zz]|(?P<tz_sign>[-+])(?P<tz_hour>[0-9]{1,2})(?::?(?P<tz_minute>[0-9]{2}))?))?
+       (?:[ \t]*(?P<tz>[Zz]
+          |(?P<tz_sign>[-+])(?P<tz_hour>[0-9]{1,2})(?::?(?P<tz_minute>[0-9]{2}))?))?
     )?$""",
     re.VERBOSE,
 )

@@ -7,7 +7,8 @@ ValueChange(entity='db', kind='node', path='port', change='changed', old=5432, n
             old_source='default: my.Db', new_source='default: my.Db', type='integer',
             old_location='old.yaml:12:38', new_location='new.yaml:12:38', ...)
 >>> diff.fields[0]                                      # doctest: +SKIP
-FieldChange(section='node_templates', entity='app', path='interfaces.Standard.operations.create.implementation', ...)
+FieldChange(section='node_templates', entity='app',
+            path='interfaces.Standard.operations.create.implementation', ...)
 
 Everything that carries meaning is compared: the documents as written,
 unit by unit (``diff.fields``: capabilities, interfaces, artifacts,

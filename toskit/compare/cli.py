@@ -80,7 +80,8 @@ def add_diff_parser(commands: Any) -> argparse.ArgumentParser:
     diff.add_argument(
         "--force",
         action="store_true",
-        help="with -o: replace an existing file that toskit did not write (never an input or a link)",
+        help="with -o: replace an existing file that toskit did not write "
+        "(never an input or a link)",
     )
     diff.add_argument(
         "--fail-on",
@@ -121,7 +122,8 @@ def parse_git_spec(spec: str) -> tuple[str, str]:
         raise ToskitError(f"{spec[:200]!r}: a revision cannot start with '-'")
     if len(path) > _MAX_PATH or "\0" in path or "\n" in path:
         raise ToskitError(
-            f"{spec[:200]!r}…: not a usable path (longer than {_MAX_PATH} characters, or a NUL or line feed)"
+            f"{spec[:200]!r}…: not a usable path (longer than {_MAX_PATH} characters, or a NUL or "
+            "line feed)"
         )
     return rev, path
 
@@ -176,7 +178,10 @@ class _GitTree:
         if entry is None:
             hint = ""
             if self.prefix and not full.startswith(self.prefix):
-                hint = " (PATH is from the repository root, as with git show; ./PATH is from the current folder)"
+                hint = (
+                    " (PATH is from the repository root, as with git show; ./PATH is from the "
+                    "current folder)"
+                )
             raise ToskitError(f"{full} does not exist in {self.rev}{hint}")
         meta, _, _ = entry.partition(b"\t")
         fields = meta.split()
@@ -192,7 +197,8 @@ class _GitTree:
         size = int(fields[3]) if len(fields) > 3 and fields[3].isdigit() else 0
         if size > self.max_size:
             raise ToskitError(
-                f"{full} in {self.rev} is {size:,} bytes, over the loader's max_size of {self.max_size:,}"
+                f"{full} in {self.rev} is {size:,} bytes, over the loader's max_size of "
+                f"{self.max_size:,}"
             )
         data = _git(["-C", self.top, "cat-file", "blob", oid], self.spec)
         if len(data) > self.max_size:  # the object cannot have grown, but never trust a size

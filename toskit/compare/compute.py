@@ -260,7 +260,8 @@ class _Comparison:
                 diff_tree(ou.body, nu.body, ou.parts, nu.parts, raw)
             except TooDeep:
                 self.notes.append(
-                    f"{section} {new_name or ''}: nested deeper than {MAX_DEPTH} levels (or cyclic); "
+                    f"{section} {new_name or ''}: nested deeper than {MAX_DEPTH} levels (or "
+                    "cyclic); "
                     "not compared below it".replace("  ", " ")
                 )
                 continue

@@ -4,9 +4,10 @@ A :class:`TemplateDiff` holds what changed between two versions of a
 template: types, templates, every field as written (``fields``: the
 generic structural comparison of the documents, capabilities, interfaces,
 artifacts, workflows, imports, ... included), effective property values
-with their sources, requirement targets, inputs and diagnostics. Every record is a frozen dataclass of
-plain values (strings, numbers, lists, dicts), so a diff can be pickled,
-turned into JSON or a DataFrame, and compared in tests.
+with their sources, requirement targets, inputs and diagnostics. Every
+record is a frozen dataclass of plain values (strings, numbers, lists,
+dicts), so a diff can be pickled, turned into JSON or a DataFrame, and
+compared in tests.
 """
 
 from __future__ import annotations
@@ -151,8 +152,9 @@ class FieldChange:
     a map key whose value moved unchanged to ``new_path`` (a typo fixed), or,
     with an empty ``path``, a whole entity now called ``entity`` that was
     ``old_entity``; or ``"moved"``: a type now written in another file
-    (``old``/``new`` name the files, from the template's folder). ``old_location``/``new_location`` are ``file:line:column``
-    on each side (``None`` on a side without it).
+    (``old``/``new`` name the files, from the template's folder).
+    ``old_location``/``new_location`` are ``file:line:column`` on each side
+    (``None`` on a side without it).
     """
 
     section: str

@@ -158,7 +158,8 @@ def render_text(diff: TemplateDiff) -> str:
                     lines.append(f"      effective {name(p.property)}: {p.aspect} ({name(kind)})")
                 else:
                     lines.append(
-                        f"      effective {name(p.property)}.{p.aspect}: {short(p.old)} → {short(p.new)}"
+                        f"      effective {name(p.property)}.{p.aspect}: {short(p.old)} → "
+                        f"{short(p.new)}"
                     )
     if diff.templates:
         lines.append("templates:")

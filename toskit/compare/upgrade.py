@@ -283,7 +283,8 @@ def render_text(impact: UpgradeImpact) -> str:
             lines.append(f"  orphaned  {o.location}: {o.diagnostic.message}{more}")
         for v in t.defaults:
             lines.append(
-                f"  default   {v.entity}.{v.path}: {_value(v.old)} {_layer(v.old_source, v.old_location)}"
+                f"  default   {v.entity}.{v.path}: {_value(v.old)} "
+                f"{_layer(v.old_source, v.old_location)}"
                 f" -> {_value(v.new)} {_layer(v.new_source, v.new_location)}"
             )
     n_b, n_o, n_d = len(impact.breaking), len(impact.orphaned), len(impact.defaults)
@@ -463,10 +464,8 @@ def run_upgrade(
                 if folder != side:
                     text = text.replace(folder, side.rstrip("/"))
     except ToskitError as exc:
-        print(
-            f"{command}: {terminal_safe(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)}",
-            file=err,
-        )
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"{command}: {terminal_safe(first)}", file=err)
         return 2
     if fmt == "text":  # control characters of template text shown, line by line
         text = "".join(terminal_safe(line) + "\n" for line in text.splitlines())

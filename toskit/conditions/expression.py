@@ -377,7 +377,8 @@ class _Compiler:
                         out.append(item.get(key))
                     else:
                         raise type_error(
-                            f"'_pluck' expects a list of mappings, got a list containing {type_name(item)}"
+                            "'_pluck' expects a list of mappings, got a list containing "
+                            f"{type_name(item)}"
                         )
                 return out
 
@@ -484,7 +485,8 @@ class _Compiler:
                     return needle in hay
                 raise ConditionError(
                     "TypeError",
-                    f"'{op}' with a string on the right needs a string on the left, got {type_name(needle)}",
+                    f"'{op}' with a string on the right needs a string on the left, got "
+                    f"{type_name(needle)}",
                     expression=text,
                     position=pos,
                 )
@@ -493,7 +495,8 @@ class _Compiler:
                     return needle in hay
                 raise ConditionError(
                     "TypeError",
-                    f"'{op}' with a mapping on the right tests its keys and needs a string on the left, got {type_name(needle)}",
+                    f"'{op}' with a mapping on the right tests its keys and needs a string on the "
+                    f"left, got {type_name(needle)}",
                     expression=text,
                     position=pos,
                 )

@@ -548,7 +548,10 @@ class ExistsForm(Form):
         value = index >= 0
         warnings = [] if value or self.warning is None else [self.warning]
         if value:
-            detail = f"<{self.variable}> = {describe_node(item)} matched (item {index + 1} of {len(items)}) → TRUE"
+            detail = (
+                f"<{self.variable}> = {describe_node(item)} matched "
+                f"(item {index + 1} of {len(items)}) → TRUE"
+            )
         else:
             detail = f"no match among {len(items)} items → FALSE"
         return TraceEntry(
@@ -838,13 +841,15 @@ class ConditionCompiler:
                     break
             self.schema(
                 parts,
-                f"a condition mapping needs one of {', '.join(repr(k) for k in FORM_KEYS)}; got keys {keys}{hint}",
+                f"a condition mapping needs one of {', '.join(repr(k) for k in FORM_KEYS)}; got "
+                f"keys {keys}{hint}",
                 rename=rename,
             )
         if len(forms) > 1:
             self.schema(
                 parts,
-                f"a condition mapping has exactly one form key, got {' and '.join(map(repr, forms))}",
+                "a condition mapping has exactly one form key, got "
+                f"{' and '.join(map(repr, forms))}",
             )
         form = forms[0]
         allowed = _SIBLINGS[form]
@@ -967,7 +972,8 @@ class ConditionCompiler:
         if not isinstance(variable, str) or not _VARIABLE_NAME.match(variable):
             self.schema(
                 (*here, "variable"),
-                f"'variable' must be a bare name such as 'node' (no angle brackets), got {variable!r}",
+                "'variable' must be a bare name such as 'node' (no angle brackets), got "
+                f"{variable!r}",
             )
         where = self.attempt(lambda: self.expression(body["where"], (*here, "where")))
         if where is None:  # recorded (collect mode): still check the condition

@@ -329,10 +329,11 @@ class Release:
         True}``); ``mode`` defaults to the release's first mode; the cluster
         attributes default to nailgun's (:data:`CLUSTER_DEFAULTS`: ``status``
         ``new``, …; ``net_provider`` by :func:`default_net_provider`;
-        ``fuel_version``; pass ``status=…`` to change one); a ``release`` model, a ``version`` model without
-        feature groups, a ``networking_parameters`` model with nailgun's
-        defaults for the network provider and the setup ``wizard`` model
-        are added unless given in ``models``. Other arguments (``pool``)
+        ``fuel_version``; pass ``status=…`` to change one); a ``release``
+        model, a ``version`` model without feature groups, a
+        ``networking_parameters`` model with nailgun's defaults for the
+        network provider and the setup ``wizard`` model are added unless
+        given in ``models``. Other arguments (``pool``)
         go to Cluster."""
         if mode is None:
             mode = self.modes[0] if self.modes else "ha_compact"

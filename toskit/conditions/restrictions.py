@@ -266,7 +266,8 @@ def _restriction(
             compiler.unknown_key(
                 (*here, key),
                 RESTRICTION_KEYS,
-                f"unknown key {key!r} in a restriction (allowed: condition, message, action, strict)",
+                f"unknown key {key!r} in a restriction (allowed: condition, message, action, "
+                "strict)",
             )
     cond = item["condition"]
     message = item.get("message")
@@ -350,7 +351,8 @@ def _depends_condition(cond: Any, here: tuple, compiler: ConditionCompiler) -> E
     if not isinstance(cond, Mapping) or not cond:
         compiler.schema(
             here,
-            f"a 'depends' condition is an expression or a mapping of path to value, got {type_name(cond)}",
+            "a 'depends' condition is an expression or a mapping of path to value, got "
+            f"{type_name(cond)}",
         )
     for path, value in cond.items():
         if not isinstance(path, str):
@@ -359,7 +361,8 @@ def _depends_condition(cond: Any, here: tuple, compiler: ConditionCompiler) -> E
         if literal_text(value) is None:
             compiler.schema(
                 (*here, path),
-                f"a 'depends' value must be null, a boolean, a number or a string, got {type_name(value)}",
+                "a 'depends' value must be null, a boolean, a number or a string, got "
+                f"{type_name(value)}",
             )
     text = depends_condition_text(cond)
     assert text is not None  # every part was checked above
@@ -524,7 +527,8 @@ class Limits:
         if rec is not None and below_rec:
             messages.append(
                 rec[1]
-                or f"It is recommended to have at least {rec[0]} {label} nodes ({count} selected currently)."
+                or f"It is recommended to have at least {rec[0]} {label} nodes "
+                f"({count} selected currently)."
             )
         return LimitsVerdict(
             lo[0] if lo else None,
@@ -613,7 +617,8 @@ def compile_limits(value: Any, parts: tuple, compiler: ConditionCompiler) -> Lim
                     compiler.unknown_key,
                     (*parts, key),
                     (*BOUNDS, "overrides", "message"),
-                    f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides, message)",
+                    f"unknown key {key!r} in 'limits' (allowed: min, max, recommended, overrides, "
+                    "message)",
                 )
             )
     if broken:

@@ -329,7 +329,8 @@ class _Parser:
             ):
                 self.unexpected(
                     tok,
-                    "; strings have no escapes: to include a quote, enclose the string in the other kind "
+                    "; strings have no escapes: to include a quote, enclose the string in the "
+                    "other kind "
                     """("it's" or 'say "hi"')""",
                 )
             self.unexpected(tok)
@@ -634,7 +635,10 @@ def _too_long(text: str) -> ConditionError:
         f"{MAX_EXPRESSION_CHARS:,} (toskit.conditions.syntax.MAX_EXPRESSION_CHARS)"
     )
     start = printable(text[:40]) + ("…" if len(text) > 40 else "")
-    hint = f"split the condition into several restrictions, or raise the bound for a trusted file; it starts {start!r}"
+    hint = (
+        "split the condition into several restrictions, or raise the bound for a trusted "
+        f"file; it starts {start!r}"
+    )
     return ConditionError(
         "LimitExceeded",
         message,

@@ -6,12 +6,15 @@
 | ``None`` | ``null`` |
 | a ``DataEntity`` subclass | that data type |
 | ``list[X]`` / ``List[X]`` / ``Sequence[X]`` | ``list`` with ``entry_schema: X`` |
-| ``dict[str, X]`` / ``Dict`` / ``Mapping`` | ``map`` with ``entry_schema: X`` (a key type other than ``str`` becomes ``key_schema``) |
+| ``dict[str, X]`` / ``Dict`` / ``Mapping`` | ``map`` with ``entry_schema: X`` (¹) |
 | ``X | None``, ``Optional[X]``, ``Union[X, None]`` | ``X``, not required |
 | ``Annotated[X, ...]`` | ``X`` |
 | ``Any``, ``object`` | any value (no ``type``) |
-| ``Size``, ``Time``, ``Frequency``, ``Bitrate``, ``tosca_timestamp``, ``tosca_version``, ``tosca_range``, ``tosca_bytes`` | the TOSCA special type |
+| ``Size``, ``Time``, ``Frequency``, ``Bitrate`` (²) | the TOSCA special type |
 | ``"Name"`` (a string) | the same, read as an annotation |
+
+(¹) a key type other than ``str`` becomes ``key_schema``. (²) And
+``tosca_timestamp``, ``tosca_version``, ``tosca_range``, ``tosca_bytes``.
 
 String annotations (forward references, ``from __future__ import
 annotations``) are *read*, never evaluated: :func:`interpret` parses them
@@ -136,7 +139,8 @@ def _lookup(node: ast.AST, namespace: Mapping[str, Any]) -> Any:
             return getattr(typing, node.id)
         raise AnnotationError(
             f"unknown name {node.id!r} in annotation",
-            hint="define or import it in the module (forward references must name a class the module defines)",
+            hint="define or import it in the module (forward references must name a class "
+            "the module defines)",
         )
     if isinstance(node, ast.Attribute):
         base = _lookup(node.value, namespace)

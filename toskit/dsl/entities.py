@@ -124,7 +124,8 @@ def _caller_position(depth: int = 2) -> SourcePosition | None:
 
 @functools.lru_cache(maxsize=256)
 def _positions(code: types.CodeType) -> tuple | None:
-    """The (line, end line, column, end column) of each instruction (3.11+), cached per code object."""
+    """The (line, end line, column, end column) of each instruction (3.11+),
+    cached per code object."""
     positions = getattr(code, "co_positions", None)
     return tuple(positions()) if positions is not None else None
 

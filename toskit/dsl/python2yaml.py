@@ -260,7 +260,8 @@ class _Writer:
         self.diag(
             "error",
             "type-mismatch",
-            f"{format_path(parts)}: a Python {type(value).__name__} cannot be written as a TOSCA value",
+            f"{format_path(parts)}: a Python {type(value).__name__} cannot be written as a TOSCA "
+            "value",
             parts,
             position,
             hint="use str, int, float, bool, None, lists, dicts or DataEntity values",
@@ -364,7 +365,8 @@ class _Writer:
             self.diag(
                 "error",
                 "duplicate-type",
-                f"{kind} type '{name}' is defined by two classes: {other.__qualname__} and {cls.__qualname__}",
+                f"{kind} type '{name}' is defined by two classes: {other.__qualname__} and "
+                f"{cls.__qualname__}",
                 parts,
                 position,
                 hint="give one of them another _type_name",
@@ -434,7 +436,8 @@ class _Writer:
                     f"inherited property, so it is not a TOSCA property",
                     parts,
                     self.class_position(cls, attr),
-                    hint=f"annotate it (e.g. '{attr}: {type(value).__name__} = ...') to make it a property",
+                    hint=f"annotate it (e.g. '{attr}: {type(value).__name__} = ...') "
+                    "to make it a property",
                 )
         namespace = self.module_namespace(cls)
         for attr in names:
@@ -584,7 +587,8 @@ class _Writer:
             self.diag(
                 "error",
                 "type-mismatch",
-                f"{cls._tosca_kind} type '{cls._type_name}': default of property '{name}': {problem}",
+                f"{cls._tosca_kind} type '{cls._type_name}': default of property '{name}': "
+                f"{problem}",
                 (*parts, "default"),
                 position,
             )
@@ -609,7 +613,8 @@ class _Writer:
                     f"a {cls.__name__} template has no name",
                     ("topology_template",),
                     position,
-                    hint=f'pass the name first: {cls.__name__}("my_name", ...), or bind it to a module variable',
+                    hint=f'pass the name first: {cls.__name__}("my_name", ...), '
+                    "or bind it to a module variable",
                 )
                 continue
             section = _TEMPLATE_SECTIONS[kind]

@@ -422,7 +422,8 @@ class _Generator:
     # -- annotations -------------------------------------------------------
 
     def annotation(self, schema: Mapping[str, Any]) -> tuple[str, bool, str | None]:
-        """(annotation text, is a forward reference string, explicit type the annotation cannot say)."""
+        """(annotation text, is a forward reference string, the explicit type
+        the annotation cannot say)."""
         type_name = schema.get("type")
         if type_name is None:
             return "Any", False, None

@@ -414,7 +414,8 @@ def call_python(func: Callable[..., Any], args: list[Any], name: str) -> Any:
 
 
 def _kind(value: Any) -> str:
-    """``a string``, ``a number``, ``null``: a key's kind (:func:`toskit.plain.kind_of`) in a sentence."""
+    """A key's kind (:func:`toskit.plain.kind_of`) in a sentence: ``a
+    string``, ``a number``, ``null``."""
     kind = kind_of(value)
     return kind if kind == "null" or kind not in _PLAIN_KINDS else f"a {kind}"
 

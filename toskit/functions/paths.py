@@ -487,7 +487,8 @@ def check_allocation_path(ev: Any, args: Sequence[Any]) -> None:
         if not is_capability(entity):
             raise Failure(
                 "PathError",
-                f"$available_allocation needs a path to a capability, not {describe_entity(entity)}",
+                "$available_allocation needs a path to a capability, not "
+                f"{describe_entity(entity)}",
             )
     prop = walk.take_name("a property name")
     for entity in entities:

@@ -142,7 +142,8 @@ def _every_type(template: Any) -> Iterator[Any]:
 
 
 def _import_entry(analysis: Analysis, file: str) -> tuple[Hashable, ...]:
-    """The path of the ``imports`` entry of this document that brings ``file`` in (else ``imports``)."""
+    """The path of the ``imports`` entry of this document that brings
+    ``file`` in (else ``imports``)."""
     import os
 
     doc = analysis.document
@@ -502,7 +503,8 @@ def _display_name(name: str, root: str | None) -> str:
 def _layer_location(
     analysis: Analysis, entity: Any, section: str, source: str, path: list[str]
 ) -> Location | None:
-    """Where the layer named ``source`` (``template``, ``default: T``, ``input: x``) wrote the value."""
+    """Where the layer named ``source`` (``template``, ``default: T``,
+    ``input: x``) wrote the value."""
     topo_key, _ = _topology(analysis)
     if source == "template":
         return _key_location(
@@ -538,9 +540,8 @@ def _definition_lines(analysis: Analysis, definition: Any, owner: Any) -> list[s
         )
     if definition.description:
         out.append(f"- {definition.description}")
-    out.append(
-        f"- defined in `{owner.name}`{_where(_key_location(owner.doc, (*owner.parts, 'properties', definition.name)), analysis.root)}"
-    )
+    declared = _key_location(owner.doc, (*owner.parts, "properties", definition.name))
+    out.append(f"- defined in `{owner.name}`{_where(declared, analysis.root)}")
     return out
 
 
@@ -682,7 +683,8 @@ def _source_where(source: Any, root: str | None) -> str:
 
 
 def _definition_hover(analysis: Analysis, cursor: Cursor) -> str | None:
-    """On a property definition of a type (``node_types: T: properties: name``): the effective definition."""
+    """On a property definition of a type (``node_types: T: properties:
+    name``): the effective definition."""
     path = cursor.full_path
     if (
         len(path) < 4
@@ -744,7 +746,8 @@ def _call_text(analysis: Analysis, entity: Any, row: Any) -> str | None:
         else (
             "it reads runtime state, known only once deployed"
             if value.name in ("get_attribute", "get_operation_output", "get_artifact")
-            else "its arguments are not known until deployment (an input with no value and no default?)"
+            else "its arguments are not known until deployment "
+            "(an input with no value and no default?)"
         )
     )
     return f"`{_short(str(value))}` — stays unevaluated: {reason}"
@@ -765,7 +768,8 @@ def _name_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     nodes = template.node_templates
     if word in nodes and not (cursor.path == (topo_key, "node_templates") and not cursor.on_key):
         node = nodes[word]
-        return f"**node template** `{word}`: type `{node.type.name if node.type else '?'}`, {len(node.properties)} properties"
+        type_name = node.type.name if node.type else "?"
+        return f"**node template** `{word}`: type `{type_name}`, {len(node.properties)} properties"
     kinds: tuple[str, ...] = ()
     if cursor.full_path and cursor.full_path[0] in _KIND_OF_SECTION:
         kinds = (_KIND_OF_SECTION[str(cursor.full_path[0])],)

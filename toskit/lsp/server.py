@@ -125,7 +125,8 @@ class ToskitLanguageServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """A message that did not parse gets a JSON-RPC parse error; everything is logged."""
         if isinstance(error, json.JSONDecodeError | UnicodeDecodeError):
-            self.protocol._send_error_null(-32700, f"Parse error: {error}")  # type: ignore[attr-defined]
+            send = self.protocol._send_error_null  # type: ignore[attr-defined]
+            send(-32700, f"Parse error: {error}")
         log.error("toskit lsp: %s: %s", type(error).__name__, error)
 
     @property

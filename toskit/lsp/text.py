@@ -219,7 +219,8 @@ def _seq_index(lines: list[str], index: int, column: int) -> int:
 
 
 def _parents(lines: list[str], index: int, column: int, is_item: bool) -> list[Hashable]:
-    """The path of the mapping or sequence that holds a node starting at ``column`` on line ``index``."""
+    """The path of the mapping or sequence that holds a node starting at
+    ``column`` on line ``index``."""
     for i in range(index - 1, -1, -1):
         at = _content_column(lines[i])
         if at is None:

@@ -228,7 +228,8 @@ class Workspace:
         self._stale_importers(uri)
 
     def forget(self, name: str) -> None:
-        """Drop the parsed copy of file ``name`` (it changed on disk), and the analyses that read it."""
+        """Drop the parsed copy of file ``name`` (it changed on disk) and the
+        analyses that read it."""
         self._parsed.pop(Importer.identity(name), None)
         self._stale_importers(name_to_uri(name))
 
@@ -369,7 +370,8 @@ class Workspace:
 
 
 def _csar_importer(name: str) -> Importer:
-    """The importer of a document inside an archive (``/a/app.csar!/x.yaml``): its imports stay in it."""
+    """The importer of a document inside an archive (``/a/app.csar!/x.yaml``):
+    its imports stay in it."""
     from toskit.source.csar import CSAR_LIMITS, CsarArchive, CsarError, CsarImporter
     from toskit.source.document import LIMIT_DEFAULTS
 

@@ -51,7 +51,8 @@ CRASH = "internal-error"
 #: Codes that mean "toskit could not check this file" (SARIF: also a notification).
 EXECUTION_FAILURES = frozenset({UNREADABLE, CRASH, "csar-error"})
 
-#: Where toskit is published (``[project.urls] Repository`` in pyproject.toml; a test keeps them equal).
+#: Where toskit is published (``[project.urls] Repository`` in pyproject.toml; a test keeps them
+#: equal).
 REPOSITORY = "https://github.com/toskit/toskit"
 #: The documentation page that explains the codes (rules' help links point into it).
 DOCS_URL = f"{REPOSITORY}/blob/main/docs/ci.md"

@@ -2,7 +2,7 @@
 
 One line per finding::
 
-    ::error file=service.yaml,line=12,endLine=12,col=9,endColumn=13,title=unknown-property::node template 'a': …
+    ::error file=a.yaml,line=12,endLine=12,col=9,endColumn=13,title=unknown-property::node …
 
 ``error`` for an error, ``warning`` for a warning, ``notice`` for an
 ``info``; the title is the diagnostic code; the message is the

@@ -6,7 +6,8 @@ GitLab, Azure, the ``junitparser`` family)::
     <testsuites name="toskit check" tests="2" failures="1" errors="0" skipped="0" time="0">
       <testsuite name="toskit check" tests="2" failures="1" errors="0" skipped="0" time="0">
         <testcase name="service.yaml" classname="toskit.check" file="service.yaml" time="0">
-          <failure type="unknown-property" message="12:9: node template 'a': …">service.yaml:12:9: error[unknown-property]: …</failure>
+          <failure type="unknown-property" message="12:9: node template 'a': …">
+            service.yaml:12:9: error[unknown-property]: …</failure>
           <system-out>service.yaml:3:1: warning[missing-version]: …</system-out>
         </testcase>
         …
@@ -73,7 +74,8 @@ def headline(diag: Diagnostic, fallback_file: str) -> str:
     location = diag.file or fallback_file
     if diag.line is not None:
         location += f":{_position(diag)}"
-    return f"{abbreviate(location)}: {diag.severity}[{abbreviate(diag.code)}]: {abbreviate(diag.message)}"
+    code, message = abbreviate(diag.code), abbreviate(diag.message)
+    return f"{abbreviate(location)}: {diag.severity}[{code}]: {message}"
 
 
 def _body(diag: Diagnostic, fallback_file: str) -> str:
