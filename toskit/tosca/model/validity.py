@@ -42,6 +42,8 @@ from toskit.source.subjects import subject_of
 if TYPE_CHECKING:
     import pandas
 
+    from toskit.tosca.model.service import ServiceTemplate
+
 __all__ = [
     "STATUSES",
     "declared_type",
@@ -163,7 +165,7 @@ class FindingIndex:
         if self._by_entity is None:
             groups: dict[tuple[str, str | None], list[Diagnostic]] = {}
             for d in self._diagnostics:
-                subject = getattr(d, "subject", None)
+                subject = d.subject
                 if subject is not None:
                     groups.setdefault((subject.kind, subject.name), []).append(d)
             self._by_entity = groups
@@ -179,19 +181,18 @@ class FindingIndex:
         return out
 
 
-def attach(template: Any) -> None:
+def attach(template: ServiceTemplate) -> None:
     """Give every entity of ``template`` (node, relationship, group and policy
     templates, capabilities) the template's :class:`FindingIndex`, in its
     declared ``findings`` attribute."""
-    index = FindingIndex(getattr(template, "diagnostics", ()) or ())
-    for attribute in ("node_templates", "relationship_templates", "groups", "policies"):
-        entities = getattr(template, attribute, None)
-        if not isinstance(entities, Mapping):
-            continue
+    index = FindingIndex(template.diagnostics)
+    for node in template.node_templates.values():
+        _set_index(node, index)
+        for capability in node.capabilities.values():
+            _set_index(capability, index)
+    for entities in (template.relationship_templates, template.groups, template.policies):
         for entity in entities.values():
             _set_index(entity, index)
-            for capability in (getattr(entity, "capabilities", None) or {}).values():
-                _set_index(capability, index)
 
 
 def _set_index(entity: Any, index: FindingIndex) -> None:
