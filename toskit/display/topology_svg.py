@@ -144,9 +144,11 @@ def render_svg(
     out.append(
         "<defs>"
         f'<marker id="toskit-t-arrow-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path class="toskit-t-arrow" d="M0,0 L10,5 L0,10 z"/></marker>'
+        'markerHeight="7" orient="auto-start-reverse">'
+        '<path class="toskit-t-arrow" d="M0,0 L10,5 L0,10 z"/></marker>'
         f'<marker id="toskit-t-err-{uid}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
-        'markerHeight="7" orient="auto-start-reverse"><path class="toskit-t-arrow-error" d="M0,0 L10,5 L0,10 z"/></marker>'
+        'markerHeight="7" orient="auto-start-reverse">'
+        '<path class="toskit-t-arrow-error" d="M0,0 L10,5 L0,10 z"/></marker>'
         "</defs>"
     )
     out.append(f'<g transform="translate(0,{_f(top)})">')
@@ -189,9 +191,13 @@ def _edges_svg(topology: Topology, lay: Layout, uid: str) -> list[str]:
         if e.source == e.target and e.source in lay.boxes:
             b = lay.boxes[e.source]
             x, y = b.x + b.w / 2, b.y
-            d = f"M{_f(x)},{_f(y - 6)} C{_f(x + 30)},{_f(y - 20)} {_f(x + 30)},{_f(y + 20)} {_f(x)},{_f(y + 6)}"
+            d = (
+                f"M{_f(x)},{_f(y - 6)} C{_f(x + 30)},{_f(y - 20)} "
+                f"{_f(x + 30)},{_f(y + 20)} {_f(x)},{_f(y + 6)}"
+            )
             out.append(
-                f'<g class="toskit-t-edge" data-source="{_esc(e.source)}" data-target="{_esc(e.target)}" '
+                f'<g class="toskit-t-edge" data-source="{_esc(e.source)}" '
+                f'data-target="{_esc(e.target)}" '
                 f'data-requirement="{_esc(e.requirement)}"><title>{_esc(e.tooltip)}</title>'
                 f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
                 + _text(x + 32, y, clip(e.requirement, 28), "toskit-t-label", "start")
@@ -250,7 +256,8 @@ def _node_svg(topology: Topology, name: str, box: Box, counts: tuple[int, int], 
     parts = [
         f'<g class="{node_classes}" data-node="{_esc(name)}"{focus}>',
         f"<title>{_esc(_node_tip(node, errors, warnings))}</title>",
-        f'<rect{rect_class} x="{_f(left)}" y="{_f(ytop)}" width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
+        f'<rect{rect_class} x="{_f(left)}" y="{_f(ytop)}" '
+        f'width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
     ]
     for i, (line, cls) in enumerate(box_lines(topology, name)):
         parts.append(_text(box.x, ytop + PAD + LINE_HEIGHT * (i + 1) - 4, line, cls))
@@ -322,7 +329,8 @@ def _boundary_svg(topology: Topology, lay: Layout, width: float, height: float, 
         if box is not None:
             ny = box.y + top + (-box.h / 2 if at_top else box.h / 2)
             parts.append(
-                f'<path d="M{_f(x + w / 2)},{_f(py + (9 if at_top else -9))} L{_f(box.x)},{_f(ny)}"/>'
+                f'<path d="M{_f(x + w / 2)},{_f(py + (9 if at_top else -9))} '
+                f'L{_f(box.x)},{_f(ny)}"/>'
             )
         parts.append(f'<rect x="{_f(x)}" y="{_f(py - 9)}" width="{_f(w)}" height="18" rx="4"/>')
         parts.append(_text(x + w / 2, py + 4, text, "toskit-t-port-label"))
