@@ -138,63 +138,101 @@ def render_text(diff: TemplateDiff) -> str:
             type_fields.setdefault((f.section, f.entity), []).append(f)
         else:
             other_fields.append(f)
-    if diff.types:
-        lines.append("types:")
-        for t in diff.types:
-            mark = {"added": "+", "removed": "-", "renamed": ">"}.get(t.change, "~")
-            if t.change == "renamed":
-                lines.append(f"  > {t.kind} type renamed {name(t.old_name)} → {name(t.name)}")
-            else:
-                lines.append(f"  {mark} {t.kind} type {name(t.name)} ({t.change})")
-            if t.derived_from:
-                lines.append(
-                    f"      derived_from: {name(t.derived_from[0])} → {name(t.derived_from[1])}"
-                )
-            for f in type_fields.pop((f"{t.kind}_types", t.name), []):
-                lines.append("  " + _field_line(f))
-            for p in t.properties:
-                if p.aspect in ("added", "removed"):
-                    kind = p.new if p.aspect == "added" else p.old
-                    lines.append(f"      effective {name(p.property)}: {p.aspect} ({name(kind)})")
-                else:
-                    lines.append(
-                        f"      effective {name(p.property)}.{p.aspect}: {short(p.old)} → "
-                        f"{short(p.new)}"
-                    )
-    if diff.templates:
-        lines.append("templates:")
-        for c in diff.templates:
-            if c.change == "retyped":
-                lines.append(
-                    f"  ~ {c.kind} {name(c.name)}: type {name(c.old_type)} → {name(c.new_type)}"
-                )
-            elif c.change == "renamed":
-                lines.append(
-                    f"  > {c.kind} renamed {name(c.old_name)} → {name(c.name)} ({name(c.new_type)})"
-                )
-            else:
-                mark = "+" if c.change == "added" else "-"
-                lines.append(f"  {mark} {c.kind} {name(c.name)} ({name(c.new_type or c.old_type)})")
-    if diff.values:
-        lines.append("values:")
-        current = None
-        for v in diff.values:
-            if (v.kind, v.entity) != current:
-                current = (v.kind, v.entity)
-                lines.append(f"  {v.kind} {name(v.entity)}:")
-            lines.append(_value_line(v))
+    _types_text(diff, type_fields, lines)
+    _templates_text(diff, lines)
+    _values_text(diff, lines)
+    # A type's fields were shown under it; those of a type not listed stay here.
     leftover = [f for fs in type_fields.values() for f in fs]
-    if other_fields or leftover:
-        lines.append("as written:")
-        current_f = None
-        for f in [*leftover, *other_fields]:
-            key = (f.section, f.entity)
-            if key != current_f:
-                current_f = key
-                lines.append(_entity_header(f.section, f.entity, f.old_entity))
-            if f.change == "renamed" and not f.path:
-                continue  # the header says it
-            lines.append(_field_line(f))
+    _fields_text([*leftover, *other_fields], lines)
+    _rest_text(diff, lines)
+    if diff.unchanged_templates:
+        lines.append(f"({diff.unchanged_templates} templates unchanged)")
+    return "\n".join(lines)
+
+
+def _types_text(
+    diff: TemplateDiff,
+    type_fields: dict[tuple[str, str | None], list[FieldChange]],
+    lines: list[str],
+) -> None:
+    """The ``types:`` section; each type's written fields are taken out of
+    ``type_fields`` and shown under it."""
+    if not diff.types:
+        return
+    lines.append("types:")
+    for t in diff.types:
+        mark = {"added": "+", "removed": "-", "renamed": ">"}.get(t.change, "~")
+        if t.change == "renamed":
+            lines.append(f"  > {t.kind} type renamed {name(t.old_name)} → {name(t.name)}")
+        else:
+            lines.append(f"  {mark} {t.kind} type {name(t.name)} ({t.change})")
+        if t.derived_from:
+            lines.append(
+                f"      derived_from: {name(t.derived_from[0])} → {name(t.derived_from[1])}"
+            )
+        for f in type_fields.pop((f"{t.kind}_types", t.name), []):
+            lines.append("  " + _field_line(f))
+        for p in t.properties:
+            if p.aspect in ("added", "removed"):
+                kind = p.new if p.aspect == "added" else p.old
+                lines.append(f"      effective {name(p.property)}: {p.aspect} ({name(kind)})")
+            else:
+                lines.append(
+                    f"      effective {name(p.property)}.{p.aspect}: {short(p.old)} → "
+                    f"{short(p.new)}"
+                )
+
+
+def _templates_text(diff: TemplateDiff, lines: list[str]) -> None:
+    """The ``templates:`` section: added, removed, retyped and renamed templates."""
+    if not diff.templates:
+        return
+    lines.append("templates:")
+    for c in diff.templates:
+        if c.change == "retyped":
+            lines.append(
+                f"  ~ {c.kind} {name(c.name)}: type {name(c.old_type)} → {name(c.new_type)}"
+            )
+        elif c.change == "renamed":
+            lines.append(
+                f"  > {c.kind} renamed {name(c.old_name)} → {name(c.name)} ({name(c.new_type)})"
+            )
+        else:
+            mark = "+" if c.change == "added" else "-"
+            lines.append(f"  {mark} {c.kind} {name(c.name)} ({name(c.new_type or c.old_type)})")
+
+
+def _values_text(diff: TemplateDiff, lines: list[str]) -> None:
+    """The ``values:`` section, grouped under each entity."""
+    if not diff.values:
+        return
+    lines.append("values:")
+    current = None
+    for v in diff.values:
+        if (v.kind, v.entity) != current:
+            current = (v.kind, v.entity)
+            lines.append(f"  {v.kind} {name(v.entity)}:")
+        lines.append(_value_line(v))
+
+
+def _fields_text(fields: list[FieldChange], lines: list[str]) -> None:
+    """The ``as written:`` section, grouped under each entity."""
+    if not fields:
+        return
+    lines.append("as written:")
+    current = None
+    for f in fields:
+        key = (f.section, f.entity)
+        if key != current:
+            current = key
+            lines.append(_entity_header(f.section, f.entity, f.old_entity))
+        if f.change == "renamed" and not f.path:
+            continue  # the header says it
+        lines.append(_field_line(f))
+
+
+def _rest_text(diff: TemplateDiff, lines: list[str]) -> None:
+    """Requirement targets, inputs, and the diagnostics introduced and fixed."""
     if diff.requirements:
         lines.append("requirements:")
         for r in diff.requirements:
@@ -217,9 +255,6 @@ def render_text(diff: TemplateDiff) -> str:
                     f"  {'+' if label == 'introduced' else '-'} {at}{d.severity}[{name(d.code)}] "
                     f"{where}{name(d.message)}"
                 )
-    if diff.unchanged_templates:
-        lines.append(f"({diff.unchanged_templates} templates unchanged)")
-    return "\n".join(lines)
 
 
 def _diagnostic_location(d: Any) -> str:

@@ -298,121 +298,29 @@ class _Compiler:
     # -- special members
     def _special(self, node: Member) -> Fn:
         recv = self.compile(node.obj)
-        name = node.name
-        pos = node.name_pos
-        text = self.text
-
-        def type_error(message: str) -> ConditionError:
-            return ConditionError("TypeError", message, expression=text, position=pos)
-
-        def expect_node(value: Any) -> Mapping:
-            if type(value) in DICT_TYPES or isinstance(value, Mapping):
-                return value
-            raise type_error(f"{name!r} expects a node (a mapping), got {type_name(value)}")
-
-        def expect_nodes(value: Any) -> Any:
-            if not isinstance(value, (list, tuple)):
-                raise type_error(f"{name!r} expects a list, got {type_name(value)}")
-            for item in value:
-                if not (type(item) in DICT_TYPES or isinstance(item, Mapping)):
-                    raise type_error(
-                        f"{name!r} expects a list of nodes, got a list containing {type_name(item)}"
-                    )
-            return value
-
-        def roles_of(node_value: Mapping, field: str) -> Any:
-            roles = node_value.get(field, ())
-            if roles is None:
-                return ()
-            if not isinstance(roles, (list, tuple)):
-                raise type_error(
-                    f"{name!r}: the node's {field!r} must be a list, got {type_name(roles)}"
-                )
-            return roles
-
-        if name == "_length":
-
-            def length(env: Env) -> Any:
-                value = recv(env)
-                if isinstance(value, (list, tuple, str, Mapping)):
-                    return len(value)
-                raise type_error(
-                    f"'_length' expects a list, string or mapping, got {type_name(value)}"
-                )
-
-            return length
-        if name == "_pending_deletion":
-            return lambda env: bool(expect_node(recv(env)).get("pending_deletion", False))
-        if name == "_pending_addition":
-            return lambda env: bool(expect_node(recv(env)).get("pending_addition", False))
-        if name == "_afterDeployment":
-            return lambda env: [
-                n for n in expect_nodes(recv(env)) if not n.get("pending_deletion", False)
-            ]
-
+        checks = _Checks(node.name, self.text, node.name_pos)
+        if node.name in _UNCALLED_SPECIALS:
+            return _uncalled_special(node.name, recv, checks)
         assert node.args is not None and len(node.args) == 1  # checked statically
-        arg_node = node.args[0]
+        return _called_special(node.name, recv, self._string_arg(node.args[0], checks), checks)
+
+    def _string_arg(self, arg_node: Node, checks: _Checks) -> Fn:
+        """The one string argument of a called special member (a constant
+        when written as a string literal)."""
         if isinstance(arg_node, Literal) and isinstance(arg_node.value, str):
             constant = arg_node.value
-            arg: Fn = lambda env: constant  # noqa: E731
-        else:
-            arg_fn = self.compile(arg_node)
+            return lambda env: constant
+        arg_fn = self.compile(arg_node)
 
-            def arg(env: Env) -> Any:
-                value = arg_fn(env)
-                if not isinstance(value, str):
-                    raise type_error(f"{name!r} expects a string argument, got {type_name(value)}")
-                return value
+        def arg(env: Env) -> Any:
+            value = arg_fn(env)
+            if not isinstance(value, str):
+                raise checks.type_error(
+                    f"{checks.name!r} expects a string argument, got {type_name(value)}"
+                )
+            return value
 
-        if name == "_pluck":
-
-            def pluck(env: Env) -> Any:
-                items = recv(env)
-                if not isinstance(items, (list, tuple)):
-                    raise type_error(f"'_pluck' expects a list, got {type_name(items)}")
-                key = arg(env)
-                out = []
-                for item in items:
-                    if type(item) in DICT_TYPES or isinstance(item, Mapping):
-                        out.append(item.get(key))
-                    else:
-                        raise type_error(
-                            "'_pluck' expects a list of mappings, got a list containing "
-                            f"{type_name(item)}"
-                        )
-                return out
-
-            return pluck
-        if name == "_hasRole":
-
-            def has_role(env: Env) -> Any:
-                n = recv(env)
-                if type(n) not in DICT_TYPES:
-                    n = expect_node(n)
-                role = arg(env)
-                return role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")
-
-            return has_role
-        if name == "_hasDeployedRole":
-
-            def has_deployed_role(env: Env) -> Any:
-                n = expect_node(recv(env))
-                return arg(env) in roles_of(n, "roles")
-
-            return has_deployed_role
-        if name == "_withRole":
-
-            def with_role(env: Env) -> Any:
-                nodes = expect_nodes(recv(env))
-                role = arg(env)
-                return [
-                    n
-                    for n in nodes
-                    if role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")
-                ]
-
-            return with_role
-        raise AssertionError(f"special member {name} passed the static check")  # pragma: no cover
+        return arg
 
     # -- operators
     def _boolop(self, node: BoolOp) -> Fn:
@@ -640,3 +548,125 @@ def compile_expression(text: str, default_model: str | None = None) -> Expressio
 def cache_chars() -> int:
     """Total length of the expression texts held by the compile cache."""
     return _cache_size
+
+
+# --------------------------------------------------------------------------- special members
+
+_UNCALLED_SPECIALS = frozenset(
+    {"_length", "_pending_deletion", "_pending_addition", "_afterDeployment"}
+)
+
+
+class _Checks:
+    """The type checks of one special member (its errors point at its name)."""
+
+    __slots__ = ("name", "text", "pos")
+
+    def __init__(self, name: str, text: str, pos: int) -> None:
+        self.name, self.text, self.pos = name, text, pos
+
+    def type_error(self, message: str) -> ConditionError:
+        return ConditionError("TypeError", message, expression=self.text, position=self.pos)
+
+    def expect_node(self, value: Any) -> Mapping:
+        if type(value) in DICT_TYPES or isinstance(value, Mapping):
+            return value
+        raise self.type_error(f"{self.name!r} expects a node (a mapping), got {type_name(value)}")
+
+    def expect_nodes(self, value: Any) -> Any:
+        if not isinstance(value, (list, tuple)):
+            raise self.type_error(f"{self.name!r} expects a list, got {type_name(value)}")
+        for item in value:
+            if not (type(item) in DICT_TYPES or isinstance(item, Mapping)):
+                raise self.type_error(
+                    f"{self.name!r} expects a list of nodes, got a list containing "
+                    f"{type_name(item)}"
+                )
+        return value
+
+    def roles_of(self, node_value: Mapping, field: str) -> Any:
+        roles = node_value.get(field, ())
+        if roles is None:
+            return ()
+        if not isinstance(roles, (list, tuple)):
+            raise self.type_error(
+                f"{self.name!r}: the node's {field!r} must be a list, got {type_name(roles)}"
+            )
+        return roles
+
+
+def _uncalled_special(name: str, recv: Fn, checks: _Checks) -> Fn:
+    """``_length``, ``_pending_deletion``, ``_pending_addition``, ``_afterDeployment``."""
+    expect_node, expect_nodes = checks.expect_node, checks.expect_nodes
+    if name == "_length":
+
+        def length(env: Env) -> Any:
+            value = recv(env)
+            if isinstance(value, (list, tuple, str, Mapping)):
+                return len(value)
+            raise checks.type_error(
+                f"'_length' expects a list, string or mapping, got {type_name(value)}"
+            )
+
+        return length
+    if name == "_pending_deletion":
+        return lambda env: bool(expect_node(recv(env)).get("pending_deletion", False))
+    if name == "_pending_addition":
+        return lambda env: bool(expect_node(recv(env)).get("pending_addition", False))
+    return lambda env: [n for n in expect_nodes(recv(env)) if not n.get("pending_deletion", False)]
+
+
+def _called_special(name: str, recv: Fn, arg: Fn, checks: _Checks) -> Fn:
+    """``_pluck``, ``_hasRole``, ``_hasDeployedRole``, ``_withRole`` (one
+    string argument). Written for speed: ``_hasRole`` runs once per node in
+    an ``exists`` loop, so the checks are bound to locals."""
+    expect_node, expect_nodes, roles_of = checks.expect_node, checks.expect_nodes, checks.roles_of
+    if name == "_pluck":
+
+        def pluck(env: Env) -> Any:
+            items = recv(env)
+            if not isinstance(items, (list, tuple)):
+                raise checks.type_error(f"'_pluck' expects a list, got {type_name(items)}")
+            key = arg(env)
+            out = []
+            for item in items:
+                if type(item) in DICT_TYPES or isinstance(item, Mapping):
+                    out.append(item.get(key))
+                else:
+                    raise checks.type_error(
+                        "'_pluck' expects a list of mappings, got a list containing "
+                        f"{type_name(item)}"
+                    )
+            return out
+
+        return pluck
+    if name == "_hasRole":
+
+        def has_role(env: Env) -> Any:
+            n = recv(env)
+            if type(n) not in DICT_TYPES:
+                n = expect_node(n)
+            role = arg(env)
+            return role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")
+
+        return has_role
+    if name == "_hasDeployedRole":
+
+        def has_deployed_role(env: Env) -> Any:
+            n = expect_node(recv(env))
+            return arg(env) in roles_of(n, "roles")
+
+        return has_deployed_role
+    if name == "_withRole":
+
+        def with_role(env: Env) -> Any:
+            nodes = expect_nodes(recv(env))
+            role = arg(env)
+            return [
+                n
+                for n in nodes
+                if role in roles_of(n, "roles") or role in roles_of(n, "pending_roles")
+            ]
+
+        return with_role
+    raise AssertionError(f"special member {name} passed the static check")  # pragma: no cover
