@@ -849,7 +849,7 @@ class Registry:
             return
         root = t.doc.value
         version = root.get("tosca_definitions_version") if isinstance(root, Mapping) else None
-        if version is None or version in _UNTYPED_OK:
+        if version is None or (isinstance(version, str) and version in _UNTYPED_OK):
             # Unfurl's dialect: an untyped property takes any value. A document
             # naming no version (missing-version) may be written for it, as
             # the Unfurl-style seed examples are.
