@@ -243,6 +243,22 @@ def test_show_links_relative_to_the_page_and_has_the_description(shop, tmp_path,
     assert "toskit-desc" in head
 
 
+def test_diff_page_links_relative_to_the_page(shop, tmp_path, capsys):
+    v2 = TEMPLATE.replace("default: 5432", "default: 6432").replace("name: 7", "name: x")
+    Path("models/shop2.yaml").write_text(v2)
+    out = tmp_path / "site" / "review.html"
+    out.parent.mkdir()
+    argv = ["diff", "models/shop.yaml", "models/shop2.yaml", "--format", "html", "-o", str(out)]
+    assert cli.main(argv) in (0, 1)
+    page = out.read_text()
+    assert_safe(page)
+    hrefs = {href.split("#")[0] for href, _ in LINK.findall(page)}
+    assert {"../models/shop.yaml", "../models/shop2.yaml"} <= hrefs
+    # on stdout there is no page folder: links stay relative to the working directory
+    assert cli.main(argv[:-2]) in (0, 1)
+    assert 'href="models/shop2.yaml#line=' in capsys.readouterr().out
+
+
 # ---------------------------------------------------------------- unresolved requirements
 
 

@@ -26,6 +26,7 @@ the other commands and calls :func:`add_diff_parser`.
 from __future__ import annotations
 
 import argparse
+import os
 import posixpath
 import secrets
 import subprocess
@@ -320,8 +321,7 @@ def render(diff: Any, fmt: str, fail_on: Sequence[str] = ()) -> str:
 
 def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``toskit diff`` with parsed ``args``; returns the exit status."""
-    from toskit.compare.compute import compare
-    from toskit.output_file import TEXT_MARK, refusal, write_atomically
+    from toskit.output_file import refusal
 
     def fail(message: str) -> int:
         if len(message) > 400:  # a 5,000-character file name must not fill the screen
@@ -353,10 +353,7 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if reason:
             return fail(reason)
     try:
-        old = read_side(args.old)
-        new = read_side(args.new)
-        diff = compare(old, new)
-        text = render(diff, args.format, args.fail_on)
+        diff, text = _diff_and_text(args)
     except ToskitError as exc:
         if args.format in ("github", "sarif") and args.output is None:
             # CI reads the report, not stderr: the side that failed is a finding there too.
@@ -364,24 +361,53 @@ def run_diff(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
             out.write(render_failure(args.format, args.new, str(exc)))
         return fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-    if args.output is not None:
-        if args.format in ("text", "github"):
-            text += TEXT_MARK + "\n"  # how toskit recognises its own report next time
-        reason = refusal(args.output, inputs, force=force)  # the world may have moved meanwhile
-        if reason:
-            return fail(reason)
-        try:
-            write_atomically(args.output, text)
-        except OSError as exc:
-            return fail(f"cannot write {args.output}: {exc.strerror or exc}")
-        print(f"wrote {terminal_safe(args.output)}", file=err)
-    else:
+    if args.output is None:
         out.write(text)
+    else:
+        problem = _write_report(args.output, args.format, text, inputs, force)
+        if problem:
+            return fail(problem)
+        print(f"wrote {terminal_safe(args.output)}", file=err)
+    return _fail_on_status(diff, args.fail_on, err)
+
+
+def _diff_and_text(args: argparse.Namespace) -> tuple[Any, str]:
+    """Both sides read and compared, and the report in ``args.format``."""
+    from toskit.compare.compute import compare
+
+    diff = compare(read_side(args.old), read_side(args.new))
+    if args.format == "html" and args.output is not None:
+        from toskit.display.links import links_from
+
+        # file:line links relative to the page's folder, as toskit show's
+        with links_from(os.path.dirname(os.path.abspath(args.output))):
+            return diff, render(diff, args.format, args.fail_on)
+    return diff, render(diff, args.format, args.fail_on)
+
+
+def _write_report(path: str, fmt: str, text: str, inputs: list[str], force: bool) -> str | None:
+    """Write the report to ``path`` (``-o``); the reason it was not written, else ``None``."""
+    from toskit.output_file import TEXT_MARK, refusal, write_atomically
+
+    if fmt in ("text", "github"):
+        text += TEXT_MARK + "\n"  # how toskit recognises its own report next time
+    reason = refusal(path, inputs, force=force)  # the world may have moved meanwhile
+    if reason:
+        return reason
+    try:
+        write_atomically(path, text)
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    return None
+
+
+def _fail_on_status(diff: Any, fail_on: Sequence[str], err: TextIO) -> int:
+    """The exit status ``--fail-on`` asks for (1), else 0."""
     status = 0
-    if "new-errors" in args.fail_on and diff.new_errors:
+    if "new-errors" in fail_on and diff.new_errors:
         n = len(diff.new_errors)
         print(f"toskit diff: the new version introduces {n} error{'s' if n != 1 else ''}", file=err)
         status = 1
-    if "changes" in args.fail_on and not diff.is_same:
+    if "changes" in fail_on and not diff.is_same:
         status = 1
     return status
