@@ -328,9 +328,14 @@ def _token_end(text: str, start: int) -> int:
                 if depth == 0:
                     return i + 1
         return len(text.rstrip())
-    in_flow = text[:start].count("[") + text[:start].count("{") > text[:start].count("]") + text[
-        :start
-    ].count("}")
+    return _plain_end(text, start)
+
+
+def _plain_end(text: str, start: int) -> int:
+    """The end of a plain scalar or key at ``start``: its ``:``, a comment,
+    or (inside a flow collection) the next ``,``, ``]`` or ``}``."""
+    before = text[:start]
+    in_flow = before.count("[") + before.count("{") > before.count("]") + before.count("}")
     end = len(text)
     for i in range(start, len(text)):
         c = text[i]

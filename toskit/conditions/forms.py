@@ -825,6 +825,38 @@ class ConditionCompiler:
                 else type_name(cond)
             )
             self.schema(parts, f"a condition must be a boolean, a string or a mapping, got {what}")
+        form = self._form_key(cond, parts)
+        warning = cond.get("warning")
+        if "warning" in cond and not isinstance(warning, str):
+            self.schema(
+                (*parts, "warning"), f"'warning' must be a string, got {type_name(warning)}"
+            )
+        body = cond[form]
+        if form == "condition":
+            return self._condition_form(cond, body, warning, parts, top, forbid, loop_vars)
+        if form in ("all", "any"):
+            if not isinstance(body, list):
+                self.schema(
+                    (*parts, form), f"{form!r} takes a list of conditions, got {type_name(body)}"
+                )
+            inner_forbid = forbid or ("any" if form == "any" else None)
+            items = [
+                self.child(c, (*parts, form, i), forbid=inner_forbid, loop_vars=loop_vars)
+                for i, c in enumerate(body)
+            ]
+            cls = AllForm if form == "all" else AnyForm
+            return cls(items, warning, path)
+        if form == "not":
+            operand = self.child(body, (*parts, "not"), forbid=forbid or "not", loop_vars=loop_vars)
+            return NotForm(operand, warning, path)
+        if form == "exists":
+            return self._exists(body, warning, parts, forbid, loop_vars)
+        return self._recommended(body, parts, forbid)
+
+    def _form_key(self, cond: Mapping, parts: tuple) -> str:
+        """The one form key of a condition mapping (``all``, ``exists`` …);
+        its other keys must be the form's siblings (a misspelt one gets a
+        rename)."""
         for key in cond:
             if not isinstance(key, str):
                 self.schema(parts, f"condition keys must be strings, got {key!r}")
@@ -861,32 +893,7 @@ class ConditionCompiler:
                     else f"; {form!r} takes no sibling keys"
                 )
                 self.unknown_key((*parts, key), allowed, f"unknown key {key!r}{extra}")
-        warning = cond.get("warning")
-        if "warning" in cond and not isinstance(warning, str):
-            self.schema(
-                (*parts, "warning"), f"'warning' must be a string, got {type_name(warning)}"
-            )
-        body = cond[form]
-        if form == "condition":
-            return self._condition_form(cond, body, warning, parts, top, forbid, loop_vars)
-        if form in ("all", "any"):
-            if not isinstance(body, list):
-                self.schema(
-                    (*parts, form), f"{form!r} takes a list of conditions, got {type_name(body)}"
-                )
-            inner_forbid = forbid or ("any" if form == "any" else None)
-            items = [
-                self.child(c, (*parts, form, i), forbid=inner_forbid, loop_vars=loop_vars)
-                for i, c in enumerate(body)
-            ]
-            cls = AllForm if form == "all" else AnyForm
-            return cls(items, warning, path)
-        if form == "not":
-            operand = self.child(body, (*parts, "not"), forbid=forbid or "not", loop_vars=loop_vars)
-            return NotForm(operand, warning, path)
-        if form == "exists":
-            return self._exists(body, warning, parts, forbid, loop_vars)
-        return self._recommended(body, parts, forbid)
+        return form
 
     # -- the forms with structure
     def _condition_form(
