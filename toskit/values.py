@@ -278,6 +278,58 @@ def _multiplier(value: Any) -> float | None:
     return float(value) if is_number(value) and math.isfinite(value) else None
 
 
+def _read_multipliers(label: str, raw: Any, target: dict, problems: list[str]) -> None:
+    """Check a scalar type's ``units`` or ``prefixes`` map (``label``) and
+    add its valid entries to ``target``; each problem is added to ``problems``."""
+    if raw is None:
+        return
+    if not isinstance(raw, dict) or (label == "units" and not raw):
+        problems.append(f"'{label}' must be a non-empty map of {label[:-1]} to multiplier")
+        return
+    for key, mult in raw.items():
+        number = _multiplier(mult)
+        if (
+            not isinstance(key, str)
+            or (label == "units" and not key)
+            or (isinstance(key, str) and any(c.isspace() for c in key))
+        ):
+            problems.append(
+                f"{label[:-1]} {key!r} must be a string without spaces"
+                + (" (and not empty)" if label == "units" else "")
+            )
+        elif number is None:
+            problems.append(
+                f"the multiplier of {label[:-1]} '{key}' must be a number, not {mult!r}"
+            )
+        elif number <= 0:
+            problems.append(
+                f"the multiplier of {label[:-1]} '{key}' must be positive, not {mult!r}"
+            )
+        else:
+            target[key] = number
+
+
+def _canonical_unit(canonical: Any, expanded: dict[str, float], problems: list[str]) -> Any:
+    """The canonical unit: the one given (it must be a unit with multiplier
+    1), else the one unit with multiplier 1; problems are added to
+    ``problems``."""
+    if canonical is None:
+        ones = [u for u, m in expanded.items() if m == 1.0]
+        if len(ones) > 1:
+            problems.append(
+                f"several units have the multiplier 1 ({', '.join(ones)}): set 'canonical_unit'"
+            )
+        return ones[0] if ones else None
+    if not isinstance(canonical, str) or canonical not in expanded:
+        problems.append(f"the canonical_unit {canonical!r} is not one of the units")
+    elif expanded[canonical] != 1.0:
+        problems.append(
+            f"the canonical_unit '{canonical}' must have the multiplier 1, not "
+            f"{expanded[canonical]:g}"
+        )
+    return canonical
+
+
 @dataclass(frozen=True)
 class ScalarClass:
     """A TOSCA 2.0 scalar type: its units (prefixes applied), canonical unit and data type.
@@ -317,36 +369,8 @@ class ScalarClass:
         problems: list[str] = []
         merged_units = dict(parent.raw_units or {}) if parent else {}
         merged_prefixes = dict(parent.raw_prefixes or {}) if parent else {}
-        for label, raw, target in (
-            ("units", units, merged_units),
-            ("prefixes", prefixes, merged_prefixes),
-        ):
-            if raw is None:
-                continue
-            if not isinstance(raw, dict) or (label == "units" and not raw):
-                problems.append(f"'{label}' must be a non-empty map of {label[:-1]} to multiplier")
-                continue
-            for key, mult in raw.items():
-                number = _multiplier(mult)
-                if (
-                    not isinstance(key, str)
-                    or (label == "units" and not key)
-                    or (isinstance(key, str) and any(c.isspace() for c in key))
-                ):
-                    problems.append(
-                        f"{label[:-1]} {key!r} must be a string without spaces"
-                        + (" (and not empty)" if label == "units" else "")
-                    )
-                elif number is None:
-                    problems.append(
-                        f"the multiplier of {label[:-1]} '{key}' must be a number, not {mult!r}"
-                    )
-                elif number <= 0:
-                    problems.append(
-                        f"the multiplier of {label[:-1]} '{key}' must be positive, not {mult!r}"
-                    )
-                else:
-                    target[key] = number
+        _read_multipliers("units", units, merged_units, problems)
+        _read_multipliers("prefixes", prefixes, merged_prefixes, problems)
         primitive = (
             data_type if data_type is not None else (parent.data_type if parent else "float")
         )
@@ -375,25 +399,9 @@ class ScalarClass:
             expanded = {f"{p}{unit}": pmult * umult for p, pmult in merged_prefixes.items()}
         if not any(m == 1.0 for m in merged_units.values()):
             problems.append("one unit must have the multiplier 1")
-        ones = [u for u, m in expanded.items() if m == 1.0]
-        canonical = (
-            canonical_unit
-            if canonical_unit is not None
-            else (parent.canonical_unit if parent else None)
-        )
-        if canonical is None:
-            if len(ones) > 1:
-                problems.append(
-                    f"several units have the multiplier 1 ({', '.join(ones)}): set 'canonical_unit'"
-                )
-            canonical = ones[0] if ones else None
-        elif not isinstance(canonical, str) or canonical not in expanded:
-            problems.append(f"the canonical_unit {canonical!r} is not one of the units")
-        elif expanded[canonical] != 1.0:
-            problems.append(
-                f"the canonical_unit '{canonical}' must have the multiplier 1, not "
-                f"{expanded[canonical]:g}"
-            )
+        if canonical_unit is None and parent is not None:
+            canonical_unit = parent.canonical_unit
+        canonical = _canonical_unit(canonical_unit, expanded, problems)
         if primitive == "integer" and any(not float(m).is_integer() for m in expanded.values()):
             problems.append("an integer scalar type needs whole-number multipliers")
         if problems or not isinstance(canonical, str):
