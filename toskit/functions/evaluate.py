@@ -464,6 +464,99 @@ def evaluate(
         raise function_error("LimitExceeded", "the value is nested too deeply", call) from None
 
 
+class _CallWalker:
+    """The walk of :func:`evaluate_calls`: each call evaluated on its own, a
+    failing one left in place with its diagnostic reported."""
+
+    def __init__(
+        self,
+        env: Evaluation,
+        diagnostics: list[Diagnostic],
+        make_diagnostic: Callable[..., Diagnostic] | None,
+    ) -> None:
+        self.env = env
+        self.diagnostics = diagnostics
+        self.make_diagnostic = make_diagnostic
+
+    def report(self, exc: FunctionError, fallback: Call | None) -> None:
+        diag = exc.diagnostic
+        failing = exc.call or fallback
+        parts = failing.path if failing is not None else ()
+        if diag is None:
+            return
+        if self.make_diagnostic is not None:
+            # A did-you-mean is made again where it is located, with its fix.
+            extra: dict[str, Any] = (
+                {"misspelt": exc.misspelt, "candidates": exc.candidates} if exc.misspelt else {}
+            )
+            diag = self.make_diagnostic(
+                diag.severity, diag.code, diag.message, parts, hint=diag.hint, **extra
+            )
+        self.diagnostics.append(diag)
+
+    def one(self, call: Call) -> Any:
+        try:
+            return self.env.eval(call)
+        except RecursionError:
+            self.report(
+                function_error("LimitExceeded", "the value is nested too deeply", call), call
+            )
+        except FunctionError as exc:
+            self.report(exc, call)
+        return call
+
+    def key(self, key: Call, literal: list[Any], taken: list[Any]) -> Any:
+        """A call written as a map key, evaluated: it must give a scalar that
+        is not already a key of the map (else it stays the call)."""
+        new_key = self.one(key)
+        if isinstance(new_key, Call):
+            return new_key
+        if not (new_key is None or isinstance(new_key, (str, int, float, bool))):
+            message = (
+                "a map key must evaluate to a string, number, boolean or null, "
+                f"not {_kind(new_key)}"
+            )
+            self.report(function_error("ArgType", message, key), key)
+            return key
+        if new_key in literal or new_key in taken:
+            message = f"the key {new_key!r} appears twice in one map after evaluation"
+            self.report(function_error("DuplicateKey", message, key), key)
+            return key
+        taken.append(new_key)
+        return new_key
+
+    def walk_map(self, node: Mapping) -> _Walking:
+        literal = [k for k in node if not isinstance(k, Call)]
+        taken: list[Any] = []
+        out: dict[Any, Any] = {}
+        for key, item in node.items():
+            new_key = self.key(key, literal, taken) if isinstance(key, Call) else key
+            value = self.walk(item)
+            if type(value) is GeneratorType:  # only containers wait on the driver
+                value = yield value
+            out[new_key] = value
+        return out
+
+    def walk_list(self, node: list) -> _Walking:
+        out = []
+        for item in node:
+            value = self.walk(item)
+            if type(value) is GeneratorType:  # only containers wait on the driver
+                value = yield value
+            out.append(value)
+        return out
+
+    def walk(self, node: Any) -> Any:
+        # One step of the data walk (toskit.plain.drive: no Python recursion).
+        if isinstance(node, Call):
+            return self.one(node)
+        if isinstance(node, Mapping):
+            return self.walk_map(node)
+        if isinstance(node, list):
+            return self.walk_list(node)
+        return node
+
+
 def evaluate_calls(
     tree: Any,
     inputs: Mapping[str, Any] | None = None,
@@ -481,93 +574,9 @@ def evaluate_calls(
     innermost failing call's ``.path``; the other calls are still evaluated.
     ``options`` are the keywords of :func:`evaluate`.
     """
-    env = Evaluation(inputs=inputs, **options)
-
-    def report(exc: FunctionError, fallback: Call | None) -> None:
-        diag = exc.diagnostic
-        failing = getattr(exc, "call", None) or fallback
-        parts = failing.path if failing is not None else ()
-        if diag is None:
-            return
-        if make_diagnostic is not None:
-            # A did-you-mean is made again where it is located, with its fix.
-            extra: dict[str, Any] = (
-                {"misspelt": exc.misspelt, "candidates": exc.candidates} if exc.misspelt else {}
-            )
-            diag = make_diagnostic(
-                diag.severity, diag.code, diag.message, parts, hint=diag.hint, **extra
-            )
-        diagnostics.append(diag)
-
-    def one(call: Call) -> Any:
-        try:
-            return env.eval(call)
-        except RecursionError:
-            report(function_error("LimitExceeded", "the value is nested too deeply", call), call)
-        except FunctionError as exc:
-            report(exc, call)
-        return call
-
-    def walk_map(node: Mapping) -> _Walking:
-        literal = [k for k in node if not isinstance(k, Call)]
-        taken: list[Any] = []
-        out: dict[Any, Any] = {}
-        for key, item in node.items():
-            new_key = key
-            if isinstance(key, Call):
-                new_key = one(key)
-                if isinstance(new_key, Call):
-                    pass
-                elif not (new_key is None or isinstance(new_key, (str, int, float, bool))):
-                    report(
-                        function_error(
-                            "ArgType",
-                            "a map key must evaluate to a string, number, boolean or null, "
-                            f"not {_kind(new_key)}",
-                            key,
-                        ),
-                        key,
-                    )
-                    new_key = key
-                elif new_key in literal or new_key in taken:
-                    report(
-                        function_error(
-                            "DuplicateKey",
-                            f"the key {new_key!r} appears twice in one map after evaluation",
-                            key,
-                        ),
-                        key,
-                    )
-                    new_key = key
-                else:
-                    taken.append(new_key)
-            value = walk(item)
-            if type(value) is GeneratorType:  # only containers wait on the driver
-                value = yield value
-            out[new_key] = value
-        return out
-
-    def walk_list(node: list) -> _Walking:
-        out = []
-        for item in node:
-            value = walk(item)
-            if type(value) is GeneratorType:  # only containers wait on the driver
-                value = yield value
-            out.append(value)
-        return out
-
-    def walk(node: Any) -> Any:
-        # One step of the data walk (toskit.plain.drive: no Python recursion).
-        if isinstance(node, Call):
-            return one(node)
-        if isinstance(node, Mapping):
-            return walk_map(node)
-        if isinstance(node, list):
-            return walk_list(node)
-        return node
-
+    walker = _CallWalker(Evaluation(inputs=inputs, **options), diagnostics, make_diagnostic)
     try:
-        return drive(walk, tree)
+        return drive(walker.walk, tree)
     except RecursionError:  # toskit.plain.TooDeep: data deeper than MAX_DEPTH
         call = tree if isinstance(tree, Call) else None
         raise function_error("LimitExceeded", "the value is nested too deeply", call) from None
