@@ -1,1 +1,2 @@
-"""Reading a TOSCA document: the pipeline's phases, the grammar and keyname checks, imports and profiles."""
+"""Reading a TOSCA document: the pipeline and its context, the grammar and
+keyname checks, imports and profiles."""

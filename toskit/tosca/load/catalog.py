@@ -180,7 +180,8 @@ class ProfileCatalog:
         for folder in folders:
             if not isinstance(folder, str | os.PathLike):
                 raise ToskitError(
-                    f"profiles must be folder paths (str or os.PathLike), not {type(folder).__name__}"
+                    "profiles must be folder paths (str or os.PathLike), "
+                    f"not {type(folder).__name__}"
                 )
             path = os.fspath(folder)
             if "\0" in path:
@@ -385,7 +386,8 @@ class ProfileCatalog:
                         _finding(
                             "profile-catalog",
                             path,
-                            f"profile catalog: archive '{shown_path(path)}' cannot be read: {message}",
+                            f"profile catalog: archive '{shown_path(path)}' "
+                            f"cannot be read: {message}",
                         )
                     )
         return self._archives[path]
@@ -448,7 +450,10 @@ class ProfileCatalog:
     def searched(self) -> str:
         """The folders searched, for a hint."""
         if not self.folders:
-            return "no profile folders were given (toskit check --profiles DIR, toskit.load(..., profiles=[DIR]))"
+            return (
+                "no profile folders were given "
+                "(toskit check --profiles DIR, toskit.load(..., profiles=[DIR]))"
+            )
         return "searched " + ", ".join(f"'{shown_path(f)}'" for f in self.folders)
 
 

@@ -175,7 +175,8 @@ class Reporting(Protocol):
 
 class ParseContext(Reporting, Protocol):
     """Parsing values in the file's dialect, 2.0 validation clauses once per load
-    (:func:`toskit.tosca.values.evaluation.parse_value`, :func:`~toskit.tosca.values.evaluation.clause_tree`)."""
+    (:func:`toskit.tosca.values.evaluation.parse_value`,
+    :func:`~toskit.tosca.values.evaluation.clause_tree`)."""
 
     grammar: Grammar
     parsing: ParseState
@@ -190,8 +191,9 @@ class ClauseContext(ParseContext, Protocol):
 
 
 class FunctionsContext(Reporting, Protocol):
-    """The ``functions:`` sections (:func:`toskit.tosca.values.evaluation.load_function_definitions`),
-    which fill ``parsing.function_defs`` and ``parsing.known_functions``."""
+    """The ``functions:`` sections
+    (:func:`toskit.tosca.values.evaluation.load_function_definitions`), which
+    fill ``parsing.function_defs`` and ``parsing.known_functions``."""
 
     registry: Registry
     parsing: ParseState

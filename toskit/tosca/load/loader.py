@@ -393,7 +393,8 @@ def run(
         version=version,
         registry=registry,
         diagnostics=sort_diagnostics(diags),
-        max_per_code=max_per_code,  # the first N of each code in each file listed, then a summary (#19)
+        # The first N of each code in each file listed, then a summary (#19).
+        max_per_code=max_per_code,
         node_templates=nodes,
         relationship_templates=rels,
         groups=groups,

@@ -1,1 +1,3 @@
-"""The templates of a topology: entities, requirements and node filters, interfaces, workflows, inputs, and the result objects."""
+"""The templates of a topology: entities, requirements and node filters,
+interfaces, workflows, inputs, the evaluation graph over them, and the result
+objects."""

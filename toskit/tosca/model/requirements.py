@@ -125,7 +125,8 @@ def resolve_requirements(
                             "error",
                             "unknown-node",
                             f"node template '{node.name}': requirement '{rname}' names "
-                            f"'{req.target_name}', which is neither a node template nor a node type",
+                            f"'{req.target_name}', which is neither a node template "
+                            "nor a node type",
                             (*parts, "node") if isinstance(value, Mapping) else parts,
                             misspelt=req.target_name,
                             candidates=nodes,

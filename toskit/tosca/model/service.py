@@ -117,7 +117,8 @@ class ServiceTemplate:
 
     @property
     def errors(self) -> DiagnosticList:
-        """The listed diagnostics whose severity is ``error`` (summaries included; ``counts`` counts)."""
+        """The listed diagnostics whose severity is ``error`` (summaries included;
+        ``counts`` counts)."""
         return DiagnosticList(d for d in self.diagnostics if d.severity == "error")
 
     @property
@@ -195,7 +196,8 @@ class ServiceTemplate:
 
     @gc_paused  # a heavy view builder: no full collection over the template (#31)
     def topology(self) -> Any:
-        """Node templates and their requirements as a graph (``toskit.tosca.topology.model.Topology``)."""
+        """Node templates and their requirements as a graph
+        (``toskit.tosca.topology.model.Topology``)."""
         from toskit.tosca.topology.model import build_topology
 
         return build_topology(self)

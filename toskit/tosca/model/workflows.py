@@ -147,7 +147,8 @@ def _check_call(
                 doc.diagnostic(
                     "error",
                     "type-mismatch",
-                    f"{label}: input '{key}' expects {otype}, but workflow input '{wname}' is {wtype}",
+                    f"{label}: input '{key}' expects {otype}, "
+                    f"but workflow input '{wname}' is {wtype}",
                     (*parts, "inputs", key),
                 )
             )

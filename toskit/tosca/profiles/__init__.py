@@ -64,7 +64,8 @@ _OLDER_VERSIONS = {
 
 
 def older_family(version: object) -> str | None:
-    """``"1.0"``, ``"1.1"`` or ``"1.2"`` for a document of that Simple Profile version, else None."""
+    """``"1.0"``, ``"1.1"`` or ``"1.2"`` for a document of that Simple Profile
+    version, else None."""
     return _OLDER_VERSIONS.get(version) if isinstance(version, str) else None
 
 

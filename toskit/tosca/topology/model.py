@@ -309,7 +309,8 @@ class Topology:
         return "\n".join(lines) + "\n"
 
     def layout(self) -> Any:
-        """Positions of boxes, edge paths and stubs (:class:`~toskit.tosca.topology.layout.Layout`)."""
+        """Positions of boxes, edge paths and stubs
+        (:class:`~toskit.tosca.topology.layout.Layout`)."""
         from toskit.tosca.topology.layout import layout
 
         return layout(self)
@@ -353,7 +354,8 @@ class Topology:
             return f"{n} {noun}{'' if n == 1 else 's'}"
 
         lines = [
-            f"Topology {self.name}: {count(len(self.nodes), 'node')}, {count(len(self.edges), 'edge')}"
+            f"Topology {self.name}: {count(len(self.nodes), 'node')}, "
+            f"{count(len(self.edges), 'edge')}"
             + (f", {count(len(self.problems), 'problem')}" if self.problems else "")
             + (f" ({self.view})" if self.view != "templates" else "")
         ]
@@ -622,7 +624,10 @@ def _unresolved(
         message = found.message
     else:
         wanted = req.target_name or req.capability or "a target"
-        message = f"node template '{tmpl.name}': requirement '{req.name}' found no node template for {wanted}"
+        message = (
+            f"node template '{tmpl.name}': requirement '{req.name}' "
+            f"found no node template for {wanted}"
+        )
         excluded = [c for c in candidates if c.outcome == "excluded"]
         if excluded:
             message += f"; the node filter excluded {', '.join(c.candidate for c in excluded[:5])}"

@@ -1,1 +1,2 @@
-"""The types a document sees: definitions, the registry, user scalars, and checks of the definitions themselves."""
+"""The types a document sees: definitions, the registry, user scalars, and the
+bound on values made of defaults."""

@@ -188,7 +188,8 @@ def _check_units(raw: Mapping, direct: bool, error: _Error) -> None:
             error("one unit must have the multiplier 1", ("units",))
         if len(ones) > 1 and "canonical_unit" not in raw:
             error(
-                f"several units have the multiplier 1 ({', '.join(map(str, ones))}): name one as 'canonical_unit'",
+                f"several units have the multiplier 1 ({', '.join(map(str, ones))}): "
+                "name one as 'canonical_unit'",
                 ("units",),
             )
 

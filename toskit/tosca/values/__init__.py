@@ -1,1 +1,2 @@
-"""Effective values: the merge with provenance, value checks, function calls, and why a value is what it is."""
+"""Effective values: the merge with provenance, value checks (also of the
+document's own definitions), function calls, and why a value is what it is."""
