@@ -166,6 +166,11 @@ def test_a_stored_tutorial_shows_its_views_before_run_all(
         "<RoleSet",
     ):
         assert plain not in body
+    # The first view in sight, for a person to compare the two renderings.
+    page.evaluate(
+        "() => window.jupyterapp.shell.currentWidget.node"
+        ".querySelector('.jp-OutputArea-output .toskit-root').scrollIntoView()"
+    )
     page.screenshot(path=str(artifacts_dir / f"reopen-{tutorial}-{trust}.png"))
 
 

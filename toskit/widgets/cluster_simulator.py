@@ -26,7 +26,7 @@ from toskit.conditions.settings import SettingError, SettingField, short_path
 from toskit.conditions.simulator import FailedOutcome, Simulation, role_names
 from toskit.display.conditions_views import cluster_body, hidden_reason_html, outcomes_table
 from toskit.display.html import chip, code, css, esc, fragment
-from toskit.widgets.snapshot import StaticSnapshot, snapshot_note
+from toskit.widgets.snapshot import EXPORT_LINK_STYLE, StaticSnapshot, snapshot_note
 
 __all__ = ["ClusterSimulator", "SimulatorView"]
 
@@ -278,12 +278,12 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
 
     @property
     def problems_only(self) -> bool:
-        """Whether the role pickers list only :attr:`problem_roles`."""
+        """Whether "roles to assign" lists only :attr:`problem_roles`."""
         return bool(self._problems.value)
 
     def set_problems_only(self, on: bool = True) -> None:
-        """List only the roles with a problem in the pickers (roles already
-        chosen for assignment stay listed)."""
+        """List only the roles with a problem in "roles to assign" (roles
+        already chosen for assignment stay listed)."""
         if self._problems.value != on:
             self._problems.value = on  # comes back here through its observer
             return
@@ -435,7 +435,7 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self._exported = text
         data = base64.b64encode(text.encode("utf-8")).decode("ascii")
         return (
-            '<a class="toskit-export" download="role-outcomes.csv" '
+            f'<a class="toskit-export" style="{EXPORT_LINK_STYLE}" download="role-outcomes.csv" '
             f'href="data:text/csv;base64,{data}">export CSV</a>'
         )
 
@@ -601,18 +601,19 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         self._by_role_button = ipywidgets.Button(
             description="select", icon="check-square", layout=ipywidgets.Layout(width="76px")
         )
-        # "problems only (N)": the role pickers list only the roles that are
+        # "problems only (N)": "roles to assign" lists only the roles that are
         # blocked or warned about (N of them), as the explorer's node picker.
         self._problems = ipywidgets.Checkbox(value=False, description="problems only", indent=False)
         self._problems.observe(lambda c: self.set_problems_only(bool(c["new"])), "value")
         self._role_options: tuple[tuple[str, str], ...] = ()
-        self._by_role_options: tuple[tuple[str, str], ...] = ()
+        # Its label above the list (a column), so the entries get the whole
+        # 300 px: "cinder-block-device — blocked, 2 warnings" was cut beside it.
         self._roles_box = ipywidgets.SelectMultiple(
             options=names,
             description="roles to assign",
             rows=min(6, max(2, len(names))),
             style=wide,
-            layout=full,
+            layout=ipywidgets.Layout(width="300px", flex_flow="column", align_items="stretch"),
         )
         # Buttons as wide as their words ("assign to selec…" was cut at 148 px).
         fit = {"layout": ipywidgets.Layout(width="auto")}
@@ -694,8 +695,8 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
                 self._mode_box,
                 *self._attribute_boxes.values(),
                 self._select_box,
-                self._problems,
                 by_role,
+                self._problems,  # it filters the list below it
                 self._roles_box,
                 assign_row,
                 # A Label, not an HTML widget: the outcomes stay the one HTML output.
@@ -866,19 +867,8 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
                 self._role_options = role_options
                 self._roles_box.options = role_options
             self._roles_box.value = tuple(r for r in model.selected_roles if r in offered)
-            by_role = tuple(
-                (role_label(r, outcomes.get(r)), r)
-                for r in model.role_names
-                if not only or r in problems or r == self._by_role.value
-            )
-            if by_role != self._by_role_options:
-                shown_role = self._by_role.value
-                self._by_role_options = by_role
-                self._by_role.options = by_role
-                values = [v for _, v in by_role]
-                self._by_role.value = (
-                    shown_role if shown_role in values else next(iter(values), None)
-                )
+            # "select by role" picks nodes, not a role to fix: plain names,
+            # all of them (its 220 px dropdown would cut the words anyway).
             # Controls that would do nothing are disabled.
             empty = not nodes
             for control in (

@@ -17,7 +17,7 @@ from toskit.display.tosca_views import (
 )
 from toskit.display.typetree import template_types, type_usage
 from toskit.errors import ToskitError
-from toskit.widgets.snapshot import StaticSnapshot, inert_links, snapshot_note
+from toskit.widgets.snapshot import EXPORT_LINK_STYLE, StaticSnapshot, inert_links, snapshot_note
 
 __all__ = ["PropertyExplorer"]
 
@@ -205,7 +205,7 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
             return ""
         file = re.sub(r"[^A-Za-z0-9._-]+", "_", name) or "node"
         return (
-            f'<a class="toskit-export" download="{esc(file)}.csv" '
+            f'<a class="toskit-export" style="{EXPORT_LINK_STYLE}" download="{esc(file)}.csv" '
             f'href="data:text/csv;base64,{data}">export CSV</a>'
         )
 

@@ -41,7 +41,13 @@ from typing import Any
 
 from toskit.display.html import esc
 
-__all__ = ["StaticSnapshot", "inert_links", "snapshot_note", "unhidden_view"]
+__all__ = ["EXPORT_LINK_STYLE", "StaticSnapshot", "inert_links", "snapshot_note", "unhidden_view"]
+
+#: The inline style of the widgets' "export CSV/SVG" links: an ipywidgets
+#: HTML output is not styled as rendered HTML, so a bare ``<a>`` read as
+#: plain text; the front end's link colour (AA on its own background in
+#: light and dark) and an underline make it a link.
+EXPORT_LINK_STYLE = "color: var(--jp-content-link-color, #1565c0); text-decoration: underline"
 
 # The explorer's type links (``PropertyExplorer._type_link``): controls that
 # only a live TypeTree follows. Names are escaped, so no ``"`` inside.

@@ -26,6 +26,7 @@ import traitlets
 from toskit.display.html import css, esc
 from toskit.errors import ToskitError
 from toskit.widgets.property_explorer import PropertyExplorer
+from toskit.widgets.snapshot import EXPORT_LINK_STYLE
 
 __all__ = ["TopologyExplorer", "TopologyView"]
 
@@ -195,7 +196,7 @@ class TopologyExplorer(ipywidgets.VBox):
             self._export.value = ""
             return
         self._export.value = (
-            f'<a class="toskit-export" download="topology-{esc(self.graph.view.replace(" ", "-"))}.svg" '
+            f'<a class="toskit-export" style="{EXPORT_LINK_STYLE}" download="topology-{esc(self.graph.view.replace(" ", "-"))}.svg" '
             f'href="data:image/svg+xml;base64,{data}">export SVG</a>'
         )
 
