@@ -418,27 +418,9 @@ class _Writer:
         return ChainMap(dict(recorded), dict(self.namespace))
 
     def write_fields(self, cls: type[ToscaType], definition: dict[str, Any], parts: tuple) -> None:
-        kind = cls._tosca_kind
         annotations = dict(cls.__dict__.get("__annotations__", {}))
         rename = cls.__dict__.get("_tosca_names") or {}
-        inherited = self.ancestor_properties(cls)
-        names = list(annotations)
-        for attr, value in cls.__dict__.items():
-            if attr in annotations or attr.startswith("_"):
-                continue
-            if isinstance(value, Property) or (attr in inherited and _is_plain_value(value)):
-                names.append(attr)
-            elif _is_plain_value(value) and kind in ("data", "node"):
-                self.diag(
-                    "warning",
-                    "unannotated-attribute",
-                    f"class {cls.__qualname__}: attribute '{attr}' has no annotation and is not an "
-                    f"inherited property, so it is not a TOSCA property",
-                    parts,
-                    self.class_position(cls, attr),
-                    hint=f"annotate it (e.g. '{attr}: {type(value).__name__} = ...') "
-                    "to make it a property",
-                )
+        names = self.field_names(cls, annotations, parts)
         namespace = self.module_namespace(cls)
         for attr in names:
             value = cls.__dict__.get(attr, MISSING)
@@ -455,35 +437,13 @@ class _Writer:
             schema_type: str | None = None
             expected_class: type[ToscaType] | None = None
             if attr in annotations:
-                try:
-                    meaning = interpret(annotations[attr], namespace, kind)
-                except AnnotationError as exc:
-                    code = (
-                        "unknown-type"
-                        if exc.message.startswith("unknown name")
-                        else "invalid-annotation"
-                    )
-                    hint = exc.hint
-                    if code == "unknown-type":
-                        word = exc.message.split("'")[1]
-                        hint = (
-                            did_you_mean(
-                                word, [k for k, v in namespace.items() if _tosca_classes(v)]
-                            )
-                            or hint
-                        )
-                    self.diag(
-                        "error",
-                        code,
-                        f"class {cls.__qualname__}: {exc.message} for '{attr}'",
-                        field_parts,
-                        position,
-                        hint=hint,
-                    )
-                    meaning = None
+                meaning = self.annotation_meaning(
+                    cls, attr, annotations[attr], namespace, field_parts, position
+                )
+                if meaning is None:
                     # Already reported: keep the rest of the template free of follow-on errors.
                     required = False
-                if meaning is not None:
+                else:
                     for used in meaning.classes:
                         self.enqueue(used)
                     if meaning.target is not None:
@@ -496,24 +456,9 @@ class _Writer:
                     if schema_type and data_classes and data_classes[0]._type_name == schema_type:
                         expected_class = data_classes[0]
             if spec is not None:
-                if spec.type:
-                    prop["type"] = spec.type
-                    schema_type = spec.type
-                if spec.required is not None:
-                    required = spec.required
-                for key in (
-                    "constraints",
-                    "validation",
-                    "status",
-                    "metadata",
-                    "entry_schema",
-                    "key_schema",
-                ):
-                    item = getattr(spec, key)
-                    if item is not None:
-                        prop[key] = self.plain(item, (*field_parts, key), position)
-                for key, item in spec.extra.items():
-                    prop[key] = self.plain(item, (*field_parts, key), position)
+                self.write_spec(spec, prop, field_parts, position)
+                schema_type = spec.type or schema_type
+                required = spec.required if spec.required is not None else required
             description = (spec.description if spec else None) or self.attribute_docstring(
                 cls, attr
             )
@@ -533,6 +478,84 @@ class _Writer:
                 )
                 prop["default"] = self.plain(default, default_parts, position)
             definition.setdefault(section, {})[tosca_name] = prop
+
+    def write_spec(
+        self, spec: Property, prop: dict[str, Any], field_parts: tuple, position: Any
+    ) -> None:
+        """What a ``Property(...)`` says beyond the annotation, into ``prop``."""
+        if spec.type:
+            prop["type"] = spec.type
+        for key in (
+            "constraints",
+            "validation",
+            "status",
+            "metadata",
+            "entry_schema",
+            "key_schema",
+        ):
+            item = getattr(spec, key)
+            if item is not None:
+                prop[key] = self.plain(item, (*field_parts, key), position)
+        for key, item in spec.extra.items():
+            prop[key] = self.plain(item, (*field_parts, key), position)
+
+    def field_names(self, cls: type[ToscaType], annotations: dict, parts: tuple) -> list[str]:
+        """The class's TOSCA fields: its annotations, then its ``Property``
+        values and plain values of inherited properties; another plain
+        value (an unannotated attribute) is a warning."""
+        kind = cls._tosca_kind
+        inherited = self.ancestor_properties(cls)
+        names = list(annotations)
+        for attr, value in cls.__dict__.items():
+            if attr in annotations or attr.startswith("_"):
+                continue
+            if isinstance(value, Property) or (attr in inherited and _is_plain_value(value)):
+                names.append(attr)
+            elif _is_plain_value(value) and kind in ("data", "node"):
+                self.diag(
+                    "warning",
+                    "unannotated-attribute",
+                    f"class {cls.__qualname__}: attribute '{attr}' has no annotation and is not an "
+                    f"inherited property, so it is not a TOSCA property",
+                    parts,
+                    self.class_position(cls, attr),
+                    hint=f"annotate it (e.g. '{attr}: {type(value).__name__} = ...') "
+                    "to make it a property",
+                )
+        return names
+
+    def annotation_meaning(
+        self,
+        cls: type[ToscaType],
+        attr: str,
+        annotation: Any,
+        namespace: Mapping[str, Any],
+        field_parts: tuple,
+        position: Any,
+    ) -> Any:
+        """What the annotation of ``attr`` means (:func:`interpret`); ``None``
+        after reporting an unknown type (with a did-you-mean among the
+        module's TOSCA classes) or an annotation it cannot read."""
+        try:
+            return interpret(annotation, namespace, cls._tosca_kind)
+        except AnnotationError as exc:
+            code = (
+                "unknown-type" if exc.message.startswith("unknown name") else "invalid-annotation"
+            )
+            hint = exc.hint
+            if code == "unknown-type":
+                word = exc.message.split("'")[1]
+                tosca = [k for k, v in namespace.items() if _tosca_classes(v)]
+                hint = did_you_mean(word, tosca) or hint
+            self.diag(
+                "error",
+                code,
+                f"class {cls.__qualname__}: {exc.message} for '{attr}'",
+                field_parts,
+                position,
+                hint=hint,
+            )
+            return None
 
     def write_relation(
         self, definition: dict, name: str, meaning: Any, parts: tuple, position: Any
