@@ -297,21 +297,7 @@ class _Walk:
         token = self.take("an entity name")
         entity = self.ev.self_entity
         if token in ("SELF", "SOURCE", "TARGET", "HOST"):
-            if entity is None:
-                raise Failure("ContextError", f"{token} is only defined inside a template")
-            if token in ("SOURCE", "TARGET"):
-                if not is_relationship(entity):
-                    raise Failure("ContextError", f"{token} is only defined inside a relationship")
-                found = entity.source if token == "SOURCE" else entity.target
-                if found is None:
-                    raise Failure("ContextError", f"the relationship has no {token.lower()} node")
-                entity = found
-            elif token == "HOST":
-                node = entity.source if is_relationship(entity) else entity
-                host = node.host() if node is not None and is_node(node) else None
-                if host is None:
-                    raise Failure("ContextError", "HOST: no host requirement can be followed")
-                entity = host
+            entity = _keyword_entity_1x(token, entity)
         elif isinstance(token, str):
             context = self.context()
             entity = context.node(token)
@@ -499,3 +485,24 @@ def check_allocation_path(ev: Any, args: Sequence[Any]) -> None:
                 misspelt=prop,
                 candidates=_names(entity.property_names()),
             )
+
+
+def _keyword_entity_1x(token: str, entity: Any) -> Any:
+    """The entity a 1.x path's ``SELF``, ``SOURCE``, ``TARGET`` or ``HOST``
+    names, seen from ``entity`` (the template being evaluated)."""
+    if entity is None:
+        raise Failure("ContextError", f"{token} is only defined inside a template")
+    if token in ("SOURCE", "TARGET"):
+        if not is_relationship(entity):
+            raise Failure("ContextError", f"{token} is only defined inside a relationship")
+        found = entity.source if token == "SOURCE" else entity.target
+        if found is None:
+            raise Failure("ContextError", f"the relationship has no {token.lower()} node")
+        return found
+    if token == "HOST":
+        node = entity.source if is_relationship(entity) else entity
+        host = node.host() if node is not None and is_node(node) else None
+        if host is None:
+            raise Failure("ContextError", "HOST: no host requirement can be followed")
+        return host
+    return entity
