@@ -173,43 +173,49 @@ def _from_node(node: ast.AST, namespace: Mapping[str, Any], depth: int) -> tuple
             ],
         )
     if isinstance(node, ast.Subscript):
-        base = _lookup(node.value, namespace)
-        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        origin = typing.get_origin(base) or base
-        if base is typing.Optional:
-            return ("union", [_from_node(items[0], namespace, depth + 1), ("type", None)])
-        if base is typing.Union:
-            return ("union", [_from_node(i, namespace, depth + 1) for i in items])
-        if base is typing.Annotated:
-            return _from_node(items[0], namespace, depth + 1)
-        if origin in _LIST_ORIGINS:
-            if (
-                origin is tuple
-                and len(items) == 2
-                and isinstance(items[1], ast.Constant)
-                and items[1].value is Ellipsis
-            ):
-                items = items[:1]
-            if len(items) != 1:
-                raise AnnotationError(
-                    f"{ast.unparse(node)!r}: a list annotation takes one element type",
-                    hint=_SUPPORTED_HINT,
-                )
-            return ("list", _from_node(items[0], namespace, depth + 1))
-        if origin in _MAP_ORIGINS:
-            if len(items) != 2:
-                raise AnnotationError(
-                    f"{ast.unparse(node)!r}: a mapping annotation needs a key and a value type"
-                )
-            return (
-                "map",
-                _from_node(items[0], namespace, depth + 1),
-                _from_node(items[1], namespace, depth + 1),
-            )
-        raise AnnotationError(
-            f"unsupported generic annotation {ast.unparse(node)!r}", hint=_SUPPORTED_HINT
-        )
+        return _from_subscript(node, namespace, depth)
     raise AnnotationError(f"unsupported annotation {ast.unparse(node)!r}", hint=_SUPPORTED_HINT)
+
+
+def _from_subscript(node: ast.Subscript, namespace: Mapping[str, Any], depth: int) -> tuple:
+    """A generic annotation: ``Optional``, ``Union``, ``Annotated``, a list
+    (or ``tuple[X, ...]``) or a mapping."""
+    base = _lookup(node.value, namespace)
+    items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    origin = typing.get_origin(base) or base
+    if base is typing.Optional:
+        return ("union", [_from_node(items[0], namespace, depth + 1), ("type", None)])
+    if base is typing.Union:
+        return ("union", [_from_node(i, namespace, depth + 1) for i in items])
+    if base is typing.Annotated:
+        return _from_node(items[0], namespace, depth + 1)
+    if origin in _LIST_ORIGINS:
+        if (
+            origin is tuple
+            and len(items) == 2
+            and isinstance(items[1], ast.Constant)
+            and items[1].value is Ellipsis
+        ):
+            items = items[:1]
+        if len(items) != 1:
+            raise AnnotationError(
+                f"{ast.unparse(node)!r}: a list annotation takes one element type",
+                hint=_SUPPORTED_HINT,
+            )
+        return ("list", _from_node(items[0], namespace, depth + 1))
+    if origin in _MAP_ORIGINS:
+        if len(items) != 2:
+            raise AnnotationError(
+                f"{ast.unparse(node)!r}: a mapping annotation needs a key and a value type"
+            )
+        return (
+            "map",
+            _from_node(items[0], namespace, depth + 1),
+            _from_node(items[1], namespace, depth + 1),
+        )
+    raise AnnotationError(
+        f"unsupported generic annotation {ast.unparse(node)!r}", hint=_SUPPORTED_HINT
+    )
 
 
 # --------------------------------------------------------------------------
@@ -246,7 +252,11 @@ def _schema(rep: tuple, out: FieldSchema, owner_kind: str, top: bool) -> dict[st
         if entry:
             schema["entry_schema"] = entry
         return schema
-    obj = rep[1]
+    return _type_schema(rep[1], out, owner_kind, top)
+
+
+def _type_schema(obj: Any, out: FieldSchema, owner_kind: str, top: bool) -> dict[str, Any]:
+    """The schema of one Python type (``str``, a ``DataEntity`` subclass …)."""
     if obj is Any or obj is object:
         return {}
     if obj is None:

@@ -429,27 +429,34 @@ def _reply(raw: bytes) -> dict[str, Any]:
     ):
         raise forged("'locations' is not a map of [file, line, column]")
     for key in ("run", "emitted"):
-        items = data[key]
-        if not isinstance(items, list):
-            raise forged(f"{key!r} is not a list")
-        for item in items:
-            if not isinstance(item, list) or len(item) != len(_DIAGNOSTIC_FIELDS):
-                raise forged(f"an entry of {key!r} is not a diagnostic")
-            fields = dict(zip(_DIAGNOSTIC_FIELDS, item))
-            if (
-                fields["severity"] not in SEVERITIES
-                or not isinstance(fields["code"], str)
-                or not isinstance(fields["message"], str)
-            ):
-                raise forged(f"an entry of {key!r} has no valid severity, code and message")
-            if not all(fields[n] is None or type(fields[n]) is int for n in ("line", "column")):
-                raise forged(f"an entry of {key!r} has a line or column that is not a number")
-            if not all(
-                fields[n] is None or isinstance(fields[n], str)
-                for n in ("path", "file", "hint", "source_line")
-            ):
-                raise forged(f"an entry of {key!r} has a field that is not text")
+        why = _bad_diagnostics(key, data[key])
+        if why is not None:
+            raise forged(why)
     return data
+
+
+def _bad_diagnostics(key: str, items: Any) -> str | None:
+    """What is wrong with the reply's ``key`` list of diagnostics, if anything."""
+    if not isinstance(items, list):
+        return f"{key!r} is not a list"
+    for item in items:
+        if not isinstance(item, list) or len(item) != len(_DIAGNOSTIC_FIELDS):
+            return f"an entry of {key!r} is not a diagnostic"
+        fields = dict(zip(_DIAGNOSTIC_FIELDS, item))
+        if (
+            fields["severity"] not in SEVERITIES
+            or not isinstance(fields["code"], str)
+            or not isinstance(fields["message"], str)
+        ):
+            return f"an entry of {key!r} has no valid severity, code and message"
+        if not all(fields[n] is None or type(fields[n]) is int for n in ("line", "column")):
+            return f"an entry of {key!r} has a line or column that is not a number"
+        if not all(
+            fields[n] is None or isinstance(fields[n], str)
+            for n in ("path", "file", "hint", "source_line")
+        ):
+            return f"an entry of {key!r} has a field that is not text"
+    return None
 
 
 def _run_isolated(path: str, timeout: float) -> tuple[str, Emitted, list[Diagnostic]]:
