@@ -580,6 +580,44 @@ def hover(
     return (text, rng) if text else None
 
 
+def _row_lines(analysis: Analysis, section: str, entity: Any, row: Any, dotted: str) -> list[str]:
+    """One property-table row of a hover: its value, where it was set and,
+    from the row's Explanation (issue #32), the layers it overrides with
+    each one's file:line, the calls the value went through and the checks."""
+    explanation = _explain_row(entity, row)
+    if explanation is not None:
+        where = _source_where(explanation.source, analysis.root)
+    else:
+        where = _where(
+            _layer_location(analysis, entity, section, row.source, row.path.split(".")),
+            analysis.root,
+        )
+    label = (
+        row.path[len(dotted) + 1 :] if row.path != dotted and row.path.startswith(dotted) else ""
+    )
+    value = _call_text(analysis, entity, row) or f"`{_short(row.value)}`"
+    out = [
+        f"- {('`' + label + '` = ') if label else '= '}{value} — set by **{row.source}**{where}"
+        + (f", type `{row.type}`" if row.type else "")
+    ]
+    if explanation is None:
+        out.extend(f"  - overrides `{_short(old)}` from {source}" for old, source in row.overridden)
+        return out
+    for layer in reversed(explanation.overridden):
+        out.append(
+            f"  - overrides `{_short(layer.value)}` from {layer.source.label}"
+            + _source_where(layer.source, analysis.root)
+        )
+    for hop in explanation.hops:
+        out.append(
+            f"  - via `{hop.call}`"
+            + (f" → {hop.target}" if hop.target else "")
+            + (_source_where(hop.source, analysis.root) if hop.source is not None else "")
+        )
+    out.extend(f"  - {check.kind} `{check.text}`: {check.result}" for check in explanation.checks)
+    return out
+
+
 def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     found = _entity_at(analysis, cursor)
     path = cursor.full_path
@@ -604,43 +642,7 @@ def _property_hover(analysis: Analysis, cursor: Cursor) -> str | None:
     head = f"**{name}**.`{dotted}`"
     out = [head, ""]
     for row in rows[:20]:
-        # The row's Explanation (issue #32): the layer stack with each
-        # layer's file:line, the calls the value went through, the checks.
-        explanation = _explain_row(entity, row)
-        if explanation is not None:
-            where = _source_where(explanation.source, analysis.root)
-        else:
-            where = _where(
-                _layer_location(analysis, entity, section, row.source, row.path.split(".")),
-                analysis.root,
-            )
-        label = (
-            row.path[len(dotted) + 1 :]
-            if row.path != dotted and row.path.startswith(dotted)
-            else ""
-        )
-        value = _call_text(analysis, entity, row) or f"`{_short(row.value)}`"
-        out.append(
-            f"- {('`' + label + '` = ') if label else '= '}{value} — set by **{row.source}**{where}"
-            + (f", type `{row.type}`" if row.type else "")
-        )
-        if explanation is None:
-            for old, source in row.overridden:
-                out.append(f"  - overrides `{_short(old)}` from {source}")
-            continue
-        for layer in reversed(explanation.overridden):
-            out.append(
-                f"  - overrides `{_short(layer.value)}` from {layer.source.label}"
-                + _source_where(layer.source, analysis.root)
-            )
-        for hop in explanation.hops:
-            out.append(
-                f"  - via `{hop.call}`"
-                + (f" → {hop.target}" if hop.target else "")
-                + (_source_where(hop.source, analysis.root) if hop.source is not None else "")
-            )
-        for check in explanation.checks:
-            out.append(f"  - {check.kind} `{check.text}`: {check.result}")
+        out.extend(_row_lines(analysis, section, entity, row, dotted))
     if len(rows) > 20:
         out.append(f"- … {len(rows) - 20} more rows")
     if not rows:

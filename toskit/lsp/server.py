@@ -221,6 +221,14 @@ def _guarded(default: Callable[[], Any]) -> Callable[[F], F]:
 def make_server() -> ToskitLanguageServer:
     """A server with every feature registered (not started)."""
     server = ToskitLanguageServer()
+    _register_document_sync(server)
+    _register_language_features(server)
+    return server
+
+
+def _register_document_sync(server: ToskitLanguageServer) -> None:
+    """initialize, and the notifications that keep the workspace in step with
+    the editor (open, change, save, close, watched files)."""
 
     @server.feature(lsp.INITIALIZE)
     @_guarded(lambda: None)
@@ -278,6 +286,10 @@ def make_server() -> ToskitLanguageServer:
             ls.state.forget(uri_to_name(change.uri))
             uris.extend(u for u in ls.state.affected(change.uri) if u != change.uri)
         ls.schedule(uris)
+
+
+def _register_language_features(server: ToskitLanguageServer) -> None:
+    """Hover, definition, references, completion, code actions, symbols."""
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     @_guarded(lambda: None)
@@ -398,8 +410,6 @@ def make_server() -> ToskitLanguageServer:
             )
             for s in features.symbols(analysis)
         ]
-
-    return server
 
 
 def serve() -> int:
