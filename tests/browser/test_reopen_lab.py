@@ -94,6 +94,10 @@ def lab(
             capture_output=True,
         )
     _own_notebook(folder)
+    # Every cell rendered (no windowing): the check counts every stored view.
+    tracker = home / "lab-settings" / "@jupyterlab" / "notebook-extension"
+    tracker.mkdir(parents=True, exist_ok=True)
+    (tracker / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     with serve_lab(folder, home, artifacts_dir / "lab-reopen.log", app_settings=APP_SETTINGS) as (
         base,
         token,
@@ -139,8 +143,8 @@ def test_a_stored_tutorial_shows_its_views_before_run_all(
 ) -> None:
     page = lab_page
     _open(page, lab, f"{tutorial}-{trust}.ipynb")
-    # JupyterLab renders every cell's stored outputs (content-visibility keeps
-    # the far ones cheap but in the DOM): wait for the first toskit view.
+    # Every cell is rendered (windowing off, see the fixture): wait for the
+    # first toskit view.
     page.wait_for_function(
         "() => window.jupyterapp.shell.currentWidget.node.querySelector('.jp-OutputArea-output .toskit-root')"
     )

@@ -91,6 +91,14 @@ def test_checkboxes_assign_to_all_and_an_open_trace_follows_a_setting(
     expect(row).not_to_contain_text("Cinder Block Device driver should be enabled")
     expect(row).to_contain_text("conflicts with the selected role cinder")
 
+    # 5. "export CSV" downloads the outcomes as they are now (a data: link).
+    with page.expect_download() as download:
+        simulator.get_by_role("link", name="export CSV").click()
+    assert download.value.suggested_filename == "role-outcomes.csv"
+    rows = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert rows[0].startswith("role,allowed,status,reason")
+    assert any(r.startswith("cinder-block-device,False,blocked") for r in rows)
+
     # Tall enough for the whole widget (Voila scrolls inside its own container).
     page.set_viewport_size({"width": 1200, "height": 2400})
     simulator.screenshot(path=str(artifacts_dir / f"04-fuel-simulator-{theme}.png"))
