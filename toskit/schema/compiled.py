@@ -281,87 +281,99 @@ def _map_fast(node: Node) -> Callable[[Any], bool]:
 
 
 def _list_fast(node: Node) -> Callable[[Any], bool]:
+    """The fast check of a list node, by its kind (one builder each: the
+    checks themselves are the hot loops, left as written)."""
     elem = node.list_elem
     assert elem is not None
     elem_types = elem.scalar_types if elem.is_scalar_only else None
-    kind = node.list_kind
+    if node.list_kind == "atomic":
+        return _atomic_fast(elem, elem_types)
+    if node.list_kind == "set":
+        return _set_fast(elem, elem_types)
+    if len(node.keys) == 1:
+        return _keyed1_fast(node, elem)
+    return _keyed_fast(node, elem)
 
-    if kind == "atomic":
 
-        def fast_atomic(v: Any) -> bool:
-            if type(v) is not list:
-                return v is None
-            if elem_types is not None:
-                for e in v:  # noqa: SIM110 - a plain loop is faster than all()
-                    if e is not None and type(e) not in elem_types:
-                        return False
-                return True
-            ef = elem.fast
+def _atomic_fast(elem: Node, elem_types: Any) -> Callable[[Any], bool]:
+    def fast_atomic(v: Any) -> bool:
+        if type(v) is not list:
+            return v is None
+        if elem_types is not None:
             for e in v:  # noqa: SIM110 - a plain loop is faster than all()
-                if not ef(e):
+                if e is not None and type(e) not in elem_types:
                     return False
             return True
+        ef = elem.fast
+        for e in v:  # noqa: SIM110 - a plain loop is faster than all()
+            if not ef(e):
+                return False
+        return True
 
-        return fast_atomic
+    return fast_atomic
 
-    if kind == "set":
 
-        def fast_set(v: Any) -> bool:
-            if type(v) is not list:
-                return v is None
-            seen: set = set()
-            add = seen.add
-            for e in v:
-                t = type(e)
-                if t is str:
-                    ck: Any = e
-                elif t is int or t is float:
-                    # canonical(): huge integers would all share one hash (#19)
-                    ck = e if -_HASH_MODULUS < e < _HASH_MODULUS else canonical(e)
-                elif t is bool:
-                    ck = canonical(e)
-                else:
+def _set_fast(elem: Node, elem_types: Any) -> Callable[[Any], bool]:
+    def fast_set(v: Any) -> bool:
+        if type(v) is not list:
+            return v is None
+        seen: set = set()
+        add = seen.add
+        for e in v:
+            t = type(e)
+            if t is str:
+                ck: Any = e
+            elif t is int or t is float:
+                # canonical(): huge integers would all share one hash (#19)
+                ck = e if -_HASH_MODULUS < e < _HASH_MODULUS else canonical(e)
+            elif t is bool:
+                ck = canonical(e)
+            else:
+                return False
+            if ck in seen:
+                return False
+            add(ck)
+            if elem_types is not None:
+                if t not in elem_types:
                     return False
-                if ck in seen:
-                    return False
-                add(ck)
-                if elem_types is not None:
-                    if t not in elem_types:
-                        return False
-                elif not elem.fast(e):
-                    return False
-            return True
+            elif not elem.fast(e):
+                return False
+        return True
 
-        return fast_set
+    return fast_set
 
+
+def _keyed1_fast(node: Node, elem: Node) -> Callable[[Any], bool]:
+    key = node.keys[0]
+    default = node.key_defaults.get(key, _MISSING)
+
+    def fast_keyed1(v: Any) -> bool:
+        if type(v) is not list:
+            return v is None
+        seen: set = set()
+        add = seen.add
+        ef = elem.fast
+        for e in v:
+            if type(e) is not dict:
+                return False
+            kv = e.get(key, default)
+            if kv is _MISSING:
+                return False
+            t = type(kv)
+            ck = kv if t is str else canonical(kv)
+            if ck in seen:
+                return False
+            add(ck)
+            if not ef(e):
+                return False
+        return True
+
+    return fast_keyed1
+
+
+def _keyed_fast(node: Node, elem: Node) -> Callable[[Any], bool]:
     keys = node.keys
     defaults = node.key_defaults
-    if len(keys) == 1:
-        key = keys[0]
-        default = defaults.get(key, _MISSING)
-
-        def fast_keyed1(v: Any) -> bool:
-            if type(v) is not list:
-                return v is None
-            seen: set = set()
-            add = seen.add
-            ef = elem.fast
-            for e in v:
-                if type(e) is not dict:
-                    return False
-                kv = e.get(key, default)
-                if kv is _MISSING:
-                    return False
-                t = type(kv)
-                ck = kv if t is str else canonical(kv)
-                if ck in seen:
-                    return False
-                add(ck)
-                if not ef(e):
-                    return False
-            return True
-
-        return fast_keyed1
 
     def fast_keyed(v: Any) -> bool:
         if type(v) is not list:
