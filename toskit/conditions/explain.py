@@ -30,15 +30,13 @@ from typing import Any, NamedTuple
 from toskit.conditions.expression import Env, Expression, compile_node
 from toskit.conditions.results import TraceEntry
 from toskit.conditions.syntax import (
-    BoolOp,
-    Compare,
     Literal,
     Member,
     ModelRef,
     Node,
-    Not,
     Placeholder,
     Variable,
+    children,
 )
 from toskit.conditions.values import value_text
 from toskit.errors import ConditionError
@@ -83,15 +81,8 @@ def _references(node: Node) -> list[Node]:
         current = stack.pop()
         if _is_reference(current):
             found.append(current)
-        elif isinstance(current, Member):
-            stack.extend(reversed(current.args or ()))
-            stack.append(current.obj)
-        elif isinstance(current, Not):
-            stack.append(current.operand)
-        elif isinstance(current, BoolOp):
-            stack.extend(reversed(current.operands))
-        elif isinstance(current, Compare):
-            stack.extend((current.right, current.left))
+        else:
+            stack.extend(reversed(children(current)))
     found.sort(key=lambda n: n.start)
     return found
 

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from toskit.conditions.expression import Env, Expression, compile_expression, compile_node
 from toskit.conditions.forms import ConditionCompiler, _Skip
 from toskit.conditions.results import LimitsOutcome
-from toskit.conditions.syntax import BoolOp, Compare, Member, ModelRef, Node, Not
+from toskit.conditions.syntax import Member, ModelRef, Node, children
 from toskit.conditions.values import is_number, to_plain, type_name
 from toskit.errors import ConditionError
 
@@ -141,23 +141,16 @@ class BoundResult:
 
 def _model_paths(node: Node, out: list[Node]) -> None:
     """The maximal ``model:a.b.c`` data chains of a tree, in text order."""
-    if isinstance(node, ModelRef):
+    if isinstance(node, ModelRef) or (
+        isinstance(node, Member)
+        and node.args is None
+        and not node.name.startswith("_")
+        and _is_data_chain(node)
+    ):
         out.append(node)
-    elif isinstance(node, Member):
-        if node.args is None and not node.name.startswith("_") and _is_data_chain(node):
-            out.append(node)
-            return
-        _model_paths(node.obj, out)
-        for arg in node.args or ():
-            _model_paths(arg, out)
-    elif isinstance(node, Not):
-        _model_paths(node.operand, out)
-    elif isinstance(node, BoolOp):
-        for operand in node.operands:
-            _model_paths(operand, out)
-    elif isinstance(node, Compare):
-        _model_paths(node.left, out)
-        _model_paths(node.right, out)
+        return
+    for child in children(node):
+        _model_paths(child, out)
 
 
 def _is_data_chain(node: Node) -> bool:

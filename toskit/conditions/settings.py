@@ -37,14 +37,16 @@ __all__ = [
     "validate_setting",
     "expression_feature_groups",
     "expression_settings",
+    "feature_group_test",
     "referenced_feature_groups",
     "referenced_settings",
     "setting_fields",
+    "settings_chain",
     "short_path",
 ]
 
 
-def _chain(node: Any) -> list[str] | None:
+def settings_chain(node: Any) -> list[str] | None:
     """The keys of a ``settings:`` member chain ending at ``node``, or None."""
     from toskit.conditions.syntax import Member, ModelRef
 
@@ -60,26 +62,17 @@ def _chain(node: Any) -> list[str] | None:
 
 
 def _walk(node: Any, found: list[str]) -> None:
-    from toskit.conditions.syntax import BoolOp, Compare, Member, ModelRef, Not
+    from toskit.conditions.syntax import children
 
     stack = [node]
     while stack:  # iterative: expression nesting is bounded, but stay flat anyway
         current = stack.pop()
-        if isinstance(current, (Member, ModelRef)):
-            keys = _chain(current)
-            if keys is not None:
-                if len(keys) >= 2:
-                    found.append(".".join(keys))
-                continue
-            if isinstance(current, Member):
-                stack.extend(reversed(current.args or ()))
-                stack.append(current.obj)
-        elif isinstance(current, Not):
-            stack.append(current.operand)
-        elif isinstance(current, BoolOp):
-            stack.extend(reversed(current.operands))
-        elif isinstance(current, Compare):
-            stack.extend((current.right, current.left))
+        keys = settings_chain(current)
+        if keys is not None:
+            if len(keys) >= 2:
+                found.append(".".join(keys))
+            continue
+        stack.extend(reversed(children(current)))
 
 
 def expression_settings(expression: Any) -> list[str]:
@@ -94,32 +87,36 @@ def expression_settings(expression: Any) -> list[str]:
 def expression_feature_groups(expression: Any) -> list[str]:
     """The feature group names one expression tests with
     ``'<name>' in version:feature_groups`` (or ``not in``), in text order."""
-    from toskit.conditions.syntax import BoolOp, Compare, Literal, Member, ModelRef, Not
+    from toskit.conditions.syntax import children
 
     node = getattr(expression, "node", None)
     found: list[str] = []
     stack = [node] if node is not None else []
     while stack:
         current = stack.pop()
-        if isinstance(current, Compare):
-            left, right = current.left, current.right
-            if (
-                current.op in ("in", "not in")
-                and isinstance(left, Literal)
-                and isinstance(left.value, str)
-                and isinstance(right, ModelRef)
-                and (right.model, right.key) == ("version", "feature_groups")
-            ):
-                found.append(left.value)
-            stack.extend((right, left))
-        elif isinstance(current, Not):
-            stack.append(current.operand)
-        elif isinstance(current, BoolOp):
-            stack.extend(reversed(current.operands))
-        elif isinstance(current, Member):
-            stack.extend(reversed(current.args or ()))
-            stack.append(current.obj)
+        group = feature_group_test(current)
+        if group is not None:
+            found.append(group[0])
+        stack.extend(reversed(children(current)))
     return found
+
+
+def feature_group_test(node: Any) -> tuple[str, bool] | None:
+    """``(name, True)`` for ``'<name>' in version:feature_groups``,
+    ``(name, False)`` for ``not in``; ``None`` for any other node."""
+    from toskit.conditions.syntax import Compare, Literal, ModelRef
+
+    if not isinstance(node, Compare) or node.op not in ("in", "not in"):
+        return None
+    left, right = node.left, node.right
+    if (
+        isinstance(left, Literal)
+        and isinstance(left.value, str)
+        and isinstance(right, ModelRef)
+        and (right.model, right.key) == ("version", "feature_groups")
+    ):
+        return left.value, node.op == "in"
+    return None
 
 
 def _role_expressions(role: Any) -> Iterable[Any]:

@@ -50,6 +50,7 @@ __all__ = [
     "BoolOp",
     "Compare",
     "parse",
+    "children",
     "placeholders_of",
     "token_span",
     "CONTEXT_VARIABLES",
@@ -580,14 +581,24 @@ def _check(node: Node, text: str) -> None:
             )
         for arg in node.args or ():
             _check(arg, text)
-    elif isinstance(node, Not):
-        _check(node.operand, text)
-    elif isinstance(node, BoolOp):
-        for operand in node.operands:
-            _check(operand, text)
-    elif isinstance(node, Compare):
-        _check(node.left, text)
-        _check(node.right, text)
+    else:
+        for child in children(node):
+            _check(child, text)
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The sub-expressions of ``node`` in text order (a member's object, then
+    its arguments; a comparison's left, then right); ``()`` for a leaf.
+    The one place the tree's shape is spelt out for the walks over it."""
+    if isinstance(node, Member):
+        return (node.obj, *(node.args or ()))
+    if isinstance(node, Not):
+        return (node.operand,)
+    if isinstance(node, BoolOp):
+        return node.operands
+    if isinstance(node, Compare):
+        return (node.left, node.right)
+    return ()
 
 
 def token_span(text: str, position: int) -> tuple[int, int]:

@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toskit.conditions.settings import feature_group_test, settings_chain
 from toskit.conditions.syntax import (
     BoolOp,
     Compare,
@@ -49,6 +50,7 @@ from toskit.conditions.syntax import (
     Not,
     Placeholder,
     Variable,
+    children,
 )
 from toskit.conditions.values import value_text
 
@@ -93,19 +95,6 @@ def _join(parts: list[str], op: str) -> str:
     if len(parts) == 1:
         return parts[0]
     return ", ".join(parts[:-1]) + f" {op} " + parts[-1]
-
-
-def _settings_chain(node: Node) -> list[str] | None:
-    """The keys of a ``settings:`` member chain (no special members)."""
-    names: list[str] = []
-    while isinstance(node, Member):
-        if node.args is not None or node.name.startswith("_"):
-            return None
-        names.append(node.name)
-        node = node.obj
-    if isinstance(node, ModelRef) and node.model == "settings":
-        return [node.key, *reversed(names)]
-    return None
 
 
 def _owner(settings: Any, keys: list[str]) -> Mapping | None:
@@ -206,16 +195,12 @@ def _compare_words(node: Compare, variable: str | None, settings: Any, negate: b
         if isinstance(right, Literal) and op in _ORDER_WORDS:
             return f"has {member.name} {_ORDER_WORDS[op].removeprefix('is ')} {_shown(right.value)}"
         return None
-    if (
-        op in ("in", "not in")
-        and isinstance(left, Literal)
-        and isinstance(left.value, str)
-        and isinstance(right, ModelRef)
-        and (right.model, right.key) == ("version", "feature_groups")
-    ):
-        state = "enabled" if op == "in" else "not enabled"
-        return f"feature group {_shown(left.value)} is {state}"
-    keys = _settings_chain(left)
+    group = feature_group_test(node)
+    if group is not None:
+        name, enabled = group
+        state = "enabled" if enabled != negate else "not enabled"
+        return f"feature group {_shown(name)} is {state}"
+    keys = settings_chain(left)
     if keys is not None and isinstance(right, Literal):
         label = setting_label(settings, keys)
         if op in ("==", "!="):
@@ -257,7 +242,7 @@ def _words(node: Node, variable: str | None, settings: Any, negate: bool, depth:
     member = _on_placeholder(node, variable)
     if member is not None:
         return _member_words(member, negate)
-    keys = _settings_chain(node)
+    keys = settings_chain(node)
     if keys is not None:
         return f"{setting_label(settings, keys)} is {'off' if negate else 'on'}"
     return None
@@ -337,22 +322,13 @@ def exists_words(
 
 def _chains(node: Node, depth: int = 0) -> list[tuple[Node, list[str]]]:
     """Every ``settings:`` chain in ``node``, outermost first, in text order."""
-    keys = _settings_chain(node)
+    keys = settings_chain(node)
     if keys is not None:
         return [(node, keys)]
     if depth > MAX_DEPTH:
         return []
-    children: list[Node] = []
-    if isinstance(node, Member):
-        children = [node.obj, *(node.args or ())]
-    elif isinstance(node, Not):
-        children = [node.operand]
-    elif isinstance(node, BoolOp):
-        children = list(node.operands)
-    elif isinstance(node, Compare):
-        children = [node.left, node.right]
     out: list[tuple[Node, list[str]]] = []
-    for child in children:
+    for child in children(node):
         out.extend(_chains(child, depth + 1))
     return out
 
