@@ -50,6 +50,13 @@ def _sanitize(text: str) -> str:
     return text
 
 
+def visible(html: str) -> str:
+    """The text a browser without the stylesheet shows (tags dropped, no
+    space added where the markup has none)."""
+    html = re.sub(r"<style>.*?</style>|<pre[^>]*>.*?</pre>", "", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", "", html).split())
+
+
 def test_unhidden_view_shows_the_view_and_hides_the_repr():
     usual = to_html(toskit.load(SERVICE))
     assert _VIEW_HIDDEN.search(usual) and _REPR_SHOWN in usual  # the usual form
@@ -58,8 +65,16 @@ def test_unhidden_view_shows_the_view_and_hides_the_repr():
     assert _REPR_SHOWN not in stored
     assert '<pre class="toskit-text-fallback" style="display:none">' in stored
     assert unhidden_view(stored) == stored  # idempotent
-    # Nothing else changes: the inline style moved from the view to the repr.
-    assert stored.replace(' style="display:none"', "") == usual.replace(' style="display:none"', "")
+    # Nothing else changes: the inline style moved from the view to the repr,
+    # and the inline parts of a line are apart by a space.
+    assert re.sub(r"\s|style=\"display:none\"", "", stored) == re.sub(
+        r"\s|style=\"display:none\"", "", usual
+    )
+    words = visible(stored)
+    assert re.search(
+        r"service template \S*service\.yaml tosca_simple_yaml_1_3 1 node template", words
+    )
+    assert re.search(r"error missing-property \S*service\.yaml:\d+:\d+", words), words[:2000]
 
 
 def test_widget_snapshots_are_in_the_stored_form():

@@ -68,6 +68,15 @@ def inert_links(html: str) -> str:
 # shows it.
 _FALLBACK_PRE = '<pre class="toskit-text-fallback">'
 _HIDDEN_VIEW = re.compile(r'(<div class="toskit-wrap[^"<>]*") style="display:none">')
+# The inline parts of a line (a header's kind, title and chips; a finding's
+# badge, code, location and path) that the stylesheet spaces with margins:
+# without it they ran together ("service templateservice.yaml1 node
+# template", "errortype-mismatchservice.yaml:29:47"). A space before each
+# keeps the words apart; with the stylesheet it is one more space between
+# parts already apart, and none at all in a flex row (the headers).
+_INLINE_PART = re.compile(
+    r'(?<=[^\s])(<span class="toskit-(?:kind|title|chip|badge|count|diag-code|diag-loc|diag-path|src|node-note)\b)'
+)
 
 
 def unhidden_view(html: str) -> str:
@@ -79,10 +88,12 @@ def unhidden_view(html: str) -> str:
         A viewer that keeps ``<style>`` (a trusted notebook, nbviewer, Voila)
         renders it exactly as before (the stylesheet hid the repr already); one
         that drops it (JupyterLab's sanitizer in an untrusted notebook) shows
-        the view, unstyled but whole, instead of the repr; one that drops inline
+        the view, unstyled but whole, instead of the repr (a space before each
+    inline part of a line keeps its words apart); one that drops inline
     styles too shows both. Idempotent.
     """
     html = html.replace(_FALLBACK_PRE, '<pre class="toskit-text-fallback" style="display:none">')
+    html = _INLINE_PART.sub(r" \1", html)
     return _HIDDEN_VIEW.sub(r"\1>", html)
 
 
