@@ -377,7 +377,13 @@ class TemplateGraph:
                 self.view_of(entity) if view is None or isinstance(view, CapabilityView) else view
             )
             # A get_property/get_input result may be another value's object.
-            value = values[name] = copy_data(self.evaluate(value, self_view))
+            # evaluate_calls is called here, not through self.evaluate: this is
+            # the frame a get_property chain re-enters once a hop, and one more
+            # frame a hop puts a chain at its depth bound (50) past the
+            # interpreter's default recursion limit.
+            value = values[name] = copy_data(
+                evaluate_calls(value, self_entity=self_view, **self._evaluation_options())
+            )
         # Marked only once done: a re-entry meanwhile is a reference cycle, which
         # the path walker (it marks what it resolves) reports.
         res.evaluated.add(name)
@@ -387,20 +393,22 @@ class TemplateGraph:
         """``value``'s calls evaluated over this load (inputs, function
         definitions, the graph), with ``self_entity`` as ``SELF``; a failed
         call stays in place, its diagnostic added to the load's."""
+        return evaluate_calls(value, self_entity=self_entity, **self._evaluation_options())
+
+    def _evaluation_options(self) -> dict[str, Any]:
+        """The arguments of ``evaluate_calls`` that are the same for every value of this load."""
         ctx = self.load
-        return evaluate_calls(
-            value,
-            ctx.inputs.values,
-            diagnostics=ctx.diags,
-            make_diagnostic=ctx.make_diagnostic,
-            version=ctx.grammar.functions_version,
-            context=self,
-            self_entity=self_entity,
-            input_types=ctx.inputs.types,
-            definitions=ctx.parsing.function_defs,
+        return {
+            "inputs": ctx.inputs.values,
+            "diagnostics": ctx.diags,
+            "make_diagnostic": ctx.make_diagnostic,
+            "version": ctx.grammar.functions_version,
+            "context": self,
+            "input_types": ctx.inputs.types,
+            "definitions": ctx.parsing.function_defs,
             # An input without value is supplied at deployment (missing-input).
-            defer_missing_inputs=True,
-        )
+            "defer_missing_inputs": True,
+        }
 
     def release(self) -> None:
         """Forget the loader and the views once loading is done.
