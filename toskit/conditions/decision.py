@@ -219,16 +219,6 @@ def _restriction(index: int, restriction: Any, env: Env, record: bool) -> Restri
     condition = restriction.condition
     active = restriction.active(env)
     text = condition.text if isinstance(condition, Expression) else None
-    if not record:
-        return RestrictionFact(
-            index,
-            restriction.path,
-            text,
-            text if text is not None else value_text(condition),
-            restriction.action,
-            restriction.message,
-            active,
-        )
     return RestrictionFact(
         index,
         restriction.path,
@@ -237,8 +227,8 @@ def _restriction(index: int, restriction: Any, env: Env, record: bool) -> Restri
         restriction.action,
         restriction.message,
         active,
-        tuple(recorded_reads(condition, env)),
-        condition_words(condition, env.models.get("settings")),
+        tuple(recorded_reads(condition, env)) if record else (),
+        condition_words(condition, env.models.get("settings")) if record else None,
     )
 
 

@@ -24,11 +24,11 @@ from typing import Any
 import yaml
 
 from toskit.dsl.entities import KIND_BASES, DataEntity, Namespace, ToscaType
+from toskit.functions.context import PRIMITIVE_TYPES
 
 __all__ = [
     "KIND_NAMESPACES",
     "KIND_PREFIXES",
-    "NORMATIVE_PRIMITIVES",
     "build_namespaces",
     "normative_classes",
     "normative_definitions",
@@ -51,26 +51,6 @@ KIND_NAMESPACES: dict[str, str] = {
 KIND_SECTIONS: dict[str, str] = {kind: f"{kind}_types" for kind in KIND_NAMESPACES}
 #: Kind -> the prefix of its normative names.
 KIND_PREFIXES: dict[str, str] = {kind: f"tosca.{ns}." for kind, ns in KIND_NAMESPACES.items()}
-
-NORMATIVE_PRIMITIVES = frozenset(
-    {
-        "string",
-        "integer",
-        "float",
-        "boolean",
-        "null",
-        "timestamp",
-        "version",
-        "range",
-        "list",
-        "map",
-        "scalar-unit.size",
-        "scalar-unit.time",
-        "scalar-unit.frequency",
-        "scalar-unit.bitrate",
-        "bytes",
-    }
-)
 
 _PYTHON_OF_PRIMITIVE: dict[Any, type] = {
     "string": str,
@@ -138,7 +118,7 @@ def _make_class(kind: str, name: str, definition: Mapping[str, Any], parent: typ
         "__qualname__": f"{KIND_NAMESPACES[kind]}.{python_name}",
     }
     base = definition.get("derived_from")
-    if kind == "data" and base in NORMATIVE_PRIMITIVES:
+    if kind == "data" and base in PRIMITIVE_TYPES:
         namespace["_type"] = base
         if "constraints" in definition:
             namespace["_constraints"] = definition["constraints"]

@@ -40,11 +40,11 @@ from toskit.dsl.normative import (
     KIND_NAMESPACES,
     KIND_PREFIXES,
     KIND_SECTIONS,
-    NORMATIVE_PRIMITIVES,
     normative_definitions,
     python_name_for,
 )
 from toskit.errors import ToskitError
+from toskit.functions.context import PRIMITIVE_TYPES
 
 __all__ = ["to_python_source"]
 
@@ -529,7 +529,7 @@ class _Generator:
         base = None
         if parent is None:
             base = self.class_ref(kind, f"{KIND_PREFIXES[kind]}Root")
-        elif kind == "data" and parent in NORMATIVE_PRIMITIVES:
+        elif kind == "data" and parent in PRIMITIVE_TYPES:
             base = "dsl.DataEntity"
             header.append(f"_type = {_string(parent)}")
         else:
@@ -774,7 +774,7 @@ class _Generator:
         chain = self.types.chain("data", type_name)
         # Data types derived from a primitive hold primitive values, not maps.
         return bool(chain) and not any(
-            body.get("derived_from") in NORMATIVE_PRIMITIVES for body in chain
+            body.get("derived_from") in PRIMITIVE_TYPES for body in chain
         )
 
     def data_call(self, ref: str, type_name: str, value: Mapping, depth: int = 0) -> _Code:
