@@ -16,7 +16,7 @@ runtime) cannot be decided statically: it is skipped, not reported.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Subject, did_you_mean, format_path
@@ -209,13 +209,13 @@ def check_value(
     out: list[Diagnostic] = []
     parts = tuple(path)
 
-    def report(code: str, message: str, hint: str | None = None) -> None:
+    def report(code: str, message: str, hint: str | None = None, severity: str = "error") -> None:
         if make_diagnostic is not None:
-            out.append(make_diagnostic("error", code, prefix + message, parts, hint=hint))
+            out.append(make_diagnostic(severity, code, prefix + message, parts, hint=hint))
         else:
             out.append(
                 Diagnostic(
-                    "error",
+                    severity,
                     code,
                     prefix + message,
                     path=format_path(parts),
@@ -223,6 +223,16 @@ def check_value(
                     subject=Subject("value", None, parts),
                 )
             )
+
+    def check(clause: Any, code: str, failed: Callable[[], str]) -> None:
+        """Run one clause; ``code`` and the message ``failed()`` when the value fails it."""
+        try:
+            _decide(run_clause(ev, clause), clause, value)
+        except FunctionError as exc:
+            if exc.kind == "ValidationFailed":
+                report(code, failed())
+            else:
+                report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
 
     ev = Evaluation(
         inputs=inputs,
@@ -235,53 +245,25 @@ def check_value(
     )
     shown = _show(value)
     for clause in validations:
-        try:
-            _decide(run_clause(ev, clause), clause, value)
-        except FunctionError as exc:
-            if exc.kind == "ValidationFailed":
-                report(
-                    "validation-failed",
-                    f"value {shown} fails the validation clause {_show(clause)}",
-                )
-            else:
-                report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
+        check(
+            clause,
+            "validation-failed",
+            lambda c=clause: f"value {shown} fails the validation clause {_show(c)}",
+        )
     for constraint in constraints:
         if isinstance(constraint, Mapping) and list(constraint) == ["schema"]:
             # TOSCA 1.3's `schema` constraint validates a string against an
             # external schema language; toskit does not interpret it.
-            if make_diagnostic is not None:
-                out.append(
-                    make_diagnostic(
-                        "info",
-                        "unchecked-constraint",
-                        prefix + "the 'schema' constraint is not checked",
-                        parts,
-                    )
-                )
-            else:
-                out.append(
-                    Diagnostic(
-                        "info",
-                        "unchecked-constraint",
-                        prefix + "the 'schema' constraint is not checked",
-                        path=format_path(parts),
-                        subject=Subject("value", None, parts),
-                    )
-                )
+            report("unchecked-constraint", "the 'schema' constraint is not checked", None, "info")
             continue
         try:
             clause = constraint_clause(constraint, version if version != "2.0" else "1.3")
         except (ToskitError, FunctionSyntaxError) as exc:
             report("invalid-constraint", str(exc))
             continue
-        try:
-            _decide(run_clause(ev, clause), clause, value)
-        except FunctionError as exc:
-            if exc.kind == "ValidationFailed":
-                report(
-                    "constraint-violation",
-                    f"value {shown} violates the constraint {_flow(constraint)}",
-                )
-            else:
-                report("function-error", str(exc), exc.diagnostic.hint if exc.diagnostic else None)
+        check(
+            clause,
+            "constraint-violation",
+            lambda c=constraint: f"value {shown} violates the constraint {_flow(c)}",
+        )
     return out
