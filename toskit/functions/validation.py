@@ -224,7 +224,7 @@ def check_value(
                 )
             )
 
-    def check(clause: Any, code: str, failed: Callable[[], str]) -> None:
+    def check(clause: Any, code: str, failed: Callable[..., str]) -> None:
         """Run one clause; ``code`` and the message ``failed()`` when the value fails it."""
         try:
             _decide(run_clause(ev, clause), clause, value)
