@@ -209,9 +209,19 @@ def test_choice_labels_show_roles_on_small_clusters_only(roles):
     small = _simulator(
         roles, nodes=[{"id": 1, "roles": ["controller"], "pending_roles": ["cinder"]}]
     )
-    assert small._select_box.options[0] == ("1 · controller, cinder*", 1)
+
+    def mark(sim, role):  # a blocked role is marked in the node lists
+        return " (blocked)" if not sim.outcome(role).allowed else ""
+
+    assert small._select_box.options[0] == (
+        f"1 · controller{mark(small, 'controller')}, cinder*{mark(small, 'cinder')}",
+        1,
+    )
     small.set_roles(1, ["compute"])
-    assert small._select_box.options[0] == ("1 · compute, cinder*", 1)
+    assert small._select_box.options[0] == (
+        f"1 · compute{mark(small, 'compute')}, cinder*{mark(small, 'cinder')}",
+        1,
+    )
     big = _simulator(roles, nodes=[{"id": i, "roles": ["compute"]} for i in range(100, 400)])
     assert big._select_box.options[0] == ("100", 100)
     assert big._select_box.options[-1] == ("12 · pool", 12)
@@ -337,3 +347,20 @@ def test_a_stored_notebook_shows_a_static_snapshot(roles):
         in html
     )
     assert "node-20" in html
+
+
+def test_node_lists_mark_the_blocked_roles_a_node_holds(roles):
+    sim = _simulator(
+        roles, nodes=[{"id": 1, "roles": ["controller"]}, {"id": 2, "roles": ["compute"]}]
+    )
+    labels = dict((v, k) for k, v in sim._select_box.options)
+    for node_id, role in ((1, "controller"), (2, "compute")):
+        blocked = not sim.outcome(role).allowed
+        assert (f"{role} (blocked)" in labels[node_id]) is blocked
+    # An edit that blocks a role changes the labels of the nodes holding it.
+    sim.set_roles(2, ["compute", "controller"])
+    labels = dict((v, k) for k, v in sim._select_box.options)
+    edit = dict((v, k) for k, v in sim._edit_node.options)
+    if not sim.outcome("controller").allowed:
+        assert "controller (blocked)" in labels[2] and "controller (blocked)" in edit[1]
+    assert any("(blocked)" in label for label in labels.values())

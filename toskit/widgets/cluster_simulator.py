@@ -799,7 +799,20 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
         name = f" · {node['name']}" if node.get("name") else ""
         if len(self.model.nodes) + len(self.model.pool) > self.DETAILED_LABELS_UP_TO:
             return f"{node['id']}{name}{where}"
-        roles = ", ".join(node["roles"] + [f"{r}*" for r in node["pending_roles"]]) or "no roles"
+        # A role the node holds (or is about to) that is blocked is marked,
+        # so the node lists show which nodes carry a problem.
+        outcomes = self.model.outcomes
+
+        def said(role: str, mark: str = "") -> str:
+            blocked = not getattr(outcomes.get(role), "allowed", True)
+            return f"{role}{mark}{' (blocked)' if blocked else ''}"
+
+        roles = (
+            ", ".join(
+                [said(r) for r in node["roles"]] + [said(r, "*") for r in node["pending_roles"]]
+            )
+            or "no roles"
+        )
         flag = " (deleting)" if node["pending_deletion"] else ""
         return f"{node['id']}{name} · {roles}{flag}{where}"
 
@@ -832,7 +845,9 @@ class ClusterSimulator(StaticSnapshot, ipywidgets.VBox):
             nodes, pool = model.nodes, model.pool
             detailed = len(nodes) + len(pool) <= self.DETAILED_LABELS_UP_TO
             membership = (tuple(nodes), tuple(pool))
-            if structure and (detailed or membership != self._labelled):
+            # Detailed labels name blocked roles, which any edit may change:
+            # recomputed each time (at most DETAILED_LABELS_UP_TO of them).
+            if detailed or (structure and membership != self._labelled):
                 self._labelled = membership
                 node_options = tuple((self._label(n), i) for i, n in nodes.items())
                 options = node_options + tuple(
