@@ -361,20 +361,6 @@ def test_bounded_regex_agrees_with_re(pattern: str, text: str) -> None:
 # ---- one depth bound: data walks need no recursion room (issue #15) ------------------
 
 
-@pytest.fixture
-def default_limit_and_no_raise(monkeypatch):
-    """CPython's default recursion limit, and a record of any attempt to raise it."""
-    import sys
-
-    saved = sys.getrecursionlimit()
-    sys.setrecursionlimit(1000)
-    raised: list[int] = []
-    monkeypatch.setattr(sys, "setrecursionlimit", raised.append)
-    yield raised
-    monkeypatch.undo()
-    sys.setrecursionlimit(saved)
-
-
 def _deep_data(levels: int) -> object:
     """Maps and lists ``levels`` deep, a call at the bottom and one beside each list."""
     value: object = {"$concat": ["a", "b"]}

@@ -1,4 +1,5 @@
 import pytest
+from fixtures.recursion import default_limit_and_no_raise  # noqa: F401 (a fixture, shared)
 from fixtures.schemas import SCHEMA_YAML
 
 from toskit import schema

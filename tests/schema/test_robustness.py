@@ -254,18 +254,6 @@ def test_huge_integers_and_equal_floats_are_one_set_item() -> None:
 # -- one depth bound, no recursion room (issue #15) -----------------------------------
 
 
-@pytest.fixture
-def default_limit_and_no_raise(monkeypatch):
-    """CPython's default recursion limit, and a record of any attempt to raise it."""
-    saved = sys.getrecursionlimit()
-    sys.setrecursionlimit(1000)
-    raised: list[int] = []
-    monkeypatch.setattr(sys, "setrecursionlimit", raised.append)
-    yield raised
-    monkeypatch.undo()
-    sys.setrecursionlimit(saved)
-
-
 def _from_depth(frames: int, work):
     return _from_depth(frames - 1, work) if frames else work()
 
