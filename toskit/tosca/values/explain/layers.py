@@ -57,10 +57,12 @@ class _Memo:
         "definitions",
         "findings",
         "parents",
+        "breaks",
         "__weakref__",
     )
 
     def __init__(self) -> None:
+        self.breaks: dict[Any, int] = {}
         self.parents: dict[tuple, tuple[Any, Any]] = {}
         self.findings: dict[int, tuple[Any, Any]] = {}
         self.definitions: dict[tuple, tuple] = {}
@@ -104,7 +106,8 @@ def _source(
 
 
 def _make_source(origin: Origin, service: Any, memo: _Memo | None) -> Source:
-    kind, detail = origin.kind, origin.detail
+    head, sep, rest = origin.source.partition(": ")  # Origin.kind and .detail, in one
+    kind, detail = (head, rest) if sep else (origin.source, None)
     type_name = input_name = call = copied = None
     if kind == "default":
         type_name = detail
@@ -129,23 +132,24 @@ def _make_source(origin: Origin, service: Any, memo: _Memo | None) -> Source:
         _raw_at(origin) if parent is None else _walk_raw(parent[0], parts[-1:])
     )  # what the layer wrote
     # Only a one-key map (or a 2.0 "$name" string) can be a call: the rest is not parsed.
-    written = (
-        _parsed(raw, service)
-        if (raw.__class__ is str or (isinstance(raw, Mapping) and len(raw) == 1))
-        else None
-    )
+    if raw.__class__ is str:
+        written = _parsed(raw, service) if raw.startswith("$") else None
+    elif isinstance(raw, Mapping) and len(raw) == 1:
+        written = _parsed(raw, service)
+    else:
+        written = None
     if (
-        kind == "template"
-        and _version(service) == "2.0"  # copy: is TOSCA 2.0
+        raw is _MISSING
+        and kind == "template"
         and doc is not None
         and doc.value is not None
-        and raw is _MISSING
+        and _version(service) == "2.0"  # copy: is TOSCA 2.0
     ):
         # A TOSCA 2.0 ``copy``: the value was written on the copied template.
         copy = _copy_origin(doc, parts)
         if copy is not None:
             kind, copied, parts = "copy", copy[0], copy[1]
-    line, column = _where(doc, parts, parent if parts is origin.parts else None)
+    line, column = _where(doc, parts, parent if parts is origin.parts else None, memo)
     return Source(
         kind,
         origin.source,
@@ -203,14 +207,21 @@ def _node(doc: Any, prefix: tuple, kept: dict[tuple, tuple[Any, Any]]) -> tuple[
     return found
 
 
-def _where(doc: Any, parts: tuple, parent: tuple[Any, Any] | None) -> tuple[int | None, int | None]:
+def _where(
+    doc: Any, parts: tuple, parent: tuple[Any, Any] | None, memo: _Memo | None
+) -> tuple[int | None, int | None]:
     """1-based ``(line, column)`` of the node at ``parts``, as ``doc.locate`` gives it:
     one step from the kept parent node when there is one."""
     if doc is None:
         return None, None
-    if parent is not None and parent[1] is not None:
+    if parent is not None and parent[1] is not None and memo is not None:
         line0, column0 = walk(parent[1], parts[-1:])  # type: ignore[misc]  # a node: never None
-        if doc.line_text(line0 + 1) is not None:  # else past the end: locate clamps it
+        breaks = memo.breaks.get(doc)
+        if breaks is None:
+            breaks = memo.breaks[doc] = doc.text.count("\n") if isinstance(doc.text, str) else -1
+        # Below the count of "\n" the line exists (YAML knows more breaks, never fewer);
+        # past the end, locate clamps it.
+        if line0 <= breaks or doc.line_text(line0 + 1) is not None:
             return line0 + 1, column0 + 1
     where = doc.locate(parts)
     return (where.line, where.column) if where is not None else (None, None)
