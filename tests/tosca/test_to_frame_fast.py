@@ -143,3 +143,17 @@ def test_the_column_build_is_what_to_frame_uses(monkeypatch: pytest.MonkeyPatch)
     for node in st.node_templates.values():
         node.property_table().to_frame()
     assert len(calls) == len(st.node_templates)
+
+
+def test_the_public_constructor_fallback_frames_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pandas without the internal steps _frame_of uses gets the same frames
+    # from DataFrame(dict); and the internal steps are in use with this pandas.
+    assert template_module._fast_frame() is not None
+    st = toskit.loads(MIXED, name="mixed.yaml")
+    tables = [t for t in _tables(st) if all(s.row is not None for s in t.states)]
+    fast = [t.to_frame() for t in tables]
+    monkeypatch.setattr(template_module, "_FAST_FRAME", [None])
+    for table, frame in zip(tables, fast):
+        pd.testing.assert_frame_equal(table.to_frame(), frame)
+        pd.testing.assert_frame_equal(frame, _general(table))
+    assert len(tables) >= 4

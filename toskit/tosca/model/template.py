@@ -157,6 +157,7 @@ def _frame_of(
 ) -> pandas.DataFrame:
     """The frame of a table whose every state has a row: what ``with_status``
     makes of it (tests/tosca/test_to_frame_fast.py compares the two)."""
+    import numpy as np
     import pandas as pd
 
     by_path = {s.path: s for s in states}
@@ -165,20 +166,61 @@ def _frame_of(
     types = [r.type for r in rows]
     # Columns of text only (path, source, status; type when no row lacks one)
     # are built in the dtype pandas infers for text, without its inference
-    # per column (~40 % of a frame, #31); the others are plain lists, which
-    # pandas infers as the general path's rows (int64, object...).
+    # per column (~40 % of a frame, #31); the value column is a plain list,
+    # which pandas infers as the general path's rows (int64, object...).
     text = _text_column
-    data: dict[str, Any] = {
-        "path": text(paths),
-        "value": [r.value for r in rows],
-        "type": text(types) if None not in types else types,
-        "source": text([r.source for r in rows]),
-    }
+    columns: list[Any] = [
+        text(paths),
+        [r.value for r in rows],
+        text(types) if None not in types else types,
+        text([r.source for r in rows]),
+    ]
     if show_overridden:
-        data["overridden"] = [[value for value, _ in r.overridden] for r in rows]
-    data["status"] = text([s.status if s is not None else "unchecked" for s in found])
-    data["problem"] = pd.Series([s.problem if s is not None else None for s in found], dtype=object)
-    return pd.DataFrame(data)
+        columns.append([[value for value, _ in r.overridden] for r in rows])
+    columns.append(text([s.status if s is not None else "unchecked" for s in found]))
+    problems = np.empty(len(rows), dtype=object)  # object even when all None or all str
+    problems[:] = [s.problem if s is not None else None for s in found]
+    columns.append(problems)
+    names = _FRAME_COLUMNS[show_overridden]
+    fast = _fast_frame()
+    if fast is None:  # a pandas without them: the public constructor (the same frame)
+        # (the problem column as an object Series: an object array is inferred as str)
+        columns[-1] = pd.Series(columns[-1], dtype=object)
+        return pd.DataFrame(dict(zip(names, columns)))
+    # DataFrame(dict) spends ~40 % of a 12-row frame aligning, indexing and
+    # inferring (bench/bench_frame.py); here the list columns (value; type
+    # with a None; overridden) go through the inference DataFrame(dict)
+    # applies to each (sanitize_array), the others are built in their
+    # dtype, so the frame is the same (tests/tosca/test_to_frame_fast.py).
+    from_arrays, sanitize = fast
+    index = pd.RangeIndex(len(rows))
+    arrays = [sanitize(c, index) if c.__class__ is list else c for c in columns]
+    return from_arrays(arrays, columns=pd.Index(names), index=index, verify_integrity=False)
+
+
+_FRAME_COLUMNS = {
+    False: ["path", "value", "type", "source", "status", "problem"],
+    True: ["path", "value", "type", "source", "overridden", "status", "problem"],
+}
+
+
+_FAST_FRAME: list[Any] = []  # (DataFrame._from_arrays, sanitize_array) or None (once)
+
+
+def _fast_frame() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
+    """pandas' own steps of ``DataFrame(dict)`` for columns already aligned
+    (internal names: ``None`` when this pandas lacks them)."""
+    if not _FAST_FRAME:
+        import pandas as pd
+
+        try:
+            from pandas.core.construction import sanitize_array
+        except ImportError:
+            sanitize_array = None
+        from_arrays = getattr(pd.DataFrame, "_from_arrays", None)
+        ok = sanitize_array is not None and from_arrays is not None
+        _FAST_FRAME.append((from_arrays, sanitize_array) if ok else None)
+    return _FAST_FRAME[0]
 
 
 _TEXT_DTYPE: list[Any] = []  # the dtype pandas infers for a column of str (once)
