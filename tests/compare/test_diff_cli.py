@@ -79,24 +79,24 @@ def test_usage_error_exits_2(capsys):
     assert cli.main(["diff", "a", "b", "--format", "xml"]) == 2
 
 
+# git with a throwaway identity, whatever the machine's configuration.
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"]
+
+
+def _commit_all(repo, message: str) -> None:
+    """A new repository at ``repo`` with every file in it committed."""
+    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
+    subprocess.run([*GIT, "-C", str(repo), "add", "."], check=True)
+    subprocess.run([*GIT, "-C", str(repo), "commit", "-q", "-m", message], check=True)
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 def test_git_revision_side(tmp_path, monkeypatch, capsys):
     repo = tmp_path / "repo"
     (repo / "sub").mkdir(parents=True)
     svc = repo / "sub" / "svc.yaml"
     svc.write_text(BASE)
-    git = [
-        "git",
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "-c",
-        "commit.gpgsign=false",
-    ]
-    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    subprocess.run([*git, "-C", str(repo), "add", "sub/svc.yaml"], check=True)
-    subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
+    _commit_all(repo, "v1")
     svc.write_text(BASE.replace("replicas: 2", "replicas: 7"))
     monkeypatch.chdir(repo / "sub")  # ./PATH is relative to the current directory
     status, out, err = run(["diff", "git:main:./svc.yaml", "svc.yaml"], capsys)
@@ -170,18 +170,7 @@ def test_git_side_reads_its_imports_at_the_same_revision(tmp_path, monkeypatch, 
     (repo / "svc").mkdir(parents=True)
     (repo / "svc" / "types.yaml").write_text(TYPES.replace("DEFAULT", "1"))
     (repo / "svc" / "main.yaml").write_text(USES)
-    git = [
-        "git",
-        "-c",
-        "user.name=t",
-        "-c",
-        "user.email=t@example.com",
-        "-c",
-        "commit.gpgsign=false",
-    ]
-    subprocess.run(["git", "init", "-q", "-b", "main", str(repo)], check=True)
-    subprocess.run([*git, "-C", str(repo), "add", "."], check=True)
-    subprocess.run([*git, "-C", str(repo), "commit", "-q", "-m", "v1"], check=True)
+    _commit_all(repo, "v1")
     # Only the imported file changes in the working tree.
     (repo / "svc" / "types.yaml").write_text(TYPES.replace("DEFAULT", "5"))
     monkeypatch.chdir(repo)
