@@ -170,7 +170,8 @@ _TOSCA_NS_VERSION = re.compile(r"^http://docs\.oasis-open\.org/tosca/ns/simple/y
 
 
 def tosca_version(value: Any) -> str | None:
-    """``"2.0"``, ``"1.3"``… from a TOSCA document's ``tosca_definitions_version``, else ``None``."""
+    """``"2.0"``, ``"1.3"``… from a TOSCA document's
+    ``tosca_definitions_version``, else ``None``."""
     if not isinstance(value, dict):
         return None
     declared = value.get("tosca_definitions_version")
@@ -732,7 +733,10 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(report, out, indent=2)
         out.write("\n")
     if not args.quiet:
-        summary = f"{_plural(checked, 'file')} checked: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+        summary = (
+            f"{_plural(checked, 'file')} checked: {_plural(errors, 'error')}, "
+            f"{_plural(warnings, 'warning')}"
+        )
         if unreadable:
             summary += f"; {_plural(unreadable, 'file')} could not be read"
         print(summary, file=err)
