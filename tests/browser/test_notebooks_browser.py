@@ -193,7 +193,7 @@ def test_selecting_a_second_controller_node_blocks_the_controller_role(
 
     open_notebook(page, voila_url, "00-tour.ipynb")
     simulator = page.locator(".tour-simulator")
-    outcomes = simulator.locator(".widget-html-content")
+    outcomes = simulator.locator(".toskit-sim-view")  # the outcomes (not the export link)
     controller_row = outcomes.locator("tr", has_text="controller").first
     expect(controller_row).to_contain_text("allowed", ignore_case=True)
     expect(outcomes).not_to_contain_text(MULTINODE_WARNING)
