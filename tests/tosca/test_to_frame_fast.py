@@ -157,3 +157,11 @@ def test_the_public_constructor_fallback_frames_the_same(monkeypatch: pytest.Mon
         pd.testing.assert_frame_equal(table.to_frame(), frame)
         pd.testing.assert_frame_equal(frame, _general(table))
     assert len(tables) >= 4
+
+
+def test_frames_do_not_share_a_mutable_column_index() -> None:
+    st = toskit.loads(generate(3), name="b1.yaml")
+    first, second = [node.property_table().to_frame() for node in st.node_templates.values()][:2]
+    first.columns.name = "renamed"
+    assert second.columns.name is None
+    assert list(second.columns) == ["path", "value", "type", "source", "status", "problem"]

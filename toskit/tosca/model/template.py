@@ -195,13 +195,27 @@ def _frame_of(
     from_arrays, sanitize = fast
     index = pd.RangeIndex(len(rows))
     arrays = [sanitize(c, index) if c.__class__ is list else c for c in columns]
-    return from_arrays(arrays, columns=pd.Index(names), index=index, verify_integrity=False)
+    return from_arrays(arrays, columns=_column_index(names), index=index, verify_integrity=False)
 
 
 _FRAME_COLUMNS = {
     False: ["path", "value", "type", "source", "status", "problem"],
     True: ["path", "value", "type", "source", "overridden", "status", "problem"],
 }
+
+
+_COLUMN_INDEX: dict[int, Any] = {}  # pandas.Index of _FRAME_COLUMNS' lists, by length
+
+
+def _column_index(names: list[str]) -> Any:
+    """The frame's column Index: a copy of one built once (a copy is 5x cheaper
+    than building it from the names, and its ``name`` is the frame's own)."""
+    index = _COLUMN_INDEX.get(len(names))
+    if index is None:
+        import pandas as pd
+
+        index = _COLUMN_INDEX[len(names)] = pd.Index(names)
+    return index.copy()
 
 
 _FAST_FRAME: list[Any] = []  # (DataFrame._from_arrays, sanitize_array) or None (once)
@@ -223,23 +237,33 @@ def _fast_frame() -> tuple[Callable[..., Any], Callable[..., Any]] | None:
     return _FAST_FRAME[0]
 
 
-_TEXT_DTYPE: list[Any] = []  # the dtype pandas infers for a column of str (once)
+_TEXT_COLUMN: list[Callable[[list[Any]], Any]] = []  # the builder _text_column uses (once)
 
 
 def _text_column(values: list[Any]) -> Any:
     """``values`` (all ``str``) as the column pandas would infer for them:
     ``str`` (pandas 3) or ``object`` (pandas 2), built without inferring."""
-    import numpy as np
-    import pandas as pd
+    if not _TEXT_COLUMN:
+        import numpy as np
+        import pandas as pd
 
-    if not _TEXT_DTYPE:
-        _TEXT_DTYPE.append(pd.Series(["a"]).dtype)
-    dtype = _TEXT_DTYPE[0]
-    if not isinstance(dtype, pd.StringDtype):  # pandas 2: object
-        column = np.empty(len(values), dtype=object)
-        column[:] = values
-        return column
-    return pd.array(values, dtype=dtype)
+        dtype = pd.Series(["a"]).dtype
+        if isinstance(dtype, pd.StringDtype):
+            # The array class's own constructor: what pd.array(values, dtype)
+            # ends in, without its dispatch (4 columns a frame, #31).
+            array_class = dtype.construct_array_type()
+
+            def build(values: list[Any]) -> Any:
+                return array_class._from_sequence(values, dtype=dtype)
+        else:  # pandas 2: object
+
+            def build(values: list[Any]) -> Any:
+                column = np.empty(len(values), dtype=object)
+                column[:] = values
+                return column
+
+        _TEXT_COLUMN.append(build)
+    return _TEXT_COLUMN[0](values)
 
 
 def _short(value: Any) -> str:
