@@ -221,3 +221,42 @@ def test_snapshot_type_names_are_not_dead_controls():
             "toskit-type-link" not in html and 'role="link"' not in html and "tabindex" not in html
         )
         assert '<span class="toskit-type-name">Endpoint</span>' in html
+
+
+# -- the topology widgets carry one too (issue 35 item 3) -------------------------
+
+WEB_SHOP = ROOT / "notebooks" / "examples" / "web-shop.yaml"
+
+
+def test_topology_widgets_have_snapshots_of_the_drawing():
+    from toskit.widgets.topology import TopologyView
+
+    st = toskit.load(WEB_SHOP)
+    explorer = explore(st.topology())
+    data = _data(explorer)
+    assert "application/vnd.jupyter.widget-view+json" in data
+    html = data["text/html"]
+    assert_safe(html)
+    view = body(html)
+    assert "a snapshot of the widget as it was displayed" in view
+    assert '<div class="toskit-topology-drawing"><svg' in view
+    assert 'class="toskit-t-node' in view  # node boxes drawn
+    # The clicked node's properties beside the drawing.
+    assert f'<span class="toskit-title">{explorer.properties.node}</span>' in view
+    assert "TopologyExplorer(" not in view
+    alone = _data(TopologyView(st))["text/html"]
+    assert_safe(alone)
+    assert "<svg" in body(alone) and "snapshot of the widget" in body(alone)
+
+
+def test_the_topology_snapshot_follows_the_view_and_the_click(shown):
+    st = toskit.load(WEB_SHOP)
+    explorer = explore(st.topology())
+    sent = shown(explorer)
+    first = _html(sent[-1])
+    names = list(st.node_templates)
+    other = next(n for n in names if n != explorer.properties.node)
+    explorer.graph.select(other)
+    assert f'<span class="toskit-title">{other}</span>' in _html(sent[-1])
+    explorer.graph.view = "grouped by type"
+    assert _html(sent[-1]) != first

@@ -26,7 +26,7 @@ import traitlets
 from toskit.display.html import css, esc
 from toskit.errors import ToskitError
 from toskit.widgets.property_explorer import PropertyExplorer
-from toskit.widgets.snapshot import EXPORT_LINK_STYLE
+from toskit.widgets.snapshot import EXPORT_LINK_STYLE, StaticSnapshot, inert_links, snapshot_note
 
 __all__ = ["TopologyExplorer", "TopologyView"]
 
@@ -58,7 +58,16 @@ def _template_and_topology(obj: Any) -> tuple[Any, Any]:
     return obj, make()
 
 
-class TopologyView(anywidget.AnyWidget):
+def _static_drawing(topology: Any) -> str:
+    """The drawing of ``topology`` as the static view draws it (error and
+    warning badges, nothing focusable): a snapshot's picture."""
+    from toskit.display.topology_svg import render_svg
+
+    svg = render_svg(topology, topology.layout(), standalone=False, findings=topology.findings())
+    return f'<div class="toskit-topology-drawing">{svg}</div>'
+
+
+class TopologyView(StaticSnapshot, anywidget.AnyWidget):
     """The drawn topology of a template; clicking a node selects it (see the module docstring)."""
 
     _esm = traitlets.Unicode().tag(sync=True)
@@ -141,9 +150,33 @@ class TopologyView(anywidget.AnyWidget):
             f"TopologyView({self.topology.name!r}, view={self.view!r}, selected={self.selected!r})"
         )
 
+    def snapshot_html(self) -> str:
+        """The drawing of the current view, as static HTML marked as a snapshot."""
+        from toskit.display.html import fragment
 
-class TopologyExplorer(ipywidgets.VBox):
+        return fragment(
+            snapshot_note() + _static_drawing(self.topology), repr(self), "topology-view"
+        )
+
+
+class TopologyExplorer(StaticSnapshot, ipywidgets.VBox):
     """A :class:`TopologyView` above the property table of the node clicked."""
+
+    def snapshot_html(self) -> str:
+        """The drawing of the current view beside the clicked node's table,
+        as static HTML marked as a snapshot (a stored notebook, GitHub,
+        nbviewer, an untrusted notebook show it; no "model not found")."""
+        from toskit.display.html import fragment
+
+        body = (
+            snapshot_note()
+            + '<div class="toskit-snapshot-row"><div class="toskit-snapshot-main">'
+            + _static_drawing(self.graph.topology)
+            + '</div><div class="toskit-snapshot-main">'
+            + inert_links(self.properties.body_html)
+            + "</div></div>"
+        )
+        return fragment(body, repr(self), "topology-explorer")
 
     def __init__(self, obj: Any, **kwargs: Any) -> None:
         self.graph = TopologyView(obj)
