@@ -260,3 +260,18 @@ def test_the_topology_snapshot_follows_the_view_and_the_click(shown):
     assert f'<span class="toskit-title">{other}</span>' in _html(sent[-1])
     explorer.graph.view = "grouped by type"
     assert _html(sent[-1]) != first
+
+
+def test_explore_of_anything_else_stores_its_static_view():
+    import ipywidgets
+
+    from toskit import schema
+    from toskit.display import to_html
+    from toskit.widgets.snapshot import unhidden_view
+
+    doc = schema.load("types:\n- name: t\n  scalar: string\n")
+    widget = explore(doc)
+    assert isinstance(widget, ipywidgets.HTML) and widget.value == to_html(doc)
+    data = _data(widget)
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/html"] == unhidden_view(to_html(doc))

@@ -62,6 +62,15 @@ class TemplateExplorer(StaticSnapshot, ipywidgets.HBox):
         return f"TemplateExplorer(selected={self.tree.selected!r}, node={self.properties.node!r})"
 
 
+class StaticView(StaticSnapshot, ipywidgets.HTML):
+    """``explore(obj)`` for an object with only a static view: an
+    ``ipywidgets.HTML`` whose stored snapshot is that view (a saved notebook
+    shows it, not a dead widget reference)."""
+
+    def snapshot_html(self) -> str:
+        return str(self.value)
+
+
 def _class_key(obj: Any) -> tuple[str, str]:
     for cls in type(obj).__mro__:
         parts = cls.__module__.split(".")
@@ -78,7 +87,8 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
     argument → :class:`ClusterSimulator`; a ``(RoleSet, Cluster)`` pair → the
     same; a Fuel ``Release`` → a simulator of its roles on
     ``release.cluster()`` (its modes and settings); anything else → an
-    ``ipywidgets.HTML`` of its static view.
+    ``ipywidgets.HTML`` of its static view (:class:`StaticView`, which
+    stores that view as its snapshot).
     """
     if isinstance(obj, tuple) and len(obj) == 2 and _class_key(obj[0])[1] == "RoleSet":
         return ClusterSimulator(obj[0], obj[1], **kwargs)
@@ -96,4 +106,4 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
         return ClusterSimulator(obj, *args, **kwargs)
     from toskit.display import to_html
 
-    return ipywidgets.HTML(to_html(obj))
+    return StaticView(to_html(obj))
