@@ -27,8 +27,8 @@ def _wrong(change):
     """A load_fast that answers, with its value changed by ``change``."""
     real = fast.load_fast
 
-    def load_fast(text, limits):
-        value = real(text, limits)
+    def load_fast(text, limits, keys=None):
+        value = real(text, limits, keys)
         return value if value is fast.FALLBACK else change(value)
 
     return load_fast
@@ -64,7 +64,7 @@ def test_a_pyyaml_load_is_checked_against_the_fast_path_too(shadowed, monkeypatc
 def test_different_diagnostics_fail_loudly(shadowed, monkeypatch):
     # The fast path answering for a document PyYAML reports (a duplicate key).
     text = "a: 1\na: 1\n"
-    monkeypatch.setattr(document, "load_fast", lambda t, limits: {"a": 1})
+    monkeypatch.setattr(document, "load_fast", lambda t, limits, keys=None: {"a": 1})
     with pytest.raises(shadow.ShadowMismatch, match="different diagnostics.*duplicate-key"):
         load_yaml(text, parser="fast")
 

@@ -103,6 +103,10 @@ class YamlDocument:
         self._shadow_pending = shadow is None and value is not None
         self._limits = limits or dict(LIMIT_DEFAULTS)
         self._parser = parser
+        # Every mapping key of ``value`` when all are strings and the parse
+        # path knows them (the fast path), else ``None`` (not known): lets a
+        # reader rule out a key it looks for without walking the value.
+        self.key_names: frozenset[str] | None = None
         self._lines: list[str] | None = None
         # Spans already found, and how far long lines were read (spans.span_end).
         self._span_memo: dict = {}
@@ -498,8 +502,10 @@ def load_yaml(
         return doc
     use_fast, parser = select_parser(parser)  # "fast": rapidyaml, PyYAML as the fallback
     doc._parser = parser
-    if use_fast and (value := load_fast(text, resolved)) is not FALLBACK:
+    keys: list[Any] = []
+    if use_fast and (value := load_fast(text, resolved, keys)) is not FALLBACK:
         doc.value, doc._shadow_pending = value, True  # locations: PyYAML, on first locate
+        doc.key_names = keys[0] if keys else None  # none: an empty document
     else:
         # Locations are recorded while loading (one pass): the whole load is still
         # ~3x faster than yaml.load(CSafeLoader) (bench/bench_loader.py).

@@ -251,12 +251,17 @@ def _could_exceed(text: str, max_nodes: int) -> bool:
     return sum(text.count(c) for c in _STRUCTURAL) + 3 > max_nodes
 
 
-def load_fast(text: str, limits: dict[str, int]) -> Any:
+def load_fast(text: str, limits: dict[str, int], keys: list[Any] | None = None) -> Any:
     """The value of ``text`` as the PyYAML path builds it, or :data:`FALLBACK`.
 
     Only called for text that passed the size and character checks of
     ``load_yaml``; returns a value only when the PyYAML path would report
     no diagnostic at all for ``text`` (see the module docstring).
+
+    With ``keys`` (a list), a value's mapping keys are appended to it:
+    one ``frozenset`` of every key of the document when all are strings,
+    else ``None`` (read off the walk's own table of keys, at no cost per
+    node: ``YamlDocument.key_names``).
     """
     if text[:1] == "\ufeff":
         # PyYAML skips a leading byte-order mark; rapidyaml counts it as a
@@ -292,7 +297,7 @@ def load_fast(text: str, limits: dict[str, int]) -> Any:
     except Exception:  # a syntax error (ExceptionParse) or anything rapidyaml refuses
         return FALLBACK
     try:
-        return _walk(ryml, tree, limits)
+        return _walk(ryml, tree, limits, keys)
     except (_Fallback, ScalarError, RecursionError, UnicodeDecodeError):
         # UnicodeDecodeError: an escape such as "\ud800" (a lone surrogate, which
         # both PyYAML parsers refuse) that rapidyaml writes as invalid UTF-8.
@@ -359,8 +364,10 @@ def _plain_key(key: str, counts: list[int]) -> Any:
     return value
 
 
-def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
-    """rapidyaml tree → plain values, with the PyYAML path's rules; ``_Fallback`` otherwise."""
+def _walk(ryml: Any, tree: Any, limits: dict[str, int], keys: list[Any] | None = None) -> Any:
+    """rapidyaml tree → plain values, with the PyYAML path's rules; ``_Fallback`` otherwise.
+
+    ``keys``: see :func:`load_fast`."""
     this, type_of, key_of, val_of, first_child, next_sibling = _accessors(ryml, tree)
     none = ryml.NONE
     max_depth = min(limits["max_depth"], MAX_NESTING)
@@ -383,6 +390,7 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
     # Plain keys repeat (``type``, ``properties``...): each text is resolved
     # once per document (huge integer keys are not kept: they are counted).
     plain_keys: dict[bytes, Any] = {}
+    quoted_keys: set[str] = set()  # the other keys (quoted: always strings)
 
     def collection(node: int, kind: int, depth: int) -> Any:
         if depth > max_depth:
@@ -412,6 +420,7 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
                         ckind & key_dquo or len(key) > _MAX_SINGLE_QUOTED_KEY
                     ):
                         raise _Fallback  # see _MAX_PLAIN_KEY
+                    quoted_keys.add(key)
                 if ckind & container:
                     mapping[key] = collection(child, ckind, depth + 1)
                 else:
@@ -505,6 +514,11 @@ def _walk(ryml: Any, tree: Any, limits: dict[str, int]) -> Any:
         raise _Fallback
     if counts[0] > limits["max_nodes"]:
         raise _Fallback
+    if keys is not None:
+        # Huge integer keys are not in plain_keys (counts[1]): not strings either.
+        names = {*plain_keys.values(), *quoted_keys}
+        strings = counts[1] == 0 and all(k.__class__ is str for k in names)
+        keys.append(frozenset(names) if strings else None)
     return value
 
 

@@ -16,6 +16,7 @@ creates when the phase starts and drops when the load ends.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Hashable, Mapping
 from typing import Any, TypeGuard, TypeVar
 
@@ -313,13 +314,18 @@ def resolve_properties(
     if raw_props is not None and not has_props:
         check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
     v2, names_1x = ctx.grammar.major == 2, ctx.parsing.call_names_1x
-    parsed = {
-        # parse_value scans the same way first: plain data skips the call.
-        key: parse_value(ctx, item, doc, (*props_parts, key))
-        if may_hold_calls(item, v2, names_1x)
-        else item
-        for key, item in template_values.items()
-    }
+    parsed = (
+        # No key or string of the document can start a call: nothing to parse.
+        template_values
+        if _call_free(ctx, doc, v2, names_1x)
+        else {
+            # parse_value scans the same way first: plain data skips the call.
+            key: parse_value(ctx, item, doc, (*props_parts, key))
+            if may_hold_calls(item, v2, names_1x)
+            else item
+            for key, item in template_values.items()
+        }
+    )
     hooks = merge.hooks
     inputs_have_calls = ctx.inputs.has_calls
     entry = merge.property_plans.get((id(definitions), id(owner)))
@@ -369,6 +375,34 @@ def resolve_properties(
     for pdef, vt in missing.values():
         _report_missing(ctx, check, pdef, vt)
     return res
+
+
+# A "$" written as an escape in a double-quoted scalar (YAML: \x, \u, \U).
+_DOLLAR_ESCAPE = re.compile(r"\\(?:x|u00|U000000)24", re.IGNORECASE)
+
+
+def _call_free(ctx: EntitiesContext, doc: YamlDocument, v2: bool, names_1x: frozenset[str]) -> bool:
+    """Whether ``may_hold_calls`` is false for every value of ``doc`` (decided
+    once per document and load, instead of scanning each template's values).
+
+    It needs the document's keys (``YamlDocument.key_names``: all strings,
+    known on the fast parse path; otherwise the answer is "maybe"). In TOSCA
+    1.x a call is a one-key map whose key is a function name: none of the
+    keys is one. In 2.0 a call, an escape (``$$``) and a call's key all
+    start with ``$``: the text has none, not even as an escape.
+    """
+    memo = ctx.merge.call_free
+    cached = memo.get(id(doc))
+    if cached is None:
+        keys = doc.key_names
+        free = keys is not None and (
+            ("$" not in doc.text and not _DOLLAR_ESCAPE.search(doc.text))
+            if v2
+            else names_1x.isdisjoint(keys)
+        )
+        # The document is kept with its entry, so its id stays unique in this load.
+        cached = memo[id(doc)] = (doc, free)
+    return cached[1]
 
 
 def _merge_defaults(plan: _Plan, res: Resolution, hooks: _MergeHooks, owner: Type | None) -> Any:
@@ -730,6 +764,7 @@ class MergeCaches:
         "clean_constraints",
         "pending",
         "hooks",
+        "call_free",
     )
 
     def __init__(self, ctx: EntitiesContext) -> None:
@@ -746,6 +781,8 @@ class MergeCaches:
         self.clean_constraints: dict[tuple, Any] = {}
         self.pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]] = []
         self.hooks = _MergeHooks(ctx, self)
+        # id(document) -> (document, whether no value of it may hold a call): _call_free.
+        self.call_free: dict[int, tuple[YamlDocument, bool]] = {}
 
 
 class _MergeHooks:
