@@ -39,7 +39,7 @@ pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_SETTINGS = ROOT / "share" / "jupyter" / "lab" / "settings"
-TUTORIALS = ["00-tour", "03-schema", "04-role-conditions"]
+TUTORIALS = ["00-tour", "03-schema", "04-role-conditions", "07-topology"]
 OWN = "own.ipynb"
 OWN_YAML = """\
 tosca_definitions_version: tosca_simple_yaml_1_3
