@@ -196,7 +196,9 @@ def test_check_parses_a_tosca_file_once(tmp_path: Path, monkeypatch: pytest.Monk
     parsed: list[str] = []
     real = document.load_fast
     monkeypatch.setattr(
-        document, "load_fast", lambda text, limits: parsed.append(text) or real(text, limits)
+        document,
+        "load_fast",
+        lambda text, limits, keys=None: parsed.append(text) or real(text, limits, keys),
     )
     assert cli.main(["check", "-q", str(path)]) == 0
     assert parsed == [TOSCA]
@@ -209,3 +211,20 @@ def test_check_parses_a_tosca_file_once(tmp_path: Path, monkeypatch: pytest.Monk
         cli.sort_diagnostics(toskit.loads(bad, name="bad.yaml").diagnostics), cli.MAX_PER_CODE
     )
     assert found == expected and [d.code for d in found] == ["unknown-type"]
+
+
+def test_a_grammars_keyname_table_is_built_only_for_a_document_of_its_version() -> None:
+    # The tables are built on first use, not at import (#31): checking a 1.3
+    # file builds the 1.x table (and the normative profile's), never 2.0's.
+    code = (
+        "import sys, toskit\n"
+        "from toskit.tosca.load import grammar as g\n"
+        "built = lambda: ['document' in vars(g.GRAMMAR_1), 'document' in vars(g.GRAMMAR_2)]\n"
+        "before = built()\n"
+        "st = toskit.loads(sys.argv[1], name='t.yaml')\n"
+        "print(before, built(), st.ok)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, TOSCA], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split("\n")[0] == "[False, False] [True, False] True"
