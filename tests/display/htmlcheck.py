@@ -60,6 +60,10 @@ ALLOWED_ATTRIBUTES = frozenset(
 # The topology view's inline SVG (toskit.display.topology_svg): drawing tags and
 # their geometry and data attributes; still no script and no event attribute.
 ALLOWED_TAGS |= {"svg", "g", "rect", "path", "text", "defs", "marker", "circle"}
+# A stored snapshot's picture of a drawing (toskit.widgets.snapshot.unhidden_view):
+# an <img> of a data:image/svg+xml file, checked below; an SVG in an image runs nothing.
+ALLOWED_TAGS |= {"img"}
+ALLOWED_ATTRIBUTES |= {"src", "alt"}
 ALLOWED_ATTRIBUTES |= {
     "role", "width", "height", "viewbox", "transform", "x", "y", "rx", "d", "marker-end",
     "text-anchor", "id", "refx", "refy", "markerwidth", "markerheight", "orient", "cx", "cy",
@@ -134,6 +138,8 @@ def assert_safe(html: str, *, styles: int = 1) -> _Collector:
     for _tag, k, v in doc.attributes:
         if k == "href":  # an in-page anchor or a relative file link, never a scheme
             assert v is not None and not v.lower().lstrip().startswith(("javascript:", "data:"))
+        if k == "src":  # only a stored drawing's own SVG file
+            assert v is not None and v.startswith("data:image/svg+xml;base64,")
 
     inline = [v for t, k, v in doc.attributes if k == "style"]
     assert all(v == "display:none" for v in inline), inline

@@ -140,3 +140,33 @@ def test_toskit_installs_the_jupyterlab_default_that_saves_widget_state():
         / "@jupyter-widgets/jupyterlab-manager/plugin.json"
     )
     assert "saveState" in json.loads(schema.read_text(encoding="utf-8"))["properties"]
+
+
+def test_a_stored_drawing_is_an_image_where_the_stylesheet_is_gone():
+    import base64
+
+    topology = toskit.load(ROOT / "notebooks" / "examples" / "web-shop.yaml").topology()
+    usual = to_html(topology)
+    stored = unhidden_view(usual)
+    assert unhidden_view(stored) == stored  # idempotent
+    # With the stylesheet: the inline drawing, in a wrap the stylesheet shows.
+    inline = re.search(
+        r'<div class="toskit-wrap toskit-stored-drawing" style="display:none">'
+        r'<div class="toskit-topology-drawing">(<svg class="toskit-t-svg".*?</svg>)</div></div>',
+        stored,
+        re.S,
+    )
+    assert inline and inline.group(1) in usual
+    # Without it (that wrap hidden inline): an image of the same drawing.
+    image = re.search(
+        r'<div class="toskit-text-fallback"><img alt="Topology of [^"]*" '
+        r'src="data:image/svg\+xml;base64,([^"]+)"></div>',
+        stored,
+    )
+    assert image
+    svg = base64.b64decode(image.group(1)).decode("utf-8")
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="toskit-t-svg"')
+    assert "<style>" in svg and svg.replace('xmlns="http://www.w3.org/2000/svg" ', "").count(
+        'data-node="'
+    ) == inline.group(1).count('data-node="')
+    assert "<script" not in svg and " on" not in re.sub(r"<style>.*?</style>", "", svg, flags=re.S)

@@ -67,7 +67,9 @@ def inert_links(html: str) -> str:
 # repr the stylesheet hides, and the view hidden inline until the stylesheet
 # shows it.
 _FALLBACK_PRE = '<pre class="toskit-text-fallback">'
-_HIDDEN_VIEW = re.compile(r'(<div class="toskit-wrap[^"<>]*") style="display:none">')
+_HIDDEN_VIEW = re.compile(
+    r'(<div class="toskit-wrap(?! toskit-stored-drawing)[^"<>]*") style="display:none">'
+)
 # The inline parts of a line (a header's kind, title and chips; a finding's
 # badge, code, location and path) that the stylesheet spaces with margins:
 # without it they ran together ("service templateservice.yaml1 node
@@ -77,6 +79,48 @@ _HIDDEN_VIEW = re.compile(r'(<div class="toskit-wrap[^"<>]*") style="display:non
 _INLINE_PART = re.compile(
     r'(?<=[^\s])(<span class="toskit-(?:kind|title|chip|badge|count|diag-code|diag-loc|diag-path|src|node-note)\b)'
 )
+
+
+# A topology drawing (``<div class="toskit-topology-drawing"><svg …>``): the
+# sanitizer drops every SVG element but keeps their text, which then reads
+# as one long paragraph of labels and tooltips.
+_DRAWING = re.compile(
+    r'<div class="toskit-topology-drawing">(<svg class="toskit-t-svg"(.*?)</svg>)</div>', re.S
+)
+_WRAPPED = (
+    '<div class="toskit-wrap toskit-stored-drawing" style="display:none">'
+    '<div class="toskit-topology-drawing">'
+)
+
+
+def _drawing_both_ways(match: re.Match[str]) -> str:
+    """A drawing kept inline where the stylesheet is (a nested ``toskit-wrap``
+    hidden inline, shown by the stylesheet like the view itself), and an
+    ``<img>`` of the same drawing as a standalone SVG file where it is not
+    (in ``toskit-text-fallback``, which the stylesheet hides): an image
+    keeps its picture through the sanitizer, and an SVG in an image runs
+    nothing."""
+    import base64
+
+    from toskit.display.topology_svg import SVG_STYLE
+
+    svg = match.group(1)
+    title = re.search(r"<title>(.*?)</title>", svg, re.S)
+    standalone = svg.replace(
+        '<svg class="toskit-t-svg"',
+        '<svg xmlns="http://www.w3.org/2000/svg" class="toskit-t-svg"',
+        1,
+    )
+    standalone = re.sub(
+        r"(</title>)", lambda m: f"{m.group(1)}<style>{SVG_STYLE}</style>", standalone, count=1
+    )
+    data = base64.b64encode(standalone.encode("utf-8")).decode("ascii")
+    alt = title.group(1) if title else "topology drawing"  # already escaped
+    return (
+        f"{_WRAPPED}{svg}</div></div>"
+        f'<div class="toskit-text-fallback"><img alt="{alt}" '
+        f'src="data:image/svg+xml;base64,{data}"></div>'
+    )
 
 
 def unhidden_view(html: str) -> str:
@@ -89,12 +133,16 @@ def unhidden_view(html: str) -> str:
         renders it exactly as before (the stylesheet hid the repr already); one
         that drops it (JupyterLab's sanitizer in an untrusted notebook) shows
         the view, unstyled but whole, instead of the repr (a space before each
-    inline part of a line keeps its words apart); one that drops inline
+    inline part of a line keeps its words apart, and a topology drawing
+    has an ``<img>`` of itself for that case); one that drops inline
     styles too shows both. Idempotent.
     """
     html = html.replace(_FALLBACK_PRE, '<pre class="toskit-text-fallback" style="display:none">')
     html = _INLINE_PART.sub(r" \1", html)
-    return _HIDDEN_VIEW.sub(r"\1>", html)
+    html = _HIDDEN_VIEW.sub(r"\1>", html)
+    if _WRAPPED not in html:  # idempotent: drawings are doubled once
+        html = _DRAWING.sub(_drawing_both_ways, html)
+    return html
 
 
 def snapshot_note() -> str:
