@@ -4,6 +4,7 @@ long values in a documented way."""
 
 from __future__ import annotations
 
+import gc
 import textwrap
 from pathlib import Path
 
@@ -286,3 +287,18 @@ def test_positions_of_plain_quoted_and_numeric_keys():
     mine = position_tree(doc)
     assert mine is not None and _same_tree(mine, doc.position_tree())
     assert list(mine.entries) == list(doc.value)
+
+
+def test_positions_are_read_once_per_document_even_without_the_template(monkeypatch):
+    # nodes kept, their template dropped: each node then has a memo of its own,
+    # and the positions must still be read once (not once a node)
+    from toskit.tosca.values.explain import positions
+
+    reads = []
+    real = positions._read
+    monkeypatch.setattr(positions, "_read", lambda doc: reads.append(doc) or real(doc))
+    nodes = list(toskit.load(DATA / "service2.yaml").node_templates.values())
+    gc.collect()
+    lines = [node.explain(row.parts).source.line for node in nodes for row in node.property_table()]
+    assert len(lines) > 10 and all(line is not None for line in lines)
+    assert len(reads) == len({id(doc) for doc in reads}) <= 2  # service2.yaml, types2.yaml

@@ -19,6 +19,7 @@ examples and the test data).
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from toskit.source.locations import MapShadow, SeqShadow
@@ -31,10 +32,27 @@ class _Decline(Exception):
     """Something only the full composer reproduces: use the document's tree."""
 
 
+# One tree per document, kept as long as the document lives: explanations of
+# entities whose template is gone (each then has a memo of its own) share it.
+_TREES: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
+
+
 def position_tree(doc: Any) -> Any:
     """The root of ``doc``'s position tree, as ``doc.position_tree()`` would
-    give it, or ``None`` when this document is not one this reads exactly."""
-    if doc is None or doc.value is None or doc.diagnostics or not isinstance(doc.text, str):
+    give it, or ``None`` when this document is not one this reads exactly.
+    Read once per document."""
+    if doc is None:
+        return None
+    try:
+        return _TREES[doc]
+    except KeyError:
+        pass
+    tree = _TREES[doc] = _read(doc)
+    return tree
+
+
+def _read(doc: Any) -> Any:
+    if doc.value is None or doc.diagnostics or not isinstance(doc.text, str):
         return None
     import yaml  # on use: `toskit check` never needs positions
 
