@@ -10,8 +10,8 @@ classes (:mod:`toskit.source.locations`) and the same positions.
 
 It answers only for what it reproduces exactly: a document without
 diagnostics, one document, untagged nodes, no anchor, alias or merge key
-(``<<``), scalar keys only, no duplicate key, within the default bounds of
-nesting and node count. For anything else, or a text PyYAML refuses, it
+(``<<``), scalar keys only, no duplicate key, nested within the default
+bound. For anything else, or a text PyYAML refuses, it
 returns ``None`` and the caller uses the document's own tree
 (``tests/explain/test_positions_and_blame.py`` holds the two equal over the
 examples and the test data).
@@ -60,14 +60,14 @@ def _read(doc: Any) -> Any:
     from toskit.source.document import LIMIT_DEFAULTS
 
     try:
-        return _compose(
-            make_parser(doc.text, None), LIMIT_DEFAULTS["max_depth"], LIMIT_DEFAULTS["max_nodes"]
-        )
+        # The document loaded without a diagnostic under its own bounds: composing
+        # it crosses none (the node count is not kept); the nesting stays bounded.
+        return _compose(make_parser(doc.text, None), LIMIT_DEFAULTS["max_depth"])
     except (_Decline, yaml.YAMLError, ScalarError, ValueError):
         return None
 
 
-def _compose(parser: Any, max_depth: int, max_nodes: int) -> Any:
+def _compose(parser: Any, max_depth: int) -> Any:
     from yaml.events import (
         AliasEvent,
         DocumentStartEvent,
@@ -80,47 +80,63 @@ def _compose(parser: Any, max_depth: int, max_nodes: int) -> Any:
     )
 
     get_event = parser.get_event
-    # One frame per open collection: [its shadow, is a map, the pending key].
-    # A pending key is (value, line, column) while its value is being read.
-    stack: list[list[Any]] = []
+    # The open collection in locals (the loop runs once an event): its shadow,
+    # a map's entries or a list's items, and a map's pending key as
+    # (value, line, column); the enclosing ones saved on ``stack``.
+    stack: list[tuple[Any, Any, Any, Any]] = []
+    shadow: Any = None
     root: Any = None
-    documents = nodes = 0
+    entries: dict | None = None
+    items: list | None = None
+    key: Any = None
+    documents = 0
     while True:
         event = get_event()
         cls = event.__class__
         if cls is ScalarEvent:
-            nodes += 1
             if event.tag is not None or event.anchor is not None:
                 raise _Decline
             mark = event.start_mark
-            if stack:
-                top = stack[-1]
-                if top[1] and top[2] is None:  # a key
+            node = (mark.line, mark.column)
+            if entries is not None:
+                if key is None:  # a key
                     text = event.value
-                    key = resolve_plain(text) if event.implicit[0] else text
-                    if (text == "<<" and event.implicit[0]) or key in top[0].entries:
+                    plain = event.implicit[0]
+                    value = resolve_plain(text) if plain else text
+                    if (plain and text == "<<") or value in entries:
                         raise _Decline  # a merge key, a duplicate key
-                    top[2] = (key, mark.line, mark.column)
+                    key = (value, node[0], node[1])
                     continue
-                _put(top, (mark.line, mark.column))
+                entries[key[0]] = (key[1], key[2], node)
+                key = None
+            elif items is not None:
+                items.append(node)
             else:
-                root = (mark.line, mark.column)
+                root = node
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            nodes += 1
             if event.tag is not None or event.anchor is not None or len(stack) >= max_depth:
                 raise _Decline
-            if stack and stack[-1][1] and stack[-1][2] is None:
+            if entries is not None and key is None:
                 raise _Decline  # a collection as a key
             mark = event.start_mark
-            is_map = cls is MappingStartEvent
-            shadow = (MapShadow if is_map else SeqShadow)(mark.line, mark.column)
-            stack.append([shadow, is_map, None])
-        elif cls is MappingEndEvent or cls is SequenceEndEvent:
-            shadow = stack.pop()[0]
-            if stack:
-                _put(stack[-1], shadow)
+            stack.append((shadow, entries, items, key))
+            if cls is MappingStartEvent:
+                shadow = MapShadow(mark.line, mark.column)
+                entries, items = shadow.entries, None
             else:
-                root = shadow
+                shadow = SeqShadow(mark.line, mark.column)
+                entries, items = None, shadow.items
+            key = None
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            done = shadow
+            shadow, entries, items, key = stack.pop()
+            if entries is not None:
+                entries[key[0]] = (key[1], key[2], done)
+                key = None
+            elif items is not None:
+                items.append(done)
+            else:
+                root = done
         elif cls is AliasEvent:
             raise _Decline
         elif cls is DocumentStartEvent:
@@ -128,16 +144,4 @@ def _compose(parser: Any, max_depth: int, max_nodes: int) -> Any:
             if documents > 1:
                 raise _Decline
         elif cls is StreamEndEvent:
-            if nodes > max_nodes:
-                raise _Decline
             return root
-
-
-def _put(frame: list[Any], shadow: Any) -> None:
-    """A finished node into its open parent: a map's value under its key, or a list's item."""
-    if frame[1]:
-        key, line, column = frame[2]
-        frame[2] = None
-        frame[0].entries[key] = (line, column, shadow)
-    else:
-        frame[0].items.append(shadow)
