@@ -91,6 +91,10 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
     # and dsl_definitions' anchors import it).
     for prefix in ("yaml", "toskit.source.compose", "toskit.source.hints"):
         assert _loaded(modules, prefix) == [], prefix
+    # argparse's formatter finds the width without shutil, and zipfile comes
+    # only with an archive (both bring shutil, bz2 and lzma: #31).
+    for prefix in ("shutil", "zipfile", "bz2", "lzma"):
+        assert _loaded(modules, prefix) == [], prefix
 
 
 def test_check_imports_pyyaml_when_a_finding_needs_its_locations(tmp_path: Path) -> None:
@@ -228,3 +232,26 @@ def test_a_grammars_keyname_table_is_built_only_for_a_document_of_its_version() 
         [sys.executable, "-c", code, TOSCA], capture_output=True, text=True, check=True
     )
     assert done.stdout.split("\n")[0] == "[False, False] [True, False] True"
+
+
+@pytest.mark.parametrize("columns", ["60", "132", "0", "x", None])
+def test_the_help_is_as_wide_as_argparse_makes_it(
+    columns: str | None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # cli._Formatter finds the width as argparse's own formatter does (shutil).
+    import argparse
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    ours = cli._Formatter("toskit")
+    theirs = argparse.HelpFormatter("toskit")
+    assert ours._width == theirs._width
+    assert ours._max_help_position == theirs._max_help_position
+    # The help text itself, ours against argparse's formatter.
+    assert cli.main(["check", "--help"]) == 0
+    ours_text = capsys.readouterr().out
+    monkeypatch.setattr(cli, "_Formatter", argparse.HelpFormatter)
+    assert cli.main(["check", "--help"]) == 0
+    assert ours_text == capsys.readouterr().out and "--max-per-code" in ours_text
