@@ -44,6 +44,8 @@ One job a module:
   :class:`StackLayer`, :class:`Hop`, :class:`Check`;
 * :mod:`.layers` -- an origin as a :class:`Source` (kind, file:line), and
   what a layer wrote; the per-template memo;
+* :mod:`.positions` -- where each node of a clean document was written,
+  read without building its values again;
 * :mod:`.hops` -- the calls behind a value; :mod:`.checks` -- the clauses;
 * :mod:`.build` -- assembling an explanation from those;
 * :mod:`.text` -- ``str()``, ``to_dict()`` values, one-line YAML;
@@ -52,7 +54,7 @@ One job a module:
 
 from __future__ import annotations
 
-from toskit.tosca.values.explain.blame_yaml import blame
+from toskit.tosca.values.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
 from toskit.tosca.values.explain.build import explain, explain_entity
 from toskit.tosca.values.explain.model import (
     MAX_HOPS,
@@ -67,6 +69,8 @@ from toskit.tosca.values.explain.model import (
 
 __all__ = [
     "MAX_HOPS",
+    "VALUE_LIMIT",
+    "WAS_LIMIT",
     "Check",
     "ExplainError",
     "Explanation",
