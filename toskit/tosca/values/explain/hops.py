@@ -14,7 +14,7 @@ say where it would read, never a value the evaluation did not find.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from toskit.diagnostics import format_path
 from toskit.errors import ToskitError
@@ -25,41 +25,41 @@ from toskit.tosca.values.explain.model import MAX_HOPS, ExplainError, Hop, Sourc
 from toskit.tosca.values.explain.text import TEXT, short, yaml_flow
 
 
+class _Walk(NamedTuple):
+    """Where hops are followed from: the entity explained, its template, the
+    values being explained (a hop back to one is a loop, cut) and how many
+    hops deep this is, counted across the nested explanations."""
+
+    entity: Any
+    service: Any
+    seen: frozenset
+    depth: int
+
+
 def _hops_of(
     written: Any, value: Any, entity: Any, service: Any, seen: frozenset
 ) -> tuple[Hop, ...]:
     """The calls behind ``value``: the one ``written`` where its origin points, or ``value`` itself."""
     # An unevaluated call at the top stays unknown: the hops say where it
     # would read, never a value the load's own evaluation did not find.
-    depth = len(seen) - 1  # explanations nested so far: hops are bounded across them
+    walk = _Walk(entity, service, seen, len(seen) - 1)  # explanations nested so far
     if isinstance(written, Call):
         known = not isinstance(value, Call)
-        return (
-            _hop(written, value if known else None, known, entity, service, seen, depth, known),
-        )
+        return (_hop(written, value if known else None, known, walk, known),)
     if isinstance(value, Call):
-        return (_hop(value, None, False, entity, service, seen, depth, False),)
+        return (_hop(value, None, False, walk, False),)
     return ()
 
 
-def _hop(
-    call: Call,
-    value: Any,
-    known: bool,
-    entity: Any,
-    service: Any,
-    seen: frozenset,
-    depth: int,
-    fill: bool = True,
-) -> Hop:
+def _hop(call: Call, value: Any, known: bool, walk: _Walk, fill: bool = True) -> Hop:
     """One call and where it leads; ``fill``: an unknown value may be taken from
     where the call reads (not for a call the load left unevaluated)."""
-    text = _call_text(call, service)
+    text = _call_text(call, walk.service)
     name = call.name
-    if depth >= MAX_HOPS:
+    if walk.depth >= MAX_HOPS:
         return Hop(name, text, value, known, detail=f"not followed: more than {MAX_HOPS} hops")
     if not fill:
-        hop = _hop(call, value, known, entity, service, seen, depth, fill=True)
+        hop = _hop(call, value, known, walk, fill=True)
         if not hop.known or hop.value is value:
             return hop
         note = "the load left this call unevaluated (see the findings)"
@@ -75,13 +75,10 @@ def _hop(
             hop.explanation,
         )
     if name == "get_input":
-        return _input_hop(call, text, value, known, service)
+        return _input_hop(call, text, value, known, walk.service)
     if name in ("get_property", "get_attribute"):
-        return _property_hop(call, text, value, known, entity, service, seen, depth)
-    hops = tuple(
-        _argument(arg, f"argument {i + 1}", entity, service, seen, depth)
-        for i, arg in enumerate(call.args)
-    )
+        return _property_hop(call, text, value, known, walk)
+    hops = tuple(_argument(arg, f"argument {i + 1}", walk) for i, arg in enumerate(call.args))
     return Hop(name, text, value, known, hops=hops)
 
 
@@ -99,17 +96,15 @@ def _call_text(call: Call, service: Any) -> str:
         return short(call)
 
 
-def _argument(arg: Any, label: str, entity: Any, service: Any, seen: frozenset, depth: int) -> Hop:
+def _argument(arg: Any, label: str, walk: _Walk) -> Hop:
     """A call's argument: a literal, a call followed in turn, or a list/map holding calls."""
     from toskit.functions import contains_call
 
     if isinstance(arg, Call):
-        return _with_found_value(_hop(arg, None, False, entity, service, seen, depth + 1))
+        return _with_found_value(_hop(arg, None, False, walk._replace(depth=walk.depth + 1)))
     if isinstance(arg, (list, Mapping)) and contains_call(arg):
         items = arg.items() if isinstance(arg, Mapping) else enumerate(arg)
-        inner = tuple(
-            _argument(item, f"{label}[{key}]", entity, service, seen, depth) for key, item in items
-        )
+        inner = tuple(_argument(item, f"{label}[{key}]", walk) for key, item in items)
         return Hop("argument", label, arg, False, hops=inner)
     return Hop("argument", label, arg, True)
 
@@ -198,16 +193,8 @@ def _input_definitions(service: Any) -> tuple[Mapping | None, Any, tuple]:
     return None, doc, ()
 
 
-def _property_hop(
-    call: Call,
-    text: str,
-    value: Any,
-    known: bool,
-    entity: Any,
-    service: Any,
-    seen: frozenset,
-    depth: int,
-) -> Hop:
+def _property_hop(call: Call, text: str, value: Any, known: bool, walk: _Walk) -> Hop:
+    entity, service, seen = walk.entity, walk.service, walk.seen
     args = list(call.args)
     if not args or not all(isinstance(a, (str, int)) and not isinstance(a, bool) for a in args):
         return Hop(
