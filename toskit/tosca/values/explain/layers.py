@@ -215,7 +215,18 @@ def _where(
     if doc is None:
         return None, None
     if parent is not None and parent[1] is not None and memo is not None:
-        line0, column0 = walk(parent[1], parts[-1:])  # type: ignore[misc]  # a node: never None
+        node = parent[1]
+        while node.__class__ is AliasShadow:
+            node = node.target
+        try:
+            entry = node.entries.get(parts[-1]) if node.__class__ is MapShadow else None
+        except TypeError:  # a part no key can be: walk says where
+            entry = None
+        if entry is not None:  # the common step, inline: a key of a map
+            target = entry[2]
+            line0, column0 = target if target.__class__ is tuple else (target.line, target.column)
+        else:  # a list's item, a missing key, an alias: as locate walks it
+            line0, column0 = walk(parent[1], parts[-1:])  # type: ignore[misc]  # a node
         breaks = memo.breaks.get(doc)
         if breaks is None:
             breaks = memo.breaks[doc] = doc.text.count("\n") if isinstance(doc.text, str) else -1
