@@ -161,10 +161,11 @@ def _limit_claims() -> list[tuple[str, str, object, object]]:
     from toskit.source import compose
     from toskit.source.csar import CSAR_LIMITS
     from toskit.source.document import LIMIT_DEFAULTS as LOAD
+    from toskit.tosca import explain
     from toskit.tosca.model import copies
     from toskit.tosca.topology import layout as topology_layout
     from toskit.tosca.types import expansion
-    from toskit.tosca.values import explain, resolve
+    from toskit.tosca.values import resolve
 
     mib = 1024 * 1024
     return [

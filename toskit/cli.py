@@ -1082,7 +1082,7 @@ def _add_lsp(commands: Any) -> None:
 def _cmd_explain(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     # `toskit explain` and `toskit blame` (args.command says which). The explain package
     # is imported here, on use: `toskit check` never loads it.
-    from toskit.tosca.values.explain.command import run
+    from toskit.tosca.explain.command import run
 
     return run(args, out, err)
 

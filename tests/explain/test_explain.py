@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import toskit
-from toskit.tosca.values.explain import MAX_HOPS, ExplainError, Explanation, explain_entity
+from toskit.tosca.explain import MAX_HOPS, ExplainError, Explanation, explain_entity
 
 DATA = Path(__file__).parent / "data"
 EXAMPLES = Path(__file__).parents[2] / "notebooks" / "examples"

@@ -15,9 +15,9 @@ import toskit
 from toskit.cli import main
 from toskit.source.document import load_yaml, load_yaml_file
 from toskit.source.locations import MapShadow
-from toskit.tosca.values.explain import blame_yaml as blame_module
-from toskit.tosca.values.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
-from toskit.tosca.values.explain.positions import position_tree
+from toskit.tosca.explain import blame_yaml as blame_module
+from toskit.tosca.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
+from toskit.tosca.explain.positions import position_tree
 
 EXAMPLES = Path(__file__).parents[2] / "notebooks" / "examples"
 DATA = Path(__file__).parent / "data"
@@ -292,7 +292,7 @@ def test_positions_of_plain_quoted_and_numeric_keys():
 def test_positions_are_read_once_per_document_even_without_the_template(monkeypatch):
     # nodes kept, their template dropped: each node then has a memo of its own,
     # and the positions must still be read once (not once a node)
-    from toskit.tosca.values.explain import positions
+    from toskit.tosca.explain import positions
 
     reads = []
     real = positions._read

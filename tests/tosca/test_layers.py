@@ -8,7 +8,7 @@ The layers, lowest first (docs/tosca.md, "Layers"):
 * ``types/`` → ``values/`` → ``model/`` → ``topology/``: a module may import
   its own sub-package and the ones before it, never one after it.
 * ``load/`` (the loader and what only it calls: versions, grammar, keynames,
-  imports, catalog, profile, anchors), ``values/explain/`` (it reads built
+  imports, catalog, profile, anchors), ``explain/`` (it reads built
   results and loads files for ``toskit explain``) and the package's
   ``__init__``: on top, they may import every layer.
 
@@ -33,14 +33,19 @@ ROOT = Path(__file__).resolve().parents[2]
 TOSCA = ROOT / "toskit" / "tosca"
 
 # Rank of each sub-package: a module may import ranks <= its own.
-RANK = {"profiles": 0, "types": 1, "values": 2, "model": 3, "topology": 4, "load": 5}
+# explain/ reads built results (NodeTemplate, FindingIndex) and loads a file
+# for ``toskit explain``: it sits on top with the loader.
+RANK = {
+    "profiles": 0,
+    "types": 1,
+    "values": 2,
+    "model": 3,
+    "topology": 4,
+    "load": 5,
+    "explain": 5,
+}
 LEAVES = {"toskit.tosca.load.context": 0}
 TOP = 6  # toskit/tosca/__init__.py
-
-# explain (``values/explain/``) reads built results (NodeTemplate, FindingIndex)
-# and loads a file for ``toskit explain``: it sits on top with the loader. Its
-# place under values/ is historical; the rank says where it belongs.
-ON_TOP = ("toskit.tosca.values.explain",)
 
 
 def _module_name(path: Path) -> str:
@@ -54,8 +59,6 @@ def rank(module: str) -> int:
     """The layer of a ``toskit.tosca`` module (its sub-package's, or a leaf's)."""
     if module in LEAVES:
         return LEAVES[module]
-    if module.startswith(ON_TOP):
-        return TOP
     parts = module.split(".")
     if len(parts) < 3:
         return TOP
@@ -142,7 +145,7 @@ def test_the_checker_sees_back_edges() -> None:
     assert rank("toskit.tosca.model.template") > rank("toskit.tosca.values.check")
     assert rank("toskit.tosca.load.context") < rank("toskit.tosca.types.registry")
     assert rank("toskit.tosca.load.loader") > rank("toskit.tosca.topology.layout")
-    assert rank("toskit.tosca.values.explain.build") == TOP
+    assert rank("toskit.tosca.explain.build") > rank("toskit.tosca.model.template")
 
 
 def test_exempt_imports_are_few() -> None:
@@ -154,9 +157,9 @@ def test_exempt_imports_are_few() -> None:
         if where == "function" and rank(target) > rank(module)
     )
     assert lazy == [
+        "toskit.tosca.model.service -> toskit.tosca.explain",
         "toskit.tosca.model.service -> toskit.tosca.topology.model",
-        "toskit.tosca.model.service -> toskit.tosca.values.explain",
-        "toskit.tosca.model.template -> toskit.tosca.values.explain",
+        "toskit.tosca.model.template -> toskit.tosca.explain",
     ], lazy
 
 

@@ -1,13 +1,13 @@
 """The rich view of an ``Explanation`` (issue #32), and the layer stack of a
 property row that the property table shows when a row is expanded.
 
-Duck-typed over the attributes ``toskit.tosca.values.explain`` documents (this
+Duck-typed over the attributes ``toskit.tosca.explain`` documents (this
 package never imports the core ones): ``stack`` of layers (``value``,
 ``source`` with ``kind``, ``label``, ``where``, ``copied_from``, ``won``),
 ``hops`` (``call``, ``value``, ``known``, ``target``, ``source``,
 ``detail``, ``hops``, ``explanation``), ``checks`` and ``findings``.
 Every user string is escaped (``esc``); hops nest at most as deep as the
-explanation followed them (``toskit.tosca.values.explain.MAX_HOPS``).
+explanation followed them (``toskit.tosca.explain.MAX_HOPS``).
 """
 
 from __future__ import annotations

@@ -176,9 +176,9 @@ class ServiceTemplate:
 
     def explain(self, path: str | tuple) -> Any:
         """Why the value at ``path`` is what it is (issue #32): an
-        :class:`~toskit.tosca.values.explain.Explanation` of e.g.
+        :class:`~toskit.tosca.explain.Explanation` of e.g.
         ``"node_templates.db.properties.connection.endpoint.port"`` (docs/explain.md)."""
-        from toskit.tosca.values.explain import explain
+        from toskit.tosca.explain import explain
 
         return explain(self, path)
 

@@ -58,7 +58,7 @@ class PropertyRow:
     asked (:meth:`~toskit.tosca.values.resolve.Origin.span`); ``stack`` holds
     every layer that wrote the path as ``(value, Origin)``, lowest first,
     the winner last (filled with ``overridden``). ``node.explain(path)``
-    reads them as an :class:`~toskit.tosca.values.explain.Explanation`.
+    reads them as an :class:`~toskit.tosca.explain.Explanation`.
     """
 
     path: str
@@ -336,7 +336,7 @@ def _parse_path(path: str) -> tuple:
 
 
 _NO_ORIGIN = Origin("template", None, ())
-_EXPLAIN: dict[str, Any] = {}  # toskit.tosca.values.explain's entry point, once imported
+_EXPLAIN: dict[str, Any] = {}  # toskit.tosca.explain's entry point, once imported
 
 
 def origin_at(resolution: Resolution, rel: tuple) -> Origin:
@@ -444,12 +444,12 @@ class EntityTemplate:
 
     def explain(self, path: str | tuple) -> Any:
         """Why the property at ``path`` has its value: an
-        :class:`~toskit.tosca.values.explain.Explanation` (layer stack with file and
+        :class:`~toskit.tosca.explain.Explanation` (layer stack with file and
         range, function hops, checks, findings). A path naming no value
-        raises :class:`~toskit.tosca.values.explain.ExplainError` with a did-you-mean."""
+        raises :class:`~toskit.tosca.explain.ExplainError` with a did-you-mean."""
         run = _EXPLAIN.get("entity")
         if run is None:  # imported on first use (toskit check never needs it)
-            from toskit.tosca.values.explain import explain_entity
+            from toskit.tosca.explain import explain_entity
 
             run = _EXPLAIN["entity"] = explain_entity
         return run(self, path)

@@ -66,7 +66,7 @@ class Origin(NamedTuple):
     def kind(self) -> str:
         """The layer's kind from its label: ``template``, ``default`` or ``input``.
 
-        :mod:`toskit.tosca.values.explain` refines ``default`` into ``type
+        :mod:`toskit.tosca.explain` refines ``default`` into ``type
         default``, ``data type default`` or ``profile``, and tells
         ``function`` and ``copy`` layers apart (that needs the template).
         """

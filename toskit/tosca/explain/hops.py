@@ -5,7 +5,7 @@ given; a ``get_property``/``get_attribute`` to the explanation of the
 property it read (on another node, a capability, a requirement's target),
 followed in turn; any other call (``concat``, ``join``, …) lists its
 arguments, each a literal or a call followed in turn. Hops are followed at
-most :data:`~toskit.tosca.values.explain.MAX_HOPS` deep, counted across the
+most :data:`~toskit.tosca.explain.MAX_HOPS` deep, counted across the
 nested explanations, and a loop is cut where it comes back to a value being
 explained. A call the load left unevaluated keeps ``known=False``: its hops
 say where it would read, never a value the evaluation did not find.
@@ -20,9 +20,9 @@ from toskit.diagnostics import format_path
 from toskit.errors import ToskitError
 from toskit.functions import Call
 from toskit.sentinels import NO_DEFAULT
-from toskit.tosca.values.explain.layers import _version, _walk_raw
-from toskit.tosca.values.explain.model import MAX_HOPS, ExplainError, Hop, Source
-from toskit.tosca.values.explain.text import TEXT, short, yaml_flow
+from toskit.tosca.explain.layers import _version, _walk_raw
+from toskit.tosca.explain.model import MAX_HOPS, ExplainError, Hop, Source
+from toskit.tosca.explain.text import TEXT, short, yaml_flow
 
 
 class _Walk(NamedTuple):
@@ -267,7 +267,7 @@ def _property_hop(call: Call, text: str, value: Any, known: bool, walk: _Walk) -
             detail="an attribute: its value is known only at run time",
         )
     # build imports this module: the read property's explanation is made through it, on use.
-    from toskit.tosca.values.explain.build import explain_entity
+    from toskit.tosca.explain.build import explain_entity
 
     try:
         inner = explain_entity(target, tuple(rest), service, seen)

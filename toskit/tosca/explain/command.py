@@ -11,9 +11,9 @@ from typing import Any
 
 from toskit.errors import ToskitError
 from toskit.tosca import load
-from toskit.tosca.values.explain.blame_yaml import blame
-from toskit.tosca.values.explain.build import explain
-from toskit.tosca.values.explain.model import ExplainError, explanation_json
+from toskit.tosca.explain.blame_yaml import blame
+from toskit.tosca.explain.build import explain
+from toskit.tosca.explain.model import ExplainError, explanation_json
 
 __all__ = ["run"]
 

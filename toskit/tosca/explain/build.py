@@ -1,8 +1,8 @@
-"""Assembling one :class:`~toskit.tosca.values.explain.Explanation`.
+"""Assembling one :class:`~toskit.tosca.explain.Explanation`.
 
 ``explain(template, path)`` and ``explain_entity(entity, path)`` put the
 parts together: the value (:mod:`.paths`), its layer stack with each
-layer's :class:`~toskit.tosca.values.explain.Source` (:mod:`.layers`), the
+layer's :class:`~toskit.tosca.explain.Source` (:mod:`.layers`), the
 hops behind a call (:mod:`.hops`), the clauses checked (:mod:`.checks`) and
 the findings filed on the path or below it. Nothing here runs while
 loading; what explanations of one template share is memoised per template.
@@ -14,18 +14,18 @@ from typing import TYPE_CHECKING
 
 from toskit.diagnostics import format_path
 from toskit.functions import Call
-from toskit.tosca.model.template import origin_at
-from toskit.tosca.model.validity import entity_findings
-from toskit.tosca.values.explain.checks import _checks, _definition
-from toskit.tosca.values.explain.hops import _hops_of
-from toskit.tosca.values.explain.layers import (
+from toskit.tosca.explain.checks import _checks, _definition
+from toskit.tosca.explain.hops import _hops_of
+from toskit.tosca.explain.layers import (
     _memo_of,
     _replace_kind,
     _service_of,
     _source,
 )
-from toskit.tosca.values.explain.model import Explanation, StackLayer
-from toskit.tosca.values.explain.paths import entity_and_path, value_at
+from toskit.tosca.explain.model import Explanation, StackLayer
+from toskit.tosca.explain.paths import entity_and_path, value_at
+from toskit.tosca.model.template import origin_at
+from toskit.tosca.model.validity import entity_findings
 
 if TYPE_CHECKING:
     from toskit.tosca.model.service import ServiceTemplate

@@ -2,7 +2,7 @@
 
 Pure functions over the attributes of :mod:`.model`'s classes (duck-typed,
 so the model imports this module and not the other way round): ``str()`` of
-an :class:`~toskit.tosca.values.explain.Explanation` is
+an :class:`~toskit.tosca.explain.Explanation` is
 :func:`explanation_text`, its ``to_dict()`` values go through :func:`plain`,
 and ``toskit blame`` writes values with :func:`yaml_flow`.
 
@@ -61,7 +61,7 @@ def yaml_flow(value: Any) -> str:
 
 
 def hop_lines(hop: Any, indent: str) -> list[str]:
-    """A :class:`~toskit.tosca.values.explain.Hop` as indented lines, nested hops below it."""
+    """A :class:`~toskit.tosca.explain.Hop` as indented lines, nested hops below it."""
     value = short(hop.value) if hop.known else "(not known statically)"
     head = f"{indent}{hop.call} = {value}"
     if hop.target:

@@ -15,7 +15,7 @@ from typing import Any
 
 from toskit.diagnostics import Diagnostic
 from toskit.errors import ToskitError
-from toskit.tosca.values.explain.text import explanation_text, hop_lines, plain, short
+from toskit.tosca.explain.text import explanation_text, hop_lines, plain, short
 
 __all__ = [
     "MAX_HOPS",

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from toskit.functions import Call
 from toskit.plain import bounded_text, kind_of
-from toskit.tosca.values.explain.layers import _memo_of, _replace_kind, _source
-from toskit.tosca.values.explain.model import ExplainError
-from toskit.tosca.values.explain.paths import _hint
-from toskit.tosca.values.explain.text import label, yaml_flow
+from toskit.tosca.explain.layers import _memo_of, _replace_kind, _source
+from toskit.tosca.explain.model import ExplainError
+from toskit.tosca.explain.paths import _hint
+from toskit.tosca.explain.text import label, yaml_flow
 from toskit.tosca.values.resolve import Origin
 
 if TYPE_CHECKING:

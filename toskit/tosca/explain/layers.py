@@ -2,7 +2,7 @@
 
 The merge records, per value, the ``Origin`` that won (its label, document
 and node path) and the ``(value, Origin)`` layers it replaced. This module
-turns an origin into a structured :class:`~toskit.tosca.values.explain.Source`:
+turns an origin into a structured :class:`~toskit.tosca.explain.Source`:
 its kind (``default`` refined into ``type default``, ``data type default``
 or ``profile``; a TOSCA 2.0 ``copy``), and its file and line, looked up in
 the document's position tree. It also reads what a layer wrote (the raw
@@ -26,10 +26,10 @@ from toskit.functions import Call, dialect_of
 from toskit.functions import parse as parse_calls
 from toskit.plain import bounded_text
 from toskit.source.locations import AliasShadow, MapShadow, SeqShadow, walk
+from toskit.tosca.explain.model import Source
+from toskit.tosca.explain.positions import position_tree
+from toskit.tosca.explain.text import TEXT
 from toskit.tosca.types.definitions import Type
-from toskit.tosca.values.explain.model import Source
-from toskit.tosca.values.explain.positions import position_tree
-from toskit.tosca.values.explain.text import TEXT
 from toskit.tosca.values.resolve import Origin
 
 

@@ -54,9 +54,9 @@ One job a module:
 
 from __future__ import annotations
 
-from toskit.tosca.values.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
-from toskit.tosca.values.explain.build import explain, explain_entity
-from toskit.tosca.values.explain.model import (
+from toskit.tosca.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
+from toskit.tosca.explain.build import explain, explain_entity
+from toskit.tosca.explain.model import (
     MAX_HOPS,
     Check,
     ExplainError,

@@ -6,7 +6,7 @@ A template-wide path starts with a section (``node_templates``,
 entity's name, optionally ``capabilities.<name>``, then ``properties.`` and
 the property path, written as the property table writes it (``eps[0].port``)
 or as a tuple of keys and indices. A path that names nothing raises
-:class:`~toskit.tosca.values.explain.ExplainError` saying what exists there,
+:class:`~toskit.tosca.explain.ExplainError` saying what exists there,
 with a did-you-mean.
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import did_you_mean, format_path
+from toskit.tosca.explain.model import ExplainError
+from toskit.tosca.explain.text import short
 from toskit.tosca.model.template import _parse_path
-from toskit.tosca.values.explain.model import ExplainError
-from toskit.tosca.values.explain.text import short
 
 if TYPE_CHECKING:
     from toskit.tosca.model.service import ServiceTemplate

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any
 from toskit.diagnostics import Diagnostic
 from toskit.functions import Call
 from toskit.plain import bounded_text
+from toskit.tosca.explain.model import Check
+from toskit.tosca.explain.text import TEXT
 from toskit.tosca.types.definitions import PropertyDefinition, Type
-from toskit.tosca.values.explain.model import Check
-from toskit.tosca.values.explain.text import TEXT
 
 if TYPE_CHECKING:
-    from toskit.tosca.values.explain.layers import _Memo
+    from toskit.tosca.explain.layers import _Memo
 
 
 def _definition(entity: Any, rel: tuple) -> tuple[PropertyDefinition | None, str | None]:
