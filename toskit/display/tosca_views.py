@@ -440,6 +440,20 @@ class _Full(Exception):
     """The text of :func:`_flow` reached its budget."""
 
 
+def _flow_string(value: str, depth: int, limit: int) -> str:
+    """A string of :func:`_flow`, cut to ``limit + 1`` characters: plain
+    where YAML would read it back the same (and at the top level), else
+    quoted."""
+    head = value[: limit + 1]
+    if depth == 0 or (
+        value
+        and all(c in _PLAIN_SCALAR for c in head)
+        and (len(value) == len(head) or all(c in _PLAIN_SCALAR for c in value))
+    ):
+        return head
+    return json.dumps(head, ensure_ascii=False)
+
+
 def _flow(value: Any, depth: int = 0) -> str:
     """A value in YAML flow style, as a template writes it
     (``[1, 65535]``, ``$greater_or_equal: [$value, 1]``, ``[a-z]+``).
@@ -481,16 +495,7 @@ def _flow(value: Any, depth: int = 0) -> str:
                 walk(v, depth + 1)
             emit("]")
         elif isinstance(value, str):
-            # Plain where YAML would read it back the same; else quoted.
-            head = value[: limit + 1]
-            if depth == 0 or (
-                value
-                and all(c in _PLAIN_SCALAR for c in head)
-                and (len(value) == len(head) or all(c in _PLAIN_SCALAR for c in value))
-            ):
-                emit(head)
-            else:
-                emit(json.dumps(head, ensure_ascii=False))
+            emit(_flow_string(value, depth, limit))
         else:
             emit(text_value(value))
 

@@ -546,15 +546,10 @@ def _decode(data: bytes, name: str) -> str:
         raise ToskitError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
-def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
-    """Read a UTF-8 regular file; ``ToskitError`` when it cannot or may not be read.
-
-    Only regular files are read: a directory, FIFO, socket or device
-    (``/dev/zero``, checked before it is opened), and anything under
-    ``/proc`` or ``/sys``, is refused without reading (a FIFO is opened
-    non-blocking, so it cannot hang). With ``max_size``, at most ``max_size + 1`` bytes are read and a
-    longer file raises :class:`SizeExceeded`.
-    """
+def _readable_name(path: str | os.PathLike) -> str:
+    """The path of :func:`read_text_file` as a ``str``, refused before it
+    is opened when it is no path, names ``/proc`` or ``/sys``, or is a
+    device, FIFO or socket (opening ``/dev/zero`` or a FIFO could block)."""
     name = os.fspath(path) if isinstance(path, os.PathLike) else path
     if not isinstance(name, str):
         raise ToskitError(f"a file path must be str, not {type(name).__name__}")
@@ -566,9 +561,35 @@ def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
     try:
         before = os.stat(name)
     except (OSError, ValueError):
-        before = None  # reported by os.open below
-    if before is not None and not stat.S_ISREG(before.st_mode) and not stat.S_ISDIR(before.st_mode):
+        return name  # reported by os.open in read_text_file
+    if not stat.S_ISREG(before.st_mode) and not stat.S_ISDIR(before.st_mode):
         raise ToskitError(f"{name}: not a regular file (a device, pipe or socket)")
+    return name
+
+
+def _read_bounded(fh: Any, st_size: int, max_size: int | None) -> bytes:
+    """The bytes of an open file: all of them, or at most ``max_size + 1``."""
+    if max_size is None:
+        return fh.read()
+    # read(n) allocates n bytes first: ask for what stat said (+1 to see
+    # growth), not the whole bound (50 MB for a 1 kB file, #37)
+    data = fh.read(min(max_size, st_size) + 1)
+    if st_size < len(data) <= max_size:  # it grew meanwhile
+        data += fh.read(max_size + 1 - len(data))
+    return data
+
+
+def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
+    """Read a UTF-8 regular file; ``ToskitError`` when it cannot or may not be read.
+
+    Only regular files are read: a directory, FIFO, socket or device
+    (``/dev/zero``, checked before it is opened), and anything under
+    ``/proc`` or ``/sys``, is refused without reading (a FIFO is opened
+    non-blocking, so it cannot hang). With ``max_size``, at most
+    ``max_size + 1`` bytes are read and a longer file raises
+    :class:`SizeExceeded`.
+    """
+    name = _readable_name(path)
     try:
         fd = os.open(name, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -589,14 +610,7 @@ def read_text_file(path: str | os.PathLike, max_size: int | None = None) -> str:
             raise SizeExceeded(name, max_size)
         with os.fdopen(fd, "rb", closefd=True) as fh:
             fd = -1
-            if max_size is None:
-                data = fh.read()
-            else:
-                # read(n) allocates n bytes first: ask for what stat said (+1 to
-                # see growth), not the whole bound (50 MB for a 1 kB file, #37)
-                data = fh.read(min(max_size, info.st_size) + 1)
-                if info.st_size < len(data) <= max_size:  # it grew meanwhile
-                    data += fh.read(max_size + 1 - len(data))
+            data = _read_bounded(fh, info.st_size, max_size)
     except OSError as exc:
         raise ToskitError(f"{name}: cannot read ({exc.strerror or exc})") from None
     finally:

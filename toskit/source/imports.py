@@ -182,73 +182,101 @@ class Importer:
 
         self._seen.add(self.identity(importing.name))
         if key in self._seen:
-            names = list(chain)
-            if not names or self.identity(names[-1]) != self.identity(importing.name):
-                names.append(importing.name)
-            identities = [self.identity(n) for n in names]
-            if key in identities:
-                loop = [*names[identities.index(key) :], name]
-                # Not an error (TOSCA 1.3, 2.0 §6.8.2; real type libraries are
-                # built as cycles): the file is being loaded already.
-                return importing.diagnostic(
-                    "info",
-                    "import-cycle",
-                    "import cycle (each file is read once): "
-                    + " → ".join(
-                        n if is_url(n) or not os.path.isabs(n) else shown_path(n) for n in loop
-                    ),
-                    where,
-                )
+            cycle = self._cycle(key, name, importing, chain, where)
+            if cycle is not None:
+                return cycle
 
         cached = self._cache.get(key)
         if cached is not None:
             return cached
 
         if is_url(name):
-            if self.resolver is None:
-                return problem(
-                    "import-error",
-                    f"cannot import '{name}': remote imports are disabled",
-                    "toskit never fetches URLs; download the file and import it by path, "
-                    "or pass resolver=… to supply its text",
-                )
-            try:
-                text = self.resolver(name, importing.name)
-            except Exception as exc:  # a user-supplied hook: report, don't crash
-                return problem("import-error", f"cannot import '{name}': resolver failed: {exc}")
-            if text is None:
-                return problem(
-                    "import-error", f"cannot import '{name}': the resolver has no text for it"
-                )
-            if not isinstance(text, str):
-                return problem(
-                    "import-error",
-                    f"cannot import '{name}': the resolver returned {type(text).__name__}, not str",
-                )
-            doc = load_yaml(text, name=name, **self.limits)
+            doc = self._load_remote(name, importing.name, problem)
         else:
-            real = os.path.realpath(name)
-            if not _inside(real, root) and not any(_inside(real, r) for r in self.extra_roots):
-                chosen = {
-                    "given": "the root given",
-                    "project": "the enclosing project of the loaded template",
-                    "folder": "the loaded template's folder: no enclosing project "
-                    "(.git or TOSCA-Metadata) was found",
-                }[self.root_kind]
-                return problem(
-                    "import-error",
-                    f"cannot import {_shown(url)}: it is outside the import root "
-                    f"'{shown_path(root)}' ({chosen})",
-                    "pass --root DIR to toskit check/show (root=DIR to toskit.load) "
-                    "to read imports below DIR",
-                )
-            try:
-                doc = load_yaml_file(name, **self.limits)
-            except ToskitError as exc:
-                return problem("import-error", f"cannot import {_shown(url)}: {exc}")
+            doc = self._load_local(url, name, root, problem)
+        if isinstance(doc, Diagnostic):
+            return doc
         self._cache[key] = doc
         self._seen.add(key)
         return doc
+
+    def _cycle(
+        self,
+        key: str,
+        name: str,
+        importing: YamlDocument,
+        chain: Sequence[str],
+        where: tuple[Hashable, ...],
+    ) -> Diagnostic | None:
+        """The ``import-cycle`` note when ``name`` (seen already, as ``key``)
+        is on the chain of files being loaded; ``None`` when it was merely
+        loaded before (then it comes from the cache)."""
+        names = list(chain)
+        if not names or self.identity(names[-1]) != self.identity(importing.name):
+            names.append(importing.name)
+        identities = [self.identity(n) for n in names]
+        if key not in identities:
+            return None
+        loop = [*names[identities.index(key) :], name]
+        # Not an error (TOSCA 1.3, 2.0 §6.8.2; real type libraries are
+        # built as cycles): the file is being loaded already.
+        return importing.diagnostic(
+            "info",
+            "import-cycle",
+            "import cycle (each file is read once): "
+            + " → ".join(n if is_url(n) or not os.path.isabs(n) else shown_path(n) for n in loop),
+            where,
+        )
+
+    def _load_remote(
+        self, name: str, importing_name: str, problem: Callable[..., Diagnostic]
+    ) -> YamlDocument | Diagnostic:
+        """A URL import, through the resolver (toskit never fetches)."""
+        if self.resolver is None:
+            return problem(
+                "import-error",
+                f"cannot import '{name}': remote imports are disabled",
+                "toskit never fetches URLs; download the file and import it by path, "
+                "or pass resolver=… to supply its text",
+            )
+        try:
+            text = self.resolver(name, importing_name)
+        except Exception as exc:  # a user-supplied hook: report, don't crash
+            return problem("import-error", f"cannot import '{name}': resolver failed: {exc}")
+        if text is None:
+            return problem(
+                "import-error", f"cannot import '{name}': the resolver has no text for it"
+            )
+        if not isinstance(text, str):
+            return problem(
+                "import-error",
+                f"cannot import '{name}': the resolver returned {type(text).__name__}, not str",
+            )
+        return load_yaml(text, name=name, **self.limits)
+
+    def _load_local(
+        self, url: str, name: str, root: str, problem: Callable[..., Diagnostic]
+    ) -> YamlDocument | Diagnostic:
+        """A file import, read only below the import root (or an extra root)."""
+        real = os.path.realpath(name)
+        if not _inside(real, root) and not any(_inside(real, r) for r in self.extra_roots):
+            chosen = {
+                "given": "the root given",
+                "project": "the enclosing project of the loaded template",
+                "folder": "the loaded template's folder: no enclosing project "
+                "(.git or TOSCA-Metadata) was found",
+            }[self.root_kind]
+            return problem(
+                "import-error",
+                f"cannot import {_shown(url)}: it is outside the import root "
+                f"'{shown_path(root)}' ({chosen})",
+                "pass --root DIR to toskit check/show (root=DIR to toskit.load) "
+                "to read imports below DIR",
+            )
+        try:
+            return load_yaml_file(name, **self.limits)
+        except ToskitError as exc:
+            return problem("import-error", f"cannot import {_shown(url)}: {exc}")
 
 
 @functools.lru_cache(maxsize=65536)
