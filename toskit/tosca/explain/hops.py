@@ -203,46 +203,10 @@ def _property_hop(call: Call, text: str, value: Any, known: bool, walk: _Walk) -
     node = (
         entity if getattr(entity, "kind", "") == "node" else getattr(entity, "node", None) or entity
     )
-    first = args[0]
-    if first == "SELF":
-        target: Any = node
-    elif first == "HOST":
-        target = _host_of(node)
-    elif first in ("SOURCE", "TARGET"):
-        return Hop(
-            call.name,
-            text,
-            value,
-            known,
-            detail=f"{first} is known only in a relationship: not followed",
-        )
-    else:
-        target = service.node_templates.get(first) if service is not None else None
-    rest = args[1:]
-    if target is None:
-        return Hop(call.name, text, value, known, detail=f"no node template {first!r}")
-    if rest[:1] == ["CAPABILITY"]:
-        rest = rest[1:]
-        target = getattr(target, "capabilities", {}).get(rest[0]) if rest else None
-        rest = rest[1:]
-    elif rest[:1] == ["RELATIONSHIP"] or rest[:1] == ["REQUIREMENT"]:
-        return Hop(call.name, text, value, known, detail="relationship paths are not followed")
-    elif _version(service) == "2.0":
-        pass  # 2.0 names a capability or requirement only after CAPABILITY / RELATIONSHIP
-    elif (
-        len(rest) > 1
-        and rest[0] in getattr(target, "capabilities", {})
-        and rest[0] not in target.properties
-    ):
-        target, rest = target.capabilities[rest[0]], rest[1:]
-    elif (
-        len(rest) > 1 and getattr(target, "requirement", None) and rest[0] not in target.properties
-    ):
-        req = target.requirement(rest[0])
-        if req is not None and req.target is not None:
-            target, rest = req.target, rest[1:]
-    if target is None or not rest:
-        return Hop(call.name, text, value, known, detail="the path names no property: not followed")
+    followed = _property_target(args, node, service)
+    if isinstance(followed, str):
+        return Hop(call.name, text, value, known, detail=followed)
+    target, rest = followed
     label = (
         _entity_label(target)
         + f", {'attribute' if call.name == 'get_attribute' else 'property'} {format_path(rest)}"
@@ -276,6 +240,46 @@ def _property_hop(call: Call, text: str, value: Any, known: bool, walk: _Walk) -
     if not known:
         value, known = inner.value, not isinstance(inner.value, Call)
     return Hop(call.name, text, value, known, target=label, source=inner.source, explanation=inner)
+
+
+def _property_target(args: list[Any], node: Any, service: Any) -> tuple[Any, list[Any]] | str:
+    """The entity a ``get_property`` / ``get_attribute`` path reads from
+    ``node``, and the path left below it; or why it is not followed."""
+    first = args[0]
+    if first == "SELF":
+        target: Any = node
+    elif first == "HOST":
+        target = _host_of(node)
+    elif first in ("SOURCE", "TARGET"):
+        return f"{first} is known only in a relationship: not followed"
+    else:
+        target = service.node_templates.get(first) if service is not None else None
+    rest = args[1:]
+    if target is None:
+        return f"no node template {first!r}"
+    if rest[:1] == ["CAPABILITY"]:
+        rest = rest[1:]
+        target = getattr(target, "capabilities", {}).get(rest[0]) if rest else None
+        rest = rest[1:]
+    elif rest[:1] == ["RELATIONSHIP"] or rest[:1] == ["REQUIREMENT"]:
+        return "relationship paths are not followed"
+    elif _version(service) == "2.0":
+        pass  # 2.0 names a capability or requirement only after CAPABILITY / RELATIONSHIP
+    elif (
+        len(rest) > 1
+        and rest[0] in getattr(target, "capabilities", {})
+        and rest[0] not in target.properties
+    ):
+        target, rest = target.capabilities[rest[0]], rest[1:]
+    elif (
+        len(rest) > 1 and getattr(target, "requirement", None) and rest[0] not in target.properties
+    ):
+        req = target.requirement(rest[0])
+        if req is not None and req.target is not None:
+            target, rest = req.target, rest[1:]
+    if target is None or not rest:
+        return "the path names no property: not followed"
+    return target, rest
 
 
 def _host_of(node: Any) -> Any:

@@ -100,12 +100,7 @@ def _compose(parser: Any, max_depth: int) -> Any:
             node = (mark.line, mark.column)
             if entries is not None:
                 if key is None:  # a key
-                    text = event.value
-                    plain = event.implicit[0]
-                    value = resolve_plain(text) if plain else text
-                    if (plain and text == "<<") or value in entries:
-                        raise _Decline  # a merge key, a duplicate key
-                    key = (value, node[0], node[1])
+                    key = _key(event, entries, node)
                     continue
                 entries[key[0]] = (key[1], key[2], node)
                 key = None
@@ -114,18 +109,16 @@ def _compose(parser: Any, max_depth: int) -> Any:
             else:
                 root = node
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            if event.tag is not None or event.anchor is not None or len(stack) >= max_depth:
-                raise _Decline
-            if entries is not None and key is None:
-                raise _Decline  # a collection as a key
-            mark = event.start_mark
+            is_map = cls is MappingStartEvent
+            opened = _open(
+                event, is_map, len(stack) >= max_depth or (entries is not None and key is None)
+            )
             stack.append((shadow, entries, items, key))
-            if cls is MappingStartEvent:
-                shadow = MapShadow(mark.line, mark.column)
-                entries, items = shadow.entries, None
+            shadow = opened
+            if is_map:
+                entries, items = opened.entries, None
             else:
-                shadow = SeqShadow(mark.line, mark.column)
-                entries, items = None, shadow.items
+                entries, items = None, opened.items
             key = None
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             done = shadow
@@ -137,11 +130,30 @@ def _compose(parser: Any, max_depth: int) -> Any:
                 items.append(done)
             else:
                 root = done
-        elif cls is AliasEvent:
-            raise _Decline
+        elif cls is AliasEvent or (cls is DocumentStartEvent and documents):
+            raise _Decline  # an alias, a second document
         elif cls is DocumentStartEvent:
-            documents += 1
-            if documents > 1:
-                raise _Decline
+            documents = 1
         elif cls is StreamEndEvent:
             return root
+
+
+def _key(event: Any, entries: dict, node: tuple[int, int]) -> tuple[Any, int, int]:
+    """A map key of :func:`_compose` as (value, line, column); a merge key
+    or a duplicate key declines."""
+    text = event.value
+    plain = event.implicit[0]
+    value = resolve_plain(text) if plain else text
+    if (plain and text == "<<") or value in entries:
+        raise _Decline
+    return (value, node[0], node[1])
+
+
+def _open(event: Any, is_map: bool, refused: bool) -> Any:
+    """The shadow of a collection :func:`_compose` opens; a tagged or
+    anchored one declines, and so does one ``refused`` (nested past the
+    bound, or a collection as a key)."""
+    if refused or event.tag is not None or event.anchor is not None:
+        raise _Decline
+    mark = event.start_mark
+    return MapShadow(mark.line, mark.column) if is_map else SeqShadow(mark.line, mark.column)
