@@ -34,8 +34,9 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["PIPELINE", "cpu_count", "run"]
 
@@ -116,105 +117,141 @@ def run(
         # multiprocessing (~10 ms of imports) only when there are workers.
         yield from map(work, tasks)
         return
-    import multiprocessing
+    # The submodules _Pool uses, imported before gc.freeze() below.
+    import multiprocessing.connection
+    import multiprocessing.reduction
 
     if "fork" not in multiprocessing.get_all_start_methods():
         yield from map(work, tasks)
         return
     if warm is not None:
         warm()
-    context = multiprocessing.get_context("fork")
-    from collections import deque
-    from multiprocessing.connection import wait
-    from multiprocessing.reduction import ForkingPickler
-
     # Objects made so far (modules, the warmed profiles) go to the permanent
     # generation: the GC of a worker never writes to their pages, so they
     # stay shared with the parent instead of being copied into every worker.
     gc.freeze()
-    # connection -> (process, indexes in flight, oldest first)
-    workers: dict[Any, tuple[Any, deque[int]]] = {}
-
-    def start() -> Any:
-        parent_end, child_end = context.Pipe()
-        process = context.Process(target=_worker, args=(child_end, work), daemon=True)
-        process.start()
-        child_end.close()
-        workers[parent_end] = (process, deque())
-        return parent_end
-
-    done: dict[int, R] = {}
-    pending: deque[int] = deque(
-        range(len(tasks))
-    )  # not yet handed out (a dead worker's queue returns here)
-    next_out = 0
-    messages: dict[int, bytes] = {}
-
-    def message(index: int) -> bytes:
-        if index not in messages:
-            messages[index] = bytes(ForkingPickler.dumps((index, tasks[index])))
-        return messages[index]
-
+    pool = _Pool(multiprocessing.get_context("fork"), tasks, work, on_crash)
     try:
         for _ in range(jobs):
-            start()
+            pool.start()
+        next_out = 0
         while next_out < len(tasks):
-            # Keep every worker's queue filled: up to PIPELINE small tasks, so
-            # that a worker never waits for this process to be scheduled
-            # between two files; a large task (a text read from stdin) only
-            # goes to a worker with nothing in flight.
-            share = -(-len(pending) // max(1, len(workers)))  # no worker hoards the last tasks
-            for conn, (_process, queue) in list(workers.items()):
-                while pending and len(queue) < min(PIPELINE, max(1, share)):
-                    data = message(pending[0])
-                    if queue and len(data) > PIPELINE_MAX_BYTES:
-                        break
-                    try:
-                        conn.send_bytes(data)
-                    except (OSError, ValueError):
-                        if queue:
-                            # It died on a task in flight: reading its answers finds which.
-                            break
-                        # Died between tasks (nothing of ours in flight): replace it.
-                        workers.pop(conn)
-                        conn.close()
-                        start()
-                        break
-                    queue.append(pending.popleft())
-            busy = [conn for conn, (_, queue) in workers.items() if queue]
+            busy = pool.fill()
             if not busy:  # every worker was replaced while being handed tasks
                 continue
-            ready: list[Any] = wait(busy)
-            for conn in ready:
-                process, queue = workers[conn]
-                try:
-                    got, result_ = conn.recv()
-                except (EOFError, OSError):
-                    # The worker died on its oldest task (it answers in order):
-                    # that task is reported, the rest of its queue goes back,
-                    # and a new worker starts.
-                    crashed = queue.popleft()
-                    done[crashed] = on_crash(tasks[crashed], _death(process))
-                    pending.extendleft(reversed(queue))
-                    workers.pop(conn)
-                    conn.close()
-                    start()
-                    continue
-                assert got == queue[0]
-                queue.popleft()
-                messages.pop(got, None)
-                done[got] = result_
-            while next_out in done:
-                yield done.pop(next_out)
+            pool.collect(busy)
+            while next_out in pool.done:
+                yield pool.done.pop(next_out)
                 next_out += 1
     finally:
-        for conn in workers:
+        pool.close()
+        gc.unfreeze()
+
+
+class _Pool(Generic[T, R]):
+    """The forked workers of :func:`run`, the tasks each holds and the
+    results not yet yielded."""
+
+    def __init__(
+        self,
+        context: Any,
+        tasks: Sequence[T],
+        work: Callable[[T], R],
+        on_crash: Callable[[T, str], R],
+    ) -> None:
+        from multiprocessing.reduction import ForkingPickler
+
+        self._context = context
+        self._tasks = tasks
+        self._work = work
+        self._on_crash = on_crash
+        self._dumps = ForkingPickler.dumps
+        # connection -> (process, indexes in flight, oldest first)
+        self.workers: dict[Any, tuple[Any, deque[int]]] = {}
+        # not yet handed out (a dead worker's queue returns here)
+        self.pending: deque[int] = deque(range(len(tasks)))
+        self.done: dict[int, R] = {}
+        self._messages: dict[int, bytes] = {}
+
+    def start(self) -> None:
+        """Fork a worker with an empty queue."""
+        parent_end, child_end = self._context.Pipe()
+        process = self._context.Process(target=_worker, args=(child_end, self._work), daemon=True)
+        process.start()
+        child_end.close()
+        self.workers[parent_end] = (process, deque())
+
+    def _message(self, index: int) -> bytes:
+        if index not in self._messages:
+            self._messages[index] = bytes(self._dumps((index, self._tasks[index])))
+        return self._messages[index]
+
+    def fill(self) -> list[Any]:
+        """Hand out pending tasks; the connections with tasks in flight.
+
+        Every worker's queue is kept filled: up to PIPELINE small tasks, so
+        that a worker never waits for this process to be scheduled between
+        two files; a large task (a text read from stdin) only goes to a
+        worker with nothing in flight.
+        """
+        share = -(-len(self.pending) // max(1, len(self.workers)))  # no worker hoards the last
+        for conn, (_process, queue) in list(self.workers.items()):
+            self._feed(conn, queue, min(PIPELINE, max(1, share)))
+        return [conn for conn, (_, queue) in self.workers.items() if queue]
+
+    def _feed(self, conn: Any, queue: deque[int], size: int) -> None:
+        """Send pending tasks to one worker until its queue holds ``size``."""
+        pending = self.pending
+        while pending and len(queue) < size:
+            data = self._message(pending[0])
+            if queue and len(data) > PIPELINE_MAX_BYTES:
+                return
+            try:
+                conn.send_bytes(data)
+            except (OSError, ValueError):
+                if not queue:
+                    # Died between tasks (nothing of ours in flight): replace it.
+                    # (With tasks in flight, reading its answers finds which
+                    # one it died on.)
+                    self.workers.pop(conn)
+                    conn.close()
+                    self.start()
+                return
+            queue.append(pending.popleft())
+
+    def collect(self, busy: list[Any]) -> None:
+        """Read the answers of the workers ready among ``busy`` into ``done``."""
+        from multiprocessing.connection import wait
+
+        ready: list[Any] = wait(busy)
+        for conn in ready:
+            process, queue = self.workers[conn]
+            try:
+                got, result = conn.recv()
+            except (EOFError, OSError):
+                # The worker died on its oldest task (it answers in order):
+                # that task is reported, the rest of its queue goes back,
+                # and a new worker starts.
+                crashed = queue.popleft()
+                self.done[crashed] = self._on_crash(self._tasks[crashed], _death(process))
+                self.pending.extendleft(reversed(queue))
+                self.workers.pop(conn)
+                conn.close()
+                self.start()
+                continue
+            assert got == queue[0]
+            queue.popleft()
+            self._messages.pop(got, None)
+            self.done[got] = result
+
+    def close(self) -> None:
+        """Tell every worker to stop, and end the ones that do not."""
+        for conn in self.workers:
             with contextlib.suppress(OSError, ValueError):
                 conn.send(None)
             conn.close()
-        for process, _queue in workers.values():
+        for process, _queue in self.workers.values():
             process.join(1.0)
             if process.is_alive():
                 process.kill()
                 process.join()
-        gc.unfreeze()
