@@ -628,7 +628,34 @@ def _fix_check(root: str | None) -> Callable[[str, str], list[Diagnostic]]:
 def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     files = expand_paths(args.files)
     fmt = check_format(args.format)
-    status = 0
+    status = _check_options(args, err)
+    if status:
+        return status
+    if args.fix:  # fix first (toskit/fix.py), then report on the fixed files as usual
+        status = _check_fix(args, files, out, err)
+        if args.dry_run:
+            return status
+    stdin_text, stdin_instead = _check_stdin(files)
+    max_per_code = args.max_per_code or None  # 0: every diagnostic
+    tasks: list[_Task] = [
+        (path, stdin_text if path == "-" else None, args.root, max_per_code) for path in files
+    ]
+    totals = _CheckTotals()
+    for result in _results(tasks, args.jobs):
+        if result.path == "<stdin>" and stdin_instead is not None:
+            result = stdin_instead
+        totals.add(result, fmt, args.quiet, out, err)
+    if totals.unreadable:
+        status = 2
+    elif totals.errors and status == 0:
+        status = 1
+    totals.write(fmt, args.quiet, out, err)
+    return status
+
+
+def _check_options(args: argparse.Namespace, err: TextIO) -> int:
+    """0, or 2 (told on ``err``) when ``--profiles`` or ``--dry-run`` cannot be
+    used; loads the ``--profiles`` catalog for this run."""
     _PROFILES.clear()
     if args.profiles:
         from toskit.tosca.load.catalog import ProfileCatalog
@@ -641,67 +668,73 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.dry_run and not args.fix:
         print("toskit check: --dry-run goes with --fix", file=err)
         return 2
-    if args.fix:  # fix first (toskit/fix.py), then report on the fixed files as usual
-        from toskit.fix import fix_files
+    return 0
 
-        def skip(path: str) -> str | None:
-            return "a CSAR archive is not fixed in place" if _is_csar(path) else None
 
-        fixed = fix_files(
-            files,
-            _fix_check(args.root),
-            args.root,
-            dry_run=args.dry_run,
-            out=out,
-            err=err,
-            skip=skip,
-        )
-        if args.dry_run:
-            return fixed
-        status = fixed
-    stdin_text: str | None = None
-    stdin_error: str | None = None
-    stdin_oversize: FileResult | None = None
-    if "-" in files:
-        from toskit.source.document import SizeExceeded
+def _check_fix(args: argparse.Namespace, files: list[str], out: TextIO, err: TextIO) -> int:
+    """``toskit check --fix``: the exit status of fixing ``files`` in place."""
+    from toskit.fix import fix_files
 
-        try:
-            stdin_text = _read_stdin()
-        except SizeExceeded as exc:
-            stdin_oversize = _oversize("<stdin>", exc.max_size)
-        except ToskitError as exc:
-            stdin_error = str(exc)
-    max_per_code = args.max_per_code or None  # 0: every diagnostic
-    tasks: list[_Task] = [
-        (path, stdin_text if path == "-" else None, args.root, max_per_code) for path in files
-    ]
-    checked = errors = warnings = unreadable = 0
-    report: list[dict[str, Any]] = []
-    collected: list[FileResult] = []  # for the REPORT_FORMATS
-    for result in _results(tasks, args.jobs):
-        if result.path == "<stdin>" and stdin_error is not None:
-            result = FileResult("<stdin>", error=stdin_error)
-        if result.path == "<stdin>" and stdin_oversize is not None:
-            result = stdin_oversize
+    def skip(path: str) -> str | None:
+        return "a CSAR archive is not fixed in place" if _is_csar(path) else None
+
+    return fix_files(
+        files,
+        _fix_check(args.root),
+        args.root,
+        dry_run=args.dry_run,
+        out=out,
+        err=err,
+        skip=skip,
+    )
+
+
+def _check_stdin(files: list[str]) -> tuple[str | None, FileResult | None]:
+    """The text of stdin when ``-`` is among ``files``; or, when it cannot be
+    read (too large, not UTF-8), the result that stands for it."""
+    if "-" not in files:
+        return None, None
+    from toskit.source.document import SizeExceeded
+
+    try:
+        return _read_stdin(), None
+    except SizeExceeded as exc:
+        return None, _oversize("<stdin>", exc.max_size)
+    except ToskitError as exc:
+        return None, FileResult("<stdin>", error=str(exc))
+
+
+@dataclass
+class _CheckTotals:
+    """What ``toskit check`` found, added up file by file as results come."""
+
+    checked: int = 0
+    errors: int = 0
+    warnings: int = 0
+    unreadable: int = 0
+    report: list[dict[str, Any]] = field(default_factory=list)  # --format json
+    collected: list[FileResult] = field(default_factory=list)  # for the REPORT_FORMATS
+
+    def add(self, result: FileResult, fmt: str, quiet: bool, out: TextIO, err: TextIO) -> None:
+        """Count one file's result; in the text format, print it at once."""
         if fmt in REPORT_FORMATS:
-            collected.append(result)
+            self.collected.append(result)
         if result.error is not None:
             print(f"toskit check: {terminal_safe(result.error)}", file=err)
-            status = 2
-            unreadable += 1
-            report.append({"file": result.path, "error": result.error})
-            continue
-        checked += 1
+            self.unreadable += 1
+            self.report.append({"file": result.path, "error": result.error})
+            return
+        self.checked += 1
         # A summary counts as the diagnostics it stands for (#19): the counts
         # and the exit status are what was found, not what is listed.
         counts = count_by_severity(result.diagnostics)
         n_errors, n_warnings = counts["error"], counts["warning"]
-        errors += n_errors
-        warnings += n_warnings
+        self.errors += n_errors
+        self.warnings += n_warnings
         if fmt in REPORT_FORMATS:
-            continue
+            return
         if fmt == "json":
-            report.append(
+            self.report.append(
                 {
                     "file": result.path,
                     "kind": result.kind,
@@ -712,8 +745,8 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     "diagnostics": [diagnostic_record(d) for d in result.diagnostics],
                 }
             )
-            continue
-        if not args.quiet:
+            return
+        if not quiet:
             print(
                 f"checked {terminal_safe(result.path)} as {result.label}: "
                 f"{_plural(n_errors, 'error')}, {_plural(n_warnings, 'warning')}",
@@ -722,25 +755,25 @@ def _cmd_check(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         # Already capped: 100 of each code in each file, then a summary (#19: 20,000 mistakes).
         for diag in result.diagnostics:
             print(terminal_diagnostic(diag), file=out)
-    if errors and status == 0:
-        status = 1
-    if fmt in REPORT_FORMATS:
-        import importlib
 
-        out.write(importlib.import_module(f"toskit.report.{fmt}").render(collected))
-    if fmt == "json":
-        # json escapes C0 controls, and (ensure_ascii) every non-ASCII character, as \uXXXX.
-        json.dump(report, out, indent=2)
-        out.write("\n")
-    if not args.quiet:
-        summary = (
-            f"{_plural(checked, 'file')} checked: {_plural(errors, 'error')}, "
-            f"{_plural(warnings, 'warning')}"
-        )
-        if unreadable:
-            summary += f"; {_plural(unreadable, 'file')} could not be read"
-        print(summary, file=err)
-    return status
+    def write(self, fmt: str, quiet: bool, out: TextIO, err: TextIO) -> None:
+        """The report of a REPORT_FORMATS or json run, and the summary line."""
+        if fmt in REPORT_FORMATS:
+            import importlib
+
+            out.write(importlib.import_module(f"toskit.report.{fmt}").render(self.collected))
+        if fmt == "json":
+            # json escapes C0 controls, and (ensure_ascii) every non-ASCII character, as \uXXXX.
+            json.dump(self.report, out, indent=2)
+            out.write("\n")
+        if not quiet:
+            summary = (
+                f"{_plural(self.checked, 'file')} checked: {_plural(self.errors, 'error')}, "
+                f"{_plural(self.warnings, 'warning')}"
+            )
+            if self.unreadable:
+                summary += f"; {_plural(self.unreadable, 'file')} could not be read"
+            print(summary, file=err)
 
 
 def _per_code(text: str) -> int:
