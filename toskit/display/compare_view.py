@@ -125,7 +125,10 @@ def _value_rows(changes: list[Any], palette: Any) -> list[tuple[str, list[tuple[
         new = "" if v.change == "removed" else _shown(v.new)
         path = esc(v.path)
         if v.change == "renamed":
-            path = f'renamed {esc(v.path)}<span class="toskit-diff-arrow">→</span>{esc(getattr(v, "new_path", ""))}'
+            path = (
+                f'renamed {esc(v.path)}<span class="toskit-diff-arrow">→</span>'
+                f"{esc(getattr(v, 'new_path', ''))}"
+            )
             old = ""
         if v.change == "changed" and v.old_source == v.new_source:
             sources = palette.pill(v.new_source)
@@ -185,7 +188,10 @@ def _values_section(diff: Any, palette: Any) -> str:
     note = ""
     if diff.unchanged_templates:
         n = diff.unchanged_templates
-        note = f'<div class="toskit-diff-note">{n:,} template{"s" if n != 1 else ""} unchanged (not shown)</div>'
+        note = (
+            f'<div class="toskit-diff-note">{n:,} template{"s" if n != 1 else ""}'
+            " unchanged (not shown)</div>"
+        )
     inner = "".join(blocks) + more_note(hidden, "more templates") + note
     return details("Values", inner, open_=True, count=len(diff.values))
 
@@ -236,7 +242,10 @@ def _templates_section(diff: Any) -> str:
         if c.change == "renamed":
             types = esc(c.new_type or c.old_type) + f" (was {code(c.old_name)})"
         elif c.change == "retyped":
-            types = f'<span class="toskit-diff-old">{esc(c.old_type)}</span><span class="toskit-diff-arrow">→</span>{esc(c.new_type)}'
+            types = (
+                f'<span class="toskit-diff-old">{esc(c.old_type)}</span>'
+                f'<span class="toskit-diff-arrow">→</span>{esc(c.new_type)}'
+            )
         else:
             types = esc(c.new_type or c.old_type)
         rows.append(
@@ -293,9 +302,15 @@ def _field_html(f: Any) -> str:
     path = code(f.path) if f.path else code(f.entity if f.entity is not None else f.section)
     if f.change == "renamed":
         if not f.path:
-            what = f'renamed {code(f.old_entity)}<span class="toskit-diff-arrow">→</span>{code(f.entity)}'
+            what = (
+                f'renamed {code(f.old_entity)}<span class="toskit-diff-arrow">→</span>'
+                f"{code(f.entity)}"
+            )
         else:
-            what = f'renamed {path}<span class="toskit-diff-arrow">→</span>{code(f.new_path)}: {_shown(f.new)}'
+            what = (
+                f'renamed {path}<span class="toskit-diff-arrow">→</span>'
+                f"{code(f.new_path)}: {_shown(f.new)}"
+            )
     elif f.change == "moved":
         what = f'moved from {code(f.old)}<span class="toskit-diff-arrow">→</span>{code(f.new)}'
     elif f.change == "added":

@@ -198,7 +198,8 @@ def _trace_items(
                 rules=getattr(entry, "form", "") == "rules",
             )
             items.append(
-                f"<li><details{attr}{state}><summary>{label}</summary><ul>{inner}</ul></details></li>"
+                f"<li><details{attr}{state}><summary>{label}</summary>"
+                f"<ul>{inner}</ul></details></li>"
             )
     return "".join(items)
 
@@ -323,7 +324,8 @@ def outcome_body(outcome: Any, *, title: str | None = None) -> str:
     if conflicts:
         names = "".join(chip(c) for c in conflicts)
         parts.append(
-            f'<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>{names}</div>'
+            '<div class="toskit-summary-line"><span class="toskit-muted">conflicts with</span>'
+            f"{names}</div>"
         )
     trace = getattr(outcome, "trace", None)
     if trace is not None:
@@ -356,7 +358,8 @@ def limits_gauge(limits: Any) -> str:
     # Positions in tenths, as classes: views carry no inline style.
     width = min(10, round(10 * count / scale))
     marks = "".join(
-        f'<span class="toskit-gauge-mark toskit-at{min(10, round(10 * b / scale))}" title="{name} {esc(text_value(b))}"></span>'
+        f'<span class="toskit-gauge-mark toskit-at{min(10, round(10 * b / scale))}"'
+        f' title="{name} {esc(text_value(b))}"></span>'
         for name, b in (("min", lo), ("recommended", rec), ("max", hi))
         if isinstance(b, (int, float)) and not isinstance(b, bool)
     )
@@ -364,7 +367,10 @@ def limits_gauge(limits: Any) -> str:
         f'<span class="toskit-gauge toskit-gauge-{state}">'
         f'<span class="toskit-gauge-fill toskit-w{width}"></span>{marks}</span>'
     )
-    return f'<span class="toskit-limits" title="nodes with the role after the assignment">{bar}{esc(" / ".join(words))}</span>'
+    return (
+        '<span class="toskit-limits" title="nodes with the role after the assignment">'
+        f"{bar}{esc(' / '.join(words))}</span>"
+    )
 
 
 def _fuel_extras(outcome: Any, *, restrictions: bool = True) -> str:
@@ -477,7 +483,10 @@ def role_set_body(roles: Any) -> str:
             rules = len(getattr(role, "conditions", ()) or ())
             cells = [
                 ("toskit-path", esc(name)),
-                ("", "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">—</span>'),
+                (
+                    "",
+                    "".join(chip(c) for c in conflicts) or '<span class="toskit-faint">—</span>',
+                ),
                 ("toskit-mono", esc(rules)),
             ]
             if fuel:
@@ -598,7 +607,8 @@ def release_html(release: Any) -> str:
     if isinstance(wizard, Mapping) and wizard:  # one line per pane: `Compute vcenter: false …`
         lines = [
             f'<div class="toskit-summary-line"><span class="toskit-muted">{esc(pane)}</span>'
-            + "".join(chip(f"{name}: {text_value(value)}") for name, value in fields.items()) + "</div>"
+            + "".join(chip(f"{name}: {text_value(value)}") for name, value in fields.items())
+            + "</div>"
             for pane, fields in wizard.items() if isinstance(fields, Mapping)
         ]  # fmt: skip
         parts.append(details("Setup wizard model", "".join(lines), count=len(lines)))
@@ -655,7 +665,8 @@ def role_html(role: Any) -> str:
     limits = getattr(role, "limits", None)
     if getattr(limits, "bounds", None):
         parts.append(
-            f'<div class="toskit-summary-line"><span class="toskit-muted">limits</span>{_limits_text(limits)}</div>'
+            '<div class="toskit-summary-line"><span class="toskit-muted">limits</span>'
+            f"{_limits_text(limits)}</div>"
         )
     return fragment("".join(parts), _fallback(role), "role")
 
@@ -713,7 +724,8 @@ def _node_check(node_id: Any, chosen: bool) -> str:
     state = " checked" if chosen else ""
     label = esc(f"select node {node_id}")
     return (
-        f'<input type="checkbox" class="toskit-node-check" data-node-id="{esc(json.dumps(node_id))}"'
+        '<input type="checkbox" class="toskit-node-check"'
+        f' data-node-id="{esc(json.dumps(node_id))}"'
         f' aria-label="{label}"{state}>'
     )
 

@@ -149,7 +149,10 @@ def stack_cell(row: Any) -> str:
             f'<span class="toskit-muted">{location_link(where or "?")}</span></li>'
         )
     n = len(layers)
-    summary = f'<span class="toskit-muted">{n} layer{"s" if n != 1 else ""}: where each value was written</span>'
+    summary = (
+        f'<span class="toskit-muted">{n} layer{"s" if n != 1 else ""}:'
+        " where each value was written</span>"
+    )
     return (
         f'<details class="toskit-stack"><summary>{summary}</summary>'
         f'<ol class="toskit-stack-layers">{"".join(items)}</ol></details>'

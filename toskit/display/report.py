@@ -2,7 +2,8 @@
 
 The page is self-contained (one ``<style>``, no script but the type links'
 constant handler, no external resource; ``file:line`` links are relative to
-the page's folder when ``toskit show`` renders it in ``links_from``) and, unlike a notebook fragment, lists node templates with their
+the page's folder when ``toskit show`` renders it in ``links_from``) and,
+unlike a notebook fragment, lists node templates with their
 full merged property tables: a report is read, searched and printed, not
 scrolled past.
 

@@ -185,7 +185,8 @@ def schema_html(schema: Any) -> str:
         details(
             f'<span class="toskit-node-name">{esc(getattr(td, "name", ""))}</span>'
             f'<span class="toskit-node-note">{esc(atom_text(getattr(td, "atom", None)))}</span>',
-            f'<div id="{esc(schema_type_anchor(getattr(td, "name", "")))}">{typedef_body(td, link=link)}</div>',
+            f'<div id="{esc(schema_type_anchor(getattr(td, "name", "")))}">'
+            f"{typedef_body(td, link=link)}</div>",
         )
         for td in shown
     ]

@@ -57,7 +57,8 @@ def _candidates_html(candidates: Iterable[Any]) -> str:
             c.outcome, "warning"
         )
         items.append(
-            f"<div>{badge(c.outcome, variant, small=True)} {esc(c.candidate)}: {esc(c.reason)}</div>"
+            f"<div>{badge(c.outcome, variant, small=True)} "
+            f"{esc(c.candidate)}: {esc(c.reason)}</div>"
         )
     return "".join(items)
 
@@ -164,7 +165,8 @@ def topology_body(topology: Any, *, open_tables: bool = False, draw_limit: int =
     parts = [header("topology", topology.name, *extras)]
     if len(topology.nodes) > LARGE:
         parts.append(
-            '<div class="toskit-more">a large topology: <span class="toskit-code">.grouped()</span> '
+            '<div class="toskit-more">a large topology: '
+            '<span class="toskit-code">.grouped()</span> '
             'draws one box per node type, <span class="toskit-code">.collapse_hosting()</span> '
             "one box per hosting chain</div>"
         )

@@ -220,7 +220,10 @@ def _status_cell(state: Any) -> str:
         return '<span class="toskit-status-ok" title="no problem found">ok</span>'
     title = f' title="{esc(state.problem)}"' if state.problem else ""
     variant = _STATUS_BADGE.get(status, "info")
-    return f'<span class="toskit-badge toskit-badge-{variant} toskit-badge-small"{title}>{esc(_STATUS_LABEL.get(status, status))}</span>'
+    return (
+        f'<span class="toskit-badge toskit-badge-{variant} toskit-badge-small"{title}>'
+        f"{esc(_STATUS_LABEL.get(status, status))}</span>"
+    )
 
 
 def _problem_row(state: Any, lines: Any, columns: int) -> tuple[str, list[Any]]:
@@ -548,7 +551,10 @@ def _required_html(defn: Any) -> str:
     if not required:
         return '<span class="toskit-faint">optional</span>'
     if not _is_no_default(getattr(defn, "default", NO_DEFAULT)):
-        return '<span class="toskit-faint" title="required, and the default supplies it">has a default</span>'
+        return (
+            '<span class="toskit-faint" title="required, and the default supplies it">'
+            "has a default</span>"
+        )
     return badge("required", "info", small=True)
 
 
@@ -592,7 +598,10 @@ def property_definitions_table(t: Any, *, type_link: Any = None) -> str:
         empty="no properties",
     )
     if own and props:
-        body += '<div class="toskit-legend"><span class="toskit-own-mark">●</span><span>defined on this type</span></div>'
+        body += (
+            '<div class="toskit-legend"><span class="toskit-own-mark">●</span>'
+            "<span>defined on this type</span></div>"
+        )
     return body
 
 
@@ -624,7 +633,10 @@ def _type_location(t: Any) -> str:
     if found is None:
         return ""
     where = file_link(found.file or getattr(doc, "name", None), found.line, found.column)
-    return f'<div class="toskit-summary-line"><span class="toskit-muted">written at</span>{where}</div>'
+    return (
+        '<div class="toskit-summary-line"><span class="toskit-muted">written at</span>'
+        f"{where}</div>"
+    )
 
 
 def type_anchor(t: Any) -> str:
@@ -679,7 +691,8 @@ class TypeLinks:
     def sections(self) -> str:
         """Every linked type's view, each under its anchor."""
         return "".join(
-            f'<div class="toskit-type-def" id="{esc(self.anchor(t))}">{type_body(t, type_link=self)}</div>'
+            f'<div class="toskit-type-def" id="{esc(self.anchor(t))}">'
+            f"{type_body(t, type_link=self)}</div>"
             for t in self.types
         )
 
@@ -851,7 +864,10 @@ def type_tree_html(
             inner = f'<ul class="toskit-tree">{_tree_items(full, 0, budget, selected, link)}</ul>'
             groups.append(details(summary, inner, open_=True))
         elif user:
-            mine = f'<ul class="toskit-tree">{_tree_items(user_forest(full), 0, budget, selected, link)}</ul>'
+            mine = (
+                '<ul class="toskit-tree">'
+                f"{_tree_items(user_forest(full), 0, budget, selected, link)}</ul>"
+            )
             everything = details(
                 f"all {len(by_kind[kind]):,} {esc(label)}, normative included",
                 f'<ul class="toskit-tree">{_tree_items(full, 0, budget, selected, link)}</ul>',
@@ -861,7 +877,8 @@ def type_tree_html(
             inner = f'<ul class="toskit-tree">{_tree_items(full, 0, budget, selected, link)}</ul>'
             groups.append(details(summary, inner))
     if not groups:
-        return f'<div class="toskit-empty">{"no type matches " + esc(repr(filter_text)) if filter_text else "no types"}</div>'
+        empty = "no type matches " + esc(repr(filter_text)) if filter_text else "no types"
+        return f'<div class="toskit-empty">{empty}</div>'
     return "".join(groups)
 
 
@@ -959,7 +976,8 @@ def node_template_body(
         if names:
             listed = "".join(chip(n) for n in names)
             parts.append(
-                f'<div class="toskit-summary-line"><span class="toskit-muted">{label}</span>{listed}</div>'
+                f'<div class="toskit-summary-line"><span class="toskit-muted">{label}</span>'
+                f"{listed}</div>"
             )
     prop_table = _property_table(node, show_overridden)
     if prop_table is not None:
@@ -1058,8 +1076,9 @@ def _requirement_problem_cell(finding: Any) -> str:
     message = esc(abbreviate(str(getattr(finding, "message", finding))))
     line = getattr(finding, "line", None)
     where = (
-        f'<span class="toskit-diag-loc">'
-        f"{file_link(getattr(finding, 'file', None), line, getattr(finding, 'column', None))}</span>"
+        '<span class="toskit-diag-loc">'
+        + file_link(getattr(finding, "file", None), line, getattr(finding, "column", None))
+        + "</span>"
         if line is not None
         else ""
     )
