@@ -30,7 +30,9 @@ from toskit.widgets.snapshot import unhidden_view
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "notebooks" / "examples" / "service.yaml"
 OVERRIDES = "share/jupyter/lab/settings/overrides.d/toskit.json"
-_VIEW_HIDDEN = re.compile(r'<div class="toskit-wrap[^"]*" style="display:none">')
+_VIEW_HIDDEN = re.compile(
+    r'<div class="toskit-wrap(?! toskit-stored-drawing)[^"]*" style="display:none">'
+)
 _REPR_SHOWN = '<pre class="toskit-text-fallback">'
 
 
