@@ -78,5 +78,7 @@ def test_every_import_of_a_tutorial_comes_with_the_lab_extra(source: Path) -> No
             continue
         dists = {d.lower().replace("_", "-") for d in providers.get(module, [])}
         if not dists & closure:
-            missing.append(f"{module} (from {', '.join(sorted(dists)) or 'no installed distribution'})")
+            missing.append(
+                f"{module} (from {', '.join(sorted(dists)) or 'no installed distribution'})"
+            )
     assert not missing, f"{source.name} imports what `make lab` does not install: {missing}"
