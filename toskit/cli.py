@@ -1137,7 +1137,8 @@ def _add_explain(commands: Any) -> None:
     explain.set_defaults(run=_cmd_explain)
     blame = commands.add_parser(
         "blame",
-        help="each node's effective properties as YAML, every leaf commented with its layer and file:line",
+        help="each node's effective properties as YAML, every leaf commented with its layer "
+        "and file:line",
         description="Print every node template's effective properties as YAML; each leaf ends "
         "with a comment naming the layer that set it and its file:line, and '# was …' for the "
         "values it replaced; a long value is abbreviated (docs/explain.md). Exit 0, or 2 when "
@@ -1181,7 +1182,8 @@ def _terminal_columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            fileno = sys.__stdout__.fileno()  # type: ignore[union-attr]
+            columns = os.get_terminal_size(fileno).columns
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns or 80

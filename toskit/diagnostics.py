@@ -344,9 +344,8 @@ def abbreviate(text: str, limit: int = MAX_TEXT) -> str:
     if len(text) <= limit:
         return text
     half = limit // 2
-    return (
-        f"{text[:half]}…[{len(text) - 2 * half:,} characters not shown]…{text[len(text) - half :]}"
-    )
+    hidden = len(text) - 2 * half
+    return f"{text[:half]}…[{hidden:,} characters not shown]…{text[len(text) - half :]}"
 
 
 def source_window(

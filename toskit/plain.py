@@ -482,7 +482,7 @@ def _tokens(value: Any, limit: int, style: str = "flow") -> Iterator[str]:
             if style == "json" and not isinstance(k, str):
                 k = k if isinstance(k, (Mapping, list, tuple)) else flow_text(k, limit)
             yield (
-                _scalar_text(k, limit, style) if not isinstance(k, (Mapping, list, tuple)) else "…"
+                "…" if isinstance(k, (Mapping, list, tuple)) else _scalar_text(k, limit, style)
             ) + ": "
         else:
             pending = item

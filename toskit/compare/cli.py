@@ -123,7 +123,8 @@ def parse_git_spec(spec: str) -> tuple[str, str]:
         raise ToskitError(f"{spec[:200]!r}: a revision cannot start with '-'")
     if len(path) > _MAX_PATH or "\0" in path or "\n" in path:
         raise ToskitError(
-            f"{spec[:200]!r}…: not a usable path (longer than {_MAX_PATH} characters, or a NUL or "
+            f"{spec[:200]!r}…: not a usable path "
+            f"(longer than {_MAX_PATH} characters, or a NUL or "
             "line feed)"
         )
     return rev, path

@@ -220,7 +220,8 @@ def _limits_entry(fact: Any) -> TraceEntry:
         verdicts.append("above max: blocks the role")
     if fact.below_recommended:
         verdicts.append("below recommended (advice)")
-    detail = " / ".join(parts) + (" → " + "; ".join(verdicts) if verdicts else " → within limits")
+    verdict = "; ".join(verdicts) if verdicts else "within limits"
+    detail = " / ".join(parts) + " → " + verdict
     if applied:
         detail += " [" + "; ".join(applied) + "]"
     return TraceEntry(

@@ -674,10 +674,11 @@ class Rules(Form):
         value = all(c.value for c in children)
         warnings = [w for c in children for w in c.warnings]
         failed = [i + 1 for i, c in enumerate(children) if not c.value]
+        numbers = ", ".join(map(str, failed))
         detail = (
             f"all {len(children)} rules TRUE"
             if value
-            else f"rule{'s' if len(failed) > 1 else ''} {', '.join(map(str, failed))} FALSE → FALSE"
+            else f"rule{'s' if len(failed) > 1 else ''} {numbers} FALSE → FALSE"
         )
         root = TraceEntry("rules", value, warnings, None, children, self.path, detail=detail)
         mark_decisive(root)

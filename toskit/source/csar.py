@@ -124,17 +124,18 @@ def _directory(f: Any) -> tuple[int, int, int | None]:
         endrec = None
     if not endrec:
         raise CsarError("csar-error", "not a ZIP archive (no end of central directory record)")
-    size = endrec[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
-    offset = endrec[zipfile._ECD_OFFSET]  # type: ignore[attr-defined]
-    start = endrec[zipfile._ECD_LOCATION] - size  # type: ignore[attr-defined]
-    zip64 = endrec[zipfile._ECD_SIGNATURE] == zipfile.stringEndArchive64  # type: ignore[attr-defined]
+    zf: Any = zipfile  # the end record's indexes are private: not in the stubs
+    size = endrec[zf._ECD_SIZE]
+    offset = endrec[zf._ECD_OFFSET]
+    start = endrec[zf._ECD_LOCATION] - size
+    zip64 = endrec[zf._ECD_SIGNATURE] == zf.stringEndArchive64
     if zip64:
-        start -= zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator  # type: ignore[attr-defined]
+        start -= zf.sizeEndCentDir64 + zf.sizeEndCentDir64Locator
     if start < 0 or offset < 0:
         raise CsarError(
             "csar-error", "not a readable ZIP archive: bad offset for central directory"
         )
-    declared = None if zip64 else endrec[zipfile._ECD_ENTRIES_TOTAL]  # type: ignore[attr-defined]
+    declared = None if zip64 else endrec[zf._ECD_ENTRIES_TOTAL]
     return start, size, declared
 
 
@@ -210,7 +211,8 @@ class CsarArchive:
                 if dir_size > limits["max_directory"]:
                     raise CsarError(
                         "limit-exceeded",
-                        f"the archive's directory is {dir_size} bytes, over {limits['max_directory']}",
+                        f"the archive's directory is {dir_size} bytes, "
+                        f"over {limits['max_directory']}",
                     )
                 #: Directory records read before :mod:`zipfile` parses any (at
                 #: most ``max_entries + 1``; the hostile-input tests count them).

@@ -169,7 +169,8 @@ _CLEAN_HEADER = re.compile(r"(?:[-+]?[1-9]?|[1-9][-+])(?: +#.*)? *")
 
 
 def _starts_node(text: str, at: int) -> bool:
-    """Whether a node may start at ``at``: at a line start or after ': ', '- ', '? ', '[', '{', ','."""
+    """Whether a node may start at ``at``: at a line start or after ': ',
+    '- ', '? ', '[', '{', ','."""
     before = text[text.rfind("\n", 0, at) + 1 : at].rstrip(" ")
     if not before:
         return True

@@ -74,7 +74,8 @@ def position_of(shadow: object) -> tuple[int, int]:
     """0-based ``(line, column)`` of any shadow (scalars are bare tuples)."""
     if isinstance(shadow, tuple):
         return shadow
-    return shadow.line, shadow.column  # type: ignore[attr-defined]  # a Map/Seq/AliasShadow: all have both
+    # A Map/Seq/AliasShadow: all have both.
+    return shadow.line, shadow.column  # type: ignore[attr-defined]
 
 
 def _deref(shadow: object) -> object:

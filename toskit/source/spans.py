@@ -56,7 +56,8 @@ def _blank(text: str) -> bool:
 
 
 def _content_end(text: str, start: int = 0) -> int:
-    """End (exclusive) of ``text``'s content from ``start``: a trailing `` #`` comment and spaces cut."""
+    """End (exclusive) of ``text``'s content from ``start``: a trailing
+    `` #`` comment and spaces cut."""
     end = len(text)
     at = text.find(" #", start)
     if at != -1:

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 
 def _definition(entity: Any, rel: tuple) -> tuple[PropertyDefinition | None, str | None]:
-    """The definition in effect at ``rel`` (a data type's field, an entry schema), and its type name."""
+    """The definition in effect at ``rel`` (a data type's field, an entry
+    schema), and its type name."""
     definitions = entity.property_definitions
     pdef = definitions.get(rel[0]) if isinstance(rel[0], str) else None
     type_name = pdef.type if pdef else None
@@ -81,7 +82,8 @@ def _checks(
         if isinstance(value, Call):
             out.append(Check(kind, text, "not checked", "the value is known only at deployment"))
         elif failed:
-            # Several clauses share a code: a failure is matched to its clause by text when it can be.
+            # Several clauses share a code: a failure is matched to its clause by
+            # text when it can be.
             own = [d for d in failed if _clause_named(d.message, clause)] or (
                 failed if len(clauses) == 1 else []
             )

@@ -1,4 +1,5 @@
-"""``toskit explain FILE PATH [--format text|json]`` and ``toskit blame FILE [--node NAME] [--full]``.
+"""``toskit explain FILE PATH [--format text|json]`` and
+``toskit blame FILE [--node NAME] [--full]``.
 
 ``toskit.cli`` imports this on use (``toskit check`` never loads it). Both
 commands load the file, print, and exit 0, or 2 when the file cannot be read

@@ -39,7 +39,8 @@ class _Walk(NamedTuple):
 def _hops_of(
     written: Any, value: Any, entity: Any, service: Any, seen: frozenset
 ) -> tuple[Hop, ...]:
-    """The calls behind ``value``: the one ``written`` where its origin points, or ``value`` itself."""
+    """The calls behind ``value``: the one ``written`` where its origin
+    points, or ``value`` itself."""
     # An unevaluated call at the top stays unknown: the hops say where it
     # would read, never a value the load's own evaluation did not find.
     walk = _Walk(entity, service, seen, len(seen) - 1)  # explanations nested so far

@@ -68,7 +68,8 @@ def entity_and_path(template: ServiceTemplate, path: str | tuple) -> tuple[Any, 
         rest = rest[2:]
     if rest[:1] != ["properties"]:
         raise ExplainError(
-            f"explain: after {format_path(parts[: len(parts) - len(rest)])} comes 'properties.<name>'"
+            f"explain: after {format_path(parts[: len(parts) - len(rest)])} "
+            "comes 'properties.<name>'"
             + (
                 " or 'capabilities.<name>.properties.<name>'"
                 if parts[0] == "node_templates"
@@ -150,7 +151,8 @@ def _parts_of(path: Any) -> tuple:
         hash(rel)
     except TypeError:
         raise ExplainError(
-            f"explain: a path is a dotted string or a sequence of keys and indices, not {path!r:.80}"
+            "explain: a path is a dotted string or a sequence of keys and indices, "
+            f"not {path!r:.80}"
         ) from None
     return rel
 

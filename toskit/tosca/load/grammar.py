@@ -131,7 +131,8 @@ class ListOf:
     nonempty: bool = False
 
 
-Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf, Value]  # noqa: UP007 (runtime alias, py3.10)
+# Union, not ``X | Y`` (UP007): a runtime alias, on Python 3.10 too.
+Shape = Union[_Any, Keys, NamedMap, NamedList, Short, ListOf, Value]  # noqa: UP007
 
 # --------------------------------------------------------------------------
 # Building blocks shared by both versions.

@@ -479,7 +479,10 @@ class EntityTemplate:
         return table
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name}: {self.type.name} ({len(self.properties)} properties)>"
+        return (
+            f"<{type(self).__name__} {self.name}: {self.type.name}"
+            f" ({len(self.properties)} properties)>"
+        )
 
     def _repr_html_(self) -> str:
         from toskit.display import to_html

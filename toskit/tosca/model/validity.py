@@ -370,7 +370,11 @@ def declared_type(entity: Any) -> Callable[[tuple], str | None]:
         owner = entity_type
         type_name = None
         for i, key in enumerate(keys):
-            pdef = defs.get(key) if isinstance(defs, Mapping) else None  # type: ignore[call-overload]
+            pdef = (
+                defs.get(key)  # type: ignore[call-overload]
+                if isinstance(defs, Mapping)
+                else None
+            )
             if pdef is None:
                 return None
             type_name = getattr(pdef, "type", None)
