@@ -218,10 +218,8 @@ def _types_section(diff: Any) -> str:
                     f'<span class="toskit-diff-arrow">→</span>{_shown(p.new)}'
                 )
         if t.change == "renamed":
-            what.insert(
-                0,
-                f'renamed {code(t.old_name)}<span class="toskit-diff-arrow">→</span>{code(t.name)}',
-            )
+            renamed = f'renamed {code(t.old_name)}<span class="toskit-diff-arrow">→</span>'
+            what.insert(0, renamed + code(t.name))
         for f in getattr(diff, "fields", ()):
             if f.section == f"{t.kind}_types" and f.entity == t.name:
                 what.append(_field_html(f))
