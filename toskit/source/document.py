@@ -474,16 +474,7 @@ def load_yaml(
         raise ToskitError(f"{name}: expected YAML text (str), got {type(text).__name__}")
     doc = YamlDocument(name, text, None, [], limits=resolved, parser=parser)
     if _utf8_size_over(text, resolved["max_size"]):
-        doc.diagnostics.append(
-            Diagnostic(
-                "error",
-                "limit-exceeded",
-                f"document is larger than {resolved['max_size']} bytes",
-                file=name,
-                hint="raise the bound with max_size=… if this document is trusted",
-                subject=Subject("document"),  # the whole file: no range (it is not read)
-            )
-        )
+        doc.diagnostics.append(_too_large("document", name, resolved["max_size"]))
         return doc
     bad = None if _printable_ascii(text) else _find_non_printable(text)
     if bad is not None:
@@ -537,6 +528,19 @@ class SizeExceeded(ToskitError):
     def __init__(self, name: str, max_size: int) -> None:
         super().__init__(f"{name}: larger than {max_size} bytes")
         self.max_size = max_size
+
+
+def _too_large(what: str, name: str, max_size: int) -> Diagnostic:
+    """The ``limit-exceeded`` finding of a ``what`` ("file", "document")
+    over ``max_size`` bytes, left unread."""
+    return Diagnostic(
+        "error",
+        "limit-exceeded",
+        f"{what} is larger than {max_size} bytes",
+        file=name,
+        hint=f"raise the bound with max_size=… if this {what} is trusted",
+        subject=Subject("document"),  # the whole file: no range (it is not read)
+    )
 
 
 def _decode(data: bytes, name: str) -> str:
@@ -659,15 +663,6 @@ def load_yaml_file(path: str | os.PathLike, **limits: Any) -> YamlDocument:
     except SizeExceeded:
         name = str(path)
         doc = YamlDocument(name, "", None, [])
-        doc.diagnostics.append(
-            Diagnostic(
-                "error",
-                "limit-exceeded",
-                f"file is larger than {max_size} bytes",
-                file=name,
-                hint="raise the bound with max_size=… if this file is trusted",
-                subject=Subject("document"),  # the whole file: no range (it is not read)
-            )
-        )
+        doc.diagnostics.append(_too_large("file", name, max_size))
         return doc
     return load_yaml(text, name=str(path), **limits)
