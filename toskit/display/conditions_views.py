@@ -265,6 +265,7 @@ def _reason_html(outcome: Any) -> str:
 def hidden_reason_html(outcome: Any) -> str:
     """Why a role is hidden, from the recorded facts: the hiding
     restrictions' own messages where the release has one, else the
+    condition in the user's words (settings by their labels), else the
     restriction's expression (as code, so it wraps between tokens)."""
     try:
         decision = getattr(outcome, "recorded_decision", None)
@@ -274,7 +275,12 @@ def hidden_reason_html(outcome: Any) -> str:
     if not facts:
         return '<span class="toskit-faint">hidden (no hiding restriction recorded)</span>'
     said = [
-        esc(f.message) if f.message else f"restriction {expr_code(f.source)} holds" for f in facts
+        esc(f.message)
+        if f.message
+        else esc(f.words)
+        if f.words
+        else f"restriction {expr_code(f.source)} holds"
+        for f in facts
     ]
     return '<span class="toskit-muted">— ' + "; ".join(said) + "</span>"
 
