@@ -14,6 +14,7 @@ from toskit.display.html import (
     code,
     details,
     esc,
+    fallback_repr,
     fragment,
     header,
     more_note,
@@ -34,13 +35,6 @@ __all__ = [
     "role_set_html",
     "trace_html",
 ]
-
-
-def _fallback(obj: Any) -> str:
-    try:
-        return repr(obj)
-    except Exception:  # noqa: BLE001 - the fallback must never fail
-        return f"<{type(obj).__name__}>"
 
 
 def outcome_badge(allowed: bool, warnings: Sequence[str] = ()) -> str:
@@ -226,7 +220,7 @@ def trace_html(trace: Any, *, key: str | None = None, open_keys: Iterable[str] =
 def trace_entry_html(entry: Any) -> str:
     """The view of one ``TraceEntry``."""
     body = header("trace", getattr(entry, "form", "")) + trace_html(entry)
-    return fragment(body, _fallback(entry), "trace")
+    return fragment(body, fallback_repr(entry), "trace")
 
 
 # ---------------------------------------------------------------- outcomes
@@ -402,7 +396,7 @@ def _fuel_extras(outcome: Any, *, restrictions: bool = True) -> str:
 def outcome_html(outcome: Any) -> str:
     """The view of a ``RoleOutcome`` or an ``Outcome``."""
     kind = "role-outcome" if hasattr(outcome, "allowed") else "outcome"
-    return fragment(outcome_body(outcome), _fallback(outcome), kind)
+    return fragment(outcome_body(outcome), fallback_repr(outcome), kind)
 
 
 def outcomes_table(
@@ -580,7 +574,7 @@ def role_set_html(roles: Any) -> str:
     with its reason and trace."""
     n = len(list(roles.keys())) if hasattr(roles, "keys") else 0
     body = header("roles", count(n, "role")) + role_set_body(roles) + _sample_section(roles)
-    return fragment(body, _fallback(roles), "roles")
+    return fragment(body, fallback_repr(roles), "roles")
 
 
 def release_html(release: Any) -> str:
@@ -618,7 +612,7 @@ def release_html(release: Any) -> str:
             for pane, fields in wizard.items() if isinstance(fields, Mapping)
         ]  # fmt: skip
         parts.append(details("Setup wizard model", "".join(lines), count=len(lines)))
-    return fragment("".join(parts), _fallback(release), "release")
+    return fragment("".join(parts), fallback_repr(release), "release")
 
 
 def limits_outcome_html(limits: Any) -> str:
@@ -635,7 +629,7 @@ def limits_outcome_html(limits: Any) -> str:
         ),
         empty="no bounds",
     )
-    return fragment(body, _fallback(limits), "limits")
+    return fragment(body, fallback_repr(limits), "limits")
 
 
 def role_html(role: Any) -> str:
@@ -674,7 +668,7 @@ def role_html(role: Any) -> str:
             '<div class="toskit-summary-line"><span class="toskit-muted">limits</span>'
             f"{_limits_text(limits)}</div>"
         )
-    return fragment("".join(parts), _fallback(role), "role")
+    return fragment("".join(parts), fallback_repr(role), "role")
 
 
 def _restriction_html(restriction: Any) -> str:
@@ -813,10 +807,10 @@ def cluster_body(
 
 def cluster_html(cluster: Any) -> str:
     """The view of a ``Cluster``."""
-    return fragment(cluster_body(cluster), _fallback(cluster), "cluster")
+    return fragment(cluster_body(cluster), fallback_repr(cluster), "cluster")
 
 
 def expression_html(expr: Any) -> str:
     """The view of a compiled ``Expression``."""
     body = header("expression", "") + code(getattr(expr, "text", expr))
-    return fragment(body, _fallback(expr), "expression")
+    return fragment(body, fallback_repr(expr), "expression")

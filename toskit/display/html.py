@@ -29,6 +29,7 @@ __all__ = [
     "css_without_auto_dark",
     "details",
     "esc",
+    "fallback_repr",
     "fragment",
     "header",
     "more_note",
@@ -122,6 +123,15 @@ def _plain(value: Any, limit: int) -> str:
         return str(value)[:limit]  # a scalar unit, a version...: short texts
     except Exception:  # noqa: BLE001 - a foreign __str__ may raise
         return f"<{type(value).__name__}>"
+
+
+def fallback_repr(obj: Any) -> str:
+    """``repr(obj)`` for a view's plain-text fallback; ``<TypeName>`` when a
+    foreign ``__repr__`` raises (the fallback must never fail)."""
+    try:
+        return repr(obj)
+    except Exception:  # noqa: BLE001 - the fallback must never fail
+        return f"<{type(obj).__name__}>"
 
 
 def fragment(body_html: str, fallback_text: str, kind: str) -> str:

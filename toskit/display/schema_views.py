@@ -12,6 +12,7 @@ from toskit.display.html import (
     code,
     details,
     esc,
+    fallback_repr,
     fragment,
     header,
     more_note,
@@ -32,13 +33,6 @@ __all__ = [
     "typeref_html",
     "typeref_text",
 ]
-
-
-def _fallback(obj: Any) -> str:
-    try:
-        return repr(obj)
-    except Exception:  # noqa: BLE001 - the fallback must never fail
-        return f"<{type(obj).__name__}>"
 
 
 def _same(text: str) -> str:
@@ -165,7 +159,7 @@ def typedef_body(td: Any, *, link: Any = _escaped) -> str:
 
 def typedef_html(td: Any) -> str:
     """The view of a ``TypeDef``."""
-    return fragment(typedef_body(td), _fallback(td), "schema-type")
+    return fragment(typedef_body(td), fallback_repr(td), "schema-type")
 
 
 def schema_html(schema: Any) -> str:
@@ -195,7 +189,7 @@ def schema_html(schema: Any) -> str:
         + "".join(sections)
         + more_note(hidden, "more types")
     )
-    return fragment(body, _fallback(schema), "schema")
+    return fragment(body, fallback_repr(schema), "schema")
 
 
 def _paths_list(paths: Iterable[Any], cls: str, sign: str, values: Any = None) -> str:
@@ -250,7 +244,7 @@ def comparison_html(comparison: Any) -> str:
         if paths:
             body = _paths_list(paths, cls, sign, getattr(comparison, "values", None))
             parts.append(details(name.capitalize(), body, open_=True, count=len(paths)))
-    return fragment("".join(parts), _fallback(comparison), "comparison")
+    return fragment("".join(parts), fallback_repr(comparison), "comparison")
 
 
 def call_html(call: Any) -> str:
@@ -298,4 +292,4 @@ def merge_result_html(result: Any) -> str:
         "merge result", count(len(adapter.rows), "leaf", "leaves"), chip(f"{overridden} overridden")
     )
     body += property_table_body(adapter)
-    return fragment(body, _fallback(result), "merge-result")
+    return fragment(body, fallback_repr(result), "merge-result")

@@ -24,6 +24,7 @@ from toskit.display.html import (
     chip,
     details,
     esc,
+    fallback_repr,
     fragment,
     header,
     more_note,
@@ -379,7 +380,7 @@ def property_table_html(prop_table: Any) -> str:
     title = next((t for a in ("owner", "name", "node") if (t := getattr(prop_table, a, None))), "")
     body = header("property table", _type_name(title) if title else count(len(rows), "row"))
     body += property_table_body(prop_table)
-    return fragment(body, _fallback(prop_table), "property-table")
+    return fragment(body, fallback_repr(prop_table), "property-table")
 
 
 # ---------------------------------------------------------------- types
@@ -748,7 +749,7 @@ def type_html(t: Any) -> str:
     to the type in another output of the same notebook page (a service
     template view's section, for one) can land here."""
     body = f'<div class="toskit-type-def" id="{esc(type_anchor(t))}">{type_body(t)}</div>'
-    return fragment(body, _fallback(t), "type")
+    return fragment(body, fallback_repr(t), "type")
 
 
 def property_definition_html(defn: Any) -> str:
@@ -765,7 +766,7 @@ def property_definition_html(defn: Any) -> str:
     body = header("property", getattr(defn, "name", "")) + table(
         ("key", "value"), ([("toskit-muted", k), ("toskit-value", v)] for k, v in rows)
     )
-    return fragment(body, _fallback(defn), "property")
+    return fragment(body, fallback_repr(defn), "property")
 
 
 def _tree_items(
@@ -1168,7 +1169,7 @@ def _capabilities_block(
 
 def node_template_html(node: Any) -> str:
     """The view of a ``NodeTemplate``."""
-    return fragment(node_template_body(node), _fallback(node), "node-template")
+    return fragment(node_template_body(node), fallback_repr(node), "node-template")
 
 
 def node_diagnostics(st: Any) -> dict[str, list[Any]]:
@@ -1397,11 +1398,4 @@ def fragment_type_links(st: Any) -> tuple[TypeLinks, str]:
 
 def service_template_html(st: Any) -> str:
     """The view of a ``ServiceTemplate``."""
-    return fragment(service_template_body(st), _fallback(st), "service-template")
-
-
-def _fallback(obj: Any) -> str:
-    try:
-        return repr(obj)
-    except Exception:  # noqa: BLE001 - the fallback must never fail
-        return f"<{type(obj).__name__}>"
+    return fragment(service_template_body(st), fallback_repr(st), "service-template")
