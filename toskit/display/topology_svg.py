@@ -28,8 +28,10 @@ from toskit.tosca.topology.layout import (
     STUB,
     Box,
     Layout,
+    Path,
     box_lines,
     clip,
+    edge_label,
 )
 
 if TYPE_CHECKING:
@@ -104,6 +106,19 @@ def _text(x: float, y: float, text: str, cls: str, anchor: str = "middle") -> st
     return f'<text class="{cls}" x="{_f(x)}" y="{_f(y)}" text-anchor="{anchor}">{_esc(text)}</text>'
 
 
+LABEL_BASELINE = 10.0  # from the top of a label's box to its text's baseline (11px font)
+
+
+def _label(path: Path, text: str) -> str:
+    """An edge's label where the layout placed it (:attr:`Path.label`)."""
+    if path.label is None:  # a line too short to be given a place
+        mx, my = _midpoint(path.points) if path.points else (0.0, 0.0)
+        return _text(mx + 4, my - 3, text, "toskit-t-label", "start")
+    left = path.label.x - path.label.w / 2
+    top = path.label.y - path.label.h / 2
+    return _text(left, top + LABEL_BASELINE, text, "toskit-t-label", "start")
+
+
 def render_svg(
     topology: Topology,
     lay: Layout,
@@ -176,15 +191,13 @@ def _edges_svg(topology: Topology, lay: Layout, uid: str) -> list[str]:
         if (e.source, e.requirement) in ambiguous:
             classes.append("toskit-t-ambiguous")
         d = _path_d(path.points)
-        mx, my = _midpoint(path.points)
-        label = e.requirement + (f" ×{e.count}" if e.count > 1 else "")
         out.append(
             f'<g class="{" ".join(classes)}" data-source="{_esc(e.source)}" '
             f'data-target="{_esc(e.target)}" data-requirement="{_esc(e.requirement)}">'
             f"<title>{_esc(e.tooltip)}</title>"
             f'<path class="toskit-t-hit" d="{d}"/>'
             f'<path class="toskit-t-line" d="{d}" marker-end="url(#toskit-t-arrow-{uid})"/>'
-            + _text(mx + 4, my - 3, clip(label, 28), "toskit-t-label", "start")
+            + _label(path, edge_label(e.requirement, e.count))
             + "</g>"
         )
     for e in topology.edges:
@@ -211,14 +224,13 @@ def _stubs_svg(topology: Topology, lay: Layout, uid: str) -> list[str]:
     out = []
     for stub, path in lay.stubs:
         p = topology.problems[path.index]
-        mx, my = _midpoint(path.points)
         out.append(
             f'<g class="toskit-t-problem toskit-t-{_esc(p.kind)}" data-source="{_esc(p.source)}" '
             f'data-requirement="{_esc(p.requirement)}"><title>{_esc(p.tooltip)}</title>'
             f'<path d="{_path_d(path.points)}" marker-end="url(#toskit-t-err-{uid})"/>'
             f'<circle cx="{_f(stub.x)}" cy="{_f(stub.y)}" r="{_f(STUB / 2)}"/>'
             + _text(stub.x, stub.y + 4, "?", "toskit-t-q")
-            + _text(mx + 4, my - 3, clip(p.requirement, 28), "toskit-t-label", "start")
+            + _label(path, edge_label(p.requirement))
             + "</g>"
         )
     return out

@@ -13,6 +13,11 @@ Unresolved requirements get a small stub vertex of their own, so the
 layout leaves room for the dashed arrow "to nowhere" they are drawn as.
 A box's size follows its text lines (:func:`box_lines`), which the drawing
 writes in it.
+
+Each edge's (and stub's) label gets a place here too (:attr:`Path.label`,
+see :func:`_place_labels`): the first of several candidate spots along its
+line whose box touches no line, no node box and no label placed before it,
+else the spot that touches the fewest.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from toskit.tosca.topology.model import Topology
 
-__all__ = ["Box", "Layout", "Path", "box_lines", "clip", "layout"]
+__all__ = ["Box", "Layout", "Path", "box_lines", "clip", "edge_label", "layout"]
 
 CHAR_WIDTH = 7.0  # px per character at the 12px font used in boxes
 LINE_HEIGHT = 15.0
@@ -36,6 +41,13 @@ ROW_WIDTH = 1400.0  # components are packed in rows up to about this width
 GAP = 40.0
 MARGIN = 24.0
 LABEL_CHARS = int((MAX_WIDTH - 2 * PAD) / CHAR_WIDTH)
+EDGE_LABEL_CHARS = 28  # an edge label is clipped to this many characters
+LABEL_HEIGHT = 13.0  # an edge label's box: the 11px font with its halo
+LABEL_GAP = 4.0  # a label box keeps this far from its anchor on the line
+LABEL_FRACTIONS = (0.5, 0.35, 0.65, 0.2, 0.8)
+"""Where along its line (fraction of its length) a label may sit, tried in order."""
+OFF_DRAWING = 100  # a spot off the drawing's top or left weighs this many clashes
+CELL = 96.0  # side of a cell of the spatial index used to place labels
 
 
 @dataclass
@@ -54,6 +66,8 @@ class Path:
 
     points: list[tuple[float, float]]
     index: int  # into Topology.edges, or into Topology.problems for stubs
+    label: Box | None = None
+    """Where the edge's label goes (its box; the text starts at its left)."""
 
 
 @dataclass
@@ -70,6 +84,12 @@ class Layout:
 def clip(text: str, limit: int = LABEL_CHARS) -> str:
     """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def edge_label(text: str, count: int = 1) -> str:
+    """An edge's label: its requirement's name (``×count`` for parallel
+    edges drawn as one), clipped."""
+    return clip(text + (f" ×{count}" if count > 1 else ""), EDGE_LABEL_CHARS)
 
 
 def box_lines(topology: Topology, name: str) -> list[tuple[str, str]]:
@@ -185,6 +205,11 @@ def layout(topology: Topology) -> Layout:
         stub = Box(v.xy[0], v.xy[1], STUB, STUB)
         source = out.boxes[topology.problems[i].source]
         out.stubs.append((stub, Path(_route(link.view, source, stub), i)))
+    texts = [
+        edge_label(topology.edges[p.index].requirement, topology.edges[p.index].count)
+        for p in out.edges
+    ] + [edge_label(topology.problems[p.index].requirement) for _, p in out.stubs]
+    _place_labels(out, texts)
     return out
 
 
@@ -337,3 +362,163 @@ def _route(view: _EdgeView, source: Box, target: Box) -> list[tuple[float, float
     first = inner[0] if inner else (target.x, target.y)
     last = inner[-1] if inner else (source.x, source.y)
     return [_border(source, first), *inner, _border(target, last)]
+
+
+Segment = tuple[float, float, float, float]
+Rect = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+class _Grid:
+    """A bucket index of segments and rectangles by :data:`CELL` cells, so a
+    label is checked against what lies near it only (placement stays linear
+    in the size of the drawing)."""
+
+    def __init__(self) -> None:
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.items: list[tuple[bool, Segment | Rect]] = []  # (is a segment, shape)
+
+    def _add(self, cell: tuple[int, int], item: int) -> None:
+        self.cells.setdefault(cell, []).append(item)
+
+    def add_rect(self, r: Rect) -> None:
+        item = len(self.items)
+        self.items.append((False, r))
+        for cx in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
+            for cy in range(int(r[1] // CELL), int(r[3] // CELL) + 1):
+                self._add((cx, cy), item)
+
+    def add_segment(self, s: Segment) -> None:
+        """Index a segment under the cells it crosses (column by column: a
+        long line costs its length in cells, not its bounding box's area)."""
+        item = len(self.items)
+        self.items.append((True, s))
+        x1, y1, x2, y2 = s
+        if x1 > x2:
+            x1, y1, x2, y2 = x2, y2, x1, y1
+        for cx in range(int(x1 // CELL), int(x2 // CELL) + 1):
+            if x2 == x1:
+                ya, yb = y1, y2
+            else:
+                lo, hi = max(x1, cx * CELL), min(x2, (cx + 1) * CELL)
+                slope = (y2 - y1) / (x2 - x1)
+                ya, yb = y1 + (lo - x1) * slope, y1 + (hi - x1) * slope
+            for cy in range(int(min(ya, yb) // CELL), int(max(ya, yb) // CELL) + 1):
+                self._add((cx, cy), item)
+
+    def hits(self, r: Rect) -> int:
+        """How many indexed shapes ``r`` touches."""
+        near: set[int] = set()
+        for cx in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
+            for cy in range(int(r[1] // CELL), int(r[3] // CELL) + 1):
+                near.update(self.cells.get((cx, cy), ()))
+        count = 0
+        for item in near:
+            is_segment, shape = self.items[item]
+            if segment_hits_rect(shape, r) if is_segment else rects_overlap(shape, r):
+                count += 1
+        return count
+
+
+def rects_overlap(a: Rect, b: Rect) -> bool:
+    """Whether two ``(left, top, right, bottom)`` rectangles share area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def segment_hits_rect(s: Segment, r: Rect) -> bool:
+    """Whether segment ``s`` passes through rectangle ``r`` (Liang-Barsky)."""
+    x1, y1, x2, y2 = s
+    dx, dy = x2 - x1, y2 - y1
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x1 - r[0]), (dx, r[2] - x1), (-dy, y1 - r[1]), (dy, r[3] - y1)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return False
+    return True
+
+
+def label_rect(box: Box) -> Rect:
+    """A (centre-based) :class:`Box` as ``(left, top, right, bottom)``."""
+    return (box.x - box.w / 2, box.y - box.h / 2, box.x + box.w / 2, box.y + box.h / 2)
+
+
+def _along(points: list[tuple[float, float]], fraction: float) -> tuple[float, float]:
+    """The point ``fraction`` of the way along a polyline."""
+    lengths = [((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 for a, b in zip(points, points[1:])]
+    goal = sum(lengths) * fraction
+    for (a, b), length in zip(zip(points, points[1:]), lengths):
+        if goal <= length and length > 0:
+            t = goal / length
+            return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+        goal -= length
+    return points[-1]
+
+
+def _candidates(points: list[tuple[float, float]], w: float) -> list[Rect]:
+    """Label boxes to try, best first: at each of :data:`LABEL_FRACTIONS`,
+    right-above the line (the old place), then the other sides."""
+    h, g = LABEL_HEIGHT, LABEL_GAP
+    out = []
+    for fraction in LABEL_FRACTIONS:
+        x, y = _along(points, fraction)
+        for left, top in (
+            (x + g, y - g - h),  # right, above
+            (x + g, y + g),  # right, below
+            (x - g - w, y - g - h),  # left, above
+            (x - g - w, y + g),  # left, below
+            (x - w / 2, y - g - h),  # centred above (a level line)
+            (x - w / 2, y + g),  # centred below
+        ):
+            out.append((left, top, left + w, top + h))
+    return out
+
+
+def _place_labels(lay: Layout, texts: list[str]) -> None:
+    """Give each edge and stub of ``lay`` (in that order, ``texts`` their
+    labels) a label box: the first candidate that touches no line (its own
+    included: a candidate keeps :data:`LABEL_GAP` from its anchor), no node
+    box and no label placed before; else the candidate touching the fewest.
+    Each candidate is checked against the shapes in the index cells it
+    covers only."""
+    grid = _Grid()
+    paths = lay.edges + [path for _, path in lay.stubs]
+    for box in list(lay.boxes.values()) + [stub for stub, _ in lay.stubs]:
+        grid.add_rect(label_rect(box))
+    seen: set[tuple[tuple[float, float], ...]] = set()
+    for path in paths:
+        key = tuple(path.points)
+        if key in seen:  # parallel edges share one line
+            continue
+        seen.add(key)
+        for a, b in zip(path.points, path.points[1:]):
+            grid.add_segment((a[0], a[1], b[0], b[1]))
+    for path, text in zip(paths, texts):
+        if len(path.points) < 2:
+            continue
+        w = len(text) * CHAR_WIDTH
+        best: Rect | None = None
+        fewest = -1
+        for r in _candidates(path.points, w):
+            # Off the drawing's top or left edge counts as a clash (it would be cut).
+            n = grid.hits(r) + OFF_DRAWING * ((r[0] < 0) + (r[1] < 0))
+            if best is None or n < fewest:
+                best, fewest = r, n
+            if n == 0:
+                break
+        assert best is not None  # there are always candidates
+        if best[0] < 0 or best[1] < 0:  # every spot was off the drawing: pull it in
+            dx, dy = max(0.0, -best[0]), max(0.0, -best[1])
+            best = (best[0] + dx, best[1] + dy, best[2] + dx, best[3] + dy)
+        grid.add_rect(best)
+        lay.width = max(lay.width, best[2] + LABEL_GAP)
+        lay.height = max(lay.height, best[3] + LABEL_GAP)
+        path.label = Box(
+            (best[0] + best[2]) / 2, (best[1] + best[3]) / 2, best[2] - best[0], LABEL_HEIGHT
+        )
