@@ -254,3 +254,17 @@ def test_number_like_text_is_quoted():
     )
     text = "".join(parse(body(template_diff_html(d))).text)
     assert "8443→'8443'" in text.replace(" ", "")
+
+
+@pytest.mark.parametrize("word", ["on", "off", "yes", "8443", "null", " padded", "two\nlines"])
+def test_text_that_reads_as_another_kind_is_quoted_as_in_the_text_review(word):
+    import json
+
+    from toskit.compare.text import short
+
+    new = BASE.replace("replicas: 2", f"replicas: {json.dumps(word)}")
+    diff = toskit.compare(load(BASE), load(new))
+    text = "".join(parse(body(template_diff_html(diff))).text)
+    assert short(word).startswith("'")  # the text review quotes it
+    assert short(word) in text, (short(word), text)
+    assert short(word) in str(diff)

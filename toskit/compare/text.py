@@ -19,7 +19,7 @@ from toskit.compare.model import FieldChange, TemplateDiff, ValueChange
 from toskit.plain import flow_text
 from toskit.terminal import terminal_safe
 
-__all__ = ["location_of", "name", "render_text", "short"]
+__all__ = ["location_of", "name", "needs_quotes", "render_text", "short"]
 
 _WIDTH = 60
 _NAME_WIDTH = 200
@@ -28,7 +28,10 @@ _NAME_WIDTH = 200
 _NOT_TEXT = frozenset({"true", "false", "null", "~", "yes", "no", "on", "off"})
 
 
-def _needs_quotes(text: str) -> bool:
+def needs_quotes(text: str) -> bool:
+    """Whether text shown bare would read as another kind (``8443``, ``on``,
+    ``null``) or hide whitespace or a line break: the text and HTML reviews
+    quote it then."""
     if text == "" or text.strip() != text or "\n" in text or text.lower() in _NOT_TEXT:
         return True
     try:
@@ -50,7 +53,7 @@ def short(value: Any, width: int = _WIDTH) -> str:
         # Quoted when bare text would read as another kind ("8443", "true")
         # or hide whitespace: `port: "8443"` must not look like 8443.
         cut = value[: width + 1]
-        text = repr(cut) if _needs_quotes(value) else cut
+        text = repr(cut) if needs_quotes(value) else cut
     elif isinstance(value, (list, dict, tuple)) or hasattr(value, "items"):
         text = flow_text(value, width)
     else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from toskit.compare.text import needs_quotes
 from toskit.display.conditions_views import breakable
 from toskit.display.html import (
     badge,
@@ -50,23 +51,9 @@ def _shown(value: Any) -> str:
     """A value as a cell reads it: like the property tables, except that text
     which would read as another kind is quoted (a port written as ``"8443"``
     must not look like the number 8443 in a review)."""
-    if isinstance(value, str) and _needs_quotes(value):
+    if isinstance(value, str) and needs_quotes(value):
         return esc(text_value(repr(value)))
     return esc(text_value(value))
-
-
-def _needs_quotes(text: str) -> bool:
-    if (
-        text == ""
-        or text.strip() != text
-        or text.lower() in ("true", "false", "null", "~", "yes", "no")
-    ):
-        return True
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _palette() -> Any:
