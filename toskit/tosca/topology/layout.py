@@ -47,7 +47,12 @@ LABEL_GAP = 4.0  # a label box keeps this far from its anchor on the line
 LABEL_FRACTIONS = (0.5, 0.35, 0.65, 0.2, 0.8)
 """Where along its line (fraction of its length) a label may sit, tried in order."""
 OFF_DRAWING = 100  # a spot off the drawing's top or left weighs this many clashes
-CELL = 96.0  # side of a cell of the spatial index used to place labels
+CELL = 96.0  # smallest side of a cell of the spatial index used to place labels
+CELLS_PER_SEGMENT = 16  # cells grow so lines are indexed under this many each on average
+LABEL_WORK = 100
+"""Shape tests per edge and box that placing all labels may spend; past it, the
+remaining labels take their first spot unchecked (long lines across a huge
+drawing would otherwise make placement grow faster than the drawing)."""
 
 
 @dataclass
@@ -369,53 +374,66 @@ Rect = tuple[float, float, float, float]  # left, top, right, bottom
 
 
 class _Grid:
-    """A bucket index of segments and rectangles by :data:`CELL` cells, so a
+    """A bucket index of segments and rectangles by square cells (at least :data:`CELL` wide), so a
     label is checked against what lies near it only (placement stays linear
     in the size of the drawing)."""
 
-    def __init__(self) -> None:
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
         self.cells: dict[tuple[int, int], list[int]] = {}
-        self.items: list[tuple[bool, Segment | Rect]] = []  # (is a segment, shape)
+        # (is a segment, shape, bounding box)
+        self.items: list[tuple[bool, Segment | Rect, Rect]] = []
+        self.work = 0  # shape tests done by hits()
 
     def _add(self, cell: tuple[int, int], item: int) -> None:
         self.cells.setdefault(cell, []).append(item)
 
     def add_rect(self, r: Rect) -> None:
+        c = self.cell
         item = len(self.items)
-        self.items.append((False, r))
-        for cx in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
-            for cy in range(int(r[1] // CELL), int(r[3] // CELL) + 1):
+        self.items.append((False, r, r))
+        for cx in range(int(r[0] // c), int(r[2] // c) + 1):
+            for cy in range(int(r[1] // c), int(r[3] // c) + 1):
                 self._add((cx, cy), item)
 
     def add_segment(self, s: Segment) -> None:
         """Index a segment under the cells it crosses (column by column: a
         long line costs its length in cells, not its bounding box's area)."""
+        c = self.cell
         item = len(self.items)
-        self.items.append((True, s))
+        bound = (min(s[0], s[2]), min(s[1], s[3]), max(s[0], s[2]), max(s[1], s[3]))
+        self.items.append((True, s, bound))
         x1, y1, x2, y2 = s
         if x1 > x2:
             x1, y1, x2, y2 = x2, y2, x1, y1
-        for cx in range(int(x1 // CELL), int(x2 // CELL) + 1):
+        for cx in range(int(x1 // c), int(x2 // c) + 1):
             if x2 == x1:
                 ya, yb = y1, y2
             else:
-                lo, hi = max(x1, cx * CELL), min(x2, (cx + 1) * CELL)
+                lo, hi = max(x1, cx * c), min(x2, (cx + 1) * c)
                 slope = (y2 - y1) / (x2 - x1)
                 ya, yb = y1 + (lo - x1) * slope, y1 + (hi - x1) * slope
-            for cy in range(int(min(ya, yb) // CELL), int(max(ya, yb) // CELL) + 1):
+            for cy in range(int(min(ya, yb) // c), int(max(ya, yb) // c) + 1):
                 self._add((cx, cy), item)
 
-    def hits(self, r: Rect) -> int:
-        """How many indexed shapes ``r`` touches."""
+    def hits(self, r: Rect, enough: int) -> int:
+        """How many indexed shapes ``r`` touches, counting no further than ``enough``."""
+        c = self.cell
         near: set[int] = set()
-        for cx in range(int(r[0] // CELL), int(r[2] // CELL) + 1):
-            for cy in range(int(r[1] // CELL), int(r[3] // CELL) + 1):
+        for cx in range(int(r[0] // c), int(r[2] // c) + 1):
+            for cy in range(int(r[1] // c), int(r[3] // c) + 1):
                 near.update(self.cells.get((cx, cy), ()))
         count = 0
         for item in near:
-            is_segment, shape = self.items[item]
+            is_segment, shape, bound = self.items[item]
+            self.work += 1
+            # A quick rejection by bounding box first (most near shapes miss).
+            if bound[0] > r[2] or bound[2] < r[0] or bound[1] > r[3] or bound[3] < r[1]:
+                continue
             if segment_hits_rect(shape, r) if is_segment else rects_overlap(shape, r):
                 count += 1
+                if count >= enough:
+                    break
         return count
 
 
@@ -487,18 +505,19 @@ def _place_labels(lay: Layout, texts: list[str]) -> None:
     box and no label placed before; else the candidate touching the fewest.
     Each candidate is checked against the shapes in the index cells it
     covers only."""
-    grid = _Grid()
     paths = lay.edges + [path for _, path in lay.stubs]
-    for box in list(lay.boxes.values()) + [stub for stub, _ in lay.stubs]:
-        grid.add_rect(label_rect(box))
-    seen: set[tuple[tuple[float, float], ...]] = set()
+    boxes = list(lay.boxes.values()) + [stub for stub, _ in lay.stubs]
+    segments: dict[Segment, None] = {}  # parallel edges share one line
     for path in paths:
-        key = tuple(path.points)
-        if key in seen:  # parallel edges share one line
-            continue
-        seen.add(key)
         for a, b in zip(path.points, path.points[1:]):
-            grid.add_segment((a[0], a[1], b[0], b[1]))
+            segments[(a[0], a[1], b[0], b[1])] = None
+    length = sum(abs(s[2] - s[0]) + abs(s[3] - s[1]) for s in segments)
+    grid = _Grid(max(CELL, length / (CELLS_PER_SEGMENT * max(1, len(segments)))))
+    for box in boxes:
+        grid.add_rect(label_rect(box))
+    for segment in segments:
+        grid.add_segment(segment)
+    budget = LABEL_WORK * (len(paths) + len(boxes))
     for path, text in zip(paths, texts):
         if len(path.points) < 2:
             continue
@@ -507,7 +526,11 @@ def _place_labels(lay: Layout, texts: list[str]) -> None:
         fewest = -1
         for r in _candidates(path.points, w):
             # Off the drawing's top or left edge counts as a clash (it would be cut).
-            n = grid.hits(r) + OFF_DRAWING * ((r[0] < 0) + (r[1] < 0))
+            off = OFF_DRAWING * ((r[0] < 0) + (r[1] < 0))
+            if grid.work > budget or (best is not None and off >= fewest):
+                n = off  # out of budget (the first spot on the drawing wins), or no better
+            else:
+                n = off + grid.hits(r, fewest - off if best is not None else len(grid.items) + 1)
             if best is None or n < fewest:
                 best, fewest = r, n
             if n == 0:
