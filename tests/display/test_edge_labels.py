@@ -12,8 +12,10 @@ import toskit
 from toskit.display.topology_svg import LABEL_BASELINE
 from toskit.tosca.topology.layout import (
     CHAR_WIDTH,
+    LABEL_WORK,
     Layout,
     _candidates,
+    _place_labels,
     edge_label,
     label_rect,
     rects_overlap,
@@ -115,7 +117,10 @@ def test_a_label_is_clear_whenever_a_clear_candidate_existed(name: str, topo) ->
         else:
             clear += 1
         placed.append(r)
-    # (A label overlapping an earlier one is a clash, so checked above.)
+    # Even where lines leave no clear spot, a label never covers another
+    # (covering a label weighs more than crossing a line).
+    for i, a in enumerate(placed):
+        assert not any(rects_overlap(a, b) for b in placed[:i]), (name, i)
     assert clear >= len(placed) * (0.4 if name == "crossing" else 0.8), (name, clear, len(placed))
 
 
@@ -153,3 +158,32 @@ def test_the_svg_draws_each_label_where_the_layout_placed_it(name: str, topo) ->
         assert text == want
         assert x == pytest.approx(left, abs=0.06)
         assert y == pytest.approx(top + LABEL_BASELINE, abs=0.06)
+
+
+def _random(n: int) -> str:
+    """A hosting tree with a dependency from every third node to any other:
+    long lines across a wide drawing."""
+    import random
+
+    r = random.Random(n)
+    lines = ["tosca_definitions_version: tosca_simple_yaml_1_3", "topology_template:"]
+    lines += ["  node_templates:", "    n0: { type: tosca.nodes.Compute }"]
+    for i in range(1, n):
+        lines += [f"    n{i}:", "      type: tosca.nodes.SoftwareComponent", "      requirements:"]
+        lines.append(f"        - host: n{r.randrange(max(1, i // 10))}")
+        if i % 3 == 0:
+            lines.append(f"        - dependency: n{r.randrange(n)}")
+    return "\n".join(lines) + "\n"
+
+
+def test_placement_work_stays_within_its_budget_on_a_big_dense_drawing() -> None:
+    topo = toskit.loads(_random(600), name="random.yaml").topology()
+    lay = topo.layout()
+    boxes = len(lay.boxes) + len(lay.stubs)
+    paths = lay.edges + [p for _, p in lay.stubs]
+    assert len(paths) > 700
+    work = _place_labels(lay, _texts(topo, lay))
+    # One candidate's check may run past the budget before it is noticed.
+    assert work <= LABEL_WORK * (len(paths) + boxes) + boxes + len(paths)
+    assert all(p.label is not None for p in paths)
+    assert all(label_rect(p.label)[0] >= 0 and label_rect(p.label)[1] >= 0 for p in paths)

@@ -46,6 +46,7 @@ LABEL_HEIGHT = 13.0  # an edge label's box: the 11px font with its halo
 LABEL_GAP = 4.0  # a label box keeps this far from its anchor on the line
 LABEL_FRACTIONS = (0.5, 0.35, 0.65, 0.2, 0.8)
 """Where along its line (fraction of its length) a label may sit, tried in order."""
+COVER = 10  # a spot covering a node box or a label weighs this many line crossings
 OFF_DRAWING = 100  # a spot off the drawing's top or left weighs this many clashes
 CELL = 96.0  # smallest side of a cell of the spatial index used to place labels
 CELLS_PER_SEGMENT = 16  # cells grow so lines are indexed under this many each on average
@@ -417,7 +418,8 @@ class _Grid:
                 self._add((cx, cy), item)
 
     def hits(self, r: Rect, enough: int) -> int:
-        """How many indexed shapes ``r`` touches, counting no further than ``enough``."""
+        """How much ``r`` clashes: the lines it crosses, :data:`COVER` for each
+        box or label it covers; counting no further than ``enough``."""
         c = self.cell
         near: set[int] = set()
         for cx in range(int(r[0] // c), int(r[2] // c) + 1):
@@ -430,8 +432,12 @@ class _Grid:
             # A quick rejection by bounding box first (most near shapes miss).
             if bound[0] > r[2] or bound[2] < r[0] or bound[1] > r[3] or bound[3] < r[1]:
                 continue
-            if segment_hits_rect(shape, r) if is_segment else rects_overlap(shape, r):
-                count += 1
+            if is_segment:
+                count += segment_hits_rect(shape, r)
+            elif rects_overlap(shape, r):
+                # Covering a box or another label's letters is worse than
+                # crossing a line (the label's halo keeps its own letters legible).
+                count += COVER
                 if count >= enough:
                     break
         return count
@@ -498,13 +504,15 @@ def _candidates(points: list[tuple[float, float]], w: float) -> list[Rect]:
     return out
 
 
-def _place_labels(lay: Layout, texts: list[str]) -> None:
+def _place_labels(lay: Layout, texts: list[str]) -> int:
     """Give each edge and stub of ``lay`` (in that order, ``texts`` their
     labels) a label box: the first candidate that touches no line (its own
     included: a candidate keeps :data:`LABEL_GAP` from its anchor), no node
-    box and no label placed before; else the candidate touching the fewest.
+    box and no label placed before; else the candidate that clashes least
+    (covering a box or a label weighs more than crossing a line).
     Each candidate is checked against the shapes in the index cells it
-    covers only."""
+    covers only. Returns the number of shape tests spent (at most about
+    :data:`LABEL_WORK` per edge and box)."""
     paths = lay.edges + [path for _, path in lay.stubs]
     boxes = list(lay.boxes.values()) + [stub for stub, _ in lay.stubs]
     segments: dict[Segment, None] = {}  # parallel edges share one line
@@ -545,3 +553,4 @@ def _place_labels(lay: Layout, texts: list[str]) -> None:
         path.label = Box(
             (best[0] + best[2]) / 2, (best[1] + best[3]) / 2, best[2] - best[0], LABEL_HEIGHT
         )
+    return grid.work
