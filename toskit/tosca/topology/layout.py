@@ -22,6 +22,7 @@ else the spot that touches the fewest.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -473,9 +474,13 @@ def label_rect(box: Box) -> Rect:
     return (box.x - box.w / 2, box.y - box.h / 2, box.x + box.w / 2, box.y + box.h / 2)
 
 
-def _along(points: list[tuple[float, float]], fraction: float) -> tuple[float, float]:
-    """The point ``fraction`` of the way along a polyline."""
-    lengths = [((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 for a, b in zip(points, points[1:])]
+def _along(
+    points: list[tuple[float, float]], fraction: float, lengths: list[float] | None = None
+) -> tuple[float, float]:
+    """The point ``fraction`` of the way along a polyline (``lengths``: its
+    segments' lengths, when the caller has them)."""
+    if lengths is None:
+        lengths = _lengths(points)
     goal = sum(lengths) * fraction
     for (a, b), length in zip(zip(points, points[1:]), lengths):
         if goal <= length and length > 0:
@@ -485,13 +490,18 @@ def _along(points: list[tuple[float, float]], fraction: float) -> tuple[float, f
     return points[-1]
 
 
-def _candidates(points: list[tuple[float, float]], w: float) -> list[Rect]:
+def _lengths(points: list[tuple[float, float]]) -> list[float]:
+    return [((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5 for a, b in zip(points, points[1:])]
+
+
+def _candidates(points: list[tuple[float, float]], w: float) -> Iterator[Rect]:
     """Label boxes to try, best first: at each of :data:`LABEL_FRACTIONS`,
-    right-above the line (the old place), then the other sides."""
+    right-above the line (the old place), then the other sides. A generator:
+    most labels take the first spot, so the rest are never computed."""
     h, g = LABEL_HEIGHT, LABEL_GAP
-    out = []
+    lengths = _lengths(points)
     for fraction in LABEL_FRACTIONS:
-        x, y = _along(points, fraction)
+        x, y = _along(points, fraction, lengths)
         for left, top in (
             (x + g, y - g - h),  # right, above
             (x + g, y + g),  # right, below
@@ -500,8 +510,7 @@ def _candidates(points: list[tuple[float, float]], w: float) -> list[Rect]:
             (x - w / 2, y - g - h),  # centred above (a level line)
             (x - w / 2, y + g),  # centred below
         ):
-            out.append((left, top, left + w, top + h))
-    return out
+            yield (left, top, left + w, top + h)
 
 
 def _place_labels(lay: Layout, texts: list[str]) -> int:
