@@ -9,6 +9,7 @@ that).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 
 import toskit
 from toskit import cli
+from toskit.source import shadow
 
 TOSCA = """\
 tosca_definitions_version: tosca_simple_yaml_1_3
@@ -65,8 +67,16 @@ NEVER_FOR_CHECK = (
 
 
 def _modules_of(argv: list[str], cwd: Path) -> tuple[int, str, set[str]]:
+    # `make test` runs this file in shadow mode (both YAML parse paths, which
+    # imports PyYAML): the command a user runs has no such variable.
+    env = {key: value for key, value in os.environ.items() if key != shadow.ENV_VAR}
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, *argv], capture_output=True, text=True, check=True, cwd=cwd
+        [sys.executable, "-c", _PROBE, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=cwd,
+        env=env,
     )
     record = json.loads(done.stdout.splitlines()[-1])
     return record["status"], record["out"], set(record["modules"])
