@@ -127,12 +127,20 @@ def test_an_empty_table_and_a_table_of_lists_frame_as_the_general_build() -> Non
         PropertyRow("a", [1, 2], "list", "template"),
         PropertyRow("b", [3, 4], "list", "template"),
     ]
-    for table in (
-        PropertyTable("x", []),
-        PropertyTable("x", lists),
-        PropertyTable("x", lists, True),
-    ):
+    for table in (PropertyTable("x", lists), PropertyTable("x", lists, True)):
         pd.testing.assert_frame_equal(table.to_frame(), _general(table))
+    # An empty table: the same columns, the text ones in the dtype of a full
+    # table's (the general build made them object and status float64, which
+    # turned a concatenation of tables' frames to object).
+    full = PropertyTable("x", lists, True).to_frame()
+    for shown in (False, True):
+        empty = PropertyTable("x", [], shown).to_frame()
+        assert len(empty) == 0
+        names = [c for c in full.columns if shown or c != "overridden"]
+        assert list(empty.columns) == names
+        for column in ("path", "type", "source", "status", "problem"):
+            assert empty[column].dtype == full[column].dtype, column
+        assert empty["value"].dtype == object
 
 
 def test_the_column_build_is_what_to_frame_uses(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import (
     MAX_PER_CODE,
@@ -24,10 +24,14 @@ from toskit.tosca.model.template import (
     NodeTemplate,
     PolicyTemplate,
     RelationshipTemplate,
+    entities_frame,
 )
 from toskit.tosca.model.validity import attach
 from toskit.tosca.types.definitions import Type
 from toskit.tosca.types.registry import KINDS, Registry
+
+if TYPE_CHECKING:
+    import pandas
 
 __all__ = ["ServiceTemplate"]
 
@@ -201,6 +205,37 @@ class ServiceTemplate:
         from toskit.tosca.topology.model import build_topology
 
         return build_topology(self)
+
+    @gc_paused  # a heavy view builder: no full collection over the template (#31)
+    def property_frame(self, show_overridden: bool = False) -> pandas.DataFrame:
+        """One pandas DataFrame of every node template's property rows.
+
+        Columns: ``node`` (the node template's name), then those of
+        ``property_table().to_frame()``: ``path``, ``value``, ``type``,
+        ``source`` (``overridden`` with ``show_overridden=True``), ``status``,
+        ``problem``; nodes in the template's order, each node's rows in its
+        table's order (a missing required property is a row with value
+        ``None``). Dtypes and values are those of every node's ``to_frame()``
+        with a ``node`` column, concatenated by ``pandas.concat``; a template
+        without nodes gives an empty frame with these columns.
+
+        One frame for the whole template, for analysis across it: ~10x
+        cheaper per node than a frame per node (pandas' constructor alone
+        costs more than 0.1 ms a frame; docs/performance.md)::
+
+            frame = st.property_frame()
+            frame[frame.source.str.startswith("default")]   # every default in use
+            frame[frame.status != "valid"]                   # every problem
+            frame.groupby("node").size()                     # rows per node
+
+        Only node templates: relationship templates, groups and policies
+        have their own ``property_table()`` each, and their names are
+        separate namespaces (a relationship may share a node's name), so a
+        frame mixing them would need a kind column to be read; nor are a
+        node's capabilities' properties in it (``node.capabilities[name]
+        .property_table()``), as they are not in the node's table.
+        """
+        return entities_frame(self.node_templates.values(), show_overridden)
 
     def __repr__(self) -> str:
         counts = self.counts

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,6 @@ from toskit.tosca.model.validity import (
     entity_findings,
     row_states,
     row_status,
-    with_status,
 )
 from toskit.tosca.types.definitions import PropertyDefinition, Type
 from toskit.tosca.values.resolve import Origin, Resolution
@@ -116,24 +115,15 @@ class PropertyTable:
 
     @gc_paused  # a heavy view builder: no full collection over the template (#31)
     def to_frame(self) -> pandas.DataFrame:
-        """A pandas DataFrame with columns path, value, type, source (and overridden)."""
-        import pandas as pd
+        """A pandas DataFrame with columns path, value, type, source (and
+        overridden), status and problem.
 
-        states = self.states
-        if self.rows and all(s.row is not None for s in states):
-            # No missing property: one DataFrame built from whole columns, the
-            # frame with_status returns for these rows (same columns, dtypes
-            # and values), ~3x cheaper than building it and adding columns (#31).
-            return _frame_of(self.rows, states, self.show_overridden)
-        columns = ["path", "value", "type", "source"]
-        data: list[list[Any]] = [[r.path, r.value, r.type, r.source] for r in self.rows]
-        if self.show_overridden:
-            columns.append("overridden")
-            for row, r in zip(data, self.rows):
-                row.append([value for value, _ in r.overridden])
-        return with_status(
-            self, pd.DataFrame(data, columns=columns)
-        )  # status, problem (validity.py)
+        A missing required property is a row of its own (value ``None``, its
+        declared type, source ``""``); the value and type columns of such a
+        table are ``object`` (every value as the row holds it). An empty
+        table has the same columns, text ones ``str`` as in any other table.
+        """
+        return _frame_of(self.rows, self.states, self.show_overridden)
 
     def __repr__(self) -> str:
         if not self.rows:
@@ -155,47 +145,251 @@ class PropertyTable:
 def _frame_of(
     rows: list[PropertyRow], states: list[RowState], show_overridden: bool
 ) -> pandas.DataFrame:
-    """The frame of a table whose every state has a row: what ``with_status``
-    makes of it (tests/tosca/test_to_frame_fast.py compares the two)."""
+    """The frame of one table (``PropertyTable.to_frame``)."""
+    columns = _Columns(show_overridden, with_node=False)
+    columns.add_table(None, rows, states)
+    return columns.frame()
+
+
+def entities_frame(entities: Iterable[EntityTemplate], show_overridden: bool) -> pandas.DataFrame:
+    """One frame of every entity's property rows, a ``node`` column first
+    (``ServiceTemplate.property_frame``): the rows, columns, dtypes and values
+    of every entity's ``property_table(show_overridden).to_frame()`` with the
+    entity's name in front, concatenated as ``pandas.concat`` would, built as
+    one DataFrame (tests/tosca/test_property_frame.py compares the two).
+
+    An entity whose rows are all there and whose findings name none of them
+    (most of them) is read straight from its resolution, without building
+    its table: the cost that made one frame per node 0.2 ms (#31)."""
+    columns = _Columns(show_overridden, with_node=True)
+    for entity in entities:
+        findings = entity_findings(entity)
+        if not findings and isinstance(entity, EntityTemplate):
+            columns.add_leaves(entity, "unchecked" if findings is None else "valid")
+        else:  # findings to file row by row, maybe missing rows: the table's own states
+            table = entity.property_table(show_overridden)
+            columns.add_table(entity.name, table.rows, table.states)
+    return columns.frame()
+
+
+class _Columns:
+    """The columns of one or more property tables, gathered as plain lists and
+    assembled into one DataFrame at the end (no frame per table).
+
+    The text columns (node, path, source, status) are ``str`` in every
+    table's frame, so they are built once over all rows. The value column
+    (and type, when a table has a ``None`` type or a missing row) is inferred
+    per table, as each table's own frame infers it (a table of integers is
+    ``int64``), then the per-table arrays are combined as ``pandas.concat``
+    combines the frames' columns (:func:`_combine`)."""
+
+    def __init__(self, show_overridden: bool, with_node: bool) -> None:
+        self.show_overridden = show_overridden
+        self.with_node = with_node
+        self.nodes: list[str] = []
+        self.paths: list[str] = []
+        self.sources: list[str] = []
+        self.statuses: list[str] = []
+        self.problems: list[str | None] = []
+        self.overridden: list[list[Any]] = []
+        # Per table: its values (inferred as one column, or ``object`` as
+        # they are: a table with a missing row) and its types (text, inferred
+        # when one is None, or object).
+        self.values: list[tuple[list[Any], bool]] = []
+        self.types: list[tuple[list[Any], str]] = []
+
+    def add_leaves(self, entity: EntityTemplate, status: str) -> None:
+        """The rows of ``entity`` read from its resolution (what
+        :func:`build_rows` makes of it), every row with ``status``."""
+        resolution = entity._resolution
+        leaves = _leaves(resolution, entity._definitions, entity._value_type, entity.type)
+        count = len(leaves)
+        values: list[Any] = []
+        types: list[str | None] = []
+        paths = self.paths
+        sources = self.sources
+        origins = resolution.origins
+        for rel, value, type_name in leaves:
+            paths.append(rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel))
+            values.append(str(value) if _is_call(value) else value)
+            types.append(type_name)
+            origin = origins.get(rel)  # most leaves have their own origin: no walk up
+            sources.append((origin or origin_at(resolution, rel)).source)
+        if self.show_overridden:
+            below = resolution.overridden
+            self.overridden += [[v for v, _ in below.get(rel, ())] for rel, _, _ in leaves]
+        if self.with_node:
+            self.nodes += [entity.name] * count
+        self.statuses += [status] * count
+        self.problems += [None] * count
+        self.values.append((values, False))
+        self.types.append((types, "infer" if None in types else "text"))
+
+    def add_table(self, name: str | None, rows: list[PropertyRow], states: list[RowState]) -> None:
+        """A table's rows with their states; a missing property's row (its
+        state has no row) has value ``None``, its declared type, source ``""``."""
+        start = len(self.paths)
+        if all(s.row is not None for s in states):
+            by_path = {s.path: s for s in states}
+            found = [by_path.get(r.path) for r in rows]
+            values = [r.value for r in rows]
+            types = [r.type for r in rows]
+            self.paths += [r.path for r in rows]
+            self.sources += [r.source for r in rows]
+            if self.show_overridden:
+                self.overridden += [[v for v, _ in r.overridden] for r in rows]
+            self.statuses += [s.status if s is not None else "unchecked" for s in found]
+            self.problems += [s.problem if s is not None else None for s in found]
+            self.values.append((values, bool(not rows)))  # no rows: an object column
+            self.types.append((types, "infer" if None in types else "text"))
+        else:
+            # A missing row's value and type are None: both columns are
+            # ``object`` (every value as the row holds it, not inferred).
+            values = []
+            types = []
+            for s in states:
+                r = s.row
+                if r is not None:
+                    self.paths.append(r.path)
+                    values.append(r.value)
+                    types.append(r.type)
+                    self.sources.append(r.source)
+                    if self.show_overridden:
+                        self.overridden.append([v for v, _ in r.overridden])
+                else:
+                    self.paths.append(s.path)
+                    values.append(None)
+                    types.append(s.type)
+                    self.sources.append("")
+                    if self.show_overridden:
+                        self.overridden.append([])
+                self.statuses.append(s.status)
+                self.problems.append(s.problem)
+            self.values.append((values, True))
+            self.types.append((types, "object"))
+        if self.with_node:
+            self.nodes += [name or ""] * (len(self.paths) - start)
+
+    def frame(self) -> pandas.DataFrame:
+        """The DataFrame: one constructor call for every column at once."""
+        import pandas as pd
+
+        text = _text_column
+        value_arrays = [_objects(v) if as_is else _infer(v) for v, as_is in self.values]
+        columns: list[Any] = [
+            text(self.paths),
+            _combine(value_arrays) if value_arrays else _objects([]),
+            self._type_column(),
+            text(self.sources),
+        ]
+        if self.show_overridden:
+            columns.append(_objects(self.overridden))
+        columns.append(text(self.statuses))
+        columns.append(_objects(self.problems))  # object even when all None or all str
+        names = _FRAME_COLUMNS[self.show_overridden]
+        if self.with_node:
+            columns.insert(0, text(self.nodes))
+            names = ["node", *names]
+        index = pd.RangeIndex(len(self.paths))
+        fast = _fast_frame()
+        if fast is None:  # a pandas without them: the public constructor (the same frame)
+            # (an object array as an object Series: pandas would infer str for it)
+            series = (pd.Series(c, index=index, dtype=c.dtype) for c in columns)
+            return pd.DataFrame(dict(zip(names, series)))
+        # DataFrame(dict) spends ~40 % of a 12-row frame aligning, indexing and
+        # inferring (bench/bench_frame.py); every column is built in its dtype
+        # already, so the arrays are handed over as they are.
+        from_arrays = fast[0]
+        return from_arrays(
+            columns, columns=_column_index(names), index=index, verify_integrity=False
+        )
+
+    def _type_column(self) -> Any:
+        if all(kind == "text" for _, kind in self.types):
+            return _text_column([t for types, _ in self.types for t in types])
+        arrays = [
+            _text_column(types)
+            if kind == "text"
+            else _objects(types)
+            if kind == "object"
+            else _infer(types)
+            for types, kind in self.types
+        ]
+        return _combine(arrays)
+
+
+def _leaves(
+    resolution: Resolution,
+    definitions: Mapping[str, PropertyDefinition],
+    value_type: Any,
+    owner_type: Type | None,
+) -> list[tuple[tuple, Any, str | None]]:
+    """``(path as a tuple, value, type name)`` of every leaf of a resolution,
+    in the order of :class:`PropertyTable`'s rows (data-type values expand
+    into their fields; anything else is one leaf)."""
+    leaves: list[tuple[tuple, Any, str | None]] = []
+
+    def visit(value: Any, type_name: str | None, owner: Type | None, rel: tuple) -> None:
+        vt = value_type(type_name, owner) if type_name else None
+        if (
+            isinstance(vt, Type)
+            and vt.base_primitive is None
+            and isinstance(value, Mapping)
+            and not _is_call(value)
+        ):
+            fields = vt.properties
+            for key, item in value.items():
+                fdef = fields.get(key)
+                visit(item, fdef.type if fdef else None, vt, (*rel, key))
+            return
+        leaves.append((rel, value, type_name))
+
+    for name, value in resolution.values.items():
+        pdef = definitions.get(name)
+        visit(value, pdef.type if pdef else None, owner_type, (name,))
+    return leaves
+
+
+def _objects(values: list[Any]) -> Any:
+    """``values`` as an ``object`` array, each item as it is (a list stays one
+    item: ``np.fromiter`` does not unpack sequences as ``np.array`` would)."""
+    import numpy as np
+
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+def _infer(values: list[Any]) -> Any:
+    """``values`` as the column ``DataFrame(dict)`` makes of a list (pandas'
+    ``sanitize_array``: ``int64`` for integers, ``str`` for text...)."""
+    fast = _fast_frame()
+    if fast is None:  # a pandas without it: a Series infers the same
+        import pandas as pd
+
+        return pd.Series(values)
+    return fast[1](values, None)
+
+
+def _combine(arrays: list[Any]) -> Any:
+    """One column of per-table columns, as ``pandas.concat`` of the tables'
+    frames makes it (pandas' ``concatenate_managers``): one dtype stays;
+    integer and bool columns are joined by numpy's promotion (``int64`` for
+    ``bool`` + ``int64``, GH#42092); anything else is pandas' common type."""
+    if len(arrays) == 1:
+        return arrays[0]
     import numpy as np
     import pandas as pd
 
-    by_path = {s.path: s for s in states}
-    paths = [r.path for r in rows]
-    found = [by_path.get(path) for path in paths]
-    types = [r.type for r in rows]
-    # Columns of text only (path, source, status; type when no row lacks one)
-    # are built in the dtype pandas infers for text, without its inference
-    # per column (~40 % of a frame, #31); the value column is a plain list,
-    # which pandas infers as the general path's rows (int64, object...).
-    text = _text_column
-    columns: list[Any] = [
-        text(paths),
-        [r.value for r in rows],
-        text(types) if None not in types else types,
-        text([r.source for r in rows]),
-    ]
-    if show_overridden:
-        columns.append([[value for value, _ in r.overridden] for r in rows])
-    columns.append(text([s.status if s is not None else "unchecked" for s in found]))
-    problems = np.empty(len(rows), dtype=object)  # object even when all None or all str
-    problems[:] = [s.problem if s is not None else None for s in found]
-    columns.append(problems)
-    names = _FRAME_COLUMNS[show_overridden]
-    fast = _fast_frame()
-    if fast is None:  # a pandas without them: the public constructor (the same frame)
-        # (the problem column as an object Series: an object array is inferred as str)
-        columns[-1] = pd.Series(columns[-1], dtype=object)
-        return pd.DataFrame(dict(zip(names, columns)))
-    # DataFrame(dict) spends ~40 % of a 12-row frame aligning, indexing and
-    # inferring (bench/bench_frame.py); here the list columns (value; type
-    # with a None; overridden) go through the inference DataFrame(dict)
-    # applies to each (sanitize_array), the others are built in their
-    # dtype, so the frame is the same (tests/tosca/test_to_frame_fast.py).
-    from_arrays, sanitize = fast
-    index = pd.RangeIndex(len(rows))
-    arrays = [sanitize(c, index) if c.__class__ is list else c for c in columns]
-    return from_arrays(arrays, columns=_column_index(names), index=index, verify_integrity=False)
+    if _fast_frame() is None:
+        return pd.concat([pd.Series(a, dtype=a.dtype) for a in arrays], ignore_index=True)
+    from pandas.core.dtypes.concat import concat_compat
+
+    first = arrays[0].dtype
+    numpy_only = all(a.__class__ is np.ndarray for a in arrays)
+    if all(a.dtype == first for a in arrays):
+        return np.concatenate(arrays) if numpy_only else concat_compat(arrays)
+    if numpy_only and all(a.dtype.kind in "iub" for a in arrays):
+        return np.concatenate(arrays)
+    return concat_compat(arrays)
 
 
 _FRAME_COLUMNS = {
@@ -290,20 +484,7 @@ def build_rows(
     (:func:`~toskit.tosca.model.validity.row_status`).
     """
     rows: list[PropertyRow] = []
-
-    def visit(value: Any, type_name: str | None, owner: Type | None, rel: tuple) -> None:
-        vt = value_type(type_name, owner) if type_name else None
-        if (
-            isinstance(vt, Type)
-            and vt.base_primitive is None
-            and isinstance(value, Mapping)
-            and not _is_call(value)
-        ):
-            fields = vt.properties
-            for key, item in value.items():
-                fdef = fields.get(key)
-                visit(item, fdef.type if fdef else None, vt, (*rel, key))
-            return
+    for rel, value, type_name in _leaves(resolution, definitions, value_type, owner_type):
         origin = origin_at(resolution, rel)
         below = resolution.overridden.get(rel, ()) if show_overridden else ()
         rows.append(
@@ -320,10 +501,6 @@ def build_rows(
                 stack=(*below, (value, origin)) if show_overridden else (),
             )
         )
-
-    for name, value in resolution.values.items():
-        pdef = definitions.get(name)
-        visit(value, pdef.type if pdef else None, owner_type, (name,))
     return rows
 
 
