@@ -105,6 +105,42 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
     # only with an archive (both bring shutil, bz2 and lzma: #31).
     for prefix in ("shutil", "zipfile", "bz2", "lzma"):
         assert _loaded(modules, prefix) == [], prefix
+    # Imported on first use only (#31): RE2 with a template's first pattern,
+    # difflib with the first spelling hint, pathlib and urllib.parse (with
+    # ipaddress) with a URL or `file:` import or a caller's Path.
+    for prefix in ("re2", "difflib", "pathlib", "urllib", "ipaddress"):
+        assert _loaded(modules, prefix) == [], prefix
+
+
+# A pattern constraint broken by a value, and a misspelt property: RE2 and
+# difflib are imported when the check needs them.
+PATTERN_AND_TYPO = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  my.Box:
+    derived_from: tosca.nodes.Root
+    properties:
+      code:
+        type: string
+        constraints:
+          - pattern: "[a-z]+"
+topology_template:
+  node_templates:
+    box:
+      type: my.Box
+      properties:
+        code: ABC
+        cdoe: abc
+"""
+
+
+def test_the_lazy_imports_happen_when_a_check_needs_them(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text(PATTERN_AND_TYPO)
+    status, out, modules = _modules_of(["check", "p.yaml"], tmp_path)
+    assert status == 1, out
+    assert "error[constraint-violation]" in out and "pattern" in out, out
+    assert "did you mean 'code'?" in out, out
+    assert "re2" in modules and "difflib" in modules
 
 
 def test_check_imports_pyyaml_when_a_finding_needs_its_locations(tmp_path: Path) -> None:

@@ -25,7 +25,6 @@ The path is structured (``parts``) and its string derived from it:
 
 from __future__ import annotations
 
-import difflib
 import functools
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field, replace
@@ -507,6 +506,10 @@ def closest(word: str, candidates: Iterable[str]) -> str | None:
     """
     if not isinstance(word, str) or not word:
         return None
+    # Imported here, not with the module: only a finding's hint needs it, and
+    # a clean `toskit check` should not pay its import at start-up (#31).
+    import difflib
+
     # A tuple (duplicates are harmless to the index) is the cache key.
     index = _hint_index(tuple(candidates))
     for c in index.lower.get(word.lower(), ()):

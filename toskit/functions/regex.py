@@ -25,8 +25,6 @@ import functools
 import re
 from typing import Any, Protocol
 
-import re2
-
 __all__ = [
     "MAX_PATTERN_LENGTH",
     "MAX_PROGRAM_BYTES",
@@ -79,14 +77,19 @@ class BoundedPattern(Protocol):
     def match(self, text: str) -> Any: ...  # noqa: D102
 
 
-def _options() -> Any:
+@functools.cache
+def _re2() -> tuple[Any, Any]:
+    """The ``re2`` module and the options every template pattern compiles with.
+
+    Imported on the first pattern, not with this module: most templates have
+    none, and ``toskit check`` pays ~1.3 ms for ``re2`` at start-up (#31).
+    """
+    import re2
+
     options = re2.Options()
     options.log_errors = False  # RE2 would print every refused pattern on stderr
     options.max_mem = MAX_PROGRAM_BYTES
-    return options
-
-
-_OPTIONS = _options()
+    return re2, options
 
 
 @functools.lru_cache(maxsize=512)
@@ -107,8 +110,9 @@ def compile_bounded(pattern: str) -> BoundedPattern:
             hint="toskit.functions.regex.MAX_PATTERN_LENGTH holds the limit",
         )
     translated = _translate(pattern)
+    re2, options = _re2()
     try:
-        return re2.compile(translated, _OPTIONS)
+        return re2.compile(translated, options)
     except re2.error as exc:
         raise RegexRejected(_explain(pattern, exc), hint=_SYNTAX_HINT) from None
     except (ValueError, TypeError, OverflowError, MemoryError) as exc:

@@ -53,7 +53,7 @@ from toskit.source import YamlDocument, load_yaml, load_yaml_file
 from toskit.source.csar import CSAR_LIMITS, CsarArchive, CsarError, CsarImporter
 from toskit.source.document import resolve_limits
 from toskit.source.imports import shown_path
-from toskit.tosca.profiles import profile_path
+from toskit.tosca.profiles import profile_file
 
 __all__ = [
     "BUILTIN_PROFILES",
@@ -231,7 +231,7 @@ class ProfileCatalog:
         """Every entry, built-in ones first, then by profile (the first of duplicates)."""
         index = self._ensure()
         builtin = [
-            ProfileEntry(name, str(profile_path(family)), builtin=True)
+            ProfileEntry(name, profile_file(family), builtin=True)
             for name, family in BUILTIN_PROFILES.items()
         ]
         found = [entries[0] for _, entries in sorted(index.by_profile.items())]
@@ -249,7 +249,7 @@ class ProfileCatalog:
         if family is None and profile.startswith(_NORMATIVE_PREFIXES):
             family = "2.0"
         if family is not None:
-            return ProfileEntry(profile, str(profile_path(family)), builtin=True)
+            return ProfileEntry(profile, profile_file(family), builtin=True)
         found = self._ensure().by_profile.get(profile)
         return found[0] if found else None
 
@@ -259,7 +259,7 @@ class ProfileCatalog:
         found = list(self._ensure().by_profile.get(profile, ()))
         if profile in BUILTIN_PROFILES and found:
             found.insert(
-                0, ProfileEntry(profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True)
+                0, ProfileEntry(profile, profile_file(BUILTIN_PROFILES[profile]), builtin=True)
             )
         return found if len(found) > 1 else []
 
@@ -306,7 +306,7 @@ class ProfileCatalog:
         for profile, entries in index.by_profile.items():
             if profile in BUILTIN_PROFILES:
                 builtin = ProfileEntry(
-                    profile, str(profile_path(BUILTIN_PROFILES[profile])), builtin=True
+                    profile, profile_file(BUILTIN_PROFILES[profile]), builtin=True
                 )
                 entries.insert(0, builtin)
             if len(entries) > 1:

@@ -14,7 +14,7 @@ import threading
 from toskit.diagnostics import Diagnostic
 from toskit.source import load_yaml_file
 from toskit.tosca.load.grammar import TYPE_SECTIONS
-from toskit.tosca.profiles import ABSENT_TYPES, OLDER_FAMILIES, older_family, profile_path
+from toskit.tosca.profiles import ABSENT_TYPES, OLDER_FAMILIES, older_family, profile_file
 from toskit.tosca.types.registry import Registry, TypeSource
 
 __all__ = ["NFV_VERSION", "normative_registry", "profile_diagnostics", "registry_for"]
@@ -38,7 +38,7 @@ _LAYERS = {_NFV: ("nfv-1.0", _OLDER["1.0"])}
 
 def _sources(path_key: str, diags: list[Diagnostic]) -> tuple[list[TypeSource], list[str]]:
     """The type sources of one shipped profile file, and the names it declares absent."""
-    doc = load_yaml_file(profile_path(path_key))
+    doc = load_yaml_file(profile_file(path_key))
     diags.extend(doc.diagnostics)
     value = doc.value if isinstance(doc.value, dict) else {}
     sources = []

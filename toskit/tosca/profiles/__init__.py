@@ -24,13 +24,27 @@ them. ``toskit.dsl`` generates its Python base classes from them.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+from typing import TYPE_CHECKING
 
 from toskit.errors import ToskitError
 
-__all__ = ["ABSENT_TYPES", "OLDER_FAMILIES", "PROFILE_FILES", "older_family", "profile_path"]
+if TYPE_CHECKING:
+    from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
+__all__ = [
+    "ABSENT_TYPES",
+    "OLDER_FAMILIES",
+    "PROFILE_FILES",
+    "older_family",
+    "profile_file",
+    "profile_path",
+]
+
+# os.path, not pathlib: pathlib brings urllib.parse, ipaddress and fnmatch,
+# ~2 ms of every `toskit check` that needs none of them (#31). The loader
+# reads profile_file(); profile_path() still gives a Path.
+_HERE = os.path.dirname(os.path.realpath(__file__))
 
 #: Version family -> file name of its profile.
 PROFILE_FILES: dict[str, str] = {
@@ -69,15 +83,25 @@ def older_family(version: object) -> str | None:
     return _OLDER_VERSIONS.get(version) if isinstance(version, str) else None
 
 
-def profile_path(version_family: str) -> Path:
-    """Return the path of the normative profile for ``"1.3"`` or ``"2.0"``.
+def profile_file(version_family: str) -> str:
+    """The path of the normative profile for ``"1.3"`` or ``"2.0"``, as a string.
 
     Raises ``ToskitError`` (naming the known families) for anything else.
     """
     try:
-        return _HERE / PROFILE_FILES[version_family]
+        return os.path.join(_HERE, PROFILE_FILES[version_family])
     except (KeyError, TypeError):
         known = ", ".join(repr(k) for k in PROFILE_FILES)
         raise ToskitError(
             f"no normative TOSCA profile for version family {version_family!r}; known: {known}"
         ) from None
+
+
+def profile_path(version_family: str) -> Path:
+    """Return the path of the normative profile for ``"1.3"`` or ``"2.0"``.
+
+    Raises ``ToskitError`` (naming the known families) for anything else.
+    """
+    from pathlib import Path
+
+    return Path(profile_file(version_family))

@@ -15,7 +15,6 @@ are shared, never modified.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -279,6 +278,8 @@ class Registry:
         hint = f"no import defines the namespace '{segment}'{where}"
         # Few names, different at each document: compared directly (not through
         # did_you_mean's cache, which keeps the large type-name candidate sets).
+        import difflib  # here: only this hint needs it, not a clean check's start-up (#31)
+
         near = difflib.get_close_matches(segment, known[:_NAMESPACE_HINT_POOL], n=1, cutoff=0.6)
         if near:
             hint += f"; did you mean '{near[0]}'?"
