@@ -222,7 +222,7 @@ class _Columns:
             self.nodes += [entity.name] * count
         self.statuses += [status] * count
         self.problems += [None] * count
-        self.values.append((values, False))
+        self.values.append((values, not count))  # no rows: an object column (as add_table)
         self.types.append((types, "infer" if None in types else "text"))
 
     def add_table(self, name: str | None, rows: list[PropertyRow], states: list[RowState]) -> None:
@@ -398,17 +398,18 @@ _FRAME_COLUMNS = {
 }
 
 
-_COLUMN_INDEX: dict[int, Any] = {}  # pandas.Index of _FRAME_COLUMNS' lists, by length
+_COLUMN_INDEX: dict[tuple[str, ...], Any] = {}  # pandas.Index of the frames' column lists
 
 
 def _column_index(names: list[str]) -> Any:
     """The frame's column Index: a copy of one built once (a copy is 5x cheaper
     than building it from the names, and its ``name`` is the frame's own)."""
-    index = _COLUMN_INDEX.get(len(names))
+    key = tuple(names)  # (by length, a node column and an overridden one were confused)
+    index = _COLUMN_INDEX.get(key)
     if index is None:
         import pandas as pd
 
-        index = _COLUMN_INDEX[len(names)] = pd.Index(names)
+        index = _COLUMN_INDEX[key] = pd.Index(names)
     return index.copy()
 
 
