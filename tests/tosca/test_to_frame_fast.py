@@ -145,12 +145,22 @@ def test_an_empty_table_and_a_table_of_lists_frame_as_the_general_build() -> Non
 
 def test_the_column_build_is_what_to_frame_uses(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    real = template_module._frame_of
-    monkeypatch.setattr(template_module, "_frame_of", lambda *a: calls.append(1) or real(*a))
+    real = template_module._Columns.frame
+    monkeypatch.setattr(template_module._Columns, "frame", lambda s: calls.append(1) or real(s))
+    states = []
+    real_states = template_module.row_states
+    monkeypatch.setattr(
+        template_module, "row_states", lambda *a, **k: states.append(1) or real_states(*a, **k)
+    )
     st = toskit.loads(generate(3), name="b1.yaml")
     for node in st.node_templates.values():
         node.property_table().to_frame()
     assert len(calls) == len(st.node_templates)
+    # No finding names these nodes: the rows' states are not built for the frame.
+    assert states == []
+    for node in toskit.loads(MIXED, name="mixed.yaml").node_templates.values():
+        node.property_table().to_frame()
+    assert states  # a table with findings computes them
 
 
 def test_the_public_constructor_fallback_frames_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
