@@ -110,6 +110,15 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
     # ipaddress) with a URL or `file:` import or a caller's Path.
     for prefix in ("re2", "difflib", "pathlib", "urllib", "ipaddress"):
         assert _loaded(modules, prefix) == [], prefix
+    # A template without `functions:` sections or validation clauses needs
+    # neither (toskit.functions' lazy names, #31).
+    for prefix in (
+        "toskit.functions.signatures",
+        "toskit.functions.validation",
+        "toskit.functions.compare",
+        "toskit.functions.builtins",
+    ):
+        assert _loaded(modules, prefix) == [], prefix
 
 
 # A pattern constraint broken by a value, and a misspelt property: RE2 and
@@ -141,6 +150,58 @@ def test_the_lazy_imports_happen_when_a_check_needs_them(tmp_path: Path) -> None
     assert "error[constraint-violation]" in out and "pattern" in out, out
     assert "did you mean 'code'?" in out, out
     assert "re2" in modules and "difflib" in modules
+
+
+VALIDATION_2_0 = """\
+tosca_definitions_version: tosca_2_0
+node_types:
+  my.Box:
+    derived_from: Root
+    properties:
+      size:
+        type: integer
+        validation: { $greater_than: [ $value, 10 ] }
+service_template:
+  node_templates:
+    box:
+      type: my.Box
+      properties:
+        size: 3
+"""
+
+
+def test_a_validation_clause_imports_the_clause_evaluator_on_use(tmp_path: Path) -> None:
+    (tmp_path / "v.yaml").write_text(VALIDATION_2_0)
+    status, out, modules = _modules_of(["check", "v.yaml"], tmp_path)
+    assert status == 1 and "v.yaml:14:15: error[validation-failed]" in out, out
+    assert "toskit.functions.validation" in modules
+
+
+def test_toskit_functions_lazy_names_resolve_as_before() -> None:
+    # Run in a fresh process: this one may have imported them already.
+    code = (
+        "import toskit.functions as f, sys\n"
+        "lazy = ['FunctionDefinition', 'load_function_definitions', 'refine',\n"
+        "        'check_value', 'constraint_clause', 'validate']\n"
+        "before = [m in sys.modules for m in ('toskit.functions.signatures',\n"
+        "                                     'toskit.functions.validation')]\n"
+        "listed = all(n in dir(f) and n in f.__all__ for n in lazy)\n"
+        "star = {}\n"
+        "exec('from toskit.functions import *', star)\n"
+        "from toskit.functions.signatures import FunctionDefinition\n"
+        "from toskit.functions.validation import CONSTRAINT_OPERATORS, validate\n"
+        "from toskit.functions.registry import CONSTRAINT_OPERATORS as table\n"
+        "print(before, listed, sorted(set(f.__all__) - set(star)),\n"
+        "      f.FunctionDefinition is FunctionDefinition, f.validate is validate,\n"
+        "      callable(f.evaluate) and not isinstance(f.evaluate, type(f)),\n"
+        "      CONSTRAINT_OPERATORS is table)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[False, False] True [] True True True True"
+    import toskit.functions
+
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        toskit.functions.nope  # noqa: B018
 
 
 def test_check_imports_pyyaml_when_a_finding_needs_its_locations(tmp_path: Path) -> None:

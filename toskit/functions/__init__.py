@@ -14,6 +14,11 @@ choices. Layout:
 * :mod:`.validation` — :func:`validate`, 1.x constraints, :func:`check_value`.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from toskit.errors import FunctionError, FunctionSyntaxError
 from toskit.functions.context import (
     CapabilityView,
@@ -31,12 +36,24 @@ from toskit.functions.registry import (
     registered_names,
     unregister,
 )
-from toskit.functions.signatures import (
-    FunctionDefinition,
-    load_function_definitions,
-    refine,
-)
-from toskit.functions.validation import check_value, constraint_clause, validate
+
+if TYPE_CHECKING:
+    from toskit.functions.signatures import FunctionDefinition, load_function_definitions, refine
+    from toskit.functions.validation import check_value, constraint_clause, validate
+
+# Imported on first access (PEP 562): ``functions:`` sections and validation
+# clauses (with toskit.values and the comparisons they bring) are not needed
+# to load a template without them, and `toskit check` pays their import at
+# every start (#31). ``evaluate`` stays eager: it names both a submodule and
+# the function, and the package attribute must stay the function.
+_LAZY = {
+    "FunctionDefinition": "toskit.functions.signatures",
+    "load_function_definitions": "toskit.functions.signatures",
+    "refine": "toskit.functions.signatures",
+    "check_value": "toskit.functions.validation",
+    "constraint_clause": "toskit.functions.validation",
+    "validate": "toskit.functions.validation",
+}
 
 __all__ = [
     "ABSENT",
@@ -66,3 +83,16 @@ __all__ = [
     "unregister",
     "validate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toskit.functions' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -16,6 +16,7 @@ from toskit.errors import ToskitError
 
 __all__ = [
     "BUILTINS_2_0",
+    "CONSTRAINT_OPERATORS",
     "INTRINSICS_1_X",
     "is_builtin",
     "lookup",
@@ -24,6 +25,25 @@ __all__ = [
     "split_qualified",
     "unregister",
 ]
+
+# Defined here, a table of names like the built-ins, rather than in
+# .validation (which re-exports it): the TOSCA value checks need the names,
+# not the clause evaluator, and a `toskit check` of a template without
+# functions then imports neither .validation nor .signatures (#31).
+CONSTRAINT_OPERATORS = (
+    "equal",
+    "greater_than",
+    "greater_or_equal",
+    "less_than",
+    "less_or_equal",
+    "in_range",
+    "valid_values",
+    "length",
+    "min_length",
+    "max_length",
+    "pattern",
+)
+"""The 1.x constraint operators toskit checks (§4.4)."""
 
 BUILTINS_2_0 = frozenset(
     {

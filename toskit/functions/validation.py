@@ -32,24 +32,10 @@ from toskit.functions.notation import (
     contains_call,
     parse,
 )
+from toskit.functions.registry import CONSTRAINT_OPERATORS  # re-exported: defined there (#31)
 from toskit.values import UNBOUNDED
 
 __all__ = ["CONSTRAINT_OPERATORS", "check_value", "constraint_clause", "run_clause", "validate"]
-
-CONSTRAINT_OPERATORS = (
-    "equal",
-    "greater_than",
-    "greater_or_equal",
-    "less_than",
-    "less_or_equal",
-    "in_range",
-    "valid_values",
-    "length",
-    "min_length",
-    "max_length",
-    "pattern",
-)
-"""The 1.x constraint operators toskit checks (§4.4)."""
 
 
 SHOWN_CHARS = 300

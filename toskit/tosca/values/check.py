@@ -28,7 +28,7 @@ from toskit import values as special
 from toskit.diagnostics import Diagnostic, Related, format_path, suggest
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
-from toskit.functions.validation import CONSTRAINT_OPERATORS
+from toskit.functions.registry import CONSTRAINT_OPERATORS  # not .validation: #31 start-up
 from toskit.plain import bounded_text, describe  # describe re-exported: one for all packages
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument

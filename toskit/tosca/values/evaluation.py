@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toskit import functions
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError
-from toskit.functions import FunctionDefinition
-from toskit.functions.signatures import Signature
 from toskit.plain import describe
 from toskit.source import YamlDocument
 from toskit.tosca.load.context import (
@@ -29,6 +27,9 @@ from toskit.tosca.load.context import (
 )
 from toskit.tosca.values.check import CheckContext
 from toskit.tosca.values.resolve import Resolution
+
+if TYPE_CHECKING:  # .signatures is imported on use: a check without functions needs none (#31)
+    from toskit.functions import FunctionDefinition
 
 __all__ = [
     "ParseState",
@@ -256,6 +257,8 @@ class _WithOpaque(dict):
 
     def _stub(self, name: object) -> Any:
         if isinstance(name, str) and ":" in name and name.rsplit(":", 1)[0] in self.opaque:
+            from toskit.functions.signatures import Signature  # on use (#31 start-up)
+
             return functions.FunctionDefinition(name, (Signature(variadic=True),))
         return None
 
