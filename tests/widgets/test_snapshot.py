@@ -271,7 +271,9 @@ def test_explore_of_anything_else_stores_its_static_view():
 
     doc = schema.load("types:\n- name: t\n  scalar: string\n")
     widget = explore(doc)
-    assert isinstance(widget, ipywidgets.HTML) and widget.value == to_html(doc)
+    # A rendered output (where JupyterLab follows a file:line link), holding the view.
+    assert isinstance(widget, ipywidgets.Output) and widget.value == to_html(doc)
+    assert [o["data"] for o in widget.outputs] == [{"text/html": to_html(doc)}]
     data = _data(widget)
     assert "application/vnd.jupyter.widget-view+json" in data
     assert data["text/html"] == unhidden_view(to_html(doc))

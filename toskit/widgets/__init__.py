@@ -19,6 +19,7 @@ import ipywidgets
 
 from toskit.widgets.cluster_simulator import ClusterSimulator
 from toskit.widgets.property_explorer import PropertyExplorer
+from toskit.widgets.rendered import RenderedHTML
 from toskit.widgets.snapshot import StaticSnapshot, inert_links, snapshot_note
 from toskit.widgets.type_tree import TypeTree
 
@@ -62,10 +63,12 @@ class TemplateExplorer(StaticSnapshot, ipywidgets.HBox):
         return f"TemplateExplorer(selected={self.tree.selected!r}, node={self.properties.node!r})"
 
 
-class StaticView(StaticSnapshot, ipywidgets.HTML):
-    """``explore(obj)`` for an object with only a static view: an
-    ``ipywidgets.HTML`` whose stored snapshot is that view (a saved notebook
-    shows it, not a dead widget reference)."""
+class StaticView(StaticSnapshot, RenderedHTML):
+    """``explore(obj)`` for an object with only a static view: its HTML
+    (``value``) shown as a rendered output (a :class:`RenderedHTML`, where
+    JupyterLab opens a ``file:line`` link in its editor), whose stored
+    snapshot is that view (a saved notebook shows it, not a dead widget
+    reference)."""
 
     def snapshot_html(self) -> str:
         return str(self.value)
@@ -86,9 +89,9 @@ def explore(obj: Any, *args: Any, **kwargs: Any) -> Any:
     a roles document (``RoleSet``), optionally with a cluster as second
     argument → :class:`ClusterSimulator`; a ``(RoleSet, Cluster)`` pair → the
     same; a Fuel ``Release`` → a simulator of its roles on
-    ``release.cluster()`` (its modes and settings); anything else → an
-    ``ipywidgets.HTML`` of its static view (:class:`StaticView`, which
-    stores that view as its snapshot).
+    ``release.cluster()`` (its modes and settings); anything else → its
+    static view as a rendered output (:class:`StaticView`, which stores that
+    view as its snapshot).
     """
     if isinstance(obj, tuple) and len(obj) == 2 and _class_key(obj[0])[1] == "RoleSet":
         return ClusterSimulator(obj[0], obj[1], **kwargs)

@@ -17,6 +17,7 @@ from toskit.display.tosca_views import (
 )
 from toskit.display.typetree import template_types, type_usage
 from toskit.errors import ToskitError
+from toskit.widgets.rendered import RenderedHTML
 from toskit.widgets.snapshot import EXPORT_LINK_STYLE, StaticSnapshot, inert_links, snapshot_note
 
 __all__ = ["PropertyExplorer"]
@@ -65,7 +66,10 @@ class PropertyExplorer(StaticSnapshot, ipywidgets.VBox):
         self._problems = ipywidgets.Checkbox(
             value=False, description=f"problems only ({len(self.problem_nodes)})", indent=False
         )
-        self._output = ipywidgets.HTML()
+        # The view, as a rendered output: there JupyterLab opens a file:line
+        # link in its editor (an ipywidgets.HTML is not rendered by it).
+        self._output = RenderedHTML()
+        self._output.add_class("toskit-explorer-view")
         # "export CSV": a download link of the shown node's property table.
         self._export = ipywidgets.HTML("")
         # The pickers wrap under each other in a narrow output area.
