@@ -35,8 +35,9 @@ ROLES = "roles_metadata:\n  controller:\n    name: Controller\n"
 
 # Run the command as `toskit check ...` does (argv from the command line),
 # then list every module the process holds.
+# The modules are listed before the probe imports json to report them.
 _PROBE = """\
-import io, json, sys
+import io, sys
 from toskit.cli import main
 sys.argv = ["toskit", *sys.argv[1:]]
 out = io.StringIO()
@@ -44,7 +45,9 @@ real = sys.stdout
 sys.stdout = out
 status = main()
 sys.stdout = real
-print(json.dumps({"status": status, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)
+import json
+print(json.dumps({"status": status, "out": out.getvalue(), "modules": modules}))
 """
 
 # Nothing of these is needed to check a file: the views, pandas and widgets,
@@ -107,8 +110,9 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
         assert _loaded(modules, prefix) == [], prefix
     # Imported on first use only (#31): RE2 with a template's first pattern,
     # difflib with the first spelling hint, pathlib and urllib.parse (with
-    # ipaddress) with a URL or `file:` import or a caller's Path.
-    for prefix in ("re2", "difflib", "pathlib", "urllib", "ipaddress"):
+    # ipaddress) with a URL or `file:` import or a caller's Path, json with
+    # --format json or a text quoted for YAML or JSON.
+    for prefix in ("re2", "difflib", "pathlib", "urllib", "ipaddress", "json"):
         assert _loaded(modules, prefix) == [], prefix
     # A template without `functions:` sections or validation clauses needs
     # neither (toskit.functions' lazy names, #31).

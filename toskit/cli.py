@@ -69,7 +69,6 @@ adds its subparser and sets ``run(args, out, err) -> int``.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import stat
@@ -763,6 +762,8 @@ class _CheckTotals:
 
             out.write(importlib.import_module(f"toskit.report.{fmt}").render(self.collected))
         if fmt == "json":
+            import json  # imported on use, not at the top: `toskit check` of a clean file needs no json (#31)
+
             # json escapes C0 controls, and (ensure_ascii) every non-ASCII character, as \uXXXX.
             json.dump(self.report, out, indent=2)
             out.write("\n")

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import itertools
-import json
 import math
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from types import GeneratorType
@@ -408,6 +407,13 @@ def _number_text(value: Any) -> str:
         return f"{'-' if value < 0 else ''}<about {digits} digits>"
 
 
+def _json_text(text: str) -> str:
+    """``text`` as a JSON string (non-ASCII characters kept)."""
+    import json  # imported on use, not at the top: `toskit check` of a clean file needs no json (#31)
+
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _scalar_text(value: Any, limit: int, style: str = "flow") -> str:
     """One leaf in ``style`` (see :func:`bounded_text`), reading at most
     ``limit + 1`` characters of a string (never a huge string whole)."""
@@ -423,12 +429,12 @@ def _scalar_text(value: Any, limit: int, style: str = "flow") -> str:
     if isinstance(value, str):
         cut = str(value[: limit + 1])
         if style == "json":
-            return json.dumps(cut, ensure_ascii=False)
+            return _json_text(cut)
         return repr(cut)
     hook = getattr(type(value), "_bounded_text", None)
     if hook is not None:  # a function call (toskit.functions.Call) renders itself within the budget
         text = str(hook(value, limit + 1, style))
-        return json.dumps(text, ensure_ascii=False) if style == "json" else text
+        return _json_text(text) if style == "json" else text
     if style == "repr" and isinstance(value, (bytes, bytearray)):
         return repr(bytes(value[: limit + 1]))
     if style == "repr" and isinstance(value, _VALUE_TYPES):
@@ -438,7 +444,7 @@ def _scalar_text(value: Any, limit: int, style: str = "flow") -> str:
             text = str(value)  # a scalar unit, a version: short texts of their own
         except Exception:  # noqa: BLE001 - a foreign __str__ may raise: name the type
             return f"<{type(value).__name__}>"
-        return json.dumps(text[: limit + 1], ensure_ascii=False)
+        return _json_text(text[: limit + 1])
     return f"<{type(value).__name__}>"
 
 

@@ -17,7 +17,6 @@ column. Each ``Call`` records the parts where it was written in ``.path``
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
@@ -771,6 +770,8 @@ def _scalar_flow(value: Any) -> str:
 
 def _quote(text: str) -> str:
     """A YAML double-quoted scalar; readable characters stay, the rest is escaped."""
+    import json  # imported on use, not at the top: `toskit check` of a clean file needs no json (#31)
+
     out = []
     for char in json.dumps(text, ensure_ascii=False)[1:-1]:
         code = ord(char)

@@ -27,7 +27,6 @@ is cut there (its range then ends early; the start stays exact).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
@@ -308,6 +307,8 @@ def yaml_text(value: str, *, like: str = "") -> str:
     if like[:1] == "'" and "'" not in value and "\n" not in value:
         return f"'{value}'"
     if like[:1] == '"' or not _PLAIN_SAFE.match(value) or value.lower() in _PLAIN_READ_AS:
+        import json  # imported on use, not at the top: `toskit check` of a clean file needs no json (#31)
+
         return json.dumps(value, ensure_ascii=False)
     return value
 
