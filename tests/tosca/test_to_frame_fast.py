@@ -91,11 +91,14 @@ def test_every_table_frames_as_the_general_build() -> None:
     fast = 0
     for st in _templates():
         for table in _tables(st):
+            # First, on the fresh table: read from the resolution when no
+            # finding names the node (its rows are not made), else from rows.
+            got = table.to_frame()
             if any(s.row is None for s in table.states):
-                continue  # missing properties: to_frame takes the general path itself
+                continue  # missing properties: compared below
             fast += 1
             expected = _general(table)
-            got = table.to_frame()
+            pd.testing.assert_frame_equal(table.to_frame(), expected)  # from the rows now
             pd.testing.assert_frame_equal(got, expected)
             assert list(got.dtypes) == list(expected.dtypes)
     assert fast >= 40  # the comparison ran over many tables
@@ -183,3 +186,24 @@ def test_frames_do_not_share_a_mutable_column_index() -> None:
     first.columns.name = "renamed"
     assert second.columns.name is None
     assert list(second.columns) == ["path", "value", "type", "source", "status", "problem"]
+
+
+def test_a_frame_of_a_table_no_finding_names_makes_no_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    real = template_module.build_rows
+    monkeypatch.setattr(
+        template_module, "build_rows", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    st = toskit.loads(generate(5), name="b1.yaml")
+    tables = [node.property_table() for node in st.node_templates.values()]
+    frames = [table.to_frame() for table in tables]
+    assert calls == []  # read from the resolutions: no row objects
+    for table, frame in zip(tables, frames):
+        assert len(table.rows) == len(frame) > 5  # made now, on first use, once
+        assert list(frame["path"]) == [r.path for r in table.rows]
+        pd.testing.assert_frame_equal(table.to_frame(), frame)  # from the rows: the same
+    assert len(calls) == len(tables)
+    # A node some finding names: its rows and states are made for the frame.
+    mixed = toskit.loads(MIXED, name="mixed.yaml").node_templates["mixed"].property_table()
+    mixed.to_frame()
+    assert len(calls) == len(tables) + 1

@@ -81,14 +81,36 @@ class PropertyTable:
 
     def __init__(self, owner: str, rows: list[PropertyRow], show_overridden: bool = False) -> None:
         self.owner = owner
-        self.rows = rows
+        self._rows: list[PropertyRow] | None = rows
         self.show_overridden = show_overridden
+        # Set instead of rows by the entity that builds the table: what
+        # build_rows reads, so that rows are made on first use, and a frame of
+        # a table no finding names is read from the resolution without them
+        # (a row object per leaf was a third of a frame per node, #31).
+        self._source: _LeafSource | None = None
         # ``(property path, diagnostic)`` of the entity's findings (set by the
         # entity that builds the table; ``None``: not known) and the lookup of
         # a missing property's declared type (not the entity: no cycle).
         self._findings: list[tuple[tuple, Diagnostic]] | None = None
         self._declared_type: Callable[[tuple], str | None] | None = None
         self._states: list[RowState] | None = None
+
+    @property
+    def rows(self) -> list[PropertyRow]:
+        """The rows (:class:`PropertyRow`), made on first use."""
+        rows = self._rows
+        if rows is None:
+            source = self._source
+            if source is None:  # not reachable through the constructor: no rows
+                rows = []
+            else:
+                rows = build_rows(*source[:5], status=source[5])
+            self._rows = rows
+        return rows
+
+    @rows.setter
+    def rows(self, rows: list[PropertyRow]) -> None:
+        self._rows = rows
 
     @property
     def states(self) -> list[RowState]:
@@ -128,7 +150,10 @@ class PropertyTable:
             # valid and none is missing, row_states' answer, which is not
             # built for it (a third of the rest of a frame per node, #31).
             columns = _Columns(self.show_overridden, with_node=False)
-            columns.add_rows(None, self.rows, "valid")
+            if self._rows is None and self._source is not None:
+                columns.add_leaves(None, self._source[:4], "valid")
+            else:
+                columns.add_rows(None, self.rows, "valid")
             return columns.frame()
         return _frame_of(self.rows, self.states, self.show_overridden)
 
@@ -172,7 +197,8 @@ def entities_frame(entities: Iterable[EntityTemplate], show_overridden: bool) ->
     for entity in entities:
         findings = entity_findings(entity)
         if not findings and isinstance(entity, EntityTemplate):
-            columns.add_leaves(entity, "unchecked" if findings is None else "valid")
+            source = (entity._resolution, entity._definitions, entity._value_type, entity.type)
+            columns.add_leaves(entity.name, source, "unchecked" if findings is None else "valid")
         else:  # findings to file row by row, maybe missing rows: the table's own states
             table = entity.property_table(show_overridden)
             columns.add_table(entity.name, table.rows, table.states)
@@ -205,11 +231,14 @@ class _Columns:
         self.values: list[tuple[list[Any], bool]] = []
         self.types: list[tuple[list[Any], str]] = []
 
-    def add_leaves(self, entity: EntityTemplate, status: str) -> None:
-        """The rows of ``entity`` read from its resolution (what
-        :func:`build_rows` makes of it), every row with ``status``."""
-        resolution = entity._resolution
-        leaves = _leaves(resolution, entity._definitions, entity._value_type, entity.type)
+    def add_leaves(
+        self, name: str | None, source: tuple[Resolution, Any, Any, Any], status: str
+    ) -> None:
+        """The rows of a resolution, ``(resolution, definitions, value_type,
+        owner type)``, without making them (what :func:`build_rows` makes of
+        it), every row with ``status``."""
+        resolution = source[0]
+        leaves = _leaves(*source)
         count = len(leaves)
         values: list[Any] = []
         types: list[str | None] = []
@@ -226,7 +255,7 @@ class _Columns:
             below = resolution.overridden
             self.overridden += [[v for v, _ in below.get(rel, ())] for rel, _, _ in leaves]
         if self.with_node:
-            self.nodes += [entity.name] * count
+            self.nodes += [name or ""] * count
         self.statuses += [status] * count
         self.problems += [None] * count
         self.values.append((values, not count))  # no rows: an object column (as add_table)
@@ -518,7 +547,7 @@ def build_rows(
                 value=str(value) if _is_call(value) else value,
                 type=type_name,
                 source=origin.source,
-                overridden=tuple((v, o.source) for v, o in below),
+                overridden=tuple((v, o.source) for v, o in below) if below else (),
                 parts=rel,
                 status=status if status.__class__ is str else status(rel),  # type: ignore[operator]
                 origin=origin,
@@ -526,6 +555,12 @@ def build_rows(
             )
         )
     return rows
+
+
+# What build_rows reads for a table's rows: the resolution, the property
+# definitions, the value-type lookup, the owner type, show_overridden and the
+# rows' status (one, or a function of the path).
+_LeafSource = tuple[Resolution, Mapping[str, PropertyDefinition], Any, Any, bool, Any]
 
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -663,15 +698,15 @@ class EntityTemplate:
             # subject (issue #28), set as the row is made; the full states
             # (missing rows too) when the table is asked for them.
             findings = entity_findings(self)
-            rows = build_rows(
+            table = PropertyTable(self.name, None, show_overridden)  # type: ignore[arg-type]
+            table._source = (
                 self._resolution,
                 self._definitions,
                 self._value_type,
                 self.type,
                 show_overridden,
-                status=row_status(findings),
-            )
-            table = PropertyTable(self.name, rows, show_overridden)
+                row_status(findings),
+            )  # the rows are made on first use (PropertyTable.rows)
             if findings is not None:
                 table._findings = findings
                 if findings:  # only a missing row needs its declared type
