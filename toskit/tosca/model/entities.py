@@ -313,6 +313,7 @@ def resolve_properties(
         rfc3339_timestamps=ctx.grammar.major == 2,
         field_types=merge.field_types,
         clean_constraints=merge.clean_constraints,
+        data_plans=merge.data_plans,
     )
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
@@ -772,6 +773,7 @@ class MergeCaches:
         "cap_defs",
         "field_types",
         "clean_constraints",
+        "data_plans",
         "pending",
         "hooks",
         "call_free",
@@ -789,6 +791,8 @@ class MergeCaches:
         # CheckContext.field_types and .clean_constraints of this phase's checks.
         self.field_types: dict[int, Any] = {}
         self.clean_constraints: dict[tuple, Any] = {}
+        # CheckContext.data_plans (each plan keeps its data type alive).
+        self.data_plans: dict[int, Any] = {}
         self.pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]] = []
         self.hooks = _MergeHooks(ctx, self)
         # id(document) -> (document, whether no value of it may hold a call): _call_free.

@@ -92,6 +92,10 @@ class CheckContext:
     # so the id stays unique), shared by the checks of one load (``None``:
     # no memo). The same leaf under the same clauses passes again.
     clean_constraints: dict[tuple, Any] | None = field(default=None, repr=False, compare=False)
+    # Per data type, by its id, the plan of :func:`_clean_data` (the quick
+    # "nothing to report" check of a whole data value), shared by the checks
+    # of one load (``None``: no quick check, the walk decides).
+    data_plans: dict[int, Any] | None = field(default=None, repr=False, compare=False)
 
     def where(self, rel: tuple) -> tuple[YamlDocument | None, tuple[Hashable, ...]]:
         """The document and node parts best describing relative path ``rel``."""
@@ -254,6 +258,18 @@ def check_value(
     """
     if _plainly_valid(ctx, value, schema, vt):
         return  # a plain leaf with nothing more to check (no walk to set up)
+    if (
+        not may_call
+        and ctx.data_plans is not None
+        and ctx.validator is None
+        and (schema is None or (not schema.constraints and schema.fixed is NO_DEFAULT))
+        and (
+            _clean_data(ctx, value, vt, 0)
+            if value.__class__ is dict and vt.__class__ is Type
+            else value.__class__ is list and vt == "list" and _clean_list(ctx, value, schema)
+        )
+    ):
+        return  # a value with nothing to report, decided in one pass (bench B1)
     if ctx.walking:
         ctx.queued.append((value, schema, vt, rel, may_call))
         return
@@ -316,6 +332,167 @@ def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: 
         ctx.clean_constraints is not None
         and (id(constraints), vt, value.__class__, value) in ctx.clean_constraints
     )
+
+
+_QUICK_PRIMITIVES = frozenset({"string", "integer", "float", "boolean"})
+# Data values nested deeper than this are left to the walk (no deep recursion).
+_MAX_QUICK_DEPTH = 16
+
+
+class _DataPlan:
+    """What :func:`_clean_data` asks of a value of one data type, its fields
+    grouped by how a present, non-null value is decided (the order of the
+    tests does not matter: the answer is one boolean, and a field that fails
+    sends the whole value to the walk)."""
+
+    __slots__ = ("vt", "keys", "needed", "bare", "constrained", "data", "lists", "others", "quick")
+
+    def __init__(self, ctx: CheckContext, vt: Type) -> None:
+        self.vt = vt  # kept alive with its entry: its id stays unique
+        self.keys = frozenset(vt.properties)
+        self.needed: list[str] = []  # _lacks_value but for require_values
+        self.bare: list[tuple[str, str]] = []  # (name, primitive)
+        self.constrained: list[tuple[str, str, tuple]] = []  # (name, primitive, clauses)
+        self.data: list[tuple[str, Type]] = []  # nested data values
+        self.lists: list[tuple[str, SchemaDef]] = []  # primitive lists
+        self.others: list[str] = []  # fields this pass does not decide (when written)
+        self.quick = vt.base_primitive is None
+        for name, fdef, schema, fvt, bare in _field_checks(ctx, vt):
+            if fdef.required and not fdef.default_layers and fdef.type not in NULL_TYPES:
+                self.needed.append(name)
+            plain = schema.fixed is NO_DEFAULT and schema.validation is None
+            if fvt is None:
+                continue  # untyped or unknown (reported elsewhere): not checked
+            if bare and fvt in _QUICK_PRIMITIVES:
+                self.bare.append((name, fvt))
+            elif (
+                fvt.__class__ is str
+                and fvt in _QUICK_PRIMITIVES
+                and plain
+                and all(
+                    clause.__class__ is dict
+                    and len(clause) == 1
+                    and next(iter(clause)) in _QUICK_CONSTRAINTS
+                    for clause in schema.constraints
+                )
+            ):
+                self.constrained.append((name, fvt, schema.constraints))
+            elif fvt.__class__ is Type and fvt.base_primitive is None and plain:
+                if schema.constraints:
+                    self.others.append(name)
+                else:
+                    self.data.append((name, fvt))
+            elif fvt == "list" and plain and not schema.constraints:
+                self.lists.append((name, schema))
+            else:
+                self.others.append(name)
+
+
+def _clean_data(ctx: CheckContext, value: dict, vt: Type, depth: int) -> bool:
+    """Whether :func:`_check_level` would report nothing about data value
+    ``value`` of type ``vt`` nor about anything inside it (no call in it, no
+    validator): a quick pass for the common shapes (primitive leaves, their
+    1.x constraints, nested data values, lists of plain leaves), in which
+    each field costs a lookup and a test. ``False`` means "walk it" (a
+    finding, or a shape this pass does not decide), never "invalid"; the
+    walk then makes the findings, in its order.
+    """
+    plans = ctx.data_plans
+    plan = plans.get(id(vt)) if plans is not None else None
+    if plan is None:
+        plan = _DataPlan(ctx, vt)
+        if plans is not None:
+            plans[id(vt)] = plan
+    if not plan.quick or depth > _MAX_QUICK_DEPTH or not value.keys() <= plan.keys:
+        return False  # e.g. a key no field declares: reported by the walk
+    get = value.get
+    if ctx.require_values:
+        for name in plan.needed:
+            if get(name) is None:
+                return False  # missing-property
+    leaf_matches = _LEAF_MATCHES
+    for name, prim in plan.bare:
+        item = get(name)
+        if item is not None and not leaf_matches.get((item.__class__, prim)):
+            return False
+    for name, prim, clauses in plan.constrained:
+        item = get(name)
+        if item is not None and (
+            not leaf_matches.get((item.__class__, prim))
+            or not _clauses_hold(ctx, item, prim, clauses)
+        ):
+            return False
+    for name, ftype in plan.data:
+        item = get(name)
+        if item is not None and (
+            item.__class__ is not dict or not _clean_data(ctx, item, ftype, depth + 1)
+        ):
+            return False
+    for name, schema in plan.lists:
+        item = get(name)
+        if item is not None and (item.__class__ is not list or not _clean_list(ctx, item, schema)):
+            return False
+    for name in plan.others:
+        if get(name) is not None:
+            return False
+    return True
+
+
+def _clean_list(ctx: CheckContext, value: list, schema: SchemaDef | None) -> bool:
+    """Whether :func:`_check_level` would report nothing about ``value``, of
+    primitive type ``list`` under ``schema`` (no constraints, no fixed
+    value): no entry schema, or one of a plain primitive type, unconstrained,
+    that every entry has."""
+    entry = schema.entry_schema if schema is not None else None
+    if entry is None:
+        return True
+    plans = ctx.data_plans
+    found = plans.get(id(entry)) if plans is not None else None
+    if found is None:
+        evt = ctx.value_type(entry.type, None)
+        quick = (
+            evt in _QUICK_PRIMITIVES
+            and not entry.constraints
+            and entry.fixed is NO_DEFAULT
+            and entry.validation is None
+        )
+        found = (entry, evt if quick else None)
+        if plans is not None:
+            plans[id(entry)] = found  # kept alive with its entry: its id stays unique
+    prim = found[1]
+    if prim is None:
+        return False
+    leaf_matches = _LEAF_MATCHES
+    for item in value:  # noqa: SIM110 - a loop: all() over a generator is slower here
+        if not leaf_matches.get((item.__class__, prim)):
+            return False
+    return True
+
+
+def _clauses_hold(ctx: CheckContext, item: Any, prim: str, constraints: tuple) -> bool:
+    """Whether every 1.x clause of ``constraints`` (single-key maps of
+    operators in _QUICK_CONSTRAINTS, checked when the plan was made) holds
+    for plain leaf ``item`` of primitive ``prim``: what
+    :func:`_check_constraints` reports nothing for (``None``, a clause that
+    cannot apply, is left to it)."""
+    memo = ctx.clean_constraints
+    if memo is not None and (id(constraints), prim, item.__class__, item) in memo:
+        return True
+    for clause in constraints:
+        ((op, arg),) = clause.items()
+        if op == "in_range" and arg.__class__ is list and len(arg) == 2:
+            # compare_constraint's in_range, where _comparable is the value itself.
+            low, high = arg
+            try:
+                if not (item >= low and (high == "UNBOUNDED" or item <= high)):
+                    return False
+            except TypeError:
+                return False
+        elif compare_constraint(op, item, arg, prim) is not True:
+            return False
+    if memo is not None and len(memo) < MAX_CLEAN_CONSTRAINTS:
+        memo[(id(constraints), prim, item.__class__, item)] = constraints
+    return True
 
 
 def _check_level(
@@ -762,6 +939,8 @@ def compare_constraint(op: str, value: Any, arg: Any, prim: str | None) -> bool 
 # (CONSTRAINT_OPERATORS); ``schema`` (1.3, a constraint on a value's schema)
 # is checked here only.
 KNOWN_CONSTRAINTS = frozenset({*CONSTRAINT_OPERATORS, "schema"})
+# The operators _clauses_hold decides (``pattern`` and ``schema`` are left to the walk).
+_QUICK_CONSTRAINTS = KNOWN_CONSTRAINTS - {"pattern", "schema"}
 
 
 def _check_constraints(
