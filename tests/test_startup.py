@@ -123,6 +123,8 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
         "toskit.functions.builtins",
     ):
         assert _loaded(modules, prefix) == [], prefix
+    # Nor a profile catalog: it is built on the first `- profile:` import.
+    assert "toskit.tosca.load.catalog" not in modules
 
 
 # A pattern constraint broken by a value, and a misspelt property: RE2 and
@@ -179,6 +181,26 @@ def test_a_validation_clause_imports_the_clause_evaluator_on_use(tmp_path: Path)
     status, out, modules = _modules_of(["check", "v.yaml"], tmp_path)
     assert status == 1 and "v.yaml:14:15: error[validation-failed]" in out, out
     assert "toskit.functions.validation" in modules
+
+
+PROFILE_IMPORTS = """\
+tosca_definitions_version: tosca_2_0
+imports:
+  - profile: org.oasis-open.simple:2.0
+  - profile: example.com:nope
+service_template:
+  node_templates:
+    box:
+      type: Compute
+"""
+
+
+def test_a_profile_import_builds_the_catalog_on_use(tmp_path: Path) -> None:
+    (tmp_path / "p.yaml").write_text(PROFILE_IMPORTS)
+    status, out, modules = _modules_of(["check", "p.yaml"], tmp_path)
+    assert status == 0 and "0 errors, 1 warning" in out, out
+    assert "p.yaml:4:14: warning[unknown-profile]" in out, out
+    assert "toskit.tosca.load.catalog" in modules
 
 
 def test_toskit_functions_lazy_names_resolve_as_before() -> None:

@@ -22,16 +22,18 @@ from __future__ import annotations
 import os
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Related
 from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
-from toskit.tosca.load.catalog import ProfileCatalog, duplicate_finding, split_profile
 from toskit.tosca.load.grammar import TYPE_SECTIONS, VERSIONS, Grammar
 from toskit.tosca.load.keynames import check_keynames
 from toskit.tosca.load.versions import detect_version, reading_of
 from toskit.tosca.types.registry import Scope, ScopedPrefix, TypeSource
+
+if TYPE_CHECKING:
+    from toskit.tosca.load.catalog import ProfileCatalog
 
 __all__ = ["Imports", "join_prefix", "load_imports", "local_file_url", "type_sources"]
 
@@ -61,8 +63,10 @@ class _Walk:
     found: Imports
     # unknown tosca_definitions_version spellings already reported in this load
     versions_reported: set[str] = field(default_factory=set)
-    # where ``- profile:`` imports are found (always: at least toskit's own profiles)
-    catalog: ProfileCatalog = field(default_factory=ProfileCatalog)
+    # where ``- profile:`` imports are found; None: toskit's own profiles only,
+    # a catalog built on the first ``- profile:`` import (_catalog), so that a
+    # load without one never imports toskit.tosca.load.catalog (#31 start-up)
+    catalog: ProfileCatalog | None = None
     # the catalog's own findings (unreadable files...) are added to a load once
     catalog_reported: bool = False
 
@@ -177,7 +181,9 @@ def _import(
             return None
     if isinstance(url, str):
         url = local_file_url(url)
-    importer = walk.catalog.importer_for(doc.name) or walk.importer
+    # Only a catalog's archive has importers of its own (the default catalog has none).
+    in_archive = walk.catalog.importer_for(doc.name) if walk.catalog is not None else None
+    importer = in_archive or walk.importer
     try:
         loaded = importer.load_import(url, doc, chain, parts=parts)
     except (NotImplementedError, TypeError) as exc:
@@ -344,7 +350,11 @@ def _profile_import(
     where = (*parts, "profile")
     if not isinstance(name, str):
         return None  # not a name: reported by the keyname checks
+    from toskit.tosca.load.catalog import ProfileCatalog, duplicate_finding, split_profile
+
     catalog = walk.catalog
+    if catalog is None:
+        catalog = walk.catalog = ProfileCatalog()
     found = catalog.lookup(name)
     if found is not None and found.builtin:
         return None

@@ -25,7 +25,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Hashable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toskit import functions
 from toskit.diagnostics import MAX_PER_CODE, Diagnostic, did_you_mean, sort_diagnostics
@@ -35,7 +35,6 @@ from toskit.source import Importer, YamlDocument, load_yaml, load_yaml_file
 from toskit.source.csar import is_csar, open_csar
 from toskit.source.document import LIMIT_DEFAULTS, resolve_limits
 from toskit.tosca.load.anchors import check_dsl_anchors
-from toskit.tosca.load.catalog import ProfileCatalog, as_catalog
 from toskit.tosca.load.context import LoadContext
 from toskit.tosca.load.grammar import Grammar
 from toskit.tosca.load.imports import load_imports
@@ -75,10 +74,23 @@ from toskit.tosca.values.evaluation import (
     without_cascades,
 )
 
+if TYPE_CHECKING:
+    from toskit.tosca.load.catalog import ProfileCatalog
+
 __all__ = ["load", "loads", "check_text", "build", "run"]
 
 
 Resolver = Callable[[str, "str | None"], str]
+
+
+def _as_catalog(profiles: Any, limits: dict[str, Any]) -> ProfileCatalog | None:
+    """:func:`~toskit.tosca.load.catalog.as_catalog`, its module imported only
+    for ``profiles=``: without it a load never needs the catalog (#31 start-up)."""
+    if profiles is None:
+        return None
+    from toskit.tosca.load.catalog import as_catalog
+
+    return as_catalog(profiles, limits)
 
 
 def loads(
@@ -115,7 +127,7 @@ def loads(
     if not isinstance(name, str):
         raise ToskitError(f"loads(name=...) must be a str, got {type(name).__name__}")
     fill = _check_options(resolver, limits)
-    catalog = as_catalog(profiles, limits)
+    catalog = _as_catalog(profiles, limits)
     with _LOADING, fill_budget(**fill):
         doc = load_yaml(text, name=name, parser=None, **limits)
         return build(
@@ -160,7 +172,7 @@ def load(
             + ("; to load YAML text use toskit.loads(text)" if isinstance(path, bytes) else "")
         )
     fill = _check_options(resolver, limits)
-    catalog = as_catalog(profiles, limits)
+    catalog = _as_catalog(profiles, limits)
     if is_csar(path):
         # A CSAR archive: its entry document, imports resolved inside it.
         with _LOADING, fill_budget(**fill):
