@@ -143,9 +143,9 @@ def test_clicking_a_type_in_the_tree_changes_the_property_explorer(page, voila_u
 
     open_notebook(page, voila_url, "00-tour.ipynb")
     tree = page.locator(".tour-type-tree")
-    # The explorer's own view (a direct child; its pickers row holds another HTML widget, the
-    # "export CSV" link).
-    explorer = page.locator(".tour-property-explorer > .widget-html > .widget-html-content")
+    # The explorer's own view (a direct child, a rendered output: toskit.widgets.rendered;
+    # its pickers row holds an HTML widget, the "export CSV" link).
+    explorer = page.locator(".tour-property-explorer > .toskit-explorer-view")
     expect(explorer).to_contain_text("connection.endpoint.port")  # node template 'db'
     before = explorer.inner_text()
 
@@ -470,7 +470,7 @@ def test_explorer_is_not_clipped_at_1000px(page, voila_url: str) -> None:
 
     page.set_viewport_size({"width": 1000, "height": 900})
     open_notebook(page, voila_url, "00-tour.ipynb")
-    explorer = page.locator(".tour-property-explorer > .widget-html > .widget-html-content")
+    explorer = page.locator(".tour-property-explorer > .toskit-explorer-view")
     expect(explorer).to_contain_text("connection.endpoint.port")
     page.locator('.tour-type-tree .toskit-tree-button:text-is("Endpoint")').click()
     expect(explorer).to_contain_text("used by")
@@ -501,7 +501,7 @@ def test_type_names_in_the_explorer_select_that_type(page, voila_url: str) -> No
 
     open_notebook(page, voila_url, "00-tour.ipynb")
     tree = page.locator(".tour-type-tree")
-    explorer = page.locator(".tour-property-explorer > .widget-html > .widget-html-content")
+    explorer = page.locator(".tour-property-explorer > .toskit-explorer-view")
     tree.locator('.toskit-tree-button:text-is("Connection")').click()
     expect(explorer).to_contain_text("used by db (connection)")
     explorer.locator('.toskit-type-link[data-toskit-type="Endpoint"]').first.click()

@@ -23,7 +23,7 @@ def test_clicking_a_node_shows_its_property_table(page, voila_url: str, theme: s
     open_notebook(page, voila_url, NOTEBOOK, theme)
     assert python_errors(page) == []
     explorer = page.locator(".tutorial-topology")
-    table = explorer.locator(".widget-html-content").last
+    table = explorer.locator(".toskit-explorer-view")  # the clicked node's view
     expect(table).to_contain_text("tosca.nodes.Compute")  # the tutorial selected 'vm'
     expect(table).not_to_contain_text("5432")
 

@@ -17,6 +17,7 @@ import pytest
 import toskit
 from toskit import conditions
 from toskit.widgets import ClusterSimulator, PropertyExplorer, TypeTree, explore
+from toskit.widgets.rendered import RenderedHTML
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVICE = ROOT / "notebooks" / "examples" / "service.yaml"
@@ -49,7 +50,7 @@ def control_words(widget) -> list[str]:
     while stack:
         w = stack.pop()
         stack.extend(getattr(w, "children", ()) or ())
-        if isinstance(w, ipywidgets.HTML):
+        if isinstance(w, (ipywidgets.HTML, RenderedHTML)):  # a view, as a rendered output too
             out.append(visible_text(w.value))
             continue
         for attr in ("description", "placeholder", "tooltip"):

@@ -39,12 +39,14 @@ __all__ = ["FILE_LINK_ONCLICK", "file_link", "file_href", "links_from", "locatio
 
 #: The inline handler of a file link (a constant: no user text). JupyterLab
 #: takes over the links of a rendered output (it rewrites the ``href`` to the
-#: file's ``/files/`` URL and opens the file in its editor on a click); a
-#: view inside a live widget (``ipywidgets.HTML``, the explorers) is not a
-#: rendered output, and there the browser would follow the relative
-#: ``href`` and reload the whole JupyterLab page. So, inside JupyterLab, a
-#: link JupyterLab did not take over does nothing (its ``title`` still says
-#: where); everywhere else (a report, Voila) the link is followed.
+#: file's ``/files/`` URL and opens the file in its editor on a click); the
+#: toskit widgets show their views as rendered outputs
+#: (``toskit.widgets.rendered.RenderedHTML``), so there too. A view put in an
+#: ``ipywidgets.HTML`` (a user's own widget) is not a rendered output: there
+#: the browser would follow the relative ``href`` and reload the whole
+#: JupyterLab page. So, inside JupyterLab, a link JupyterLab did not take
+#: over does nothing (its ``title`` still says where); everywhere else (a
+#: report, Voila) the link is followed.
 FILE_LINK_ONCLICK = (
     "if(document.querySelector('.jp-LabShell')"
     "&&this.getAttribute('href').indexOf('/files/')<0)return false"

@@ -44,6 +44,16 @@ import traitlets
 __all__ = ["RenderedHTML"]
 
 
+# The output area's own spacing, which the view did not have in an
+# ``ipywidgets.HTML`` (JupyterLab's rendered-HTML rules: 20 px padding on the
+# right, half a line under the last element), taken off so the widget looks
+# as before. Scoped to this widget's class; a constant (no user text).
+_SPACING = (
+    "<style>.toskit-rendered-html .jp-OutputArea-output{padding:0}"
+    ".toskit-rendered-html .jp-OutputArea-output>:last-child{margin-bottom:0}</style>"
+)
+
+
 class RenderedHTML(ipywidgets.Output):
     """An ``ipywidgets.Output`` that shows :attr:`value` (HTML) as one
     rendered ``text/html`` output, where JupyterLab opens the file of a
@@ -55,6 +65,7 @@ class RenderedHTML(ipywidgets.Output):
 
     def __init__(self, value: str = "", **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.add_class("toskit-rendered-html")
         self.value = value  # "" is the default: no output, as ``outputs`` starts
 
     @traitlets.observe("value")
@@ -63,7 +74,13 @@ class RenderedHTML(ipywidgets.Output):
 
     def _show(self, html: str) -> None:
         self.outputs = (
-            ({"output_type": "display_data", "data": {"text/html": html}, "metadata": {}},)
+            (
+                {
+                    "output_type": "display_data",
+                    "data": {"text/html": _SPACING + html},
+                    "metadata": {},
+                },
+            )
             if html
             else ()
         )
