@@ -290,6 +290,8 @@ def row_states(
             unknown.setdefault(rel, d)
         else:
             others.append((rel, d))
+    if not missing and not unknown and not others:  # no finding (most entities): all valid
+        return [RowState(str(_path(r)), "valid", (), r, parts=_parts_of(r)) for r in rows]
     states: list[RowState] = []
     for r in rows:
         parts = _parts_of(r)
