@@ -262,3 +262,18 @@ def test_every_pair_of_differently_typed_nodes_combines_as_pandas_concat() -> No
     # the pairs did reach pandas' different combinations
     assert {"int64", "float64", "bool", "object", "str"} <= {v for v, _ in dtypes}
     assert {"object", "str"} <= {t for _, t in dtypes}
+
+
+def test_a_pandas_without_the_internal_steps_gets_the_same_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Without DataFrame._from_arrays / sanitize_array the columns are Series,
+    # combined by pandas.concat and put together by the public constructor.
+    from toskit.tosca.model import template as template_module
+
+    templates = [toskit.loads(MIXED, name="mixed.yaml"), toskit.loads(generate(4), name="b1.yaml")]
+    expected = [_concatenated(st, shown) for st in templates for shown in (False, True)]
+    monkeypatch.setattr(template_module, "_FAST_FRAME", [None])
+    got = [st.property_frame(show_overridden=shown) for st in templates for shown in (False, True)]
+    for frame, want in zip(got, expected):
+        pd.testing.assert_frame_equal(frame, want)
