@@ -388,3 +388,63 @@ def test_the_help_is_as_wide_as_argparse_makes_it(
     monkeypatch.setattr(cli, "_Formatter", argparse.HelpFormatter)
     assert cli.main(["check", "--help"]) == 0
     assert ours_text == capsys.readouterr().out and "--max-per-code" in ours_text
+
+
+def test_the_compiled_profiles_are_current() -> None:
+    # toskit/tosca/load/compiled_profiles.py holds the profile files' values
+    # as literals (#31: parsing 1.3's was ~1.6 ms of every check). After
+    # editing a profile file: profile.write_compiled().
+    from toskit.tosca.load import compiled_profiles, profile
+
+    shipped = Path(compiled_profiles.__file__).read_text(encoding="utf-8")
+    assert shipped == profile.compiled_source(), "run toskit.tosca.load.profile.write_compiled()"
+
+
+def test_a_compiled_profile_is_the_document_parsing_gives() -> None:
+    from toskit.source import load_yaml_file
+    from toskit.tosca.load import compiled_profiles, profile
+    from toskit.tosca.profiles import PROFILE_FILES, profile_file
+
+    assert set(compiled_profiles.PROFILES) == set(PROFILE_FILES)
+    for key in PROFILE_FILES:
+        ours, parsed = profile.profile_document(key), load_yaml_file(profile_file(key))
+        assert (ours.name, ours.text, ours.diagnostics) == (parsed.name, parsed.text, [])
+        assert ours.value == parsed.value and ours.key_names == parsed.key_names
+        # Locations come from the text, as for a document rapidyaml read.
+        section = next(iter(ours.value))
+        assert ours.locate((section,)) == parsed.locate((section,)) is not None
+        assert ours.value is not profile.profile_document(key).value  # a fresh value each time
+
+
+def test_a_stale_compiled_profile_is_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A profile file edited without regenerating: its text no longer has the
+    # recorded length and CRC-32, so it is parsed (slower, never wrong).
+    from toskit.tosca.load import compiled_profiles, profile
+
+    length, crc, names, build = compiled_profiles.PROFILES["1.3"]
+    monkeypatch.setitem(compiled_profiles.PROFILES, "1.3", (length, crc ^ 1, names, build))
+    parsed: list[str] = []
+    real = profile.load_yaml_file
+    monkeypatch.setattr(profile, "load_yaml_file", lambda path: parsed.append(path) or real(path))
+    doc = profile.profile_document("1.3")
+    assert parsed == [doc.name] and doc.value == build()
+
+
+def test_check_parses_no_profile_file() -> None:
+    # In a fresh process (the profile registry is built once per process): the
+    # template is the one YAML text parsed.
+    code = (
+        "import sys\n"
+        "from toskit.source import document\n"
+        "parsed = []\n"
+        "real = document.load_fast\n"
+        "document.load_fast = lambda text, *a: parsed.append(text) or real(text, *a)\n"
+        "import toskit\n"
+        "st = toskit.loads(sys.argv[1], name='t.yaml')\n"
+        "print(st.ok, parsed == [sys.argv[1]], len(parsed))\n"
+    )
+    env = {key: value for key, value in os.environ.items() if key != shadow.ENV_VAR}
+    done = subprocess.run(
+        [sys.executable, "-c", code, TOSCA], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.split() == ["True", "True", "1"]
