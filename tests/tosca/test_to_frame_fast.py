@@ -207,3 +207,19 @@ def test_a_frame_of_a_table_no_finding_names_makes_no_rows(monkeypatch: pytest.M
     mixed = toskit.loads(MIXED, name="mixed.yaml").node_templates["mixed"].property_table()
     mixed.to_frame()
     assert len(calls) == len(tables) + 1
+
+
+def test_every_row_path_is_the_formatted_tuple_path() -> None:
+    # The walk extends a leaf's text path a key at a time; it must be what
+    # format_path makes of the tuple (an integer key is an index, others keys).
+    from toskit.diagnostics import format_path
+
+    odd_keys = MIXED.replace("inner: {n: 3}", "inner: {n: 3, 7: seven, true: yes}")
+    templates = [*_templates(), toskit.loads(odd_keys, name="odd.yaml")]
+    paths = set()
+    for st in templates:
+        for table in _tables(st):
+            for row in table.rows:
+                assert row.path == format_path(row.parts)
+                paths.add(row.path)
+    assert {"inner[7]", "inner.True", "inner.n", "connection.endpoint.port"} <= paths

@@ -245,15 +245,15 @@ class _Columns:
         paths = self.paths
         sources = self.sources
         origins = resolution.origins
-        for rel, value, type_name in leaves:
-            paths.append(rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel))
+        for rel, path, value, type_name in leaves:
+            paths.append(path)
             values.append(str(value) if _is_call(value) else value)
             types.append(type_name)
             origin = origins.get(rel)  # most leaves have their own origin: no walk up
             sources.append((origin or origin_at(resolution, rel)).source)
         if self.show_overridden:
             below = resolution.overridden
-            self.overridden += [[v for v, _ in below.get(rel, ())] for rel, _, _ in leaves]
+            self.overridden += [[v for v, _ in below.get(rel, ())] for rel, _, _, _ in leaves]
         if self.with_node:
             self.nodes += [name or ""] * count
         self.statuses += [status] * count
@@ -374,13 +374,15 @@ def _leaves(
     definitions: Mapping[str, PropertyDefinition],
     value_type: Any,
     owner_type: Type | None,
-) -> list[tuple[tuple, Any, str | None]]:
-    """``(path as a tuple, value, type name)`` of every leaf of a resolution,
-    in the order of :class:`PropertyTable`'s rows (data-type values expand
-    into their fields; anything else is one leaf)."""
-    leaves: list[tuple[tuple, Any, str | None]] = []
+) -> list[tuple[tuple, str, Any, str | None]]:
+    """``(path as a tuple, path as text, value, type name)`` of every leaf of
+    a resolution, in the order of :class:`PropertyTable`'s rows (data-type
+    values expand into their fields; anything else is one leaf). The text is
+    ``format_path`` of the tuple, extended a key at a time as the walk goes
+    down (not formatted again for every leaf)."""
+    leaves: list[tuple[tuple, str, Any, str | None]] = []
 
-    def visit(value: Any, type_name: str | None, owner: Type | None, rel: tuple) -> None:
+    def visit(value: Any, type_name: str | None, owner: Type | None, rel: tuple, path: str) -> None:
         vt = value_type(type_name, owner) if type_name else None
         if (
             isinstance(vt, Type)
@@ -391,13 +393,18 @@ def _leaves(
             fields = vt.properties
             for key, item in value.items():
                 fdef = fields.get(key)
-                visit(item, fdef.type if fdef else None, vt, (*rel, key))
+                if key.__class__ is str:
+                    below = f"{path}.{key}"
+                else:  # format_path's rule: an integer is an index, anything else a key
+                    below = path + format_path((0, key))[3:]
+                visit(item, fdef.type if fdef else None, vt, (*rel, key), below)
             return
-        leaves.append((rel, value, type_name))
+        leaves.append((rel, path, value, type_name))
 
     for name, value in resolution.values.items():
         pdef = definitions.get(name)
-        visit(value, pdef.type if pdef else None, owner_type, (name,))
+        path = name if name.__class__ is str else format_path((name,))
+        visit(value, pdef.type if pdef else None, owner_type, (name,), path)
     return leaves
 
 
@@ -537,13 +544,12 @@ def build_rows(
     """
     rows: list[PropertyRow] = []
     origins = resolution.origins
-    for rel, value, type_name in _leaves(resolution, definitions, value_type, owner_type):
+    for rel, path, value, type_name in _leaves(resolution, definitions, value_type, owner_type):
         origin = origins.get(rel) or origin_at(resolution, rel)  # most leaves have their own
         below = resolution.overridden.get(rel, ()) if show_overridden else ()
         rows.append(
             PropertyRow(
-                # One key (most rows) is its own path: format_path only for the rest.
-                path=rel[0] if len(rel) == 1 and rel[0].__class__ is str else format_path(rel),
+                path=path,
                 value=str(value) if _is_call(value) else value,
                 type=type_name,
                 source=origin.source,
