@@ -8,6 +8,7 @@ that).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -291,6 +292,32 @@ def test_a_parser_built_for_check_still_names_diff(capsys: pytest.CaptureFixture
     # A parser built for nothing in particular (the default) has every subcommand in full.
     full = cli._parser()
     assert full.parse_args(["diff", "a.yaml", "b.yaml"]).fail_on == []
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(found[0].choices)
+
+
+def test_only_the_subcommand_run_gets_its_options() -> None:
+    # #31: `toskit check` builds no options of the other subcommands; their
+    # names and help lines stay (the top-level help and "invalid choice" list them).
+    for command, options in (
+        ("check", "--max-per-code"),
+        ("show", "--force"),
+        ("explain", "--format"),
+        ("blame", "--node"),
+    ):
+        built = _subparsers(cli._parser([command, "x.yaml"]))
+        assert list(built) == ["check", "show", "diff", "upgrade-check", "lsp", "explain", "blame"]
+        assert options in built[command].format_help(), command
+        stubs = [name for name, sub in built.items() if len(sub._actions) == 1]  # only -h
+        full = {command, "explain", "blame"} if command in ("explain", "blame") else {command}
+        assert set(stubs) == set(built) - full, command  # lsp has only -h anyway
+    # Each help line is the same whether its subcommand is built or not.
+    everything = cli._parser()
+    for command in ("check", "show", "lsp", "explain"):
+        assert cli._parser([command]).format_help() == everything.format_help(), command
 
 
 @pytest.mark.parametrize(
