@@ -126,6 +126,9 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
         assert _loaded(modules, prefix) == [], prefix
     # Nor a profile catalog: it is built on the first `- profile:` import.
     assert "toskit.tosca.load.catalog" not in modules
+    # Nor toskit.values (with base64): scalar-units, versions, timestamps, ranges.
+    for prefix in ("toskit.values", "base64"):
+        assert _loaded(modules, prefix) == [], prefix
 
 
 # A pattern constraint broken by a value, and a misspelt property: RE2 and
@@ -194,6 +197,28 @@ service_template:
     box:
       type: Compute
 """
+
+
+SCALAR_UNITS = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+topology_template:
+  node_templates:
+    box:
+      type: tosca.nodes.Compute
+      capabilities:
+        host:
+          properties:
+            mem_size: 12 XB
+            disk_size: 10 GB
+"""
+
+
+def test_a_scalar_unit_imports_the_value_parsers_on_use(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(SCALAR_UNITS)
+    status, out, modules = _modules_of(["check", "s.yaml"], tmp_path)
+    assert status == 1 and "1 error, 0 warnings" in out, out
+    assert "s.yaml:9:23: error[type-mismatch]" in out and "scalar-unit.size" in out, out
+    assert "toskit.values" in modules
 
 
 def test_a_profile_import_builds_the_catalog_on_use(tmp_path: Path) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from toskit import values as special
 from toskit.diagnostics import Diagnostic, did_you_mean
 from toskit.plain import describe
 from toskit.source import YamlDocument
@@ -239,13 +238,21 @@ def _is_names(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
+def _is_version(value: Any) -> bool:
+    # toskit.values imported on the first `version:` keyname, not with this
+    # module: a check without one never needs it (#31 start-up).
+    import toskit.values
+
+    return not isinstance(value, bool) and toskit.values.parse_version(value) is not None
+
+
 # Kinds checked by one test: (the value is fine, what it must be).
 _SIMPLE_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
     "type-name": (lambda v: isinstance(v, str), "must be a type name"),
     "integer": (lambda v: isinstance(v, int) and not isinstance(v, bool), "must be an integer"),
     "names": (_is_names, "must be a list of names"),
     "version": (
-        lambda v: not isinstance(v, bool) and special.parse_version(v) is not None,
+        _is_version,
         "must be a version (major.minor[.fix[.qualifier[-build]]])",
     ),
     "map": (lambda v: isinstance(v, dict), "must be a map"),

@@ -28,10 +28,10 @@ from toskit.tosca.model.template import (
 )
 from toskit.tosca.types.definitions import Type
 from toskit.tosca.values.resolve import copy_data
-from toskit.values import ScalarClass
 
 if TYPE_CHECKING:
     from toskit.tosca.load.context import EvaluationContext
+    from toskit.values import ScalarClass  # annotations only: not imported by a check (#31)
 
 __all__ = ["EntityProperties", "TemplateGraph"]
 

@@ -32,12 +32,14 @@ Rules and decisions: docs/tosca.md.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic
 from toskit.tosca.types.definitions import Type
 from toskit.tosca.types.registry import Registry
-from toskit.values import ScalarClass
+
+if TYPE_CHECKING:  # imported on use (scalar_class): not by a check without scalar-units (#31)
+    from toskit.values import ScalarClass
 
 __all__ = [
     "SCALAR_KEYS",
@@ -100,6 +102,8 @@ def scalar_class(t: Type, registry: Registry) -> ScalarClass:
     canonical = _effective(t, "canonical_unit")
     if not isinstance(canonical, str) or canonical not in allowed:
         canonical = next((u for u, m in allowed.items() if m == 1), next(iter(allowed), ""))
+    from toskit.values import ScalarClass
+
     return ScalarClass(
         t.name,
         {u: float(m) for u, m in allowed.items()},

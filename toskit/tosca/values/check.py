@@ -24,7 +24,6 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from toskit import values as special
 from toskit.diagnostics import Diagnostic, Related, format_path, suggest
 from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
@@ -854,6 +853,10 @@ def _matches(value: Any, prim: str, rfc3339: bool = False) -> bool:
         return isinstance(value, list)
     if prim == "map":
         return isinstance(value, dict)
+    # toskit.values parses the kinds below: imported on the first such value,
+    # not at start-up (a check without them never needs it, #31).
+    import toskit.values as special
+
     if prim == "timestamp":
         return special.parse_timestamp(value, rfc3339=rfc3339) is not None
     if prim == "version":
@@ -872,6 +875,15 @@ def _matches(value: Any, prim: str, rfc3339: bool = False) -> bool:
 
 def _comparable(value: Any, prim: str | None) -> Any:
     """``value`` read in the primitive type, for ordering comparisons."""
+    if (
+        prim is not None
+        and prim not in ("version", "timestamp")
+        and not prim.startswith("scalar-unit.")
+    ):
+        return value  # integers, floats, strings...: compared as they are
+    # toskit.values imported on use, not at start-up (#31).
+    import toskit.values as special
+
     if prim and prim.startswith("scalar-unit."):
         return special.parse_scalar_unit(value, prim)
     if prim == "version":
