@@ -147,6 +147,7 @@ def _entity(
     definitions = etype.properties if known else {}
     # Inherited from a profile toskit does not have: not "unknown".
     checked = known and not ctx.registry.derives_from_opaque(etype)
+    directives = raw.get("directives")
     resolution = resolve_properties(
         ctx,
         label,
@@ -155,7 +156,10 @@ def _entity(
         raw.get("properties"),
         parts,
         check_unknown=checked,
-        require_values=not is_abstract(raw),
+        # Not is_abstract(raw): the directives are read once (bench B1).
+        require_values=not (
+            isinstance(directives, list) and any(d in _ABSTRACT for d in directives)
+        ),
     )
     kwargs: dict[str, Any] = {}
     if cls is GroupTemplate:
@@ -168,8 +172,9 @@ def _entity(
         kwargs["targets"] = (
             [t for t in targets if isinstance(t, str)] if isinstance(targets, list) else []
         )
-    if checked:
-        _check_attributes(ctx, label, etype, raw.get("attributes"), (*parts, "attributes"))
+    attributes = raw.get("attributes")
+    if checked and attributes is not None:  # (None: _check_attributes has nothing to do)
+        _check_attributes(ctx, label, etype, attributes, (*parts, "attributes"))
     desc = raw.get("description")
     entity = cls(
         name,
@@ -184,7 +189,6 @@ def _entity(
         **kwargs,
     )
     if isinstance(entity, NodeTemplate):
-        directives = raw.get("directives")
         entity.directives = (
             [d for d in directives if isinstance(d, str)] if isinstance(directives, list) else []
         )
@@ -319,10 +323,11 @@ def resolve_properties(
     if raw_props is not None and not has_props:
         check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
     v2, names_1x = ctx.grammar.major == 2, ctx.parsing.call_names_1x
+    free = merge.call_free.get(id(doc))  # _call_free's memo, read here (once per template)
     parsed = (
         # No key or string of the document can start a call: nothing to parse.
         template_values
-        if _call_free(ctx, doc, v2, names_1x)
+        if (free[1] if free is not None else _call_free(ctx, doc, v2, names_1x))
         else {
             # parse_value scans the same way first: plain data skips the call.
             key: parse_value(ctx, item, doc, (*props_parts, key))
@@ -336,6 +341,7 @@ def resolve_properties(
     entry = merge.property_plans.get((id(definitions), id(owner)))
     plans = entry[2] if entry is not None else _plans(ctx, definitions, owner, hooks)
     values, calls = res.values, res.calls
+    origins, overridden = res.origins, res.overridden
     pending = merge.pending
     # Reported after the unknown names, which may be their typos.
     missing: dict[str, tuple[PropertyDefinition, ValueType]] = {}
@@ -359,7 +365,13 @@ def resolve_properties(
             ):
                 calls.add(pname)
         else:
-            value = _merge_defaults(plan, res, hooks, owner)
+            value = plan.leaf
+            if value is not _NO_LEAF:  # _merge_defaults' first case, inline (bench B1)
+                origins[plan.key] = plan.leaf_origin
+                if plan.below:
+                    overridden[plan.key] = plan.below
+            else:
+                value = _merge_defaults(plan, res, hooks, owner)
             if plan.defaults_call or inputs_have_calls:
                 calls.add(pname)
         if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
@@ -864,4 +876,7 @@ def _is_map(value: Any) -> TypeGuard[Mapping]:
 def is_abstract(raw: Any) -> bool:
     """A template the orchestrator selects or substitutes (its values may be incomplete)."""
     directives = raw.get("directives") if _is_map(raw) else None
-    return isinstance(directives, list) and any(d in ("select", "substitute") for d in directives)
+    return isinstance(directives, list) and any(d in _ABSTRACT for d in directives)
+
+
+_ABSTRACT = ("select", "substitute")  # the directives of is_abstract

@@ -61,11 +61,16 @@ def resolve_requirements(
     registry = ctx.registry
     # Candidates by type, capability and filtered property value, built once per load.
     candidates = node_filters.CandidateIndex(nodes, registry)
+    # Per node type (by id; the type is kept in its entry): its requirements'
+    # occurrence bounds (_type_bounds), read by _check_counts for each template.
+    bounds: dict[int, Any] = {}
     for node in nodes.values():
         raw = node.raw
-        assigned = raw.get("requirements") if isinstance(raw, Mapping) else None
-        definitions = dict(node.type.requirements)
+        assigned = (
+            raw.get("requirements") if raw.__class__ is dict or isinstance(raw, Mapping) else None
+        )
         entries = assigned if isinstance(assigned, list) else []
+        definitions = dict(node.type.requirements) if entries else {}
         for index, entry in enumerate(entries):
             if not isinstance(entry, Mapping) or len(entry) != 1:
                 continue
@@ -138,8 +143,26 @@ def resolve_requirements(
                 diags.append(found)
             node.requirements.append(req)
         if node.type_known:
-            diags.extend(_check_counts(doc, node, major))
+            found_bounds = bounds.get(id(node.type))
+            if found_bounds is None:
+                found_bounds = bounds[id(node.type)] = (node.type, _type_bounds(node.type, major))
+            if node.requirements or found_bounds[1][1]:
+                diags.extend(_check_counts(doc, node, major, found_bounds[1][0]))
     return diags
+
+
+def _type_bounds(node_type: Any, major: int) -> tuple[list[tuple[str, int, int | None]], bool]:
+    """``[(name, lower, upper)]`` of a node type's requirement definitions, and
+    whether a template that assigns none of them draws a finding (a lower
+    bound above zero in 1.x, an upper bound below zero)."""
+    out = [
+        (rname, _lower_bound(definition, major), _upper_bound(definition, major))
+        for rname, definition in node_type.requirements
+    ]
+    empty_finds = any(
+        (upper is not None and upper < 0) or (lower > 0 and major == 1) for _, lower, upper in out
+    )
+    return out, empty_finds
 
 
 def _upper_bound(definition: Any, major: int) -> int | None:
@@ -158,7 +181,12 @@ def _upper_bound(definition: Any, major: int) -> int | None:
     return None
 
 
-def _check_counts(doc: Any, node: NodeTemplate, major: int) -> list[Diagnostic]:
+def _check_counts(
+    doc: Any,
+    node: NodeTemplate,
+    major: int,
+    bounds: list[tuple[str, int, int | None]] | None = None,
+) -> list[Diagnostic]:
     """Occurrence bounds of a template's requirement assignments.
 
     Above the upper bound is an error in both versions. Below the lower
@@ -175,10 +203,10 @@ def _check_counts(doc: Any, node: NodeTemplate, major: int) -> list[Diagnostic]:
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             count = 1
         counts[req.name] = counts.get(req.name, 0) + count
-    for rname, definition in node.type.requirements:
+    if bounds is None:
+        bounds = _type_bounds(node.type, major)[0]
+    for rname, lower, upper in bounds:
         have = counts.get(rname, 0)
-        lower = _lower_bound(definition, major)
-        upper = _upper_bound(definition, major)
         if upper is not None and have > upper:
             out.append(
                 doc.diagnostic(

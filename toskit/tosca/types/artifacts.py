@@ -109,6 +109,8 @@ def check_template_artifacts(
         if not isinstance(templates, Mapping):
             continue
         for name, raw in templates.items():
+            if raw.__class__ is dict and "artifacts" not in raw and "interfaces" not in raw:
+                continue  # names no artifact type (most templates: bench B1)
             parts = (*tparts, section, name)
             out.extend(check_artifact_types(registry, doc, raw, parts, f"{noun} '{name}'"))
     return out

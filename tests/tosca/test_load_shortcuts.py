@@ -1,0 +1,109 @@
+"""Shortcuts of the load for templates with nothing to check there (issue #31,
+bench B1): a template that assigns no requirement skips the occurrence check
+unless its type's bounds make "none" a finding (bounds read once per type);
+a template without ``artifacts`` or ``interfaces`` skips the artifact type
+scan. The findings are those of the full checks, for each class of bound."""
+
+from __future__ import annotations
+
+import pytest
+
+import toskit
+from toskit.tosca.model import requirements
+from toskit.tosca.types import artifacts
+
+TEMPLATE = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  t.N:
+    derived_from: tosca.nodes.Root
+    requirements:
+      - host: {{capability: tosca.capabilities.Node, occurrences: [{occurrences}]}}
+topology_template:
+  node_templates:
+    none_assigned:
+      type: t.N
+    one_assigned:
+      type: t.N
+      requirements:
+        - host: other
+    two_assigned:
+      type: t.N
+      requirements:
+        - host: other
+        - host: other
+    other:
+      type: tosca.nodes.Root
+    with_artifact:
+      type: tosca.nodes.Root
+      artifacts:
+        x: {{type: t.Nope, file: a.sh}}
+    with_implementation:
+      type: tosca.nodes.Root
+      interfaces:
+        Standard:
+          create:
+            implementation: {{primary: {{file: b.sh, type: t.Missing}}}}
+"""
+
+# occurrences -> the requirement findings, by template.
+CASES = {
+    "1, 1": {("none_assigned", "unfulfilled-requirement"), ("two_assigned", "requirement-count")},
+    "0, -1": {
+        ("none_assigned", "requirement-count"),
+        ("one_assigned", "requirement-count"),
+        ("two_assigned", "requirement-count"),
+    },
+    "0, 1": {("two_assigned", "requirement-count")},
+    "0, UNBOUNDED": set(),
+    "2, 3": {
+        ("none_assigned", "unfulfilled-requirement"),
+        ("one_assigned", "unfulfilled-requirement"),
+    },
+}
+
+
+def _findings(text: str) -> list[tuple]:
+    return [(d.code, d.message, d.line, d.column) for d in toskit.loads(text).diagnostics]
+
+
+@pytest.mark.parametrize("occurrences", list(CASES))
+def test_occurrence_findings_with_and_without_the_shortcut(
+    monkeypatch: pytest.MonkeyPatch, occurrences: str
+) -> None:
+    text = TEMPLATE.format(occurrences=occurrences)
+    found = _findings(text)
+    reqs = {
+        (d[1].split("'")[1], d[0])
+        for d in found
+        if d[0] in ("unfulfilled-requirement", "requirement-count")
+    }
+    assert reqs == CASES[occurrences]
+    # Every template's counts checked, as before the shortcut: the same findings.
+    real = requirements._type_bounds
+    monkeypatch.setattr(requirements, "_type_bounds", lambda t, m: (real(t, m)[0], True))
+    assert _findings(text) == found
+
+
+def test_artifact_types_found_in_artifacts_and_implementations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = TEMPLATE.format(occurrences="0, 1")
+    found = _findings(text)
+    unknown = [d[1] for d in found if d[0] == "unknown-type"]
+    assert unknown == [
+        "node template 'with_artifact': unknown artifact type 't.Nope'",
+        "node template 'with_implementation': unknown artifact type 't.Missing'",
+    ]
+    # The scan asked only about the templates that write artifacts or interfaces.
+    asked: list[str] = []
+    real = artifacts.check_artifact_types
+    monkeypatch.setattr(
+        artifacts,
+        "check_artifact_types",
+        lambda reg, doc, raw, parts, label, *a: (
+            asked.append(label) or real(reg, doc, raw, parts, label, *a)
+        ),
+    )
+    assert _findings(text) == found
+    assert asked == ["node template 'with_artifact'", "node template 'with_implementation'"]
