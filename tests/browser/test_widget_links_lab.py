@@ -13,7 +13,8 @@ after it). The widgets show their views as rendered outputs
 (``toskit.widgets.rendered.RenderedHTML``), where JupyterLab's link handler
 takes the links over; in an ``ipywidgets.HTML`` the same click did nothing.
 The type links of a ``TemplateExplorer`` (followed by its ``TypeTree``)
-still work inside that output.
+still work inside that output. In Voila (outside JupyterLab) the same link
+is followed in a new tab, and the dashboard stays.
 
 Every wait is for a condition, never a fixed sleep. Screenshots of the
 widgets before the click and of the opened file, light and dark:
@@ -30,6 +31,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from lab_server import serve_lab
+from voila_server import serve_voila
 
 from conftest import guarded_page
 
@@ -76,11 +78,9 @@ CELLS = [
 
 
 @pytest.fixture(scope="module")
-def lab(
-    tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
-) -> Iterator[tuple[str, str, Path]]:
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The notebook beside ``examples/shop.yaml``."""
     folder = tmp_path_factory.mktemp("widget-links")
-    home = tmp_path_factory.mktemp("widget-links-home")
     (folder / "examples").mkdir()
     (folder / "examples" / "shop.yaml").write_text(SHOP_YAML, encoding="utf-8")
     nb = nbformat.v4.new_notebook()
@@ -91,6 +91,14 @@ def lab(
     }
     nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
     nbformat.write(nb, folder / NOTEBOOK)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def lab(
+    folder: Path, tmp_path_factory: pytest.TempPathFactory, artifacts_dir: Path
+) -> Iterator[tuple[str, str, Path]]:
+    home = tmp_path_factory.mktemp("widget-links-home")
     # Every cell rendered (no windowing): the widgets below the fold are in the page.
     tracker = home / "lab-settings" / "@jupyterlab" / "notebook-extension"
     tracker.mkdir(parents=True, exist_ok=True)
@@ -225,3 +233,32 @@ def test_type_links_and_file_links_in_a_template_explorer(
     both.screenshot(path=str(artifacts_dir / "widget-links-template-light.png"))
     # Where the type is written: a file link of the type's view.
     _click_opens_the_file(page, _file_link(view, ADDRESS_LINE), ADDRESS_LINE)
+
+
+def test_outside_jupyterlab_the_browser_follows_the_link(
+    browser, folder: Path, artifacts_dir: Path, request: pytest.FixtureRequest
+) -> None:
+    """In Voila (a page with a ``.jp-LabShell`` too, but no document to lose)
+    the same link is followed: a new tab asks Voila for the file (Voila
+    serves it if its ``file_allowlist`` allows; by default it answers 403),
+    and the dashboard stays as it was."""
+    from playwright.sync_api import expect
+
+    with (
+        serve_voila(folder, artifacts_dir / "voila-widget-links.log") as base,
+        guarded_page(browser, base, request) as page,
+    ):
+        page.goto(f"{base}/voila/render/{NOTEBOOK}", wait_until="domcontentloaded")
+        page.wait_for_selector("#rendered_cells", state="visible", timeout=120_000)
+        view = page.locator(".links-explorer .toskit-explorer-view")
+        expect(view).to_contain_text("expected integer")
+        page.evaluate("() => { window.__toskitNoReload = 'still here'; }")
+        shown = page.url
+        with page.expect_popup() as opened:
+            _file_link(view, FINDING_LINE).click()
+        tab = opened.value
+        assert re.search(
+            rf"/files/examples/shop\.yaml(\?[^#]*)?#line={FINDING_LINE - 1}$", tab.url
+        ), tab.url
+        assert page.url == shown
+        assert page.evaluate("() => window.__toskitNoReload") == "still here"

@@ -46,9 +46,12 @@ __all__ = ["FILE_LINK_ONCLICK", "file_link", "file_href", "links_from", "locatio
 #: the browser would follow the relative ``href`` and reload the whole
 #: JupyterLab page. So, inside JupyterLab, a link JupyterLab did not take
 #: over does nothing (its ``title`` still says where); everywhere else (a
-#: report, Voila) the link is followed.
+#: report, Voila) the link is followed. Voila's page has a ``.jp-LabShell``
+#: too but no document to lose (its ``<body>`` carries ``data-voila``): there
+#: the browser follows the link (Voila serves the file if its
+#: ``file_allowlist`` allows it; the default, images only, answers 403).
 FILE_LINK_ONCLICK = (
-    "if(document.querySelector('.jp-LabShell')"
+    "if(document.querySelector('.jp-LabShell')&&!document.body.dataset.voila"
     "&&this.getAttribute('href').indexOf('/files/')<0)return false"
 )
 
