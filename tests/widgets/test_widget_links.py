@@ -170,3 +170,44 @@ def test_rendered_html_is_an_output_with_a_value():
     assert widget.value == "<i>a</i>" and "<i>a</i>" in _rendered(widget)
     assert "toskit-rendered-html" in widget._dom_classes
     assert RenderedHTML().outputs == ()
+
+
+# The handler run as the browser runs an inline one: ``this`` the link, a
+# ``document`` with or without JupyterLab's shell and Voila's body mark.
+_RUN_HANDLER = """
+const [handler, shell, voila, href] = JSON.parse(process.argv[1]);
+globalThis.document = {
+  querySelector: (sel) => (sel === ".jp-LabShell" && shell ? {} : null),
+  body: {dataset: voila ? {voila: "voila"} : {}},
+};
+const link = {getAttribute: (name) => (name === "href" ? href : null)};
+const result = new Function(handler).call(link);
+process.stdout.write(String(result));
+"""
+
+
+@pytest.mark.parametrize(
+    ("page", "href", "follows"),
+    [
+        # JupyterLab took the link over (href rewritten): its own click handler opens the file.
+        ("lab", "/files/examples/shop.yaml?_xsrf=1#line=22", True),
+        # Not taken over (a user's own ipywidgets.HTML): following it would reload JupyterLab.
+        ("lab", "examples/shop.yaml#line=22", False),
+        ("voila", "examples/shop.yaml#line=22", True),  # Voila: a new tab asks for the file
+        ("report", "examples/shop.yaml#line=22", True),  # a page of toskit show
+    ],
+)
+def test_the_file_link_handler_stops_only_a_link_that_would_reload_jupyterlab(page, href, follows):
+    import json
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    assert node, "node (Node.js) is needed to run the link's inline handler"
+    args = [FILE_LINK_ONCLICK, page in ("lab", "voila"), page == "voila", href]
+    result = subprocess.run(
+        [node, "-e", _RUN_HANDLER, json.dumps(args)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    # An inline handler that returns false cancels the click; anything else lets it through.
+    assert (result.stdout != "false") is follows, result.stdout
