@@ -211,5 +211,6 @@ def test_a_saved_notebook_with_a_widget_reopens_without_model_not_found(
     reopened = page.locator(".own-explorer")
     expect(reopened.locator("select").first).to_be_visible()
     expect(reopened).to_contain_text("port")
-    expect(page.locator(".jp-OutputArea")).not_to_contain_text("model not found")
+    # The cell's output area (the explorer's view is an output area inside it).
+    expect(page.locator(".jp-Cell-outputArea")).not_to_contain_text("model not found")
     page.screenshot(path=str(artifacts_dir / "reopen-own-notebook.png"))
