@@ -135,12 +135,15 @@ def _run_notebook(page, lab, theme: str) -> None:
     # ?reset: a fresh workspace (no file editor an earlier test left open).
     page.goto(f"{base}/lab/tree/{NOTEBOOK}?reset&token={token}", wait_until="domcontentloaded")
     page.wait_for_function(_LOADED, arg=NOTEBOOK)
-    if theme == "dark":
-        page.evaluate(
-            "() => window.jupyterapp.commands.execute('apputils:change-theme',"
-            " {theme: 'JupyterLab Dark'})"
-        )
-        page.wait_for_function("() => document.body.dataset.jpThemeLight === 'false'")
+    # The theme is a user setting, kept across the tests of the module: set it each time.
+    name = "JupyterLab Dark" if theme == "dark" else "JupyterLab Light"
+    page.evaluate(
+        "(theme) => window.jupyterapp.commands.execute('apputils:change-theme', {theme})", name
+    )
+    page.wait_for_function(
+        "(light) => document.body.dataset.jpThemeLight === light",
+        arg="false" if theme == "dark" else "true",
+    )
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
     # A marker that a reload of the page would lose.
     page.evaluate("() => { window.__toskitNoReload = 'still here'; }")
