@@ -196,6 +196,15 @@ def test_a_file_link_in_a_property_explorer_opens_the_file_at_its_line(
     # The view is a rendered output inside the widget, styled by its own sheet.
     expect(view.locator(".jp-OutputArea-output .toskit-wrap").first).to_be_visible()
     explorer.screenshot(path=str(artifacts_dir / f"widget-links-explorer-{theme}.png"))
+    # The controls around the links still work: a row's path selects whole on
+    # a click (the view's stylesheet is kept), "export CSV" is a download.
+    copy = view.locator(".toskit-copy").filter(visible=True).first
+    assert copy.evaluate("(el) => getComputedStyle(el).userSelect") == "all"
+    copy.click()
+    assert page.evaluate("() => String(window.getSelection())") == "port"
+    expect(explorer.locator("a.toskit-export")).to_have_attribute(
+        "href", re.compile(r"^data:text/csv;base64,")
+    )
     _click_opens_the_file(page, _file_link(view, FINDING_LINE))
     page.screenshot(path=str(artifacts_dir / f"widget-links-opened-{theme}.png"))
 
