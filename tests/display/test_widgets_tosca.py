@@ -135,8 +135,11 @@ def test_explore_falls_back_to_static_html():
     import ipywidgets
 
     widget = explore(toskit.Diagnostic("error", "x-y", "boom"))
-    assert isinstance(widget, ipywidgets.HTML)
+    # A rendered output (toskit.widgets.rendered.RenderedHTML), where
+    # JupyterLab opens a file:line link; the HTML is its value.
+    assert isinstance(widget, ipywidgets.Output)
     assert "boom" in widget.value
+    assert "boom" in widget.outputs[0]["data"]["text/html"]
 
 
 def test_widgets_on_an_empty_template():
