@@ -167,3 +167,23 @@ def test_a_b1_load_takes_the_quick_pass_for_every_value(monkeypatch: pytest.Monk
     assert [
         rel for _, rel in seen if rel[0] in ("connection", "tags")
     ] == []  # connection (three data types, an in_range, a valid_values) and tags
+
+
+def test_a_clean_entity_makes_no_check_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A queued check carries what makes its entity's CheckContext; a value the
+    quick pass clears never makes it (B1: none for 300 nodes), one that it
+    does not clear makes it once per entity."""
+    from toskit.tosca.model import entities
+
+    made: list[str] = []
+    real = entities._check_context
+    monkeypatch.setattr(entities, "_check_context", lambda *a: made.append(a[1]) or real(*a))
+    assert toskit.loads(generate(300), name="b1.yaml").ok
+    assert made == []
+    text = f"{TYPES}    a:\n      type: t.N\n      properties: {{conf: {{need: 5}}, names: [1]}}\n"
+    st = toskit.loads(text, name="t.yaml")
+    assert [d.code for d in st.diagnostics if d.subject and d.subject.name == "a"] == [
+        "type-mismatch",
+        "type-mismatch",
+    ]
+    assert made == ["node template 'a'"]

@@ -39,6 +39,7 @@ from toskit.tosca.values.check import (
     check_value,
     declared_here,
     describe,
+    quick_clean,
     report_unknown,
 )
 from toskit.tosca.values.evaluation import may_hold_calls, parse_value, validate_clauses
@@ -301,28 +302,17 @@ def resolve_properties(
     has_props = _is_map(raw_props)
     anchor = props_parts if raw_props is not None else entity_parts
     res.origins[()] = _tuple_new(Origin, ("template", doc, anchor))
-    check = CheckContext(
-        label=label,
-        path_prefix=props_parts,
-        doc=doc,
-        anchor=anchor,
-        origins=res.origins,
-        value_type=ctx.value_type,
-        diagnostics=ctx.diags,
-        reported=ctx.reported,
-        validator=functools.partial(validate_clauses, ctx) if ctx.grammar.major == 2 else None,
-        owner=res,
-        require_values=require_values,
-        scalars=ctx.scalars,
-        rfc3339_timestamps=ctx.grammar.major == 2,
-        field_types=merge.field_types,
-        clean_constraints=merge.clean_constraints,
-        data_plans=merge.data_plans,
-    )
+    v2 = ctx.grammar.major == 2
+    # The entity's CheckContext is made when a finding or a check needs it:
+    # a queued check takes ``spec`` (what makes it) and check_pending makes
+    # it only for a value the quick pass does not clear (bench B1: none).
+    check: CheckContext | None = None
+    spec: CheckContext | tuple | None = None
     template_values: Mapping = raw_props if has_props else {}
     if raw_props is not None and not has_props:
+        check = _check_context(ctx, label, doc, props_parts, anchor, res, require_values)
         check.report("type-mismatch", (), f"properties must be a map, got {describe(raw_props)}")
-    v2, names_1x = ctx.grammar.major == 2, ctx.parsing.call_names_1x
+    names_1x = ctx.parsing.call_names_1x
     free = merge.call_free.get(id(doc))  # _call_free's memo, read here (once per template)
     parsed = (
         # No key or string of the document can start a call: nothing to parse.
@@ -386,18 +376,67 @@ def resolve_properties(
             and plan.leaf is not _NO_LEAF
             and pname not in calls
             # leaf_is_clean's memo read here (a method call less per default).
-            and (plan.clean if plan.clean is not None else plan.leaf_is_clean(check))
+            and (
+                plan.clean
+                if plan.clean is not None
+                else plan.leaf_is_clean(
+                    # What leaf_is_clean reads (the validator, the value types...).
+                    check
+                    or (
+                        _check_context(ctx, label, doc, props_parts, anchor, res, True)
+                        if v2
+                        else merge.quick_context(ctx, True)
+                    )
+                )
+            )
         ):
             # A default nobody overrides, checked once for its type (it is
             # the same value, definition and type for every template).
             continue
+        if spec is None:
+            spec = check or (ctx, label, doc, props_parts, anchor, res, require_values)
         # Checked after evaluation (calls first become values): see _check_all.
-        pending.append((check, res, pdef, vt))
-    if not parsed.keys() <= definitions.keys():
-        _undeclared(ctx, check, res, parsed, definitions, missing, owner, check_unknown)
-    for pdef, vt in missing.values():
-        _report_missing(ctx, check, pdef, vt)
+        pending.append((spec, res, pdef, vt))
+    if missing or not parsed.keys() <= definitions.keys():
+        if check is None:
+            check = _check_context(ctx, label, doc, props_parts, anchor, res, require_values)
+        if not parsed.keys() <= definitions.keys():
+            _undeclared(ctx, check, res, parsed, definitions, missing, owner, check_unknown)
+        for pdef, vt in missing.values():
+            _report_missing(ctx, check, pdef, vt)
     return res
+
+
+def _check_context(
+    ctx: EntitiesContext,
+    label: str,
+    doc: YamlDocument,
+    props_parts: tuple[Hashable, ...],
+    anchor: tuple[Hashable, ...],
+    res: Resolution,
+    require_values: bool,
+) -> CheckContext:
+    """The CheckContext of one entity's properties (see :func:`resolve_properties`)."""
+    merge = ctx.merge
+    v2 = ctx.grammar.major == 2
+    return CheckContext(
+        label=label,
+        path_prefix=props_parts,
+        doc=doc,
+        anchor=anchor,
+        origins=res.origins,
+        value_type=ctx.value_type,
+        diagnostics=ctx.diags,
+        reported=ctx.reported,
+        validator=functools.partial(validate_clauses, ctx) if v2 else None,
+        owner=res,
+        require_values=require_values,
+        scalars=ctx.scalars,
+        rfc3339_timestamps=v2,
+        field_types=merge.field_types,
+        clean_constraints=merge.clean_constraints,
+        data_plans=merge.data_plans,
+    )
 
 
 # A "$" written as an escape in a double-quoted scalar (YAML: \x, \u, \U).
@@ -755,13 +794,35 @@ def build_capabilities(ctx: EntitiesContext, node: NodeTemplate) -> None:
 
 
 def check_pending(
-    pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]],
+    pending: list[tuple[CheckContext | tuple, Resolution, PropertyDefinition, ValueType]],
 ) -> None:
     """Type checks and validation of every merged, evaluated property
-    (:attr:`MergeCaches.pending`, emptied once run)."""
-    for check, res, pdef, vt in pending:
+    (:attr:`MergeCaches.pending`, emptied once run).
+
+    An entry holds its entity's CheckContext, or what makes it (the
+    arguments of :func:`_check_context`): a TOSCA 1.x value that the quick
+    pass clears (:func:`~toskit.tosca.values.check.quick_clean`, with a
+    context shared by the load) needs none; the others make it, once per
+    entity (the entries of one entity are consecutive).
+    """
+    made: CheckContext | None = None
+    made_for: tuple | None = None
+    for spec, res, pdef, vt in pending:
         name = pdef.name
-        check_value(check, res.values[name], pdef.schema, vt, (name,), name in res.calls)
+        value, may_call = res.values[name], name in res.calls
+        if isinstance(spec, tuple):
+            ctx = spec[0]
+            if (
+                not may_call
+                and ctx.grammar.major != 2
+                and quick_clean(ctx.merge.quick_context(ctx, spec[6]), value, pdef.schema, vt)
+            ):
+                continue
+            if made is None or made_for is not spec:
+                made, made_for = _check_context(*spec), spec
+            check_value(made, value, pdef.schema, vt, (name,), may_call)
+        else:
+            check_value(spec, value, pdef.schema, vt, (name,), may_call)
     pending.clear()
 
 
@@ -786,6 +847,7 @@ class MergeCaches:
         "field_types",
         "clean_constraints",
         "data_plans",
+        "quick",
         "pending",
         "hooks",
         "call_free",
@@ -805,10 +867,35 @@ class MergeCaches:
         self.clean_constraints: dict[tuple, Any] = {}
         # CheckContext.data_plans (each plan keeps its data type alive).
         self.data_plans: dict[int, Any] = {}
-        self.pending: list[tuple[CheckContext, Resolution, PropertyDefinition, ValueType]] = []
+        # require_values -> the CheckContext of the quick pass (check_pending).
+        self.quick: dict[bool, CheckContext] = {}
+        self.pending: list[
+            tuple[CheckContext | tuple, Resolution, PropertyDefinition, ValueType]
+        ] = []
         self.hooks = _MergeHooks(ctx, self)
         # id(document) -> (document, whether no value of it may hold a call): _call_free.
         self.call_free: dict[int, tuple[YamlDocument, bool]] = {}
+
+    def quick_context(self, ctx: EntitiesContext, require_values: bool) -> CheckContext:
+        """The context :func:`~toskit.tosca.values.check.quick_clean` reads for
+        a TOSCA 1.x value (shared by the load: it holds nothing of an entity,
+        and the quick pass never reports)."""
+        found = self.quick.get(require_values)
+        if found is None:
+            found = self.quick[require_values] = CheckContext(
+                label="",
+                path_prefix=(),
+                doc=None,
+                anchor=(),
+                origins={},
+                value_type=ctx.value_type,
+                require_values=require_values,
+                scalars=ctx.scalars,
+                field_types=self.field_types,
+                clean_constraints=self.clean_constraints,
+                data_plans=self.data_plans,
+            )
+        return found
 
 
 class _MergeHooks:

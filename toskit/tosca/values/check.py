@@ -42,6 +42,7 @@ __all__ = [
     "compare_constraint",
     "declared_here",
     "describe",
+    "quick_clean",
     "report_unknown",
 ]
 
@@ -257,17 +258,7 @@ def check_value(
     """
     if _plainly_valid(ctx, value, schema, vt):
         return  # a plain leaf with nothing more to check (no walk to set up)
-    if (
-        not may_call
-        and ctx.data_plans is not None
-        and ctx.validator is None
-        and (schema is None or (not schema.constraints and schema.fixed is NO_DEFAULT))
-        and (
-            _clean_data(ctx, value, vt, 0)
-            if value.__class__ is dict and vt.__class__ is Type
-            else value.__class__ is list and vt == "list" and _clean_list(ctx, value, schema)
-        )
-    ):
+    if not may_call and _quick_pass(ctx, value, schema, vt):
         return  # a value with nothing to report, decided in one pass (bench B1)
     if ctx.walking:
         ctx.queued.append((value, schema, vt, rel, may_call))
@@ -288,6 +279,32 @@ def check_value(
     finally:
         ctx.walking = False
         ctx.queued = []
+
+
+def quick_clean(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType) -> bool:
+    """Whether :func:`check_value` would report nothing about ``value`` (which
+    holds no call), decided without its walk: a plain leaf that is plainly
+    valid, or (with ``ctx.data_plans``, no validator) a data value or a list
+    of plain leaves that the quick pass clears (bench B1). ``False`` means
+    "check it", not "invalid". Reads only what is the same for every entity
+    of a load (the memos, ``value_type``, ``require_values``, ``validator``),
+    so one context serves them all.
+    """
+    return _plainly_valid(ctx, value, schema, vt) or _quick_pass(ctx, value, schema, vt)
+
+
+def _quick_pass(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType) -> bool:
+    """The data value and list part of :func:`quick_clean`."""
+    return (
+        ctx.data_plans is not None
+        and ctx.validator is None
+        and (schema is None or (not schema.constraints and schema.fixed is NO_DEFAULT))
+        and (
+            _clean_data(ctx, value, vt, 0)
+            if value.__class__ is dict and vt.__class__ is Type
+            else value.__class__ is list and vt == "list" and _clean_list(ctx, value, schema)
+        )
+    )
 
 
 _PLAIN_LEAVES = frozenset({str, int, float, bool})
