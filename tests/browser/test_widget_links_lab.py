@@ -4,7 +4,8 @@ live widget opens the file in JupyterLab's editor at that line.
 A notebook beside ``examples/shop.yaml`` (a template with one finding, a
 string where an integer belongs, on line 14) runs cells that show a
 ``PropertyExplorer``, the static view of the template's diagnostics through
-``toskit.widgets.explore`` (a ``StaticView``) and a ``TemplateExplorer``.
+``toskit.widgets.explore`` (a ``StaticView``), a ``TemplateExplorer`` and
+the topology explorer (its details of the node clicked).
 Clicking the finding's location *inside the live widget* must open
 ``examples/shop.yaml`` in a file editor tab with the cursor on line 14
 (the editor's cursor and the status bar's "Ln 14"), without reloading the
@@ -74,6 +75,7 @@ CELLS = [
     'explorer = PropertyExplorer(st, node="web")\nexplorer.add_class("links-explorer")\nexplorer',
     'findings = explore(st.diagnostics)\nfindings.add_class("links-static")\nfindings',
     'both = explore(st)\nboth.add_class("links-template")\nboth',
+    'topo = explore(st.topology())\ntopo.add_class("links-topology")\ntopo',
 ]
 
 
@@ -219,6 +221,23 @@ def test_a_file_link_in_a_static_view_opens_the_file_at_its_line(
     view = page.locator(".links-static")
     expect(view).to_contain_text("type-mismatch")
     view.screenshot(path=str(artifacts_dir / "widget-links-static-light.png"))
+    _click_opens_the_file(page, _file_link(view, FINDING_LINE))
+
+
+def test_a_file_link_in_the_topology_explorers_details_opens_the_file(
+    lab_page, lab, artifacts_dir: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page = lab_page
+    _run_notebook(page, lab, "dark")
+    topo = page.locator(".links-topology")
+    # Click the node in the drawing: its details (a PropertyExplorer) show its finding.
+    topo.locator('g.toskit-t-node[data-node="web"]').click()
+    expect(topo.locator("g.toskit-t-node.toskit-t-selected")).to_have_attribute("data-node", "web")
+    view = topo.locator(".toskit-explorer-view")
+    expect(view).to_contain_text("expected integer")
+    topo.screenshot(path=str(artifacts_dir / "widget-links-topology-dark.png"))
     _click_opens_the_file(page, _file_link(view, FINDING_LINE))
 
 
