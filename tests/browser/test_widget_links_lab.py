@@ -76,6 +76,9 @@ CELLS = [
     'findings = explore(st.diagnostics)\nfindings.add_class("links-static")\nfindings',
     'both = explore(st)\nboth.add_class("links-template")\nboth',
     'topo = explore(st.topology())\ntopo.add_class("links-topology")\ntopo',
+    # A user's own ipywidgets.HTML with a toskit view: not a rendered output.
+    "import ipywidgets\nfrom toskit.display import to_html\n"
+    'plain = ipywidgets.HTML(to_html(st.diagnostics))\nplain.add_class("links-plain")\nplain',
 ]
 
 
@@ -293,3 +296,23 @@ def test_outside_jupyterlab_the_browser_follows_the_link(
         ), tab.url
         assert page.url == shown
         assert page.evaluate("() => window.__toskitNoReload") == "still here"
+
+
+def test_a_file_link_in_a_users_own_html_widget_does_not_reload_jupyterlab(
+    lab_page, lab, artifacts_dir: Path
+) -> None:
+    """JupyterLab does not take over a link in an ``ipywidgets.HTML``; the
+    link's handler stops the browser from following its relative ``href``
+    (which would reload JupyterLab at ``/lab/tree/examples/shop.yaml``)."""
+    from playwright.sync_api import expect
+
+    page = lab_page
+    _run_notebook(page, lab, "light")
+    plain = page.locator(".links-plain")
+    expect(plain).to_contain_text("type-mismatch")
+    link = _file_link(plain, FINDING_LINE)
+    expect(link).to_have_attribute("href", f"examples/shop.yaml#line={FINDING_LINE - 1}")
+    link.click()
+    # Then a link that does open the file: had the first click navigated, the
+    # page (and the marker _click_opens_the_file looks for) would be gone.
+    _click_opens_the_file(page, _file_link(page.locator(".links-static"), FINDING_LINE))
