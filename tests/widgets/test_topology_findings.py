@@ -75,6 +75,25 @@ def test_every_node_with_findings_has_a_badge_and_an_edge_in_the_error_colour():
     assert re.search(r"<title>broken: [^<]*\n\d+ errors? \(see its properties\)", broken)
 
 
+def test_the_live_drawing_marks_the_same_nodes_in_every_view():
+    # The explorer's clickable drawing (TopologyView.svg), not only the static
+    # view and the export: every view the explorer offers.
+    explorer = TopologyExplorer(toskit.loads(TEXT))
+    view = explorer.graph
+    for name in ("templates", "grouped by type", "hosting chains collapsed"):
+        view.view = name
+        topology = view.topology
+        found = topology.findings()
+        assert found, name
+        drawn = {
+            node
+            for node, body in boxes(view.svg).items()
+            if 'class="toskit-t-badge toskit-t-badge-error"' in body
+        }
+        assert drawn == {node for node, (errors, _) in found.items() if errors}, name
+        assert view.svg.count('<rect class="toskit-t-has-errors"') == len(drawn), name
+
+
 def test_the_header_counts_the_errors():
     topology = toskit.loads(TEXT).topology()
     errors = sum(e for e, _ in topology.findings().values())

@@ -122,7 +122,15 @@ class TopologyView(StaticSnapshot, anywidget.AnyWidget):
         from toskit.display.topology_svg import render_svg
 
         topology = self.topology
-        self.svg = render_svg(topology, topology.layout(), standalone=False, interactive=True)
+        # The live drawing marks the nodes with findings as the static one and
+        # the exported SVG do (badge with the count, box edged in the colour).
+        self.svg = render_svg(
+            topology,
+            topology.layout(),
+            standalone=False,
+            interactive=True,
+            findings=topology.findings(),
+        )
 
     def select(self, name: str | None) -> None:
         """Select node ``name`` (``None`` clears the selection)."""
