@@ -107,3 +107,41 @@ def test_artifact_types_found_in_artifacts_and_implementations(
     )
     assert _findings(text) == found
     assert asked == ["node template 'with_artifact'", "node template 'with_implementation'"]
+
+
+def test_a_type_is_looked_up_once_per_kind_and_name_unknown_ones_each_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toskit.tosca.model import entities
+
+    text = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  t.N:
+    derived_from: tosca.nodes.Root
+    properties:
+      p: {type: integer, default: 1}
+topology_template:
+  node_templates:
+    a: {type: t.N}
+    b: {type: t.N, properties: {p: x}}
+    c: {type: t.Nope}
+    d: {type: t.Nope}
+    e: {type: t.N}
+"""
+    looked: list[str] = []
+    real = entities._resolve_type
+    monkeypatch.setattr(
+        entities,
+        "_resolve_type",
+        lambda ctx, kind, raw, *a: looked.append(raw["type"]) or real(ctx, kind, raw, *a),
+    )
+    st = toskit.loads(text, name="t.yaml")
+    assert looked == ["t.N", "t.Nope", "t.Nope"]
+    assert [(d.code, d.subject.name if d.subject else None) for d in st.diagnostics] == [
+        ("type-mismatch", "b"),
+        ("unknown-type", "c"),
+        ("unknown-type", "d"),
+    ]
+    assert all(st.node_templates[n].type.name == "t.N" for n in ("a", "b", "e"))
+    assert st.node_templates["e"].properties == {"p": 1}

@@ -144,10 +144,20 @@ def _entity(
     cls: type[E],
     label: str,
 ) -> E:
-    etype, known = _resolve_type(ctx, kind, raw, parts, label)
+    # The known types, with whether they are checked, once per kind and name
+    # and load (bench B1: 5,000 templates of one type).
+    type_name, memo = raw.get("type"), ctx.merge.entity_types
+    hit = memo.get((kind, type_name)) if type_name.__class__ is str else None
+    if hit is not None:
+        etype, checked = hit
+        known = True
+    else:
+        etype, known = _resolve_type(ctx, kind, raw, parts, label)
+        # Inherited from a profile toskit does not have: not "unknown".
+        checked = known and not ctx.registry.derives_from_opaque(etype)
+        if known and type_name.__class__ is str:
+            memo[(kind, type_name)] = (etype, checked)
     definitions = etype.properties if known else {}
-    # Inherited from a profile toskit does not have: not "unknown".
-    checked = known and not ctx.registry.derives_from_opaque(etype)
     directives = raw.get("directives")
     resolution = resolve_properties(
         ctx,
@@ -394,7 +404,11 @@ def resolve_properties(
             # the same value, definition and type for every template).
             continue
         if spec is None:
-            spec = check or (ctx, label, doc, props_parts, anchor, res, require_values)
+            spec = check or (
+                (ctx, label, doc, props_parts, anchor, res, require_values)
+                # The quick pass's shared context (TOSCA 1.x), for check_pending.
+                + (None if v2 else merge.quick_context(ctx, require_values),)
+            )
         # Checked after evaluation (calls first become values): see _check_all.
         pending.append((spec, res, pdef, vt))
     if missing or not parsed.keys() <= definitions.keys():
@@ -800,10 +814,11 @@ def check_pending(
     (:attr:`MergeCaches.pending`, emptied once run).
 
     An entry holds its entity's CheckContext, or what makes it (the
-    arguments of :func:`_check_context`): a TOSCA 1.x value that the quick
-    pass clears (:func:`~toskit.tosca.values.check.quick_clean`, with a
-    context shared by the load) needs none; the others make it, once per
-    entity (the entries of one entity are consecutive).
+    arguments of :func:`_check_context`, then the quick pass's context or
+    ``None``): a TOSCA 1.x value that the quick pass clears
+    (:func:`~toskit.tosca.values.check.quick_clean`, with a context shared
+    by the load) needs none; the others make it, once per entity (the
+    entries of one entity are consecutive).
     """
     made: CheckContext | None = None
     made_for: tuple | None = None
@@ -811,15 +826,11 @@ def check_pending(
         name = pdef.name
         value, may_call = res.values[name], name in res.calls
         if isinstance(spec, tuple):
-            ctx = spec[0]
-            if (
-                not may_call
-                and ctx.grammar.major != 2
-                and quick_clean(ctx.merge.quick_context(ctx, spec[6]), value, pdef.schema, vt)
-            ):
+            quick = spec[7]
+            if quick is not None and not may_call and quick_clean(quick, value, pdef.schema, vt):
                 continue
             if made is None or made_for is not spec:
-                made, made_for = _check_context(*spec), spec
+                made, made_for = _check_context(*spec[:7]), spec
             check_value(made, value, pdef.schema, vt, (name,), may_call)
         else:
             check_value(spec, value, pdef.schema, vt, (name,), may_call)
@@ -848,6 +859,7 @@ class MergeCaches:
         "clean_constraints",
         "data_plans",
         "quick",
+        "entity_types",
         "pending",
         "hooks",
         "call_free",
@@ -869,6 +881,8 @@ class MergeCaches:
         self.data_plans: dict[int, Any] = {}
         # require_values -> the CheckContext of the quick pass (check_pending).
         self.quick: dict[bool, CheckContext] = {}
+        # (kind, type name) -> (its known type, whether its templates are checked).
+        self.entity_types: dict[tuple[str, str], tuple[Type, bool]] = {}
         self.pending: list[
             tuple[CheckContext | tuple, Resolution, PropertyDefinition, ValueType]
         ] = []
