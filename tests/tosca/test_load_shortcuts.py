@@ -145,3 +145,41 @@ topology_template:
     ]
     assert all(st.node_templates[n].type.name == "t.N" for n in ("a", "b", "e"))
     assert st.node_templates["e"].properties == {"p": 1}
+
+
+def test_only_a_template_with_calls_gets_sets_of_its_own() -> None:
+    """Resolution.calls/.evaluated are one shared empty frozenset until a call
+    is noted; a template with a call is evaluated as before (its own sets)."""
+    from toskit.tosca.values.resolve import NO_CALLS
+
+    text = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  t.N:
+    derived_from: tosca.nodes.Root
+    properties:
+      p: {type: string, required: false}
+      q: {type: integer, default: 1}
+topology_template:
+  inputs:
+    who: {type: string, default: me}
+  node_templates:
+    plain: {type: t.N, properties: {p: x}}
+    called: {type: t.N, properties: {p: {get_input: who}}}
+    undeclared: {type: t.N, properties: {r: {get_input: who}}}
+    undeclared_call: {type: t.N, properties: {r: {get_attribute: [SELF, tosca_id]}}}
+"""
+    st = toskit.loads(text, name="t.yaml")
+    plain, called = st.node_templates["plain"], st.node_templates["called"]
+    assert plain._resolution.calls is NO_CALLS and plain._resolution.evaluated is NO_CALLS
+    assert called._resolution.calls == {"p"} and called._resolution.evaluated == {"p"}
+    assert called._resolution.calls is not NO_CALLS
+    assert called.properties == {"p": "me", "q": 1}
+    assert plain.properties == {"p": "x", "q": 1}
+    # An undeclared property's input is substituted while it is kept: no call left.
+    undeclared = st.node_templates["undeclared"]._resolution
+    assert undeclared.calls is NO_CALLS and undeclared.values["r"] == "me"
+    # One whose call stays (an attribute, known at deployment) notes it.
+    kept = st.node_templates["undeclared_call"]._resolution
+    assert kept.calls == {"r"} and kept.evaluated == {"r"}
+    assert len(NO_CALLS) == 0  # nothing was added to the shared one

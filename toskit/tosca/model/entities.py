@@ -56,6 +56,7 @@ from toskit.tosca.values.resolve import (
     merge_layers,
     merge_property,
     missing_default_fields,
+    note_call,
 )
 
 E = TypeVar("E", bound=EntityTemplate)
@@ -363,7 +364,7 @@ def resolve_properties(
                 or plan.defaults_call
                 or inputs_have_calls
             ):
-                calls.add(pname)
+                calls = note_call(res, pname)
         else:
             value = plan.leaf
             if value is not _NO_LEAF:  # _merge_defaults' first case, inline (bench B1)
@@ -373,7 +374,7 @@ def resolve_properties(
             else:
                 value = _merge_defaults(plan, res, hooks, owner)
             if plan.defaults_call or inputs_have_calls:
-                calls.add(pname)
+                calls = note_call(res, pname)
         if value is ABSENT or (value is None and pdef.required and pdef.type not in NULL_TYPES):
             if value is None:
                 values[pname] = None
@@ -551,7 +552,7 @@ def _undeclared(
                 del missing[typo_of]
         value, origin = ctx.inputs.resolve(item, Origin("template", doc, (*props_parts, key)))
         if functions.contains_call(value):
-            res.calls.add(str(key))
+            note_call(res, str(key))
         res.values[key] = copy_data(value)
         res.origins[(key,)] = origin
 
