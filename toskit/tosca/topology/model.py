@@ -25,7 +25,7 @@ export. The layout is grandalf's layered (Sugiyama) layout, run in Python
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -200,11 +200,11 @@ class Topology:
 
     def hosting_chain(self, name: str) -> list[str]:
         """``name`` and the nodes that host it, bottom last (cycle-safe)."""
-        hosts = {e.source: e.target for e in self.edges if e.hosting}
-        chain = [name]
-        while chain[-1] in hosts and hosts[chain[-1]] not in chain:
-            chain.append(hosts[chain[-1]])
-        return chain
+        return _chain(name, self._hosts())
+
+    def _hosts(self) -> dict[str, str]:
+        """Each hosted node's host (the last hosting edge of a node wins)."""
+        return {e.source: e.target for e in self.edges if e.hosting}
 
     # -- smaller views ------------------------------------------------------
 
@@ -221,7 +221,10 @@ class Topology:
         Storage attached to one machine (AttachesTo) and hosting nothing itself
         joins that machine's box too.
         """
-        key = {name: self.hosting_chain(name)[-1] for name in self.nodes}
+        # Every node's bottom host in one pass over the chains: walking each
+        # node's chain with a fresh map of hosts made the collapsed view
+        # quadratic (4.4 s of CPU at 8,000 nodes).
+        key = bottom_hosts(self.nodes, self._hosts())
         attached: dict[str, set[str]] = {}
         for e in self.edges:
             if e.attachment:
@@ -374,6 +377,49 @@ class Topology:
         from toskit.display import to_html
 
         return to_html(self)
+
+
+def _chain(name: str, hosts: Mapping[str, str]) -> list[str]:
+    """``name`` and its hosts, bottom last; stops before a host already in the chain."""
+    chain = [name]
+    seen = {name}
+    while chain[-1] in hosts and hosts[chain[-1]] not in seen:
+        chain.append(hosts[chain[-1]])
+        seen.add(chain[-1])
+    return chain
+
+
+def bottom_hosts(names: Iterable[str], hosts: Mapping[str, str]) -> dict[str, str]:
+    """``{name: _chain(name, hosts)[-1]}`` for every name, each node walked once.
+
+    A walk stops at a node with no host (the bottom), at a node whose bottom
+    is known (the bottom of every node on the walk), or where it meets
+    itself: in a hosting cycle each member's chain ends at its predecessor in
+    the cycle, and a node leading into the cycle ends where the walk's last
+    node stands (a node hosted by itself is a cycle of one).
+    """
+    bottom: dict[str, str] = {}
+    for start in names:
+        if start in bottom:
+            continue
+        path: list[str] = []
+        index: dict[str, int] = {}
+        node = start
+        while node not in bottom and node not in index:
+            index[node] = len(path)
+            path.append(node)
+            if node not in hosts:
+                break
+            node = hosts[node]
+        if node in index and node in hosts:  # path[index[node]:] is a cycle
+            entry = index[node]
+            for i, member in enumerate(path):
+                bottom[member] = path[i - 1] if i > entry else path[-1]
+            continue
+        end = bottom.get(node, node)
+        for member in path:
+            bottom[member] = end
+    return bottom
 
 
 def _dot_escape(text: str) -> str:
