@@ -13,6 +13,7 @@ from toskit.display.topology_svg import LABEL_BASELINE
 from toskit.tosca.topology.layout import (
     CHAR_WIDTH,
     LABEL_WORK,
+    LABEL_WORK_FLOOR,
     Layout,
     _candidates,
     _place_labels,
@@ -176,14 +177,25 @@ def _random(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_placement_work_stays_within_its_budget_on_a_big_dense_drawing() -> None:
+@pytest.mark.parametrize("floor", [LABEL_WORK_FLOOR, 0])
+def test_placement_work_stays_within_its_budget_on_a_big_dense_drawing(
+    floor: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With the floor as shipped (a drawing this size gets it whole) and with
+    # none (the per-edge-and-box budget of a huge drawing binds).
+    from toskit.tosca.topology import layout
+
+    monkeypatch.setattr(layout, "LABEL_WORK_FLOOR", floor)
     topo = toskit.loads(_random(600), name="random.yaml").topology()
     lay = topo.layout()
     boxes = len(lay.boxes) + len(lay.stubs)
     paths = lay.edges + [p for _, p in lay.stubs]
     assert len(paths) > 700
     work = _place_labels(lay, _texts(topo, lay))
+    budget = max(floor, LABEL_WORK * (len(paths) + boxes))
     # One candidate's check may run past the budget before it is noticed.
-    assert work <= LABEL_WORK * (len(paths) + boxes) + boxes + len(paths)
+    assert work <= budget + boxes + len(paths)
+    if not floor:
+        assert work > budget * 0.9  # the budget is what stopped it
     assert all(p.label is not None for p in paths)
     assert all(label_rect(p.label)[0] >= 0 and label_rect(p.label)[1] >= 0 for p in paths)
