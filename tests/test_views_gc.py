@@ -68,15 +68,21 @@ def test_render_page_builds_with_the_collector_paused(st, monkeypatch) -> None:
 def test_to_frame_topology_and_svg_build_with_the_collector_paused(st, monkeypatch) -> None:
     pytest.importorskip("pandas")
     seen: list[bool] = []
-    monkeypatch.setattr(template_module, "_frame_of", _spy(seen, template_module._frame_of))
+    # Every frame (a node's, with or without findings, and the template's)
+    # is assembled by _Columns.frame.
+    columns = template_module._Columns
+    monkeypatch.setattr(columns, "frame", _spy(seen, columns.frame))
     monkeypatch.setattr(
         topology_module, "build_topology", _spy(seen, topology_module.build_topology)
     )
     monkeypatch.setattr(topology_svg, "render_svg", _spy(seen, topology_svg.render_svg))
     assert list(st.node_templates["web"].property_table().to_frame()["value"]) == [80]
+    assert list(st.property_frame()["node"]) == ["web"]
+    with_finding = toskit.loads(TEXT.replace("box:", "box:\n      properties: {nope: 1}"))
+    assert "nope" in list(with_finding.node_templates["box"].property_table().to_frame()["path"])
     topology = st.topology()
     assert "<svg" in topology.to_svg()
-    assert seen == [False, False, False]
+    assert seen == [False] * 5
     assert gc.isenabled()
 
 
