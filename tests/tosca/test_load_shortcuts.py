@@ -183,3 +183,71 @@ topology_template:
     kept = st.node_templates["undeclared_call"]._resolution
     assert kept.calls == {"r"} and kept.evaluated == {"r"}
     assert len(NO_CALLS) == 0  # nothing was added to the shared one
+
+
+FILTERS_AND_INTERFACES = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  t.N:
+    derived_from: tosca.nodes.Root
+    properties:
+      p: {type: string, required: false}
+    requirements:
+      - dep: {capability: tosca.capabilities.Node, node: t.N, occurrences: [0, 1]}
+topology_template:
+  node_templates:
+    a:
+      type: t.N
+      requirements:
+        - dep:
+            node: b
+            node_filter:
+              properties:
+                - pp: {equal: x}
+      interfaces:
+        Standard:
+          create: c.sh
+          kreate: c.sh
+    b: {type: t.N}
+"""
+
+
+@pytest.mark.parametrize("parser", ["fast", "pyyaml"])
+def test_filter_names_and_interface_inputs_on_both_parse_paths(
+    monkeypatch: pytest.MonkeyPatch, parser: str
+) -> None:
+    """The scans of node filters and interface assignments are skipped only
+    for a document none of whose keys is ``node_filter`` / ``interfaces``
+    (known on the fast path); where one is, both paths report the same."""
+    monkeypatch.setenv("TOSKIT_YAML_PARSER", parser)
+    codes = sorted(
+        (d.code, d.message) for d in toskit.loads(FILTERS_AND_INTERFACES, name="t.yaml").diagnostics
+    )
+    assert [c for c, _ in codes] == ["unknown-operation", "unknown-property"], codes
+    assert "'kreate'" in codes[0][1] and "'pp'" in codes[1][1]
+
+
+def test_no_filter_or_interface_scan_without_those_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    from toskit.source import fast
+    from toskit.tosca.model import filter_names, interfaces
+
+    if not fast.available():
+        pytest.skip("key names are known on the fast parse path only")
+    asked: list[str] = []
+    real_keys, real_assignments = filter_names._single_keys, interfaces._assignments
+    monkeypatch.setattr(
+        filter_names, "_single_keys", lambda *a: asked.append("filter") or real_keys(*a)
+    )
+    monkeypatch.setattr(
+        interfaces, "_assignments", lambda *a: asked.append("interfaces") or real_assignments(*a)
+    )
+    toskit.loads(FILTERS_AND_INTERFACES, name="t.yaml")
+    # The scans run where the keys are (a node filter's requirements per template).
+    assert asked.count("interfaces") == 1 and asked.count("filter") >= 2
+    asked.clear()
+    plain = FILTERS_AND_INTERFACES.split("  node_templates:")[0] + (
+        "  node_templates:\n    a: {type: t.N, properties: {p: x}}\n    b: {type: t.N}\n"
+    )
+    st = toskit.loads(plain, name="t.yaml")
+    assert st.ok and st.node_templates["a"].properties == {"p": "x"}
+    assert asked == []  # neither scan: no key of the document names a filter or interfaces

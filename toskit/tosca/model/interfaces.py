@@ -161,6 +161,10 @@ def check_template_interfaces(
 ) -> list[Diagnostic]:
     """Diagnostics of the topology's interface assignments (see the module docstring)."""
     out: list[Diagnostic] = []
+    if doc.key_names is not None and "interfaces" not in doc.key_names:
+        # The topology is this document's: no key of it is ``interfaces``,
+        # so no template assigns any (bench B1: no walk over the templates).
+        return out
     for label, kind, type_name, interfaces, parts, extra in _assignments(
         registry, topology, tparts
     ):
