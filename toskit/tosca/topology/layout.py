@@ -187,7 +187,7 @@ def layout(topology: Topology) -> Layout:
         views[key] = _View(STUB, STUB)
         stubs.append((i, key, _Link(p.source, key, _EdgeView(), True)))
     links = list(pairs.values()) + [link for _, _, link in stubs]
-    blocks = _arrange(list(views), links, views)
+    blocks = _arrange(list(views), links, views, {})
     out = Layout()
     x0, y0, row_height = MARGIN, MARGIN, 0.0
     for keys, routed in sorted(blocks, key=lambda b: -len(b[0])):
@@ -228,10 +228,12 @@ def layout(topology: Topology) -> Layout:
 
 
 def _arrange(
-    keys: list[Any], links: list[_Link], views: dict[Any, _View]
+    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: dict[Any, Any]
 ) -> list[tuple[list[Any], list[_EdgeView]]]:
     """Lay out each connected component; returns ``(keys, routed edge views)`` blocks
-    in each block's own coordinates (the caller packs them)."""
+    in each block's own coordinates (the caller packs them). ``memo`` holds
+    grandalf's layouts of this drawing's components by their exact shape
+    (see :func:`_sugiyama`)."""
     blocks: list[tuple[list[Any], list[_EdgeView]]] = []
     for ckeys, clinks in _components(keys, links):
         if len(ckeys) == 1:
@@ -244,13 +246,13 @@ def _arrange(
             len(ckeys) <= MAX_ORDER
             and weak <= DENSE * len(ckeys)
             and _dfs_depth(ckeys, clinks) <= MAX_DEPTH
-            and _sugiyama(ckeys, clinks, views)
+            and _sugiyama(ckeys, clinks, views, memo)
         ):
             blocks.append((ckeys, [link.view for link in clinks]))
             continue
         backbone = [link for link in clinks if link.backbone]
         if len(backbone) < len(clinks):
-            blocks.extend(_arrange(ckeys, backbone, views))
+            blocks.extend(_arrange(ckeys, backbone, views, memo))
         else:
             _grid([views[k] for k in ckeys])
             blocks.append((ckeys, []))
@@ -280,8 +282,45 @@ def _components(keys: list[Any], links: list[_Link]) -> list[tuple[list[Any], li
     return list(groups.values())
 
 
-def _sugiyama(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> bool:
-    """grandalf's layered layout of one component; ``False`` when over budget."""
+Placed = tuple[tuple[tuple[float, float], ...], tuple[tuple[tuple[float, float], ...], ...]]
+"""grandalf's layout of one component: each vertex's centre, each link's route."""
+
+
+def _sugiyama(
+    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: dict[Any, Placed | None]
+) -> bool:
+    """grandalf's layered layout of one component; ``False`` when over budget.
+
+    grandalf's result depends only on the order of the vertices, their
+    sizes and the order and ends of the edges (it iterates insertion-ordered
+    containers; nothing depends on names or object identity). So a component
+    of exactly the same shape as one laid out before in this drawing (same
+    box sizes in the same order, same links between the same positions; a
+    template generated with many identical stacks has hundreds) takes that
+    layout instead of a new run: the same floats, so the same drawing
+    (``tests/tosca/test_topology_layout.py`` holds it against fresh runs).
+    """
+    index = {key: i for i, key in enumerate(keys)}
+    shape = (
+        tuple((views[key].w, views[key].h) for key in keys),
+        tuple((index[link.source], index[link.target]) for link in links),
+    )
+    if shape in memo:
+        placed = memo[shape]
+    else:
+        placed = memo[shape] = _grandalf(keys, links, views)
+    if placed is None:
+        return False
+    for key, xy in zip(keys, placed[0]):
+        views[key].xy = xy
+    for link, points in zip(links, placed[1]):
+        link.view.points = list(points)
+    return True
+
+
+def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Placed | None:
+    """Run grandalf on one component: where its vertices and routes go, or
+    ``None`` when it is over :data:`LAYOUT_BUDGET` (or recursed too deep)."""
     # Imported here: grandalf is only needed once something is drawn.
     from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout
@@ -289,12 +328,12 @@ def _sugiyama(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> b
     vertices = {}
     for key in keys:
         vertex = Vertex(key)
-        vertex.view = views[key]
+        vertex.view = _View(views[key].w, views[key].h)
         vertices[key] = vertex
     edges = []
     for link in links:
         edge = Edge(vertices[link.source], vertices[link.target])
-        edge.view = link.view
+        edge.view = _EdgeView()
         edges.append(edge)
     try:
         sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
@@ -302,14 +341,35 @@ def _sugiyama(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> b
         sug.init_all()
         size = sum(len(layer) for layer in sug.layers)
         if size > LAYOUT_BUDGET:
-            return False
+            return None
         # Fewer crossing-reduction rounds on bigger components.
-        sug.draw(3 if size <= LAYOUT_BUDGET // 3 else 1)
-        return True
+        _draw(sug, 3 if size <= LAYOUT_BUDGET // 3 else 1)
     except RecursionError:  # a safety net: _dfs_depth should have caught it
-        for link in links:
-            link.view.points = []
-        return False
+        return None
+    return (
+        tuple(vertices[key].view.xy for key in keys),
+        tuple(tuple(edge.view.points) for edge in edges),
+    )
+
+
+def _draw(sug: Any, rounds: int) -> None:
+    """``sug.draw(rounds)``, stopping the crossing-reduction rounds early once
+    one leaves every layer's order as it found it.
+
+    A round's outcome depends only on the layers' orders it starts from (each
+    layer it reorders gets its positions renumbered from the new order), so
+    a round that changed no order would be repeated identically: the result
+    is grandalf's own, without the idle rounds (most components of a large
+    template are trees, whose first sweep already has no crossings).
+    """
+    for _ in range(rounds):
+        before = [[id(v) for v in layer] for layer in sug.layers]
+        for _step in sug.ordering_step():
+            pass
+        if before == [[id(v) for v in layer] for layer in sug.layers]:
+            break
+    sug.setxy()
+    sug.draw_edges()
 
 
 def _dfs_depth(keys: list[Any], links: list[_Link]) -> int:
