@@ -1629,7 +1629,13 @@ toskit.load  # the first use of the loader imports it
 after_load = sorted(set(sys.modules) - before)
 print(json.dumps({"imported": imported, "after_load": after_load}))
 """
-_EAGER_TOSKIT = {"toskit", "toskit.diagnostics", "toskit.errors", "toskit.sentinels"}
+_EAGER_TOSKIT = {
+    "toskit",
+    "toskit.diagnostics",
+    "toskit.errors",
+    "toskit.records",
+    "toskit.sentinels",
+}
 _HEAVY = ("yaml", "pandas", "numpy", "lark", "ipywidgets", "anywidget", "IPython", "jinja2")
 
 
@@ -1647,7 +1653,9 @@ def test_import_toskit_is_fast_and_lazy():
     assert {m for m in imported if m.split(".")[0] == "toskit"} <= _EAGER_TOSKIT
     assert not [t for t in tops if t != "toskit" and t not in sys.stdlib_module_names]
     assert not [h for h in _HEAVY if h in tops]
-    assert len(imported) <= 80  # 50 today: typing, dataclasses, re, difflib and their own
+    assert len(imported) <= 80  # 34 today: typing, re, enum and their own
+    # Records are toskit.records' (#31): neither dataclasses nor inspect.
+    assert "dataclasses" not in imported and "inspect" not in imported
     # Lazy, not missing: the loader comes with the first use; the parsers
     # with the first document (PyYAML only when one needs it: #31,
     # tests/test_startup.py).

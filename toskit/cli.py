@@ -74,7 +74,6 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any, TextIO, cast
 
 from toskit.diagnostics import (
@@ -88,6 +87,7 @@ from toskit.diagnostics import (
     sort_diagnostics,
 )
 from toskit.errors import ToskitError
+from toskit.records import field, record, replace
 from toskit.terminal import terminal_safe
 
 __all__ = [
@@ -285,7 +285,7 @@ def register_checker(kind: str, checker: Checker) -> None:
     CHECKERS[kind] = checker
 
 
-@dataclass
+@record
 class FileResult:
     """What ``toskit check`` found for one file (``error`` set when it could not be read).
 
@@ -703,7 +703,7 @@ def _check_stdin(files: list[str]) -> tuple[str | None, FileResult | None]:
         return None, FileResult("<stdin>", error=str(exc))
 
 
-@dataclass
+@record
 class _CheckTotals:
     """What ``toskit check`` found, added up file by file as results come."""
 

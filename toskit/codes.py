@@ -15,12 +15,12 @@ were given; a summary of capped diagnostics keeps its code's severity).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from toskit.records import record
 
 __all__ = ["CODES", "CodeInfo", "code_info"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CodeInfo:
     """What one diagnostic code means: its usual severity and a description."""
 

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Hashable, Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+
+from toskit.records import asdict, field, record, replace
 
 __all__ = [
     "Diagnostic",
@@ -55,7 +56,7 @@ SEVERITIES = ("error", "warning", "info")
 _SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES)}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Subject:
     """What a finding is about, structured (not parsed back from a message).
 
@@ -108,7 +109,7 @@ def _json_key(part: object) -> object:
     return part if isinstance(part, (str, int)) and not isinstance(part, bool) else str(part)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Related:
     """Another place that a finding is about: a definition, a default, a candidate, the other side.
 
@@ -128,7 +129,7 @@ class Related:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Fix:
     """A machine-applicable edit: replace the text of one range with ``replacement``.
 
@@ -151,7 +152,7 @@ class Fix:
         return asdict(self)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagnostic:
     """A problem found in a document.
 
@@ -645,7 +646,7 @@ def _hint_index(names: tuple) -> _HintIndex:
     return index
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Suggestion:
     """What a misspelt name most likely meant (:func:`suggest`).
 

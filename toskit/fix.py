@@ -41,11 +41,11 @@ import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import TextIO
 
 from toskit.diagnostics import Diagnostic, Fix, abbreviate
 from toskit.errors import ToskitError
+from toskit.records import field, record
 
 __all__ = [
     "MAX_ROUNDS",
@@ -68,7 +68,7 @@ _BOM = "\ufeff"
 CheckFunction = Callable[[str, str], Sequence[Diagnostic]]
 
 
-@dataclass
+@record
 class FixOutcome:
     """What :func:`fix_file` did to one file."""
 

@@ -407,6 +407,10 @@ class _Methods:
         for name, method in made.items():
             method.__qualname__ = f"{self.cls.__qualname__}.{name}"
             method.__module__ = self.cls.__module__
+        if "__init__" in made:
+            # As dataclasses annotate it (inspect.signature shows the types).
+            hints: dict[str, Any] = {f.name: f.type for f in self.fields if f.init}
+            made["__init__"].__annotations__ = {**hints, "return": None}
         return made
 
 

@@ -79,11 +79,11 @@ import datetime as _dt
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
 
 from toskit.plain import is_number  # re-exported: the one definition lives there
+from toskit.records import record
 
 __all__ = [
     "SCALAR_KINDS",
@@ -166,7 +166,7 @@ _SCALAR_RE = re.compile(
 
 
 @total_ordering
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class ScalarUnit:
     """A scalar-unit value: ``kind``, ``amount`` in the canonical unit, as written.
 
@@ -330,7 +330,7 @@ def _canonical_unit(canonical: Any, expanded: dict[str, float], problems: list[s
     return canonical
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScalarClass:
     """A TOSCA 2.0 scalar type: its units (prefixes applied), canonical unit and data type.
 
@@ -446,7 +446,7 @@ _VERSION_RE = re.compile(
 
 
 @total_ordering
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Version:
     """A TOSCA version ``major.minor[.fix[.qualifier[-build]]]`` (see the module doc)."""
 
@@ -572,7 +572,7 @@ def parse_timestamp(value: Any, *, rfc3339: bool = False) -> _dt.datetime | None
 # ----------------------------------------------------------------------------- ranges
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Range:
     """A TOSCA range ``[lower, upper]``; ``upper`` may be :data:`UNBOUNDED`."""
 

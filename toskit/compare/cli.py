@@ -31,10 +31,10 @@ import posixpath
 import secrets
 import subprocess
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, TextIO
 
 from toskit.errors import ToskitError
+from toskit.records import replace
 from toskit.terminal import terminal_safe
 
 __all__ = ["GIT_PREFIX", "add_diff_parser", "parse_git_spec", "read_side", "render", "run_diff"]

@@ -1050,7 +1050,7 @@ def _capability_changes(
 def _with_owner_location(
     v: ValueChange, st: Any, owner: Any, prefix: tuple[Hashable, ...], renamed_from: str | None
 ) -> ValueChange:
-    from dataclasses import replace
+    from toskit.records import replace
 
     path = v.path.split(".properties.", 1)[1]
     if v.change == "added":

@@ -13,10 +13,10 @@ compared in tests.
 from __future__ import annotations
 
 from collections.abc import Hashable
-from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic
+from toskit.records import field, fields, record, replace
 
 if TYPE_CHECKING:
     import pandas
@@ -90,7 +90,7 @@ FRAME_COLUMNS = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PropertyDefinitionChange:
     """One aspect of one property definition of a type that changed.
 
@@ -105,7 +105,7 @@ class PropertyDefinitionChange:
     new: Any = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypeChange:
     """A type added, removed or changed (``change``) between the versions.
 
@@ -124,7 +124,7 @@ class TypeChange:
     """For ``change="renamed"``: the type's name in the old version."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TemplateChange:
     """A node, relationship, group or policy template added, removed,
     retyped or ``renamed`` (its body moved to a new name: ``old_name`` →
@@ -139,7 +139,7 @@ class TemplateChange:
     old_name: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FieldChange:
     """One difference between the two documents as written.
 
@@ -169,7 +169,7 @@ class FieldChange:
     old_entity: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ValueChange:
     """One effective property value that differs between the versions.
 
@@ -207,7 +207,7 @@ class ValueChange:
         return self.old_source != "template" and self.new_source != "template"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequirementChange:
     """A requirement whose resolved target changed (``None``: unresolved/absent).
 
@@ -221,7 +221,7 @@ class RequirementChange:
     new_target: str | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiagnosticChange:
     """A diagnostic the new version introduces (``change="introduced"``) or
     fixes (``"fixed"``), matched by severity, code and path, never by line."""
@@ -233,7 +233,7 @@ class DiagnosticChange:
 _LAZY_GROUPS = ("values", "fields")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TemplateDiff:
     """What changed between two versions of a template (``toskit.compare``).
 

@@ -31,12 +31,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import asdict, fields
 from typing import Any
 
 from toskit.compare.model import TemplateDiff
 from toskit.diagnostics import Diagnostic
 from toskit.plain import MAX_DEPTH, TooDeep, flow_text
+from toskit.records import asdict, fields
 
 __all__ = ["VALUE_CAP", "capped", "diagnostic_dict", "jsonable", "to_dict"]
 

@@ -41,13 +41,13 @@ import json
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.compare.compute import compare
 from toskit.compare.model import TemplateDiff, ValueChange
 from toskit.diagnostics import Diagnostic
 from toskit.errors import ToskitError
+from toskit.records import field, record
 
 __all__ = [
     "ORPHAN_CODES",
@@ -61,7 +61,7 @@ __all__ = [
 ORPHAN_CODES = frozenset({"unknown-property"})
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Orphan:
     """A value the template sets for a property the new library does not declare."""
 
@@ -74,7 +74,7 @@ class Orphan:
         return f"{d.file}:{d.line}:{d.column}" if d.line is not None else str(d.file)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TemplateImpact:
     """The impact of the new library on one template (see the module docstring)."""
 
@@ -115,7 +115,7 @@ class TemplateImpact:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class UpgradeImpact:
     """What the new type library does to each template (``toskit.compare.upgrade``)."""
 
@@ -440,8 +440,8 @@ def run_upgrade(
 ) -> int:
     """Run the upgrade check and print its report; the exit status (0, 1, 2)."""
     import tempfile
-    from dataclasses import replace
 
+    from toskit.records import replace
     from toskit.terminal import terminal_safe  # as toskit diff prints
 
     try:

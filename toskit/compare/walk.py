@@ -29,11 +29,11 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from toskit.functions.notation import Call
 from toskit.plain import MAX_DEPTH, TooDeep, canonical, values_equal
+from toskit.records import record
 
 __all__ = ["RawChange", "diff_tree", "quick_equal", "same_leaf", "same_tree"]
 
@@ -46,7 +46,7 @@ _SCALARS = (str, int, bool, type(None))
 _PLAIN_TYPES = (str, int, bool, float, type(None), dict, list, tuple)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RawChange:
     """One difference found by :func:`diff_tree` (parts are absolute paths)."""
 

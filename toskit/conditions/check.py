@@ -40,7 +40,6 @@ was compared with) and, only when exactly one candidate is closest, a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import Any
 
@@ -71,6 +70,7 @@ from toskit.diagnostics import (
     suggest,
 )
 from toskit.errors import ConditionError, ToskitError
+from toskit.records import replace
 
 __all__ = ["CODES", "check_text", "document_kind", "locate", "subject_of"]
 

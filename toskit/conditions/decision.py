@@ -32,7 +32,6 @@ verdict (:func:`same_verdict`); nothing else ever evaluates a role again.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from toskit.conditions.explain import reads as recorded_reads
@@ -42,6 +41,7 @@ from toskit.conditions.results import LimitsOutcome, TraceEntry
 from toskit.conditions.values import value_text
 from toskit.conditions.words import condition_words
 from toskit.errors import ToskitError
+from toskit.records import record
 
 if TYPE_CHECKING:
     from toskit.conditions.roles import Role
@@ -62,7 +62,7 @@ CONFLICT_WARNING = "This role cannot be combined with the selected roles."
 Reads = tuple[tuple[str, Any], ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RestrictionFact:
     """One Fuel restriction as the check evaluated it.
 
@@ -99,7 +99,7 @@ class RestrictionFact:
         return self.active and self.action == "hide"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class OverrideFact:
     """One ``limits.overrides`` item: its ``index`` (0-based), condition
     ``text`` (``None`` for a boolean), whether it ``holds``, the bound
@@ -112,7 +112,7 @@ class OverrideFact:
     message: str | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LimitsFact:
     """A role's Fuel ``limits`` as the check evaluated them.
 
@@ -144,7 +144,7 @@ class LimitsFact:
         return LimitsOutcome(self.count, self.min, self.max, self.recommended)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConflictFact:
     """The selected roles that conflict with the role: ``names`` in the order
     given, ``declared`` (the role's own ``conflicts``), ``path``

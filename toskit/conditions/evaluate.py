@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from toskit.conditions.cluster import Cluster
@@ -13,6 +12,7 @@ from toskit.conditions.results import Outcome
 from toskit.conditions.syntax import token_span
 from toskit.diagnostics import Subject
 from toskit.errors import ConditionError, TemplateError
+from toskit.records import replace
 
 __all__ = ["evaluate", "compile_for_evaluate"]
 

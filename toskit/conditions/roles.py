@@ -423,9 +423,8 @@ def _located(
 ) -> ConditionError:
     """``err`` with its diagnostic located at ``parts`` of the document
     (``doc``; with data and no text, only its subject is set)."""
-    from dataclasses import replace
-
     from toskit.conditions.check import locate, subject_of
+    from toskit.records import replace
 
     # A bare role map (no roles_metadata key) is read as if under it.
     bare = isinstance(value, Mapping) and "roles_metadata" not in value and bool(parts)

@@ -26,10 +26,10 @@ Choices toskit made:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from toskit.errors import ToskitError
+from toskit.records import record
 
 __all__ = [
     "SettingError",
@@ -160,7 +160,7 @@ def short_path(path: str) -> str:
     return path[: -len(".value")] if path.endswith(".value") and path.count(".") >= 2 else path
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SettingField:
     """One editable setting: ``path`` (the full leaf path, such as
     ``storage.volumes_ceph.value``), ``name`` (``storage.volumes_ceph``),

@@ -35,9 +35,9 @@ raised when the parser reaches it, so ``1 2 =`` is reported at ``2``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from toskit.errors import ConditionError
+from toskit.records import record
 
 __all__ = [
     "Node",
@@ -78,7 +78,7 @@ SPECIAL_METHODS = frozenset({"_pluck", "_hasRole", "_hasDeployedRole", "_withRol
 # --------------------------------------------------------------------------- tokens
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Token:
     """One token: ``kind`` is STRING, PLACEHOLDER, OP, NUMBER, MODEL, WORD,
     PUNCT, END or ERROR; ``value`` its meaning; ``pos``/``end`` offsets."""
@@ -198,7 +198,7 @@ def printable(text: str) -> str:
 # --------------------------------------------------------------------------- tree
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Node:
     """Base of the syntax tree. ``start``/``end`` are offsets into the text."""
 
@@ -206,14 +206,14 @@ class Node:
     end: int
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Literal(Node):
     """A constant: string, number, ``true``/``false`` or ``null``."""
 
     value: object
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ModelRef(Node):
     """``model:key``: the model name and its first key."""
 
@@ -223,21 +223,21 @@ class ModelRef(Node):
     lenient: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Placeholder(Node):
     """``<name>``: a value bound by ``exists``, ``recommended`` or the caller."""
 
     name: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Variable(Node):
     """A bare name: a context variable such as ``selectedNodes``."""
 
     name: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Member(Node):
     """``obj.name`` or ``obj.name(args)``; ``name_pos`` is where the name starts,
     ``chain_start`` where the whole member chain starts (for Undefined)."""
@@ -251,14 +251,14 @@ class Member(Node):
     lenient: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Not(Node):
     """``not operand``."""
 
     operand: Node
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BoolOp(Node):
     """``and`` / ``or`` over two or more operands (a flat, left-to-right chain)."""
 
@@ -266,7 +266,7 @@ class BoolOp(Node):
     operands: tuple[Node, ...]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Compare(Node):
     """A comparison or membership test; ``op_pos`` is where the operator starts
     (for ``not in``, where ``not`` starts)."""
@@ -462,7 +462,7 @@ class _Parser:
         if not _is_model_path(node, self.text):
             self.unexpected(mark, " ('?' can only follow a model path such as settings:a.b.value)")
         self.next()
-        from dataclasses import replace
+        from toskit.records import replace
 
         assert isinstance(node, (Member, ModelRef))  # _is_model_path
         return replace(node, end=mark.end, lenient=True)
@@ -526,7 +526,7 @@ def _is_model_path(node: Node, text: str) -> bool:
 
 def _regroup(node: Node, start: int, end: int) -> Node:
     """``node`` with its span widened to the parentheses around it."""
-    from dataclasses import replace
+    from toskit.records import replace
 
     return replace(node, start=start, end=end)
 

@@ -29,11 +29,11 @@ import os
 import re
 from collections.abc import Iterator
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 from toskit.display.html import esc
+from toskit.records import record
 
 __all__ = ["FILE_LINK_ONCLICK", "file_link", "file_href", "links_from", "location_link"]
 
@@ -56,7 +56,7 @@ FILE_LINK_ONCLICK = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Base:
     folder: str  # absolute
     upward: bool  # links may climb out of the folder with ``..``

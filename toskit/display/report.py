@@ -33,7 +33,6 @@ Its size is bounded whatever the template (#19: 20,000 mistakes made a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, cap_per_code, sort_diagnostics
@@ -58,6 +57,7 @@ from toskit.display.tosca_views import (
     type_tree_html,
 )
 from toskit.display.typetree import is_normative, template_types
+from toskit.records import record
 
 __all__ = ["render_page"]
 
@@ -144,7 +144,7 @@ def _version() -> str:
     return str(getattr(toskit, "__version__", ""))
 
 
-@dataclass
+@record
 class _Bounds:
     """The page's bounds, and how much of the whole-page bound (``total``) is used."""
 

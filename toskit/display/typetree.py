@@ -9,8 +9,9 @@ type has one, otherwise its name starting with ``tosca.`` or ``tosca:`` does.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from toskit.records import field, record
 
 __all__ = [
     "TypeNode",
@@ -37,7 +38,7 @@ _KIND_ORDER = (
 )
 
 
-@dataclass
+@record
 class TypeNode:
     """One type in the forest with the types derived from it."""
 

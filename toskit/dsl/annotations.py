@@ -31,10 +31,10 @@ import collections.abc
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.dsl.entities import ToscaType, ToscaTypeRef
+from toskit.records import field, record
 
 __all__ = ["AnnotationError", "FieldSchema", "interpret"]
 
@@ -48,7 +48,7 @@ class AnnotationError(Exception):
         self.hint = hint
 
 
-@dataclass
+@record
 class FieldSchema:
     """What an annotation says about a field.
 

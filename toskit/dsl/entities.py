@@ -29,8 +29,9 @@ import functools
 import sys
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
+
+from toskit.records import field, record
 
 __all__ = [
     "ArtifactType",
@@ -83,7 +84,7 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SourcePosition:
     """Where a Python expression was written: file, 1-based line and column."""
 
@@ -202,7 +203,7 @@ SPECIAL_TYPES: dict[str, type[ToscaTypeRef]] = {
 }
 
 
-@dataclass
+@record
 class Property:
     """A class attribute value that says more about a property than its default.
 
@@ -228,7 +229,7 @@ class Property:
     _attribute: ClassVar[bool] = False
 
 
-@dataclass
+@record
 class Attribute(Property):
     """Like :class:`Property`, for a TOSCA attribute definition."""
 

@@ -22,7 +22,6 @@ import inspect
 import sys
 from collections import ChainMap
 from collections.abc import Generator, Mapping
-from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
 from toskit.diagnostics import Diagnostic, did_you_mean, format_path
@@ -39,6 +38,7 @@ from toskit.dsl.entities import (
 from toskit.dsl.normative import KIND_PREFIXES, KIND_SECTIONS
 from toskit.dsl.sourcemap import clean_docstring, index_for
 from toskit.plain import MAX_DEPTH, TooDeep, describe, drive
+from toskit.records import field, record
 from toskit.source import FrozenMap
 
 __all__ = ["DSL_VERSION", "Emitted", "to_yaml_data"]
@@ -54,7 +54,7 @@ _TEMPLATE_SECTIONS = {
 _PYTHON_TYPES = {"string": (str,), "integer": (int,), "float": (int, float), "boolean": (bool,)}
 
 
-@dataclass
+@record
 class Emitted:
     """The TOSCA document written from Python, plus where each part came from."""
 

@@ -15,12 +15,13 @@ from __future__ import annotations
 import ast
 import functools
 import linecache
-from dataclasses import dataclass, field
+
+from toskit.records import field, record
 
 __all__ = ["AttributeInfo", "ClassInfo", "SourceIndex", "clean_docstring", "index_for"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AttributeInfo:
     """An attribute written in a class body."""
 
@@ -29,7 +30,7 @@ class AttributeInfo:
     docstring: str | None = None
 
 
-@dataclass
+@record
 class ClassInfo:
     """A class statement: its position and its attributes (in source order)."""
 
@@ -38,7 +39,7 @@ class ClassInfo:
     attributes: dict[str, AttributeInfo] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CallInfo:
     line: int
     column: int

@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass
 from types import GeneratorType
 from typing import Any
 
@@ -57,6 +56,7 @@ from toskit.functions._limits import MAX_CALL_DEPTH
 from toskit.functions.errors import Failure, Unevaluated, function_error
 from toskit.functions.notation import Call, contains_call, dialect_of
 from toskit.plain import drive, kind_of
+from toskit.records import record
 from toskit.sentinels import ABSENT
 
 __all__ = [
@@ -114,7 +114,7 @@ def value_size(value: Any, budget: int) -> int:
 # ABSENT (toskit.sentinels) marks "no ``value=`` was given" (``$value`` is then a ``ContextError``).
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Typed:
     """A built-in result that carries its declared TOSCA type (for typed operands)."""
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Subject, did_you_mean, format_path
@@ -36,6 +35,7 @@ from toskit.errors import FunctionError, FunctionSyntaxError
 from toskit.functions.compare import describe
 from toskit.functions.errors import Failure, Unevaluated
 from toskit.functions.notation import DiagnosticFactory, parse
+from toskit.records import field, record, replace
 from toskit.values import (
     is_number,
     parse_bytes,
@@ -71,7 +71,7 @@ _SIGNATURE_KEYS = (
 _SCHEMA_KEYS = ("type", "description", "validation", "entry_schema", "key_schema", "metadata")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Schema:
     """An argument or result schema: a type name and optional validation/entry/key schemas."""
 
@@ -84,7 +84,7 @@ class Schema:
         return self.type or "any"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Signature:
     """One signature of a declared function."""
 
@@ -102,7 +102,7 @@ class Signature:
         return f"({', '.join(parts)})" + (f" -> {self.result}" if self.result else "")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FunctionDefinition:
     """A function declared in a ``functions:`` section."""
 

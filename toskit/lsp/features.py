@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Fix
 from toskit.lsp.text import Cursor, cursor_at, from_lsp, split_lines, to_lsp
 from toskit.lsp.workspace import Analysis, name_to_uri
+from toskit.records import record
 from toskit.source import YamlDocument
 
 __all__ = [
@@ -39,7 +39,7 @@ Range = tuple[tuple[int, int], tuple[int, int]]
 SEVERITY = {"error": 1, "warning": 2, "info": 3}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Location:
     """A place in a document: its URI and range."""
 
@@ -47,7 +47,7 @@ class Location:
     range: Range
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Published:
     """One diagnostic as the client gets it, and the finding it came from."""
 
@@ -210,7 +210,7 @@ def diagnostics(analysis: Analysis, encoding: str = "utf-16") -> list[Published]
 # ---- code actions -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Action:
     """A quick fix: its title, the finding it fixes, and its edits per URI."""
 
@@ -809,7 +809,7 @@ def _input_hover(analysis: Analysis, name: str, topology: Mapping) -> str | None
 # ---- completion -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Completion:
     """One completion item: label, kind (LSP ``CompletionItemKind``), detail, sort key."""
 
@@ -1025,7 +1025,7 @@ def _type_names(analysis: Analysis, path: tuple[Hashable, ...]) -> list[Completi
 # ---- symbols and references -----------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Symbol:
     """An outline entry: name, LSP ``SymbolKind``, detail, range, children."""
 

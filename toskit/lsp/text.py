@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
-from dataclasses import dataclass
+
+from toskit.records import record
 
 __all__ = ["Cursor", "cursor_at", "from_lsp", "split_lines", "to_lsp", "word_at"]
 
@@ -104,7 +105,7 @@ def word_at(text: str, column0: int) -> tuple[str, int, int]:
     return "", column0, column0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Cursor:
     """Where a cursor is in a YAML document.
 
@@ -137,7 +138,7 @@ _KEY = re.compile(
 _DASH = re.compile(r"-(?=\s|$)\s*")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Opener:
     """What starts at a column of a line: a sequence item (``- ``) or a ``key:``."""
 

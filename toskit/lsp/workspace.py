@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from toskit.diagnostics import MAX_PER_CODE, Diagnostic, cap_per_code, sort_diagnostics
 from toskit.errors import ToskitError
 from toskit.lsp.text import split_lines
+from toskit.records import field, record
 from toskit.source import Importer, YamlDocument, load_yaml
 from toskit.source.imports import is_url
 
@@ -91,7 +91,7 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-@dataclass
+@record
 class OpenDocument:
     """A document the editor has open: its unsaved text and version."""
 
@@ -101,7 +101,7 @@ class OpenDocument:
     version: int | None = None
 
 
-@dataclass
+@record
 class Analysis:
     """What ``toskit check`` found in one version of a document, and what it built.
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, abbreviate
+from toskit.records import field, record
 
 __all__ = ["CHANGED_VALUE", "FORMATS", "diff_findings", "render", "render_failure"]
 
@@ -38,7 +38,7 @@ CHANGED_VALUE = "changed-value"
 FORMATS = ("github", "sarif")
 
 
-@dataclass
+@record
 class _DiffFile:
     """One file of NEW with the findings located in it (a :class:`toskit.report.CheckedFile`)."""
 
@@ -103,7 +103,7 @@ def diff_findings(diff: Any, fail_on: Sequence[str] = ()) -> list[Diagnostic]:
 
 
 def _with_file(diag: Diagnostic, file: str) -> Diagnostic:
-    from dataclasses import replace
+    from toskit.records import replace
 
     return replace(diag, file=file)
 

@@ -8,10 +8,10 @@ else (scalars, atomic containers, lists with unset relationship) as a leaf.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.plain import drive
+from toskit.records import field, record
 from toskit.schema.compiled import Node
 from toskit.schema.fieldpath import (
     FIELD,
@@ -31,7 +31,7 @@ from toskit.schema.values import ABSENT, canonical, copy_value, guarded_walk
 __all__ = ["Comparison", "compare", "extract", "remove", "to_fieldset"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Comparison:
     """What changed between two values: sets of field paths."""
 

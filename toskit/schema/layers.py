@@ -45,12 +45,12 @@ touches; the final provenance walk is linear in the result.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
-from dataclasses import dataclass, field
 from types import GeneratorType
 from typing import Any
 
 from toskit.diagnostics import format_path
 from toskit.plain import drive
+from toskit.records import field, record
 from toskit.schema.compiled import Node
 from toskit.schema.merge import _SCALARS, container_kind, item_keys, merge_order
 from toskit.schema.model import Schema, schema_error, schema_error_message
@@ -62,7 +62,7 @@ __all__ = ["MergeResult", "merge_layers"]
 Path = tuple  # of str keys and int positions
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MergeResult:
     """The result of :meth:`Schema.merge_layers`: ``value``, ``sources`` and
     ``overridden`` (see the module documentation)."""

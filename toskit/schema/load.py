@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Subject
+from toskit.records import replace
 from toskit.schema.fieldpath import render_key, subject_path
 from toskit.schema.locate import locate_diagnostics
 from toskit.schema.model import (

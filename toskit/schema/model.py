@@ -20,10 +20,10 @@ Lists given to the constructors are turned into tuples.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toskit.errors import SchemaError
+from toskit.records import field, record
 
 if TYPE_CHECKING:
     from toskit.diagnostics import Diagnostic
@@ -62,7 +62,7 @@ def _tuple(obj: Any, attr: str) -> None:
         object.__setattr__(obj, attr, tuple(value))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class UnionField:
     """A field of a union and the discriminator value that selects it."""
 
@@ -70,7 +70,7 @@ class UnionField:
     discriminator_value: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Union:
     """At most one of ``fields`` is set; ``discriminator`` names the field
     that tells which."""
@@ -83,7 +83,7 @@ class Union:
         _tuple(self, "fields")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypeRef:
     """A reference to a named type (``named_type``) or an inline ``Atom``,
     optionally overriding the target's element relationship."""
@@ -115,7 +115,7 @@ class TypeRef:
         return cls(inlined=atom, element_relationship=element_relationship)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StructField:
     """A declared map field. ``default`` only completes list keys (§2.3)."""
 
@@ -124,7 +124,7 @@ class StructField:
     default: Any = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Map:
     """A map (struct and/or dictionary); ``element_relationship`` ``None``
     means ``separable``."""
@@ -146,7 +146,7 @@ class Map:
         return None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class List:
     """A list: ``atomic``, ``associative`` with ``keys`` (keyed list),
     ``associative`` without keys (set), or unset (treated as atomic)."""
@@ -159,7 +159,7 @@ class List:
         _tuple(self, "keys")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Atom:
     """The kinds a value may take; several parts make a multi-kind atom."""
 
@@ -173,7 +173,7 @@ class Atom:
         return self.scalar is None and self.list is None and self.map is None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypeDef:
     """A named type."""
 
@@ -354,7 +354,7 @@ BUILTIN_TYPES: dict[str, TypeDef] = _untyped_defs()
 """The two types every schema resolves without declaring them."""
 
 
-@dataclass(frozen=True, eq=True)
+@record(frozen=True, eq=True)
 class Schema:
     """A list of named types, with validation, merge and comparison.
 

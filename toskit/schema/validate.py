@@ -10,11 +10,11 @@ cyclic) values get one ``limit-exceeded`` diagnostic instead of a
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
-from dataclasses import replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Subject
 from toskit.errors import SchemaError
+from toskit.records import replace
 from toskit.schema.compiled import Node
 from toskit.schema.fieldpath import render_field, render_index, render_key, render_set, subject_path
 from toskit.schema.model import Schema

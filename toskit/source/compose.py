@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -28,6 +27,7 @@ from yaml.events import (
 )
 
 from toskit.diagnostics import Diagnostic, format_path
+from toskit.records import field, record, replace
 from toskit.source.frozen import FrozenMap, freeze
 from toskit.source.locations import AliasShadow, MapShadow, SeqShadow
 from toskit.source.scalars import (
@@ -325,7 +325,7 @@ _NUMBER_START = frozenset("0123456789+-.")
 _MERGE_HINT = "a merge key '<<' takes an alias to a mapping, a mapping, or a list of them"
 
 
-@dataclass
+@record
 class Composed:
     """What :func:`compose` found: the value, the shadow tree and diagnostics.
 

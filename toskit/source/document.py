@@ -6,11 +6,11 @@ import os
 import re
 import stat
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path, suggest
 from toskit.errors import ToskitError
+from toskit.records import replace
 from toskit.source.fast import FALLBACK, load_fast
 from toskit.source.fast import select as select_parser
 from toskit.source.locations import Location, find, key_paths, walk

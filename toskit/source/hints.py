@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
 from toskit.diagnostics import Diagnostic, Subject
+from toskit.records import record
 
 __all__ = ["syntax_diagnostic", "hint_for"]
 
@@ -106,7 +106,7 @@ def _deeper_than_previous_key(line_of: Callable[[int], str | None], line: int) -
     )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Error:
     """What the hint rules look at: the error's kind, its two marks and their text."""
 

@@ -11,7 +11,8 @@ mapping it was merged from).
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+
+from toskit.records import record
 
 __all__ = [
     "Location",
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Location:
     """A 1-based position in a named file."""
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.diagnostics import Diagnostic
 from toskit.errors import ToskitError
+from toskit.records import field, record
 from toskit.tosca.explain.text import explanation_text, hop_lines, plain, short
 
 __all__ = [
@@ -38,7 +38,7 @@ class ExplainError(ToskitError):
 
 # slots, not frozen: one per written value (bench_explain); shared through the
 # template's memo, so treat it as read-only.
-@dataclass(slots=True, eq=False)
+@record(slots=True, eq=False)
 class Source:
     """One layer that wrote a value: its kind, what it names, where it wrote.
 
@@ -111,7 +111,7 @@ class Source:
         }
 
 
-@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
+@record(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class StackLayer:
     """A layer of the stack: its value and source; ``won`` for the effective one."""
 
@@ -123,7 +123,7 @@ class StackLayer:
         return {"value": plain(self.value), "won": self.won, **self.source.to_dict()}
 
 
-@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
+@record(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class Check:
     """A constraint or validation clause checked at the path, with its result."""
 
@@ -141,7 +141,7 @@ class Check:
         }
 
 
-@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
+@record(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class Hop:
     """One function call behind a value, and where it led.
 
@@ -182,7 +182,7 @@ class Hop:
         return hop_lines(self, indent)
 
 
-@dataclass(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
+@record(slots=True)  # not frozen: made per leaf, frozen's setattr costs (bench)
 class Explanation:
     """Everything behind one effective value (see the module documentation)."""
 

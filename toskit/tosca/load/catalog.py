@@ -44,11 +44,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Related, Subject
 from toskit.errors import ToskitError
+from toskit.records import field, record
 from toskit.source import YamlDocument, load_yaml, load_yaml_file
 from toskit.source.csar import CSAR_LIMITS, CsarArchive, CsarError, CsarImporter
 from toskit.source.document import resolve_limits
@@ -107,7 +107,7 @@ def split_profile(profile: str) -> tuple[str, str | None]:
     return (name, version) if sep and name and version else (profile, None)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ProfileEntry:
     """One profile the catalog knows: the declared string and where it is.
 
@@ -142,7 +142,7 @@ class ProfileEntry:
         return f"{shown_path(self.location)}:{self.line}"
 
 
-@dataclass
+@record
 class _Index:
     by_profile: dict[str, list[ProfileEntry]] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -64,10 +64,10 @@ every phase can import it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from toskit.diagnostics import Diagnostic
+from toskit.records import field, record
 from toskit.source import YamlDocument
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ __all__ = [
 ]
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class LoadContext:
     """One load: what the phases read, the diagnostics they add, per-load caches.
 

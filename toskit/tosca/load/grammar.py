@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Union
+
+from toskit.records import field, record
 
 __all__ = [
     "ANY",
@@ -52,7 +53,7 @@ class _Any:
 ANY = _Any()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Keys:
     """A map whose keynames TOSCA fixes.
 
@@ -76,7 +77,7 @@ class Keys:
     extra_alone: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NamedMap:
     """A map from user-chosen names to values of one shape.
 
@@ -87,7 +88,7 @@ class NamedMap:
     nonempty: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Value:
     """A value of one kind, checked by :mod:`toskit.tosca.load.keynames`: ``string``,
     ``type-name``, ``text`` (a string or a number), ``boolean``, ``integer``,
@@ -102,7 +103,7 @@ class Value:
     soft_null: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NamedList:
     """A list of single-key maps (name -> shape), e.g. ``requirements``.
 
@@ -115,7 +116,7 @@ class NamedList:
     nonempty: bool = False
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Short:
     """Either a short form (a scalar, or a list) or the full ``Keys`` map."""
 
@@ -123,7 +124,7 @@ class Short:
     short: tuple[type, ...] = (str,)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ListOf:
     """A list whose items all have one shape."""
 
@@ -776,7 +777,7 @@ PLACE_KINDS_2: dict[tuple[str, str], Shape] = {
 }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Grammar:
     """Everything version-specific about a document."""
 

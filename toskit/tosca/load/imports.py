@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Related
+from toskit.records import field, record, replace
 from toskit.source import Importer, YamlDocument
 from toskit.source.imports import is_url
 from toskit.tosca.load.grammar import TYPE_SECTIONS, VERSIONS, Grammar
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = ["Imports", "join_prefix", "load_imports", "local_file_url", "type_sources"]
 
 
-@dataclass
+@record
 class Imports:
     """What the imports phase collects (before the registry exists)."""
 
@@ -53,7 +53,7 @@ class Imports:
     scopes: list[Scope] = field(default_factory=list)
 
 
-@dataclass
+@record
 class _Walk:
     """The imports phase's inputs and result, passed down the import tree."""
 
@@ -97,7 +97,7 @@ def load_imports(
     return walk.found
 
 
-@dataclass
+@record
 class _Open:
     """A document whose imports are being loaded (one level of the import tree)."""
 

@@ -30,9 +30,9 @@ import bisect
 import itertools
 import math
 from collections.abc import Collection, Iterator, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from toskit.records import record
 from toskit.sentinels import NO_DEFAULT
 from toskit.tosca.model.graph import EntityProperties
 from toskit.tosca.types.definitions import Type
@@ -59,7 +59,7 @@ EXCLUDED = "excluded"
 UNDETERMINED = "undetermined"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FilterResult:
     """A filter's verdict on one candidate.
 
@@ -78,7 +78,7 @@ class FilterResult:
         return self.outcome != EXCLUDED
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CandidateVerdict:
     """One candidate target of a requirement and what happened to it.
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.plain import bounded_text
+from toskit.records import field, record
 from toskit.runtime import gc_paused
 from toskit.tosca.model.validity import (
     FindingIndex,
@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PropertyRow:
     """One leaf of resolved properties: where it is, what it is, who set it.
 
@@ -772,7 +772,7 @@ class CapabilityTemplate(EntityTemplate):
         return self._node() if self._node is not None else None
 
 
-@dataclass
+@record
 class Requirement:
     """A requirement assignment and the node template it was resolved to."""
 

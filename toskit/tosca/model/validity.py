@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Subject, format_path
+from toskit.records import record
 from toskit.source.subjects import subject_of
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ STATUSES = ("valid", "invalid", "warning", "missing", "unknown", "unchecked")
 diagnostics are not known, e.g. a table built outside a loaded template)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RowState:
     """One row of a property table with its state.
 
@@ -108,7 +108,7 @@ def _message(d: Diagnostic) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Scope:
     """Where an entity's property findings are filed: the subject's kind,
     name and section, and the path prefix before a property path (a

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Related, format_path
 from toskit.errors import ToskitError
 from toskit.plain import bounded_text
+from toskit.records import field, record, replace
 from toskit.runtime import gc_paused
 from toskit.tosca.model.node_filters import CandidateVerdict, effective_filter, explain, filter_text
 
@@ -57,7 +57,7 @@ DRAWN_TO_NOWHERE = ("unresolved", "missing")
 """Problem kinds drawn as a dashed arrow to nowhere."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TopologyNode:
     """A box of the drawing: a node template, or a group of them.
 
@@ -81,7 +81,7 @@ class TopologyNode:
         return len(self.members) > 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TopologyEdge:
     """A resolved requirement: ``source`` needs ``target``.
 
@@ -125,7 +125,7 @@ class TopologyEdge:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TopologyProblem:
     """A requirement that did not resolve to exactly one target.
 
@@ -153,7 +153,7 @@ class TopologyProblem:
         return "\n".join(lines)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Boundary:
     """Substitution mappings: the service seen from outside as one node.
 
@@ -168,7 +168,7 @@ class Boundary:
     properties: tuple[str, ...] = ()
 
 
-@dataclass
+@record
 class Topology:
     """Node templates and their requirements as a graph (see the module docstring)."""
 

@@ -8,9 +8,9 @@ user code only reads them.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from toskit.records import field, record
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 
@@ -67,7 +67,7 @@ PRIMITIVES: frozenset[str] = frozenset(
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SchemaDef:
     """The value side of a definition: a type name plus what refines it.
 
@@ -88,7 +88,7 @@ class SchemaDef:
     parts: tuple[Hashable, ...] = field(default=(), compare=False, repr=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DefaultLayer:
     """One default written on one type, for layered merging with provenance."""
 
@@ -98,7 +98,7 @@ class DefaultLayer:
     parts: tuple[Hashable, ...] = field(default=(), compare=False, repr=False)
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class PropertyDefinition:
     """A property (or data-type field) definition, as in effect on a type.
 

@@ -31,10 +31,10 @@ import contextlib
 import contextvars
 import weakref
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 from toskit.diagnostics import Diagnostic
+from toskit.records import field, record
 from toskit.tosca.types.definitions import PropertyDefinition, Type
 
 __all__ = [
@@ -60,7 +60,7 @@ MAX_FILL_TOTAL = 300_000  # values all fill-ins of one load may build (default o
 FILL_LIMITS = ("max_expanded", "max_fill_depth", "max_fill_total")
 
 
-@dataclass
+@record
 class FillBudget:
     """The fill-in bounds of one load, and what its fill-ins have spent."""
 

@@ -16,10 +16,10 @@ are shared, never modified.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping
-from dataclasses import dataclass, replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, did_you_mean
+from toskit.records import record, replace
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 from toskit.tosca.types.artifacts import check_artifact_types
@@ -125,7 +125,7 @@ class ScopedPrefix(str):
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TypeSource:
     """One type definition as written in a document."""
 

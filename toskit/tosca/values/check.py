@@ -21,7 +21,6 @@ import functools
 import math
 import re
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from toskit.diagnostics import Diagnostic, Related, format_path, suggest
@@ -29,6 +28,7 @@ from toskit.functions import contains_call
 from toskit.functions.regex import BoundedPattern, RegexRejected, compile_bounded
 from toskit.functions.registry import CONSTRAINT_OPERATORS  # not .validation: #31 start-up
 from toskit.plain import bounded_text, describe  # describe re-exported: one for all packages
+from toskit.records import field, record, replace
 from toskit.sentinels import NO_DEFAULT
 from toskit.source import YamlDocument
 from toskit.source.subjects import subject_of
@@ -51,7 +51,7 @@ NULL_TYPES = frozenset({"null", "nil"})
 _SCALAR = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(\S+)\s*\Z", re.ASCII)
 
 
-@dataclass(slots=True)  # one per entity: no instance dict
+@record(slots=True)  # one per entity: no instance dict
 class CheckContext:
     """What the checker needs to word and place a diagnostic."""
 

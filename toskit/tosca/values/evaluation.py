@@ -11,13 +11,13 @@ from, 2.0 ``validation`` clauses run through ``toskit.functions.check_value``,
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from toskit import functions
 from toskit.diagnostics import Diagnostic, format_path
 from toskit.errors import FunctionSyntaxError
 from toskit.plain import describe
+from toskit.records import field, record, replace
 from toskit.source import YamlDocument
 from toskit.tosca.load.context import (
     ClauseContext,
@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class ParseState:
     """What parsing values reads and fills during one load (``LoadContext.parsing``).
 

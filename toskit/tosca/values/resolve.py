@@ -23,10 +23,10 @@ Results are handed out as unshared data:
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, TypeGuard
 
 from toskit.functions import Call
+from toskit.records import field, record
 from toskit.sentinels import ABSENT
 from toskit.source import YamlDocument
 from toskit.tosca.types.definitions import PropertyDefinition, SchemaDef, Type
@@ -187,7 +187,7 @@ def note_call(res: Resolution, name: str) -> set[str]:
     return calls
 
 
-@dataclass(slots=True)  # one per entity: no instance dict (memory at 20,000 templates)
+@record(slots=True)  # one per entity: no instance dict (memory at 20,000 templates)
 class Resolution:
     """The merged properties of one entity, with provenance."""
 
