@@ -304,15 +304,17 @@ def _sugiyama(
     layout instead of a new run: the same floats, so the same drawing
     (``tests/tosca/test_topology_layout.py`` holds it against fresh runs).
     """
-    index = {key: i for i, key in enumerate(keys)}
-    shape = (
-        tuple((views[key].w, views[key].h) for key in keys),
-        tuple((index[link.source], index[link.target]) for link in links),
-    )
-    if shape in memo:
-        placed = memo[shape]
-    else:
-        placed = memo[shape] = _grandalf(keys, links, views)
+    placed = _chain(keys, links, views)
+    if placed is None:
+        index = {key: i for i, key in enumerate(keys)}
+        shape = (
+            tuple((views[key].w, views[key].h) for key in keys),
+            tuple((index[link.source], index[link.target]) for link in links),
+        )
+        if shape in memo:
+            placed = memo[shape]
+        else:
+            placed = memo[shape] = _grandalf(keys, links, views)
     if placed is None:
         return False
     for key, xy in zip(keys, placed[0]):
@@ -320,6 +322,49 @@ def _sugiyama(
     for link, points in zip(links, placed[1]):
         link.view.points = list(points)
     return True
+
+
+YSPACE = 60
+"""Vertical space between two layers (grandalf's ``yspace``)."""
+XSPACE = 30
+"""Horizontal space between two boxes of a layer (grandalf's ``xspace``)."""
+
+
+def _chain(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Placed | None:
+    """grandalf's layout of a component that is one directed path (each
+    requirement's target needs the next; ``None`` for any other shape),
+    computed directly: each layer holds one box, so every alignment puts
+    every box at x 0, and layer after layer goes down by its box's height
+    and :data:`YSPACE`; each route is its two centres. The same floats as
+    grandalf's (``tests/tosca/test_topology_layout.py`` compares them).
+    """
+    if len(links) != len(keys) - 1:
+        return None
+    following: dict[Any, Any] = {}
+    for link in links:
+        if link.source in following:
+            return None  # a fork
+        following[link.source] = link.target
+    targets = set(following.values())
+    roots = set(keys) - targets
+    if len(targets) != len(following) or len(roots) != 1:
+        return None  # a join (two requirements on one box)
+    xy: dict[Any, tuple[float, float]] = {}
+    key = roots.pop()
+    y = 0.0
+    while True:
+        half = views[key].h / 2.0
+        xy[key] = (0.0, y + half)
+        y += 2 * half + YSPACE
+        if key not in following:
+            break
+        key = following[key]
+    if len(xy) != len(keys):
+        return None
+    return (
+        tuple(xy[key] for key in keys),
+        tuple((xy[link.source], xy[link.target]) for link in links),
+    )
 
 
 def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Placed | None:
@@ -341,7 +386,7 @@ def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> P
         edges.append(edge)
     try:
         sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
-        sug.xspace, sug.yspace = 30, 60
+        sug.xspace, sug.yspace = XSPACE, YSPACE
         sug.init_all()
         size = sum(len(layer) for layer in sug.layers)
         if size > LAYOUT_BUDGET:

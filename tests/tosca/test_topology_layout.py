@@ -1,0 +1,255 @@
+"""The layout's shortcuts around grandalf (issue #31 item 3: topology + SVG of
+a dense 20,000-node template in under 2 s): a directed chain placed directly,
+a component of a shape laid out before reusing that layout, and the
+crossing-reduction rounds stopping once idle. Each must give grandalf's own
+floats (so every drawing is the same as before), and the dense benchmark's
+shape must reach grandalf only a few times (counted, not timed)."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toskit
+from toskit.tosca.topology import layout as L
+from toskit.tosca.topology.layout import (
+    LAYOUT_BUDGET,
+    MARGIN,
+    ROW_WIDTH,
+    _chain,
+    _draw,
+    _EdgeView,
+    _grandalf,
+    _Link,
+    _sugiyama,
+    _View,
+    label_rect,
+    rects_overlap,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "bench_topology", ROOT / "bench" / "bench_topology.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def _component(
+    rng: random.Random, n: int, edges: list[tuple[int, int]]
+) -> tuple[list[Any], list[_Link], dict[Any, _View]]:
+    """Keys (in a shuffled order), links (shuffled) and box-like sizes."""
+    keys: list[Any] = [f"n{i}" for i in range(n)]
+    views = {
+        k: _View(rng.choice([90.0, 240.0, rng.uniform(90, 240)]), rng.choice([46.0, 61.0, 76.0]))
+        for k in keys
+    }
+    links = [_Link(keys[a], keys[b], _EdgeView(), False) for a, b in edges]
+    rng.shuffle(keys)
+    rng.shuffle(links)
+    return keys, links, views
+
+
+def _random_dag(rng: random.Random, n: int) -> list[tuple[int, int]]:
+    """A connected graph on ``n`` vertices: a random tree plus a few extra edges
+    (some of them against the order, so cycles occur)."""
+    edges = [
+        (rng.randrange(i), i) if rng.random() < 0.5 else (i, rng.randrange(i)) for i in range(1, n)
+    ]
+    for _ in range(rng.randrange(n // 2 + 1)):
+        a, b = rng.sample(range(n), 2)
+        if (a, b) not in edges and (b, a) not in edges:
+            edges.append((a, b))
+    return edges
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_chain_is_placed_as_grandalf_places_it(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randrange(2, 14)
+    order = list(range(n))
+    rng.shuffle(order)  # the path visits the vertices in any order
+    keys, links, views = _component(rng, n, list(zip(order, order[1:])))
+    direct = _chain(keys, links, views)
+    assert direct is not None
+    assert direct == _grandalf(keys, links, views)
+
+
+@pytest.mark.parametrize(
+    "edges",
+    [
+        [(0, 1), (0, 2)],  # a fork
+        [(1, 0), (2, 0)],  # a join
+        [(0, 1), (1, 2), (2, 0)],  # a cycle
+        [(0, 1), (2, 1), (2, 3)],  # a zigzag: not one direction
+        [(0, 1), (1, 2), (0, 2)],  # a shortcut
+    ],
+)
+def test_any_other_shape_is_left_to_grandalf(edges: list[tuple[int, int]]) -> None:
+    n = 1 + max(max(e) for e in edges)
+    keys, links, views = _component(random.Random(0), n, edges)
+    assert _chain(keys, links, views) is None
+    # and grandalf's layout is what the component gets
+    placed = _grandalf(keys, links, views)
+    assert placed is not None
+    assert _sugiyama(keys, links, views, {})
+    assert tuple(views[k].xy for k in keys) == placed[0]
+
+
+def _sug(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
+    from grandalf.graphs import Edge, Vertex, graph_core
+    from grandalf.layouts import SugiyamaLayout
+
+    vertices = {}
+    for k in keys:
+        vertices[k] = Vertex(k)
+        vertices[k].view = _View(views[k].w, views[k].h)
+    edges = []
+    for link in links:
+        edges.append(Edge(vertices[link.source], vertices[link.target]))
+        edges[-1].view = _EdgeView()
+    sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
+    sug.xspace, sug.yspace = 30, 60
+    sug.init_all()
+    sug.vertices, sug.edge_list = vertices, edges
+    return sug
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_idle_crossing_reduction_rounds_are_skipped_with_the_same_result(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randrange(3, 30)
+    keys, links, views = _component(rng, n, _random_dag(rng, n))
+    mine, theirs = _sug(keys, links, views), _sug(keys, links, views)
+    _draw(mine, 3)
+    theirs.draw(3)
+    assert [mine.vertices[k].view.xy for k in keys] == [theirs.vertices[k].view.xy for k in keys]
+    assert [e.view.points for e in mine.edge_list] == [e.view.points for e in theirs.edge_list]
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_shape_laid_out_before_gets_grandalfs_layout(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randrange(3, 20)
+    edges = _random_dag(rng, n)
+    keys, links, views = _component(rng, n, edges)
+    memo: dict[Any, Any] = {}
+    assert _sugiyama(keys, links, views, memo)
+    # The same shape under other names (the same sizes in the same order).
+    renamed = {k: ("other", k) for k in keys}
+    keys2 = [renamed[k] for k in keys]
+    views2 = {renamed[k]: _View(v.w, v.h) for k, v in views.items()}
+    links2 = [_Link(renamed[x.source], renamed[x.target], _EdgeView(), False) for x in links]
+    before = dict(memo)
+    assert _sugiyama(keys2, links2, views2, memo)
+    assert memo == before  # answered from the memo
+    fresh = _grandalf(keys2, links2, views2)
+    assert fresh is not None
+    assert tuple(views2[k].xy for k in keys2) == fresh[0]
+    assert tuple(tuple(x.view.points) for x in links2) == fresh[1]
+    # another size is another shape
+    views2[keys2[0]].w += 1
+    assert _sugiyama(keys2, links2, views2, memo)
+    assert len(memo) == len(before) + 1
+
+
+def test_an_over_budget_shape_is_remembered_as_over_budget() -> None:
+    # A complete bipartite-ish DAG whose long edges need more than
+    # LAYOUT_BUDGET vertices with dummies: grandalf declines it once.
+    n = 80
+    edges = [(i, j) for i in range(n) for j in range(i + 1, n) if (j - i) % 7 == 1]
+    keys, links, views = _component(random.Random(3), n, edges)
+    memo: dict[Any, Any] = {}
+    assert not _sugiyama(keys, links, views, memo)
+    assert list(memo.values()) == [None]
+    assert sum(abs(j - i) for i, j in edges) > LAYOUT_BUDGET
+
+
+def _stacks(n: int, dependencies: bool = True) -> str:
+    text = _bench().generate(n)
+    return text if dependencies else re.sub(r", \{ dependency: db\d+ \}", "", text)
+
+
+class _Forgetful(dict):  # type: ignore[type-arg]
+    """A memo that never answers: every component goes to grandalf."""
+
+    def __contains__(self, key: object) -> bool:
+        return False
+
+
+@pytest.fixture
+def grandalf_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of vertices of each grandalf run, as they happen."""
+    calls: list[int] = []
+    real = L._grandalf
+
+    def counted(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
+        calls.append(len(keys))
+        return real(keys, links, views)
+
+    monkeypatch.setattr(L, "_grandalf", counted)
+    return calls
+
+
+def test_repeated_stacks_reach_grandalf_once_per_shape_and_draw_the_same(
+    grandalf_calls: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 30 separate stacks of 7 whose names differ: their boxes have the same
+    # sizes (long type names fix the widths), so they share one layout.
+    topo = toskit.loads(_stacks(30, dependencies=False), name="stacks.yaml").topology()
+    svg = topo.to_svg()
+    runs = list(grandalf_calls)
+    assert len(topo.nodes) == 210
+    assert 1 <= len(runs) <= 3 and sum(runs) <= 21
+    # Without the memo: one run per stack, and the same drawing byte for byte.
+    real = L._arrange
+    monkeypatch.setattr(L, "_arrange", lambda k, x, v, memo: real(k, x, v, _Forgetful()))
+    grandalf_calls.clear()
+    assert topo.to_svg() == svg
+    assert len(grandalf_calls) == 30
+
+
+def test_the_dense_benchmark_shape_stays_on_the_fast_path(grandalf_calls: list[int]) -> None:
+    """bench_topology's template at 300 stacks (2,100 nodes, one tangle over
+    MAX_ORDER: its hosting backbones are laid out, the dependencies drawn
+    straight), the shape of the 20,000-node case: grandalf runs once per
+    distinct shape, not once per stack, and few vertices reach it."""
+    st = toskit.loads(_stacks(300), name="dense.yaml")
+    topo = st.topology()
+    lay = topo.layout()
+    assert len(topo.nodes) == 2100 and len(topo.edges) == 2400
+    assert len(grandalf_calls) <= 5, grandalf_calls
+    assert sum(grandalf_calls) <= 700  # of 2,100
+    # The layout's properties on this path: no two boxes overlap ...
+    rects = sorted(label_rect(b) for b in lay.boxes.values())
+    for i, r in enumerate(rects):
+        for other in rects[i + 1 : i + 40]:
+            if other[0] >= r[2]:
+                break
+            assert not rects_overlap(r, other)
+    # ... every hosting arrow goes down from what is hosted to its host ...
+    hosting = [e for e in topo.edges if e.hosting]
+    assert len(hosting) == 1500
+    assert all(lay.boxes[e.source].y < lay.boxes[e.target].y for e in hosting)
+    # ... every box lies inside the drawing, and the components are packed
+    # in rows (stacks side by side, not one column of 300).
+    assert all(
+        b.x - b.w / 2 >= MARGIN and b.x + b.w / 2 <= lay.width - MARGIN + 1e-9
+        for b in lay.boxes.values()
+    )
+    machines = [lay.boxes[f"vm{i}"] for i in range(300)]
+    assert len({round(b.y) for b in machines}) < 300 / 2
+    rows: dict[int, list[float]] = {}
+    for b in machines:
+        rows.setdefault(round(b.y), []).append(b.x)
+    assert max(len(xs) for xs in rows.values()) >= ROW_WIDTH // 600
