@@ -82,13 +82,22 @@ SVG_STYLE = """
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+# What _esc changes: most names and numbers have none of it (one scan instead
+# of six; a 20,000-node drawing escapes 200,000 texts).
+_TOUCHED = re.compile("[&<>\"'\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 def _esc(text: str) -> str:
     """``text`` escaped for SVG text and attributes, and valid XML."""
+    if _TOUCHED.search(text) is None:
+        return text
     return escape(_NOT_XML.sub("\ufffd", text), quote=True)
 
 
 def _f(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    """A coordinate with at most one decimal, without a trailing ``.0``."""
+    text = f"{value:.1f}"
+    return text[:-2] if text.endswith(".0") else text
 
 
 def _path_d(points: list[tuple[float, float]]) -> str:
