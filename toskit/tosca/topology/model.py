@@ -458,19 +458,26 @@ def _key_properties(node: NodeTemplate) -> tuple[tuple[str, str], ...]:
     return tuple((written + others)[:KEY_PROPERTIES])
 
 
-def _relationship_is(req: Requirement, short_name: str, fallback: bool) -> bool:
-    """Whether the relationship type is, or derives from, ``…short_name``."""
+def _relationship_is(
+    req: Requirement, short_name: str, fallback: bool, known: dict[tuple[int, str], bool]
+) -> bool:
+    """Whether the relationship type is, or derives from, ``…short_name``
+    (``known``: the answers so far by type, which a large template repeats)."""
     rtype = req.relationship_type
     if rtype is None and req.relationship_template is not None:
         rtype = req.relationship_template.type
-    if rtype is not None:
+    if rtype is None:
+        return fallback
+    key = (id(rtype), short_name)
+    answer = known.get(key)
+    if answer is None:
         names = [rtype.name, *(a.name for a in rtype.ancestors)]
-        return any(n.split(".")[-1] == short_name for n in names)
-    return fallback
+        answer = known[key] = any(n.split(".")[-1] == short_name for n in names)
+    return answer
 
 
-def _is_hosting(req: Requirement) -> bool:
-    return _relationship_is(req, "HostedOn", req.name == "host")
+def _is_hosting(req: Requirement, known: dict[tuple[int, str], bool]) -> bool:
+    return _relationship_is(req, "HostedOn", req.name == "host", known)
 
 
 def _relationship_name(req: Requirement) -> str | None:
@@ -512,6 +519,9 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
     edges: list[TopologyEdge] = []
     problems: list[TopologyProblem] = []
     registry = service.registry
+    # Relationship types' kinds by type (the types live as long as the
+    # service, so their ids are stable while this runs).
+    kinds: dict[tuple[int, str], bool] = {}
     for tmpl in service.node_templates.values():
         desc = tmpl.description
         nodes[tmpl.name] = TopologyNode(
@@ -542,8 +552,8 @@ def build_topology(service: ServiceTemplate, *, explain_limit: int = 50) -> Topo
                     requirement=req.name,
                     relationship=_relationship_name(req),
                     capability=_target_capability(service, req),
-                    hosting=_is_hosting(req),
-                    attachment=_relationship_is(req, "AttachesTo", False),
+                    hosting=_is_hosting(req, kinds),
+                    attachment=_relationship_is(req, "AttachesTo", False, kinds),
                     reason=reason,
                     node_filter=filter_text(node_filter) if node_filter is not None else None,
                     candidates=candidates,
