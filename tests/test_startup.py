@@ -500,3 +500,50 @@ def test_check_parses_no_profile_file() -> None:
         [sys.executable, "-c", code, TOSCA], capture_output=True, text=True, check=True, env=env
     )
     assert done.stdout.split() == ["True", "True", "1"]
+
+
+def test_a_lazy_pattern_is_the_compiled_one_on_first_use() -> None:
+    import re
+
+    from toskit.patterns import lazy_pattern
+
+    text = "a1 b22 c333"
+    lazy, real = lazy_pattern(r"([a-z])(\d+)", re.ASCII), re.compile(r"([a-z])(\d+)", re.ASCII)
+    assert "_compiled" not in vars(lazy)  # nothing compiled yet
+    assert lazy.pattern == real.pattern and lazy.flags == real.flags and lazy.groups == 2
+    assert "_compiled" in vars(lazy)
+    assert lazy.match(text).groups() == real.match(text).groups()  # type: ignore[union-attr]
+    assert lazy.fullmatch("z9") is not None and lazy.fullmatch(text) is None
+    assert lazy.search(" q5").span() == real.search(" q5").span()  # type: ignore[union-attr]
+    assert lazy.sub(r"\2\1", text) == real.sub(r"\2\1", text) == "1a 22b 333c"
+    assert lazy.subn("", text) == ("  ", 3)
+    assert lazy.split(text) == real.split(text)
+    assert lazy.findall(text) == real.findall(text)
+    assert [m.group() for m in lazy.finditer(text)] == ["a1", "b22", "c333"]
+    assert lazy.groupindex == {} and "lazy_pattern" not in repr(real)
+
+
+def test_check_compiles_only_the_patterns_it_uses(tmp_path: Path) -> None:
+    # #31: a module-level pattern is compiled on first use (toskit.patterns);
+    # a plain template's check leaves the scalar parsers' float, octal, hex,
+    # inf and nan patterns uncompiled, a template with such values does not.
+    code = (
+        "import sys\n"
+        "from toskit.cli import main\n"
+        "main(['check', '-q', sys.argv[1]])\n"
+        "from toskit.source import scalars\n"
+        "names = ['_FLOAT', '_INT_OCT', '_INT_HEX', '_INF', '_NAN']\n"
+        "print([n for n in names if '_compiled' in vars(getattr(scalars, n))])\n"
+    )
+    plain = tmp_path / "plain.yaml"
+    plain.write_text(TOSCA)
+    numbers = tmp_path / "numbers.yaml"
+    numbers.write_text(
+        TOSCA.replace("tosca.nodes.Compute", "tosca.nodes.Compute\n      metadata: {a: 1.5}")
+    )
+    env = {key: value for key, value in os.environ.items() if key != shadow.ENV_VAR}
+    for path, compiled in ((plain, "[]"), (numbers, "['_FLOAT'")):
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env
+        )
+        assert done.stdout.startswith(compiled), (path.name, done.stdout, done.stderr)

@@ -87,6 +87,7 @@ from toskit.diagnostics import (
     sort_diagnostics,
 )
 from toskit.errors import ToskitError
+from toskit.patterns import lazy_pattern
 from toskit.records import field, record, replace
 from toskit.terminal import terminal_safe
 
@@ -165,7 +166,9 @@ OVERSIZE_LABEL = "a file over the size bound (not read)"
 _TOSCA_VERSION = re.compile(
     r"^tosca_(?:simple_yaml_|simple_profile_[a-z_]*?_)?(\d+)_(\d+)(?:_\d+)*$"
 )
-_TOSCA_NS_VERSION = re.compile(r"^http://docs\.oasis-open\.org/tosca/ns/simple/yaml/(\d+)\.(\d+)$")
+_TOSCA_NS_VERSION = lazy_pattern(
+    r"^http://docs\.oasis-open\.org/tosca/ns/simple/yaml/(\d+)\.(\d+)$"
+)
 
 
 def tosca_version(value: Any) -> str | None:

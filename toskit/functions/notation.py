@@ -18,7 +18,6 @@ column. Each ``Call`` records the parts where it was written in ``.path``
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Generator, Hashable, Iterable, Mapping, Sequence
 from types import GeneratorType
 from typing import Any
@@ -27,6 +26,7 @@ from toskit.diagnostics import Diagnostic, Subject, format_path
 from toskit.errors import FunctionSyntaxError, ToskitError
 from toskit.functions import registry
 from toskit.functions._limits import MAX_CALL_DEPTH
+from toskit.patterns import lazy_pattern
 from toskit.plain import drive
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 DiagnosticFactory = Callable[..., Diagnostic]
 """``(severity, code, message, parts, *, hint=None, at_key=False) -> Diagnostic``."""
 
-_V1_VERSION = re.compile(r"^tosca_simple_yaml_1_\d+$")
+_V1_VERSION = lazy_pattern(r"^tosca_simple_yaml_1_\d+$")
 
 
 def dialect_of(version: str) -> str:
@@ -652,7 +652,7 @@ def _unparse_list(tree: list | tuple, dialect: str, as_key: bool) -> _Unparsing:
 
 # ------------------------------------------------------------------- flow rendering
 
-_PLAIN = re.compile(r"^[A-Za-z_/$][A-Za-z0-9_ ./$@+:-]*$")
+_PLAIN = lazy_pattern(r"^[A-Za-z_/$][A-Za-z0-9_ ./$@+:-]*$")
 _RESERVED = {"true", "false", "null", "~", "yes", "no", "on", "off", "y", "n"}
 
 

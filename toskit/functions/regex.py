@@ -22,8 +22,9 @@ end) are listed in docs/functions.md.
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any, Protocol
+
+from toskit.patterns import lazy_pattern
 
 __all__ = [
     "MAX_PATTERN_LENGTH",
@@ -56,7 +57,7 @@ _GROUP_CONSTRUCTS = (
     ("(?#", "a comment group '(?#...)'"),
 )
 # "(?imsx)" or "(?imsx-imsx:" (our own, fixed pattern: Python's re is safe here).
-_FLAG_GROUP = re.compile(r"\(\?([a-zA-Z-]*)[:)]")
+_FLAG_GROUP = lazy_pattern(r"\(\?([a-zA-Z-]*)[:)]")
 
 
 class RegexRejected(ValueError):

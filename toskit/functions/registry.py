@@ -7,12 +7,12 @@ template. A registered name is *known*: a bare
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from typing import Any
 
 from toskit.errors import ToskitError
+from toskit.patterns import lazy_pattern
 
 __all__ = [
     "BUILTINS_2_0",
@@ -70,7 +70,7 @@ INTRINSICS_1_X = frozenset(
 )  # fmt: skip
 """Names recognised as calls in 1.x files (intrinsic functions)."""
 
-_SEGMENT = re.compile(r"^[^\s$:]+$")
+_SEGMENT = lazy_pattern(r"^[^\s$:]+$")
 _LOCK = threading.Lock()
 _REGISTRY: dict[str, Callable[..., Any]] = {}
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from toskit.diagnostics import Diagnostic, Fix, Related, Subject, did_you_mean, format_path, suggest
 from toskit.errors import ToskitError
+from toskit.patterns import lazy_pattern
 from toskit.records import replace
 from toskit.source.fast import FALLBACK, load_fast
 from toskit.source.fast import select as select_parser
@@ -44,7 +45,7 @@ LIMIT_DEFAULTS: dict[str, int] = {
 }
 
 # YAML's line breaks (both PyYAML parsers count lines with these).
-_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_LINE_BREAK = lazy_pattern("\r\n|[\r\n\x85\u2028\u2029]")
 
 
 def resolve_limits(limits: dict[str, Any]) -> dict[str, int]:

@@ -53,6 +53,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from toskit.patterns import lazy_pattern
 from toskit.source.scalars import MAX_HUGE_INT_KEYS, ScalarError, resolve_plain
 
 __all__ = [
@@ -144,7 +145,7 @@ _WITHOUT_STRUCTURAL = str.maketrans("", "", _STRUCTURAL)
 #   bracket or a comment on that line.
 # * `[a:]`, `{a:, b}`: a ':' right before a flow indicator, a key with a
 #   null value for rapidyaml, an error for PyYAML.
-_AFTER_CLOSE = re.compile(r"['\"\]}] +-(?: |$)|:[,\]}]", re.MULTILINE)
+_AFTER_CLOSE = lazy_pattern(r"['\"\]}] +-(?: |$)|:[,\]}]", re.MULTILINE)
 # The same, split so that each expression starts with a literal character
 # (which the regular expression engine finds at C speed; a leading class is
 # tried at every position, ~1 ms on the 1,000-node B1 file): a closer's run,
@@ -153,7 +154,7 @@ _AFTER_CLOSER = {c: re.compile(re.escape(c) + r" +-(?: |$)", re.MULTILINE) for c
 _COLON_CLOSE = re.compile(r":[,\]}]")
 # * a '...' line, an indented '---': document markers for rapidyaml where
 #   PyYAML reads (or refuses) a scalar.
-_MARKERS = re.compile(r"^ *\.\.\.|^ +---", re.MULTILINE)
+_MARKERS = lazy_pattern(r"^ *\.\.\.|^ +---", re.MULTILINE)
 # Their pre-checks: a literal expression beats ``"..." in text`` (~3x) on a
 # text full of dots (host names).
 _DOTS, _DASHES = re.compile(r"\.\.\."), re.compile("---")
@@ -162,13 +163,13 @@ _DOTS, _DASHES = re.compile(r"\.\.\."), re.compile("---")
 #   Written as unrolled loops (a run of plain characters, then escapes each
 #   followed by a run): `(?:[^'\n]|'')*` kept one backtracking entry per
 #   character, 374 MB for one 3 MB line (#37); the same matches, none kept.
-_OPEN_QUOTE = re.compile(
+_OPEN_QUOTE = lazy_pattern(
     r"""'[^'\n]*(?:''[^'\n]*)*$|"[^"\\\n]*(?:\\.[^"\\\n]*)*\\?$""", re.MULTILINE
 )
 # * a block scalar header with junk after its indicators (`key: | -`,
 #   `key: >1"`), which rapidyaml ignores and PyYAML reports.
-_BLOCK_INDICATOR = re.compile(r"[|>]([^\n]*)")
-_CLEAN_HEADER = re.compile(r"(?:[-+]?[1-9]?|[1-9][-+])(?: +#.*)? *")
+_BLOCK_INDICATOR = lazy_pattern(r"[|>]([^\n]*)")
+_CLEAN_HEADER = lazy_pattern(r"(?:[-+]?[1-9]?|[1-9][-+])(?: +#.*)? *")
 
 
 def _starts_node(text: str, at: int) -> bool:

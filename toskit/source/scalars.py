@@ -24,6 +24,8 @@ import math
 import re
 from collections.abc import Callable
 
+from toskit.patterns import lazy_pattern
+
 __all__ = ["ScalarError", "resolve_plain", "construct_tagged", "CORE_TAG_PREFIX"]
 
 CORE_TAG_PREFIX = "tag:yaml.org,2002:"
@@ -35,14 +37,14 @@ MAX_HUGE_INT_KEYS = 1_000
 
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 _INT_DEC = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_INT_OCT = re.compile(r"0o[0-7]+")
-_INT_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_INT_OCT = lazy_pattern(r"0o[0-7]+")
+_INT_HEX = lazy_pattern(r"0x[0-9a-fA-F]+")
 # A float needs a dot or an exponent: "017" and "1" are not floats.
-_FLOAT = re.compile(
+_FLOAT = lazy_pattern(
     r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+"
 )
-_INF = re.compile(r"[-+]?\.(?:inf|Inf|INF)")
-_NAN = re.compile(r"\.(?:nan|NaN|NAN)")
+_INF = lazy_pattern(r"[-+]?\.(?:inf|Inf|INF)")
+_NAN = lazy_pattern(r"\.(?:nan|NaN|NAN)")
 # Characters a non-string plain scalar can start with.
 _NUMBER_START = frozenset("0123456789+-.")
 
@@ -96,7 +98,7 @@ def resolve_plain(value: str) -> object:
     return value
 
 
-_LENIENT_INT = re.compile(r"[-+]?[0-9]+")
+_LENIENT_INT = lazy_pattern(r"[-+]?[0-9]+")
 
 
 def _tagged_int(value: str) -> int:

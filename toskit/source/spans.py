@@ -27,8 +27,9 @@ is cut there (its range then ends early; the start stays exact).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
+
+from toskit.patterns import lazy_pattern
 
 __all__ = [
     "MAX_SCAN_LINES",
@@ -235,7 +236,7 @@ def _quoted_end(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
     return last - 1, len(lines[last - 1])  # unterminated (the parser reported it)
 
 
-_DOUBLE_STOP = re.compile(r'[\\"]')
+_DOUBLE_STOP = lazy_pattern(r'[\\"]')
 
 
 def _flow_end(lines: Sequence[str], line0: int, col0: int) -> tuple[int, int]:
@@ -297,7 +298,7 @@ def _block_end(lines: Sequence[str], line0: int, col0: int, kind: str) -> tuple[
     return end_line, _content_end(text, col0 if end_line == line0 else _indent(text))
 
 
-_PLAIN_SAFE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*\Z")
+_PLAIN_SAFE = lazy_pattern(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*\Z")
 
 
 def yaml_text(value: str, *, like: str = "") -> str:

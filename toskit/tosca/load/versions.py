@@ -18,12 +18,13 @@ import re
 from collections.abc import Mapping
 
 from toskit.diagnostics import Diagnostic, did_you_mean, suggest
+from toskit.patterns import lazy_pattern
 from toskit.source import YamlDocument
 from toskit.tosca.load.grammar import GRAMMAR_1, GRAMMAR_2, VERSIONS, Grammar
 
 __all__ = ["detect_version", "reading_of"]
 
-_SIMPLE_YAML = re.compile(r"tosca_simple_yaml_(\d+)[._](\d+)(?:[._]\d+)*", re.IGNORECASE)
+_SIMPLE_YAML = lazy_pattern(r"tosca_simple_yaml_(\d+)[._](\d+)(?:[._]\d+)*", re.IGNORECASE)
 _NFV = "tosca_simple_profile_for_nfv_1_0_0"
 
 
