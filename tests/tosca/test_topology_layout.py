@@ -180,13 +180,6 @@ def _stacks(n: int, dependencies: bool = True) -> str:
     return text if dependencies else re.sub(r", \{ dependency: db\d+ \}", "", text)
 
 
-class _Forgetful(dict):  # type: ignore[type-arg]
-    """A memo that never answers: every component goes to grandalf."""
-
-    def __contains__(self, key: object) -> bool:
-        return False
-
-
 @pytest.fixture
 def grandalf_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The number of vertices of each grandalf run, as they happen."""
@@ -212,8 +205,7 @@ def test_repeated_stacks_reach_grandalf_once_per_shape_and_draw_the_same(
     assert len(topo.nodes) == 210
     assert 1 <= len(runs) <= 3 and sum(runs) <= 21
     # Without the memo: one run per stack, and the same drawing byte for byte.
-    real = L._arrange
-    monkeypatch.setattr(L, "_arrange", lambda k, x, v, memo: real(k, x, v, _Forgetful()))
+    monkeypatch.setattr(L, "REUSE_SHAPES", False)
     grandalf_calls.clear()
     assert topo.to_svg() == svg
     assert len(grandalf_calls) == 30

@@ -160,6 +160,10 @@ MAX_DEPTH = 200
 """Longest depth-first path grandalf may walk (it recurses once per step)."""
 MAX_ORDER = 1000
 """Vertices of a component grandalf may get (its connectivity check is quadratic)."""
+REUSE_SHAPES = True
+"""Whether a component of a shape laid out before in the drawing takes that
+layout (see :func:`_sugiyama`); ``bench/bench_topology.py --fresh-layouts``
+turns it off to measure a template whose components all differ."""
 
 
 @record
@@ -191,7 +195,7 @@ def layout(topology: Topology) -> Layout:
         views[key] = _View(STUB, STUB)
         stubs.append((i, key, _Link(p.source, key, _EdgeView(), True)))
     links = list(pairs.values()) + [link for _, _, link in stubs]
-    blocks = _arrange(list(views), links, views, {})
+    blocks = _arrange(list(views), links, views, {} if REUSE_SHAPES else None)
     out = Layout()
     x0, y0, row_height = MARGIN, MARGIN, 0.0
     for keys, routed in sorted(blocks, key=lambda b: -len(b[0])):
@@ -232,12 +236,12 @@ def layout(topology: Topology) -> Layout:
 
 
 def _arrange(
-    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: dict[Any, Any]
+    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: dict[Any, Any] | None
 ) -> list[tuple[list[Any], list[_EdgeView]]]:
     """Lay out each connected component; returns ``(keys, routed edge views)`` blocks
     in each block's own coordinates (the caller packs them). ``memo`` holds
     grandalf's layouts of this drawing's components by their exact shape
-    (see :func:`_sugiyama`)."""
+    (see :func:`_sugiyama`; ``None``: every component is laid out anew)."""
     blocks: list[tuple[list[Any], list[_EdgeView]]] = []
     for ckeys, clinks in _components(keys, links):
         if len(ckeys) == 1:
@@ -291,7 +295,10 @@ Placed = tuple[tuple[tuple[float, float], ...], tuple[tuple[tuple[float, float],
 
 
 def _sugiyama(
-    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: dict[Any, Placed | None]
+    keys: list[Any],
+    links: list[_Link],
+    views: dict[Any, _View],
+    memo: dict[Any, Placed | None] | None,
 ) -> bool:
     """grandalf's layered layout of one component; ``False`` when over budget.
 
@@ -305,7 +312,9 @@ def _sugiyama(
     (``tests/tosca/test_topology_layout.py`` holds it against fresh runs).
     """
     placed = _chain(keys, links, views)
-    if placed is None:
+    if placed is None and memo is None:  # no reuse (REUSE_SHAPES off)
+        placed = _grandalf(keys, links, views)
+    elif placed is None and memo is not None:
         index = {key: i for i, key in enumerate(keys)}
         shape = (
             tuple((views[key].w, views[key].h) for key in keys),
