@@ -129,6 +129,10 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
     # Nor toskit.values (with base64): scalar-units, versions, timestamps, ranges.
     for prefix in ("toskit.values", "base64"):
         assert _loaded(modules, prefix) == [], prefix
+    # Records are toskit.records' (no dataclasses, which imports inspect with
+    # ast, dis and tokenize), locks and thread-locals _thread's (#31).
+    for prefix in ("dataclasses", "inspect", "ast", "dis", "tokenize", "threading"):
+        assert _loaded(modules, prefix) == [], prefix
 
 
 # A pattern constraint broken by a value, and a misspelt property: RE2 and

@@ -45,9 +45,9 @@ parsing and evaluation) do the same while still reading as recursion.
 
 from __future__ import annotations
 
-import datetime as _dt
 import itertools
 import math
+import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from types import GeneratorType
 from typing import Any
@@ -184,7 +184,25 @@ share one hash, which would make a set of them quadratic (#19), so
 inside ``(-HASH_MODULUS, HASH_MODULUS)`` are their own key."""
 
 # Foreign types compared by value: immutable, with a total, non-raising ==.
-_VALUE_TYPES = (_dt.date, _dt.time, _dt.timedelta, bytes, complex)
+_VALUE_TYPES: tuple[type, ...] = (bytes, complex)
+
+
+def _value_types() -> tuple[type, ...]:
+    """``_VALUE_TYPES`` with ``datetime``'s date, time and timedelta once it is imported.
+
+    A date or a timedelta exists only once its maker imported ``datetime``,
+    so until then none can be asked about, and ``toskit check`` of a
+    template without timestamps imports no ``datetime`` (#31: ~0.9 ms).
+    """
+    global _VALUE_TYPES
+    if len(_VALUE_TYPES) == 2:
+        dt = sys.modules.get("datetime")
+        if dt is None:
+            return _VALUE_TYPES
+        _VALUE_TYPES = (dt.date, dt.time, dt.timedelta, bytes, complex)
+    return _VALUE_TYPES
+
+
 _NAN_IDS = itertools.count()
 _END = _Marker("end")
 
@@ -211,13 +229,15 @@ def _scalar_key(value: Any) -> Hashable:
         if isinstance(number, float) and math.isinf(number):
             return number
         return (_BIG, _big_bytes(int(number)))  # floats this large are integers
-    if isinstance(value, _VALUE_TYPES):
+    if isinstance(value, _value_types()):
         return (_OTHER, _value_text(value))
     return (_OTHER, id(value))
 
 
 def _value_text(value: Any) -> str:
     """A text equal for two values of one ``_VALUE_TYPES`` type exactly when ``==`` holds."""
+    import datetime as _dt  # imported already: a value of its types is here
+
     offset = value.utcoffset() if isinstance(value, _dt.datetime) else None
     if offset is not None:  # aware datetimes are equal by instant: write them in UTC
         return "datetime " + (value - offset).replace(tzinfo=None).isoformat() + "Z"
@@ -437,7 +457,7 @@ def _scalar_text(value: Any, limit: int, style: str = "flow") -> str:
         return _json_text(text) if style == "json" else text
     if style == "repr" and isinstance(value, (bytes, bytearray)):
         return repr(bytes(value[: limit + 1]))
-    if style == "repr" and isinstance(value, _VALUE_TYPES):
+    if style == "repr" and isinstance(value, _value_types()):
         return repr(value)
     if style == "json":
         try:

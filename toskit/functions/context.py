@@ -44,7 +44,7 @@ context whose templates declare no such types returns ``None``.
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -239,7 +239,7 @@ def describe_entity(entity: Any) -> str:
     return f"node '{key[1]}'"
 
 
-_LOCAL = threading.local()
+_LOCAL = _thread._local()  # threading.local, without importing threading (#31)
 
 
 def resolution_stack() -> list[tuple[Hashable, str]]:

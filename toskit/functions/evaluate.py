@@ -44,7 +44,7 @@ Extra keywords beyond the spec's ``(tree, inputs, value=, version=)``:
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable, Generator, Mapping
 from types import GeneratorType
 from typing import Any
@@ -122,7 +122,7 @@ class Typed:
     type_name: str | None
 
 
-_LOCAL = threading.local()
+_LOCAL = _thread._local()  # threading.local, without importing threading (#31)
 
 
 def _depth() -> int:

@@ -7,7 +7,7 @@ template. A registered name is *known*: a bare
 
 from __future__ import annotations
 
-import threading
+import _thread
 from collections.abc import Callable
 from typing import Any
 
@@ -71,7 +71,9 @@ INTRINSICS_1_X = frozenset(
 """Names recognised as calls in 1.x files (intrinsic functions)."""
 
 _SEGMENT = lazy_pattern(r"^[^\s$:]+$")
-_LOCK = threading.Lock()
+# threading.Lock is _thread.allocate_lock; threading itself costs ~0.5 ms of
+# `toskit check`'s start-up (#31).
+_LOCK = _thread.allocate_lock()
 _REGISTRY: dict[str, Callable[..., Any]] = {}
 
 

@@ -46,9 +46,9 @@ recognised here and handed to PyYAML.
 
 from __future__ import annotations
 
+import _thread
 import os
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -212,7 +212,7 @@ def _lenient_spots(text: str) -> bool:
     return False
 
 
-_stderr_lock = threading.Lock()
+_stderr_lock = _thread.allocate_lock()  # threading.Lock, without threading (#31)
 
 
 @contextmanager
