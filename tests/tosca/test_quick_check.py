@@ -187,3 +187,83 @@ def test_a_clean_entity_makes_no_check_context(monkeypatch: pytest.MonkeyPatch) 
         "type-mismatch",
     ]
     assert made == ["node template 'a'"]
+
+
+LEAVES = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  t.L:
+    derived_from: tosca.nodes.Root
+    properties:
+      s: {type: string, required: false}
+      i: {type: integer, required: false}
+      f: {type: float, required: false}
+      b: {type: boolean, required: false}
+      r: {type: integer, required: false, constraints: [{in_range: [1, 9]}]}
+      t: {type: timestamp, required: false}
+topology_template:
+  inputs:
+    n: {type: integer, default: 3}
+  node_templates:
+"""
+
+# Written top-level leaves: each primitive right and wrong, under a constraint,
+# a type the skip does not decide, and a call.
+LEAF_CASES = [
+    "{s: x, i: 1, f: 1.5, b: true}",
+    "{f: 2}",  # an int is a float
+    "{s: 5}",
+    "{i: '1'}",
+    "{i: true}",
+    "{i: 1.0}",
+    "{f: x}",
+    "{b: 1}",
+    "{s: null, i: null}",
+    "{r: 5}",
+    "{r: 10}",
+    "{t: 2024-01-01}",
+    "{t: x}",
+    "{i: {get_input: n}}",
+    "{s: {get_input: n}}",
+]
+
+
+def _leaves() -> str:
+    return LEAVES + "".join(
+        f"    n{index}:\n      type: t.L\n      properties: {props}\n"
+        for index, props in enumerate(LEAF_CASES)
+    )
+
+
+@pytest.mark.parametrize("text", [_leaves(), generate(30)], ids=["leaves", "b1"])
+def test_written_plain_leaves_skip_the_queue_with_the_same_outcome(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    """A written leaf of a plain primitive type that has it is not queued
+    for check_pending (the merge decides it); findings, values and origins
+    are those of the queued check."""
+    from toskit.tosca.load import loader
+    from toskit.tosca.model import entities
+
+    queued: list[str] = []
+    real = loader.check_pending
+    monkeypatch.setattr(
+        loader,
+        "check_pending",
+        lambda pending: queued.extend(entry[2].name for entry in pending) or real(pending),
+    )
+    skipped = _outcome(toskit.loads(text, name="t.yaml"))
+    leaves_queued = list(queued)
+    queued.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(entities, "plain_leaf_type", lambda *a: None)
+        assert _outcome(toskit.loads(text, name="t.yaml")) == skipped
+    if text.startswith(LEAVES):
+        codes = [d["code"] for d in skipped[0]]
+        assert codes.count("type-mismatch") == 8 and "constraint-violation" in codes, codes
+        # Not queued: the valid s, i, f, b of n0 and n1's f; the rest is (wrong
+        # classes, nulls, the constraint, the timestamp, the calls).
+        assert leaves_queued.count("s") == 3 and leaves_queued.count("f") == 1
+        assert sorted(queued) != sorted(leaves_queued)
+    else:
+        assert "label" not in leaves_queued and "label" in queued

@@ -34,11 +34,13 @@ from toskit.tosca.model.template import (
 )
 from toskit.tosca.types.definitions import PropertyDefinition, Type
 from toskit.tosca.values.check import (
+    LEAF_MATCHES,
     NULL_TYPES,
     CheckContext,
     check_value,
     declared_here,
     describe,
+    plain_leaf_type,
     quick_clean,
     report_unknown,
 )
@@ -371,6 +373,17 @@ def resolve_properties(
                 origins[plan.key] = plan.leaf_origin
                 if plan.below:
                     overridden[plan.key] = plan.below
+                if (
+                    plan.clean is True
+                    and value is not None
+                    and not plan.defaults_call
+                    and not inputs_have_calls
+                ):
+                    # A default leaf checked clean for its type, no call: what
+                    # the tests below decide for it (no call noted, nothing
+                    # missing, no check queued), in one.
+                    values[pname] = value
+                    continue
             else:
                 value = _merge_defaults(plan, res, hooks, owner)
             if plan.defaults_call or inputs_have_calls:
@@ -382,9 +395,17 @@ def resolve_properties(
                 missing[pname] = (pdef, vt)
             continue
         values[pname] = value
-        if (
-            not written
-            and plan.leaf is not _NO_LEAF
+        if written:
+            if (
+                plan.bare is not None
+                and LEAF_MATCHES.get((value.__class__, plan.bare))
+                and pname not in calls
+            ):
+                # A leaf of a plain primitive, nothing more to check: what
+                # check_pending's quick pass would clear (no queued check).
+                continue
+        elif (
+            plan.leaf is not _NO_LEAF
             and pname not in calls
             # leaf_is_clean's memo read here (a method call less per default).
             and (
@@ -517,7 +538,8 @@ def _merge_written(
         res.origins[plan.key] = origin
         if plan.all_defaults:
             res.overridden[plan.key] = plan.all_defaults
-        return copy_data(item)
+        # copy_data's answer for a leaf, without the call (bench B1: most written values).
+        return item if cls is not dict and cls is not list else copy_data(item)
     # merge_property's own path for a written value, its lookups done.
     return merge_layers([*plan.defaults, layer], plan.vt, plan.key, res, hooks, entry=plan.entry)
 
@@ -617,6 +639,7 @@ class _Plan:
         "leaf_origin",
         "below",
         "clean",
+        "bare",
     )
 
     def __init__(
@@ -638,6 +661,9 @@ class _Plan:
         self.below: tuple[Layer, ...] = ()
         self.all_defaults: tuple[Layer, ...] = ()
         self.clean: bool | None = None
+        # TOSCA 1.x (no validator): the primitive of a written leaf that
+        # needs no check when its class matches it (check.plain_leaf_type).
+        self.bare = plain_leaf_type(pdef.schema, vt) if ctx.grammar.major == 1 else None
         defaults = hooks.default_layers(pdef) if pdef.default_layers else []
         self.defaults = defaults
         # Whether a written map merges field by field, and the data type of

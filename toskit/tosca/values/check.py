@@ -324,6 +324,22 @@ _LEAF_MATCHES: dict[tuple[type, Any], bool] = {
     for prim in ("string", "integer", "float", "boolean")
 }
 MAX_CLEAN_CONSTRAINTS = 10_000  # entries of CheckContext.clean_constraints per load
+# Read by the merge (toskit.tosca.model.entities) with plain_leaf_type.
+LEAF_MATCHES = _LEAF_MATCHES
+
+
+def plain_leaf_type(schema: SchemaDef | None, vt: ValueType) -> str | None:
+    """The primitive ``vt`` when, under ``schema``, a leaf ``v`` with
+    ``LEAF_MATCHES.get((v.__class__, vt))`` true is plainly valid for a
+    context without validator (:func:`_plainly_valid`: no constraint, no
+    fixed value, no validation clause, a common primitive); else ``None``."""
+    if vt.__class__ is not str or vt not in _QUICK_PRIMITIVES:
+        return None
+    if schema is not None and (
+        schema.constraints or schema.fixed is not NO_DEFAULT or schema.validation is not None
+    ):
+        return None
+    return vt
 
 
 def _plainly_valid(ctx: CheckContext, value: Any, schema: SchemaDef | None, vt: ValueType) -> bool:

@@ -354,7 +354,6 @@ def merge_layers(
             layers = layers[start:]
         out.origins[path] = top_origin
         result: dict[str, Any] = {}
-        fields = vt.properties
         value_type = hooks.value_type
         single = len(layers) == 1  # the common case: only the template writes the map
         # A leaf over defaults is merged in place unless this map is itself a
@@ -460,7 +459,13 @@ def merge_layers(
                 if built is not ABSENT:
                     result[name] = built
         for value, origin in reversed(layers):
-            if not value.keys() <= fields.keys():  # keys no field declares: kept as written
+            # Keys no field declares: kept as written. Every key in ``result``
+            # is merged already (the common case: all of them), so the
+            # field table is read only for a key that is not.
+            if (
+                not value.keys() <= result.keys()
+                and not value.keys() <= (fields := vt.properties).keys()
+            ):
                 for key, item in value.items():
                     if key not in fields and key not in result:
                         result[key] = copy_data(item)
