@@ -133,6 +133,12 @@ def test_check_of_a_template_imports_only_the_tosca_checker(tmp_path: Path) -> N
     # ast, dis and tokenize), locks and thread-locals _thread's (#31).
     for prefix in ("dataclasses", "inspect", "ast", "dis", "tokenize", "threading"):
         assert _loaded(modules, prefix) == [], prefix
+    # rapidyaml is imported without its `deprecation` dependency (which brings
+    # packaging, textwrap and datetime); a template without timestamps needs
+    # no datetime either.
+    assert "ryml" in modules
+    for prefix in ("deprecation", "packaging", "textwrap", "datetime"):
+        assert _loaded(modules, prefix) == [], prefix
 
 
 # A pattern constraint broken by a value, and a misspelt property: RE2 and
@@ -551,3 +557,36 @@ def test_check_compiles_only_the_patterns_it_uses(tmp_path: Path) -> None:
             [sys.executable, "-c", code, str(path)], capture_output=True, text=True, env=env
         )
         assert done.stdout.startswith(compiled), (path.name, done.stdout, done.stderr)
+
+
+def test_ryml_is_imported_with_its_deprecations_deferred() -> None:
+    # toskit imports ryml with a stand-in for `deprecation` (#31): ryml's
+    # deprecated functions still warn, through the real module, and
+    # `import deprecation` afterwards is the real one.
+    code = (
+        "import sys, warnings\n"
+        "from toskit.source import fast\n"
+        "assert fast.available()\n"
+        "before = 'deprecation' in sys.modules\n"
+        "import ryml\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    try:\n"
+        "        ryml.emit(None)\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "import deprecation\n"
+        "print(before, [w.category.__name__ for w in caught],\n"
+        "      issubclass(caught[0].category, deprecation.DeprecatedWarning),\n"
+        "      deprecation.__file__.endswith('deprecation.py'), ryml.emit.__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["False", "['DeprecatedWarning']", "True", "True", "emit"]
+    # Imported already: ryml is imported as it is, with the real decorator.
+    code = (
+        "import deprecation, sys\n"
+        "from toskit.source import fast\n"
+        "print(fast.available(), sys.modules['deprecation'] is deprecation)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]

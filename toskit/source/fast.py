@@ -47,8 +47,11 @@ recognised here and handed to PyYAML.
 from __future__ import annotations
 
 import _thread
+import functools
 import os
 import re
+import sys
+import types
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -84,12 +87,58 @@ def available() -> bool:
     if not _checked:
         _checked = True
         try:
-            import ryml  # type: ignore[import-untyped]  # rapidyaml ships no type information
+            ryml = _import_ryml()
         except Exception:  # not installed, or a broken build: PyYAML only
             _ryml = None
         else:
             _ryml = ryml
     return _ryml is not None
+
+
+def _import_ryml() -> Any:
+    """``import ryml``, without importing its ``deprecation`` dependency yet.
+
+    rapidyaml's module imports ``deprecation`` (with ``packaging.version``,
+    ``textwrap`` and ``datetime``: ~3 ms, a twentieth of ``toskit check``,
+    #31) only to mark six old functions toskit never calls. While ryml is
+    imported, ``deprecation`` is a stand-in whose ``deprecated`` defers to
+    the real one on a marked function's first call (which then warns as
+    before); the stand-in leaves ``sys.modules`` right after, so any later
+    ``import deprecation`` gets the real module. When ``deprecation`` is
+    imported already, nothing of this happens.
+    """
+    if "deprecation" in sys.modules:
+        import ryml  # type: ignore[import-untyped]  # rapidyaml ships no type information
+
+        return ryml
+    stand_in = types.ModuleType("deprecation", "toskit's stand-in while ryml is imported")
+    stand_in.deprecated = _deferred_deprecated  # type: ignore[attr-defined]
+    sys.modules["deprecation"] = stand_in
+    try:
+        import ryml
+    finally:
+        if sys.modules.get("deprecation") is stand_in:
+            del sys.modules["deprecation"]
+    return ryml
+
+
+def _deferred_deprecated(*args: Any, **kwargs: Any) -> Any:
+    """``deprecation.deprecated(...)``, applied on the marked function's first call."""
+
+    def decorate(function: Any) -> Any:
+        made: list[Any] = []
+
+        @functools.wraps(function)
+        def call(*call_args: Any, **call_kwargs: Any) -> Any:
+            if not made:
+                import deprecation  # type: ignore[import-untyped]
+
+                made.append(deprecation.deprecated(*args, **kwargs)(function))
+            return made[0](*call_args, **call_kwargs)
+
+        return call
+
+    return decorate
 
 
 def default_parser() -> str | None:
