@@ -301,3 +301,33 @@ def test_only_the_widget_makes_boxes_focusable() -> None:
     assert "tabindex" not in to_html(service.topology())
     assert service.topology().to_svg().count("tabindex") == 0
     assert TopologyView(service).svg.count('tabindex="0"') == len(service.node_templates)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(
+        alphabet=st.one_of(
+            st.sampled_from(list("&<>\"'\x00\x01\x0b\x1f\ud800\udfff\ufffe\uffffa é→")),
+            st.characters(min_codepoint=0, max_codepoint=0xFFFF),
+        ),
+        max_size=12,
+    ),
+    value=st.one_of(
+        st.floats(allow_nan=False, min_value=-1e7, max_value=1e7),
+        st.integers(-(10**6), 10**6).map(lambda i: i / 20),
+        st.sampled_from([0.0, -0.0, 0.04, -0.04, 0.05, -0.05, 9.95, 99.96]),
+    ),
+)
+def test_the_drawings_quick_escape_and_number_forms_are_the_full_ones(
+    text: str, value: float
+) -> None:
+    """_esc skips the escaping of a text with nothing to escape, and _f drops
+    ``.0`` in one step (the SVG of 20,000 nodes escapes 200,000 texts): both
+    give what the full forms give, on any text (XML-forbidden characters,
+    lone surrogates, quotes) and any coordinate."""
+    from html import escape
+
+    from toskit.display.topology_svg import _NOT_XML, _esc, _f
+
+    assert _esc(text) == escape(_NOT_XML.sub("\ufffd", text), quote=True)
+    assert _f(value) == f"{value:.1f}".rstrip("0").rstrip(".")
