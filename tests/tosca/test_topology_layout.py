@@ -21,6 +21,7 @@ from toskit.tosca.topology.layout import (
     LAYOUT_BUDGET,
     MARGIN,
     ROW_WIDTH,
+    _acyclic,
     _chain,
     _draw,
     _EdgeView,
@@ -60,7 +61,7 @@ def _component(
     return keys, links, views
 
 
-def _random_dag(rng: random.Random, n: int) -> list[tuple[int, int]]:
+def _random_graph(rng: random.Random, n: int) -> list[tuple[int, int]]:
     """A connected graph on ``n`` vertices: a random tree plus a few extra edges
     (some of them against the order, so cycles occur)."""
     edges = [
@@ -129,7 +130,7 @@ def _sug(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
 def test_idle_crossing_reduction_rounds_are_skipped_with_the_same_result(seed: int) -> None:
     rng = random.Random(seed)
     n = rng.randrange(3, 30)
-    keys, links, views = _component(rng, n, _random_dag(rng, n))
+    keys, links, views = _component(rng, n, _random_graph(rng, n))
     mine, theirs = _sug(keys, links, views), _sug(keys, links, views)
     _draw(mine, 3)
     theirs.draw(3)
@@ -137,11 +138,53 @@ def test_idle_crossing_reduction_rounds_are_skipped_with_the_same_result(seed: i
     assert [e.view.points for e in mine.edge_list] == [e.view.points for e in theirs.edge_list]
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_a_component_gets_what_grandalf_alone_computes(seed: int) -> None:
+    """_grandalf (no cycle search on an acyclic component, idle rounds
+    skipped) against grandalf's init_all() and draw(3) as they come, on
+    components with and without cycles."""
+    rng = random.Random(100 + seed)
+    n = rng.randrange(2, 25)
+    keys, links, views = _component(rng, n, _random_graph(rng, n))
+    reference = _sug(keys, links, views)
+    reference.draw(3)
+    placed = _grandalf(keys, links, views)
+    assert placed is not None
+    assert placed[0] == tuple(reference.vertices[k].view.xy for k in keys)
+    assert placed[1] == tuple(tuple(e.view.points) for e in reference.edge_list)
+
+
+def test_those_components_include_cycles_and_acyclic_ones() -> None:
+    kinds = set()
+    for seed in range(40):
+        rng = random.Random(100 + seed)
+        n = rng.randrange(2, 25)
+        keys, links, _ = _component(rng, n, _random_graph(rng, n))
+        kinds.add(_acyclic(keys, links))
+    assert kinds == {True, False}
+
+
+@pytest.mark.parametrize(
+    ("edges", "acyclic"),
+    [
+        ([(0, 1), (1, 2), (0, 2)], True),
+        ([(0, 1), (1, 2), (2, 0)], False),
+        ([(0, 1), (1, 0), (2, 1)], False),
+        ([(1, 0), (2, 0), (3, 2), (3, 1)], True),
+    ],
+)
+def test_cycles_are_told_from_acyclic_components(
+    edges: list[tuple[int, int]], acyclic: bool
+) -> None:
+    keys, links, _ = _component(random.Random(0), 1 + max(max(e) for e in edges), edges)
+    assert _acyclic(keys, links) is acyclic
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_a_shape_laid_out_before_gets_grandalfs_layout(seed: int) -> None:
     rng = random.Random(seed)
     n = rng.randrange(3, 20)
-    edges = _random_dag(rng, n)
+    edges = _random_graph(rng, n)
     keys, links, views = _component(rng, n, edges)
     memo: dict[Any, Any] = {}
     assert _sugiyama(keys, links, views, memo)

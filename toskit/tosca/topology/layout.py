@@ -396,7 +396,9 @@ def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> P
     try:
         sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
         sug.xspace, sug.yspace = XSPACE, YSPACE
-        sug.init_all()
+        # Without a cycle there is no edge to invert: grandalf's own search
+        # for them (Tarjan's, recursive) would find none.
+        sug.init_all(inverted_edges=[] if _acyclic(keys, links) else None)
         size = sum(len(layer) for layer in sug.layers)
         if size > LAYOUT_BUDGET:
             return None
@@ -428,6 +430,26 @@ def _draw(sug: Any, rounds: int) -> None:
             break
     sug.setxy()
     sug.draw_edges()
+
+
+def _acyclic(keys: list[Any], links: list[_Link]) -> bool:
+    """Whether the links form no directed cycle (Kahn: peel off the boxes
+    nothing points at until none is left, or only cycles are)."""
+    pointed: dict[Any, int] = dict.fromkeys(keys, 0)
+    following: dict[Any, list[Any]] = {}
+    for link in links:
+        pointed[link.target] += 1
+        following.setdefault(link.source, []).append(link.target)
+    free = [key for key, n in pointed.items() if n == 0]
+    seen = 0
+    while free:
+        key = free.pop()
+        seen += 1
+        for nxt in following.get(key, ()):
+            pointed[nxt] -= 1
+            if pointed[nxt] == 0:
+                free.append(nxt)
+    return seen == len(keys)
 
 
 def _dfs_depth(keys: list[Any], links: list[_Link]) -> int:
