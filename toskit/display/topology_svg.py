@@ -180,7 +180,8 @@ def render_svg(
     out.extend(_stubs_svg(topology, lay, uid))
     focus = ' tabindex="0"' if interactive else ""
     for name, box in lay.boxes.items():
-        out.append(_node_svg(topology, name, box, findings.get(name, (0, 0)), focus))
+        counts = findings.get(name, (0, 0))
+        out.append(_node_svg(topology, name, box, counts, focus, lay.lines.get(name)))
     out.append("</g>")
     if boundary is not None:
         out.append(_boundary_svg(topology, lay, width, height, top))
@@ -264,8 +265,16 @@ def _node_tip(node: Any, errors: int, warnings: int) -> str:
     return "\n".join(tip)
 
 
-def _node_svg(topology: Topology, name: str, box: Box, counts: tuple[int, int], focus: str) -> str:
-    """One box: its rect (edged by its findings), text lines and findings badge."""
+def _node_svg(
+    topology: Topology,
+    name: str,
+    box: Box,
+    counts: tuple[int, int],
+    focus: str,
+    lines: list[tuple[str, str]] | None = None,
+) -> str:
+    """One box: its rect (edged by its findings), text lines (``lines``, as
+    the layout sized the box by them, else :func:`box_lines`) and findings badge."""
     node = topology.nodes[name]
     node_classes = "toskit-t-node toskit-t-group" if node.is_group else "toskit-t-node"
     errors, warnings = counts
@@ -280,7 +289,7 @@ def _node_svg(topology: Topology, name: str, box: Box, counts: tuple[int, int], 
         f'<rect{rect_class} x="{_f(left)}" y="{_f(ytop)}" '
         f'width="{_f(box.w)}" height="{_f(box.h)}" rx="6"/>',
     ]
-    for i, (line, cls) in enumerate(box_lines(topology, name)):
+    for i, (line, cls) in enumerate(lines or box_lines(topology, name)):
         parts.append(_text(box.x, ytop + PAD + LINE_HEIGHT * (i + 1) - 4, line, cls))
     if errors or warnings:
         # The badge sits on the box's top-right corner: the count of errors

@@ -97,6 +97,8 @@ class Layout:
     stubs: list[tuple[Box, Path]] = field(default_factory=list)
     width: float = 0.0
     height: float = 0.0
+    lines: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Each box's text lines (:func:`box_lines`), which set its size."""
 
 
 def clip(text: str, limit: int = LABEL_CHARS) -> str:
@@ -176,9 +178,8 @@ class _Link:
 
 def layout(topology: Topology) -> Layout:
     """Lay ``topology`` out with grandalf (see the module docstring)."""
-    views: dict[Any, _View] = {
-        name: _View(*_size(box_lines(topology, name))) for name in topology.nodes
-    }
+    lines = {name: box_lines(topology, name) for name in topology.nodes}
+    views: dict[Any, _View] = {name: _View(*_size(text)) for name, text in lines.items()}
     pairs: dict[tuple[str, str], _Link] = {}
     for e in topology.edges:
         if e.source == e.target or e.source not in views or e.target not in views:
@@ -196,7 +197,7 @@ def layout(topology: Topology) -> Layout:
         stubs.append((i, key, _Link(p.source, key, _EdgeView(), True)))
     links = list(pairs.values()) + [link for _, _, link in stubs]
     blocks = _arrange(list(views), links, views, {} if REUSE_SHAPES else None)
-    out = Layout()
+    out = Layout(lines=lines)
     x0, y0, row_height = MARGIN, MARGIN, 0.0
     for keys, routed in sorted(blocks, key=lambda b: -len(b[0])):
         members = [views[k] for k in keys]
@@ -731,7 +732,8 @@ def _place_labels(lay: Layout, texts: list[str]) -> int:
         if best[0] < 0 or best[1] < 0:  # every spot was off the drawing: pull it in
             dx, dy = max(0.0, -best[0]), max(0.0, -best[1])
             best = (best[0] + dx, best[1] + dy, best[2] + dx, best[3] + dy)
-        grid.add_rect(best)
+        if grid.work <= budget:  # only a label checked after this one needs to see it
+            grid.add_rect(best)
         lay.width = max(lay.width, best[2] + LABEL_GAP)
         lay.height = max(lay.height, best[3] + LABEL_GAP)
         path.label = Box(
