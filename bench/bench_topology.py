@@ -22,12 +22,14 @@ exits 1 when it is missed. ``--stacks 2857`` is the dense 20,000-node case
 component too big to lay out whole, are laid out by their hosting
 backbones, the dependencies drawn straight). ``--fresh-layouts`` lays out
 every component anew (no reuse of a shape laid out before: what a template
-whose stacks all differ costs). ``--b1 20000`` times ``topology()`` +
+whose stacks all differ costs); ``--varied`` gives each stack's boxes
+other widths (longer names and values), the same structure: a layout is
+then reused only as far as its structure goes. ``--b1 20000`` times ``topology()`` +
 ``to_svg()`` of B1 (``bench/gen_template.py``: nodes without requirements)
 instead.
 
     .venv/bin/python bench/bench_topology.py [--runs 3] [--stacks 72] [--fresh-layouts]
-        [--b1 NODES] [--json out.json]
+        [--varied] [--b1 NODES] [--json out.json]
 """
 
 from __future__ import annotations
@@ -49,18 +51,29 @@ from toskit.tosca.topology import layout
 TARGET_S = 2.0
 
 
-def generate(stacks: int = 72, seed: int = 7) -> str:
-    """A TOSCA 1.3 template of ``stacks`` × 7 node templates (see the module docstring)."""
+def generate(stacks: int = 72, seed: int = 7, varied: bool = False) -> str:
+    """A TOSCA 1.3 template of ``stacks`` × 7 node templates (see the module
+    docstring). ``varied``: the machines', web servers', databases' and web
+    applications' names or property values get a random length per stack,
+    so the stacks keep their structure but their boxes' widths differ (the
+    layout cannot reuse one stack's layout for the next as it is)."""
     rng = random.Random(seed)
+    pad = random.Random(seed + 1)  # its own: the dependencies stay those of `seed`
+
+    def more(limit: int) -> str:
+        return "-" + "x" * pad.randrange(limit) if varied else ""
+
     lines = [
         "tosca_definitions_version: tosca_simple_yaml_1_3",
         "topology_template:",
         "  node_templates:",
     ]
+    vms = [f"vm{i}{more(16)}" for i in range(stacks)]
+    webs = [f"web{i}{more(16)}" for i in range(stacks)]
     for i in range(stacks):
         other = rng.randrange(stacks)
         lines += [
-            f"    vm{i}:",
+            f"    {vms[i]}:",
             "      type: tosca.nodes.Compute",
             "      capabilities:",
             f"        host: {{ properties: {{ num_cpus: {2 + i % 8}, mem_size: {4 + i % 4} GB }} }}",
@@ -69,24 +82,24 @@ def generate(stacks: int = 72, seed: int = 7) -> str:
             f"    vol{i}:",
             "      type: tosca.nodes.Storage.BlockStorage",
             f"      properties: {{ name: vol{i}, size: {10 + i % 5} GB }}",
-            f"    web{i}:",
+            f"    {webs[i]}:",
             "      type: tosca.nodes.WebServer",
-            f"      requirements: [ {{ host: vm{i} }} ]",
+            f"      requirements: [ {{ host: {vms[i]} }} ]",
             f"    dbms{i}:",
             "      type: tosca.nodes.DBMS",
             f"      properties: {{ port: {5432 + i % 3} }}",
-            f"      requirements: [ {{ host: vm{i} }} ]",
+            f"      requirements: [ {{ host: {vms[i]} }} ]",
             f"    db{i}:",
             "      type: tosca.nodes.Database",
-            f"      properties: {{ name: orders{i} }}",
+            f"      properties: {{ name: orders{i}{more(18)} }}",
             f"      requirements: [ {{ host: dbms{i} }} ]",
         ]
         for app in ("a", "b"):
             lines += [
                 f"    app{i}{app}:",
                 "      type: tosca.nodes.WebApplication",
-                f"      properties: {{ context_root: /app{i}{app} }}",
-                f"      requirements: [ {{ host: web{i} }}, {{ dependency: db{other} }} ]",
+                f"      properties: {{ context_root: /app{i}{app}{more(12)} }}",
+                f"      requirements: [ {{ host: {webs[i]} }}, {{ dependency: db{other} }} ]",
             ]
     return "\n".join(lines) + "\n"
 
@@ -100,9 +113,9 @@ def _median(fn: Callable[[], object], runs: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
-def measure(stacks: int = 72, runs: int = 3) -> dict[str, float | int]:
+def measure(stacks: int = 72, runs: int = 3, varied: bool = False) -> dict[str, float | int]:
     """The figures (seconds, sizes) for a template of ``stacks`` stacks."""
-    st = toskit.loads(generate(stacks), name=f"bench-{stacks * 7}-nodes.yaml")
+    st = toskit.loads(generate(stacks, varied=varied), name=f"bench-{stacks * 7}-nodes.yaml")
     if not st.ok:
         raise SystemExit(f"the generated template has errors: {st.errors[:3]}")
     model_s, topology = _median(st.topology, runs)
@@ -150,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--fresh-layouts", action="store_true", help="no reuse of a component's layout"
     )
+    parser.add_argument("--varied", action="store_true", help="stacks whose boxes differ in width")
     parser.add_argument("--b1", type=int, metavar="NODES", help="time B1 of NODES nodes instead")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
@@ -158,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.b1:
         figures = measure_b1(args.b1, args.runs)
     else:
-        figures = measure(args.stacks, args.runs)
+        figures = measure(args.stacks, args.runs, args.varied)
     figures["load_average_after"] = round(os.getloadavg()[0], 2)
     for key, value in figures.items():
         print(f"{key:18} {value}")

@@ -27,6 +27,7 @@ from toskit.tosca.topology.layout import (
     _EdgeView,
     _grandalf,
     _Link,
+    _Memo,
     _sugiyama,
     _View,
     label_rect,
@@ -103,7 +104,7 @@ def test_any_other_shape_is_left_to_grandalf(edges: list[tuple[int, int]]) -> No
     # and grandalf's layout is what the component gets
     placed = _grandalf(keys, links, views)
     assert placed is not None
-    assert _sugiyama(keys, links, views, {})
+    assert _sugiyama(keys, links, views, _Memo())
     assert tuple(views[k].xy for k in keys) == placed[0]
 
 
@@ -186,16 +187,16 @@ def test_a_shape_laid_out_before_gets_grandalfs_layout(seed: int) -> None:
     n = rng.randrange(3, 20)
     edges = _random_graph(rng, n)
     keys, links, views = _component(rng, n, edges)
-    memo: dict[Any, Any] = {}
+    memo = _Memo()
     assert _sugiyama(keys, links, views, memo)
     # The same shape under other names (the same sizes in the same order).
     renamed = {k: ("other", k) for k in keys}
     keys2 = [renamed[k] for k in keys]
     views2 = {renamed[k]: _View(v.w, v.h) for k, v in views.items()}
     links2 = [_Link(renamed[x.source], renamed[x.target], _EdgeView(), False) for x in links]
-    before = dict(memo)
+    before = dict(memo.shapes)
     assert _sugiyama(keys2, links2, views2, memo)
-    assert memo == before  # answered from the memo
+    assert memo.shapes == before  # answered from the memo
     fresh = _grandalf(keys2, links2, views2)
     assert fresh is not None
     assert tuple(views2[k].xy for k in keys2) == fresh[0]
@@ -203,7 +204,52 @@ def test_a_shape_laid_out_before_gets_grandalfs_layout(seed: int) -> None:
     # another size is another shape
     views2[keys2[0]].w += 1
     assert _sugiyama(keys2, links2, views2, memo)
-    assert len(memo) == len(before) + 1
+    assert len(memo.shapes) == len(before) + 1
+
+
+def _resized(rng: random.Random, keys: list[Any], views: dict[Any, _View], tag: str) -> Any:
+    """The same component under other names, with other box sizes."""
+    renamed = {k: (tag, k) for k in keys}
+    sizes = {
+        renamed[k]: _View(rng.choice([90.0, 240.0, rng.uniform(90, 240)]), rng.uniform(30, 90))
+        for k in keys
+    }
+    return renamed, [renamed[k] for k in keys], sizes
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_structure_run_before_is_placed_again_as_a_new_run_places_it(seed: int) -> None:
+    """Other box sizes on the same structure: grandalf's ranking, dummies and
+    crossing reduction are reused and only the placement redone; the result
+    equals a new run, also for a third set of sizes on the same run."""
+    rng = random.Random(500 + seed)
+    n = rng.randrange(3, 22)
+    keys, links, views = _component(rng, n, _random_graph(rng, n))
+    runs: dict[Any, Any] = {}
+    assert _grandalf(keys, links, views, runs, "s") == _grandalf(keys, links, views)
+    for tag in ("b", "c"):
+        renamed, keys2, views2 = _resized(rng, keys, views, tag)
+        links2 = [_Link(renamed[x.source], renamed[x.target], _EdgeView(), False) for x in links]
+        again = _grandalf(keys2, links2, views2, runs, "s")
+        assert again is not None
+        assert again == _grandalf(keys2, links2, views2)
+    assert len(runs) == 1
+
+
+def test_those_structures_include_long_edges_and_cycles() -> None:
+    """The components above have dummy vertices (edges spanning layers,
+    whose dummies take the median box's size) and cycles."""
+    dummies = cycles = 0
+    for seed in range(60):
+        rng = random.Random(500 + seed)
+        n = rng.randrange(3, 22)
+        keys, links, views = _component(rng, n, _random_graph(rng, n))
+        runs: dict[Any, Any] = {}
+        _grandalf(keys, links, views, runs, "s")
+        sug = runs["s"][0]
+        dummies += sum(len(layer) for layer in sug.layers) > n
+        cycles += not _acyclic(keys, links)
+    assert dummies >= 10 and cycles >= 10
 
 
 def test_an_over_budget_shape_is_remembered_as_over_budget() -> None:
@@ -212,26 +258,35 @@ def test_an_over_budget_shape_is_remembered_as_over_budget() -> None:
     n = 80
     edges = [(i, j) for i in range(n) for j in range(i + 1, n) if (j - i) % 7 == 1]
     keys, links, views = _component(random.Random(3), n, edges)
-    memo: dict[Any, Any] = {}
+    memo = _Memo()
     assert not _sugiyama(keys, links, views, memo)
-    assert list(memo.values()) == [None]
+    assert list(memo.shapes.values()) == [None]
+    assert list(memo.runs.values()) == [None]
     assert sum(abs(j - i) for i, j in edges) > LAYOUT_BUDGET
 
 
-def _stacks(n: int, dependencies: bool = True) -> str:
-    text = _bench().generate(n)
-    return text if dependencies else re.sub(r", \{ dependency: db\d+ \}", "", text)
+def _stacks(n: int, dependencies: bool = True, varied: bool = False) -> str:
+    text = _bench().generate(n, varied=varied)
+    return text if dependencies else re.sub(r", \{ dependency: db[^ ]+ \}", "", text)
 
 
 @pytest.fixture
 def grandalf_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The number of vertices of each grandalf run, as they happen."""
+    """The number of vertices of each new grandalf run, as they happen (a
+    component placed again on an earlier run of its structure is not one)."""
     calls: list[int] = []
     real = L._grandalf
 
-    def counted(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
-        calls.append(len(keys))
-        return real(keys, links, views)
+    def counted(
+        keys: list[Any],
+        links: list[_Link],
+        views: dict[Any, _View],
+        runs: dict[Any, Any] | None = None,
+        structure: Any = None,
+    ) -> Any:
+        if runs is None or structure not in runs:
+            calls.append(len(keys))
+        return real(keys, links, views, runs, structure)
 
     monkeypatch.setattr(L, "_grandalf", counted)
     return calls
@@ -248,6 +303,24 @@ def test_repeated_stacks_reach_grandalf_once_per_shape_and_draw_the_same(
     assert len(topo.nodes) == 210
     assert 1 <= len(runs) <= 3 and sum(runs) <= 21
     # Without the memo: one run per stack, and the same drawing byte for byte.
+    monkeypatch.setattr(L, "REUSE_SHAPES", False)
+    grandalf_calls.clear()
+    assert topo.to_svg() == svg
+    assert len(grandalf_calls) == 30
+
+
+def test_stacks_of_other_widths_reuse_one_run_and_draw_as_new_runs_would(
+    grandalf_calls: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 30 separate stacks of 7 of one structure whose boxes differ in width
+    # (longer names and values): one grandalf run, each stack placed again.
+    topo = toskit.loads(_stacks(30, False, varied=True), name="varied.yaml").topology()
+    boxes = topo.layout().boxes
+    widths = {tuple(boxes[n].w for n in (f"app{i}a", f"app{i}b", f"db{i}")) for i in range(30)}
+    assert len(widths) > 10  # the stacks really differ
+    grandalf_calls.clear()
+    svg = topo.to_svg()
+    assert len(grandalf_calls) == 1
     monkeypatch.setattr(L, "REUSE_SHAPES", False)
     grandalf_calls.clear()
     assert topo.to_svg() == svg

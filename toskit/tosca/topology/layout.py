@@ -196,7 +196,7 @@ def layout(topology: Topology) -> Layout:
         views[key] = _View(STUB, STUB)
         stubs.append((i, key, _Link(p.source, key, _EdgeView(), True)))
     links = list(pairs.values()) + [link for _, _, link in stubs]
-    blocks = _arrange(list(views), links, views, {} if REUSE_SHAPES else None)
+    blocks = _arrange(list(views), links, views, _Memo() if REUSE_SHAPES else None)
     out = Layout(lines=lines)
     x0, y0, row_height = MARGIN, MARGIN, 0.0
     for keys, routed in sorted(blocks, key=lambda b: -len(b[0])):
@@ -237,7 +237,7 @@ def layout(topology: Topology) -> Layout:
 
 
 def _arrange(
-    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: dict[Any, Any] | None
+    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: _Memo | None
 ) -> list[tuple[list[Any], list[_EdgeView]]]:
     """Lay out each connected component; returns ``(keys, routed edge views)`` blocks
     in each block's own coordinates (the caller packs them). ``memo`` holds
@@ -295,11 +295,22 @@ Placed = tuple[tuple[tuple[float, float], ...], tuple[tuple[tuple[float, float],
 """grandalf's layout of one component: each vertex's centre, each link's route."""
 
 
+Run = tuple[Any, list[Any], list[Any]]
+"""A grandalf layout kept for another component of the same structure: the
+``SugiyamaLayout``, its vertices in component order, its edges in link order."""
+
+
+class _Memo:
+    """What one drawing has laid out, for its other components (see
+    :func:`_sugiyama`): layouts by exact shape, grandalf runs by structure."""
+
+    def __init__(self) -> None:
+        self.shapes: dict[Any, Placed | None] = {}
+        self.runs: dict[Any, Run | None] = {}
+
+
 def _sugiyama(
-    keys: list[Any],
-    links: list[_Link],
-    views: dict[Any, _View],
-    memo: dict[Any, Placed | None] | None,
+    keys: list[Any], links: list[_Link], views: dict[Any, _View], memo: _Memo | None
 ) -> bool:
     """grandalf's layered layout of one component; ``False`` when over budget.
 
@@ -309,22 +320,23 @@ def _sugiyama(
     of exactly the same shape as one laid out before in this drawing (same
     box sizes in the same order, same links between the same positions; a
     template generated with many identical stacks has hundreds) takes that
-    layout instead of a new run: the same floats, so the same drawing
-    (``tests/tosca/test_topology_layout.py`` holds it against fresh runs).
+    layout instead of a new run: the same floats, so the same drawing. One
+    of the same structure but other box sizes reuses that run's ranking,
+    dummy vertices and crossing reduction, which never look at a size, and
+    only places it again (:func:`_grandalf`).
+    ``tests/tosca/test_topology_layout.py`` holds both against fresh runs.
     """
     placed = _chain(keys, links, views)
     if placed is None and memo is None:  # no reuse (REUSE_SHAPES off)
         placed = _grandalf(keys, links, views)
     elif placed is None and memo is not None:
         index = {key: i for i, key in enumerate(keys)}
-        shape = (
-            tuple((views[key].w, views[key].h) for key in keys),
-            tuple((index[link.source], index[link.target]) for link in links),
-        )
-        if shape in memo:
-            placed = memo[shape]
+        structure = (len(keys), tuple((index[x.source], index[x.target]) for x in links))
+        shape = (tuple((views[key].w, views[key].h) for key in keys), structure)
+        if shape in memo.shapes:
+            placed = memo.shapes[shape]
         else:
-            placed = memo[shape] = _grandalf(keys, links, views)
+            placed = memo.shapes[shape] = _grandalf(keys, links, views, memo.runs, structure)
     if placed is None:
         return False
     for key, xy in zip(keys, placed[0]):
@@ -377,9 +389,26 @@ def _chain(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Plac
     )
 
 
-def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Placed | None:
+def _grandalf(
+    keys: list[Any],
+    links: list[_Link],
+    views: dict[Any, _View],
+    runs: dict[Any, Run | None] | None = None,
+    structure: Any = None,
+) -> Placed | None:
     """Run grandalf on one component: where its vertices and routes go, or
-    ``None`` when it is over :data:`LAYOUT_BUDGET` (or recursed too deep)."""
+    ``None`` when it is over :data:`LAYOUT_BUDGET` (or recursed too deep).
+
+    ``runs`` keeps each run by its component's ``structure`` (the number of
+    vertices and the links between positions). A component of a structure
+    run before takes that run with its own sizes: grandalf's ranking, dummy
+    vertices and crossing reduction read no size, so only the dummies'
+    size (the median box's) and the coordinates (``setxy``, Brandes and
+    Köpf's placement, which starts afresh each time) are computed again.
+    """
+    if runs is not None and structure in runs:
+        before = runs[structure]
+        return None if before is None else _place_again(before, [views[key] for key in keys])
     # Imported here: grandalf is only needed once something is drawn.
     from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout
@@ -394,6 +423,7 @@ def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> P
         edge = Edge(vertices[link.source], vertices[link.target])
         edge.view = _EdgeView()
         edges.append(edge)
+    run: Run | None = None
     try:
         sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
         sug.xspace, sug.yspace = XSPACE, YSPACE
@@ -401,16 +431,41 @@ def _grandalf(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> P
         # for them (Tarjan's, recursive) would find none.
         sug.init_all(inverted_edges=[] if _acyclic(keys, links) else None)
         size = sum(len(layer) for layer in sug.layers)
-        if size > LAYOUT_BUDGET:
-            return None
-        # Fewer crossing-reduction rounds on bigger components.
-        _draw(sug, 3 if size <= LAYOUT_BUDGET // 3 else 1)
+        if size <= LAYOUT_BUDGET:
+            # Fewer crossing-reduction rounds on bigger components.
+            _draw(sug, 3 if size <= LAYOUT_BUDGET // 3 else 1)
+            run = (sug, list(vertices.values()), edges)
     except RecursionError:  # a safety net: _dfs_depth should have caught it
-        return None
+        run = None
+    if runs is not None:
+        runs[structure] = run
+    return None if run is None else _placed(run)
+
+
+def _placed(run: Run) -> Placed:
+    _, vertices, edges = run
     return (
-        tuple(vertices[key].view.xy for key in keys),
+        tuple(vertex.view.xy for vertex in vertices),
         tuple(tuple(edge.view.points) for edge in edges),
     )
+
+
+def _place_again(run: Run, sizes: list[_View]) -> Placed:
+    """A run's layout for boxes of other ``sizes`` (see :func:`_grandalf`)."""
+    from grandalf.utils.geometry import median_wh
+
+    sug, vertices, _ = run
+    for vertex, size in zip(vertices, sizes):
+        vertex.view.w, vertex.view.h = size.w, size.h
+    # As SugiyamaLayout sizes its dummy vertices: the median box.
+    sug.dw, sug.dh = median_wh([v.view for v in sug.g.V()])
+    for layer in sug.layers:
+        for v in layer:
+            if sug.grx[v].dummy:
+                v.view.w, v.view.h = sug.dw, sug.dh
+    sug.setxy()
+    sug.draw_edges()
+    return _placed(run)
 
 
 def _draw(sug: Any, rounds: int) -> None:
