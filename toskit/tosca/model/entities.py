@@ -57,6 +57,7 @@ from toskit.tosca.values.resolve import (
     field_plan,
     merge_layers,
     merge_property,
+    merge_written_map,
     missing_default_fields,
     note_call,
 )
@@ -540,6 +541,17 @@ def _merge_written(
             res.overridden[plan.key] = plan.all_defaults
         # copy_data's answer for a leaf, without the call (bench B1: most written values).
         return item if cls is not dict and cls is not list else copy_data(item)
+    if (
+        cls is dict
+        and plan.data
+        and not plan.defaults
+        and isinstance(item, dict)
+        and isinstance(plan.vt, Type)
+    ):
+        # A data value written as one map (bench B1's connection): by its shape.
+        merged = merge_written_map(item, plan.vt, plan.key, origin, res, hooks, plan.shapes)
+        if merged is not None:
+            return merged
     # merge_property's own path for a written value, its lookups done.
     return merge_layers([*plan.defaults, layer], plan.vt, plan.key, res, hooks, entry=plan.entry)
 
@@ -640,6 +652,7 @@ class _Plan:
         "below",
         "clean",
         "bare",
+        "shapes",
     )
 
     def __init__(
@@ -661,6 +674,8 @@ class _Plan:
         self.below: tuple[Layer, ...] = ()
         self.all_defaults: tuple[Layer, ...] = ()
         self.clean: bool | None = None
+        # Shapes of written maps compiled for this property (resolve.merge_written_map).
+        self.shapes: dict[tuple, Any] = {}
         # TOSCA 1.x (no validator): the primitive of a written leaf that
         # needs no check when its class matches it (check.plain_leaf_type).
         self.bare = plain_leaf_type(pdef.schema, vt) if ctx.grammar.major == 1 else None

@@ -481,6 +481,154 @@ def merge_layers(
     return top_value
 
 
+# -- a written map merged by its shape ---------------------------------------
+#
+# A template's data value written as one map (no default under the property,
+# bench B1's ``connection``) merges the same way for every template that
+# writes the same keys with the same kinds of values: the same fields come
+# from the same defaults, with the same origins and overridden layers at the
+# same paths. ``merge_written_map`` compiles that once per shape (the keys,
+# and which values are maps) and then only copies: the result's fields in
+# their order, the written leaves put in, an origin per written map, and the
+# shared entries of ``origins``/``overridden`` added in one step. What the
+# compiled form does not cover (a default that is not one plain leaf, a data
+# value built from defaults, a list, a call, a key no field declares) is
+# merged field by field (``merge_layers``), as is every map the first time.
+
+
+class _Shape:
+    """One shape of a written data map, compiled (see above)."""
+
+    __slots__ = ("template", "leaves", "maps", "origins", "overridden")
+
+    def __init__(self) -> None:
+        # The result's fields in their order; a written one holds ``None``
+        # until the template's value is put in.
+        self.template: dict[str, Any] = {}
+        self.leaves: list[str] = []  # written leaves
+        self.maps: list[tuple[str, tuple, _Shape]] = []  # written maps: (name, path, shape)
+        # Every level's entries that are the same for each template: the
+        # origins of default leaves, the layers a written leaf overrides.
+        self.origins: dict[tuple, Origin] = {}
+        self.overridden: dict[tuple, Sequence[Layer]] = {}
+
+
+def _signature(value: dict) -> tuple | None:
+    """The shape of a written map: its keys in order, a written map's as
+    ``(key, inner shape)``; ``None`` when a key is not a string or a value is
+    a list or a call (merged field by field)."""
+    shape: list[Any] = []
+    for key, item in value.items():
+        if key.__class__ is not str:
+            return None
+        cls = item.__class__
+        if cls is dict:
+            inner = _signature(item)
+            if inner is None:
+                return None
+            shape.append((key, inner))
+        elif cls is list or cls is Call or isinstance(item, (dict, list)):
+            return None
+        else:
+            shape.append(key)
+    return tuple(shape)
+
+
+def _compile_shape(vt: Type, path: tuple, signature: tuple, hooks: Hooks) -> _Shape | None:
+    """What :func:`merge_layers` does with one written map of this shape (a
+    single layer, from a template), or ``None`` where it does more."""
+    written: dict[str, tuple | None] = {}
+    for entry in signature:
+        if entry.__class__ is tuple:
+            written[entry[0]] = entry[1]
+        else:
+            written[entry] = None
+    plans = hooks.field_plan(vt)
+    if not written.keys() <= {plan.name for plan in plans}:
+        return None  # a key no field declares: kept as written by the general path
+    shape = _Shape()
+    template = shape.template
+    for name, fdef, defaults, leaf_default, default_overridden, fvt, _ in plans:
+        fpath = (*path, name)
+        if name not in written:
+            if leaf_default is not None:
+                template[name] = leaf_default[0]
+                shape.origins[fpath] = leaf_default[1]
+            elif defaults or (fdef.required and _is_data(fvt)):
+                return None  # defaults merged or a value built from them
+            continue  # no value
+        inner = written[name]
+        if inner is None:  # a written leaf
+            if defaults is not None:
+                if default_overridden is None:
+                    return None  # a default is a call
+                shape.overridden[fpath] = default_overridden
+            template[name] = None
+            shape.leaves.append(name)
+            continue
+        if defaults is not None or fvt.__class__ is not Type or fvt.base_primitive is not None:
+            return None  # a map over defaults, or not a data value
+        sub = _compile_shape(fvt, fpath, inner, hooks)
+        if sub is None:
+            return None
+        template[name] = None
+        shape.maps.append((name, fpath, sub))
+        shape.origins.update(sub.origins)
+        shape.overridden.update(sub.overridden)
+    return shape
+
+
+def _apply_shape(shape: _Shape, value: dict, origin: Origin, origins: dict) -> dict[str, Any]:
+    result = shape.template.copy()
+    for name in shape.leaves:
+        result[name] = value[name]
+    for name, fpath, sub in shape.maps:
+        inner = origins[fpath] = _tuple_new(
+            Origin, (origin.source, origin.doc, (*origin.parts, name))
+        )
+        result[name] = _apply_shape(sub, value[name], inner, origins)
+    return result
+
+
+MAX_SHAPES = 64  # compiled shapes kept per property (and owner) and load
+
+
+def merge_written_map(
+    value: dict,
+    vt: Type,
+    path: tuple,
+    origin: Origin,
+    out: Resolution,
+    hooks: Hooks,
+    shapes: dict[tuple, _Shape | None],
+) -> dict[str, Any] | None:
+    """``merge_layers([(value, origin)], vt, path, out, hooks)`` for a map a
+    template writes (``origin``'s source is not a default) of data type
+    ``vt``, by its shape (see above); ``None`` (and nothing recorded) when
+    the caller must merge it field by field. ``shapes`` holds the shapes
+    compiled for this ``vt`` and ``path`` (at most :data:`MAX_SHAPES`)."""
+    signature = _signature(value)
+    if signature is None:
+        return None
+    shape = shapes.get(signature, _NOT_COMPILED)
+    if shape is _NOT_COMPILED:
+        if len(shapes) >= MAX_SHAPES:
+            return None
+        shape = shapes[signature] = _compile_shape(vt, path, signature, hooks)
+    if shape is None:
+        return None
+    origins = out.origins
+    origins[path] = origin
+    result = _apply_shape(shape, value, origin, origins)
+    origins.update(shape.origins)
+    if shape.overridden:
+        out.overridden.update(shape.overridden)
+    return result
+
+
+_NOT_COMPILED: Any = object()
+
+
 def _plain_leaf(value: Any) -> bool:
     """Not a map, a list or a function call: merging it is taking it as it is."""
     cls = value.__class__
