@@ -219,21 +219,37 @@ def _resized(rng: random.Random, keys: list[Any], views: dict[Any, _View], tag: 
 
 @pytest.mark.parametrize("seed", range(60))
 def test_a_structure_run_before_is_placed_again_as_a_new_run_places_it(seed: int) -> None:
-    """Other box sizes on the same structure: grandalf's ranking, dummies and
-    crossing reduction are reused and only the placement redone; the result
-    equals a new run, also for a third set of sizes on the same run."""
+    """Other box sizes on the same structure: the first two components run
+    grandalf (the second's run is kept), the next ones reuse its ranking,
+    dummies and crossing reduction and only redo the placement; every
+    result equals a new run."""
     rng = random.Random(500 + seed)
     n = rng.randrange(3, 22)
     keys, links, views = _component(rng, n, _random_graph(rng, n))
-    runs: dict[Any, Any] = {}
-    assert _grandalf(keys, links, views, runs, "s") == _grandalf(keys, links, views)
-    for tag in ("b", "c"):
+    memo = _Memo()
+    assert _grandalf(keys, links, views, memo, "s") == _grandalf(keys, links, views)
+    assert memo.runs == {"s": "once"} and memo.kept == 0
+    kept = None
+    for tag in ("b", "c", "d"):
         renamed, keys2, views2 = _resized(rng, keys, views, tag)
         links2 = [_Link(renamed[x.source], renamed[x.target], _EdgeView(), False) for x in links]
-        again = _grandalf(keys2, links2, views2, runs, "s")
+        again = _grandalf(keys2, links2, views2, memo, "s")
         assert again is not None
         assert again == _grandalf(keys2, links2, views2)
-    assert len(runs) == 1
+        assert isinstance(memo.runs["s"], tuple) and memo.kept == n
+        assert kept is None or memo.runs["s"] is kept  # placed again on the kept run
+        kept = memo.runs["s"]
+
+
+def test_runs_are_kept_up_to_a_number_of_vertices(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(L, "RUNS_KEPT", 10)
+    rng = random.Random(7)
+    memo = _Memo()
+    for name, n in (("a", 6), ("b", 6)):
+        keys, links, views = _component(rng, n, [(i, i + 1) for i in range(n - 2)] + [(0, n - 1)])
+        for _ in range(2):
+            assert _grandalf(keys, links, views, memo, name) == _grandalf(keys, links, views)
+    assert isinstance(memo.runs["a"], tuple) and memo.runs["b"] == "once" and memo.kept == 6
 
 
 def test_those_structures_include_long_edges_and_cycles() -> None:
@@ -244,9 +260,10 @@ def test_those_structures_include_long_edges_and_cycles() -> None:
         rng = random.Random(500 + seed)
         n = rng.randrange(3, 22)
         keys, links, views = _component(rng, n, _random_graph(rng, n))
-        runs: dict[Any, Any] = {}
-        _grandalf(keys, links, views, runs, "s")
-        sug = runs["s"][0]
+        memo = _Memo()
+        for _ in range(2):
+            _grandalf(keys, links, views, memo, "s")
+        sug = memo.runs["s"][0]  # type: ignore[index]
         dummies += sum(len(layer) for layer in sug.layers) > n
         cycles += not _acyclic(keys, links)
     assert dummies >= 10 and cycles >= 10
@@ -281,12 +298,12 @@ def grandalf_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         keys: list[Any],
         links: list[_Link],
         views: dict[Any, _View],
-        runs: dict[Any, Any] | None = None,
+        memo: _Memo | None = None,
         structure: Any = None,
     ) -> Any:
-        if runs is None or structure not in runs:
-            calls.append(len(keys))
-        return real(keys, links, views, runs, structure)
+        if memo is None or memo.runs.get(structure, "") in ("", "once"):
+            calls.append(len(keys))  # a new run (not one kept, nor one over budget)
+        return real(keys, links, views, memo, structure)
 
     monkeypatch.setattr(L, "_grandalf", counted)
     return calls
@@ -313,14 +330,15 @@ def test_stacks_of_other_widths_reuse_one_run_and_draw_as_new_runs_would(
     grandalf_calls: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # 30 separate stacks of 7 of one structure whose boxes differ in width
-    # (longer names and values): one grandalf run, each stack placed again.
+    # (longer names and values): two grandalf runs (the second is kept), the
+    # other stacks placed again.
     topo = toskit.loads(_stacks(30, False, varied=True), name="varied.yaml").topology()
     boxes = topo.layout().boxes
     widths = {tuple(boxes[n].w for n in (f"app{i}a", f"app{i}b", f"db{i}")) for i in range(30)}
     assert len(widths) > 10  # the stacks really differ
     grandalf_calls.clear()
     svg = topo.to_svg()
-    assert len(grandalf_calls) == 1
+    assert len(grandalf_calls) == 2  # the second run of the structure is kept
     monkeypatch.setattr(L, "REUSE_SHAPES", False)
     grandalf_calls.clear()
     assert topo.to_svg() == svg

@@ -300,13 +300,22 @@ Run = tuple[Any, list[Any], list[Any]]
 ``SugiyamaLayout``, its vertices in component order, its edges in link order."""
 
 
+RUNS_KEPT = 5000
+"""Vertices of grandalf runs one drawing keeps for placing again (a run
+holds ~3 KB per vertex: at most ~15 MB)."""
+_ONCE = "once"  # a structure run once, not kept (it may never come again)
+
+
 class _Memo:
     """What one drawing has laid out, for its other components (see
-    :func:`_sugiyama`): layouts by exact shape, grandalf runs by structure."""
+    :func:`_sugiyama`): layouts by exact shape, grandalf runs by structure
+    (a run is kept when a second component of its structure comes, so a
+    template whose components all differ keeps none), ``kept`` vertices."""
 
     def __init__(self) -> None:
         self.shapes: dict[Any, Placed | None] = {}
-        self.runs: dict[Any, Run | None] = {}
+        self.runs: dict[Any, Run | str | None] = {}
+        self.kept = 0
 
 
 def _sugiyama(
@@ -336,7 +345,7 @@ def _sugiyama(
         if shape in memo.shapes:
             placed = memo.shapes[shape]
         else:
-            placed = memo.shapes[shape] = _grandalf(keys, links, views, memo.runs, structure)
+            placed = memo.shapes[shape] = _grandalf(keys, links, views, memo, structure)
     if placed is None:
         return False
     for key, xy in zip(keys, placed[0]):
@@ -393,22 +402,25 @@ def _grandalf(
     keys: list[Any],
     links: list[_Link],
     views: dict[Any, _View],
-    runs: dict[Any, Run | None] | None = None,
+    memo: _Memo | None = None,
     structure: Any = None,
 ) -> Placed | None:
     """Run grandalf on one component: where its vertices and routes go, or
     ``None`` when it is over :data:`LAYOUT_BUDGET` (or recursed too deep).
 
-    ``runs`` keeps each run by its component's ``structure`` (the number of
-    vertices and the links between positions). A component of a structure
-    run before takes that run with its own sizes: grandalf's ranking, dummy
-    vertices and crossing reduction read no size, so only the dummies'
-    size (the median box's) and the coordinates (``setxy``, Brandes and
-    Köpf's placement, which starts afresh each time) are computed again.
+    ``memo`` keeps runs by their component's ``structure`` (the number of
+    vertices and the links between positions; see :class:`_Memo`). A
+    component of a structure kept takes that run with its own sizes:
+    grandalf's ranking, dummy vertices and crossing reduction read no size,
+    so only the dummies' size (the median box's) and the coordinates
+    (``setxy``, Brandes and Köpf's placement, which starts afresh each
+    time) are computed again.
     """
-    if runs is not None and structure in runs:
-        before = runs[structure]
-        return None if before is None else _place_again(before, [views[key] for key in keys])
+    before = memo.runs.get(structure, "") if memo is not None else ""
+    if before is None:
+        return None
+    if isinstance(before, tuple):
+        return _place_again(before, [views[key] for key in keys])
     # Imported here: grandalf is only needed once something is drawn.
     from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout
@@ -437,8 +449,14 @@ def _grandalf(
             run = (sug, list(vertices.values()), edges)
     except RecursionError:  # a safety net: _dfs_depth should have caught it
         run = None
-    if runs is not None:
-        runs[structure] = run
+    if memo is not None:
+        if run is None:
+            memo.runs[structure] = None
+        elif before == _ONCE and memo.kept + len(keys) <= RUNS_KEPT:
+            memo.runs[structure] = run
+            memo.kept += len(keys)
+        else:
+            memo.runs[structure] = _ONCE
     return None if run is None else _placed(run)
 
 
