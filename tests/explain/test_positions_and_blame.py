@@ -274,6 +274,10 @@ def test_positions_without_values_equal_the_documents_own():
         "? [x, y]\n: 1\n",  # a collection as a key
         "a: 1\n---\nb: 2\n",  # two documents
         "a: [1, 2\n",  # not YAML
+        "use:\n  <<: {p: 1}\n  q: 2\n",  # a merge key without an alias
+        "a: !!map {b: 1}\n",  # a tagged map
+        "a: &s [1]\n",  # an anchored list, no alias
+        "- !!seq [1]\n",  # a tagged list in a list
     ],
 )
 def test_positions_decline_what_only_the_full_composer_reads(text):

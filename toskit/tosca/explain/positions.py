@@ -99,8 +99,17 @@ def _compose(parser: Any, max_depth: int) -> Any:
             mark = event.start_mark
             node = (mark.line, mark.column)
             if entries is not None:
-                if key is None:  # a key
-                    key = _key(event, entries, node)
+                if key is None:  # a key: (value, line, column); _key's work, inline
+                    text = event.value
+                    if event.implicit[0]:  # plain
+                        if text == "<<":
+                            raise _Decline  # a merge key
+                        value = resolve_plain(text)
+                    else:
+                        value = text
+                    if value in entries:
+                        raise _Decline  # a duplicate key
+                    key = (value, node[0], node[1])
                     continue
                 entries[key[0]] = (key[1], key[2], node)
                 key = None
@@ -109,16 +118,21 @@ def _compose(parser: Any, max_depth: int) -> Any:
             else:
                 root = node
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
-            is_map = cls is MappingStartEvent
-            opened = _open(
-                event, is_map, len(stack) >= max_depth or (entries is not None and key is None)
-            )
+            if (
+                len(stack) >= max_depth  # nested past the bound
+                or (entries is not None and key is None)  # a collection as a key
+                or event.tag is not None
+                or event.anchor is not None
+            ):
+                raise _Decline
+            mark = event.start_mark
             stack.append((shadow, entries, items, key))
-            shadow = opened
-            if is_map:
-                entries, items = opened.entries, None
+            if cls is MappingStartEvent:
+                shadow = MapShadow(mark.line, mark.column)
+                entries, items = shadow.entries, None
             else:
-                entries, items = None, opened.items
+                shadow = SeqShadow(mark.line, mark.column)
+                entries, items = None, shadow.items
             key = None
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
             done = shadow
@@ -136,24 +150,3 @@ def _compose(parser: Any, max_depth: int) -> Any:
             documents = 1
         elif cls is StreamEndEvent:
             return root
-
-
-def _key(event: Any, entries: dict, node: tuple[int, int]) -> tuple[Any, int, int]:
-    """A map key of :func:`_compose` as (value, line, column); a merge key
-    or a duplicate key declines."""
-    text = event.value
-    plain = event.implicit[0]
-    value = resolve_plain(text) if plain else text
-    if (plain and text == "<<") or value in entries:
-        raise _Decline
-    return (value, node[0], node[1])
-
-
-def _open(event: Any, is_map: bool, refused: bool) -> Any:
-    """The shadow of a collection :func:`_compose` opens; a tagged or
-    anchored one declines, and so does one ``refused`` (nested past the
-    bound, or a collection as a key)."""
-    if refused or event.tag is not None or event.anchor is not None:
-        raise _Decline
-    mark = event.start_mark
-    return MapShadow(mark.line, mark.column) if is_map else SeqShadow(mark.line, mark.column)

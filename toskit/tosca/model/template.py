@@ -586,15 +586,19 @@ def origin_at(resolution: Resolution, rel: tuple) -> Origin:
     its document path extended by the rest of ``rel`` (the merge records an
     origin only where it differs from its parent's; see resolve.py)."""
     origins = resolution.origins
-    for i in range(len(rel), -1, -1):
+    origin = origins.get(rel)
+    if origin is not None:
+        return origin  # the leaf's own (most leaves: no walk up)
+    for i in range(len(rel) - 1, -1, -1):
         origin = origins.get(rel[:i])
         if origin is not None:
-            return (
-                origin
-                if i == len(rel)
-                else Origin(origin.source, origin.doc, (*origin.parts, *rel[i:]))
-            )
+            # Origin(...) without the named tuple's Python-level __new__
+            # (explain asks once per leaf: bench_explain).
+            return _tuple_new(Origin, (origin.source, origin.doc, (*origin.parts, *rel[i:])))
     return _NO_ORIGIN
+
+
+_tuple_new = tuple.__new__
 
 
 def _origin_of(resolution: Resolution, rel: tuple) -> str:
