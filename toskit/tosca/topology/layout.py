@@ -420,7 +420,10 @@ def _grandalf(
     if before is None:
         return None
     if isinstance(before, tuple):
-        return _place_again(before, [views[key] for key in keys])
+        try:
+            return _place_again(before, [views[key] for key in keys])
+        except RecursionError:  # as below; the run itself went through
+            return None
     # Imported here: grandalf is only needed once something is drawn.
     from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout
