@@ -150,11 +150,25 @@ def observe(cls: type, shape: dict[str, Any], values: list[Any], more: list[Any]
     return seen
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.parametrize("compile_after", [records.COMPILE_AFTER, 0], ids=["generic", "compiled"])
+@settings(max_examples=200, deadline=None)
 @given(shapes(), st.lists(VALUES, min_size=5, max_size=5), st.lists(VALUES, min_size=5, max_size=5))
 def test_a_record_behaves_as_the_dataclass_of_the_same_shape(
-    shape: dict[str, Any], values: list[Any], more: list[Any]
+    compile_after: int, shape: dict[str, Any], values: list[Any], more: list[Any]
 ) -> None:
+    # Both ways a record's methods run: the generic stand-ins (the first
+    # calls) and the compiled methods (COMPILE_AFTER = 0: from the first call).
+    records.COMPILE_AFTER = compile_after
+    try:
+        check_against_dataclass(shape, values, more)
+    finally:
+        records.COMPILE_AFTER = COMPILE_AFTER
+
+
+COMPILE_AFTER = records.COMPILE_AFTER
+
+
+def check_against_dataclass(shape: dict[str, Any], values: list[Any], more: list[Any]) -> None:
     ours = outcome(lambda: make(shape, record, field))
     theirs = outcome(lambda: make(shape, dataclasses.dataclass, dataclasses.field))
     if ours[0] == "raised" or theirs[0] == "raised":
@@ -399,9 +413,10 @@ def test_class_errors_are_the_dataclass_ones() -> None:
         field(default=1, default_factory=list)
 
 
-def test_methods_are_compiled_together_on_first_use(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Start-up (#31): making a class compiles nothing; its first use compiles
-    # __init__, __eq__ and __hash__ with one exec.
+def test_methods_are_compiled_only_when_they_pay(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Start-up (#31): making a class compiles nothing; its first
+    # COMPILE_AFTER instances are made by the generic __init__, the next
+    # compiles it (one exec); __eq__ and __hash__ likewise, together.
     calls: list[str] = []
     real_exec = exec
 
@@ -415,21 +430,39 @@ def test_methods_are_compiled_together_on_first_use(monkeypatch: pytest.MonkeyPa
     class Point:
         x: int
         y: int = 0
+        tags: list[int] = field(default_factory=list, compare=False)
 
     assert calls == []
     stand_in = Point.__dict__["__init__"]
-    p = Point(1)
-    assert len(calls) == 1 and "def __init__" in calls[0] and "def __eq__" in calls[0]
+    made = [Point(i, y=i) for i in range(records.COMPILE_AFTER)]
+    assert calls == [] and Point.__dict__["__init__"] is stand_in
+    assert [(p.x, p.y, p.tags) for p in made[:2]] == [(0, 0, []), (1, 1, [])]
+    assert made[0].tags is not made[1].tags  # a factory per instance
+    again = Point(3, 3)
+    assert len(calls) == 1 and "def __init__" in calls[0] and "def __eq__" not in calls[0]
     assert Point.__dict__["__init__"] is not stand_in  # the compiled one, on the class now
-    assert p == Point(1) and hash(p) == hash((1, 0)) and len(calls) == 1
+    assert (again.x, again.y, again.tags) == (3, 3, [])
+    assert made[3] == again and hash(made[3]) == hash((3, 3))
+    for _ in range(records.COMPILE_AFTER):
+        assert made[1] == Point(1, 1) and made[1] != made[2]
+    assert len(calls) == 2 and "def __eq__" in calls[1] and "def __hash__" in calls[1]
+    assert made[1] == Point(1, 1) and hash(made[1]) == hash((1, 1))
+    # A call the generic __init__ cannot bind compiles at once: Python's own error.
+    with pytest.raises(TypeError, match=r"Unused.__init__\(\) missing 1 required positional"):
+
+        @record
+        class Unused:
+            x: int
+
+        Unused()  # type: ignore[call-arg]
+    assert len(calls) == 3
 
     @record(frozen=True)
-    class Unused:
+    class Described:
         x: int
 
-    assert len(calls) == 1
     # Asking the signature compiles too (inspect reads the real __init__).
-    assert str(inspect.signature(Unused)) == "(x: 'int') -> None" and len(calls) == 2
+    assert str(inspect.signature(Described)) == "(x: 'int') -> None" and len(calls) == 4
 
 
 def test_a_field_named_self_and_keyword_calls() -> None:

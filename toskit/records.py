@@ -13,12 +13,15 @@ of a 90 ms command) and imports ``inspect`` (with ``ast``, ``dis``,
   generic closures over the field names: nothing to compile;
 * ``__init__`` (which needs its own signature), ``__eq__`` and ``__hash__``
   are generated text as ``dataclass`` makes them (the fastest calls), but
-  compiled together with one ``exec``, on the class's first use (its first
-  instance, comparison or hash, or the first time its signature is asked:
-  ``inspect.signature``, ``help``). A class never used in a process
-  compiles nothing. A frozen record's ``__init__`` sets its fields through
-  one bound ``object.__setattr__``: ~25 % faster per call than
-  ``dataclass``'s, the same memory per instance;
+  compiled only once a class has made :data:`COMPILE_AFTER` calls of them
+  (``__init__`` apart from ``__eq__`` with ``__hash__``); before, generic
+  versions do the same work at a few microseconds a call. A class that
+  makes a handful of instances in a process (most of a check's) never
+  compiles; one that makes thousands compiles once. A frozen record's
+  compiled ``__init__`` sets its fields through one bound
+  ``object.__setattr__``: ~25 % faster per call than ``dataclass``'s, the
+  same memory per instance. Asking the signature (``inspect.signature``,
+  ``help``) compiles ``__init__`` for ``inspect`` to read;
 * neither ``dataclasses`` nor ``inspect`` is imported.
 
 What is supported, with ``dataclass``'s meaning: ``init``, ``repr``, ``eq``,
@@ -60,6 +63,7 @@ else:  # pragma: no cover  (type checkers run on 3.11; at run time it only marks
 
 
 __all__ = [
+    "COMPILE_AFTER",
     "FrozenInstanceError",
     "MISSING",
     "Field",
@@ -352,49 +356,118 @@ def _hash_lines(names: tuple[str, ...]) -> list[str]:
     return ["def __hash__(self):", f"return hash({_values('self', names)})"]
 
 
-class _Methods:
-    """The compiled methods of one record class, made on first use.
+#: A record's ``__init__`` (and, apart, its ``__eq__`` with ``__hash__``) is
+#: compiled on its call after this many: before, a generic version runs
+#: (a few microseconds a call, against ~0.1-0.4 ms to compile): most classes
+#: of a ``toskit check`` make a handful of instances, a few make thousands.
+COMPILE_AFTER = 10
 
-    ``__init__``, ``__eq__`` and ``__hash__`` are generated text (as
-    dataclasses make them: the fastest calls), compiled together with one
-    ``exec`` the first time any of them is called; until then the class
-    holds a stand-in of each that compiles them, puts the real ones on the
-    class and calls through. A class never used compiles nothing.
+
+class _Methods:
+    """The generated methods of one record class, compiled when they pay.
+
+    ``__init__``, ``__eq__`` and ``__hash__`` are generated text, as
+    dataclasses make them (the fastest calls), compiled by one ``exec``
+    (``__init__`` alone, ``__eq__`` with ``__hash__``) on the call after
+    :data:`COMPILE_AFTER`. Until then the class holds a stand-in of each
+    that does the same generically (bound arguments, defaults, factories;
+    a call it cannot bind, a wrong one, compiles at once, so its
+    ``TypeError`` is Python's own); the compiled ones then replace the
+    stand-ins on the class. A class never used compiles nothing.
     """
 
-    __slots__ = ("cls", "fields", "frozen", "slots", "wanted", "made")
+    __slots__ = (
+        "cls",
+        "fields",
+        "frozen",
+        "slots",
+        "wanted",
+        "made",
+        "calls",
+        "plan",
+        "params",
+        "index",
+        "post_init",
+    )
 
     def __init__(self, cls: type, all_fields: tuple[Field, ...], frozen: bool, slots: bool) -> None:
         self.cls = cls
         self.fields = all_fields
         self.frozen = frozen
         self.slots = slots
-        # name -> (stand-in, its text's maker)
-        self.wanted: dict[str, tuple[Any, Callable[[], list[str]]]] = {}
-        self.made: dict[str, Any] | None = None
+        # group ("init" or "cmp") -> name -> (stand-in, its text's maker)
+        self.wanted: dict[str, dict[str, tuple[Any, Callable[[], list[str]]]]] = {}
+        self.made: dict[str, Any] = {}
+        self.calls = {"init": 0, "cmp": 0}
+        # The generic __init__'s plan: per field, in order, (name, parameter
+        # position or -1, how its value comes when not passed).
+        params = [f.name for f in all_fields if f.init]
+        self.params = params
+        self.index = {name: i for i, name in enumerate(params)}
+        plan: list[tuple[str, int, str, Any]] = []
+        for f in all_fields:
+            position = self.index.get(f.name, -1) if f.init else -1
+            if f.default_factory is not MISSING:
+                plan.append((f.name, position, "factory", f.default_factory))
+            elif f.default is not MISSING and (f.init or slots):
+                plan.append((f.name, position, "default", f.default))
+            elif f.init:
+                plan.append((f.name, position, "required", None))
+        self.plan = plan
+        self.post_init = hasattr(cls, "__post_init__")
 
-    def want(self, name: str, lines: Callable[[], list[str]], stand_in: Any) -> None:
+    def want(self, group: str, name: str, lines: Callable[[], list[str]], stand_in: Any) -> None:
         if _set_new(self.cls, name, stand_in):
-            self.wanted[name] = (stand_in, lines)
+            self.wanted.setdefault(group, {})[name] = (stand_in, lines)
 
-    def build(self) -> dict[str, Any]:
-        made = self.made
-        if made is None:
-            made = self._compile()
-            for name, (stand_in, _) in self.wanted.items():
+    def build(self, group: str) -> dict[str, Any]:
+        """Compile the group's methods (once) and put them on the class."""
+        wanted = self.wanted.get(group, {})
+        if wanted and not all(name in self.made for name in wanted):
+            made = self._compile(wanted)
+            for name, (stand_in, _) in wanted.items():
                 if self.cls.__dict__.get(name) is stand_in:
                     type.__setattr__(self.cls, name, made[name])
-            self.made = made
-        return made
+            self.made.update(made)
+        return self.made
 
-    def _compile(self) -> dict[str, Any]:
+    def generic_init(self, obj: Any, args: tuple, kwargs: dict[str, Any]) -> bool:
+        """Set ``obj``'s fields as the compiled ``__init__`` would; False if the call
+        does not bind (nothing is done then)."""
+        if len(args) > len(self.params):
+            return False
+        for key in kwargs:
+            position = self.index.get(key)
+            if position is None or position < len(args):
+                return False
+        for name, position, how, _ in self.plan:
+            if how == "required" and position >= len(args) and name not in kwargs:
+                return False
+        setter = object.__setattr__ if self.frozen else setattr
+        for name, position, how, default in self.plan:
+            if 0 <= position < len(args):
+                value = args[position]
+            elif position >= 0 and name in kwargs:
+                value = kwargs[name]
+            elif how == "factory":
+                value = default()
+            else:
+                value = default
+            if how == "factory" and value is _HAS_FACTORY:
+                value = default()
+            setter(obj, name, value)
+        if self.post_init:
+            obj.__post_init__()
+        return True
+
+    def _compile(self, wanted: dict[str, tuple[Any, Callable[[], list[str]]]]) -> dict[str, Any]:
         closure = ["_setattr", "_HAS_FACTORY", *(f"_dflt_{f.name}" for f in self.fields)]
         text = [f"def __create__({', '.join(closure)}):"]
-        for make in (make for _, make in self.wanted.values()):
+        for make in (make for _, make in wanted.values()):
             lines = make()
             text.append("    " + lines[0])
             text.extend("        " + line for line in lines[1:])
-        text.append(f"    return {{{', '.join(f'{n!r}: {n}' for n in self.wanted)}}}")
+        text.append(f"    return {{{', '.join(f'{n!r}: {n}' for n in wanted)}}}")
         namespace: dict[str, Any] = {}
         # The text names only its closure's variables (no annotations, no
         # module globals), and is toskit's own: field names, never a document.
@@ -414,21 +487,48 @@ class _Methods:
         return made
 
 
-def _stand_ins(methods: _Methods) -> tuple[Any, Any, Any]:
+def _stand_ins(
+    methods: _Methods, compared: tuple[str, ...], hashed: tuple[str, ...]
+) -> tuple[Any, Any, Any]:
+    """The class's ``__init__``, ``__eq__`` and ``__hash__`` until compiled."""
     build = methods.build
+    calls = methods.calls
+    compared_values = _tuple_getter(compared)
+    hashed_values = _tuple_getter(hashed)
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        build()["__init__"](self, *args, **kwargs)
+    def __init__(*args: Any, **kwargs: Any) -> None:
+        # (The instance is args[0]: a field may be called "self".)
+        calls["init"] += 1
+        if calls["init"] > COMPILE_AFTER or not methods.generic_init(args[0], args[1:], kwargs):
+            build("init")["__init__"](*args, **kwargs)
 
     def __eq__(self: Any, other: Any) -> Any:
-        return build()["__eq__"](self, other)
+        calls["cmp"] += 1
+        if calls["cmp"] > COMPILE_AFTER:
+            return build("cmp")["__eq__"](self, other)
+        if other.__class__ is self.__class__:
+            return compared_values(self) == compared_values(other)
+        return NotImplemented
 
     def __hash__(self: Any) -> int:
-        result: int = build()["__hash__"](self)
-        return result
+        calls["cmp"] += 1
+        if calls["cmp"] > COMPILE_AFTER:
+            result: int = build("cmp")["__hash__"](self)
+            return result
+        return hash(hashed_values(self))
 
-    __init__.__record_build__ = build  # type: ignore[attr-defined]
+    __init__.__record_build__ = lambda: build("init")  # type: ignore[attr-defined]
     return __init__, __eq__, __hash__
+
+
+def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple]:
+    # A tuple, as the compiled methods compare and hash.
+    if len(names) > 1:
+        return attrgetter(*names)
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
 
 
 def _check_order(all_fields: tuple[Field, ...]) -> None:
@@ -585,30 +685,30 @@ def _process(cls: Any, init: bool, repr: bool, eq: bool, frozen: bool, slots: bo
         cls = _slotted(cls, names)
 
     methods = _Methods(cls, all_fields, frozen, slots)
-    init_stand_in, eq_stand_in, hash_stand_in = _stand_ins(methods)
+    compared = tuple(f.name for f in all_fields if f.compare)
+    hashed = tuple(f.name for f in all_fields if (f.compare if f.hash is None else f.hash))
+    init_stand_in, eq_stand_in, hash_stand_in = _stand_ins(methods, compared, hashed)
     if init:
         _check_order(all_fields)  # a misordered default is an error of the class
-        methods.want("__init__", lambda: _init_lines(cls, all_fields, frozen, slots), init_stand_in)
+        methods.want(
+            "init", "__init__", lambda: _init_lines(cls, all_fields, frozen, slots), init_stand_in
+        )
         if "__signature__" not in cls.__dict__:
             cls.__signature__ = _SIGNATURE
     if repr:
         _set_new(cls, "__repr__", _make_repr(tuple(f.name for f in all_fields if f.repr)))
-    compared = tuple(f.name for f in all_fields if f.compare)
     # The hash as dataclasses decide it (unsafe_hash=False): a class's own
     # __hash__ stays; eq and frozen hash the compared fields; eq alone makes
     # the records unhashable; eq=False keeps the base class's.
     class_hash = cls.__dict__.get("__hash__", MISSING)
     explicit_hash = not (class_hash is MISSING or (class_hash is None and "__eq__" in cls.__dict__))
     if eq:
-        methods.want("__eq__", lambda: _eq_lines(compared), eq_stand_in)
+        methods.want("cmp", "__eq__", lambda: _eq_lines(compared), eq_stand_in)
         if not explicit_hash:
             if frozen:
-                hashed = tuple(
-                    f.name for f in all_fields if (f.compare if f.hash is None else f.hash)
-                )
                 if "__hash__" in cls.__dict__:
                     type.__delattr__(cls, "__hash__")  # None, set by Python for __eq__
-                methods.want("__hash__", lambda: _hash_lines(hashed), hash_stand_in)
+                methods.want("cmp", "__hash__", lambda: _hash_lines(hashed), hash_stand_in)
             else:
                 cls.__hash__ = None
     if frozen:
