@@ -28,6 +28,9 @@ from toskit.source.scalars import ScalarError, resolve_plain
 __all__ = ["position_tree"]
 
 
+_UNSEEN: Any = object()
+
+
 class _Decline(Exception):
     """Something only the full composer reproduces: use the document's tree."""
 
@@ -90,6 +93,7 @@ def _compose(parser: Any, max_depth: int) -> Any:
     items: list | None = None
     key: Any = None
     documents = 0
+    plain_keys: dict[str, Any] = {}  # a plain key's text -> its value
     while True:
         event = get_event()
         cls = event.__class__
@@ -102,9 +106,12 @@ def _compose(parser: Any, max_depth: int) -> Any:
                 if key is None:  # a key: (value, line, column); _key's work, inline
                     text = event.value
                     if event.implicit[0]:  # plain
-                        if text == "<<":
-                            raise _Decline  # a merge key
-                        value = resolve_plain(text)
+                        # Keys repeat (``type``, ``properties``): each text resolved once.
+                        value = plain_keys.get(text, _UNSEEN)
+                        if value is _UNSEEN:
+                            if text == "<<":
+                                raise _Decline  # a merge key
+                            value = plain_keys[text] = resolve_plain(text)
                     else:
                         value = text
                     if value in entries:
