@@ -379,3 +379,40 @@ def test_the_dense_benchmark_shape_stays_on_the_fast_path(grandalf_calls: list[i
     for b in machines:
         rows.setdefault(round(b.y), []).append(b.x)
     assert max(len(xs) for xs in rows.values()) >= ROW_WIDTH // 600
+
+
+def _plain_grandalf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout as it was before the shortcuts: every component of two or
+    more boxes to grandalf, its own cycle search, draw() with all rounds."""
+    monkeypatch.setattr(L, "REUSE_SHAPES", False)
+    monkeypatch.setattr(L, "_chain", lambda keys, links, views: None)
+    monkeypatch.setattr(L, "_acyclic", lambda keys, links: False)
+    monkeypatch.setattr(L, "_draw", lambda sug, rounds: sug.draw(rounds))
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "notebooks" / "examples").rglob("*.yaml")),
+    ids=lambda p: p.name,
+)
+def test_the_tutorials_drawings_are_those_of_plain_grandalf(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    st = toskit.load(str(path))
+    views = [st.topology()]
+    views += [views[0].grouped(), views[0].collapse_hosting()]
+    drawn = [t.to_svg() for t in views]
+    _plain_grandalf(monkeypatch)
+    assert [t.to_svg() for t in views] == drawn
+
+
+def test_b6_and_repeated_stacks_draw_as_with_plain_grandalf(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """B6 (504 nodes in one tangle) and 40 separate stacks, equal and of
+    other widths (where every shortcut is taken)."""
+    texts = [_stacks(72), _stacks(40, False), _stacks(40, False, varied=True)]
+    topologies = [toskit.loads(t, name=f"t{i}.yaml").topology() for i, t in enumerate(texts)]
+    drawn = [t.to_svg() for t in topologies]
+    _plain_grandalf(monkeypatch)
+    assert [t.to_svg() for t in topologies] == drawn
