@@ -26,7 +26,13 @@ with ``PYTHONDONTWRITEBYTECODE``; the standard library keeps its bytecode).
 the CLI, the TOSCA loader's modules, the check of an empty file (the
 normative profile) and of the template, each a process of its own.
 
+``--against DIR`` compares two trees side by side: ``DIR`` holds an older
+``toskit/`` package (``git archive OLD toskit | tar -x -C DIR``), run
+interleaved with a copy of the current one, as the working tree holds it (both with their bytecode
+compiled), and the ratio of each pair is printed with its spread.
+
     .venv/bin/python bench/bench_startup.py [--runs 20] [--nodes 50] [--no-bytecode] [--parts]
+    .venv/bin/python bench/bench_startup.py --against /tmp/old [--runs 20]
 """
 
 from __future__ import annotations
@@ -105,6 +111,41 @@ def spread(values: list[float]) -> str:
     return f"{statistics.median(values):.3f} s [{min(values):.3f}-{max(values):.3f}]"
 
 
+def _side_by_side(
+    against: Path, path: Path, tmp: Path, env: dict[str, str], runs: int
+) -> dict[str, list[float]]:
+    """``toskit check`` from the older tree in ``against`` and from a copy of this
+    one, alternating which goes first, both with their bytecode compiled."""
+    import compileall
+
+    import toskit
+
+    if not (against / "toskit" / "__init__.py").is_file():
+        raise SystemExit(f"--against {against}: no toskit/ package there")
+    current = tmp / "current"
+    shutil.copytree(
+        Path(toskit.__file__).parent,
+        current / "toskit",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for tree in (against, current):
+        compileall.compile_dir(str(tree / "toskit"), quiet=1)
+    trees = {"older": against, "current": current}
+    found: dict[str, list[float]] = {name: [] for name in trees}
+    for round_ in range(runs):
+        order = list(trees) if round_ % 2 == 0 else list(reversed(trees))
+        for name in order:
+            argv = [sys.executable, "-c", FROM_COPY, str(trees[name]), "check", str(path)]
+            cpu, status = cpu_of(argv, env)
+            if status != 0:
+                done = subprocess.run(argv, capture_output=True, text=True, env=env, check=False)
+                raise SystemExit(
+                    f"toskit check from {trees[name]} exited {status}:\n{done.stderr[-2000:]}"
+                )
+            found[name].append(cpu)
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
@@ -116,7 +157,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--parts", action="store_true", help="also where the time goes (see STAGES)"
     )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="DIR",
+        help="only compare with the older toskit/ package in DIR, side by side",
+    )
     args = parser.parse_args(argv)
+    if args.against is not None:
+        env = {key: value for key, value in os.environ.items() if key != "TOSKIT_YAML_SHADOW"}
+        with tempfile.TemporaryDirectory(prefix="toskit-bench-startup-") as tmp:
+            path = Path(tmp) / "small.yaml"
+            path.write_text(generate(args.nodes), encoding="utf-8")
+            found = _side_by_side(args.against.resolve(), path, Path(tmp), env, args.runs)
+        ratios = [o / n for o, n in zip(found["older"], found["current"], strict=True)]
+        print(
+            f"toskit check of a {args.nodes}-node template, two trees side by side, "
+            f"{args.runs} interleaved pairs, CPU; load average {os.getloadavg()[0]:.1f}:"
+        )
+        print(f"  {args.against}: {spread(found['older'])}")
+        print(f"  this tree:  {spread(found['current'])}")
+        print(
+            f"  older / this, per pair: {statistics.median(ratios):.2f}x "
+            f"[{min(ratios):.2f}-{max(ratios):.2f}]"
+        )
+        return 0
 
     peer = tosca_parser_cli()
     with tempfile.TemporaryDirectory(prefix="toskit-bench-startup-") as tmp:
