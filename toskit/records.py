@@ -41,6 +41,16 @@ access, importing ``dataclasses`` only then, with real
 ``fields``, ``replace`` and ``asdict`` work on records as on dataclasses.
 toskit's own code uses :func:`replace` from here, which needs no import.
 
+What a caller can see differ (``tests/test_records.py`` compares the rest
+with ``dataclass`` over random class shapes): a class without a docstring
+gets ``Name(field, ...)`` as its ``__doc__`` (``dataclass`` writes its
+signature there, which needs ``inspect``); a frozen record's error is
+``toskit.records.FrozenInstanceError`` (an ``AttributeError``, and a
+``dataclasses.FrozenInstanceError`` too once ``dataclasses`` is
+imported, so whoever catches that one catches it); setting an undeclared
+attribute on a frozen slotted record raises it as well, where Python
+3.11's ``dataclass`` fails with a ``TypeError`` (a bug of its slots copy).
+
 Type checkers see :func:`record` as a dataclass transform
 (``typing.dataclass_transform``), so constructors are checked as for a
 dataclass.
