@@ -58,12 +58,27 @@ def shapes(draw: Any) -> dict[str, Any]:
         "eq": draw(st.booleans()),
         "slots": draw(st.booleans()),
         "fields": fields,
+        # The first `base` fields are declared by a base class of the same kind.
+        "base": draw(st.integers(0, len(fields))),
     }
 
 
 def make(shape: dict[str, Any], decorator: Any, field_fn: Any) -> type:
+    options = {"frozen": shape["frozen"], "eq": shape["eq"], "slots": shape["slots"]}
+    base = shape["base"]
+    if base:
+        parent = declare("ShapeBase", (), shape["fields"][:base], field_fn)
+        cls = declare("Shape", (decorator(**options)(parent),), shape["fields"][base:], field_fn)
+    else:
+        cls = declare("Shape", (), shape["fields"], field_fn)
+    return decorator(**options)(cls)
+
+
+def declare(
+    name: str, bases: tuple[type, ...], fields: list[dict[str, Any]], field_fn: Any
+) -> type:
     namespace: dict[str, Any] = {"__annotations__": {}, "__module__": __name__}
-    for f in shape["fields"]:
+    for f in fields:
         namespace["__annotations__"][f["name"]] = "Any"
         options = {"init": f["init"], "repr": f["repr"], "compare": f["compare"], "hash": f["hash"]}
         if f["kind"] == "default":
@@ -76,8 +91,7 @@ def make(shape: dict[str, Any], decorator: Any, field_fn: Any) -> type:
             namespace[f["name"]] = field_fn(default_factory=lambda v=value: [v], **options)
         elif not f["plain"]:
             namespace[f["name"]] = field_fn(**options)
-    cls = type("Shape", (), namespace)
-    return decorator(frozen=shape["frozen"], eq=shape["eq"], slots=shape["slots"])(cls)
+    return type(name, bases, namespace)
 
 
 def arguments(shape: dict[str, Any], values: list[Any]) -> tuple[list[Any], dict[str, Any]]:
