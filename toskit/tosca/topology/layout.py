@@ -26,6 +26,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from toskit.records import field, record
+from toskit.tosca.topology.sugiyama import SIZE as SUGIYAMA_SIZE
+from toskit.tosca.topology.sugiyama import Layered
 
 if TYPE_CHECKING:
     from toskit.tosca.topology.model import Topology
@@ -314,7 +316,7 @@ class _Memo:
 
     def __init__(self) -> None:
         self.shapes: dict[Any, Placed | None] = {}
-        self.runs: dict[Any, Run | str | None] = {}
+        self.runs: dict[Any, Run | Layered | str | None] = {}
         self.kept = 0
 
 
@@ -419,11 +421,49 @@ def _grandalf(
     before = memo.runs.get(structure, "") if memo is not None else ""
     if before is None:
         return None
+    if isinstance(before, Layered):
+        try:
+            return before.place([(views[key].w, views[key].h) for key in keys], XSPACE, YSPACE)
+        except RecursionError:  # as below
+            return None
     if isinstance(before, tuple):
         try:
             return _place_again(before, [views[key] for key in keys])
         except RecursionError:  # as below; the run itself went through
             return None
+    acyclic = _acyclic(keys, links)
+    run: Run | Layered | None = None
+    placed: Placed | None = None
+    if acyclic:
+        # grandalf's layout without grandalf's objects (see sugiyama.py):
+        # the same floats, a fraction of the Python.
+        index = {key: i for i, key in enumerate(keys)}
+        lean = Layered(len(keys), [(index[x.source], index[x.target]) for x in links])
+        if lean.size <= SUGIYAMA_SIZE:
+            try:
+                lean.order(3 if lean.size <= LAYOUT_BUDGET // 3 else 1)
+                sizes = [(views[key].w, views[key].h) for key in keys]
+                placed, run = lean.place(sizes, XSPACE, YSPACE), lean
+            except RecursionError:  # as grandalf's below (a deep caller's stack)
+                run = None
+    if run is None:
+        run = _grandalf_run(keys, links, views, acyclic)
+        placed = None if run is None else _placed(run)
+    if memo is not None:
+        if run is None:
+            memo.runs[structure] = None
+        elif before == _ONCE and memo.kept + len(keys) <= RUNS_KEPT:
+            memo.runs[structure] = run
+            memo.kept += len(keys)
+        else:
+            memo.runs[structure] = _ONCE
+    return placed
+
+
+def _grandalf_run(
+    keys: list[Any], links: list[_Link], views: dict[Any, _View], acyclic: bool
+) -> Run | None:
+    """grandalf itself on one component (see :func:`_grandalf`)."""
     # Imported here: grandalf is only needed once something is drawn.
     from grandalf.graphs import Edge, Vertex, graph_core
     from grandalf.layouts import SugiyamaLayout
@@ -444,7 +484,7 @@ def _grandalf(
         sug.xspace, sug.yspace = XSPACE, YSPACE
         # Without a cycle there is no edge to invert: grandalf's own search
         # for them (Tarjan's, recursive) would find none.
-        sug.init_all(inverted_edges=[] if _acyclic(keys, links) else None)
+        sug.init_all(inverted_edges=[] if acyclic else None)
         size = sum(len(layer) for layer in sug.layers)
         if size <= LAYOUT_BUDGET:
             # Fewer crossing-reduction rounds on bigger components.
@@ -452,15 +492,7 @@ def _grandalf(
             run = (sug, list(vertices.values()), edges)
     except RecursionError:  # a safety net: _dfs_depth should have caught it
         run = None
-    if memo is not None:
-        if run is None:
-            memo.runs[structure] = None
-        elif before == _ONCE and memo.kept + len(keys) <= RUNS_KEPT:
-            memo.runs[structure] = run
-            memo.kept += len(keys)
-        else:
-            memo.runs[structure] = _ONCE
-    return None if run is None else _placed(run)
+    return run
 
 
 def _placed(run: Run) -> Placed:

@@ -1,0 +1,192 @@
+"""toskit's own run of grandalf's layered layout for acyclic components
+(``toskit/tosca/topology/sugiyama.py``, issue #31 item 3: the dense topology
+under 2 s even when no component repeats) gives grandalf's floats exactly:
+checked against ``SugiyamaLayout`` itself on random acyclic components
+(trees, joins, long edges, several roots, wide layers, equal sizes), as
+``repr`` so that even a ``-0.0`` for a ``0.0`` would fail; and components
+with a cycle or too big still go to grandalf."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from toskit.tosca.topology import layout as L
+from toskit.tosca.topology import sugiyama
+from toskit.tosca.topology.layout import (
+    XSPACE,
+    YSPACE,
+    _acyclic,
+    _EdgeView,
+    _grandalf,
+    _Link,
+    _View,
+)
+from toskit.tosca.topology.sugiyama import Layered
+
+
+def _dag(rng: random.Random, n: int) -> list[tuple[int, int]]:
+    """A connected acyclic graph on ``n`` vertices: a random tree oriented
+    along a random order, plus extra edges along it (joins, long edges)."""
+    rank = list(range(n))
+    rng.shuffle(rank)
+    pairs = [(rng.randrange(i), i) for i in range(1, n)]
+    if rng.random() < 0.3:  # a wide fan: many boxes on one layer
+        pairs = [(0 if rng.random() < 0.7 else rng.randrange(i), i) for i in range(1, n)]
+    for _ in range(rng.randrange(n)):
+        a, b = rng.sample(range(n), 2)
+        pairs.append((a, b))
+    edges: list[tuple[int, int]] = []
+    for a, b in pairs:
+        edge = (a, b) if rank[a] < rank[b] else (b, a)
+        if edge not in edges:
+            edges.append(edge)
+    return edges
+
+
+def _sizes(rng: random.Random, n: int) -> list[tuple[float, float]]:
+    equal = rng.random() < 0.3  # equal boxes: ties in every comparison
+    return [
+        (90.0, 46.0)
+        if equal
+        else (rng.choice([90.0, 240.0, rng.uniform(90, 240)]), rng.choice([46.0, 61.0, 76.0]))
+        for _ in range(n)
+    ]
+
+
+def _component(
+    n: int, edges: list[tuple[int, int]], sizes: list[tuple[float, float]], tag: str = ""
+) -> tuple[list[Any], list[_Link], dict[Any, _View]]:
+    keys: list[Any] = [f"{tag}n{i}" for i in range(n)]
+    views = {k: _View(*size) for k, size in zip(keys, sizes)}
+    links = [_Link(keys[a], keys[b], _EdgeView(), False) for a, b in edges]
+    return keys, links, views
+
+
+def _grandalf_itself(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
+    """SugiyamaLayout as it comes (its own cycle search, ``draw(3)``), and the run."""
+    from grandalf.graphs import Edge, Vertex, graph_core
+    from grandalf.layouts import SugiyamaLayout
+
+    vertices = {}
+    for k in keys:
+        vertices[k] = Vertex(k)
+        vertices[k].view = _View(views[k].w, views[k].h)
+    edges = []
+    for link in links:
+        edges.append(Edge(vertices[link.source], vertices[link.target]))
+        edges[-1].view = _EdgeView()
+    sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
+    sug.xspace, sug.yspace = XSPACE, YSPACE
+    sug.init_all()
+    sug.draw(3)
+    placed = (
+        tuple(vertices[k].view.xy for k in keys),
+        tuple(tuple(e.view.points) for e in edges),
+    )
+    return placed, sug
+
+
+def _case(seed: int, most: int = 40) -> tuple[int, list[tuple[int, int]]]:
+    rng = random.Random(seed)
+    n = rng.randrange(2, most)
+    return n, _dag(rng, n)
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_an_acyclic_component_gets_grandalfs_floats(seed: int) -> None:
+    n, edges = _case(seed)
+    keys, links, views = _component(n, edges, _sizes(random.Random(seed), n))
+    assert _acyclic(keys, links)
+    expected, _ = _grandalf_itself(keys, links, views)
+    assert repr(_grandalf(keys, links, views)) == repr(expected)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_large_acyclic_components_get_grandalfs_floats(seed: int) -> None:
+    rng = random.Random(1000 + seed)
+    n = rng.randrange(60, 120)
+    edges = _dag(rng, n)
+    keys, links, views = _component(n, edges, _sizes(rng, n))
+    expected, sug = _grandalf_itself(keys, links, views)
+    if sum(len(layer) for layer in sug.layers) <= sugiyama.SIZE:
+        assert repr(_grandalf(keys, links, views)) == repr(expected)
+
+
+def test_those_components_cover_what_grandalf_distinguishes() -> None:
+    """Long edges (dummies), dummies in a run (inner edges), alignment
+    conflicts, several roots, layers of ten boxes or more, joins, and
+    crossing reductions that take a second round."""
+    seen = {"dummies": 0, "inner": 0, "conflicts": 0, "roots": 0, "wide": 0, "joins": 0}
+    for seed in range(150):
+        n, edges = _case(seed)
+        keys, links, views = _component(n, edges, _sizes(random.Random(seed), n))
+        _, sug = _grandalf_itself(keys, links, views)
+        lean = Layered(n, edges)
+        seen["dummies"] += lean.size > n
+        seen["inner"] += any(
+            v >= n and lean.up[v][0] >= n for v in range(lean.size) if lean.rank[v] > 0
+        )
+        seen["conflicts"] += bool(sug.conflicts)
+        seen["roots"] += len({b for _, b in edges}) < n - 1
+        seen["wide"] += max(len(layer) for layer in lean.layers) >= 10
+        seen["joins"] += len({b for _, b in edges}) < len(edges)
+    assert all(count >= 10 for count in seen.values()), seen
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_run_placed_again_for_other_sizes_is_a_new_run(seed: int) -> None:
+    """A kept run (ranks, dummies, orders) placed for other box sizes: the
+    floats of grandalf run afresh on those sizes (dummies: the new median)."""
+    n, edges = _case(2000 + seed)
+    rng = random.Random(seed)
+    lean = Layered(n, edges)
+    lean.order(3)
+    for tag in "abc":
+        sizes = _sizes(rng, n)
+        keys, links, views = _component(n, edges, sizes, tag)
+        expected, _ = _grandalf_itself(keys, links, views)
+        assert repr(lean.place(sizes, XSPACE, YSPACE)) == repr(expected)
+
+
+@pytest.fixture
+def grandalf_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many vertices each run of grandalf itself gets."""
+    runs: list[int] = []
+    real = L._grandalf_run
+
+    def counted(keys: list[Any], *args: Any) -> Any:
+        runs.append(len(keys))
+        return real(keys, *args)
+
+    monkeypatch.setattr(L, "_grandalf_run", counted)
+    return runs
+
+
+def test_acyclic_components_do_not_reach_grandalf(grandalf_runs: list[int]) -> None:
+    for seed in range(20):
+        n, edges = _case(seed)
+        keys, links, views = _component(n, edges, _sizes(random.Random(seed), n))
+        assert _grandalf(keys, links, views) is not None
+    assert grandalf_runs == []
+
+
+def test_a_component_with_a_cycle_goes_to_grandalf(grandalf_runs: list[int]) -> None:
+    edges = [(0, 1), (1, 2), (2, 0), (2, 3)]
+    keys, links, views = _component(4, edges, [(90.0, 46.0)] * 4)
+    expected, _ = _grandalf_itself(keys, links, views)
+    assert _grandalf(keys, links, views) == expected
+    assert grandalf_runs == [4]
+
+
+def test_a_component_over_the_size_goes_to_grandalf(
+    grandalf_runs: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(L, "SUGIYAMA_SIZE", 8)
+    n, edges = 10, [(0, i) for i in range(1, 10)]
+    keys, links, views = _component(n, edges, [(90.0, 46.0)] * n)
+    expected, _ = _grandalf_itself(keys, links, views)
+    assert _grandalf(keys, links, views) == expected
+    assert grandalf_runs == [10]
