@@ -46,6 +46,11 @@ data_types:
       tags: {type: list, required: false, entry_schema: {type: string}}
       free: {type: map, required: false}
       e: {type: string, default: "e"}
+  t.Bad:
+    derived_from: tosca.datatypes.Root
+    properties:
+      v: {type: integer, default: 20, constraints: [{in_range: [0, 9]}]}
+      w: {type: string, required: false}
   t.Top:
     derived_from: tosca.datatypes.Root
     properties:
@@ -60,6 +65,7 @@ node_types:
       nest: {type: t.Nest, required: false}
       leafy: {type: t.Leafy, required: false}
       withdefault: {type: t.Leafy, required: false, default: {b: 2}}
+      bad: {type: t.Bad, required: false}
 topology_template:
   inputs:
     who: {type: string, default: me}
@@ -122,6 +128,9 @@ def _template(seed: int, count: int) -> str:
             props.append(f"withdefault: {_leafy(rng, False)}")
         if rng.random() < 0.05:
             props.append("leafy: [1, 2]")
+        if rng.random() < 0.1:
+            # A default that fails its own constraint, filled in by the shape.
+            props.append(f"bad: {{w: {rng.choice(['x', '1'])}}}")
         lines.append(f"    n{index}:\n      type: t.N\n      properties: {{{', '.join(props)}}}\n")
     # Templates of one shape, values apart: each keeps its own origins.
     for index in range(5):
@@ -211,3 +220,48 @@ def test_what_the_shapes_hand_back(monkeypatch: pytest.MonkeyPatch) -> None:
     handed.clear()
     toskit.loads(f"{TYPES}    fine:\n      type: t.N\n      properties: {{leafy: {{a: s}}}}\n")
     assert handed == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_shaped_quick_check_clears_only_what_the_quick_check_clears(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """check.quick_clean_shaped tests a value merged by shape on its written
+    leaves only (the fields filled from defaults once per shape): whatever it
+    clears, quick_clean clears too, and the findings are those without it."""
+    from toskit.tosca.values import check
+
+    answers: list[bool] = []
+    real = check.quick_clean_shaped
+
+    def spy(ctx: Any, value: Any, schema: Any, vt: Any, shape: Any) -> bool:
+        got = real(ctx, value, schema, vt, shape)
+        answers.append(got)
+        if got:
+            assert check.quick_clean(ctx, value, schema, vt), value
+        return got
+
+    monkeypatch.setattr(entities, "quick_clean_shaped", spy)
+    for text in (_template(seed, 80), generate(60)):
+        answers.clear()
+        with_shapes = [d.to_dict() for d in toskit.loads(text, name="t.yaml").diagnostics]
+        assert True in answers  # used, and clearing
+        with monkeypatch.context() as patch:
+            patch.setattr(entities, "quick_clean_shaped", lambda *a: False)
+            without = [d.to_dict() for d in toskit.loads(text, name="t.yaml").diagnostics]
+        assert with_shapes == without
+    assert False not in answers  # B1: every value cleared by its written leaves
+
+
+def test_b1_values_are_checked_by_their_written_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """B1's connection: after the first template of each shape, quick_clean is
+    not asked (its walk of the default-filled fields is what is saved)."""
+    from toskit.tosca.values import check
+
+    asked: list[Any] = []
+    real = check.quick_clean
+    monkeypatch.setattr(entities, "quick_clean", lambda c, v, *a: asked.append(v) or real(c, v, *a))
+    st = toskit.loads(generate(60), name="b1.yaml")
+    assert st.ok
+    assert not any(isinstance(v, dict) for v in asked)  # only the tags lists
+    assert asked

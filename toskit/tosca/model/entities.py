@@ -42,6 +42,7 @@ from toskit.tosca.values.check import (
     describe,
     plain_leaf_type,
     quick_clean,
+    quick_clean_shaped,
     report_unknown,
 )
 from toskit.tosca.values.evaluation import may_hold_calls, parse_value, validate_clauses
@@ -549,7 +550,9 @@ def _merge_written(
         and isinstance(plan.vt, Type)
     ):
         # A data value written as one map (bench B1's connection): by its shape.
-        merged = merge_written_map(item, plan.vt, plan.key, origin, res, hooks, plan.shapes)
+        merged = merge_written_map(
+            item, plan.vt, plan.key, origin, res, hooks, plan.shapes, hooks.shaped
+        )
         if merged is not None:
             return merged
     # merge_property's own path for a written value, its lookups done.
@@ -864,19 +867,33 @@ def check_pending(
     """
     made: CheckContext | None = None
     made_for: tuple | None = None
+    shaped: dict[int, tuple] | None = None
     for spec, res, pdef, vt in pending:
         name = pdef.name
         value, may_call = res.values[name], name in res.calls
         if isinstance(spec, tuple):
             quick = spec[7]
-            if quick is not None and not may_call and quick_clean(quick, value, pdef.schema, vt):
-                continue
+            if quick is not None and not may_call:
+                shaped = quick.shaped
+                # Merged by shape: its written leaves are tested, not the rest.
+                hit = shaped.get(id(value)) if shaped else None
+                if (
+                    hit is not None
+                    and hit[0] is value
+                    and vt.__class__ is Type
+                    and quick_clean_shaped(quick, value, pdef.schema, vt, hit[1])
+                ):
+                    continue
+                if quick_clean(quick, value, pdef.schema, vt):
+                    continue
             if made is None or made_for is not spec:
                 made, made_for = _check_context(*spec[:7]), spec
             check_value(made, value, pdef.schema, vt, (name,), may_call)
         else:
             check_value(spec, value, pdef.schema, vt, (name,), may_call)
     pending.clear()
+    if shaped:
+        shaped.clear()
 
 
 class MergeCaches:
@@ -905,6 +922,7 @@ class MergeCaches:
         "pending",
         "hooks",
         "call_free",
+        "shaped",
     )
 
     def __init__(self, ctx: EntitiesContext) -> None:
@@ -928,6 +946,9 @@ class MergeCaches:
         self.pending: list[
             tuple[CheckContext | tuple, Resolution, PropertyDefinition, ValueType]
         ] = []
+        # id -> (value, shape) of each value merged by shape until it is checked
+        # (check.quick_clean_shaped; emptied by check_pending).
+        self.shaped: dict[int, tuple[dict, Any]] = {}
         self.hooks = _MergeHooks(ctx, self)
         # id(document) -> (document, whether no value of it may hold a call): _call_free.
         self.call_free: dict[int, tuple[YamlDocument, bool]] = {}
@@ -950,6 +971,7 @@ class MergeCaches:
                 field_types=self.field_types,
                 clean_constraints=self.clean_constraints,
                 data_plans=self.data_plans,
+                shaped=self.shaped,
             )
         return found
 
@@ -957,10 +979,11 @@ class MergeCaches:
 class _MergeHooks:
     """``toskit.tosca.values.resolve.Hooks`` over one load (inputs and parsed defaults)."""
 
-    __slots__ = ("ctx", "value_type", "_resolve", "_parsed", "_plans")
+    __slots__ = ("ctx", "value_type", "_resolve", "_parsed", "_plans", "shaped")
 
     def __init__(self, ctx: EntitiesContext, merge: MergeCaches) -> None:
         self.ctx = ctx
+        self.shaped = merge.shaped  # values merged by shape, for check_pending
         self.value_type = ctx.value_type
         self._resolve = ctx.inputs.resolve
         self._parsed = merge.default_layers

@@ -499,9 +499,13 @@ def merge_layers(
 class _Shape:
     """One shape of a written data map, compiled (see above)."""
 
-    __slots__ = ("template", "leaves", "maps", "origins", "overridden")
+    __slots__ = ("vt", "template", "leaves", "maps", "origins", "overridden", "checks")
 
-    def __init__(self) -> None:
+    def __init__(self, vt: Type) -> None:
+        self.vt = vt  # the data type merged
+        # require_values -> the value check's program for this shape
+        # (check.quick_clean_shaped), made on first use.
+        self.checks: dict[bool, Any] = {}
         # The result's fields in their order; a written one holds ``None``
         # until the template's value is put in.
         self.template: dict[str, Any] = {}
@@ -546,7 +550,7 @@ def _compile_shape(vt: Type, path: tuple, signature: tuple, hooks: Hooks) -> _Sh
     plans = hooks.field_plan(vt)
     if not written.keys() <= {plan.name for plan in plans}:
         return None  # a key no field declares: kept as written by the general path
-    shape = _Shape()
+    shape = _Shape(vt)
     template = shape.template
     for name, fdef, defaults, leaf_default, default_overridden, fvt, _ in plans:
         fpath = (*path, name)
@@ -601,12 +605,15 @@ def merge_written_map(
     out: Resolution,
     hooks: Hooks,
     shapes: dict[tuple, _Shape | None],
+    shaped: dict[int, tuple[dict, _Shape]] | None = None,
 ) -> dict[str, Any] | None:
     """``merge_layers([(value, origin)], vt, path, out, hooks)`` for a map a
     template writes (``origin``'s source is not a default) of data type
     ``vt``, by its shape (see above); ``None`` (and nothing recorded) when
     the caller must merge it field by field. ``shapes`` holds the shapes
-    compiled for this ``vt`` and ``path`` (at most :data:`MAX_SHAPES`)."""
+    compiled for this ``vt`` and ``path`` (at most :data:`MAX_SHAPES`);
+    ``shaped`` (by ``id``) receives the result with its shape, for the
+    value check (``check.quick_clean_shaped``)."""
     signature = _signature(value)
     if signature is None:
         return None
@@ -623,6 +630,8 @@ def merge_written_map(
     origins.update(shape.origins)
     if shape.overridden:
         out.overridden.update(shape.overridden)
+    if shaped is not None:
+        shaped[id(result)] = (result, shape)  # the result kept with it: its id stays unique
     return result
 
 
