@@ -26,8 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from toskit.records import field, record
-from toskit.tosca.topology.sugiyama import SIZE as SUGIYAMA_SIZE
-from toskit.tosca.topology.sugiyama import Layered
+from toskit.tosca.topology.sugiyama import Layered, TooDeep
 
 if TYPE_CHECKING:
     from toskit.tosca.topology.model import Topology
@@ -417,14 +416,21 @@ def _grandalf(
     so only the dummies' size (the median box's) and the coordinates
     (``setxy``, Brandes and Köpf's placement, which starts afresh each
     time) are computed again.
+
+    A component without a cycle is laid out by
+    :class:`~toskit.tosca.topology.sugiyama.Layered` (grandalf's algorithm
+    and floats with far less Python; one nesting deeper than
+    :data:`~toskit.tosca.topology.sugiyama.DEPTH` goes to grandalf), one
+    with a cycle by grandalf itself.
     """
     before = memo.runs.get(structure, "") if memo is not None else ""
     if before is None:
         return None
     if isinstance(before, Layered):
+        # Kept only once placed: its nesting (TooDeep) does not depend on sizes.
         try:
             return before.place([(views[key].w, views[key].h) for key in keys], XSPACE, YSPACE)
-        except RecursionError:  # as below
+        except RecursionError:  # as a kept grandalf run below
             return None
     if isinstance(before, tuple):
         try:
@@ -434,19 +440,22 @@ def _grandalf(
     acyclic = _acyclic(keys, links)
     run: Run | Layered | None = None
     placed: Placed | None = None
+    over = False
     if acyclic:
         # grandalf's layout without grandalf's objects (see sugiyama.py):
         # the same floats, a fraction of the Python.
         index = {key: i for i, key in enumerate(keys)}
         lean = Layered(len(keys), [(index[x.source], index[x.target]) for x in links])
-        if lean.size <= SUGIYAMA_SIZE:
+        if lean.size > LAYOUT_BUDGET:  # as grandalf's run below would find
+            over = True
+        else:
             try:
                 lean.order(3 if lean.size <= LAYOUT_BUDGET // 3 else 1)
                 sizes = [(views[key].w, views[key].h) for key in keys]
                 placed, run = lean.place(sizes, XSPACE, YSPACE), lean
-            except RecursionError:  # as grandalf's below (a deep caller's stack)
+            except (TooDeep, RecursionError):  # grandalf decides (see sugiyama.DEPTH)
                 run = None
-    if run is None:
+    if run is None and not over:
         run = _grandalf_run(keys, links, views, acyclic)
         placed = None if run is None else _placed(run)
     if memo is not None:

@@ -20,20 +20,29 @@ drawings of the tutorials and of B6 byte for byte.
 
 This is a re-implementation for speed of the behaviour of grandalf
 (Copyright (C) 2008-2015 Axel Tillequin, GPLv2 or EPLv1), which stays a
-dependency: components with a cycle, and those too big for this path
-(:data:`SIZE`), still go to grandalf itself.
+dependency: components with a cycle, and those whose block placement
+nests deeper than :data:`DEPTH` (:class:`TooDeep`), still go to grandalf
+itself.
 """
 
 from __future__ import annotations
 
 from bisect import bisect
 
-__all__ = ["SIZE", "Layered"]
+__all__ = ["DEPTH", "Layered", "TooDeep"]
 
-SIZE = 400
-"""Vertices (dummies included) above which a component is left to grandalf:
-the block placement recurses once per block to its left, as grandalf's
-does, so both stay far from Python's recursion limit below this."""
+DEPTH = 250
+"""Nested block placements above which :meth:`Layered.place` gives up
+(:class:`TooDeep`). grandalf's placement recurses once per block it places
+to the left of another (a layer of 500 boxes side by side: 500 deep); such
+a component is left to grandalf, which then draws it or hits Python's
+recursion limit exactly as it always did. Below this both are far from
+the limit (unless the caller's own stack is: then both fail)."""
+
+
+class TooDeep(Exception):
+    """The block placement nests deeper than :data:`DEPTH`."""
+
 
 _INF = float("infinity")
 
@@ -276,9 +285,14 @@ class Layered:
                             align[vk] = root[vk]
                             last_m = m
 
+        depth = [0]  # nested calls of place_block (grandalf's recursion)
+
         def place_block(v: int) -> None:
             if xpos[v] is not None:
                 return
+            depth[0] += 1
+            if depth[0] > DEPTH:
+                raise TooDeep
             xpos[v] = 0.0
             w = v
             while True:
@@ -299,6 +313,7 @@ class Layered:
                 w = align[w]
                 if w == v:
                     break
+            depth[0] -= 1
 
         for r in order:
             for v in layers[r][::dirh]:
