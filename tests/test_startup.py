@@ -590,3 +590,27 @@ def test_ryml_is_imported_with_its_deprecations_deferred() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_ryml_is_imported_plainly_when_the_stand_in_is_not_enough() -> None:
+    # A rapidyaml release that asks `deprecation` for more than `deprecated`
+    # must cost only the faster start, never the fast parser: the first
+    # import (under the stand-in) fails here, the plain one follows.
+    code = (
+        "import builtins, sys\n"
+        "real_import = builtins.__import__\n"
+        "refused = []\n"
+        "def guarded(name, *args, **kwargs):\n"
+        "    shown = sys.modules.get('deprecation')\n"
+        "    if name == 'ryml' and shown is not None and 'stand-in' in (shown.__doc__ or ''):\n"
+        "        refused.append(name)\n"
+        "        raise ImportError('cannot import name fail_if_not_removed')\n"
+        "    return real_import(name, *args, **kwargs)\n"
+        "builtins.__import__ = guarded\n"
+        "from toskit.source import fast\n"
+        "ready = fast.available()\n"
+        "import deprecation\n"
+        "print(ready, refused, 'stand-in' in (deprecation.__doc__ or ''))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "['ryml']", "False"]

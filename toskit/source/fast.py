@@ -105,7 +105,9 @@ def _import_ryml() -> Any:
     the real one on a marked function's first call (which then warns as
     before); the stand-in leaves ``sys.modules`` right after, so any later
     ``import deprecation`` gets the real module. When ``deprecation`` is
-    imported already, nothing of this happens.
+    imported already, nothing of this happens; when a rapidyaml release
+    asks the stand-in for more than ``deprecated``, ryml is imported again
+    the plain way (a slower start, never a lost fast parser).
     """
     if "deprecation" in sys.modules:
         import ryml  # type: ignore[import-untyped]  # rapidyaml ships no type information
@@ -115,6 +117,13 @@ def _import_ryml() -> Any:
     stand_in.deprecated = _deferred_deprecated  # type: ignore[attr-defined]
     sys.modules["deprecation"] = stand_in
     try:
+        import ryml
+    except Exception:
+        # Forget the half-imported ryml modules, then the ordinary import.
+        for name in [m for m in sys.modules if m == "ryml" or m.startswith("ryml.")]:
+            del sys.modules[name]
+        if sys.modules.get("deprecation") is stand_in:
+            del sys.modules["deprecation"]
         import ryml
     finally:
         if sys.modules.get("deprecation") is stand_in:
