@@ -45,6 +45,9 @@ class TooDeep(Exception):
 
 
 _INF = float("infinity")
+_DIRECTIONS = ((1, -1), (-1, -1), (1, 1), (-1, 1))
+"""grandalf's four alignments in its order: (horizontal, vertical) direction
+(leftmost upper, rightmost upper, leftmost lower, rightmost lower)."""
 
 
 class Layered:
@@ -121,6 +124,7 @@ class Layered:
         self.pos = [0] * count
         self.bar = [0.0] * count
         self.step: list[float] = []
+        self._blocks: list[tuple[list[int], list[int]]] | None = None
         for layer in layers:
             step = 1.0 / (len(layer) - 1) if len(layer) > 1 else 1.0
             self.step.append(step)
@@ -146,6 +150,7 @@ class Layered:
                     self._order_layer(r, self.down, r < last)
             if before == layers:
                 break
+        self._blocks = None  # positions changed: align again
 
     def _order_layer(self, r: int, near: list[list[int]], has_prev: bool) -> int:
         layer = self.layers[r]
@@ -199,12 +204,41 @@ class Layered:
         """Each box's centre (in box order) and each edge's route (in edge
         order) for boxes of ``sizes`` (``(w, h)`` in box order)."""
         n, size = self.n, self.size
-        ws = sorted(w for w, _ in sizes)
-        hs = sorted(h for _, h in sizes)
+        ws = sorted([w for w, _ in sizes])
+        hs = sorted([h for _, h in sizes])
         dw, dh = ws[n // 2], hs[n // 2]
         width = [w for w, _ in sizes] + [dw] * (size - n)
         height = [h for _, h in sizes] + [dh] * (size - n)
-        layers, pos, up = self.layers, self.pos, self.up
+        if self._blocks is None:
+            self._blocks = self._align()
+        # The four alignments' x of each vertex; the final x is the mean of
+        # the two medians.
+        x0, x1, x2, x3 = (
+            self._compact(dirh, dirv, root, align, width, xspace)
+            for (dirh, dirv), (root, align) in zip(_DIRECTIONS, self._blocks)
+        )
+        centres: list[tuple[float, float]] = [(0.0, 0.0)] * size
+        y: float = 0
+        for layer in self.layers:
+            half = max([height[v] / 2.0 for v in layer])
+            for v in layer:
+                vx = sorted([x0[v], x1[v], x2[v], x3[v]])
+                centres[v] = ((vx[1] + vx[2]) / 2.0, y + half)
+            y += 2 * half + yspace
+        routes: list[tuple[tuple[float, float], ...]] = []
+        for (a, b), chain in zip(self.edges, self.chains):
+            if chain is None:
+                routes.append((centres[a], centres[b]))
+            else:
+                routes.append(tuple([centres[v] for v in chain]))
+        return tuple(centres[:n]), tuple(routes)
+
+    def _align(self) -> list[tuple[list[int], list[int]]]:
+        """The vertical blocks (each vertex's ``root`` and the next of its
+        block, ``align``) of the four alignments, along median neighbours,
+        avoiding marked conflicts. They read positions only, never a size:
+        computed once however often the run is placed."""
+        n, size, layers, pos, up = self.n, self.size, self.layers, self.pos, self.up
         # Alignment conflicts: an edge between two dummies crossed by another.
         conflicts: set[tuple[int, int]] = set()
         for r in range(1, len(layers)):
@@ -224,67 +258,55 @@ class Layered:
                                 conflicts.add((vk, vl))
                     start = l1 + 1
                     k0 = k1
-        xs = [[0.0] * 4 for _ in range(size)]
-        for dirvh, (dirh, dirv) in enumerate(((1, -1), (-1, -1), (1, 1), (-1, 1))):
-            self._align(dirvh, dirh, dirv, conflicts, width, xspace, xs)
-        centres: list[tuple[float, float]] = [(0.0, 0.0)] * size
-        y: float = 0
-        for layer in layers:
-            half = max([height[v] / 2.0 for v in layer])
-            for v in layer:
-                vx = sorted(xs[v])
-                centres[v] = ((vx[1] + vx[2]) / 2.0, y + half)
-            y += 2 * half + yspace
-        routes: list[tuple[tuple[float, float], ...]] = []
-        for (a, b), chain in zip(self.edges, self.chains):
-            if chain is None:
-                routes.append((centres[a], centres[b]))
-            else:
-                routes.append(tuple(centres[v] for v in chain))
-        return tuple(centres[:n]), tuple(routes)
+        blocks = []
+        for dirh, dirv in _DIRECTIONS:
+            near = up if dirv == -1 else self.down
+            root = list(range(size))
+            align = list(range(size))
+            order = range(len(layers)) if dirv == -1 else range(len(layers) - 1, -1, -1)
+            for r in order:
+                p = r + dirv
+                if not 0 <= p < len(layers):
+                    continue
+                prev = layers[p]
+                last_m: int | None = None
+                for vk in layers[r][::dirh]:
+                    ps = sorted([pos[x] for x in near[vk]])
+                    if not ps:
+                        continue
+                    if dirh == -1:
+                        ps.reverse()
+                    i, j = divmod(len(ps) - 1, 2)
+                    for m in (ps[i],) if j == 0 else (ps[i], ps[i + j]):
+                        um = prev[m]
+                        if align[vk] == vk:
+                            pair = (vk, um) if dirv == 1 else (um, vk)
+                            if pair not in conflicts and (
+                                last_m is None or dirh * last_m < dirh * m
+                            ):
+                                align[um] = vk
+                                root[vk] = root[um]
+                                align[vk] = root[vk]
+                                last_m = m
+            blocks.append((root, align))
+        return blocks
 
-    def _align(
+    def _compact(
         self,
-        dirvh: int,
         dirh: int,
         dirv: int,
-        conflicts: set[tuple[int, int]],
+        root: list[int],
+        align: list[int],
         width: list[float],
         xspace: float,
-        xs: list[list[float]],
-    ) -> None:
-        """One of the four alignments: vertical blocks along median
-        neighbours, then blocks placed from the ``dirh`` side."""
+    ) -> list[float]:
+        """One alignment's x of each vertex: its blocks placed from the
+        ``dirh`` side, each as near as ``xspace`` allows (grandalf's
+        recursive block placement, with its sinks and shifts)."""
         size, layers, pos, rank = self.size, self.layers, self.pos, self.rank
-        near = self.up if dirv == -1 else self.down
-        root = list(range(size))
-        align = list(range(size))
         sink = list(range(size))
         shift = [_INF] * size
         xpos: list[float | None] = [None] * size
-        order = range(len(layers)) if dirv == -1 else range(len(layers) - 1, -1, -1)
-        for r in order:
-            p = r + dirv
-            if not 0 <= p < len(layers):
-                continue
-            prev = layers[p]
-            last_m: int | None = None
-            for vk in layers[r][::dirh]:
-                ps = sorted([pos[x] for x in near[vk]])
-                if not ps:
-                    continue
-                ps = ps[::dirh]
-                i, j = divmod(len(ps) - 1, 2)
-                for m in [ps[i]] if j == 0 else [ps[i], ps[i + j]]:
-                    um = prev[m]
-                    if align[vk] == vk:
-                        pair = (vk, um) if dirv == 1 else (um, vk)
-                        if pair not in conflicts and (last_m is None or dirh * last_m < dirh * m):
-                            align[um] = vk
-                            root[vk] = root[um]
-                            align[vk] = root[vk]
-                            last_m = m
-
         depth = [0]  # nested calls of place_block (grandalf's recursion)
 
         def place_block(v: int) -> None:
@@ -315,20 +337,21 @@ class Layered:
                     break
             depth[0] -= 1
 
+        order = range(len(layers)) if dirv == -1 else range(len(layers) - 1, -1, -1)
         for r in order:
             for v in layers[r][::dirh]:
                 if root[v] == v:
                     place_block(v)
-        if dirh == -1:
-            for v in range(size):
-                x = xpos[v]
-                if x:
-                    xpos[v] = -x
-        for r in order:
-            for v in layers[r][::dirh]:
-                rv = root[v]
-                value = xpos[rv]
-                s = shift[sink[rv]]
-                if s < _INF:
-                    value += dirh * s  # type: ignore[operator]
-                xs[v][dirvh] = value  # type: ignore[assignment]
+        # Each vertex takes its root's x (mirrored when placed from the
+        # right; grandalf leaves a 0.0 as it is), shifted by its sink's class.
+        out = [0.0] * size
+        for v in range(size):
+            rv = root[v]
+            value: float = xpos[rv]  # type: ignore[assignment]
+            if dirh == -1 and value:
+                value = -value
+            s = shift[sink[rv]]
+            if s < _INF:
+                value += dirh * s
+            out[v] = value
+        return out
