@@ -460,3 +460,35 @@ def test_any_path_text_explains_or_raises_an_explain_error(st2):
         e.to_dict()
 
     check()
+
+
+def test_checks_of_one_schema_by_value_finding_and_call():
+    """The clauses of one definition, explained on several templates (the
+    answer for a clean value is kept per schema): satisfied, violated where a
+    finding says so, not checked for a value known only at deployment."""
+    text = """\
+tosca_definitions_version: tosca_simple_yaml_1_3
+node_types:
+  t.N:
+    derived_from: tosca.nodes.Root
+    properties:
+      port: {type: integer, required: false, constraints: [{in_range: [1, 9]}, {greater_than: 0}]}
+    attributes:
+      p: {type: integer}
+topology_template:
+  node_templates:
+    ok1: {type: t.N, properties: {port: 3}}
+    bad: {type: t.N, properties: {port: 12}}
+    called: {type: t.N, properties: {port: {get_attribute: [SELF, p]}}}
+    ok2: {type: t.N, properties: {port: 4}}
+"""
+    st = toskit.loads(text, name="t.yaml")
+    results = {
+        name: [(c.text, c.result) for c in st.node_templates[name].explain("port").checks]
+        for name in ("ok1", "bad", "called", "ok2")
+    }
+    clauses = [text for text, _ in results["ok1"]]
+    assert len(clauses) == 2 and "in_range" in clauses[0]
+    assert results["ok1"] == results["ok2"] == [(t, "satisfied") for t in clauses]
+    assert results["bad"] == [(clauses[0], "violated"), (clauses[1], "satisfied")]
+    assert results["called"] == [(t, "not checked") for t in clauses]

@@ -17,6 +17,7 @@ from toskit.functions import Call
 from toskit.tosca.explain.checks import _checks, _definition
 from toskit.tosca.explain.hops import _hops_of
 from toskit.tosca.explain.layers import (
+    _make_source,
     _memo_of,
     _replace_kind,
     _service_of,
@@ -65,7 +66,11 @@ def explain_entity(
     # case, one layer, without a loop.
     src = sources.get(top) if top.parts.__class__ is tuple else None
     if src is None:
-        src = _source(top, value, entity, service, memo)
+        src = _make_source(top, service, memo)  # the miss: made here, no second lookup
+        try:  # noqa: SIM105 - once per origin of a leaf: no context manager
+            sources[top] = src
+        except TypeError:  # a path part that cannot be hashed: not memoised
+            pass
     below = resolution.overridden.get(rel)
     if below:
         layers = []

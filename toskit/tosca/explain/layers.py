@@ -63,12 +63,13 @@ class _Memo:
 
     def __init__(self) -> None:
         self.breaks: dict[Any, int] = {}
-        self.parents: dict[tuple, tuple[Any, Any]] = {}
+        # document -> (its path prefix -> (raw, shadow)): _node's memo.
+        self.parents: dict[Any, dict[tuple, tuple[Any, Any]]] = {}
         self.findings: dict[int, tuple[Any, Any]] = {}
         self.definitions: dict[tuple, tuple] = {}
         self.sources: dict[Origin, Source] = {}
         self.types: dict[str | None, Type | None] = {}
-        self.clauses: dict[int, tuple[Any, list[tuple[str, Any, str]]]] = {}
+        self.clauses: dict[int, tuple[Any, list[tuple[str, Any, str]], tuple]] = {}
 
 
 _MEMOS: weakref.WeakKeyDictionary[Any, _Memo] = weakref.WeakKeyDictionary()
@@ -150,7 +151,7 @@ def _make_source(origin: Origin, service: Any, memo: _Memo | None) -> Source:
         if copy is not None:
             kind, copied, parts = "copy", copy[0], copy[1]
     line, column = _where(doc, parts, parent if parts is origin.parts else None, memo)
-    return Source(
+    return Source(  # positional (the record's keywords cost twice as much: one per origin)
         kind,
         origin.source,
         type_name,
@@ -158,11 +159,11 @@ def _make_source(origin: Origin, service: Any, memo: _Memo | None) -> Source:
         doc.name if doc else None,
         line,
         column,
-        call=call,
-        copied_from=copied,
-        _doc=doc,
-        _parts=parts,
-        _wrote_call=written if written.__class__ is Call else None,
+        call,
+        copied,
+        doc,
+        parts,
+        written if written.__class__ is Call else None,
     )
 
 
@@ -174,17 +175,20 @@ def _parent(doc: Any, parts: tuple, memo: _Memo | None) -> tuple[Any, Any] | Non
     unhashable part)."""
     if memo is None or doc is None or not parts or doc.value is None:
         return None
+    kept = memo.parents.get(doc)
+    if kept is None:
+        kept = memo.parents[doc] = {}
     try:
-        return _node(doc, parts[:-1], memo.parents)
+        return _node(doc, parts[:-1], kept)
     except TypeError:  # a path part that cannot be hashed
         return None
 
 
 def _node(doc: Any, prefix: tuple, kept: dict[tuple, tuple[Any, Any]]) -> tuple[Any, Any]:
     """``(raw, shadow)`` at ``prefix``: ``_MISSING`` / ``None`` where it does not
-    exist in full (the caller then asks ``doc.locate``, which knows partial paths)."""
-    key = (doc, prefix)
-    found = kept.get(key)
+    exist in full (the caller then asks ``doc.locate``, which knows partial paths).
+    ``kept``: the memo of ``doc``'s prefixes."""
+    found = kept.get(prefix)
     if found is not None:
         return found
     if not prefix:  # positions without values when it can, else the document's own
@@ -203,7 +207,7 @@ def _node(doc: Any, prefix: tuple, kept: dict[tuple, tuple[Any, Any]]) -> tuple[
         else:
             node = None
         found = (raw, node)
-    kept[key] = found
+    kept[prefix] = found
     return found
 
 
