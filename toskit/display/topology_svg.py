@@ -94,10 +94,22 @@ def _esc(text: str) -> str:
     return escape(_NOT_XML.sub("\ufffd", text), quote=True)
 
 
+_WRITTEN: dict[float, str] = {}
+"""_f's texts during one render_svg (a 20,000-node drawing writes 330,000
+coordinates, 53,000 distinct); emptied when it returns."""
+
+
 def _f(value: float) -> str:
     """A coordinate with at most one decimal, without a trailing ``.0``."""
-    text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    text = _WRITTEN.get(value)
+    if text is None:
+        text = f"{value:.1f}"
+        if text.endswith(".0"):
+            text = text[:-2]
+        # 0.0 and -0.0 are one key but two texts ("0", "-0"): zeros are not kept.
+        if value:
+            _WRITTEN[value] = text
+    return text
 
 
 def _path_d(points: list[tuple[float, float]]) -> str:
@@ -144,6 +156,22 @@ def render_svg(
     warnings) draws a badge with the count on each box that has any and
     edges its box in the error (or warning) colour.
     """
+    try:
+        return _render_svg(
+            topology, lay, standalone=standalone, interactive=interactive, findings=findings
+        )
+    finally:
+        _WRITTEN.clear()
+
+
+def _render_svg(
+    topology: Topology,
+    lay: Layout,
+    *,
+    standalone: bool,
+    interactive: bool,
+    findings: Mapping[str, tuple[int, int]] | None,
+) -> str:
     findings = findings or {}
     boundary = topology.boundary
     # Marker ids must not clash between drawings on one page; deterministic.
