@@ -24,12 +24,14 @@ backbones, the dependencies drawn straight). ``--fresh-layouts`` lays out
 every component anew (no reuse of a shape laid out before: what a template
 whose stacks all differ costs); ``--varied`` gives each stack's boxes
 other widths (longer names and values), the same structure: a layout is
-then reused only as far as its structure goes. ``--b1 20000`` times ``topology()`` +
+then reused only as far as its structure goes. ``--grandalf`` gives every
+component to grandalf itself (not toskit's run of its algorithm for
+acyclic components, which computes the same floats). ``--b1 20000`` times ``topology()`` +
 ``to_svg()`` of B1 (``bench/gen_template.py``: nodes without requirements)
 instead.
 
     .venv/bin/python bench/bench_topology.py [--runs 3] [--stacks 72] [--fresh-layouts]
-        [--varied] [--b1 NODES] [--json out.json]
+        [--varied] [--grandalf] [--b1 NODES] [--json out.json]
 """
 
 from __future__ import annotations
@@ -164,10 +166,14 @@ def main(argv: list[str] | None = None) -> int:
         "--fresh-layouts", action="store_true", help="no reuse of a component's layout"
     )
     parser.add_argument("--varied", action="store_true", help="stacks whose boxes differ in width")
+    parser.add_argument(
+        "--grandalf", action="store_true", help="every component to grandalf itself"
+    )
     parser.add_argument("--b1", type=int, metavar="NODES", help="time B1 of NODES nodes instead")
     parser.add_argument("--json", help="write the figures to this file")
     args = parser.parse_args(argv)
     layout.REUSE_SHAPES = not args.fresh_layouts
+    layout.OWN_LAYERED = not args.grandalf
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     if args.b1:
         figures = measure_b1(args.b1, args.runs)

@@ -399,6 +399,7 @@ def _plain_grandalf(monkeypatch: pytest.MonkeyPatch) -> None:
     """The layout as it was before the shortcuts: every component of two or
     more boxes to grandalf, its own cycle search, draw() with all rounds."""
     monkeypatch.setattr(L, "REUSE_SHAPES", False)
+    monkeypatch.setattr(L, "OWN_LAYERED", False)
     monkeypatch.setattr(L, "_chain", lambda keys, links, views: None)
     monkeypatch.setattr(L, "_acyclic", lambda keys, links: False)
     monkeypatch.setattr(L, "_draw", lambda sug, rounds: sug.draw(rounds))
@@ -427,6 +428,16 @@ def test_b6_and_repeated_stacks_draw_as_with_plain_grandalf(
     other widths (where every shortcut is taken)."""
     texts = [_stacks(72), _stacks(40, False), _stacks(40, False, varied=True)]
     topologies = [toskit.loads(t, name=f"t{i}.yaml").topology() for i, t in enumerate(texts)]
+    runs: list[int] = []
+    real = L._grandalf_run
+
+    def counted(keys: list[Any], *args: Any) -> Any:
+        runs.append(len(keys))
+        return real(keys, *args)
+
+    monkeypatch.setattr(L, "_grandalf_run", counted)
     drawn = [t.to_svg() for t in topologies]
+    assert runs == []  # every component acyclic: toskit's run of grandalf's layout
     _plain_grandalf(monkeypatch)
     assert [t.to_svg() for t in topologies] == drawn
+    assert len(runs) >= 80  # and now grandalf's, one per component

@@ -167,6 +167,11 @@ REUSE_SHAPES = True
 """Whether a component of a shape laid out before in the drawing takes that
 layout (see :func:`_sugiyama`); ``bench/bench_topology.py --fresh-layouts``
 turns it off to measure a template whose components all differ."""
+OWN_LAYERED = True
+"""Whether a component without a cycle is laid out by toskit's run of
+grandalf's algorithm (:class:`~toskit.tosca.topology.sugiyama.Layered`, the
+same floats); ``bench/bench_topology.py --grandalf`` turns it off to
+measure grandalf itself."""
 
 
 @record
@@ -441,7 +446,7 @@ def _grandalf(
     run: Run | Layered | None = None
     placed: Placed | None = None
     over = False
-    if acyclic:
+    if acyclic and OWN_LAYERED:
         # grandalf's layout without grandalf's objects (see sugiyama.py):
         # the same floats, a fraction of the Python.
         index = {key: i for i, key in enumerate(keys)}
