@@ -168,8 +168,7 @@ REUSE_SHAPES = True
 layout (see :func:`_sugiyama`); ``bench/bench_topology.py --fresh-layouts``
 turns it off to measure a template whose components all differ."""
 OWN_LAYERED = True
-"""Whether a component without a cycle is laid out by toskit's run of
-grandalf's algorithm (:class:`~toskit.tosca.topology.sugiyama.Layered`, the
+"""Whether a component is laid out by toskit's run of grandalf's algorithm (:class:`~toskit.tosca.topology.sugiyama.Layered`, the
 same floats); ``bench/bench_topology.py --grandalf`` turns it off to
 measure grandalf itself."""
 
@@ -422,11 +421,11 @@ def _grandalf(
     (``setxy``, Brandes and Köpf's placement, which starts afresh each
     time) are computed again.
 
-    A component without a cycle is laid out by
+    A component is laid out by
     :class:`~toskit.tosca.topology.sugiyama.Layered` (grandalf's algorithm
-    and floats with far less Python; one nesting deeper than
-    :data:`~toskit.tosca.topology.sugiyama.DEPTH` goes to grandalf), one
-    with a cycle by grandalf itself.
+    and floats with far less Python); one whose cycle search or block
+    placement nests deeper than :data:`~toskit.tosca.topology.sugiyama.DEPTH`
+    goes to grandalf itself, which decides as it always did.
     """
     before = memo.runs.get(structure, "") if memo is not None else ""
     if before is None:
@@ -446,20 +445,21 @@ def _grandalf(
     run: Run | Layered | None = None
     placed: Placed | None = None
     over = False
-    if acyclic and OWN_LAYERED:
+    if OWN_LAYERED:
         # grandalf's layout without grandalf's objects (see sugiyama.py):
         # the same floats, a fraction of the Python.
         index = {key: i for i, key in enumerate(keys)}
-        lean = Layered(len(keys), [(index[x.source], index[x.target]) for x in links])
-        if lean.size > LAYOUT_BUDGET:  # as grandalf's run below would find
-            over = True
-        else:
-            try:
+        edges = [(index[x.source], index[x.target]) for x in links]
+        try:
+            lean = Layered(len(keys), edges, cyclic=not acyclic)
+            if lean.size > LAYOUT_BUDGET:  # as grandalf's run below would find
+                over = True
+            else:
                 lean.order(3 if lean.size <= LAYOUT_BUDGET // 3 else 1)
                 sizes = [(views[key].w, views[key].h) for key in keys]
                 placed, run = lean.place(sizes, XSPACE, YSPACE), lean
-            except (TooDeep, RecursionError):  # grandalf decides (see sugiyama.DEPTH)
-                run = None
+        except (TooDeep, RecursionError):  # grandalf decides (see sugiyama.DEPTH)
+            run = None
     if run is None and not over:
         run = _grandalf_run(keys, links, views, acyclic)
         placed = None if run is None else _placed(run)

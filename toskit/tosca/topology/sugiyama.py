@@ -1,28 +1,31 @@
-"""grandalf's layered layout of an acyclic component, with less Python per vertex.
+"""grandalf's layered layout of one component, with less Python per vertex.
 
 :mod:`toskit.tosca.topology.layout` draws with grandalf's ``SugiyamaLayout``
-(``init_all`` then ``draw``). For a component without a directed cycle,
-:class:`Layered` computes the same thing on integer-indexed lists instead of
-grandalf's vertex, edge, layer and attribute objects: the same ranking (the
-longest path from the boxes nothing points at, each layer in the order
-grandalf fills it), the same dummy vertices for long edges (sized as the
-median box), the same crossing reduction (barycentres over the previous
-layer's positions, a stable sort, one pass of exchanges of neighbours;
-down the layers, then up again while anything crosses), the same
-coordinate assignment (Brandes and Köpf's four alignments with grandalf's
-conflict marking, block placement and shifts, the mean of the two median
-x values, layer after layer down by the tallest half-height and ``yspace``)
-and the same routes (through the dummies). Every arithmetic step is the
-one grandalf does, in the same order, so the floats are equal, not merely
-close: ``tests/tosca/test_topology_sugiyama.py`` compares both on random
-components (trees, joins, long edges, wide layers) bit for bit, and the
-drawings of the tutorials and of B6 byte for byte.
+(``init_all`` then ``draw``). :class:`Layered` computes the same thing on
+integer-indexed lists instead of grandalf's vertex, edge, layer and
+attribute objects: the same edges turned round to break cycles (those its
+depth-first cycle search finds pointing back into the current path), the
+same ranking (the longest path from the boxes nothing points at, each layer
+in the order grandalf fills it), the same dummy vertices for long edges
+(sized as the median box), the same crossing reduction (barycentres over
+the previous layer's positions, a stable sort, one pass of exchanges of
+neighbours; down the layers, then up again while anything crosses), the
+same coordinate assignment (Brandes and Köpf's four alignments with
+grandalf's conflict marking, block placement and shifts, the mean of the
+two median x values, layer after layer down by the tallest half-height and
+``yspace``) and the same routes (through the dummies). Every arithmetic
+step is the one grandalf does, in the same order, so the floats are equal,
+not merely close: ``tests/tosca/test_topology_sugiyama.py`` compares both
+on random components (trees, joins, cycles, pairs of boxes requiring each
+other, long edges, wide layers) as ``repr``, and the drawings of the
+tutorials and of B6 byte for byte.
 
 This is a re-implementation for speed of the behaviour of grandalf
 (Copyright (C) 2008-2015 Axel Tillequin, GPLv2 or EPLv1), which stays a
-dependency: components with a cycle, and those whose block placement
-nests deeper than :data:`DEPTH` (:class:`TooDeep`), still go to grandalf
-itself.
+dependency: a component whose cycle search or block placement nests
+deeper than :data:`DEPTH` (:class:`TooDeep`; grandalf recurses there) still
+goes to grandalf itself, as does every component when
+``layout.OWN_LAYERED`` is off.
 """
 
 from __future__ import annotations
@@ -32,16 +35,17 @@ from bisect import bisect
 __all__ = ["DEPTH", "Layered", "TooDeep"]
 
 DEPTH = 250
-"""Nested block placements above which :meth:`Layered.place` gives up
-(:class:`TooDeep`). grandalf's placement recurses once per block it places
-to the left of another (a layer of 500 boxes side by side: 500 deep); such
-a component is left to grandalf, which then draws it or hits Python's
-recursion limit exactly as it always did. Below this both are far from
-the limit (unless the caller's own stack is: then both fail)."""
+"""Nested block placements (or steps of the cycle search's depth-first
+path) above which :class:`Layered` gives up (:class:`TooDeep`). grandalf
+recurses once per block it places to the left of another, and once per
+step of that path; such a component is left to grandalf, which then draws
+it or hits Python's recursion limit exactly as it always did. Below this
+both are far from the limit (unless the caller's own stack is: then both
+fail)."""
 
 
 class TooDeep(Exception):
-    """The block placement nests deeper than :data:`DEPTH`."""
+    """The block placement or the cycle search nests deeper than :data:`DEPTH`."""
 
 
 _INF = float("infinity")
@@ -51,46 +55,60 @@ _DIRECTIONS = ((1, -1), (-1, -1), (1, 1), (-1, 1))
 
 
 class Layered:
-    """One acyclic component ranked, with its dummies, ordered: ready to be
-    placed (:meth:`place`) for any box sizes, as often as needed (a kept
-    grandalf run is placed again the same way).
+    """One component ranked, with its dummies, ordered: ready to be placed
+    (:meth:`place`) for any box sizes, as often as needed (a kept grandalf
+    run is placed again the same way).
 
     Vertices are numbered: the component's boxes ``0 .. n-1`` in its order,
     then the dummies in the order grandalf makes them. ``edges`` are
-    ``(source, target)`` pairs of box numbers, in link order, without two
-    between the same boxes and without a directed cycle.
+    ``(source, target)`` pairs of box numbers, in link order, without a
+    self-loop and without two from the same box to the same box. With
+    ``cyclic``, the edges grandalf's cycle search marks (see
+    :meth:`_feedback`) are turned round for ranking and ordering, as
+    grandalf does; without, the edges must form no directed cycle (grandalf
+    is then told there is none to turn).
     """
 
-    def __init__(self, n: int, edges: list[tuple[int, int]]) -> None:
+    def __init__(self, n: int, edges: list[tuple[int, int]], cyclic: bool = False) -> None:
         self.n = n
         self.edges = edges
-        preds: list[list[int]] = [[] for _ in range(n)]
-        succs: list[list[int]] = [[] for _ in range(n)]
-        for a, b in edges:
-            succs[a].append(b)
-            preds[b].append(a)
+        # Each box's links in link order (grandalf's Vertex.e), and the
+        # edges as ranked: the marked ones turned round.
+        incident: list[list[int]] = [[] for _ in range(n)]
+        for k, (a, b) in enumerate(edges):
+            incident[a].append(k)
+            incident[b].append(k)
+        roots = [v for v in range(n) if not any(edges[k][1] == v for k in incident[v])]
+        turned = self._feedback(n, edges, incident, roots) if cyclic else set()
+        dag = [(b, a) if k in turned else (a, b) for k, (a, b) in enumerate(edges)]
+        preds = [[dag[k][0] for k in incident[v] if dag[k][1] == v] for v in range(n)]
+        succs = [[dag[k][1] for k in incident[v] if dag[k][0] == v] for v in range(n)]
         # Ranks and layers as grandalf's _rank_init fills them: passes over
         # the boxes whose every in-edge has been scanned, in scan order.
         rank = [-1] * n
         waiting = [len(p) for p in preds]
         layers: list[list[int]] = []
-        todo = [v for v in range(n) if not preds[v]]
+        todo = roots + [v for v in range(n) if not preds[v] and v not in roots]
         while todo:
             layers.append(todo)
             nxt: list[int] = []
+            ready: set[int] = set()
             r = len(layers) - 1
             for v in todo:
                 rank[v] = r
-                for x in succs[v]:
+                for x in succs[v]:  # every out-edge scanned first ...
                     waiting[x] -= 1
-                    if waiting[x] == 0:
+                for x in succs[v]:  # ... then who is ready, in order, once
+                    if waiting[x] == 0 and x not in ready:
+                        ready.add(x)
                         nxt.append(x)
             todo = nxt
-        # Dummy vertices of long edges, in edge order, each appended to its layer.
-        chains: list[list[int] | None] = []
+        # Dummy vertices of long edges, in edge order, each appended to its
+        # layer, from the upper end down.
+        downward: list[list[int] | None] = []  # upper end, dummies, lower end
         count = n
         dummy_rank: list[int] = []
-        for a, b in edges:
+        for a, b in dag:
             r0, r1 = rank[a], rank[b]
             if r1 - r0 > 1:
                 chain = [a]
@@ -100,25 +118,37 @@ class Layered:
                     dummy_rank.append(r)
                     count += 1
                 chain.append(b)
-                chains.append(chain)
+                downward.append(chain)
             else:
-                chains.append(None)
+                downward.append(None)
         self.size = count
         self.rank = rank + dummy_rank
         self.layers = layers
-        self.chains = chains
-        # Each vertex's neighbours in the layer above and below (a long edge
-        # reaches its first or last dummy there), as grandalf caches them.
+        # Routes go from the edge's source to its target (up a turned edge).
+        self.chains = [
+            None if chain is None else chain if k not in turned else chain[::-1]
+            for k, chain in enumerate(downward)
+        ]
+        # Each vertex's neighbours in the layer above and below, as grandalf
+        # caches them: a long edge is reached through its dummy there, the
+        # dummy of the box's first link with that neighbour (grandalf's
+        # e_with: with two links between two boxes, both lead through it).
         up: list[list[int]] = [list(p) for p in preds]
-        down: list[list[int]] = [list(s) for s in succs]
-        for (a, b), ctrl in zip(edges, chains):
-            if ctrl is None:
-                continue
-            down[a][succs[a].index(b)] = ctrl[1]
-            up[b][preds[b].index(a)] = ctrl[-2]
-            for i in range(1, len(ctrl) - 1):
-                up.append([ctrl[i - 1]])
-                down.append([ctrl[i + 1]])
+        down: list[list[int]] = [list(x) for x in succs]
+        for v in range(n):
+            for near, side in ((up[v], -1), (down[v], 1)):
+                tr = rank[v] + side
+                for i, x in enumerate(near):
+                    if rank[x] != tr:
+                        k = next(k for k in incident[v] if x in edges[k])
+                        spans = downward[k]
+                        assert spans is not None  # a link spanning layers has dummies
+                        near[i] = spans[tr - rank[spans[0]]]
+        for spans in downward:
+            if spans is not None:
+                for i in range(1, len(spans) - 1):
+                    up.append([spans[i - 1]])
+                    down.append([spans[i + 1]])
         self.up = up
         self.down = down
         self.pos = [0] * count
@@ -131,6 +161,41 @@ class Layered:
             for i, v in enumerate(layer):
                 self.pos[v] = i
                 self.bar[v] = i * step
+
+    @staticmethod
+    def _feedback(
+        n: int, edges: list[tuple[int, int]], incident: list[list[int]], roots: list[int]
+    ) -> set[int]:
+        """The links grandalf's cycle search (Tarjan's, from the roots, then
+        from each box not reached, in order) marks as feedback: those to a
+        box on the current depth-first path. Walked iteratively; a path
+        deeper than :data:`DEPTH` raises :class:`TooDeep` (grandalf recurses
+        once per step: it decides, as it always did)."""
+        outgoing = [[k for k in incident[v] if edges[k][0] == v] for v in range(n)]
+        seen = [False] * n
+        on_path = [False] * n
+        marked: set[int] = set()
+        for start in roots + list(range(n)):
+            if seen[start]:
+                continue
+            seen[start] = on_path[start] = True
+            stack = [(start, iter(outgoing[start]))]
+            while stack:
+                v, todo = stack[-1]
+                for k in todo:
+                    w = edges[k][1]
+                    if not seen[w]:
+                        if len(stack) >= DEPTH:
+                            raise TooDeep
+                        seen[w] = on_path[w] = True
+                        stack.append((w, iter(outgoing[w])))
+                        break
+                    if on_path[w]:
+                        marked.add(k)
+                else:
+                    on_path[v] = False
+                    stack.pop()
+        return marked
 
     # -- crossing reduction (grandalf's ordering_step, idle rounds skipped) --
 
