@@ -75,14 +75,25 @@ class Layered:
         # Each box's links in link order (grandalf's Vertex.e), and the
         # edges as ranked: the marked ones turned round.
         incident: list[list[int]] = [[] for _ in range(n)]
+        pointed = [False] * n
         for k, (a, b) in enumerate(edges):
             incident[a].append(k)
             incident[b].append(k)
-        roots = [v for v in range(n) if not any(edges[k][1] == v for k in incident[v])]
+            pointed[b] = True
+        roots = [v for v in range(n) if not pointed[v]]
         turned = self._feedback(n, edges, incident, roots) if cyclic else set()
-        dag = [(b, a) if k in turned else (a, b) for k, (a, b) in enumerate(edges)]
-        preds = [[dag[k][0] for k in incident[v] if dag[k][1] == v] for v in range(n)]
-        succs = [[dag[k][1] for k in incident[v] if dag[k][0] == v] for v in range(n)]
+        dag = edges
+        if turned:
+            dag = [(b, a) if k in turned else (a, b) for k, (a, b) in enumerate(edges)]
+        preds: list[list[int]] = [[] for _ in range(n)]
+        succs: list[list[int]] = [[] for _ in range(n)]
+        for v in range(n):  # each box's in grandalf's order: its links' order
+            for k in incident[v]:
+                a, b = dag[k]
+                if b == v:
+                    preds[v].append(a)
+                else:
+                    succs[v].append(b)
         # Ranks and layers as grandalf's _rank_init fills them: passes over
         # the boxes whose every in-edge has been scanned, in scan order.
         rank = [-1] * n
@@ -135,7 +146,8 @@ class Layered:
         # e_with: with two links between two boxes, both lead through it).
         up: list[list[int]] = [list(p) for p in preds]
         down: list[list[int]] = [list(x) for x in succs]
-        for v in range(n):
+        ends = {v for spans in downward if spans is not None for v in (spans[0], spans[-1])}
+        for v in ends:  # only a long edge's ends have a neighbour to replace
             for near, side in ((up[v], -1), (down[v], 1)):
                 tr = rank[v] + side
                 for i, x in enumerate(near):
