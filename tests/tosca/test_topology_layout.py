@@ -228,12 +228,17 @@ def _resized(rng: random.Random, keys: list[Any], views: dict[Any, _View], tag: 
     return renamed, [renamed[k] for k in keys], sizes
 
 
+@pytest.mark.parametrize("own", [True, False], ids=["toskit-run", "grandalf-run"])
 @pytest.mark.parametrize("seed", range(60))
-def test_a_structure_run_before_is_placed_again_as_a_new_run_places_it(seed: int) -> None:
+def test_a_structure_run_before_is_placed_again_as_a_new_run_places_it(
+    seed: int, own: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Other box sizes on the same structure: the first two components run
-    grandalf (the second's run is kept), the next ones reuse its ranking,
-    dummies and crossing reduction and only redo the placement; every
-    result equals a new run."""
+    grandalf's layout (the second's run is kept: toskit's, or grandalf's
+    own with OWN_LAYERED off), the next ones reuse its ranking, dummies and
+    crossing reduction and only redo the placement; every result equals a
+    new run of grandalf."""
+    monkeypatch.setattr(L, "OWN_LAYERED", own)
     rng = random.Random(500 + seed)
     n = rng.randrange(3, 22)
     keys, links, views = _component(rng, n, _random_graph(rng, n))
@@ -247,8 +252,9 @@ def test_a_structure_run_before_is_placed_again_as_a_new_run_places_it(seed: int
         again = _grandalf(keys2, links2, views2, memo, "s")
         assert again is not None
         assert repr(again) == repr(_reference(keys2, links2, views2))
-        # kept as toskit's own run of grandalf's layout (with or without cycles)
-        assert isinstance(memo.runs["s"], Layered) and memo.kept == n
+        # kept as toskit's own run of grandalf's layout (with or without
+        # cycles), or grandalf's (sug, vertices, edges)
+        assert isinstance(memo.runs["s"], Layered if own else tuple) and memo.kept == n
         assert kept is None or memo.runs["s"] is kept  # placed again on the kept run
         kept = memo.runs["s"]
 
