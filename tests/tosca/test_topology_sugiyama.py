@@ -291,3 +291,20 @@ def test_a_component_over_the_budget_is_declined_without_grandalf(
     assert _grandalf(keys, links, views) is None
     assert grandalf_runs == []
     assert L._grandalf_run(keys, links, views, True) is None  # grandalf agrees
+
+
+@pytest.mark.parametrize("seed", [9, 14])
+def test_components_over_a_thousand_vertices_match_grandalfs_single_round(seed: int) -> None:
+    """Over LAYOUT_BUDGET // 3 vertices with dummies, the layout gives one
+    round of crossing reduction (grandalf's run too): seed 9 is acyclic,
+    seed 14 has cycles; 1,972 and 1,635 vertices."""
+    rng = random.Random(7000 + seed)
+    n = rng.randrange(250, 500)
+    edges = (_dag if seed % 2 else _cyclic)(rng, n)
+    keys, links, views = _component(n, edges, _sizes(rng, n))
+    acyclic = _acyclic(keys, links)
+    assert acyclic is (seed == 9)
+    assert L.LAYOUT_BUDGET // 3 < Layered(n, edges, cyclic=not acyclic).size <= L.LAYOUT_BUDGET
+    run = L._grandalf_run(keys, links, views, False)  # grandalf, its own cycle search
+    assert run is not None
+    assert repr(_grandalf(keys, links, views)) == repr(L._placed(run))
