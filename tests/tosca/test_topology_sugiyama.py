@@ -308,3 +308,18 @@ def test_components_over_a_thousand_vertices_match_grandalfs_single_round(seed: 
     run = L._grandalf_run(keys, links, views, False)  # grandalf, its own cycle search
     assert run is not None
     assert repr(_grandalf(keys, links, views)) == repr(L._placed(run))
+
+
+def test_the_module_derived_from_grandalf_carries_its_licence() -> None:
+    # sugiyama.py follows grandalf's code step for step, so it is under
+    # grandalf's EPL-1.0 option; its header says so and the text ships beside it.
+    from pathlib import Path
+
+    from toskit.tosca.topology import sugiyama
+
+    module = Path(sugiyama.__file__)
+    assert module.read_text(encoding="utf-8").startswith("# SPDX-License-Identifier: EPL-1.0\n")
+    licence = (module.parent / "LICENSE-EPL-1.0").read_text(encoding="utf-8")
+    assert "sugiyama.py" in licence.split("----", 1)[0]
+    assert "Eclipse Public License -v 1.0" in licence
+    assert "Each party waives its rights to a jury trial" in licence  # the whole text

@@ -1,3 +1,8 @@
+# SPDX-License-Identifier: EPL-1.0
+# This file re-implements grandalf's layered layout (grandalf/layouts.py,
+# Copyright (C) 2008-2015 Axel Tillequin, GPLv2 or EPLv1) step for step; it
+# is distributed under the Eclipse Public License 1.0, grandalf's second
+# licence (text: LICENSE-EPL-1.0 beside it). The rest of toskit is Apache-2.0.
 """grandalf's layered layout of one component, with less Python per vertex.
 
 :mod:`toskit.tosca.topology.layout` draws with grandalf's ``SugiyamaLayout``
@@ -20,9 +25,10 @@ on random components (trees, joins, cycles, pairs of boxes requiring each
 other, long edges, wide layers) as ``repr``, and the drawings of the
 tutorials and of B6 byte for byte.
 
-This is a re-implementation for speed of the behaviour of grandalf
-(Copyright (C) 2008-2015 Axel Tillequin, GPLv2 or EPLv1), which stays a
-dependency: a component whose cycle search or block placement nests
+This is a re-implementation for speed of grandalf's algorithm, step for
+step (Copyright (C) 2008-2015 Axel Tillequin, GPLv2 or EPLv1): so this one
+module is under the Eclipse Public License 1.0 (``LICENSE-EPL-1.0`` beside
+it), not toskit's Apache-2.0. grandalf stays a dependency: a component whose cycle search or block placement nests
 deeper than :data:`DEPTH` (:class:`TooDeep`; grandalf recurses there) still
 goes to grandalf itself, as does every component when
 ``layout.OWN_LAYERED`` is off.
