@@ -9,7 +9,7 @@ events and builds the position tree alone (about 40 % less), with the same
 classes (:mod:`toskit.source.locations`) and the same positions.
 
 Cheaper still, a document written in YAML's plain block forms is read from
-its lines without PyYAML at all (``_scan``, ~2.5x faster than the events on
+its lines without PyYAML at all (``_scan``, ~1.4x faster than the events on
 B1; PyYAML's event objects were half of the composing): each row's
 indentation, its key up to ``": "``, a value's first character, a one-line
 flow list split at its commas, led by the values already loaded, every key

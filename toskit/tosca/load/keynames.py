@@ -109,8 +109,13 @@ def _walk_keys(
                     at_key=True,  # on the key that lacks it (issue #28), not its first child
                 )
             )
+    keys = shape.keys
     for key, item in value.items():
-        sub = shape.keys.get(key) if isinstance(key, str) else None
+        sub = keys.get(key) if key.__class__ is str or isinstance(key, str) else None
+        if sub is ANY or (
+            item.__class__ is str and sub.__class__ is Value and sub.kind in _TEXT_KINDS
+        ):
+            continue  # nothing to check below (property values, a type's name): no path built
         if sub is None and key in shape.forbidden:
             out.append(
                 doc.diagnostic(
@@ -149,10 +154,22 @@ def _walk_named_map(
     if not isinstance(value, dict):
         out.append(_not_a(doc, parts, "expected a map of names", value))
         return
+    sub = shape.item
+    if sub is ANY:
+        for key in value:
+            if not isinstance(key, str) or not key:
+                out.append(_bad_name(doc, [*parts, key], key))
+        return
+    # The common case (each item a map of keynames, as node templates are):
+    # straight to the keys' walk, as _walk would go.
+    keyed = sub if sub.__class__ is Keys else None
     for key, item in value.items():
         if not isinstance(key, str) or not key:
             out.append(_bad_name(doc, [*parts, key], key))
-        _walk(doc, item, shape.item, [*parts, key], out)
+        if keyed is not None and item is not None:
+            _walk_keys(doc, item, keyed, [*parts, key], out)
+        else:
+            _walk(doc, item, sub, [*parts, key], out)
 
 
 def _walk_named_list(
@@ -263,6 +280,11 @@ _SIMPLE_KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
         "(upper may be UNBOUNDED, lower <= upper)",
     ),
 }
+
+
+# Value kinds any string satisfies (see _value_problem): a str written for one
+# is not looked into further.
+_TEXT_KINDS = frozenset(("type-name", "string", "text"))
 
 
 def _value_problem(value: Any, shape: Value) -> tuple[str | None, str | None]:
