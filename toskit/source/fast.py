@@ -32,6 +32,10 @@ Locations are not recorded: the document's shadow tree is built by
 PyYAML's composer on the first ``locate`` (``YamlDocument`` already does
 that for documents built without one), so they are exactly today's.
 
+A large text of plain scalars and block collections is not walked node by
+node: rapidyaml writes the tree as JSON and ``json.loads`` builds it, the
+walk's rules applied in its hooks (the JSON route, above ``_accessors``).
+
 Which path: ``load_yaml(..., parser=...)`` takes ``"fast"`` (this one, with
 the PyYAML fallback), ``"c"``/``"python"`` (PyYAML only), or ``None``: the
 process default, :func:`default_parser` — ``"fast"`` when rapidyaml is
@@ -360,11 +364,131 @@ def load_fast(text: str, limits: dict[str, int], keys: list[Any] | None = None) 
     except Exception:  # a syntax error (ExceptionParse) or anything rapidyaml refuses
         return FALLBACK
     try:
+        if len(text) >= JSON_MIN_SIZE and _json_ready(text, limits):
+            value = _from_json(ryml, tree, keys)
+            if value is not _NOT_JSON:
+                return value
         return _walk(ryml, tree, limits, keys)
     except (_Fallback, ScalarError, RecursionError, UnicodeDecodeError):
         # UnicodeDecodeError: an escape such as "\ud800" (a lone surrogate, which
         # both PyYAML parsers refuse) that rapidyaml writes as invalid UTF-8.
         return FALLBACK
+
+
+# --- the JSON route: rapidyaml writes the tree as JSON, the json module builds it ---
+#
+# For a large text written only in plain scalars and block collections (most
+# TOSCA files), the values are built by rapidyaml's JSON emitter and
+# ``json.loads`` (both in C) instead of :func:`_walk`'s four calls into the
+# tree per node: B1's 1,000 nodes ~6.5 ms instead of ~10 ms. What the walk
+# does per node is done by the json module's hooks: each key text through
+# :func:`_plain_key`, each string through the walk's plain-scalar rule, each
+# number's text through ``resolve_plain``, a duplicate key refused. The text
+# must not hold what the walk reads from the tree's flags and JSON would
+# lose (see _json_ready); anything else, or JSON rapidyaml or json refuses,
+# goes to the walk. ``tests/source/test_json_route.py`` holds the two equal.
+
+#: Texts shorter than this take the walk (importing ``json`` costs ~1.5 ms once).
+JSON_MIN_SIZE = 65_536
+#: Set to False to always walk the tree (tests compare the two routes).
+JSON_ROUTE = True
+_NOT_JSON: Any = object()
+# Quoted, block and escaped scalars, tags, anchors, aliases, explicit keys,
+# flow maps: JSON cannot tell them from plain scalars. (A '---' document is
+# the walk's, by the root's kind; a '...' line never reaches rapidyaml.)
+_JSON_REFUSED = ("'", '"', "|", ">", "!", "&", "*", "?", "\\", "{")
+# A flow list that spans lines or holds another (rapidyaml's FLOW_ML, depth).
+_FLOW_SPAN = re.compile(r"\[[^\]\n]*[\[\n]")
+# A number rapidyaml writes other than as written: a dot starting it (`.5`,
+# `-.5` as 0.5) or ending it (`1.` as 1.0); the only rewrites found over
+# 18,000 number-like scalars (tests/source/test_json_route.py).
+_ODD_DOT = re.compile(r"\.(?:(?<![0-9]\.)[0-9]|(?<=[0-9]\.)(?=[ \n,\]]|$))")
+# A list on a dash's own row (`- - x`): nesting without indentation.
+_DASH_DASH = re.compile(r"- +-(?:[ \n]|$)")
+
+
+def _json_ready(text: str, limits: dict[str, int]) -> bool:
+    """Whether the JSON route reads ``text`` as the walk does (cheap scans)."""
+    if not JSON_ROUTE or any(s in text for s in _JSON_REFUSED):
+        return False
+    if "[" in text and _FLOW_SPAN.search(text):
+        return False
+    if _ODD_DOT.search(text) or _DASH_DASH.search(text):
+        return False
+    # The walk refuses a tree deeper than max_depth. In block collections two
+    # levels of nesting move the start at least one column right, and a
+    # collection starts at a row's indentation or two columns after it (a
+    # dash), with one flat flow list at most below: depth <= 2 * (indent + 3) + 1.
+    indent = (min(limits["max_depth"], MAX_NESTING) - 7) // 2
+    if indent < 1:
+        return False
+    spaces = " " * indent
+    return not (text.startswith(spaces) or ("\n" + spaces) in text)
+
+
+def _from_json(ryml: Any, tree: Any, keys: list[Any] | None) -> Any:
+    """The walk's value of ``tree`` (a map at the root), or ``_NOT_JSON``."""
+    this, type_of, _, _, _, _ = _accessors(ryml, tree)
+    root = tree.root_id()
+    kind = type_of(this, root)
+    if kind & ryml.STREAM == ryml.STREAM or not kind & ryml.MAP:
+        return _NOT_JSON  # several documents, '---', a list or a scalar: the walk's
+    import json  # on first use: `toskit check` of a small file never needs it
+
+    counts = [0, 0]  # as the walk's: huge integer keys in counts[1]
+    plain_keys: dict[str, Any] = {}
+
+    def scalar(text: str) -> Any:  # the walk's rule for a plain scalar
+        if not text or text[0] in _ODD_START or text[-1] == " " or ("#" in text and " #" in text):
+            raise _Fallback
+        if text[0] not in _NUMBER_START and len(text) > 5:
+            return text
+        return resolve_plain(text)
+
+    def items(values: list) -> list:
+        return [
+            scalar(v) if v.__class__ is str else items(v) if v.__class__ is list else v
+            for v in values
+        ]
+
+    def mapping(pairs: list[tuple[str, Any]]) -> dict:
+        out: dict = {}
+        for text, value in pairs:
+            key = plain_keys.get(text, _UNSEEN)
+            if key is _UNSEEN:
+                key = _plain_key(text, counts)
+                if key.__class__ is not int or -_HASH_MODULUS < key < _HASH_MODULUS:
+                    plain_keys[text] = key
+            cls = value.__class__
+            if cls is str:
+                value = scalar(value)
+            elif cls is list:
+                value = items(value)
+            out[key] = value
+        if len(out) != len(pairs):
+            raise _Fallback  # a duplicate key: PyYAML reports it
+        return out
+
+    try:
+        emitted = ryml.emit_json(tree)
+        value = json.loads(
+            emitted,
+            object_pairs_hook=mapping,
+            parse_int=scalar,
+            parse_float=scalar,
+            parse_constant=scalar,
+        )
+    except (_Fallback, ScalarError):
+        raise
+    except Exception:  # JSON rapidyaml cannot write or json cannot read: walk
+        return _NOT_JSON
+    if value.__class__ is not dict:
+        return _NOT_JSON
+    if keys is not None:
+        names = set(plain_keys.values())
+        strings = counts[1] == 0 and all(k.__class__ is str for k in names)
+        keys.append(frozenset(names) if strings else None)
+    return value
 
 
 def _accessors(ryml: Any, tree: Any) -> tuple:
