@@ -189,6 +189,7 @@ _ODD_TEXT = frozenset("\t\r\x85\u2028\u2029\ufeff")
 _ODD_START = frozenset("[]{}&*!|>%@`?:,#\"'")
 _ODD_FLOW = frozenset("[]{}\"':#")
 _ODD_VALUE = _ODD_START | {"-"}  # a value starting so is read by ``_Lines.value``
+_ODD_FIRST = _ODD_VALUE | {" "}  # after ": ", more spaces: the general path
 
 
 def _scan(text: str, value: Any, max_depth: int) -> Any:
@@ -248,6 +249,29 @@ class _Lines:
             if column != indent:
                 raise _Decline
             cut = body.find(": ")
+            text = body[:cut] if cut > 0 else body[:-1]
+            found = keys.get(text, _UNSEEN)
+            if found is _UNSEEN:  # each key text checked and resolved once a document
+                plain = text.rstrip(" ")
+                if (
+                    (cut < 0 and body[-1] != ":")
+                    or not plain
+                    or plain[0] in _ODD_START
+                    or plain[:2] == "- "
+                    or plain == "<<"
+                ):
+                    raise _Decline
+                found = keys[text] = resolve_plain(plain)
+            if found != key or found.__class__ is not key.__class__:
+                raise _Decline
+            cls = item.__class__
+            if cut > 0 and body[cut + 2] not in _ODD_FIRST and cls is not dict and cls is not list:
+                # a plain scalar one space after the key (most entries): inline
+                i += 1
+                if i < end and rows[i][1] > column:
+                    raise _Decline  # continued on the next row
+                entries[key] = (number, column, (number, column + cut + 2))
+                continue
             if cut < 0:
                 if body[-1] != ":":
                     raise _Decline
@@ -255,27 +279,17 @@ class _Lines:
                 rest = ""
             else:
                 rest = body[cut + 2 :].lstrip(" ")
-            text = body[:cut]
-            found = keys.get(text, _UNSEEN)
-            if found is _UNSEEN:  # each key text checked and resolved once a document
-                plain = text.rstrip(" ")
-                if not plain or plain[0] in _ODD_START or plain[:2] == "- " or plain == "<<":
+            if not rest and cls is dict and i + 1 < end and rows[i + 1][1] > column:
+                # a map on the rows below (the other common entry): straight in
+                if depth + 1 >= self.max_depth:
                     raise _Decline
-                found = keys[text] = resolve_plain(plain)
-            if found != key or found.__class__ is not key.__class__:
-                raise _Decline
-            cls = item.__class__
-            if rest and rest[0] not in _ODD_VALUE and cls is not dict and cls is not list:
-                # a plain scalar on the key's row (most entries): inline
-                i += 1
-                if i < end and rows[i][1] > column:
-                    raise _Decline  # continued on the next row
-                entries[key] = (number, column, (number, column + len(body) - len(rest)))
-                continue
-            self.i = i
-            child = self.value(
-                item, rest, number, column + len(body) - len(rest), column, cut + 1, depth
-            )
+                self.i = i + 1
+                child = self.block_map(item, rows[i + 1][1], depth + 1)
+            else:
+                self.i = i
+                child = self.value(
+                    item, rest, number, column + len(body) - len(rest), column, cut + 1, depth
+                )
             entries[key] = (number, column, child)
             i = self.i
         if i < end and rows[i][1] >= indent:
