@@ -377,8 +377,10 @@ def load_fast(text: str, limits: dict[str, int], keys: list[Any] | None = None) 
 
 # --- the JSON route: rapidyaml writes the tree as JSON, the json module builds it ---
 #
-# For a large text written only in plain scalars and block collections (most
-# TOSCA files), the values are built by rapidyaml's JSON emitter and
+# For a large text written only in plain scalars and block collections
+# (generated templates such as B1; a hand-written file usually has a quote,
+# a flow map such as ``{ get_input: x }`` or a block scalar somewhere, even in
+# a comment, and takes the walk), the values are built by rapidyaml's JSON emitter and
 # ``json.loads`` (both in C) instead of :func:`_walk`'s four calls into the
 # tree per node: B1's 1,000 nodes ~6.5 ms instead of ~10 ms. What the walk
 # does per node is done by the json module's hooks: each key text through
