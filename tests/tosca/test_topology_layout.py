@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from grandalf_reference import grandalf_run  # tests/tosca/grandalf_reference.py
 
 import toskit
 from toskit.tosca.topology import layout as L
@@ -109,28 +110,9 @@ def test_any_other_shape_is_left_to_grandalf(edges: list[tuple[int, int]]) -> No
     assert tuple(views[k].xy for k in keys) == placed[0]
 
 
-def _sug(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
-    from grandalf.graphs import Edge, Vertex, graph_core
-    from grandalf.layouts import SugiyamaLayout
-
-    vertices = {}
-    for k in keys:
-        vertices[k] = Vertex(k)
-        vertices[k].view = _View(views[k].w, views[k].h)
-    edges = []
-    for link in links:
-        edges.append(Edge(vertices[link.source], vertices[link.target]))
-        edges[-1].view = _EdgeView()
-    sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
-    sug.xspace, sug.yspace = 30, 60
-    sug.init_all()
-    sug.vertices, sug.edge_list = vertices, edges
-    return sug
-
-
 def _reference(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
     """grandalf's own result (its cycle search, draw(3)) in _grandalf's form."""
-    sug = _sug(keys, links, views)
+    sug = grandalf_run(keys, links, views)
     sug.draw(3)
     return (
         tuple(sug.vertices[k].view.xy for k in keys),
@@ -143,7 +125,7 @@ def test_idle_crossing_reduction_rounds_are_skipped_with_the_same_result(seed: i
     rng = random.Random(seed)
     n = rng.randrange(3, 30)
     keys, links, views = _component(rng, n, _random_graph(rng, n))
-    mine, theirs = _sug(keys, links, views), _sug(keys, links, views)
+    mine, theirs = grandalf_run(keys, links, views), grandalf_run(keys, links, views)
     _draw(mine, 3)
     theirs.draw(3)
     assert [mine.vertices[k].view.xy for k in keys] == [theirs.vertices[k].view.xy for k in keys]
@@ -158,7 +140,7 @@ def test_a_component_gets_what_grandalf_alone_computes(seed: int) -> None:
     rng = random.Random(100 + seed)
     n = rng.randrange(2, 25)
     keys, links, views = _component(rng, n, _random_graph(rng, n))
-    reference = _sug(keys, links, views)
+    reference = grandalf_run(keys, links, views)
     reference.draw(3)
     placed = _grandalf(keys, links, views)
     assert placed is not None

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 import pytest
+from grandalf_reference import grandalf_run  # tests/tosca/grandalf_reference.py
 
 from toskit.tosca.topology import layout as L
 from toskit.tosca.topology import sugiyama
@@ -67,24 +68,11 @@ def _component(
 
 def _grandalf_itself(keys: list[Any], links: list[_Link], views: dict[Any, _View]) -> Any:
     """SugiyamaLayout as it comes (its own cycle search, ``draw(3)``), and the run."""
-    from grandalf.graphs import Edge, Vertex, graph_core
-    from grandalf.layouts import SugiyamaLayout
-
-    vertices = {}
-    for k in keys:
-        vertices[k] = Vertex(k)
-        vertices[k].view = _View(views[k].w, views[k].h)
-    edges = []
-    for link in links:
-        edges.append(Edge(vertices[link.source], vertices[link.target]))
-        edges[-1].view = _EdgeView()
-    sug = SugiyamaLayout(graph_core(list(vertices.values()), edges))
-    sug.xspace, sug.yspace = XSPACE, YSPACE
-    sug.init_all()
+    sug = grandalf_run(keys, links, views)
     sug.draw(3)
     placed = (
-        tuple(vertices[k].view.xy for k in keys),
-        tuple(tuple(e.view.points) for e in edges),
+        tuple(sug.vertices[k].view.xy for k in keys),
+        tuple(tuple(e.view.points) for e in sug.edge_list),
     )
     return placed, sug
 

@@ -423,6 +423,18 @@ class _DataPlan:
                 self.others.append(name)
 
 
+def _data_plan(ctx: CheckContext, vt: Type) -> _DataPlan:
+    """The :class:`_DataPlan` of ``vt``, made once per check context (kept in
+    ``ctx.data_plans`` when the context keeps plans)."""
+    plans = ctx.data_plans
+    plan = plans.get(id(vt)) if plans is not None else None
+    if plan is None:
+        plan = _DataPlan(ctx, vt)
+        if plans is not None:
+            plans[id(vt)] = plan
+    return plan
+
+
 def _clean_data(ctx: CheckContext, value: dict, vt: Type, depth: int) -> bool:
     """Whether :func:`_check_level` would report nothing about data value
     ``value`` of type ``vt`` nor about anything inside it (no call in it, no
@@ -432,12 +444,7 @@ def _clean_data(ctx: CheckContext, value: dict, vt: Type, depth: int) -> bool:
     finding, or a shape this pass does not decide), never "invalid"; the
     walk then makes the findings, in its order.
     """
-    plans = ctx.data_plans
-    plan = plans.get(id(vt)) if plans is not None else None
-    if plan is None:
-        plan = _DataPlan(ctx, vt)
-        if plans is not None:
-            plans[id(vt)] = plan
+    plan = _data_plan(ctx, vt)
     if not plan.quick or depth > _MAX_QUICK_DEPTH or not value.keys() <= plan.keys:
         return False  # e.g. a key no field declares: reported by the walk
     get = value.get
@@ -526,12 +533,7 @@ def _shaped_program(
     for every value of the shape (a field filled from defaults fails, a
     needed field is not written, a written map is not a data value) or the
     shape is past its depth."""
-    plans = ctx.data_plans
-    plan = plans.get(id(vt)) if plans is not None else None
-    if plan is None:
-        plan = _DataPlan(ctx, vt)
-        if plans is not None:
-            plans[id(vt)] = plan
+    plan = _data_plan(ctx, vt)
     if not plan.quick or depth > _MAX_QUICK_DEPTH:
         return None
     bare = dict(plan.bare)
