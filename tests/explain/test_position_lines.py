@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fixtures.position_trees import same_tree
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,21 +27,6 @@ sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
 from gen_template import generate  # noqa: E402
 
 
-def _same_tree(a, b) -> bool:
-    if a.__class__ is not b.__class__:
-        return False
-    if isinstance(a, tuple):
-        return a == b
-    if (a.line, a.column) != (b.line, b.column):
-        return False
-    if isinstance(a, MapShadow):
-        return list(a.entries) == list(b.entries) and all(
-            a.entries[k][:2] == b.entries[k][:2] and _same_tree(a.entries[k][2], b.entries[k][2])
-            for k in a.entries
-        )
-    return len(a.items) == len(b.items) and all(map(_same_tree, a.items, b.items))
-
-
 def _scanned(text: str):
     doc = load_yaml(text, name="t.yaml")
     assert not doc.diagnostics, text
@@ -50,9 +36,9 @@ def _scanned(text: str):
 def test_the_benchmark_template_is_read_from_its_lines():
     doc, mine = _scanned(generate(40))
     assert mine is not None  # B1 is read without PyYAML's events
-    assert _same_tree(mine, doc.position_tree())
+    assert same_tree(mine, doc.position_tree())
     # and that is the tree explain uses
-    assert _same_tree(position_tree(doc), doc.position_tree())
+    assert same_tree(position_tree(doc), doc.position_tree())
 
 
 @pytest.mark.parametrize(
@@ -74,7 +60,7 @@ def test_the_benchmark_template_is_read_from_its_lines():
 def test_plain_block_forms_read_alike(text):
     doc, mine = _scanned(text)
     assert mine is not None, text
-    assert _same_tree(mine, doc.position_tree()), text
+    assert same_tree(mine, doc.position_tree()), text
 
 
 @pytest.mark.parametrize(
@@ -110,7 +96,7 @@ def test_what_the_lines_do_not_read_goes_to_the_events(text):
     assert positions._scan(doc.text, doc.value, 500) is None, text
     mine = position_tree(doc)  # the event reader answers instead
     if mine is not None:
-        assert _same_tree(mine, doc.position_tree()), text
+        assert same_tree(mine, doc.position_tree()), text
 
 
 def test_too_deep_is_declined():
@@ -179,7 +165,7 @@ def test_dumped_documents_read_alike(value, flow, indent, start, at, blank):
         return
     _READ[1] += 1
     assert isinstance(mine, (MapShadow, SeqShadow))
-    assert _same_tree(mine, doc.position_tree()), text
+    assert same_tree(mine, doc.position_tree()), text
 
 
 def test_the_dumped_documents_reached_the_line_reader():

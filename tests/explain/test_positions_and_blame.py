@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fixtures.position_trees import same_tree
 
 import toskit
 from toskit.cli import main
 from toskit.source.document import load_yaml, load_yaml_file
-from toskit.source.locations import MapShadow
 from toskit.tosca.explain import blame_yaml as blame_module
 from toskit.tosca.explain.blame_yaml import VALUE_LIMIT, WAS_LIMIT, blame
 from toskit.tosca.explain.positions import position_tree
@@ -224,21 +224,6 @@ def test_blame_limits_are_parameters():
 # -- the position tree read without values -------------------------------------
 
 
-def _same_tree(a, b) -> bool:
-    if a.__class__ is not b.__class__:
-        return False
-    if isinstance(a, tuple):
-        return a == b
-    if (a.line, a.column) != (b.line, b.column):
-        return False
-    if isinstance(a, MapShadow):
-        return list(a.entries) == list(b.entries) and all(
-            a.entries[k][:2] == b.entries[k][:2] and _same_tree(a.entries[k][2], b.entries[k][2])
-            for k in a.entries
-        )
-    return len(a.items) == len(b.items) and all(map(_same_tree, a.items, b.items))
-
-
 def _yaml_files() -> list[Path]:
     """The examples, every YAML file of the tests and the profiles toskit ships."""
     root = Path(__file__).parents[2]
@@ -259,7 +244,7 @@ def test_positions_without_values_equal_the_documents_own():
         if mine is None:
             declined += 1
             continue
-        assert _same_tree(mine, doc.position_tree()), path
+        assert same_tree(mine, doc.position_tree()), path
         read += 1
     assert read > 20  # most documents are clean; the others are declined, never guessed
 
@@ -289,7 +274,7 @@ def test_positions_of_plain_quoted_and_numeric_keys():
     text = 'a: 1\n"b": [x, {c: d}]\n3: three\n1.5: f\nnull: n\ntrue: t\n"": e\n'
     doc = load_yaml(text, name="t.yaml")
     mine = position_tree(doc)
-    assert mine is not None and _same_tree(mine, doc.position_tree())
+    assert mine is not None and same_tree(mine, doc.position_tree())
     assert list(mine.entries) == list(doc.value)
 
 
